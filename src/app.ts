@@ -1,0 +1,46 @@
+// createApp: the table of contents of the HTTP surface. It never listens; main.ts does.
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import { authPlugin } from "./http/auth.ts";
+import { errorPlugin } from "./http/errors.ts";
+import { idempotencyPlugin } from "./http/idempotency.ts";
+import { createRateLimiter } from "./http/rate-limiter.ts";
+import { requestPlugin } from "./http/request.ts";
+import { accountRoutes } from "./features/accounts/routes.ts";
+import { healthRoutes } from "./features/health/routes.ts";
+import { keyRoutes } from "./features/keys/routes.ts";
+import type { Services } from "./services.ts";
+
+export function createApp(s: Services) {
+  const limiter = createRateLimiter({ limit: s.config.rateLimit.perMinute, windowMs: 60_000, now: () => s.clock.now() });
+
+  const api = new Elysia({ prefix: "/api/v1" })
+    .use(authPlugin({ keys: s.keys, limiter }))
+    .use(idempotencyPlugin({ sqlite: s.db.sqlite, clock: s.clock }))
+    .use(accountRoutes(s))
+    .use(keyRoutes(s));
+
+  let routes: () => { method: string; path: string }[] = () => [];
+  const app = new Elysia()
+    .use(requestPlugin({ logger: s.logger, maxBodyBytes: s.config.http.maxBodyBytes }))
+    .use(errorPlugin(s.logger, () => routes()))
+    .use(
+      openapi({
+        path: "/api/docs",
+        specPath: "/api/openapi.json",
+        documentation: {
+          info: { title: "Commonplace API", version: "1.0.0", description: "Your personal knowledge library over HTTP." },
+          components: {
+            securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "A personal API key: cpk_…" } },
+          },
+          security: [{ bearer: [] }],
+        },
+        exclude: { paths: [/^\/(?!api\/v1|api\/webhooks)/] },
+      }),
+    )
+    .use(healthRoutes(s))
+    .use(api);
+  routes = () => app.routes;
+  return app;
+}
+export type App = ReturnType<typeof createApp>;

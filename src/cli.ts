@@ -1,0 +1,129 @@
+// Admin CLI for headless self-hosting; shares DATA_DIR with a running server (SQLite WAL + busy timeout).
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError, loadConfig } from "./config.ts";
+import { openDatabase } from "./db/client.ts";
+import { AppError } from "./errors.ts";
+import { silentLogger } from "./log.ts";
+import { createServices } from "./services.ts";
+import { systemActor } from "./features/accounts/actor.ts";
+
+const USAGE = `usage: bun run cli <command> [options]
+
+commands:
+  user:create --email E --password P [--name N]   create a user (ignores ALLOW_SIGNUP)
+  key:create  --email E --name N                  create an API key; prints it once, alone on its line
+  key:list    --email E                           list a user's keys (id, name, hint, created, last used, revoked)
+  key:revoke  --id key_…                          revoke a key at once
+  plan:set    --email E --plan ID                 put a user on a plan from the configured plans
+`;
+
+const SPEC: Record<string, { required: string[]; optional?: string[] }> = {
+  "user:create": { required: ["email", "password"], optional: ["name"] },
+  "key:create": { required: ["email", "name"] },
+  "key:list": { required: ["email"] },
+  "key:revoke": { required: ["id"] },
+  "plan:set": { required: ["email", "plan"] },
+};
+
+class UsageError extends Error {}
+
+export function parseArgs(argv: string[]): { command: string; opts: Record<string, string> } {
+  const [command, ...rest] = argv;
+  if (!command || command === "help" || command === "--help") throw new UsageError("");
+  const spec = SPEC[command];
+  if (!spec) throw new UsageError(`unknown command "${command}"`);
+  const opts: Record<string, string> = {};
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const m = /^--([a-z]+)(?:=(.*))?$/.exec(arg);
+    if (!m) throw new UsageError(`unexpected argument "${arg}"`);
+    const name = m[1]!;
+    if (![...spec.required, ...(spec.optional ?? [])].includes(name)) throw new UsageError(`${command} does not take --${name}`);
+    const value = m[2] ?? rest[++i];
+    if (value === undefined || value.startsWith("--")) throw new UsageError(`--${name} needs a value`);
+    opts[name] = value;
+  }
+  for (const r of spec.required) if (!(r in opts)) throw new UsageError(`${command} needs --${r}`);
+  return { command, opts };
+}
+
+export async function runCli(argv: string[], env: Record<string, string | undefined>, out: (line: string) => void): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      if (e.message) out(`error: ${e.message}`);
+      out(USAGE);
+      return 2;
+    }
+    throw e;
+  }
+  const config = loadConfig(env);
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = openDatabase(join(config.dataDir, "commonplace.db"));
+  const s = createServices({ config, db, logger: silentLogger });
+  const { command, opts } = parsed;
+  try {
+    switch (command) {
+      case "user:create": {
+        const u = await s.accounts.createUser({ email: opts.email!, password: opts.password!, name: opts.name }, { bypassSignupPolicy: true });
+        out(`created user ${u.id} <${u.email}>`);
+        break;
+      }
+      case "key:create": {
+        const u = s.accounts.userByEmail(opts.email!);
+        if (!opts.name!.trim()) throw new UsageError("--name must not be empty");
+        const { key, row } = s.keys.create(u.id, opts.name!);
+        out(key);
+        out(`# ${row.id} "${row.name}" for ${u.email}; this is the only time the key is shown`);
+        break;
+      }
+      case "key:list": {
+        const u = s.accounts.userByEmail(opts.email!);
+        const rows = s.keys.list(systemActor(u.id, "cli"), { limit: 1000, includeRevoked: true });
+        out(["id", "name", "hint", "created_at", "last_used_at", "revoked_at"].join("\t"));
+        for (const r of rows) out([r.id, r.name, r.hint, r.createdAt, r.lastUsedAt ?? "-", r.revokedAt ?? "-"].join("\t"));
+        break;
+      }
+      case "key:revoke": {
+        const r = s.keys.revoke(null, opts.id!);
+        out(`revoked ${r.id} "${r.name}"`);
+        break;
+      }
+      case "plan:set": {
+        const u = s.accounts.userByEmail(opts.email!);
+        s.accounts.setPlan(u.id, opts.plan!);
+        out(`${u.email} is now on plan ${opts.plan}`);
+        break;
+      }
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      out(`error: ${e.message}`);
+      return 2;
+    }
+    if (e instanceof AppError) {
+      out(`error: ${e.detail ?? e.message}`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    db.close();
+  }
+}
+
+if (import.meta.main) {
+  try {
+    const code = await runCli(process.argv.slice(2), process.env, (l) => console.log(l));
+    process.exit(code);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`commonplace: invalid configuration: ${e.message}`);
+      process.exit(1);
+    }
+    throw e;
+  }
+}

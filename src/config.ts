@@ -1,0 +1,198 @@
+// The only reader of the environment: every variable is parsed, validated and frozen here once.
+import { Type as T, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+
+export const PlanSchema = T.Object({
+  id: T.String({ pattern: "^[a-z0-9_-]{1,40}$" }),
+  name: T.String({ minLength: 1, maxLength: 80 }),
+  monthly_credits: T.Integer({ minimum: 0 }),
+});
+export type Plan = Static<typeof PlanSchema>;
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === "" ? undefined : v.trim();
+}
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return def;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, def: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return def;
+  const v = raw.toLowerCase();
+  if (["1", "true", "yes", "on"].includes(v)) return true;
+  if (["0", "false", "no", "off"].includes(v)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, def: string | undefined): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return def;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute URL, got "${raw}"`);
+  }
+  if (!["http:", "https:"].includes(parsed.protocol)) throw new ConfigError(name, "must be an http or https URL");
+  return raw.replace(/\/+$/, "");
+}
+
+function smtpUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL like smtp://user:pass@host:587, got "${raw}"`);
+  }
+  if (!["smtp:", "smtps:"].includes(parsed.protocol)) throw new ConfigError(name, "must start with smtp:// or smtps://");
+  return raw;
+}
+
+function email(env: Env, name: string, def: string): string {
+  const raw = read(env, name) ?? def;
+  if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(raw) && !/^[^<>\r\n]*<[^\s@<>"]+@[^\s@<>"]+>$/.test(raw)) {
+    throw new ConfigError(name, `must be an email address, got "${raw}"`);
+  }
+  return raw;
+}
+
+function hostList(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  const hosts = raw.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+  for (const h of hosts) {
+    if (!/^[a-z0-9.\-:[\]]+$/.test(h)) throw new ConfigError(name, `"${h}" is not a host name`);
+  }
+  return hosts;
+}
+
+function plans(env: Env, defaultCredits: number): { plans: Plan[]; defaultPlanId: string } {
+  const raw = read(env, "PLANS");
+  const builtin: Plan = { id: "free", name: "Free", monthly_credits: defaultCredits };
+  if (raw === undefined) return { plans: [builtin], defaultPlanId: "free" };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError("PLANS", 'must be a JSON array like [{"id":"pro","name":"Pro","monthly_credits":1000}]');
+  }
+  const schema = T.Array(PlanSchema, { minItems: 1 });
+  if (!Value.Check(schema, parsed)) {
+    const first = [...Value.Errors(schema, parsed)][0];
+    throw new ConfigError("PLANS", `${first?.path || "/"} ${first?.message ?? "is invalid"}`);
+  }
+  const list = parsed as Plan[];
+  if (!list.some((p) => p.id === "free")) list.unshift(builtin);
+  const ids = new Set<string>();
+  for (const p of list) {
+    if (ids.has(p.id)) throw new ConfigError("PLANS", `plan id "${p.id}" appears twice`);
+    ids.add(p.id);
+  }
+  const defaultPlanId = read(env, "DEFAULT_PLAN") ?? "free";
+  if (!ids.has(defaultPlanId)) throw new ConfigError("DEFAULT_PLAN", `no plan with id "${defaultPlanId}"`);
+  return { plans: list, defaultPlanId };
+}
+
+export function loadConfig(env: Env = {}) {
+  const port = int(env, "PORT", 3000, 0, 65535);
+  const baseUrl = url(env, "BASE_URL", `http://localhost:${port}`)!;
+  const defaultCredits = int(env, "DEFAULT_MONTHLY_CREDITS", 500, 0, 1_000_000_000);
+  const planConfig = plans(env, defaultCredits);
+  const logLevel = read(env, "LOG_LEVEL") ?? "info";
+  if (!["debug", "info", "warn", "error", "silent"].includes(logLevel)) {
+    throw new ConfigError("LOG_LEVEL", `must be one of debug, info, warn, error, silent; got "${logLevel}"`);
+  }
+  const aiBaseUrl = url(env, "AI_BASE_URL", undefined);
+  const config = {
+    port,
+    hostname: read(env, "HOST") ?? "0.0.0.0",
+    dataDir: resolve(read(env, "DATA_DIR") ?? "./data"),
+    baseUrl,
+    secureCookies: baseUrl.startsWith("https://"),
+    allowSignup: bool(env, "ALLOW_SIGNUP", true),
+    logLevel: logLevel as "debug" | "info" | "warn" | "error" | "silent",
+    http: {
+      maxBodyBytes: int(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    },
+    rateLimit: {
+      perMinute: int(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),
+      webhookPerMinute: int(env, "WEBHOOK_RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),
+      loginPerMinute: int(env, "LOGIN_RATE_LIMIT_PER_MINUTE", 10, 1, 10_000),
+    },
+    credits: {
+      ...planConfig,
+      askCost: int(env, "ASK_CREDIT_COST", 1, 0, 1_000_000),
+      podcastPerMinute: int(env, "PODCAST_CREDITS_PER_MINUTE", 2, 0, 1_000_000),
+    },
+    net: {
+      allowPrivateNetwork: bool(env, "ALLOW_PRIVATE_NETWORK", false),
+      allowedHosts: hostList(env, "ALLOWED_HOSTS"),
+      maxBytes: int(env, "FETCH_MAX_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      timeoutMs: int(env, "FETCH_TIMEOUT_MS", 15_000, 100, 600_000),
+      connectTimeoutMs: int(env, "FETCH_CONNECT_TIMEOUT_MS", 5_000, 100, 600_000),
+    },
+    jobs: {
+      concurrency: int(env, "JOB_CONCURRENCY", 4, 1, 256),
+      leaseMs: int(env, "JOB_LEASE_MS", 60_000, 1_000, 3_600_000),
+      pollMs: int(env, "JOB_POLL_MS", 500, 10, 60_000),
+    },
+    workflows: {
+      maxActions: int(env, "WORKFLOW_MAX_ACTIONS", 50, 1, 1000),
+      maxConditionDepth: int(env, "WORKFLOW_MAX_CONDITION_DEPTH", 5, 1, 50),
+      webhookMaxBytes: int(env, "WEBHOOK_MAX_BYTES", 1024 * 1024, 1024, 100 * 1024 * 1024),
+      runRetentionDays: int(env, "RUN_RETENTION_DAYS", 30, 1, 36500),
+    },
+    ai: {
+      baseUrl: aiBaseUrl,
+      apiKey: read(env, "AI_API_KEY"),
+      chatModel: read(env, "AI_CHAT_MODEL"),
+      embeddingModel: read(env, "AI_EMBEDDING_MODEL"),
+      ttsModel: read(env, "AI_TTS_MODEL"),
+      timeoutMs: int(env, "AI_TIMEOUT_MS", 60_000, 100, 3_600_000),
+    },
+    mail: {
+      smtpUrl: smtpUrl(env, "SMTP_URL"),
+      from: email(env, "MAIL_FROM", "Commonplace <commonplace@localhost>"),
+    },
+  };
+  return deepFreeze(config);
+}
+
+export type Config = ReturnType<typeof loadConfig>;
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === "object") {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+/** Config for tests: embedded defaults plus overrides, never the process environment. */
+export function testConfig(overrides: Env = {}): Config {
+  const dataDir = join(tmpdir(), `commonplace-test-${crypto.randomUUID()}`);
+  return loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALLOW_PRIVATE_NETWORK: "true", ...overrides });
+}

@@ -1,0 +1,50 @@
+// Opens the SQLite database: pragmas for a busy single-file service, sqlite-vec, drizzle on top.
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { tmpdir } from "node:os";
+import * as sqliteVec from "sqlite-vec";
+import { migrate } from "./migrate.ts";
+
+export type Orm = BunSQLiteDatabase;
+
+export interface Db {
+  sqlite: Database;
+  orm: Orm;
+  close(): void;
+}
+
+/** The sqlite-vec loadable, found in node_modules or (in a compiled binary) unpacked from the bundle. */
+function vecPath(): string {
+  try {
+    const p = sqliteVec.getLoadablePath();
+    if (existsSync(p)) return p;
+  } catch {
+    // fall through to the embedded copy
+  }
+  const embedded = (globalThis as { __COMMONPLACE_VEC0__?: Uint8Array }).__COMMONPLACE_VEC0__;
+  if (!embedded) throw new Error("sqlite-vec extension not found: run `bun install`");
+  const target = join(tmpdir(), `commonplace-vec0-${embedded.length}.so`);
+  if (!existsSync(target)) writeFileSync(target, embedded);
+  return target;
+}
+
+export function openDatabase(path: string, opts: { migrate?: boolean } = {}): Db {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path, { create: true, strict: true });
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  if (path !== ":memory:") sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  sqlite.exec("PRAGMA temp_store = MEMORY");
+  sqlite.loadExtension(vecPath());
+  if (opts.migrate !== false) migrate(sqlite);
+  const orm = drizzle({ client: sqlite });
+  return { sqlite, orm, close: () => sqlite.close() };
+}
+
+/** A fresh in-memory database with the real migrations, for tests. */
+export function openTestDatabase(): Db {
+  return openDatabase(":memory:");
+}

@@ -1,0 +1,6 @@
+// Every drizzle table, one file each; repos import from here.
+export * from "./users.ts";
+export * from "./sessions.ts";
+export * from "./api-keys.ts";
+export * from "./credit-ledger.ts";
+export * from "./idempotency-keys.ts";

@@ -1,0 +1,30 @@
+// GET /api/v1/me and GET /api/v1/account.
+import { Elysia } from "elysia";
+import { actorOf } from "../../http/auth.ts";
+import type { Services } from "../../services.ts";
+import { AccountPublic, MePublic } from "./schema.ts";
+import { toPublicUser } from "./service.ts";
+
+export function accountRoutes(s: Services) {
+  return new Elysia({ tags: ["Account"] })
+    // GET /api/v1/me
+    .get(
+      "/me",
+      ({ request }) => {
+        const actor = actorOf(request);
+        const { type, ...rest } = actor.auth as { type: string } & Record<string, string>;
+        const auth = type === "oauth" ? { type, client_id: rest.client_id } : { type, ...rest };
+        return { ...toPublicUser(s.accounts.userById(actor.userId)), auth };
+      },
+      { response: MePublic, detail: { summary: "The caller and how they authenticated" } },
+    )
+    // GET /api/v1/account
+    .get(
+      "/account",
+      ({ request }) => {
+        const { plan, ...credits } = s.credits.balance(actorOf(request).userId);
+        return { plan, credits };
+      },
+      { response: AccountPublic, detail: { summary: "Plan and credit balance for the current period" } },
+    );
+}

@@ -1,0 +1,112 @@
+// Users and web sessions: sign-up policy, argon2id passwords, timing-safe sign-in, hashed sessions.
+import { AppError, invalid, notFound } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import type { Clock } from "../../time.ts";
+import type { Config } from "../../config.ts";
+import type { SessionRow, UserRow } from "../../db/schema/index.ts";
+import { hashSecret } from "../keys/format.ts";
+import type { AccountsRepo } from "./repo.ts";
+
+const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+const EMAIL_RE = /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+\.[^\s@<>"(),;:]+$|^[^\s@<>"(),;:]+@localhost$/;
+
+export interface PublicUser {
+  id: string;
+  email: string;
+  name: string;
+  created_at: string;
+}
+
+export const toPublicUser = (u: UserRow): PublicUser => ({ id: u.id, email: u.email, name: u.name, created_at: u.createdAt });
+
+function randomToken(bytes = 32): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url");
+}
+
+export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; config: Config }) {
+  const { repo, clock, config } = deps;
+  // Verifying against this when the email is unknown makes both paths cost one argon2id check.
+  let dummyHash: Promise<string> | undefined;
+  const dummy = () => (dummyHash ??= Bun.password.hash(`dummy-${randomToken()}`, { algorithm: "argon2id" }));
+  const nowIso = () => new Date(clock.now()).toISOString();
+
+  return {
+    async createUser(input: { email: string; password: string; name?: string }, opts: { bypassSignupPolicy?: boolean } = {}): Promise<UserRow> {
+      const email = input.email.trim();
+      if (!EMAIL_RE.test(email) || email.length > 254) throw invalid("email", "must be an email address");
+      if (input.password.length < 8) throw invalid("password", "must be at least 8 characters");
+      if (input.password.length > 256) throw invalid("password", "must be at most 256 characters");
+      const name = (input.name ?? "").trim() || email.split("@")[0]!;
+      if (name.length > 100) throw invalid("name", "must be at most 100 characters");
+      if (!opts.bypassSignupPolicy && !config.allowSignup && repo.countUsers() > 0) {
+        throw new AppError("signup_closed", "Sign-up is closed on this server; ask its administrator for an account");
+      }
+      const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+      if (repo.userByEmail(email)) throw new AppError("conflict", "An account with this email already exists");
+      const at = nowIso();
+      const row: UserRow = { id: newId("user"), email, name, passwordHash, planId: config.credits.defaultPlanId, createdAt: at, updatedAt: at };
+      try {
+        repo.insertUser(row);
+      } catch (e) {
+        if (String(e).includes("UNIQUE")) throw new AppError("conflict", "An account with this email already exists");
+        throw e;
+      }
+      return row;
+    },
+
+    signupOpen(): boolean {
+      return config.allowSignup || repo.countUsers() === 0;
+    },
+
+    async verifyPassword(email: string, password: string): Promise<UserRow> {
+      const user = repo.userByEmail(email.trim());
+      const ok = await Bun.password.verify(password, user ? user.passwordHash : await dummy());
+      if (!user || !ok) throw new AppError("invalid_credentials", "Email or password is wrong");
+      return user;
+    },
+
+    userById(id: string): UserRow {
+      const u = repo.userById(id);
+      if (!u) throw notFound("User");
+      return u;
+    },
+
+    userByEmail(email: string): UserRow {
+      const u = repo.userByEmail(email);
+      if (!u) throw notFound(`User ${email}`);
+      return u;
+    },
+
+    setPlan(userId: string, planId: string): void {
+      if (!config.credits.plans.some((p) => p.id === planId)) {
+        throw invalid("plan", `unknown plan "${planId}"; known: ${config.credits.plans.map((p) => p.id).join(", ")}`);
+      }
+      repo.setPlan(userId, planId, nowIso());
+    },
+
+    createSession(userId: string): { token: string; session: SessionRow } {
+      const token = randomToken();
+      const now = clock.now();
+      const session: SessionRow = {
+        id: newId("session"),
+        userId,
+        tokenHash: hashSecret(token),
+        csrfToken: randomToken(24),
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
+      };
+      repo.insertSession(session);
+      return { token, session };
+    },
+
+    sessionFromToken(token: string | undefined): SessionRow | undefined {
+      if (!token || token.length > 200) return undefined;
+      return repo.sessionByHash(hashSecret(token), nowIso());
+    },
+
+    endSession(id: string): void {
+      repo.deleteSession(id);
+    },
+  };
+}
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,21 @@
+// SQL for the credits ledger.
+import { and, eq, gte, lt, sql } from "drizzle-orm";
+import type { Orm } from "../../db/client.ts";
+import { creditLedger } from "../../db/schema/index.ts";
+
+export function createCreditsRepo(orm: Orm) {
+  return {
+    usedBetween(userId: string, from: string, to: string): number {
+      const r = orm
+        .select({ used: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` })
+        .from(creditLedger)
+        .where(and(eq(creditLedger.userId, userId), gte(creditLedger.createdAt, from), lt(creditLedger.createdAt, to)))
+        .get();
+      return r?.used ?? 0;
+    },
+    insert(row: typeof creditLedger.$inferInsert): void {
+      orm.insert(creditLedger).values(row).run();
+    },
+  };
+}
+export type CreditsRepo = ReturnType<typeof createCreditsRepo>;

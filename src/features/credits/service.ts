@@ -1,0 +1,92 @@
+// Credits: a monthly allowance per plan, periods anchored on the sign-up day, atomic spending.
+import type { Database } from "bun:sqlite";
+import type { Config, Plan } from "../../config.ts";
+import { AppError } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import type { Clock } from "../../time.ts";
+import type { AccountsRepo } from "../accounts/repo.ts";
+import type { CreditsRepo } from "./repo.ts";
+
+export interface Balance {
+  allowance: number;
+  used: number;
+  remaining: number;
+  period_start: string;
+  period_end: string;
+}
+
+/** Adds months to an anchor, clamping to the month's last day (Jan 31 + 1 month = Feb 28/29). */
+function addMonths(anchor: Date, months: number): Date {
+  const y = anchor.getUTCFullYear();
+  const m = anchor.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  const day = Math.min(anchor.getUTCDate(), lastDay);
+  return new Date(Date.UTC(y, m, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
+}
+
+export function periodFor(anchorIso: string, nowMs: number): { start: Date; end: Date } {
+  const anchor = new Date(anchorIso);
+  const now = new Date(nowMs);
+  let k = (now.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (now.getUTCMonth() - anchor.getUTCMonth());
+  if (addMonths(anchor, k) > now) k -= 1;
+  if (k < 0) k = 0;
+  return { start: addMonths(anchor, k), end: addMonths(anchor, k + 1) };
+}
+
+export function createCreditsService(deps: { repo: CreditsRepo; accounts: AccountsRepo; sqlite: Database; clock: Clock; config: Config }) {
+  const { repo, accounts, sqlite, clock, config } = deps;
+
+  function planOf(planId: string): Plan {
+    return config.credits.plans.find((p) => p.id === planId) ?? config.credits.plans.find((p) => p.id === config.credits.defaultPlanId)!;
+  }
+
+  function balance(userId: string): Balance & { plan: Plan } {
+    const user = accounts.userById(userId);
+    if (!user) throw new AppError("not_found", "User not found");
+    const plan = planOf(user.planId);
+    const { start, end } = periodFor(user.createdAt, clock.now());
+    const used = repo.usedBetween(userId, start.toISOString(), end.toISOString());
+    return {
+      plan,
+      allowance: plan.monthly_credits,
+      used,
+      remaining: Math.max(0, plan.monthly_credits - used),
+      period_start: start.toISOString(),
+      period_end: end.toISOString(),
+    };
+  }
+
+  return {
+    balance,
+
+    /** Throws 402 insufficient_credit when short; the check and the ledger row are one transaction. */
+    spend(userId: string, amount: number, reason: string, ref?: string): Balance {
+      if (!Number.isInteger(amount) || amount < 0) throw new Error(`invalid credit amount ${amount}`);
+      return sqlite
+        .transaction(() => {
+          const b = balance(userId);
+          if (b.remaining < amount) {
+            throw new AppError(
+              "insufficient_credit",
+              `This needs ${amount} credit${amount === 1 ? "" : "s"} and ${b.remaining} remain until ${b.period_end}`,
+            );
+          }
+          if (amount > 0) {
+            repo.insert({ id: newId("ledger"), userId, amount, reason, ref: ref ?? null, createdAt: new Date(clock.now()).toISOString() });
+          }
+          const { plan: _plan, ...rest } = b;
+          return { ...rest, used: b.used + amount, remaining: b.remaining - amount };
+        })
+        .immediate();
+    },
+
+    /** Throws 402 without charging when the balance cannot cover `amount`. */
+    ensure(userId: string, amount: number): void {
+      const b = balance(userId);
+      if (b.remaining < amount) {
+        throw new AppError("insufficient_credit", `This needs ${amount} credits and ${b.remaining} remain until ${b.period_end}`);
+      }
+    },
+  };
+}
+export type CreditsService = ReturnType<typeof createCreditsService>;

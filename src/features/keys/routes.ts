@@ -1,0 +1,38 @@
+// /api/v1/keys: a key-authenticated script may list, create and revoke its owner's keys.
+import { Elysia, t } from "elysia";
+import { actorOf } from "../../http/auth.ts";
+import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
+import type { Services } from "../../services.ts";
+import { KeyCreate, KeyCreated, KeyPublic } from "./schema.ts";
+import { toPublicKey } from "./service.ts";
+
+export function keyRoutes(s: Services) {
+  return new Elysia({ prefix: "/keys", tags: ["API keys"] })
+    // GET /api/v1/keys
+    .get(
+      "/",
+      (ctx) => {
+        const limit = ctx.query.limit ?? 20;
+        const rows = s.keys.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
+        return page(rows, limit, toPublicKey, ctx);
+      },
+      { query: ListQuery, response: listOf(KeyPublic), detail: { summary: "List active API keys" } },
+    )
+    // POST /api/v1/keys
+    .post(
+      "/",
+      ({ request, body, set }) => {
+        const { key, row } = s.keys.create(actorOf(request).userId, body.name);
+        set.status = 201;
+        set.headers["location"] = `/api/v1/keys/${row.id}`;
+        return { ...toPublicKey(row), key };
+      },
+      { body: KeyCreate, response: { 201: KeyCreated }, detail: { summary: "Create an API key (its value is returned once)" } },
+    )
+    // DELETE /api/v1/keys/{id}
+    .delete(
+      "/:id",
+      ({ request, params }) => toPublicKey(s.keys.revoke(actorOf(request), params.id)),
+      { params: t.Object({ id: t.String() }), response: KeyPublic, detail: { summary: "Revoke an API key at once" } },
+    );
+}

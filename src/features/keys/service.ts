@@ -1,0 +1,106 @@
+// Personal API keys: create (value returned once), verify with an in-memory cache, revoke at once.
+import type { Database } from "bun:sqlite";
+import { AppError, notFound } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import type { Clock } from "../../time.ts";
+import type { Actor } from "../accounts/actor.ts";
+import { checkKey, generateKey, hashSecret, keyHint } from "./format.ts";
+import type { KeysRepo } from "./repo.ts";
+import type { ApiKeyRow } from "../../db/schema/index.ts";
+import type { KeyPublic } from "./schema.ts";
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+interface CachedKey {
+  keyId: string;
+  userId: string;
+  name: string;
+  lastTouch: number;
+}
+
+export function toPublicKey(row: ApiKeyRow): KeyPublic {
+  return {
+    id: row.id,
+    name: row.name,
+    hint: row.hint,
+    created_at: row.createdAt,
+    last_used_at: row.lastUsedAt,
+    revoked_at: row.revokedAt,
+  };
+}
+
+export function createKeysService(deps: { repo: KeysRepo; sqlite: Database; clock: Clock }) {
+  const { repo, clock } = deps;
+  const cache = new Map<string, CachedKey>();
+  // PRAGMA data_version changes when another connection (the CLI) commits: then the cache may
+  // hold a key revoked elsewhere, so it is dropped before the next lookup.
+  const dataVersion = deps.sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version");
+  let seenVersion = dataVersion.get()?.data_version ?? 0;
+
+  function invalidateIfChangedElsewhere() {
+    const v = dataVersion.get()?.data_version ?? 0;
+    if (v !== seenVersion) {
+      seenVersion = v;
+      cache.clear();
+    }
+  }
+
+  return {
+    create(userId: string, name: string): { key: string; row: ApiKeyRow } {
+      const key = generateKey();
+      const row: ApiKeyRow = {
+        id: newId("key"),
+        userId,
+        name: name.trim(),
+        keyHash: hashSecret(key),
+        hint: keyHint(key),
+        createdAt: new Date(clock.now()).toISOString(),
+        lastUsedAt: null,
+        revokedAt: null,
+      };
+      repo.insert(row);
+      return { key, row };
+    },
+
+    /** Resolves a bearer key to an actor or throws 401 with a reason that does not leak existence. */
+    authenticate(key: string): Actor {
+      const check = checkKey(key);
+      if (check === "malformed") throw new AppError("unauthorized", "The API key is malformed");
+      if (check === "bad_checksum") throw new AppError("unauthorized", "The API key's checksum does not match");
+      invalidateIfChangedElsewhere();
+      const hash = hashSecret(key);
+      let hit = cache.get(hash);
+      if (!hit) {
+        const row = repo.byHash(hash);
+        if (!row || row.revokedAt) throw new AppError("unauthorized", "The API key is unknown or revoked");
+        hit = { keyId: row.id, userId: row.userId, name: row.name, lastTouch: row.lastUsedAt ? Date.parse(row.lastUsedAt) : 0 };
+        cache.set(hash, hit);
+      }
+      const now = clock.now();
+      if (now - hit.lastTouch >= TOUCH_INTERVAL_MS) {
+        hit.lastTouch = now;
+        repo.touch(hit.keyId, new Date(now).toISOString());
+      }
+      return { userId: hit.userId, auth: { type: "api_key", key_id: hit.keyId, key_name: hit.name } };
+    },
+
+    list(actor: Actor, opts: { limit: number; before?: string; includeRevoked?: boolean }): ApiKeyRow[] {
+      return repo.list(actor.userId, opts);
+    },
+
+    get(actor: Actor, id: string): ApiKeyRow {
+      const row = repo.byId(actor.userId, id);
+      if (!row) throw notFound("API key");
+      return row;
+    },
+
+    revoke(actor: Actor | null, id: string): ApiKeyRow {
+      const row = actor ? repo.byId(actor.userId, id) : repo.byIdAnyOwner(id);
+      if (!row) throw notFound("API key");
+      repo.revoke(id, new Date(clock.now()).toISOString());
+      for (const [h, v] of cache) if (v.keyId === id) cache.delete(h);
+      return repo.byIdAnyOwner(id)!;
+    },
+  };
+}
+export type KeysService = ReturnType<typeof createKeysService>;

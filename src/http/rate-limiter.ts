@@ -1,0 +1,44 @@
+// Fixed-window counters in memory, one per bucket key (user, webhook token, login address).
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
+export function createRateLimiter(opts: { limit: number; windowMs: number; now?: () => number }) {
+  const now = opts.now ?? Date.now;
+  const windows = new Map<string, { start: number; count: number }>();
+  let lastSweep = now();
+
+  return {
+    limit: opts.limit,
+    windowSeconds: Math.round(opts.windowMs / 1000),
+    hit(key: string, cost = 1): RateDecision {
+      const t = now();
+      if (t - lastSweep > opts.windowMs * 2) {
+        for (const [k, w] of windows) if (t - w.start >= opts.windowMs) windows.delete(k);
+        lastSweep = t;
+      }
+      let w = windows.get(key);
+      if (!w || t - w.start >= opts.windowMs) {
+        w = { start: t, count: 0 };
+        windows.set(key, w);
+      }
+      const resetSeconds = Math.max(0, Math.ceil((w.start + opts.windowMs - t) / 1000));
+      if (w.count + cost > opts.limit) return { allowed: false, limit: opts.limit, remaining: 0, resetSeconds: Math.max(1, resetSeconds) };
+      w.count += cost;
+      return { allowed: true, limit: opts.limit, remaining: opts.limit - w.count, resetSeconds };
+    },
+  };
+}
+export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers). */
+export function rateLimitHeaders(d: RateDecision, windowSeconds: number, policy = "default"): Record<string, string> {
+  return {
+    "ratelimit-policy": `"${policy}";q=${d.limit};w=${windowSeconds}`,
+    ratelimit: `"${policy}";r=${d.remaining};t=${d.resetSeconds}`,
+  };
+}

@@ -1,0 +1,46 @@
+// Entry point: reads config, opens and migrates the database, starts the HTTP server and workers.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError, loadConfig } from "./config.ts";
+import { openDatabase } from "./db/client.ts";
+import { createApp } from "./app.ts";
+import { createServices } from "./services.ts";
+
+function start() {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`commonplace: invalid configuration: ${e.message}`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = openDatabase(join(config.dataDir, "commonplace.db"));
+  const services = createServices({ config, db });
+  const app = createApp(services);
+  const server = Bun.serve({
+    port: config.port,
+    hostname: config.hostname,
+    maxRequestBodySize: Math.max(config.http.maxBodyBytes, config.workflows.webhookMaxBytes) * 2,
+    fetch: (req) => app.handle(req),
+  });
+  services.logger.info("listening", { url: `http://${server.hostname}:${server.port}`, base_url: config.baseUrl, data_dir: config.dataDir });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    services.logger.info("shutting down", { signal });
+    await server.stop();
+    services.logger.flush();
+    db.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+start();

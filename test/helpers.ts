@@ -1,0 +1,62 @@
+// Test helpers: an app over an in-memory database with the real migrations, users, keys and calls.
+import { createApp } from "../src/app.ts";
+import { testConfig } from "../src/config.ts";
+import { openTestDatabase } from "../src/db/client.ts";
+import { newId } from "../src/ids.ts";
+import { silentLogger } from "../src/log.ts";
+import { createServices } from "../src/services.ts";
+import type { Clock } from "../src/time.ts";
+
+let fastHash: string | undefined;
+
+export function createTestContext(env: Record<string, string> = {}, opts: { clock?: Clock } = {}) {
+  const config = testConfig(env);
+  const db = openTestDatabase();
+  const services = createServices({ config, db, logger: silentLogger, clock: opts.clock });
+  const app = createApp(services);
+  return { config, db, services, app };
+}
+export type TestContext = ReturnType<typeof createTestContext>;
+
+/** A user with a known password ("password123") and a fresh API key. */
+export async function userWithKey(ctx: TestContext, email = `u${Math.random().toString(36).slice(2, 10)}@example.com`) {
+  fastHash ??= await Bun.password.hash("password123", { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 });
+  const now = new Date(ctx.services.clock.now()).toISOString();
+  const id = newId("user");
+  ctx.db.sqlite
+    .query("INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'free', ?, ?)")
+    .run(id, email, email.split("@")[0]!, fastHash, now, now);
+  const { key, row } = ctx.services.keys.create(id, "test key");
+  return { userId: id, email, key, keyId: row.id };
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function call<T = any>(
+  ctx: { app: { handle(r: Request): Promise<Response> | Response } },
+  method: string,
+  path: string,
+  opts: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: BodyInit } = {},
+): Promise<CallResult<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers["authorization"] = `Bearer ${opts.key}`;
+  let body: BodyInit | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await ctx.app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
