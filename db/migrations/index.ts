@@ -1,6 +1,20 @@
 // The ordered list of SQL migrations, imported as text so a compiled binary carries them.
 import m0001 from "./0001_foundation.sql" with { type: "text" };
+import m0002 from "./0002_jobs.sql" with { type: "text" };
+import m0003 from "./0003_library.sql" with { type: "text" };
+import m0004 from "./0004_search.sql" with { type: "text" };
+import m0005 from "./0005_workflows.sql" with { type: "text" };
+import m0006 from "./0006_feeds_mail.sql" with { type: "text" };
+import m0007 from "./0007_podcasts.sql" with { type: "text" };
+import m0008 from "./0008_oauth.sql" with { type: "text" };
 
 export const migrations: { name: string; sql: string }[] = [
   { name: "0001_foundation", sql: m0001 },
+  { name: "0002_jobs", sql: m0002 },
+  { name: "0003_library", sql: m0003 },
+  { name: "0004_search", sql: m0004 },
+  { name: "0005_workflows", sql: m0005 },
+  { name: "0006_feeds_mail", sql: m0006 },
+  { name: "0007_podcasts", sql: m0007 },
+  { name: "0008_oauth", sql: m0008 },
 ];

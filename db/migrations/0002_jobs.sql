@@ -1,0 +1,1 @@
+-- jobs: reserved; filled by the feature that owns it.

@@ -1,0 +1,1 @@
+-- library: reserved; filled by the feature that owns it.

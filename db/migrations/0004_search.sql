@@ -1,0 +1,1 @@
+-- search: reserved; filled by the feature that owns it.

@@ -1,0 +1,1 @@
+-- workflows: reserved; filled by the feature that owns it.

@@ -1,0 +1,1 @@
+-- feeds_mail: reserved; filled by the feature that owns it.

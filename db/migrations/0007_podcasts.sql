@@ -1,0 +1,1 @@
+-- podcasts: reserved; filled by the feature that owns it.

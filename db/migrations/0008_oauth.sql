@@ -1,0 +1,1 @@
+-- oauth: reserved; filled by the feature that owns it.
