@@ -10,6 +10,8 @@ export function migrate(sqlite: Database): string[] {
   const done: string[] = [];
   for (const m of migrations) {
     if (applied.has(m.name)) continue;
+    // A slot reserved for a feature that has not landed yet holds only comments: skip, do not record.
+    if (m.sql.replace(/--[^\n]*/g, "").trim() === "") continue;
     // IMMEDIATE so two processes starting together (server + CLI) do not both apply a migration.
     sqlite.transaction(() => {
       const again = sqlite.query("SELECT 1 FROM _migrations WHERE name = ?").get(m.name);
