@@ -50,6 +50,8 @@ export async function call<T = any>(
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
   }
+  // Real clients send Content-Length; the size guard relies on it.
+  if (typeof body === "string") headers["content-length"] ??= String(Buffer.byteLength(body));
   const res = await ctx.app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
   const text = await res.text();
   let parsed: unknown = text;

@@ -62,8 +62,15 @@ export function errorPlugin(logger: Logger, routes: () => { method: string; path
 
     if (error instanceof AppError) return render(error.code, error.detail, error.extra.errors, error.extra.headers);
     if (code === "VALIDATION") {
-      const v = error as unknown as { type: string; all: ValueErrorLike[] };
-      const location = v.type === "query" ? "query" : v.type === "params" ? "path" : v.type === "headers" ? "headers" : "body";
+      const v = error as unknown as { type: string; value: unknown; all: ValueErrorLike[] };
+      let location = v.type === "query" ? "query" : v.type === "params" ? "path" : v.type === "headers" ? "headers" : "body";
+      // Numeric query/path fields are decoded one by one and fail as "property" errors without
+      // their name; find the parameter that carried the rejected value.
+      if (v.type === "property") {
+        const url = new URL(request.url);
+        const key = [...url.searchParams.entries()].find(([, val]) => val === String(v.value))?.[0];
+        location = key ? `query.${key}` : "query";
+      }
       const errors = validationErrors(location, v.all ?? []);
       const first = errors[0];
       const detail = first ? `${first.path}: ${first.message}` : "The request is invalid";

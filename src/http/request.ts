@@ -21,7 +21,7 @@ export function requestPlugin(opts: { logger: Logger; maxBodyBytes: number }) {
         throw new AppError("payload_too_large", `The body is ${length} bytes; the limit is ${opts.maxBodyBytes}`);
       }
       // The JSON API accepts JSON only; MCP, OAuth and the web app parse their own bodies.
-      if (path.startsWith("/api/v1/") && (length > 0 || request.headers.has("transfer-encoding"))) {
+      if (path.startsWith("/api/v1/") && (length > 0 || request.headers.has("transfer-encoding") || request.body !== null)) {
         const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
         if (type !== "application/json" && !type.endsWith("+json")) {
           throw new AppError("unsupported_media_type", `Send the body as application/json, not ${type || "an unlabelled body"}`);

@@ -4,14 +4,13 @@ import { ERROR_CODES, isErrorCode } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 
 export function healthRoutes(s: Services) {
-  const ping = s.db.sqlite.prepare("SELECT 1");
   return new Elysia({ tags: ["Health"] })
     .get("/healthz", () => ({ status: "ok" }), { detail: { summary: "The process is alive" } })
     .get(
       "/readyz",
       ({ set }) => {
         try {
-          ping.get();
+          s.db.sqlite.query("SELECT count(*) FROM _migrations").get();
           return { status: "ok", database: "ok" };
         } catch {
           set.status = 503;

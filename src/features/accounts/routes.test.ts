@@ -1,0 +1,101 @@
+// GET /api/v1/me and /api/v1/account, and the keys API that scripts use.
+import { describe, expect, test } from "bun:test";
+import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
+
+describe("GET /api/v1/me", () => {
+  test("returns the caller and the key it used", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx, "ada@example.com");
+    const r = await call(ctx, "GET", "/api/v1/me", { key: u.key });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      id: u.userId,
+      email: "ada@example.com",
+      name: "ada",
+      created_at: expect.any(String),
+      auth: { type: "api_key", key_id: u.keyId, key_name: "test key" },
+    });
+    expect(r.body).not.toHaveProperty("password_hash");
+  });
+});
+
+describe("GET /api/v1/account", () => {
+  test("shows the plan and this period's credits", async () => {
+    const ctx = createTestContext({ DEFAULT_MONTHLY_CREDITS: "42" });
+    const u = await userWithKey(ctx);
+    ctx.services.credits.spend(u.userId, 5, "test");
+    const r = await call(ctx, "GET", "/api/v1/account", { key: u.key });
+    expect(r.status).toBe(200);
+    expect(r.body.plan).toEqual({ id: "free", name: "Free", monthly_credits: 42 });
+    expect(r.body.credits).toMatchObject({ allowance: 42, used: 5, remaining: 37 });
+    expect(Date.parse(r.body.credits.period_end)).toBeGreaterThan(Date.parse(r.body.credits.period_start));
+  });
+
+  test("a plan set by the admin changes the allowance", async () => {
+    const ctx = createTestContext({ PLANS: JSON.stringify([{ id: "pro", name: "Pro", monthly_credits: 1000 }]) });
+    const u = await userWithKey(ctx);
+    ctx.services.accounts.setPlan(u.userId, "pro");
+    const r = await call(ctx, "GET", "/api/v1/account", { key: u.key });
+    expect(r.body.plan).toEqual({ id: "pro", name: "Pro", monthly_credits: 1000 });
+    expect(r.body.credits.remaining).toBe(1000);
+  });
+});
+
+describe("/api/v1/keys", () => {
+  test("create returns the value once; list never shows it; other users' keys are 404", async () => {
+    const ctx = createTestContext();
+    const a = await userWithKey(ctx);
+    const b = await userWithKey(ctx);
+    const created = await call(ctx, "POST", "/api/v1/keys", { key: a.key, body: { name: "laptop" } });
+    expect(created.status).toBe(201);
+    expect(created.body.key).toMatch(/^cpk_[0-9A-Za-z]{46}$/);
+    expect(created.body.hint).toBe(`${created.body.key.slice(0, 8)}…${created.body.key.slice(-4)}`);
+    const list = await call(ctx, "GET", "/api/v1/keys", { key: a.key });
+    expect(list.body.data.map((k: any) => k.name).sort()).toEqual(["laptop", "test key"]);
+    expect(JSON.stringify(list.body)).not.toContain(created.body.key);
+    const stored = ctx.db.sqlite.query<{ key_hash: string }, [string]>("SELECT key_hash FROM api_keys WHERE id = ?").get(created.body.id)!;
+    expect(stored.key_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(ctx.db.sqlite.query("SELECT * FROM api_keys").all())).not.toContain(created.body.key);
+    expect((await call(ctx, "DELETE", `/api/v1/keys/${created.body.id}`, { key: b.key })).status).toBe(404);
+    expect((await call(ctx, "GET", "/api/v1/me", { key: created.body.key })).status).toBe(200);
+  });
+
+  test("pagination with cursor and Link header", async () => {
+    const ctx = createTestContext();
+    const a = await userWithKey(ctx);
+    for (let i = 0; i < 4; i++) ctx.services.keys.create(a.userId, `k${i}`);
+    const first = await call(ctx, "GET", "/api/v1/keys?limit=2", { key: a.key });
+    expect(first.body.data.map((k: any) => k.name)).toEqual(["k3", "k2"]);
+    expect(first.body.next_cursor).toBeString();
+    expect(first.headers.get("link")).toContain('rel="next"');
+    const second = await call(ctx, "GET", `/api/v1/keys?limit=2&cursor=${first.body.next_cursor}`, { key: a.key });
+    expect(second.body.data.map((k: any) => k.name)).toEqual(["k1", "k0"]);
+    const third = await call(ctx, "GET", `/api/v1/keys?limit=2&cursor=${second.body.next_cursor}`, { key: a.key });
+    expect(third.body.data.map((k: any) => k.name)).toEqual(["test key"]);
+    expect(third.body.next_cursor).toBeNull();
+    expect(third.headers.get("link")).toBeNull();
+  });
+});
+
+describe("health", () => {
+  test("/healthz and /readyz", async () => {
+    const ctx = createTestContext();
+    expect((await call(ctx, "GET", "/healthz")).body).toEqual({ status: "ok" });
+    expect((await call(ctx, "GET", "/readyz")).body).toEqual({ status: "ok", database: "ok" });
+    ctx.db.close();
+    const r = await call(ctx, "GET", "/readyz");
+    expect(r.status).toBe(503);
+  });
+
+  test("OpenAPI document lists the API with the bearer scheme", async () => {
+    const ctx = createTestContext();
+    const r = await call(ctx, "GET", "/api/openapi.json");
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toMatch(/^3\./);
+    expect(r.body.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(Object.keys(r.body.paths)).toContain("/api/v1/me");
+    const docs = await call(ctx, "GET", "/api/docs");
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get("content-type")).toContain("text/html");
+  });
+});

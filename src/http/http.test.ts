@@ -1,0 +1,193 @@
+// Cross-cutting HTTP behaviour: problem+json everywhere, request ids, auth failures, rate limits, idempotency.
+import { describe, expect, test } from "bun:test";
+import { call, createTestContext, userWithKey } from "../../test/helpers.ts";
+
+const PROBLEM_KEYS = ["type", "title", "status", "detail", "code", "request_id"];
+
+function expectProblem(r: { status: number; headers: Headers; body: any }, status: number, code: string) {
+  expect(r.status).toBe(status);
+  expect(r.headers.get("content-type")).toBe("application/problem+json");
+  for (const k of PROBLEM_KEYS) expect(r.body).toHaveProperty(k);
+  expect(r.body.code).toBe(code);
+  expect(r.body.status).toBe(status);
+  expect(r.body.type).toBe(`/api/problems/${code}`);
+  expect(r.body.request_id).toBe(r.headers.get("x-request-id"));
+}
+
+describe("authentication", () => {
+  test("missing, malformed, bad-checksum, unknown and revoked keys are 401 with WWW-Authenticate", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const good = u.key;
+    const flipped = good.slice(0, 10) + (good[10] === "a" ? "b" : "a") + good.slice(11);
+    const unknown = (await userWithKey(createTestContext())).key; // valid format, other database
+    const revoked = ctx.services.keys.create(u.userId, "soon revoked");
+    ctx.services.keys.revoke(null, revoked.row.id);
+
+    const none = await call(ctx, "GET", "/api/v1/me");
+    expectProblem(none, 401, "unauthorized");
+    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="commonplace"');
+
+    for (const [key, detail] of [
+      ["cpk_short", /malformed/],
+      [flipped, /checksum/],
+      [unknown, /unknown or revoked/],
+      [revoked.key, /unknown or revoked/],
+      ["some-other-token", /not a valid/],
+    ] as const) {
+      const r = await call(ctx, "GET", "/api/v1/me", { key });
+      expectProblem(r, 401, "unauthorized");
+      expect(r.body.detail).toMatch(detail);
+      expect(r.headers.get("www-authenticate")).toBe('Bearer realm="commonplace", error="invalid_token"');
+    }
+    const basic = await call(ctx, "GET", "/api/v1/me", { headers: { authorization: "Basic abc" } });
+    expectProblem(basic, 401, "unauthorized");
+  });
+
+  test("a key revoked while cached is refused on the very next request", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    expect((await call(ctx, "GET", "/api/v1/me", { key: u.key })).status).toBe(200);
+    const del = await call(ctx, "DELETE", `/api/v1/keys/${u.keyId}`, { key: u.key });
+    expect(del.status).toBe(200);
+    expect(del.body.revoked_at).toBeString();
+    expectProblem(await call(ctx, "GET", "/api/v1/me", { key: u.key }), 401, "unauthorized");
+  });
+
+  test("a key revoked through another connection (the CLI) is refused at once", async () => {
+    const { openDatabase } = await import("../db/client.ts");
+    const { createServices } = await import("../services.ts");
+    const { createApp } = await import("../app.ts");
+    const { testConfig } = await import("../config.ts");
+    const { silentLogger } = await import("../log.ts");
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const file = `${mkdtempSync(`${tmpdir()}/cp-`)}/db.sqlite`;
+    const config = testConfig();
+    const server = createServices({ config, db: openDatabase(file), logger: silentLogger });
+    const cli = createServices({ config, db: openDatabase(file), logger: silentLogger });
+    const app = createApp(server);
+    const user = await cli.accounts.createUser({ email: "a@example.com", password: "password123" });
+    const { key, row } = cli.keys.create(user.id, "k");
+    expect((await call({ app }, "GET", "/api/v1/me", { key })).status).toBe(200);
+    cli.keys.revoke(null, row.id);
+    expect((await call({ app }, "GET", "/api/v1/me", { key })).status).toBe(401);
+  });
+
+  test("last_used_at is written at most once a minute", async () => {
+    let now = Date.parse("2026-01-01T00:00:00Z");
+    const ctx = createTestContext({}, { clock: { now: () => now } });
+    const u = await userWithKey(ctx);
+    const lastUsed = () => ctx.db.sqlite.query<{ t: string | null }, [string]>("SELECT last_used_at t FROM api_keys WHERE id = ?").get(u.keyId)!.t;
+    await call(ctx, "GET", "/api/v1/me", { key: u.key });
+    const first = lastUsed();
+    expect(first).toBe("2026-01-01T00:00:00.000Z");
+    now += 30_000;
+    await call(ctx, "GET", "/api/v1/me", { key: u.key });
+    expect(lastUsed()).toBe(first);
+    now += 31_000;
+    await call(ctx, "GET", "/api/v1/me", { key: u.key });
+    expect(lastUsed()).toBe("2026-01-01T00:01:01.000Z");
+  });
+});
+
+describe("problem+json for framework errors", () => {
+  test("unknown route 404, wrong method 405 with Allow", async () => {
+    const ctx = createTestContext();
+    expectProblem(await call(ctx, "GET", "/nope"), 404, "not_found");
+    const r = await call(ctx, "DELETE", "/healthz");
+    expectProblem(r, 405, "method_not_allowed");
+    expect(r.headers.get("allow")).toContain("GET");
+  });
+
+  test("malformed JSON 400, wrong content type 415, too large 413, validation 422 with paths", async () => {
+    const ctx = createTestContext({ MAX_BODY_BYTES: "2048" });
+    const u = await userWithKey(ctx);
+    expectProblem(await call(ctx, "POST", "/api/v1/keys", { key: u.key, rawBody: "{nope", headers: { "content-type": "application/json" } }), 400, "malformed_json");
+    expectProblem(await call(ctx, "POST", "/api/v1/keys", { key: u.key, rawBody: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, "unsupported_media_type");
+    expectProblem(await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "x".repeat(5000) } }), 413, "payload_too_large");
+    const v = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: 42 } });
+    expectProblem(v, 422, "validation_failed");
+    expect(v.body.errors[0].path).toBe("name");
+    const q = await call(ctx, "GET", "/api/v1/keys?limit=500", { key: u.key });
+    expectProblem(q, 422, "validation_failed");
+    expect(q.body.errors[0].path).toBe("query.limit");
+    const c = await call(ctx, "GET", "/api/v1/keys?cursor=garbage", { key: u.key });
+    expectProblem(c, 422, "validation_failed");
+  });
+
+  test("request ids are generated or echoed", async () => {
+    const ctx = createTestContext();
+    const a = await call(ctx, "GET", "/healthz");
+    expect(a.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+    const b = await call(ctx, "GET", "/healthz", { headers: { "x-request-id": "my-trace-123" } });
+    expect(b.headers.get("x-request-id")).toBe("my-trace-123");
+  });
+});
+
+describe("rate limiting", () => {
+  test("RateLimit headers on every response and 429 with Retry-After when exhausted", async () => {
+    const ctx = createTestContext({ RATE_LIMIT_PER_MINUTE: "3" });
+    const u = await userWithKey(ctx);
+    const other = await userWithKey(ctx);
+    for (let i = 0; i < 3; i++) {
+      const r = await call(ctx, "GET", "/api/v1/me", { key: u.key });
+      expect(r.status).toBe(200);
+      expect(r.headers.get("ratelimit-policy")).toBe('"default";q=3;w=60');
+      expect(r.headers.get("ratelimit")).toMatch(new RegExp(`^"default";r=${2 - i};t=\\d+$`));
+    }
+    const limited = await call(ctx, "GET", "/api/v1/me", { key: u.key });
+    expectProblem(limited, 429, "rate_limited");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited.headers.get("ratelimit")).toMatch(/r=0/);
+    // Buckets are per user.
+    expect((await call(ctx, "GET", "/api/v1/me", { key: other.key })).status).toBe(200);
+  });
+});
+
+describe("idempotency", () => {
+  test("a replay returns the first response; a different body with the same key is 422", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const headers = { "idempotency-key": "create-key-1" };
+    const first = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "ci" }, headers });
+    expect(first.status).toBe(201);
+    const again = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "ci" }, headers });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("location")).toBe(first.headers.get("location"));
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const keys = await call(ctx, "GET", "/api/v1/keys", { key: u.key });
+    expect(keys.body.data.filter((k: any) => k.name === "ci")).toHaveLength(1);
+    expectProblem(await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "other" }, headers }), 422, "idempotency_mismatch");
+  });
+
+  test("a failed request is not recorded, so it can be retried with the same key", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const headers = { "idempotency-key": "k2" };
+    const bad = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "" }, headers });
+    expect(bad.status).toBe(422);
+    const ok = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "" + "fine" }, headers });
+    expect(ok.status).toBe(201);
+  });
+
+  test("a concurrent duplicate while the first is in progress is 409", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    ctx.db.sqlite
+      .query("INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, state, created_at) VALUES (?, 'busy', 'POST', '/api/v1/keys', ?, 'in_progress', ?)")
+      .run(u.userId, new Bun.CryptoHasher("sha256").update(`POST /api/v1/keys\n${JSON.stringify({ name: "x" })}`).digest("hex"), new Date().toISOString());
+    expectProblem(await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "x" }, headers: { "idempotency-key": "busy" } }), 409, "idempotency_in_progress");
+  });
+
+  test("keys are scoped per user", async () => {
+    const ctx = createTestContext();
+    const a = await userWithKey(ctx);
+    const b = await userWithKey(ctx);
+    const headers = { "idempotency-key": "shared" };
+    const ra = await call(ctx, "POST", "/api/v1/keys", { key: a.key, body: { name: "x" }, headers });
+    const rb = await call(ctx, "POST", "/api/v1/keys", { key: b.key, body: { name: "x" }, headers });
+    expect(ra.body.id).not.toBe(rb.body.id);
+  });
+});
