@@ -14,7 +14,7 @@ export function createTestContext(env: Record<string, string> = {}, opts: { cloc
   const db = openTestDatabase();
   const services = createServices({ config, db, logger: silentLogger, clock: opts.clock });
   const app = createApp(services);
-  return { config, db, services, app };
+  return { config, db, services, app, queue: services.queue, runner: services.runner };
 }
 export type TestContext = ReturnType<typeof createTestContext>;
 

@@ -1,7 +1,7 @@
 // Opens the SQLite database: pragmas for a busy single-file service, sqlite-vec, drizzle on top.
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import * as sqliteVec from "sqlite-vec";
@@ -15,6 +15,8 @@ export interface Db {
   close(): void;
 }
 
+let unpackedVec: string | undefined;
+
 /** The sqlite-vec loadable, found in node_modules or (in a compiled binary) unpacked from the bundle. */
 function vecPath(): string {
   try {
@@ -25,9 +27,14 @@ function vecPath(): string {
   }
   const embedded = (globalThis as { __COMMONPLACE_VEC0__?: Uint8Array }).__COMMONPLACE_VEC0__;
   if (!embedded) throw new Error("sqlite-vec extension not found: run `bun install`");
-  const target = join(tmpdir(), `commonplace-vec0-${embedded.length}.so`);
-  if (!existsSync(target)) writeFileSync(target, embedded);
-  return target;
+  if (unpackedVec) return unpackedVec;
+  // A private directory (mode 0700) so no other user can swap the library before it is loaded;
+  // the file must be named vec0.* because SQLite derives the init symbol from the file name.
+  const dir = mkdtempSync(join(tmpdir(), "commonplace-vec0-"));
+  unpackedVec = join(dir, "vec0.so");
+  writeFileSync(unpackedVec, embedded);
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return unpackedVec;
 }
 
 export function openDatabase(path: string, opts: { migrate?: boolean } = {}): Db {

@@ -1,0 +1,30 @@
+// sources: saved links with their fetch status and extracted content.
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { users } from "./users.ts";
+
+export const sources = sqliteTable("sources", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  url: text("url").notNull(),
+  normalizedUrl: text("normalized_url").notNull(),
+  title: text("title"),
+  titleFromUser: integer("title_from_user", { mode: "boolean" }).notNull().default(false),
+  status: text("status", { enum: ["pending", "ready", "failed"] }).notNull().default("pending"),
+  error: text("error"),
+  errorDetail: text("error_detail"),
+  finalUrl: text("final_url"),
+  contentType: text("content_type"),
+  byline: text("byline"),
+  siteName: text("site_name"),
+  language: text("language"),
+  publishedAt: text("published_at"),
+  excerpt: text("excerpt"),
+  wordCount: integer("word_count"),
+  content: text("content"),
+  generateQuickPodcast: integer("generate_quick_podcast", { mode: "boolean" }).notNull().default(false),
+  podcastFormat: text("podcast_format"),
+  fetchedAt: text("fetched_at"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+export type SourceRow = typeof sources.$inferSelect;

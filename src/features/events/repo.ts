@@ -1,0 +1,23 @@
+// SQL for the events outbox.
+import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
+import type { Orm } from "../../db/client.ts";
+import { events, type EventRow } from "../../db/schema/index.ts";
+
+export function createEventsRepo(orm: Orm) {
+  return {
+    insert(row: Omit<EventRow, "seq">): number {
+      const r = orm.insert(events).values(row).returning({ seq: events.seq }).get();
+      return r!.seq;
+    },
+    after(seq: number, limit: number): EventRow[] {
+      return orm.select().from(events).where(gt(events.seq, seq)).orderBy(asc(events.seq)).limit(limit).all();
+    },
+    forUser(userId: string, opts: { limit: number; beforeSeq?: number; type?: string }): EventRow[] {
+      const conds = [eq(events.userId, userId)];
+      if (opts.beforeSeq !== undefined) conds.push(lt(events.seq, opts.beforeSeq));
+      if (opts.type) conds.push(eq(events.type, opts.type));
+      return orm.select().from(events).where(and(...conds)).orderBy(desc(events.seq)).limit(opts.limit).all();
+    },
+  };
+}
+export type EventsRepo = ReturnType<typeof createEventsRepo>;

@@ -1,0 +1,45 @@
+// SQL for notebooks, with the counts the public view shows.
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Orm } from "../../db/client.ts";
+import { notebooks, type NotebookRow } from "../../db/schema/index.ts";
+
+export type NotebookWithCounts = NotebookRow & { sourceCount: number; noteCount: number };
+
+export function createNotebooksRepo(orm: Orm) {
+  const withCounts = {
+    id: notebooks.id,
+    userId: notebooks.userId,
+    name: notebooks.name,
+    description: notebooks.description,
+    createdAt: notebooks.createdAt,
+    updatedAt: notebooks.updatedAt,
+    // Written out in full: drizzle renders columns unqualified inside sql``, which would bind to the inner table.
+    sourceCount: sql<number>`(SELECT count(*) FROM notebook_sources ns WHERE ns.notebook_id = "notebooks"."id")`,
+    noteCount: sql<number>`(SELECT count(*) FROM notes n WHERE n.notebook_id = "notebooks"."id")`,
+  };
+  return {
+    insert(row: NotebookRow): void {
+      orm.insert(notebooks).values(row).run();
+    },
+    byId(userId: string, id: string): NotebookWithCounts | undefined {
+      return orm.select(withCounts).from(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId))).get();
+    },
+    existingIds(userId: string, ids: string[]): Set<string> {
+      if (ids.length === 0) return new Set();
+      const rows = orm.select({ id: notebooks.id }).from(notebooks).where(and(eq(notebooks.userId, userId), inArray(notebooks.id, ids))).all();
+      return new Set(rows.map((r) => r.id));
+    },
+    list(userId: string, opts: { limit: number; before?: string }): NotebookWithCounts[] {
+      const conds = [eq(notebooks.userId, userId)];
+      if (opts.before) conds.push(lt(notebooks.id, opts.before));
+      return orm.select(withCounts).from(notebooks).where(and(...conds)).orderBy(desc(notebooks.id)).limit(opts.limit).all();
+    },
+    update(id: string, patch: Partial<NotebookRow>): void {
+      orm.update(notebooks).set(patch).where(eq(notebooks.id, id)).run();
+    },
+    delete(userId: string, id: string): void {
+      orm.delete(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId))).run();
+    },
+  };
+}
+export type NotebooksRepo = ReturnType<typeof createNotebooksRepo>;

@@ -1,0 +1,39 @@
+// SQL for notes and the sources they reference.
+import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import type { Orm } from "../../db/client.ts";
+import { notes, noteSources, type NoteRow } from "../../db/schema/index.ts";
+
+export function createNotesRepo(orm: Orm) {
+  return {
+    insert(row: NoteRow): void {
+      orm.insert(notes).values(row).run();
+    },
+    byId(userId: string, id: string): NoteRow | undefined {
+      return orm.select().from(notes).where(and(eq(notes.id, id), eq(notes.userId, userId))).get();
+    },
+    list(userId: string, opts: { limit: number; before?: string; notebookId?: string }): NoteRow[] {
+      const conds = [eq(notes.userId, userId)];
+      if (opts.before) conds.push(lt(notes.id, opts.before));
+      if (opts.notebookId) conds.push(eq(notes.notebookId, opts.notebookId));
+      return orm.select().from(notes).where(and(...conds)).orderBy(desc(notes.id)).limit(opts.limit).all();
+    },
+    update(id: string, patch: Partial<NoteRow>): void {
+      orm.update(notes).set(patch).where(eq(notes.id, id)).run();
+    },
+    delete(userId: string, id: string): void {
+      orm.delete(notes).where(and(eq(notes.id, id), eq(notes.userId, userId))).run();
+    },
+    sourceIds(noteIds: string[]): Map<string, string[]> {
+      const out = new Map<string, string[]>();
+      if (noteIds.length === 0) return out;
+      const rows = orm.select().from(noteSources).where(inArray(noteSources.noteId, noteIds)).orderBy(noteSources.sourceId).all();
+      for (const r of rows) out.set(r.noteId, [...(out.get(r.noteId) ?? []), r.sourceId]);
+      return out;
+    },
+    setSources(noteId: string, sourceIds: string[]): void {
+      orm.delete(noteSources).where(eq(noteSources.noteId, noteId)).run();
+      if (sourceIds.length) orm.insert(noteSources).values(sourceIds.map((sourceId) => ({ noteId, sourceId }))).run();
+    },
+  };
+}
+export type NotesRepo = ReturnType<typeof createNotesRepo>;

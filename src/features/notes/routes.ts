@@ -1,0 +1,65 @@
+// /api/v1/notes: CRUD and Markdown download.
+import { Elysia, t } from "elysia";
+import { actorOf } from "../../http/auth.ts";
+import { decodeCursor, listOf, page } from "../../http/pagination.ts";
+import type { Services } from "../../services.ts";
+import { contentDisposition, slugify } from "../notebooks/export.ts";
+import { NoteCreate, NoteListQuery, NotePublic, NoteUpdate } from "./schema.ts";
+
+const Params = t.Object({ id: t.String() });
+
+export function noteRoutes(s: Services) {
+  return new Elysia({ prefix: "/notes", tags: ["Notes"] })
+    // GET /api/v1/notes
+    .get(
+      "/",
+      (ctx) => {
+        const limit = ctx.query.limit ?? 20;
+        const rows = s.notes.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), notebookId: ctx.query.notebook_id });
+        return page(rows, limit, (r) => r, ctx);
+      },
+      { query: NoteListQuery, response: listOf(NotePublic), detail: { summary: "List notes" } },
+    )
+    // POST /api/v1/notes
+    .post(
+      "/",
+      ({ request, body, set }) => {
+        const note = s.notes.create(actorOf(request), body);
+        set.status = 201;
+        set.headers["location"] = `/api/v1/notes/${note.id}`;
+        return note;
+      },
+      { body: NoteCreate, response: { 201: NotePublic }, detail: { summary: "Write a note (Markdown)" } },
+    )
+    // GET /api/v1/notes/{id}
+    .get("/:id", ({ request, params }) => s.notes.get(actorOf(request), params.id), {
+      params: Params,
+      response: NotePublic,
+      detail: { summary: "Get a note" },
+    })
+    // PATCH /api/v1/notes/{id}
+    .patch("/:id", ({ request, params, body }) => s.notes.update(actorOf(request), params.id, body), {
+      params: Params,
+      body: NoteUpdate,
+      response: NotePublic,
+      detail: { summary: "Update a note" },
+    })
+    // DELETE /api/v1/notes/{id}
+    .delete("/:id", ({ request, params }) => s.notes.delete(actorOf(request), params.id), {
+      params: Params,
+      response: NotePublic,
+      detail: { summary: "Delete a note" },
+    })
+    // GET /api/v1/notes/{id}/download
+    .get(
+      "/:id/download",
+      ({ request, params }) => {
+        const note = s.notes.get(actorOf(request), params.id);
+        const name = slugify(note.title ?? note.content.split("\n")[0]?.replace(/^#+\s*/, "") ?? "", "note");
+        return new Response(note.content, {
+          headers: { "content-type": "text/markdown; charset=utf-8", "content-disposition": contentDisposition(`${name}.md`) },
+        });
+      },
+      { params: Params, detail: { summary: "Download a note as a Markdown file" } },
+    );
+}

@@ -1,0 +1,4 @@
+// The six podcast format names, shared by sources (quick podcasts), podcasts and workflows.
+export const PODCAST_FORMATS = ["solo_expert", "deep_dive", "brief", "critique", "debate", "unabridged"] as const;
+export type PodcastFormat = (typeof PODCAST_FORMATS)[number];
+export const DEFAULT_PODCAST_FORMAT: PodcastFormat = "deep_dive";

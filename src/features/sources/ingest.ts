@@ -1,0 +1,135 @@
+// The ingestion job: fetch a source through safeFetch, extract its article, store it ready or failed.
+// One bad page never stops the queue: every failure is recorded on the source with a readable code.
+import type { Database } from "bun:sqlite";
+import { inTransaction } from "../../db/tx.ts";
+import type { SourceRow } from "../../db/schema/index.ts";
+import type { Logger } from "../../log.ts";
+import type { Clock } from "../../time.ts";
+import { systemActor, type Actor } from "../accounts/actor.ts";
+import type { EventsService } from "../events/service.ts";
+import type { SourcesRepo } from "./repo.ts";
+import { toPublicSource } from "./service.ts";
+
+export interface FetchedPage {
+  status: number;
+  url: string;
+  body: Uint8Array;
+  contentType: string;
+  headers: Headers;
+}
+export type PageFetcher = (url: string, init?: { accept?: string[] }) => Promise<FetchedPage>;
+
+export interface ExtractedPage {
+  title: string | null;
+  byline: string | null;
+  siteName: string | null;
+  language: string | null;
+  publishedAt: string | null;
+  excerpt: string | null;
+  wordCount: number;
+  markdown: string;
+}
+export type Extractor = (input: { body: Uint8Array; contentType: string; charset?: string; url: string }) => Promise<ExtractedPage>;
+
+export const INGEST_CONTENT_TYPES = ["text/html", "application/xhtml+xml", "application/pdf", "text/plain", "text/markdown", "text/x-markdown"];
+
+/** Fetch errors worth another attempt; everything else fails the source at once. */
+const TRANSIENT_CODES = new Set(["timeout", "connect_timeout", "network_error", "dns_failure"]);
+const TRANSIENT_STATUS = (s: number) => s === 408 || s === 425 || s === 429 || s >= 500;
+
+export class TransientIngestError extends Error {}
+
+export type ReadyHook = (actor: Actor, row: SourceRow) => void;
+
+export interface IngestDeps {
+  sqlite: Database;
+  repo: SourcesRepo;
+  events: EventsService;
+  fetchPage: PageFetcher;
+  extract: Extractor;
+  clock: Clock;
+  logger: Logger;
+  /** Run inside the transaction that marks a source ready (search indexing, quick podcasts). */
+  onReady: ReadyHook[];
+}
+
+function charsetOf(headers: Headers): string | undefined {
+  const m = /charset\s*=\s*"?([^";\s]+)/i.exec(headers.get("content-type") ?? "");
+  return m?.[1]?.toLowerCase();
+}
+
+export function createIngester(deps: IngestDeps) {
+  const { sqlite, repo, events, clock, logger } = deps;
+  const nowIso = () => new Date(clock.now()).toISOString();
+
+  function finish(row: SourceRow, actor: Actor, patch: Partial<SourceRow>) {
+    inTransaction(sqlite, () => {
+      const current = repo.byIdUnscoped(row.id);
+      if (!current) return; // deleted while we fetched
+      const links = repo.notebookIds([row.id]).get(row.id) ?? [];
+      const before = toPublicSource(current, links);
+      repo.update(row.id, { ...patch, updatedAt: nowIso() });
+      const updated = repo.byIdUnscoped(row.id)!;
+      events.record(actor, "source.updated", toPublicSource(updated, links), before);
+      if (updated.status === "ready") for (const hook of deps.onReady) hook(actor, updated);
+    });
+  }
+
+  function fail(row: SourceRow, actor: Actor, code: string, detail: string) {
+    logger.info("source failed", { source_id: row.id, error: code, detail });
+    finish(row, actor, { status: "failed", error: code, errorDetail: detail.slice(0, 500), fetchedAt: nowIso() });
+  }
+
+  /** Ingests one source. Throws TransientIngestError when a retry may help and attempts remain. */
+  return async function ingest(sourceId: string, opts: { depth: number; lastAttempt: boolean }): Promise<void> {
+    const row = repo.byIdUnscoped(sourceId);
+    if (!row) return;
+    const actor = systemActor(row.userId, "ingest", opts.depth);
+    const retryOr = (code: string, detail: string) => {
+      if (!opts.lastAttempt) throw new TransientIngestError(`${code}: ${detail}`);
+      fail(row, actor, code, detail);
+    };
+
+    let page: FetchedPage;
+    try {
+      page = await deps.fetchPage(row.url, { accept: INGEST_CONTENT_TYPES });
+    } catch (e) {
+      const code = typeof (e as { code?: unknown }).code === "string" ? (e as { code: string }).code : "network_error";
+      const detail = e instanceof Error ? e.message : String(e);
+      if (TRANSIENT_CODES.has(code)) return retryOr(code, detail);
+      return fail(row, actor, code, detail);
+    }
+    if (page.status >= 400) {
+      const code = `http_${page.status}`;
+      if (TRANSIENT_STATUS(page.status)) return retryOr(code, `the server answered ${page.status}`);
+      return fail(row, actor, code, `the server answered ${page.status}`);
+    }
+    if (page.status < 200 || page.status >= 300) return fail(row, actor, `http_${page.status}`, `unexpected status ${page.status}`);
+
+    let doc: ExtractedPage;
+    try {
+      doc = await deps.extract({ body: page.body, contentType: page.contentType, charset: charsetOf(page.headers), url: page.url });
+    } catch (e) {
+      const code = typeof (e as { code?: unknown }).code === "string" ? (e as { code: string }).code : "extraction_failed";
+      return fail(row, actor, code, e instanceof Error ? e.message : String(e));
+    }
+    const current = repo.byIdUnscoped(sourceId);
+    finish(row, actor, {
+      status: "ready",
+      error: null,
+      errorDetail: null,
+      finalUrl: page.url,
+      contentType: page.contentType,
+      title: current?.titleFromUser ? current.title : doc.title?.slice(0, 500) || current?.title || null,
+      byline: doc.byline,
+      siteName: doc.siteName,
+      language: doc.language,
+      publishedAt: doc.publishedAt,
+      excerpt: doc.excerpt,
+      wordCount: doc.wordCount,
+      content: doc.markdown,
+      fetchedAt: nowIso(),
+    });
+  };
+}
+export type Ingester = ReturnType<typeof createIngester>;

@@ -1,0 +1,79 @@
+// SQL for sources and their notebook links; every user-facing query is scoped by owner.
+import { and, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import type { Orm } from "../../db/client.ts";
+import { notebookSources, sources, type SourceRow } from "../../db/schema/index.ts";
+
+export function createSourcesRepo(orm: Orm) {
+  return {
+    insert(row: typeof sources.$inferInsert): void {
+      orm.insert(sources).values(row).run();
+    },
+    byId(userId: string, id: string): SourceRow | undefined {
+      return orm.select().from(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).get();
+    },
+    /** For background jobs that carry only the id (the owner is read from the row). */
+    byIdUnscoped(id: string): SourceRow | undefined {
+      return orm.select().from(sources).where(eq(sources.id, id)).get();
+    },
+    byNormalizedUrl(userId: string, normalizedUrl: string): SourceRow | undefined {
+      return orm.select().from(sources).where(and(eq(sources.userId, userId), eq(sources.normalizedUrl, normalizedUrl))).get();
+    },
+    byIds(userId: string, ids: string[]): SourceRow[] {
+      if (ids.length === 0) return [];
+      return orm.select().from(sources).where(and(eq(sources.userId, userId), inArray(sources.id, ids))).all();
+    },
+    list(
+      userId: string,
+      f: { limit: number; before?: string; notebookId?: string; status?: string; createdAfter?: string },
+    ): SourceRow[] {
+      const conds = [eq(sources.userId, userId)];
+      if (f.before) conds.push(lt(sources.id, f.before));
+      if (f.status) conds.push(eq(sources.status, f.status as SourceRow["status"]));
+      if (f.createdAfter) conds.push(gt(sources.createdAt, f.createdAfter));
+      if (f.notebookId) {
+        conds.push(
+          inArray(
+            sources.id,
+            orm.select({ id: notebookSources.sourceId }).from(notebookSources).where(eq(notebookSources.notebookId, f.notebookId)),
+          ),
+        );
+      }
+      return orm.select().from(sources).where(and(...conds)).orderBy(desc(sources.id)).limit(f.limit).all();
+    },
+    update(id: string, patch: Partial<typeof sources.$inferInsert>): void {
+      orm.update(sources).set(patch).where(eq(sources.id, id)).run();
+    },
+    delete(userId: string, id: string): void {
+      orm.delete(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).run();
+    },
+    notebookIds(sourceIds: string[]): Map<string, string[]> {
+      const out = new Map<string, string[]>();
+      if (sourceIds.length === 0) return out;
+      const rows = orm
+        .select({ s: notebookSources.sourceId, n: notebookSources.notebookId })
+        .from(notebookSources)
+        .where(inArray(notebookSources.sourceId, sourceIds))
+        .orderBy(notebookSources.notebookId)
+        .all();
+      for (const r of rows) out.set(r.s, [...(out.get(r.s) ?? []), r.n]);
+      return out;
+    },
+    /** Returns true when the link is new. */
+    link(notebookId: string, sourceId: string, at: string): boolean {
+      const r = orm.insert(notebookSources).values({ notebookId, sourceId, addedAt: at }).onConflictDoNothing().returning().all();
+      return r.length > 0;
+    },
+    unlink(notebookId: string, sourceId: string): boolean {
+      const r = orm
+        .delete(notebookSources)
+        .where(and(eq(notebookSources.notebookId, notebookId), eq(notebookSources.sourceId, sourceId)))
+        .returning()
+        .all();
+      return r.length > 0;
+    },
+    countInNotebook(notebookId: string): number {
+      return orm.select({ n: sql<number>`count(*)` }).from(notebookSources).where(eq(notebookSources.notebookId, notebookId)).get()?.n ?? 0;
+    },
+  };
+}
+export type SourcesRepo = ReturnType<typeof createSourcesRepo>;

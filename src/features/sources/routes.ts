@@ -1,0 +1,78 @@
+// /api/v1/sources: save links, read them back, check, update, delete, refetch.
+import { Elysia, t } from "elysia";
+import { actorOf } from "../../http/auth.ts";
+import { decodeCursor, listOf, page } from "../../http/pagination.ts";
+import type { Services } from "../../services.ts";
+import { SourceCheck, SourceCreate, SourceGetQuery, SourceListQuery, SourcePublic, SourceUpdate } from "./schema.ts";
+
+const Params = t.Object({ id: t.String({ description: "A source id (src_…)" }) });
+
+export function sourceRoutes(s: Services) {
+  return new Elysia({ prefix: "/sources", tags: ["Sources"] })
+    // GET /api/v1/sources
+    .get(
+      "/",
+      (ctx) => {
+        const { query } = ctx;
+        const limit = query.limit ?? 20;
+        const rows = s.sources.list(actorOf(ctx.request), {
+          limit: limit + 1,
+          before: decodeCursor(query.cursor),
+          notebookId: query.notebook_id,
+          status: query.status,
+          createdAfter: query.created_after ? new Date(query.created_after).toISOString() : undefined,
+        });
+        return page(rows, limit, (r) => r, ctx);
+      },
+      { query: SourceListQuery, response: listOf(SourcePublic), detail: { summary: "List sources, newest first" } },
+    )
+    // POST /api/v1/sources
+    .post(
+      "/",
+      ({ request, body, set }) => {
+        const { source, created } = s.sources.create(actorOf(request), body);
+        set.status = created ? 201 : 200;
+        if (created) set.headers["location"] = `/api/v1/sources/${source.id}`;
+        return source;
+      },
+      {
+        body: SourceCreate,
+        response: { 200: SourcePublic, 201: SourcePublic },
+        detail: { summary: "Save a link (201 new, pending until fetched; 200 when the URL is already saved)" },
+      },
+    )
+    // GET /api/v1/sources/check?url=
+    .get("/check", ({ request, query }) => s.sources.check(actorOf(request), query.url), {
+      query: t.Object({ url: t.String({ minLength: 1, maxLength: 2048 }) }),
+      response: SourceCheck,
+      detail: { summary: "Is this URL already saved?" },
+    })
+    // GET /api/v1/sources/{id}
+    .get(
+      "/:id",
+      ({ request, params, query }) => s.sources.publicOf(s.sources.get(actorOf(request), params.id), query.include === "content"),
+      { params: Params, query: SourceGetQuery, response: SourcePublic, detail: { summary: "Get a source (?include=content for Markdown)" } },
+    )
+    // PATCH /api/v1/sources/{id}
+    .patch("/:id", ({ request, params, body }) => s.sources.update(actorOf(request), params.id, body), {
+      params: Params,
+      body: SourceUpdate,
+      response: SourcePublic,
+      detail: { summary: "Update a source's title or quick-podcast settings" },
+    })
+    // DELETE /api/v1/sources/{id}
+    .delete("/:id", ({ request, params }) => s.sources.delete(actorOf(request), params.id), {
+      params: Params,
+      response: SourcePublic,
+      detail: { summary: "Delete a source (it leaves its notebooks and the search index)" },
+    })
+    // POST /api/v1/sources/{id}/refetch
+    .post(
+      "/:id/refetch",
+      ({ request, params, set }) => {
+        set.status = 202;
+        return s.sources.refetch(actorOf(request), params.id);
+      },
+      { params: Params, response: { 202: SourcePublic }, detail: { summary: "Fetch and extract the source again" } },
+    );
+}

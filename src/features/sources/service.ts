@@ -1,0 +1,215 @@
+// Sources: save a link (deduplicated on its normalised URL), read, update, delete, refetch.
+// Every change writes its event and its ingestion job in the same transaction.
+import type { Database } from "bun:sqlite";
+import { inTransaction } from "../../db/tx.ts";
+import type { SourceRow } from "../../db/schema/index.ts";
+import { AppError, invalid, notFound } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import type { JobEnqueuer } from "../../jobs/port.ts";
+import type { Clock } from "../../time.ts";
+import type { Actor } from "../accounts/actor.ts";
+import type { EventsService } from "../events/service.ts";
+import type { NotebooksRepo } from "../notebooks/repo.ts";
+import { normalizeUrl, parseHttpUrl } from "./normalize.ts";
+import type { SourcesRepo } from "./repo.ts";
+import type { SourceCreate, SourcePublic, SourceUpdate } from "./schema.ts";
+
+export const INGEST_JOB = "source.ingest";
+
+export function toPublicSource(row: SourceRow, notebookIds: string[], includeContent = false): SourcePublic {
+  const out: SourcePublic = {
+    id: row.id,
+    url: row.url,
+    normalized_url: row.normalizedUrl,
+    final_url: row.finalUrl,
+    title: row.title,
+    status: row.status,
+    error: row.error,
+    error_detail: row.errorDetail,
+    content_type: row.contentType,
+    byline: row.byline,
+    site_name: row.siteName,
+    language: row.language,
+    published_at: row.publishedAt,
+    excerpt: row.excerpt,
+    word_count: row.wordCount,
+    notebook_ids: notebookIds,
+    generate_quick_podcast: row.generateQuickPodcast,
+    podcast_format: row.podcastFormat,
+    fetched_at: row.fetchedAt,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+  if (includeContent) out.content = row.content;
+  return out;
+}
+
+export interface SourcesDeps {
+  sqlite: Database;
+  repo: SourcesRepo;
+  notebooks: NotebooksRepo;
+  events: EventsService;
+  jobs: JobEnqueuer;
+  clock: Clock;
+}
+
+export function createSourcesService(deps: SourcesDeps) {
+  const { sqlite, repo, notebooks, events, jobs, clock } = deps;
+  const nowIso = () => new Date(clock.now()).toISOString();
+
+  function publicOf(row: SourceRow, includeContent = false): SourcePublic {
+    return toPublicSource(row, repo.notebookIds([row.id]).get(row.id) ?? [], includeContent);
+  }
+
+  function requireNotebooks(actor: Actor, ids: string[] | undefined, field = "notebook_ids"): string[] {
+    const list = ids ?? [];
+    const found = notebooks.existingIds(actor.userId, list);
+    list.forEach((id, i) => {
+      if (!found.has(id)) throw invalid(`${field}[${i}]`, `notebook ${id} does not exist`);
+    });
+    return list;
+  }
+
+  function get(actor: Actor, id: string): SourceRow {
+    const row = repo.byId(actor.userId, id);
+    if (!row) throw notFound("Source");
+    return row;
+  }
+
+  return {
+    get,
+    publicOf,
+
+    /** Returns the source and whether it was created (201) or already saved (200). */
+    create(actor: Actor, input: SourceCreate): { source: SourcePublic; created: boolean } {
+      const parsed = parseHttpUrl(input.url);
+      if (!parsed.ok) throw invalid("url", parsed.message);
+      const normalized = normalizeUrl(parsed.url);
+      const notebookIds = requireNotebooks(actor, input.notebook_ids);
+      return inTransaction(sqlite, () => {
+        const at = nowIso();
+        const existing = repo.byNormalizedUrl(actor.userId, normalized);
+        if (existing) {
+          const before = publicOf(existing);
+          let changed = false;
+          for (const nb of notebookIds) changed = repo.link(nb, existing.id, at) || changed;
+          if (!changed) return { source: before, created: false };
+          repo.update(existing.id, { updatedAt: at });
+          const after = publicOf(repo.byIdUnscoped(existing.id)!);
+          events.record(actor, "source.updated", after, before);
+          return { source: after, created: false };
+        }
+        const id = newId("source");
+        repo.insert({
+          id,
+          userId: actor.userId,
+          url: parsed.url.href,
+          normalizedUrl: normalized,
+          title: input.title?.trim() || null,
+          titleFromUser: Boolean(input.title?.trim()),
+          status: "pending",
+          generateQuickPodcast: input.generate_quick_podcast ?? false,
+          podcastFormat: input.podcast_format ?? (input.generate_quick_podcast ? "deep_dive" : null),
+          createdAt: at,
+          updatedAt: at,
+        });
+        for (const nb of notebookIds) repo.link(nb, id, at);
+        const source = publicOf(repo.byIdUnscoped(id)!);
+        events.record(actor, "source.created", source);
+        jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:0` });
+        return { source, created: true };
+      });
+    },
+
+    check(actor: Actor, rawUrl: string) {
+      const parsed = parseHttpUrl(rawUrl);
+      if (!parsed.ok) throw invalid("query.url", parsed.message);
+      const normalized = normalizeUrl(parsed.url);
+      const existing = repo.byNormalizedUrl(actor.userId, normalized);
+      return { url: parsed.url.href, normalized_url: normalized, saved: Boolean(existing), source_id: existing?.id ?? null };
+    },
+
+    list(actor: Actor, f: { limit: number; before?: string; notebookId?: string; status?: string; createdAfter?: string }): SourcePublic[] {
+      if (f.notebookId && notebooks.existingIds(actor.userId, [f.notebookId]).size === 0) return [];
+      const rows = repo.list(actor.userId, f);
+      const links = repo.notebookIds(rows.map((r) => r.id));
+      return rows.map((r) => toPublicSource(r, links.get(r.id) ?? []));
+    },
+
+    listRows(actor: Actor, f: { limit: number; before?: string; notebookId?: string; status?: string; createdAfter?: string }): SourceRow[] {
+      return repo.list(actor.userId, f);
+    },
+
+    update(actor: Actor, id: string, input: SourceUpdate): SourcePublic {
+      return inTransaction(sqlite, () => {
+        const row = get(actor, id);
+        const before = publicOf(row);
+        const patch: Partial<SourceRow> = { updatedAt: nowIso() };
+        if (input.title !== undefined) {
+          patch.title = input.title === null ? null : input.title.trim();
+          patch.titleFromUser = input.title !== null;
+        }
+        if (input.generate_quick_podcast !== undefined) patch.generateQuickPodcast = input.generate_quick_podcast;
+        if (input.podcast_format !== undefined) patch.podcastFormat = input.podcast_format;
+        repo.update(id, patch);
+        const after = publicOf(repo.byIdUnscoped(id)!);
+        events.record(actor, "source.updated", after, before);
+        // A cleared user title falls back to the extracted one on the next fetch.
+        if (input.title === null && row.status === "ready") {
+          jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:${after.updated_at}` });
+        }
+        return after;
+      });
+    },
+
+    delete(actor: Actor, id: string): SourcePublic {
+      return inTransaction(sqlite, () => {
+        const before = publicOf(get(actor, id));
+        repo.delete(actor.userId, id);
+        events.record(actor, "source.deleted", before);
+        return before;
+      });
+    },
+
+    refetch(actor: Actor, id: string): SourcePublic {
+      return inTransaction(sqlite, () => {
+        const row = get(actor, id);
+        if (row.status === "pending") throw new AppError("conflict", "This source is already being fetched");
+        const before = publicOf(row);
+        const at = nowIso();
+        repo.update(id, { status: "pending", error: null, errorDetail: null, updatedAt: at });
+        const after = publicOf(repo.byIdUnscoped(id)!);
+        events.record(actor, "source.updated", after, before);
+        jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:${at}` });
+        return after;
+      });
+    },
+
+    addToNotebook(actor: Actor, notebookId: string, sourceId: string): SourcePublic {
+      return inTransaction(sqlite, () => {
+        if (notebooks.existingIds(actor.userId, [notebookId]).size === 0) throw notFound("Notebook");
+        const row = get(actor, sourceId);
+        const before = publicOf(row);
+        if (!repo.link(notebookId, sourceId, nowIso())) return before;
+        repo.update(sourceId, { updatedAt: nowIso() });
+        const after = publicOf(repo.byIdUnscoped(sourceId)!);
+        events.record(actor, "source.updated", after, before);
+        return after;
+      });
+    },
+
+    removeFromNotebook(actor: Actor, notebookId: string, sourceId: string): SourcePublic {
+      return inTransaction(sqlite, () => {
+        if (notebooks.existingIds(actor.userId, [notebookId]).size === 0) throw notFound("Notebook");
+        const row = get(actor, sourceId);
+        const before = publicOf(row);
+        if (!repo.unlink(notebookId, sourceId)) throw notFound("Source in this notebook");
+        repo.update(sourceId, { updatedAt: nowIso() });
+        const after = publicOf(repo.byIdUnscoped(sourceId)!);
+        events.record(actor, "source.updated", after, before);
+        return after;
+      });
+    },
+  };
+}
+export type SourcesService = ReturnType<typeof createSourcesService>;
