@@ -9,6 +9,10 @@ import { requestPlugin } from "./http/request.ts";
 import { accountRoutes } from "./features/accounts/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { keyRoutes } from "./features/keys/routes.ts";
+import { notebookRoutes } from "./features/notebooks/routes.ts";
+import { noteRoutes } from "./features/notes/routes.ts";
+import { sourceRoutes } from "./features/sources/routes.ts";
+import { webRoutes } from "./features/web/routes.ts";
 import type { Services } from "./services.ts";
 
 export function createApp(s: Services) {
@@ -18,7 +22,10 @@ export function createApp(s: Services) {
     .use(authPlugin({ keys: s.keys, limiter }))
     .use(idempotencyPlugin({ sqlite: s.db.sqlite, clock: s.clock }))
     .use(accountRoutes(s))
-    .use(keyRoutes(s));
+    .use(keyRoutes(s))
+    .use(sourceRoutes(s))
+    .use(notebookRoutes(s))
+    .use(noteRoutes(s));
 
   let routes: () => { method: string; path: string }[] = () => [];
   const app = new Elysia()
@@ -39,6 +46,7 @@ export function createApp(s: Services) {
       }),
     )
     .use(healthRoutes(s))
+    .use(webRoutes(s))
     .use(api);
   routes = () => app.routes;
   return app;

@@ -3,28 +3,83 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { systemClock, type Clock } from "./time.ts";
+import { createQueue } from "./jobs/queue.ts";
+import { createRunner } from "./jobs/runner.ts";
+import { createSafeFetch } from "./net/safe-fetch.ts";
 import { createAccountsRepo } from "./features/accounts/repo.ts";
 import { createAccountsService } from "./features/accounts/service.ts";
 import { createCreditsRepo } from "./features/credits/repo.ts";
 import { createCreditsService } from "./features/credits/service.ts";
+import { createEventsRepo } from "./features/events/repo.ts";
+import { createEventsService } from "./features/events/service.ts";
 import { createKeysRepo } from "./features/keys/repo.ts";
 import { createKeysService } from "./features/keys/service.ts";
+import { createNotebooksRepo } from "./features/notebooks/repo.ts";
+import { createNotebooksService } from "./features/notebooks/service.ts";
+import { createNotesRepo } from "./features/notes/repo.ts";
+import { createNotesService } from "./features/notes/service.ts";
+import { extract } from "./features/sources/extract/index.ts";
+import { createIngester, type ReadyHook } from "./features/sources/ingest.ts";
+import { registerIngestJob } from "./features/sources/jobs.ts";
+import { createSourcesRepo } from "./features/sources/repo.ts";
+import { createSourcesService } from "./features/sources/service.ts";
 
 export interface CoreDeps {
   config: Config;
   db: Db;
   clock?: Clock;
   logger?: Logger;
+  /** Tests may inject a host lookup for the SSRF guard. */
+  lookup?: Parameters<typeof createSafeFetch>[0]["lookup"];
 }
 
 export function createServices(deps: CoreDeps) {
   const { config, db } = deps;
+  const { sqlite, orm } = db;
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger(config.logLevel);
-  const accountsRepo = createAccountsRepo(db.orm);
+
+  const accountsRepo = createAccountsRepo(orm);
   const accounts = createAccountsService({ repo: accountsRepo, clock, config });
-  const keys = createKeysService({ repo: createKeysRepo(db.orm), sqlite: db.sqlite, clock });
-  const credits = createCreditsService({ repo: createCreditsRepo(db.orm), accounts: accountsRepo, sqlite: db.sqlite, clock, config });
-  return { config, db, clock, logger, accounts, keys, credits };
+  const keys = createKeysService({ repo: createKeysRepo(orm), sqlite, clock });
+  const credits = createCreditsService({ repo: createCreditsRepo(orm), accounts: accountsRepo, sqlite, clock, config });
+
+  const queue = createQueue({ sqlite, clock });
+  const runner = createRunner({
+    queue,
+    concurrency: config.jobs.concurrency,
+    leaseMs: config.jobs.leaseMs,
+    pollMs: config.jobs.pollMs,
+    clock,
+    logger,
+  });
+  const safeFetch = createSafeFetch({ ...config.net, lookup: deps.lookup });
+
+  const events = createEventsService({ repo: createEventsRepo(orm), clock });
+  const sourcesRepo = createSourcesRepo(orm);
+  const notebooksRepo = createNotebooksRepo(orm);
+  const sources = createSourcesService({ sqlite, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock });
+  const notebooks = createNotebooksService({ sqlite, repo: notebooksRepo, events, clock });
+  const noteHooks = { onSaved: [] as ((n: import("./db/schema/index.ts").NoteRow) => void)[] };
+  const notes = createNotesService({ sqlite, repo: createNotesRepo(orm), notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });
+
+  const onSourceReady: ReadyHook[] = [];
+  const ingest = createIngester({
+    sqlite,
+    repo: sourcesRepo,
+    events,
+    fetchPage: (url, init) => safeFetch(url, { accept: init?.accept }),
+    extract,
+    clock,
+    logger,
+    onReady: onSourceReady,
+  });
+  registerIngestJob(runner, ingest);
+
+  return {
+    config, db, clock, logger, queue, runner, safeFetch,
+    accounts, keys, credits, events, sources, notebooks, notes,
+    hooks: { onSourceReady, noteSaved: noteHooks.onSaved },
+  };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,71 @@
+// Markdown export: unzip the response and check names, front matter and bodies.
+import { afterAll, describe, expect, test } from "bun:test";
+import JSZip from "jszip";
+import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
+import { startOutsideWeb } from "../../../test/outside-web.ts";
+import { frontMatter, slugify, uniqueSlugger } from "./export.ts";
+
+const web = startOutsideWeb();
+afterAll(() => web.stop());
+
+describe("slugs", () => {
+  test.each([
+    ["Hello, World!", "hello-world"],
+    ["Crème brûlée: a history", "creme-brulee-a-history"],
+    ["CON", "con-file"],
+    ["...", "fallback"],
+    ["a/b\\c:d*e?f\"g<h>i|j", "a-b-c-d-e-f-g-h-i-j"],
+    ["x".repeat(200), "x".repeat(80)],
+  ])("%s → %s", (input, out) => expect(slugify(input, "fallback")).toBe(out));
+
+  test("unique within an export", () => {
+    const s = uniqueSlugger();
+    expect([s("Same", "a"), s("same", "b"), s("SAME!", "c")]).toEqual(["same", "same-2", "same-3"]);
+  });
+
+  test("front matter values are safely quoted", () => {
+    expect(frontMatter({ title: 'He said "hi": yes', n: 3, none: null })).toBe('---\ntitle: "He said \\"hi\\": yes"\nn: 3\n---\n');
+  });
+});
+
+describe("GET /api/v1/notebooks/{id}/export/markdown", () => {
+  test("a zip with index.md, sources/*.md and notes/*.md", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "Coast: field notes", description: "Tide pools and otters" } })).body;
+    const article = (await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: web.url("/article"), notebook_ids: [nb.id] } })).body;
+    await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: web.url("/gone"), notebook_ids: [nb.id], title: "Gone page" } });
+    await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: web.url("/notes.txt") } }); // not in the notebook
+    await call(ctx, "POST", "/api/v1/notes", { key: u.key, body: { content: "# Visit plan\n\nGo at low tide.", notebook_id: nb.id } });
+    await call(ctx, "POST", "/api/v1/notes", { key: u.key, body: { content: "Second thought", title: "Visit plan", notebook_id: nb.id, source_ids: [article.id] } });
+    await ctx.runner.drain();
+
+    const res = await ctx.app.handle(new Request(`http://localhost/api/v1/notebooks/${nb.id}/export/markdown`, { headers: { authorization: `Bearer ${u.key}` } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/zip");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="coast-field-notes.zip"; filename*=UTF-8''coast-field-notes.zip`);
+    const zip = await JSZip.loadAsync(await res.arrayBuffer());
+    const names = Object.keys(zip.files).filter((n) => !zip.files[n]!.dir).sort();
+    expect(names).toEqual(["index.md", "notes/visit-plan-2.md", "notes/visit-plan.md", "sources/gone-page.md", "sources/life-in-the-tide-pools.md"]);
+
+    const index = await zip.file("index.md")!.async("string");
+    expect(index).toContain("# Coast: field notes");
+    expect(index).toContain("Tide pools and otters");
+    expect(index).toContain("- [Life in the tide pools](sources/life-in-the-tide-pools.md)");
+    expect(index).toContain("(notes/visit-plan-2.md)");
+
+    const src = await zip.file("sources/life-in-the-tide-pools.md")!.async("string");
+    expect(src.startsWith("---\ntitle: \"Life in the tide pools\"\n")).toBe(true);
+    expect(src).toContain(`url: "${web.url("/article")}"`);
+    expect(src).toContain('author: "');
+    expect(src).toContain('site: "Coast Weekly"');
+    expect(src).toContain("saved_at: ");
+    expect(src).toContain('published_at: "2024-03-05T09:30:00.000Z"');
+    expect(src).toContain("tube feet");
+
+    const gone = await zip.file("sources/gone-page.md")!.async("string");
+    expect(gone).toContain("could not be fetched: http_410");
+    const note = await zip.file("notes/visit-plan.md")!.async("string");
+    expect(note).toMatch(/^---\ntitle: "Visit plan"\n/);
+  });
+});
