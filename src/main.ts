@@ -27,6 +27,7 @@ function start() {
     maxRequestBodySize: Math.max(config.http.maxBodyBytes, config.workflows.webhookMaxBytes) * 2,
     fetch: (req) => app.handle(req),
   });
+  services.runner.start();
   services.logger.info("listening", { url: `http://${server.hostname}:${server.port}`, base_url: config.baseUrl, data_dir: config.dataDir });
 
   let stopping = false;
@@ -34,7 +35,9 @@ function start() {
     if (stopping) return;
     stopping = true;
     services.logger.info("shutting down", { signal });
+    // Stop taking requests and jobs; let in-flight steps finish within the grace period.
     await server.stop();
+    await services.runner.stop({ graceMs: 10_000 });
     services.logger.flush();
     db.close();
     process.exit(0);
