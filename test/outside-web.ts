@@ -22,17 +22,18 @@ before walking out, because the sea comes back faster than most people expect.</
 export function startOutsideWeb() {
   const hits = new Map<string, number>();
   let flaky = 0;
+  let port = 0;
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    async fetch(req) {
+    async fetch(req): Promise<Response> {
       const path = new URL(req.url).pathname;
       hits.set(path, (hits.get(path) ?? 0) + 1);
       switch (path) {
         case "/article":
           return new Response(ARTICLE_HTML, { headers: { "content-type": "text/html; charset=utf-8" } });
         case "/doc.pdf":
-          return new Response(buildPdf([["Quarterly report on river otters", "Otters returned to the upper valley."], ["Page two: counts rose by 40 percent."]], { title: "River otters report", author: "Field Team" }), {
+          return new Response(buildPdf([["Quarterly report on river otters", "Otters returned to the upper valley."], ["Page two: counts rose by 40 percent."]], { title: "River otters report", author: "Field Team" }) as Uint8Array<ArrayBuffer>, {
             headers: { "content-type": "application/pdf" },
           });
         case "/notes.txt":
@@ -55,7 +56,7 @@ export function startOutsideWeb() {
         case "/huge":
           return new Response("<html><body><p>" + "big ".repeat(200_000) + "</p></body></html>", { headers: { "content-type": "text/html" } });
         case "/moved":
-          return Response.redirect(`http://127.0.0.1:${server.port}/article`, 301);
+          return Response.redirect(`http://127.0.0.1:${port}/article`, 301);
         case "/to-private":
           return Response.redirect("http://10.255.255.1/internal", 302);
         case "/malformed.pdf":
@@ -65,5 +66,6 @@ export function startOutsideWeb() {
       }
     },
   });
-  return { url: (p: string) => `http://127.0.0.1:${server.port}${p}`, hits, stop: () => server.stop(true) };
+  port = server.port!;
+  return { url: (p: string) => `http://127.0.0.1:${port}${p}`, hits, stop: () => server.stop(true) };
 }

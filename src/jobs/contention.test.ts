@@ -1,0 +1,103 @@
+// Two runners on one database file (separate connections, and separate processes) never run a job twice.
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase, type Db } from "../db/client.ts";
+import { createQueue } from "./queue.ts";
+import { createRunner } from "./runner.ts";
+import { deferred } from "./testing.ts";
+
+const dirs: string[] = [];
+const dbs: Db[] = [];
+afterEach(() => {
+  dbs.splice(0).forEach((d) => d.close());
+  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+function tempDbPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), "commonplace-jobs-"));
+  dirs.push(dir);
+  return join(dir, "test.db");
+}
+
+function open(path: string): Db {
+  const db = openDatabase(path);
+  dbs.push(db);
+  return db;
+}
+
+describe("two runners, one database file", () => {
+  test("two connections in one process: 500 jobs, each handled exactly once", async () => {
+    const path = tempDbPath();
+    const [a, b] = [open(path), open(path)];
+    expect(a.sqlite.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    const queueA = createQueue({ sqlite: a.sqlite });
+    const queueB = createQueue({ sqlite: b.sqlite });
+    a.sqlite.transaction(() => {
+      for (let i = 0; i < 500; i++) queueA.enqueue("contend", { i });
+    })();
+    const handled = new Map<string, string[]>();
+    const all = deferred();
+    const runners = (["A", "B"] as const).map((name) => {
+      const runner = createRunner({ queue: name === "A" ? queueA : queueB, concurrency: 4, pollMs: 5, leaseMs: 60_000 });
+      runner.register("contend", {
+        async handle(_p, ctx) {
+          handled.set(ctx.jobId, [...(handled.get(ctx.jobId) ?? []), name]);
+          await Promise.resolve();
+          if ([...handled.values()].reduce((n, by) => n + by.length, 0) >= 500) all.resolve();
+        },
+      });
+      return runner;
+    });
+    runners.forEach((r) => r.start());
+    await all.promise;
+    await Promise.all(runners.map((r) => r.stop()));
+    expect(handled.size).toBe(500);
+    expect([...handled.values()].filter((by) => by.length !== 1)).toEqual([]);
+    const byA = [...handled.values()].filter((by) => by[0] === "A").length;
+    expect(byA).toBeGreaterThan(0);
+    expect(byA).toBeLessThan(500);
+    expect(queueB.counts()).toEqual({ queued: 0, running: 0, succeeded: 500, failed: 0 });
+  });
+
+  test("two processes draining the same file: 2000 jobs, each handled exactly once", async () => {
+    const path = tempDbPath();
+    const db = open(path);
+    const queue = createQueue({ sqlite: db.sqlite });
+    db.sqlite.transaction(() => {
+      for (let i = 0; i < 2_000; i++) queue.enqueue("contend", { i });
+    })();
+    const script = join(import.meta.dir, "fixtures", "drain-worker.ts");
+    const workers = [0, 1].map(() =>
+      Bun.spawn([process.execPath, script, path], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }),
+    );
+    const readers = workers.map((w) => lines(w.stdout));
+    for (const r of readers) expect(await r.next()).toEqual({ done: false, value: "ready" });
+    for (const w of workers) {
+      w.stdin.write("go\n");
+      await w.stdin.flush();
+      await w.stdin.end();
+    }
+    const results = await Promise.all(readers.map(async (r) => JSON.parse((await r.next()).value as string) as string[]));
+    expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
+    const ids = results.flat();
+    expect(ids).toHaveLength(2_000);
+    expect(new Set(ids).size).toBe(2_000);
+    expect(queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 2_000, failed: 0 });
+  });
+});
+
+async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffered = "";
+  for await (const chunk of stream) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let nl: number;
+    while ((nl = buffered.indexOf("\n")) >= 0) {
+      yield buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+    }
+  }
+  if (buffered) yield buffered;
+}

@@ -1,0 +1,6 @@
+// The jobs module's public surface: queue, runner, scheduler, handler types and retry signals.
+export { createQueue, type Queue, type JobCounts } from "./queue.ts";
+export { createRunner, type Runner, type RunnerDeps, type RunSummary } from "./runner.ts";
+export { createScheduler, type Scheduler, type ScheduleOptions } from "./scheduler.ts";
+export { PermanentError, RetryLaterError, defaultBackoff, DEFAULT_MAX_ATTEMPTS } from "./retry.ts";
+export { defineJob, type EnqueueOptions, type Job, type JobContext, type JobHandler, type JobLock, type JobStatus } from "./types.ts";

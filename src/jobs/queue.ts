@@ -1,0 +1,119 @@
+// The durable job queue over SQLite: enqueue joins the caller's transaction (outbox), claims use leases.
+import type { Database } from "bun:sqlite";
+import { newId } from "../ids.ts";
+import { systemClock, type Clock } from "../time.ts";
+import { createJobsRepo } from "./repo.ts";
+import type { EnqueueOptions, Job, JobLock, JobStatus } from "./types.ts";
+
+export interface QueueDeps {
+  sqlite: Database;
+  clock?: Clock;
+}
+
+export type JobCounts = Record<JobStatus, number>;
+
+const MAX_ERROR_CHARS = 4000;
+const PRUNE_BATCH = 500;
+
+export function createQueue(deps: QueueDeps) {
+  const repo = createJobsRepo(deps.sqlite);
+  const clock = deps.clock ?? systemClock;
+  const listeners = new Set<(type: string) => void>();
+
+  function enqueue(type: string, payload: unknown, opts: EnqueueOptions = {}): { id: string; created: boolean } {
+    if (!type) throw new Error("job type is required");
+    if (opts.maxAttempts !== undefined && !(Number.isInteger(opts.maxAttempts) && opts.maxAttempts >= 1)) {
+      throw new Error(`maxAttempts must be a whole number ≥ 1, got ${opts.maxAttempts}`);
+    }
+    const now = clock.now();
+    const runAt = Math.round(opts.runAt ?? now + Math.max(0, opts.delayMs ?? 0));
+    const key = opts.idempotencyKey ?? null;
+    const id = repo.insert({
+      id: newId("job"), type, payload: JSON.stringify(payload ?? null),
+      maxAttempts: opts.maxAttempts ?? null, runAt, idempotencyKey: key, now,
+    });
+    if (id === null) return { id: repo.idByKey(type, key!)!, created: false };
+    // Listeners run after the current synchronous work, so after the caller's transaction has committed.
+    if (listeners.size > 0) queueMicrotask(() => listeners.forEach((l) => l(type)));
+    return { id, created: true };
+  }
+
+  return {
+    enqueue,
+
+    /** Atomically takes up to `limit` due jobs (queued and due, or running with an expired lease). */
+    claim(workerId: string, limit: number, leaseMs: number, types?: readonly string[]): Job[] {
+      if (limit <= 0 || (types && types.length === 0)) return [];
+      const now = clock.now();
+      return repo.claim({ workerId, limit, leaseUntil: now + leaseMs, now, types: types ? [...types] : null });
+    },
+
+    /** Marks a running job succeeded. With `lock`, only if this worker still holds it. */
+    complete(id: string, lock?: JobLock): boolean {
+      return repo.complete(id, lock, clock.now());
+    },
+
+    /** retryAt: queue again at that time; null/absent: final failure. */
+    fail(id: string, error: unknown, opts: { retryAt?: number | null; lock?: JobLock } = {}): boolean {
+      const message = errorText(error);
+      const now = clock.now();
+      if (opts.retryAt === undefined || opts.retryAt === null) return repo.fail(id, opts.lock, message, now);
+      return repo.retry(id, opts.lock, message, Math.round(opts.retryAt), now);
+    },
+
+    /** Hands a running job back, due now, without counting the attempt (graceful shutdown). */
+    release(id: string, lock?: JobLock): boolean {
+      return repo.release(id, lock, clock.now());
+    },
+
+    extendLease(id: string, until: number, lock?: JobLock): boolean {
+      return repo.extendLease(id, lock, until, clock.now());
+    },
+
+    get(id: string): Job | null {
+      return repo.get(id);
+    },
+
+    counts(type?: string): JobCounts {
+      const out: JobCounts = { queued: 0, running: 0, succeeded: 0, failed: 0 };
+      for (const r of repo.counts(type ?? null)) out[r.status] = r.n;
+      return out;
+    },
+
+    /** Deletes finished jobs older than the cut-offs (ms epoch), in small batches to keep write locks short. */
+    prune(opts: { succeededBefore: number; failedBefore?: number }): number {
+      let total = 0;
+      const cuts: ["succeeded" | "failed", number | undefined][] = [
+        ["succeeded", opts.succeededBefore],
+        ["failed", opts.failedBefore],
+      ];
+      for (const [status, before] of cuts) {
+        if (before === undefined) continue;
+        let n: number;
+        do {
+          n = repo.prune(status, before, PRUNE_BATCH);
+          total += n;
+        } while (n === PRUNE_BATCH);
+      }
+      return total;
+    },
+
+    /** Called (asynchronously) after each new job; the runner uses it to wake up. Returns an unsubscribe. */
+    onEnqueue(listener: (type: string) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    now(): number {
+      return clock.now();
+    },
+  };
+}
+export type Queue = ReturnType<typeof createQueue>;
+
+export function errorText(error: unknown): string {
+  let text: string;
+  if (error instanceof Error) text = error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
+  else text = typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
+}
