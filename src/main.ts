@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { createApp } from "./app.ts";
 import { createServices } from "./services.ts";
+import { rememberClientAddress } from "./features/web/http.ts";
 
 function start() {
   let config;
@@ -25,7 +26,11 @@ function start() {
     port: config.port,
     hostname: config.hostname,
     maxRequestBodySize: Math.max(config.http.maxBodyBytes, config.workflows.webhookMaxBytes) * 2,
-    fetch: (req) => app.handle(req),
+    fetch: (req, srv) => {
+      // The per-address sign-in limit needs the peer address, which app.handle alone cannot see.
+      rememberClientAddress(req, srv.requestIP(req)?.address);
+      return app.handle(req);
+    },
   });
   services.runner.start();
   services.logger.info("listening", { url: `http://${server.hostname}:${server.port}`, base_url: config.baseUrl, data_dir: config.dataDir });

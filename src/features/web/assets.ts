@@ -1,0 +1,94 @@
+// The web app's only stylesheet and script, inlined and allowed by hash in the page's CSP.
+export const STYLE = `
+:root { color-scheme: light dark; --fg: #1d1f23; --muted: #5d6470; --bg: #fbfbfa; --card: #fff; --line: #dcdfe4;
+  --accent: #2952cc; --danger: #b3261e; --ok-bg: #e7f4ea; --err-bg: #fdecea; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e7e9ee; --muted: #a1a8b3; --bg: #15171b; --card: #1d2026;
+  --line: #343843; --accent: #8aa8ff; --danger: #ff8a80; --ok-bg: #1e3325; --err-bg: #3a1f1d; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--accent); }
+header { border-bottom: 1px solid var(--line); background: var(--card); }
+.bar { max-width: 52rem; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: center; }
+.brand { font-weight: 700; text-decoration: none; color: var(--fg); margin-right: auto; }
+nav { display: flex; flex-wrap: wrap; gap: .25rem 1rem; align-items: center; }
+nav form { margin: 0; }
+main { max-width: 52rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
+main.narrow { max-width: 26rem; }
+h1 { font-size: 1.6rem; margin: 0 0 1rem; }
+h2 { font-size: 1.2rem; margin: 2rem 0 .75rem; }
+p.muted, .muted { color: var(--muted); }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; }
+label { display: block; font-weight: 600; margin: .9rem 0 .3rem; }
+input[type=text], input[type=email], input[type=password] { width: 100%; padding: .55rem .65rem; font: inherit;
+  color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
+input:focus, button:focus { outline: 2px solid var(--accent); outline-offset: 1px; }
+input[aria-invalid=true] { border-color: var(--danger); }
+.field-error { color: var(--danger); font-size: .9rem; margin: .25rem 0 0; }
+button { font: inherit; padding: .5rem 1rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent);
+  color: #fff; cursor: pointer; }
+button.link { background: none; border: none; color: var(--accent); padding: 0; text-decoration: underline; }
+button.danger { background: none; color: var(--danger); border-color: var(--danger); padding: .25rem .7rem; }
+.actions { margin-top: 1.1rem; display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; }
+.inline { display: flex; gap: .5rem; align-items: flex-end; flex-wrap: wrap; }
+.inline > div { flex: 1 1 14rem; }
+.inline label { margin-top: 0; }
+.flash { padding: .7rem 1rem; border-radius: 6px; margin-bottom: 1rem; background: var(--ok-bg); }
+.flash.error { background: var(--err-bg); }
+.secret { display: flex; gap: .5rem; margin: .5rem 0; }
+.secret input { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+code, .hint { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .92em; }
+table { width: 100%; border-collapse: collapse; }
+th, td { text-align: left; padding: .55rem .5rem; border-bottom: 1px solid var(--line); vertical-align: middle; }
+th { font-size: .85rem; color: var(--muted); font-weight: 600; }
+td form { margin: 0; }
+@media (max-width: 40rem) {
+  thead { display: none; }
+  tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
+  td { display: flex; gap: .5rem; border: none; padding: .15rem 0; }
+  td[data-label]::before { content: attr(data-label); color: var(--muted); min-width: 6.5rem; }
+}
+`;
+
+// Progressive enhancement only: every page works without it.
+export const SCRIPT = `
+(function () {
+  var buttons = document.querySelectorAll("[data-copy]");
+  for (var i = 0; i < buttons.length; i++) {
+    (function (button) {
+      var target = document.getElementById(button.getAttribute("data-copy"));
+      if (!target) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        target.focus();
+        target.select();
+        var done = function () { button.textContent = "Copied"; };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(target.value).then(done, function () { document.execCommand("copy"); done(); });
+        } else {
+          document.execCommand("copy");
+          done();
+        }
+      });
+    })(buttons[i]);
+  }
+  // A page that answers a form POST: make a reload a plain GET instead of a resubmission.
+  if (document.querySelector("[data-replace-history]")) history.replaceState(null, "", location.pathname);
+})();
+`;
+
+const sha256 = (text: string) => `'sha256-${new Bun.CryptoHasher("sha256").update(text).digest("base64")}'`;
+let csp: string | undefined;
+
+/** Only our own inline style and script may run; nothing is loaded from anywhere else. */
+export function contentSecurityPolicy(): string {
+  csp ??= [
+    "default-src 'none'",
+    `style-src ${sha256(STYLE)}`,
+    `script-src ${sha256(SCRIPT)}`,
+    "img-src 'self' data:",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join("; ");
+  return csp;
+}

@@ -1,0 +1,110 @@
+// Server-side HTML: an escaping tagged template, the page layout and the headers every page carries.
+import { contentSecurityPolicy, SCRIPT, STYLE } from "./assets.ts";
+
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+/** Trusted markup, inserted as is. Never pass user input here. */
+export const raw = (markup: string): SafeHtml => new SafeHtml(markup);
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+function render(value: unknown): string {
+  if (value instanceof SafeHtml) return value.value;
+  if (Array.isArray(value)) return value.map(render).join("");
+  if (value === null || value === undefined || value === false) return "";
+  return escapeHtml(String(value));
+}
+
+/**
+ * html`<p>${name}</p>`: interpolated values are escaped for text and quoted attributes; arrays
+ * are joined; nested html`` results and raw() pass through. It does not make URLs safe in href
+ * attributes (javascript:) — only put URLs we built there.
+ */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  let out = strings[0]!;
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
+  return new SafeHtml(out);
+}
+
+export interface LayoutUser {
+  name: string;
+  email: string;
+  /** The session's CSRF token, for the sign-out form in the header. */
+  csrfToken: string;
+}
+
+export interface Flash {
+  kind: "ok" | "error";
+  text: string;
+}
+
+export interface LayoutInput {
+  title: string;
+  user?: LayoutUser | null;
+  body: SafeHtml;
+  flash?: Flash;
+  /** Narrow column for the sign-in and sign-up forms. */
+  narrow?: boolean;
+}
+
+function nav(user: LayoutUser | null | undefined): SafeHtml {
+  if (!user) return html`<nav><a href="/signin">Sign in</a></nav>`;
+  return html`<nav>
+      <a href="/">Library</a>
+      <a href="/settings/keys">Settings → API keys</a>
+      <form method="post" action="/signout">
+        <input type="hidden" name="csrf" value="${user.csrfToken}">
+        <button type="submit" class="link" title="Signed in as ${user.email}">Sign out</button>
+      </form>
+    </nav>`;
+}
+
+export function layout(input: LayoutInput): SafeHtml {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="same-origin">
+<title>${input.title} · Commonplace</title>
+<style>${raw(STYLE)}</style>
+</head>
+<body>
+<header><div class="bar"><a class="brand" href="/">Commonplace</a>${nav(input.user)}</div></header>
+<main${raw(input.narrow ? ' class="narrow"' : "")}>
+${input.flash ? html`<div class="flash${input.flash.kind === "error" ? " error" : ""}" role="status">${input.flash.text}</div>` : ""}
+${input.body}
+</main>
+<script>${raw(SCRIPT)}</script>
+</body>
+</html>`;
+}
+
+/** Headers every HTML page carries: strict CSP, no sniffing, no framing, no caching of private pages. */
+export function pageHeaders(extra: Record<string, string> = {}): Headers {
+  const headers = new Headers({
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": contentSecurityPolicy(),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "x-frame-options": "DENY",
+    "cache-control": "no-store",
+  });
+  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  return headers;
+}
+
+export function pageResponse(markup: SafeHtml, init: { status?: number; headers?: Record<string, string>; cookies?: string[] } = {}): Response {
+  const headers = pageHeaders(init.headers);
+  for (const c of init.cookies ?? []) headers.append("set-cookie", c);
+  return new Response(markup.value, { status: init.status ?? 200, headers });
+}

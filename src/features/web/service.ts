@@ -1,0 +1,118 @@
+// The web app's logic without HTTP: sign-up and sign-in (rate limited), sessions, and API keys
+// created at most once per submitted form.
+import type { Config } from "../../config.ts";
+import type { SessionRow, UserRow, ApiKeyRow } from "../../db/schema/index.ts";
+import { AppError, type FieldError } from "../../errors.ts";
+import { isId } from "../../ids.ts";
+import { createRateLimiter, type RateLimiter } from "../../http/rate-limiter.ts";
+import type { Clock } from "../../time.ts";
+import type { Actor } from "../accounts/actor.ts";
+import type { AccountsService } from "../accounts/service.ts";
+import type { KeysService } from "../keys/service.ts";
+
+const KEYS_PAGE = 50;
+const FORM_TTL_MS = 24 * 3600 * 1000;
+const FORM_ID_RE = /^[A-Za-z0-9_-]{16,64}$/;
+// Several people may share one address (a household, an office, a reverse proxy).
+const ADDRESS_FACTOR = 5;
+
+export interface SignedIn {
+  session: SessionRow;
+  user: UserRow;
+  actor: Actor;
+}
+
+export interface NewSession {
+  token: string;
+  session: SessionRow;
+}
+
+function fieldErrors(errors: FieldError[]): AppError {
+  return new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+}
+
+function hitOrThrow(limiter: RateLimiter, key: string): void {
+  const d = limiter.hit(key);
+  if (d.allowed) return;
+  throw new AppError("rate_limited", `Too many sign-in attempts. Try again in ${d.resetSeconds} seconds.`, {
+    headers: { "retry-after": String(d.resetSeconds) },
+  });
+}
+
+export function createWebService(deps: { accounts: AccountsService; keys: KeysService; config: Config; clock: Clock }) {
+  const { accounts, keys, config, clock } = deps;
+  const now = () => clock.now();
+  const perEmail = createRateLimiter({ limit: config.rateLimit.loginPerMinute, windowMs: 60_000, now });
+  const perAddress = createRateLimiter({ limit: config.rateLimit.loginPerMinute * ADDRESS_FACTOR, windowMs: 60_000, now });
+  // Form ids of key-creation forms already answered: a resubmitted form must not mint a second key.
+  const usedForms = new Map<string, number>();
+
+  function formAlreadyUsed(userId: string, formId: string): boolean {
+    const t = now();
+    for (const [k, expires] of usedForms) if (expires <= t) usedForms.delete(k);
+    return usedForms.has(`${userId}:${formId}`);
+  }
+
+  return {
+    signupOpen: (): boolean => accounts.signupOpen(),
+
+    async signUp(input: { email: string; password: string; name: string }): Promise<NewSession> {
+      const user = await accounts.createUser(input);
+      return accounts.createSession(user.id);
+    },
+
+    /** Every attempt counts against the email and the client address before any password work. */
+    async signIn(input: { email: string; password: string }, address: string | undefined): Promise<NewSession> {
+      const email = input.email.trim();
+      const missing: FieldError[] = [];
+      if (!email) missing.push({ path: "email", message: "Enter your email address" });
+      if (!input.password) missing.push({ path: "password", message: "Enter your password" });
+      if (missing.length) throw fieldErrors(missing);
+      if (address) hitOrThrow(perAddress, `addr:${address}`);
+      hitOrThrow(perEmail, `email:${email.toLowerCase()}`);
+      const user = await accounts.verifyPassword(email, input.password);
+      return accounts.createSession(user.id);
+    },
+
+    current(token: string | undefined): SignedIn | undefined {
+      const session = accounts.sessionFromToken(token);
+      if (!session) return undefined;
+      let user: UserRow;
+      try {
+        user = accounts.userById(session.userId);
+      } catch {
+        return undefined;
+      }
+      return { session, user, actor: { userId: user.id, auth: { type: "session", session_id: session.id } } };
+    },
+
+    signOut(sessionId: string): void {
+      accounts.endSession(sessionId);
+    },
+
+    listKeys(actor: Actor, before: string | undefined): { rows: ApiKeyRow[]; next: string | null } {
+      const cursor = before && isId("key", before) ? before : undefined;
+      const rows = keys.list(actor, { limit: KEYS_PAGE + 1, before: cursor });
+      const more = rows.length > KEYS_PAGE;
+      const page = more ? rows.slice(0, KEYS_PAGE) : rows;
+      return { rows: page, next: more ? page[page.length - 1]!.id : null };
+    },
+
+    /** Returns the new key (to show once) or "already_used" when this form was answered before. */
+    createKey(actor: Actor, name: string, formId: string): { key: string; row: ApiKeyRow } | "already_used" {
+      const trimmed = name.trim();
+      if (!trimmed) throw fieldErrors([{ path: "name", message: "Give the key a name, such as the script that will use it" }]);
+      if (trimmed.length > 100) throw fieldErrors([{ path: "name", message: "Use at most 100 characters" }]);
+      const tracked = FORM_ID_RE.test(formId);
+      if (tracked && formAlreadyUsed(actor.userId, formId)) return "already_used";
+      const created = keys.create(actor.userId, trimmed);
+      if (tracked) usedForms.set(`${actor.userId}:${formId}`, now() + FORM_TTL_MS);
+      return created;
+    },
+
+    revokeKey(actor: Actor, id: string): ApiKeyRow {
+      return keys.revoke(actor, id);
+    },
+  };
+}
+export type WebService = ReturnType<typeof createWebService>;
