@@ -33,6 +33,7 @@ function start() {
     },
   });
   services.runner.start();
+  void services.accounts.warmUp();
   services.logger.info("listening", { url: `http://${server.hostname}:${server.port}`, base_url: config.baseUrl, data_dir: config.dataDir });
 
   let stopping = false;
