@@ -12,6 +12,7 @@ import { keyRoutes } from "./features/keys/routes.ts";
 import { notebookRoutes } from "./features/notebooks/routes.ts";
 import { noteRoutes } from "./features/notes/routes.ts";
 import { sourceRoutes } from "./features/sources/routes.ts";
+import { searchRoutes } from "./features/search/routes.ts";
 import { webRoutes } from "./features/web/routes.ts";
 import type { Services } from "./services.ts";
 
@@ -25,7 +26,8 @@ export function createApp(s: Services) {
     .use(keyRoutes(s))
     .use(sourceRoutes(s))
     .use(notebookRoutes(s))
-    .use(noteRoutes(s));
+    .use(noteRoutes(s))
+    .use(searchRoutes(s));
 
   let routes: () => { method: string; path: string }[] = () => [];
   const app = new Elysia()

@@ -32,6 +32,7 @@ function start() {
       return app.handle(req);
     },
   });
+  services.indexer.ensureCurrent();
   services.runner.start();
   void services.accounts.warmUp();
   services.logger.info("listening", { url: `http://${server.hostname}:${server.port}`, base_url: config.baseUrl, data_dir: config.dataDir });

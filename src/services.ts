@@ -23,6 +23,12 @@ import { createIngester, type ReadyHook } from "./features/sources/ingest.ts";
 import { registerIngestJob } from "./features/sources/jobs.ts";
 import { createSourcesRepo } from "./features/sources/repo.ts";
 import { createSourcesService } from "./features/sources/service.ts";
+import { createAI } from "./ai/select.ts";
+import { createAskService } from "./features/search/ask.ts";
+import { createChunksRepo } from "./features/search/chunks-repo.ts";
+import { createIndexer } from "./features/search/indexer.ts";
+import { createSearchService } from "./features/search/service.ts";
+import { createVectorIndex } from "./features/search/vectors.ts";
 
 export interface CoreDeps {
   config: Config;
@@ -54,6 +60,11 @@ export function createServices(deps: CoreDeps) {
     logger,
   });
   const safeFetch = createSafeFetch({ ...config.net, lookup: deps.lookup });
+  // The AI server is chosen by the administrator, often on the LAN (Ollama): its host is trusted.
+  const aiFetch = config.ai.baseUrl
+    ? createSafeFetch({ ...config.net, allowedHosts: [...config.net.allowedHosts, new URL(config.ai.baseUrl).hostname.replace(/^\[|\]$/g, "")], lookup: deps.lookup })
+    : safeFetch;
+  const ai = createAI(config, aiFetch);
 
   const events = createEventsService({ repo: createEventsRepo(orm), clock });
   const sourcesRepo = createSourcesRepo(orm);
@@ -76,9 +87,18 @@ export function createServices(deps: CoreDeps) {
   });
   registerIngestJob(runner, ingest);
 
+  const chunks = createChunksRepo(sqlite);
+  const vectors = createVectorIndex(sqlite);
+  const indexer = createIndexer({ chunks, vectors, jobs: queue, embedder: ai.embedder, logger });
+  indexer.register(runner);
+  onSourceReady.push((_actor, row) => indexer.index({ type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown: row.content ?? "" }));
+  noteHooks.onSaved.push((n) => indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }));
+  const search = createSearchService({ sqlite, chunks, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
+  const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });
+
   return {
     config, db, clock, logger, queue, runner, safeFetch,
-    accounts, keys, credits, events, sources, notebooks, notes,
+    accounts, keys, credits, events, sources, notebooks, notes, ai, indexer, search, ask,
     hooks: { onSourceReady, noteSaved: noteHooks.onSaved },
   };
 }

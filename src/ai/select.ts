@@ -1,0 +1,54 @@
+// Chooses the AI adapters from config in one place: builtin offline engines by default, an
+// OpenAI-compatible server when AI_BASE_URL and the model variables are set.
+import type { Config } from "../config.ts";
+import type { SafeFetch } from "../net/safe-fetch.ts";
+import { createBuiltinChat } from "./chat/builtin.ts";
+import { createOpenAIChat } from "./chat/openai.ts";
+import type { ChatModel } from "./chat/port.ts";
+import { createBuiltinEmbedder } from "./embedder/builtin.ts";
+import { createOpenAIEmbedder } from "./embedder/openai.ts";
+import type { Embedder } from "./embedder/port.ts";
+import { createOpenAIClient, type FetchLike, type OpenAIClient } from "./openai-client.ts";
+
+/** Adapts safeFetch to the fetch shape the OpenAI client expects. */
+export function fetchThrough(safeFetch: SafeFetch, timeoutMs: number): FetchLike {
+  return async (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+    const res = await safeFetch(url, {
+      method: init?.method ?? "GET",
+      headers,
+      body: typeof init?.body === "string" ? init.body : undefined,
+      signal: init?.signal ?? undefined,
+      timeoutMs,
+      // A model may think for a while before the first byte of its answer.
+      connectTimeoutMs: timeoutMs,
+      maxBytes: 64 * 1024 * 1024,
+    });
+    return new Response(res.status === 204 || res.status === 304 ? null : (res.body as Uint8Array<ArrayBuffer>), { status: res.status, headers: res.headers });
+  };
+}
+
+export interface AI {
+  client: OpenAIClient | null;
+  embedder: Embedder;
+  chat: ChatModel;
+  /** The embedder for a stored model id, if it can still be computed (for searches during re-embedding). */
+  embedderFor(model: string): Embedder | null;
+}
+
+export function createAI(config: Config, safeFetch: SafeFetch): AI {
+  const builtinEmbedder = createBuiltinEmbedder();
+  const client = config.ai.baseUrl
+    ? createOpenAIClient({ baseUrl: config.ai.baseUrl, apiKey: config.ai.apiKey, timeoutMs: config.ai.timeoutMs, fetch: fetchThrough(safeFetch, config.ai.timeoutMs) })
+    : null;
+  const embedder = client && config.ai.embeddingModel ? createOpenAIEmbedder({ client, model: config.ai.embeddingModel }) : builtinEmbedder;
+  const chat = client && config.ai.chatModel ? createOpenAIChat({ client, model: config.ai.chatModel }) : createBuiltinChat();
+  return {
+    client,
+    embedder,
+    chat,
+    embedderFor: (model) => (model === embedder.id ? embedder : model === builtinEmbedder.id ? builtinEmbedder : null),
+  };
+}

