@@ -7,29 +7,15 @@ import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
 import { systemActor, type Actor } from "../accounts/actor.ts";
 import type { EventsService } from "../events/service.ts";
+import type { SafeResponse } from "../../net/response.ts";
+import type { Extracted, ExtractInput } from "./extract/index.ts";
 import type { SourcesRepo } from "./repo.ts";
 import { toPublicSource } from "./service.ts";
 
-export interface FetchedPage {
-  status: number;
-  url: string;
-  body: Uint8Array;
-  contentType: string;
-  headers: Headers;
-}
+/** The parts of a fetched response ingestion reads (safeFetch's SafeResponse has them). */
+export type FetchedPage = Pick<SafeResponse, "status" | "url" | "body" | "contentType" | "headers">;
 export type PageFetcher = (url: string, init?: { accept?: string[] }) => Promise<FetchedPage>;
-
-export interface ExtractedPage {
-  title: string | null;
-  byline: string | null;
-  siteName: string | null;
-  language: string | null;
-  publishedAt: string | null;
-  excerpt: string | null;
-  wordCount: number;
-  markdown: string;
-}
-export type Extractor = (input: { body: Uint8Array; contentType: string; charset?: string; url: string }) => Promise<ExtractedPage>;
+export type Extractor = (input: ExtractInput) => Promise<Extracted>;
 
 export const INGEST_CONTENT_TYPES = ["text/html", "application/xhtml+xml", "application/pdf", "text/plain", "text/markdown", "text/x-markdown"];
 
@@ -106,7 +92,7 @@ export function createIngester(deps: IngestDeps) {
     }
     if (page.status < 200 || page.status >= 300) return fail(row, actor, `http_${page.status}`, `unexpected status ${page.status}`);
 
-    let doc: ExtractedPage;
+    let doc: Extracted;
     try {
       doc = await deps.extract({ body: page.body, contentType: page.contentType, charset: charsetOf(page.headers), url: page.url });
     } catch (e) {
