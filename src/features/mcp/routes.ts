@@ -1,0 +1,81 @@
+// POST /mcp: MCP Streamable HTTP (stateless, JSON responses) for OAuth access tokens issued for this
+// resource and for personal API keys. Origin is checked first (DNS rebinding), then the bearer.
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Elysia } from "elysia";
+import { AppError } from "../../errors.ts";
+import { metaOf } from "../../http/context.ts";
+import { rateLimitHeaders, type RateLimiter } from "../../http/rate-limiter.ts";
+import type { Services } from "../../services.ts";
+import type { Actor } from "../accounts/actor.ts";
+import { resourceMetadataUrl } from "../oauth/metadata.ts";
+import { createMcpServer } from "./server.ts";
+
+/** Transport-level failures as JSON-RPC error objects (there is no request id to answer yet). */
+function rpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
+  const body = { jsonrpc: "2.0", id: null, error: { code: -32000, message } };
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+export function mcpRoutes(s: Services, deps: { limiter: RateLimiter }) {
+  const resource = s.oauth.mcpResource;
+  const ourOrigin = new URL(s.config.baseUrl).origin;
+  const metadataUrl = resourceMetadataUrl(resource);
+
+  /** RFC 6750 §3 challenge pointing at our RFC 9728 metadata, so clients can discover how to sign in. */
+  function unauthorized(message: string, error?: "invalid_request" | "invalid_token"): Response {
+    let challenge = `Bearer resource_metadata="${metadataUrl}", scope="mcp"`;
+    if (error) challenge += `, error="${error}", error_description="${message.replace(/["\\]/g, "'")}"`;
+    return rpcError(401, message, { "www-authenticate": challenge });
+  }
+
+  function authenticate(request: Request): Actor | Response {
+    const header = request.headers.get("authorization");
+    if (!header) return unauthorized("Authorization required: connect with OAuth, or send a personal API key as a bearer token");
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) return unauthorized("The Authorization header must be `Bearer <token>`", "invalid_request");
+    const token = m[1]!;
+    if (token.startsWith("cpk_")) {
+      try {
+        return s.keys.authenticate(token);
+      } catch (e) {
+        if (e instanceof AppError) return unauthorized(e.detail ?? "Invalid API key", "invalid_token");
+        throw e;
+      }
+    }
+    const check = s.oauth.verifyAccess(token, resource);
+    return check.ok ? check.actor : unauthorized(check.reason, "invalid_token");
+  }
+
+  const notAllowed = () => rpcError(405, "This server is stateless: send JSON-RPC messages with POST", { allow: "POST" });
+
+  return new Elysia()
+    // POST /mcp
+    .post(
+      "/mcp",
+      async ({ request }) => {
+        const origin = request.headers.get("origin");
+        if (origin !== null && origin !== ourOrigin) return rpcError(403, `Origin ${origin} is not allowed`);
+        const actor = authenticate(request);
+        if (actor instanceof Response) return actor;
+        metaOf(request).actor = actor;
+        const d = deps.limiter.hit(actor.userId);
+        const limitHeaders = rateLimitHeaders(d, deps.limiter.windowSeconds);
+        if (!d.allowed) return rpcError(429, `Rate limit reached; retry in ${d.resetSeconds} s`, { ...limitHeaders, "retry-after": String(d.resetSeconds) });
+
+        const server = createMcpServer({ services: s, actor, logger: s.logger });
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        await server.connect(transport);
+        try {
+          const res = await transport.handleRequest(request);
+          for (const [k, v] of Object.entries(limitHeaders)) res.headers.set(k, v);
+          return res;
+        } finally {
+          await server.close();
+        }
+      },
+      { parse: "none" },
+    )
+    // GET /mcp, DELETE /mcp: no server-initiated stream and no sessions to end.
+    .get("/mcp", notAllowed)
+    .delete("/mcp", notAllowed);
+}

@@ -1,0 +1,122 @@
+// The MCP tools: each one is a TypeBox input schema taken from the HTTP API's schema.ts, an output
+// schema, and a call into the same service the HTTP route uses, as the token's user.
+import type { TSchema } from "@sinclair/typebox";
+import { t, type Static } from "elysia";
+import { decodeCursor, encodeCursor, ListQuery, listOf } from "../../http/pagination.ts";
+import type { Services } from "../../services.ts";
+import type { Actor } from "../accounts/actor.ts";
+import { NotebookPublic } from "../notebooks/schema.ts";
+import { NoteCreate, NotePublic } from "../notes/schema.ts";
+import { AskRequest, AskResponse, SearchRequest, SearchResponse } from "../search/schema.ts";
+import { SourceCreate, SourceId, SourceListQuery, SourcePublic } from "../sources/schema.ts";
+
+export type ToolServices = Pick<Services, "search" | "ask" | "sources" | "notebooks" | "notes">;
+
+export interface ToolDef<I extends TSchema = TSchema> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: TSchema;
+  readOnly: boolean;
+  run(s: ToolServices, actor: Actor, args: Static<I>): Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+const tool = <I extends TSchema>(def: ToolDef<I>): ToolDef => def as unknown as ToolDef;
+
+/** A page of a newest-first list, with the same opaque cursor as the HTTP API. */
+function pageOf<T extends { id: string }>(rows: T[], limit: number): { data: T[]; next_cursor: string | null } {
+  const more = rows.length > limit;
+  const data = more ? rows.slice(0, limit) : rows;
+  return { data, next_cursor: more ? encodeCursor(data[data.length - 1]!.id) : null };
+}
+
+const SearchInput = t.Pick(SearchRequest, ["query", "mode", "notebook_id", "limit"]);
+const AskInput = t.Pick(AskRequest, ["question", "notebook_id"]);
+const SaveInput = t.Pick(SourceCreate, ["url", "title", "notebook_ids"]);
+const GetSourceInput = t.Object({ id: SourceId });
+
+export const TOOLS: ToolDef[] = [
+  tool({
+    name: "search",
+    title: "Search the library",
+    description: "Search the user's saved sources and notes. mode: text (keywords, default), vector (meaning) or hybrid. Returns the best passage of each match.",
+    input: SearchInput,
+    output: SearchResponse,
+    readOnly: true,
+    async run(s, actor, a) {
+      const mode = a.mode ?? "text";
+      return { mode, data: await s.search.search(actor, a.query, { mode, notebookId: a.notebook_id, limit: a.limit ?? 10 }) };
+    },
+  }),
+  tool({
+    name: "ask",
+    title: "Ask the library",
+    description: "Answer a question from the user's library with numbered citations ([1], [2]) pointing at passages. Costs the user AI credits.",
+    input: AskInput,
+    output: AskResponse,
+    readOnly: true,
+    run: (s, actor, a) => s.ask.ask(actor, a),
+  }),
+  tool({
+    name: "save_source",
+    title: "Save a link",
+    description: "Save a web page or PDF to the library (fetched and indexed in the background). Saving a saved URL returns the existing source.",
+    input: SaveInput,
+    output: t.Object({ created: t.Boolean(), source: SourcePublic }),
+    readOnly: false,
+    run(s, actor, a) {
+      const { source, created } = s.sources.create(actor, a);
+      return { created, source };
+    },
+  }),
+  tool({
+    name: "list_sources",
+    title: "List saved sources",
+    description: "List saved sources, newest first. Pass next_cursor back as cursor for the next page.",
+    input: SourceListQuery,
+    output: listOf(SourcePublic),
+    readOnly: true,
+    run(s, actor, a) {
+      const limit = a.limit ?? 20;
+      const rows = s.sources.list(actor, {
+        limit: limit + 1,
+        before: decodeCursor(a.cursor),
+        notebookId: a.notebook_id,
+        status: a.status,
+        createdAfter: a.created_after ? new Date(a.created_after).toISOString() : undefined,
+      });
+      return pageOf(rows, limit);
+    },
+  }),
+  tool({
+    name: "get_source",
+    title: "Read a source",
+    description: "Get one saved source with its extracted Markdown content.",
+    input: GetSourceInput,
+    output: SourcePublic,
+    readOnly: true,
+    run: (s, actor, a) => s.sources.publicOf(s.sources.get(actor, a.id), true),
+  }),
+  tool({
+    name: "list_notebooks",
+    title: "List notebooks",
+    description: "List the user's notebooks with their source and note counts, newest first.",
+    input: ListQuery,
+    output: listOf(NotebookPublic),
+    readOnly: true,
+    run(s, actor, a) {
+      const limit = a.limit ?? 20;
+      return pageOf(s.notebooks.list(actor, { limit: limit + 1, before: decodeCursor(a.cursor) }), limit);
+    },
+  }),
+  tool({
+    name: "create_note",
+    title: "Write a note",
+    description: "Write a Markdown note, optionally in a notebook and linked to sources.",
+    input: NoteCreate,
+    output: NotePublic,
+    readOnly: false,
+    run: (s, actor, a) => s.notes.create(actor, a),
+  }),
+];

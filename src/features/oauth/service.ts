@@ -1,0 +1,93 @@
+// The OAuth 2.1 authorization server for MCP clients: registration, authorization, tokens,
+// verification of access tokens for a resource, and the user's list of connected apps.
+import type { Database } from "bun:sqlite";
+import type { Config } from "../../config.ts";
+import type { OAuthClientRow } from "../../db/schema/index.ts";
+import { notFound } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import type { BearerResolver } from "../../http/auth.ts";
+import { createRateLimiter } from "../../http/rate-limiter.ts";
+import { iso, type Clock } from "../../time.ts";
+import type { Actor } from "../accounts/actor.ts";
+import { createAuthorizer } from "./authorize.ts";
+import { OAuthError } from "./errors.ts";
+import { clientInformation, redirectUrisOf, validateRegistration, type ClientInformation } from "./registration.ts";
+import type { OAuthRepo } from "./repo.ts";
+import { createTokenIssuer } from "./tokens.ts";
+
+/** Registration is open to anyone, so it is rate limited per address and unused clients are swept. */
+export const REGISTRATIONS_PER_HOUR = 30;
+export const UNUSED_CLIENT_TTL_MS = 7 * 24 * 3600_000;
+
+export interface ConnectedApp {
+  clientId: string;
+  name: string;
+  redirectHosts: string[];
+  clientUri: string | null;
+  authorizedAt: string;
+  lastUsedAt: string | null;
+}
+
+/** The resources tokens may be issued for: the MCP endpoint (and nothing else for now). */
+export const mcpResource = (baseUrl: string) => `${baseUrl}/mcp`;
+
+export function createOAuthService(deps: { repo: OAuthRepo; sqlite: Database; clock: Clock; config: Config }) {
+  const { repo, clock, config } = deps;
+  const issuer = config.baseUrl;
+  const resources = [mcpResource(config.baseUrl)] as const;
+  const authorizer = createAuthorizer({ repo, clock, issuer, resources });
+  const tokens = createTokenIssuer({ repo, sqlite: deps.sqlite, clock });
+  const registrations = createRateLimiter({ limit: REGISTRATIONS_PER_HOUR, windowMs: 3600_000, now: () => clock.now() });
+
+  return {
+    issuer,
+    resources,
+    mcpResource: resources[0],
+
+    /** RFC 7591. `address` is the caller's IP when known (the limit is per address). */
+    register(body: unknown, address: string | undefined): ClientInformation {
+      const d = registrations.hit(`reg:${address ?? "unknown"}`);
+      if (!d.allowed) {
+        throw new OAuthError("slow_down", `Too many client registrations from this address; retry in ${d.resetSeconds} s`, {
+          "retry-after": String(d.resetSeconds),
+        });
+      }
+      const now = clock.now();
+      const row = validateRegistration(body, newId("oauthClient"), iso(now));
+      repo.deleteUnusedClients(iso(now - UNUSED_CLIENT_TTL_MS));
+      repo.insertClient(row);
+      return clientInformation(row);
+    },
+
+    client: (id: string): OAuthClientRow | undefined => repo.clientById(id),
+    authorize: authorizer.start,
+    pendingAuthorization: authorizer.pending,
+    decide: authorizer.decide,
+    token: tokens.token,
+    revoke: tokens.revoke,
+    verifyAccess: tokens.verifyAccess,
+    /** For authPlugin's extraResolvers: accepts access tokens issued for `resource` only. */
+    bearerResolver: (resource: string): BearerResolver => (token) => {
+      const check = tokens.verifyAccess(token, resource);
+      return check.ok ? check.actor : undefined;
+    },
+
+    connectedApps(actor: Actor): ConnectedApp[] {
+      return repo.connectedApps(actor.userId).map((r) => ({
+        clientId: r.client.id,
+        name: r.client.name,
+        redirectHosts: [...new Set(redirectUrisOf(r.client).map((u) => new URL(u).host))],
+        clientUri: r.client.clientUri,
+        authorizedAt: r.firstAuthorizedAt,
+        lastUsedAt: r.lastUsedAt,
+      }));
+    },
+
+    /** Settings → Connected apps: every grant of this user for the client ends at once. */
+    disconnect(actor: Actor, clientId: string): void {
+      const n = repo.revokeUserClient(actor.userId, clientId, iso(clock.now()), "revoked_by_user");
+      if (n === 0) throw notFound("Connected app");
+    },
+  };
+}
+export type OAuthService = ReturnType<typeof createOAuthService>;

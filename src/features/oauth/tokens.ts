@@ -1,0 +1,170 @@
+// The token endpoint's grants (authorization_code, refresh_token with rotation), revocation
+// (RFC 7009) and verification of access tokens for a resource.
+import type { Database } from "bun:sqlite";
+import { inTransaction } from "../../db/tx.ts";
+import type { OAuthClientRow, OAuthGrantRow } from "../../db/schema/index.ts";
+import { newId } from "../../ids.ts";
+import { iso, type Clock } from "../../time.ts";
+import type { Actor } from "../accounts/actor.ts";
+import { OAuthError } from "./errors.ts";
+import type { OAuthRepo } from "./repo.ts";
+import { ACCESS_PREFIX, hashToken, newSecret, pkceMatches, REFRESH_PREFIX } from "./secrets.ts";
+
+export const ACCESS_TTL_MS = 3600_000;
+export const REFRESH_TTL_MS = 30 * 24 * 3600_000;
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+export type AccessCheck = { ok: true; actor: Actor; grant: OAuthGrantRow } | { ok: false; reason: string };
+
+/** One value per parameter (RFC 6749 §3.2: parameters must not be repeated). */
+function param(p: URLSearchParams, name: string, required: true): string;
+function param(p: URLSearchParams, name: string, required?: false): string | undefined;
+function param(p: URLSearchParams, name: string, required = false): string | undefined {
+  const all = p.getAll(name);
+  if (all.length > 1) throw new OAuthError("invalid_request", `${name} must not be repeated`);
+  const v = all[0];
+  if (required && !v) throw new OAuthError("invalid_request", `${name} is required`);
+  return v || undefined;
+}
+
+export function createTokenIssuer(deps: { repo: OAuthRepo; sqlite: Database; clock: Clock }) {
+  const { repo, sqlite, clock } = deps;
+  const touched = new Map<string, number>();
+
+  function client(p: URLSearchParams): OAuthClientRow {
+    const id = param(p, "client_id");
+    if (!id) throw new OAuthError("invalid_client", "client_id is required (public clients identify themselves with it)");
+    const row = repo.clientById(id);
+    if (!row) throw new OAuthError("invalid_client", "Unknown client_id; register again");
+    return row;
+  }
+
+  function issue(grant: OAuthGrantRow, now: number): TokenResponse {
+    const access = newSecret(ACCESS_PREFIX);
+    const refresh = newSecret(REFRESH_PREFIX);
+    const base = { grantId: grant.id, createdAt: iso(now), rotatedAt: null, revokedAt: null };
+    repo.insertTokens([
+      { ...base, tokenHash: hashToken(access), kind: "access", expiresAt: iso(now + ACCESS_TTL_MS) },
+      { ...base, tokenHash: hashToken(refresh), kind: "refresh", expiresAt: iso(now + REFRESH_TTL_MS) },
+    ]);
+    return { access_token: access, token_type: "Bearer", expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh, scope: grant.scope };
+  }
+
+  function checkResource(p: URLSearchParams, bound: string): void {
+    const resource = param(p, "resource");
+    if (resource !== undefined && resource !== bound) throw new OAuthError("invalid_target", `This grant is for ${bound}, not ${resource}`);
+  }
+
+  function authorizationCode(p: URLSearchParams): TokenResponse {
+    const c = client(p);
+    const code = param(p, "code", true);
+    const redirectUri = param(p, "redirect_uri", true);
+    const verifier = param(p, "code_verifier", true);
+    const hash = hashToken(code);
+    const row = repo.codeByHash(hash);
+    if (!row) throw new OAuthError("invalid_grant", "The authorization code is unknown or expired");
+    const now = clock.now();
+    if (row.usedAt) {
+      // A code seen twice may have been stolen: whatever its first use issued is revoked.
+      if (row.grantId) repo.revokeGrant(row.grantId, iso(now), "code_reuse");
+      throw new OAuthError("invalid_grant", "The authorization code was already used; the tokens it issued are revoked");
+    }
+    if (row.clientId !== c.id) throw new OAuthError("invalid_grant", "The authorization code was issued to another client");
+    if (row.expiresAt <= iso(now)) throw new OAuthError("invalid_grant", "The authorization code expired");
+    if (row.redirectUri !== redirectUri) throw new OAuthError("invalid_grant", "redirect_uri does not match the one of the authorization request");
+    if (!pkceMatches(verifier, row.codeChallenge)) throw new OAuthError("invalid_grant", "code_verifier does not match the code_challenge");
+    checkResource(p, row.resource);
+    return inTransaction(sqlite, () => {
+      const grant: OAuthGrantRow = {
+        id: newId("oauthGrant"),
+        userId: row.userId,
+        clientId: c.id,
+        scope: row.scope,
+        resource: row.resource,
+        createdAt: iso(now),
+        lastUsedAt: null,
+        revokedAt: null,
+        revokedReason: null,
+      };
+      repo.insertGrant(grant);
+      if (!repo.useCode(hash, iso(now), grant.id)) throw new OAuthError("invalid_grant", "The authorization code was already used");
+      return issue(grant, now);
+    });
+  }
+
+  function refreshToken(p: URLSearchParams): TokenResponse {
+    const c = client(p);
+    const token = param(p, "refresh_token", true);
+    const hash = hashToken(token);
+    const hit = repo.tokenByHash(hash);
+    if (!hit || hit.token.kind !== "refresh") throw new OAuthError("invalid_grant", "The refresh token is unknown or expired");
+    const { grant } = hit;
+    const now = clock.now();
+    if (grant.clientId !== c.id) throw new OAuthError("invalid_grant", "The refresh token was issued to another client");
+    if (grant.revokedAt || hit.token.revokedAt) throw new OAuthError("invalid_grant", "The refresh token was revoked");
+    if (hit.token.rotatedAt) {
+      // Reuse of a rotated token means two parties hold the family: end it for both.
+      repo.revokeGrant(grant.id, iso(now), "refresh_reuse");
+      throw new OAuthError("invalid_grant", "The refresh token was already used; this authorization is revoked");
+    }
+    if (hit.token.expiresAt <= iso(now)) throw new OAuthError("invalid_grant", "The refresh token expired");
+    checkResource(p, grant.resource);
+    const scope = param(p, "scope");
+    if (scope && scope.split(" ").some((s) => s && !grant.scope.split(" ").includes(s))) {
+      throw new OAuthError("invalid_scope", `The grant covers only "${grant.scope}"`);
+    }
+    return inTransaction(sqlite, () => {
+      if (!repo.rotateToken(hash, iso(now))) throw new OAuthError("invalid_grant", "The refresh token was already used");
+      repo.deleteExpiredTokens(grant.id, iso(now));
+      return issue(grant, now);
+    });
+  }
+
+  return {
+    /** POST /oauth/token with a parsed form body. */
+    token(p: URLSearchParams): TokenResponse {
+      const type = param(p, "grant_type", true);
+      if (type === "authorization_code") return authorizationCode(p);
+      if (type === "refresh_token") return refreshToken(p);
+      throw new OAuthError("unsupported_grant_type", `grant_type ${type} is not supported (use authorization_code or refresh_token)`);
+    },
+
+    /** RFC 7009: unknown tokens and other clients' tokens are ignored, so the answer says nothing. */
+    revoke(p: URLSearchParams): void {
+      const c = client(p);
+      const token = param(p, "token", true);
+      const hit = repo.tokenByHash(hashToken(token));
+      if (!hit || hit.grant.clientId !== c.id) return;
+      const at = iso(clock.now());
+      // A refresh token stands for the whole authorization; an access token only for itself.
+      if (hit.token.kind === "refresh") repo.revokeGrant(hit.grant.id, at, "revoked_by_client");
+      else repo.revokeToken(hit.token.tokenHash, at);
+    },
+
+    /** Is this an unexpired, unrevoked access token issued for `resource`? */
+    verifyAccess(token: string, resource: string): AccessCheck {
+      if (!token.startsWith(ACCESS_PREFIX)) return { ok: false, reason: "The bearer token is not an access token issued by this server" };
+      const hit = repo.tokenByHash(hashToken(token));
+      if (!hit || hit.token.kind !== "access") return { ok: false, reason: "The access token is unknown" };
+      const { grant } = hit;
+      const now = clock.now();
+      if (hit.token.revokedAt || grant.revokedAt) return { ok: false, reason: "The access token was revoked" };
+      if (hit.token.expiresAt <= iso(now)) return { ok: false, reason: "The access token expired" };
+      if (grant.resource !== resource) return { ok: false, reason: `The access token was issued for ${grant.resource}, not ${resource}` };
+      if (now - (touched.get(grant.id) ?? 0) >= TOUCH_INTERVAL_MS) {
+        touched.set(grant.id, now);
+        repo.touchGrant(grant.id, iso(now));
+      }
+      return { ok: true, grant, actor: { userId: grant.userId, auth: { type: "oauth", client_id: grant.clientId, grant_id: grant.id } } };
+    },
+  };
+}
+export type TokenIssuer = ReturnType<typeof createTokenIssuer>;
