@@ -54,6 +54,19 @@ describe("sign up", () => {
     expect((await second.get("/signin")).text).not.toContain('href="/signup"');
   });
 
+  test("a local next page survives sign-up (an OAuth authorization continues); a foreign one is ignored", async () => {
+    const ctx = createTestContext();
+    const b = testBrowser(ctx);
+    const signin = await b.get("/signin?next=%2Foauth%2Fconsent%3Fid%3Dabc");
+    expect(signin.text).toContain('href="/signup?next=%2Foauth%2Fconsent%3Fid%3Dabc"');
+    const res = await b.submit("/signup?next=%2Foauth%2Fconsent%3Fid%3Dabc", "/signup", { email: "n@example.com", password: PASSWORD, name: "" });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe("/oauth/consent?id=abc");
+    const other = testBrowser(ctx);
+    const res2 = await other.submit("/signup?next=https%3A%2F%2Fevil.example%2F", "/signup", { email: "m@example.com", password: PASSWORD, name: "" });
+    expect(res2.location).toBe("/settings/keys");
+  });
+
   test("invalid input is explained inline, the input kept except the password", async () => {
     const ctx = createTestContext();
     const b = testBrowser(ctx);

@@ -61,6 +61,7 @@ function nav(user: LayoutUser | null | undefined): SafeHtml {
   return html`<nav>
       <a href="/">Library</a>
       <a href="/settings/keys">Settings → API keys</a>
+      <a href="/settings/apps">Connected apps</a>
       <form method="post" action="/signout">
         <input type="hidden" name="csrf" value="${user.csrfToken}">
         <button type="submit" class="link" title="Signed in as ${user.email}">Sign out</button>

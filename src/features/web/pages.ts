@@ -38,15 +38,16 @@ export function signInPage(p: { csrf: string; email?: string; next?: string; err
   ${field({ name: "password", label: "Password", type: "password", error: fe.password, autocomplete: "current-password", required: true })}
   <div class="actions"><button type="submit">Sign in</button></div>
 </form>
-${p.signupOpen ? html`<p class="muted">New here? <a href="/signup">Create an account</a>.</p>` : ""}`;
+${p.signupOpen ? html`<p class="muted">New here? <a href="${p.next ? `/signup?next=${encodeURIComponent(p.next)}` : "/signup"}">Create an account</a>.</p>` : ""}`;
   return layout({ title: "Sign in", body, flash: p.flash, narrow: true });
 }
 
-export function signUpPage(p: { csrf: string; email?: string; name?: string; fieldErrors?: FieldErrors }): SafeHtml {
+export function signUpPage(p: { csrf: string; email?: string; name?: string; next?: string; fieldErrors?: FieldErrors }): SafeHtml {
   const fe = p.fieldErrors ?? {};
   const body = html`<h1>Create an account</h1>
 <form method="post" action="/signup" class="card" novalidate>
   ${csrfInput(p.csrf)}
+  ${p.next ? html`<input type="hidden" name="next" value="${p.next}">` : ""}
   ${field({ name: "name", label: "Name", type: "text", value: p.name, error: fe.name, autocomplete: "name", hint: "Optional; how Commonplace greets you.", maxlength: 100 })}
   ${field({ name: "email", label: "Email", type: "email", value: p.email, error: fe.email, autocomplete: "username", required: true })}
   ${field({ name: "password", label: "Password", type: "password", error: fe.password, autocomplete: "new-password", required: true, hint: "At least 8 characters." })}

@@ -9,6 +9,7 @@ import { pageResponse, type Flash, type LayoutUser } from "./html.ts";
 import { clientAddress, cookie, CSRF_COOKIE, formField, readCookie, redirect, safeNext, SESSION_COOKIE } from "./http.ts";
 import { errorPage, keysPage, signInPage, signupClosedPage, signUpPage, type FieldErrors, type KeysPageInput } from "./pages.ts";
 import { createWebService, type SignedIn } from "./service.ts";
+import { oauthWebRoutes } from "./oauth-routes.ts";
 
 interface WebCtx {
   request: Request;
@@ -132,11 +133,12 @@ export function webRoutes(s: Services) {
     // GET /signup
     .get(
       "/signup",
-      page(({ request }) => {
-        if (signedIn(request)) return redirect("/settings/keys");
+      page(({ request, query }) => {
+        const next = query.next && safeNext(query.next) === query.next ? query.next : undefined;
+        if (signedIn(request)) return redirect(next ?? "/settings/keys");
         if (!web.signupOpen()) return pageResponse(signupClosedPage(), { status: 403 });
         const { token, cookies } = preSessionToken(request);
-        return pageResponse(signUpPage({ csrf: token }), { cookies });
+        return pageResponse(signUpPage({ csrf: token, next }), { cookies });
       }),
     )
     // POST /signup
@@ -145,14 +147,17 @@ export function webRoutes(s: Services) {
       page(async ({ request, body }) => {
         const csrf = checkPreSessionPost(request, body);
         const input = { email: formField(body, "email"), password: formField(body, "password"), name: formField(body, "name") };
+        // An OAuth authorization (or any local page) that sent the person here continues after sign-up.
+        const rawNext = formField(body, "next");
+        const next = rawNext && safeNext(rawNext) === rawNext ? rawNext : undefined;
         try {
           const { token, session } = await web.signUp(input);
-          return redirect("/settings/keys", [sessionCookie(token, session.expiresAt)]);
+          return redirect(next ?? "/settings/keys", [sessionCookie(token, session.expiresAt)]);
         } catch (e) {
           if (failed(e, "signup_closed")) return pageResponse(signupClosedPage(), { status: 403 });
           if (!failed(e, "validation_failed", "conflict")) throw e;
           const errors = e.code === "conflict" ? { email: e.detail ?? e.message } : fieldErrors(e);
-          return pageResponse(signUpPage({ csrf, email: input.email, name: input.name, fieldErrors: errors }), { status: e.status });
+          return pageResponse(signUpPage({ csrf, email: input.email, name: input.name, next, fieldErrors: errors }), { status: e.status });
         }
       }),
     )
@@ -203,5 +208,6 @@ export function webRoutes(s: Services) {
         web.revokeKey(me.actor, params.id ?? "");
         return redirect("/settings/keys?notice=revoked");
       }),
-    );
+    )
+    .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
 }
