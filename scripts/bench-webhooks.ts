@@ -1,0 +1,217 @@
+// Benchmarks durable webhook intake (POST /api/webhooks/workflows/{token}, one `condition` step per run)
+// against a bare Bun.serve that inserts one SQLite row per request, then times the runner's drain.
+//
+//   bun run bench:webhooks [--duration 8] [--connections 64] [--client auto|wrk|bun]
+//
+// Servers run in child processes so the load generator (wrk when installed, else a Bun fetch loop in
+// another child) does not share their JS thread. A 202 is only ever sent after its commit.
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { silentLogger } from "../src/log.ts";
+import { createServices } from "../src/services.ts";
+
+interface Result {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+}
+
+const TARGET_RPS = 5000;
+const TARGET_RATIO = 0.5;
+const TARGET_P99_MS = 20;
+const SELF = import.meta.path;
+const BODY = JSON.stringify({ n: 42, title: "bench", tags: ["a", "b"] });
+
+// The service as main.ts builds it (runner started), with one webhook workflow of one condition.
+async function serveApp(): Promise<void> {
+  const config = loadConfig(process.env);
+  const db = openDatabase(join(config.dataDir, "commonplace.db"));
+  const services = createServices({ config, db, logger: silentLogger });
+  const user = await services.accounts.createUser({ email: "bench@example.com", password: "bench-password" }, { bypassSignupPolicy: true });
+  const actor = { userId: user.id, auth: { type: "system" as const, reason: "bench" } };
+  const wf = services.workflows.service.create(actor, {
+    name: "bench",
+    trigger: { type: "webhook" },
+    actions: [{ id: "check", type: "condition", if: { all: [{ left: "{{ n }}", op: "gt", right: 10 }] } }],
+  });
+  const app = createApp(services);
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
+  services.runner.start();
+  const path = new URL(wf.webhook_url!).pathname;
+  console.log(JSON.stringify({ url: `http://127.0.0.1:${server.port}${path}`, db: join(config.dataDir, "commonplace.db") }));
+}
+
+// The floor: parse the JSON body, insert one row (same pragmas as the service), answer 202.
+function serveBare(): void {
+  const dataDir = process.env.DATA_DIR!;
+  const sqlite = new Database(join(dataDir, "bare.db"), { create: true, strict: true });
+  sqlite.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000");
+  sqlite.exec("CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, body TEXT NOT NULL, received_at INTEGER NOT NULL)");
+  const insert = sqlite.prepare("INSERT INTO deliveries (id, body, received_at) VALUES (?, ?, ?)");
+  let n = 0;
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const body = (await req.json()) as object;
+      const id = `dlv_${process.pid}_${++n}`;
+      insert.run(id, JSON.stringify(body), Date.now());
+      return Response.json({ delivery_id: id, runs: [] }, { status: 202 });
+    },
+  });
+  console.log(JSON.stringify({ url: `http://127.0.0.1:${server.port}/hook`, db: "" }));
+}
+
+async function startChild(kind: "app" | "bare", env: Record<string, string>) {
+  const proc = Bun.spawn([process.execPath, SELF, "--serve", kind], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${kind} server exited before it was ready`);
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return { proc, ...(JSON.parse(text.slice(0, text.indexOf("\n"))) as { url: string; db: string }) };
+}
+
+const toMs = (v: string, unit: string) => (unit === "us" ? Number(v) / 1000 : unit === "s" ? Number(v) * 1000 : Number(v));
+
+async function runWrk(name: string, url: string, o: LoadOptions, script: string): Promise<Result> {
+  const args = ["wrk", "-t", "1", "-c", String(o.connections), "-d", `${o.duration}s`, "--latency", "-s", script, url];
+  const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error(`wrk failed: ${await new Response(proc.stderr).text()}`);
+  const lat = (pct: string) => {
+    const m = new RegExp(`^\\s*${pct}%\\s+([\\d.]+)(us|ms|s)\\s*$`, "m").exec(out);
+    if (!m) throw new Error(`no ${pct}% latency in wrk output:\n${out}`);
+    return toMs(m[1]!, m[2]!);
+  };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+  const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?timeout (\d+)/.exec(out)?.[1] ?? 0);
+  const seconds = toMs(/requests in ([\d.]+)(us|ms|s)/.exec(out)?.[1] ?? "1", /requests in [\d.]+(us|ms|s)/.exec(out)?.[1] ?? "s") / 1000;
+  return { name, rps: (requests - errors) / seconds, p50: lat("50"), p99: lat("99"), requests, errors };
+}
+
+// Fallback load generator when wrk is missing: closed-loop keep-alive fetches, 202s counted.
+async function loadLoop(url: string, connections: number, seconds: number): Promise<void> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: BODY });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t);
+        if (res.status !== 202) errors++;
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  console.log(JSON.stringify({ rps: (latencies.length - errors) / seconds, p50: pct(50), p99: pct(99), requests: latencies.length, errors }));
+}
+
+async function runBunLoad(name: string, url: string, o: LoadOptions): Promise<Result> {
+  const proc = Bun.spawn([process.execPath, SELF, "--load", url, "--connections", String(o.connections), "--duration", String(o.duration)], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error("load loop failed");
+  return { name, ...(JSON.parse(out) as Omit<Result, "name">) };
+}
+
+interface LoadOptions {
+  connections: number;
+  duration: number;
+  client: "auto" | "wrk" | "bun";
+}
+
+/** Waits until the durable server has no workflow step left to run; returns the seconds it took. */
+async function drainSeconds(dbPath: string): Promise<{ seconds: number; runs: number }> {
+  const db = new Database(dbPath, { readonly: true });
+  const started = performance.now();
+  try {
+    const left = () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE type IN ('workflow.step', 'workflow.runs') AND status IN ('queued', 'running')").get()!.n;
+    while (left() > 0) await Bun.sleep(50);
+    const runs = db.query<{ n: number }, []>("SELECT count(*) AS n FROM workflow_runs WHERE status = 'succeeded'").get()!.n;
+    return { seconds: (performance.now() - started) / 1000, runs };
+  } finally {
+    db.close();
+  }
+}
+
+async function main(o: LoadOptions): Promise<void> {
+  const useWrk = o.client === "wrk" || (o.client === "auto" && Bun.which("wrk") !== null);
+  const dataDir = mkdtempSync(join(tmpdir(), "commonplace-bench-webhooks-"));
+  const script = join(dataDir, "post.lua");
+  writeFileSync(script, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = '${BODY}'\n`);
+  const load = (name: string, url: string, opts: LoadOptions) => (useWrk ? runWrk(name, url, opts, script) : runBunLoad(name, url, opts));
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: "silent", WEBHOOK_RATE_LIMIT_PER_MINUTE: "1000000" };
+  const children: Awaited<ReturnType<typeof startChild>>[] = [];
+  try {
+    console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Bun ${Bun.version}, ${process.platform}-${process.arch}`);
+    console.log(`load average before the run: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    console.log(`load: ${useWrk ? "wrk, 1 thread" : "Bun fetch loop in a child process"}, ${o.connections} connections, ${o.duration} s per target after a 2 s warm-up\n`);
+    const bare = await startChild("bare", env);
+    children.push(bare);
+    await load("warm-up", bare.url, { ...o, duration: 2 });
+    const bareResult = await load("bare Bun.serve + one INSERT", bare.url, o);
+    bare.proc.kill();
+    await bare.proc.exited;
+
+    const app = await startChild("app", env);
+    children.push(app);
+    await load("warm-up", app.url, { ...o, duration: 2 });
+    await drainSeconds(app.db);
+    const appResult = await load("POST /api/webhooks/workflows/{token}", app.url, o);
+    const drain = await drainSeconds(app.db);
+    report(bareResult, appResult, drain);
+  } finally {
+    for (const c of children) c.proc.kill();
+    await Promise.all(children.map((c) => c.proc.exited));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function report(bare: Result, app: Result, drain: { seconds: number; runs: number }): void {
+  const fmt = (n: number, d = 2) => n.toFixed(d);
+  console.log("| target | accepted/s | p50 ms | p99 ms | requests | errors |");
+  console.log("|---|---:|---:|---:|---:|---:|");
+  for (const r of [bare, app]) console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.requests} | ${r.errors} |`);
+  const ratio = app.rps / bare.rps;
+  console.log(`\nratio durable/bare: ${fmt(ratio * 100, 1)} % (target ≥ ${TARGET_RATIO * 100} %)`);
+  console.log(`durable: ${fmt(app.rps, 0)} accepted/s (target ≥ ${TARGET_RPS}), p99 ${fmt(app.p99)} ms (target ≤ ${TARGET_P99_MS} ms)`);
+  console.log(`runner drained the backlog ${fmt(drain.seconds, 1)} s after the load stopped (${drain.runs} runs succeeded in all)`);
+  const ok = app.rps >= TARGET_RPS && ratio >= TARGET_RATIO && app.p99 <= TARGET_P99_MS && app.errors === 0;
+  console.log(ok ? "PASS" : "MISS");
+  process.exitCode = ok ? 0 : 1;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: {
+      serve: { type: "string" },
+      load: { type: "string" },
+      duration: { type: "string", default: "8" },
+      connections: { type: "string", default: "64" },
+      client: { type: "string", default: "auto" },
+    },
+  });
+  if (values.serve === "app") await serveApp();
+  else if (values.serve === "bare") serveBare();
+  else if (values.load) await loadLoop(values.load, Number(values.connections), Number(values.duration));
+  else await main({ duration: Number(values.duration), connections: Number(values.connections), client: values.client as LoadOptions["client"] });
+}

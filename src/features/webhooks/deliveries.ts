@@ -1,0 +1,97 @@
+// Accepting an incoming webhook: dedupe, one run per active workflow of the token, all in one commit.
+import type { Database } from "bun:sqlite";
+import { inTransaction } from "../../db/tx.ts";
+import { newId } from "../../ids.ts";
+import type { Clock } from "../../time.ts";
+import type { WebhooksRepo } from "./repo.ts";
+import type { ResolvedToken } from "./service.ts";
+
+export interface Accepted {
+  delivery_id: string;
+  runs: string[];
+  /** True when this was a repeat of a delivery already accepted (same webhook-id / Idempotency-Key). */
+  replayed: boolean;
+}
+
+export interface DeliveryDeps {
+  sqlite: Database;
+  repo: WebhooksRepo;
+  clock: Clock;
+  dedupeWindowMs: number;
+  /** Active workflows listening on the token. */
+  workflowsFor(tokenId: string): string[];
+  /** Starts a run inside the current transaction (with its own job unless `job` is false); null when the workflow is gone. */
+  startRun(r: { userId: string; workflowId: string; trigger: unknown; deliveryId: string }, job: boolean): string | null;
+  /** One job that starts many runs, inside the current transaction. */
+  startJob(runIds: string[]): void;
+}
+
+export function createDeliveries(deps: DeliveryDeps) {
+  const { sqlite, repo, clock } = deps;
+
+  /** `started`: collect the new runs for one shared job instead of a job each. */
+  function acceptNow(token: ResolvedToken, body: Record<string, unknown>, dedupeKey: string | null, listeners = deps.workflowsFor, started?: string[]): Accepted {
+    const now = clock.now();
+    if (dedupeKey !== null) {
+      const seen = repo.findDelivery(token.id, dedupeKey);
+      if (seen && seen.received_at > now - deps.dedupeWindowMs) {
+        return { delivery_id: seen.id, runs: JSON.parse(seen.run_ids) as string[], replayed: true };
+      }
+      if (seen) repo.dropDelivery(seen.id);
+    }
+    const id = newId("delivery");
+    const runs: string[] = [];
+    for (const workflowId of listeners(token.id)) {
+      const runId = deps.startRun({ userId: token.userId, workflowId, trigger: body, deliveryId: id }, started === undefined);
+      if (!runId) continue;
+      runs.push(runId);
+      started?.push(runId);
+    }
+    repo.insertDelivery({ id, tokenId: token.id, dedupeKey, runIds: runs, receivedAt: now });
+    return { delivery_id: id, runs, replayed: false };
+  }
+
+  // Group commit: requests that arrive together share one transaction, so the cost of a commit is
+  // paid once per batch. Every caller still hears back only after that commit.
+  type Run = (listeners?: (tokenId: string) => string[], started?: string[]) => Accepted;
+  let batch: { run: Run; resolve: (a: Accepted) => void; reject: (e: unknown) => void }[] = [];
+
+  function flush(): void {
+    const items = batch;
+    batch = [];
+    let values: Accepted[];
+    try {
+      // Within one transaction the workflows of a token cannot change: look them up once per token.
+      const seen = new Map<string, string[]>();
+      const listeners = (tokenId: string) => seen.get(tokenId) ?? seen.set(tokenId, deps.workflowsFor(tokenId)).get(tokenId)!;
+      values = inTransaction(sqlite, () => {
+        const started: string[] = [];
+        const out = items.map((item) => item.run(listeners, started));
+        deps.startJob(started);
+        return out;
+      });
+    } catch {
+      // One bad item must not fail the others: fall back to one transaction each.
+      for (const item of items) {
+        try {
+          item.resolve(inTransaction(sqlite, () => item.run()));
+        } catch (error) {
+          item.reject(error);
+        }
+      }
+      return;
+    }
+    items.forEach((item, i) => item.resolve(values[i]!));
+  }
+
+  return {
+    /** Resolves once the delivery, its runs and their first jobs are committed. */
+    accept(token: ResolvedToken, body: Record<string, unknown>, dedupeKey: string | null): Promise<Accepted> {
+      return new Promise((resolve, reject) => {
+        batch.push({ run: (listeners, started) => acceptNow(token, body, dedupeKey, listeners, started), resolve, reject });
+        if (batch.length === 1) setImmediate(flush);
+      });
+    },
+  };
+}
+export type Deliveries = ReturnType<typeof createDeliveries>;

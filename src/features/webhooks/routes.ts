@@ -1,0 +1,51 @@
+// /api/v1/webhook-tokens: create (URL shown once), list, regenerate, delete.
+import { Elysia, t } from "elysia";
+import { actorOf } from "../../http/auth.ts";
+import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
+import { TokenPublic, TokenWithUrl } from "./schema.ts";
+import type { WebhookTokensService } from "./service.ts";
+
+const Params = t.Object({ id: t.String({ description: "A webhook token id (whk_…)" }) });
+
+export function webhookTokenRoutes(tokens: WebhookTokensService) {
+  return new Elysia({ prefix: "/webhook-tokens", tags: ["Webhook tokens"] })
+    // GET /api/v1/webhook-tokens
+    .get(
+      "/",
+      (ctx) => {
+        const limit = ctx.query.limit ?? 20;
+        const rows = tokens.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
+        return page(rows, limit, (r) => r, ctx);
+      },
+      { query: ListQuery, response: listOf(TokenPublic), detail: { summary: "List webhook tokens (never their URLs)" } },
+    )
+    // POST /api/v1/webhook-tokens
+    .post(
+      "/",
+      ({ request, set }) => {
+        const token = tokens.create(actorOf(request));
+        set.status = 201;
+        set.headers["location"] = `/api/v1/webhook-tokens/${token.id}`;
+        return token;
+      },
+      { response: { 201: TokenWithUrl }, detail: { summary: "Create a webhook token; its URL is in this response only" } },
+    )
+    // GET /api/v1/webhook-tokens/{id}
+    .get("/:id", ({ request, params }) => tokens.get(actorOf(request), params.id), {
+      params: Params,
+      response: TokenPublic,
+      detail: { summary: "Get a webhook token" },
+    })
+    // POST /api/v1/webhook-tokens/{id}/regenerate
+    .post("/:id/regenerate", ({ request, params }) => tokens.regenerate(actorOf(request), params.id), {
+      params: Params,
+      response: TokenWithUrl,
+      detail: { summary: "Replace the token: the new URL is in this response only, the old one stops at once" },
+    })
+    // DELETE /api/v1/webhook-tokens/{id}
+    .delete("/:id", ({ request, params }) => tokens.delete(actorOf(request), params.id), {
+      params: Params,
+      response: TokenPublic,
+      detail: { summary: "Delete a webhook token (409 while a workflow uses it)" },
+    });
+}

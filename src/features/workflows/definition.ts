@@ -1,0 +1,139 @@
+// Save-time checks of a workflow definition: shapes type by type, limits, unique ids, templates, references.
+import type { TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import type { FieldError } from "../../errors.ts";
+import type { EventType } from "../events/service.ts";
+import { ACTIONS, ACTION_TYPES } from "./actions/registry.ts";
+import type { ValidationContext } from "./actions/types.ts";
+import { type ActionDef, walkActions } from "./paths.ts";
+import { EVENT_FIELDS, eventDataFields, RUN_FIELDS } from "./scope.ts";
+import { EventTrigger, WebhookTrigger, type Trigger } from "./schema.ts";
+import { collectReferences, formatPath, validateTemplates, type TemplateReference } from "./templates.ts";
+
+export interface DefinitionLimits {
+  maxActions: number;
+  maxConditionDepth: number;
+}
+
+export interface DefinitionContext extends ValidationContext {
+  tokenExists(id: string): boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** JSON pointer (/headers/x, /0) under a base path → `base.headers.x`, `base[0]`. */
+function schemaErrors(schema: TSchema, value: unknown, base: string): FieldError[] {
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of Value.Errors(schema, value)) {
+    let path = base;
+    for (const seg of e.path.split("/").slice(1)) path += /^\d+$/.test(seg) ? `[${seg}]` : `.${seg.replaceAll("~1", "/").replaceAll("~0", "~")}`;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    out.push({ path, message: e.message });
+  }
+  return out;
+}
+
+export function checkTrigger(trigger: unknown, ctx: DefinitionContext): FieldError[] {
+  if (!isObject(trigger)) return [{ path: "trigger", message: "must be an object like {\"type\": \"webhook\"}" }];
+  if (trigger.type === "webhook") {
+    const errors = schemaErrors(WebhookTrigger, trigger, "trigger");
+    if (errors.length === 0 && typeof trigger.token_id === "string" && !ctx.tokenExists(trigger.token_id)) {
+      errors.push({ path: "trigger.token_id", message: `webhook token ${trigger.token_id} does not exist` });
+    }
+    return errors;
+  }
+  if (trigger.type === "event") return schemaErrors(EventTrigger, trigger, "trigger");
+  return [{ path: "trigger.type", message: "must be \"webhook\" or \"event\"" }];
+}
+
+/** Shape, availability, ids and limits of every action; templates and references only when those pass. */
+export function checkActions(actions: unknown[], trigger: Trigger, limits: DefinitionLimits, ctx: DefinitionContext): FieldError[] {
+  const errors: FieldError[] = [];
+  const ids = new Map<string, string>();
+  let count = 0;
+  walkActions(actions, (action, path, depth) => {
+    count++;
+    if (!isObject(action)) return void errors.push({ path, message: "must be an object with id and type" });
+    const mod = typeof action.type === "string" ? ACTIONS.get(action.type) : undefined;
+    if (!mod) return void errors.push({ path: `${path}.type`, message: `must be one of: ${ACTION_TYPES.join(", ")}` });
+    if (!mod.available) {
+      return void errors.push({ path: `${path}.type`, message: `${mod.type} is not available in this version yet` });
+    }
+    const shape = schemaErrors(mod.schema, action, path);
+    errors.push(...shape);
+    if (shape.length > 0) return;
+    if (mod.type === "condition" && depth + 1 > limits.maxConditionDepth) {
+      errors.push({ path, message: `conditions may nest at most ${limits.maxConditionDepth} deep` });
+    }
+    const first = ids.get(action.id as string);
+    if (first) errors.push({ path: `${path}.id`, message: `"${action.id}" is already the id of ${first}` });
+    else ids.set(action.id as string, path);
+    for (const e of mod.validate?.(action as ActionDef, ctx) ?? []) errors.push({ path: `${path}.${e.path}`, message: e.message });
+  });
+  if (count > limits.maxActions) errors.push({ path: "actions", message: `a workflow may have at most ${limits.maxActions} actions (it has ${count})` });
+  if (errors.length > 0) return errors;
+  return checkTemplates(actions as ActionDef[], trigger, new Set(ids.keys()));
+}
+
+function renderedPart(action: ActionDef): Record<string, unknown> {
+  const skip = new Set(["id", "type", ...(ACTIONS.get(action.type)?.unrendered ?? [])]);
+  return Object.fromEntries(Object.entries(action).filter(([k]) => !skip.has(k)));
+}
+
+/** Syntax of every template, then each reference against the steps that run before and the trigger's names. */
+function checkTemplates(actions: ActionDef[], trigger: Trigger, allIds: Set<string>): FieldError[] {
+  const errors: FieldError[] = [];
+  const visit = (list: ActionDef[], base: string, before: Set<string>): Set<string> => {
+    const seen = new Set(before);
+    list.forEach((action, i) => {
+      const path = `${base}[${i}]`;
+      const part = renderedPart(action);
+      const syntax = validateTemplates(part, path);
+      for (const e of syntax) errors.push({ path: e.jsonPath, message: e.message });
+      const refs = syntax.length > 0 ? [] : collectReferences(part, path);
+      if (action.type === "condition") refs.push(...collectReferences(action.if, `${path}.if`));
+      for (const ref of refs) {
+        const problem = referenceProblem(ref, trigger, seen, allIds);
+        if (problem) errors.push({ path: ref.jsonPath, message: `${ref.raw}: ${problem}` });
+      }
+      if (action.type === "condition") {
+        const inside = new Set([...seen, action.id]);
+        for (const b of ["then", "else"] as const) {
+          const branch = Array.isArray(action[b]) ? (action[b] as ActionDef[]) : [];
+          for (const id of visit(branch, `${path}.${b}`, inside)) seen.add(id);
+        }
+      }
+      seen.add(action.id);
+    });
+    return seen;
+  };
+  visit(actions, "actions", new Set());
+  return errors;
+}
+
+function referenceProblem(ref: TemplateReference, trigger: Trigger, before: Set<string>, allIds: Set<string>): string | null {
+  const [root, first, second] = ref.path;
+  const isEvent = trigger.type === "event";
+  const dataFields = isEvent ? eventDataFields(trigger.event as EventType) : [];
+  switch (root) {
+    case "steps":
+      if (first === undefined || before.has(first)) return null;
+      return allIds.has(first) ? `step "${first}" does not run before this one` : `there is no step with id "${first}"`;
+    case "run":
+      return first === undefined || (RUN_FIELDS as readonly string[]).includes(first) ? null : `run has only ${RUN_FIELDS.join(", ")}`;
+    case "event":
+    case "trigger":
+      if (!isEvent) return root === "event" ? "event is set only for event triggers" : null;
+      if (first === undefined) return null;
+      if (!(EVENT_FIELDS as readonly string[]).includes(first)) return `an event has only ${EVENT_FIELDS.join(", ")}`;
+      if ((first === "data" || first === "previous") && second !== undefined && !dataFields.includes(second)) {
+        return `${trigger.event} events have no field "${second}"`;
+      }
+      return null;
+    default:
+      if (!isEvent || dataFields.includes(root!)) return null;
+      return `${trigger.event} events have no field "${formatPath([root!])}"`;
+  }
+}

@@ -1,0 +1,96 @@
+// /api/v1/workflows and /api/v1/runs: definitions, run history, replay.
+import { Elysia, t } from "elysia";
+import { actorOf } from "../../http/auth.ts";
+import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
+import type { Services } from "../../services.ts";
+import { webhookTokenRoutes } from "../webhooks/routes.ts";
+import type { Runs } from "./runs.ts";
+import { ReplayQuery, RunPublic, WorkflowCreate, WorkflowPublic, WorkflowUpdate } from "./schema.ts";
+import type { WorkflowsService } from "./service.ts";
+
+const Params = t.Object({ id: t.String() });
+
+export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
+  return new Elysia({ prefix: "/workflows", tags: ["Workflows"] })
+    // GET /api/v1/workflows
+    .get(
+      "/",
+      (ctx) => {
+        const limit = ctx.query.limit ?? 20;
+        const rows = workflows.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
+        return page(rows, limit, (r) => r, ctx);
+      },
+      { query: ListQuery, response: listOf(WorkflowPublic), detail: { summary: "List workflows" } },
+    )
+    // POST /api/v1/workflows
+    .post(
+      "/",
+      ({ request, body, set }) => {
+        const wf = workflows.create(actorOf(request), body as WorkflowCreate);
+        set.status = 201;
+        set.headers["location"] = `/api/v1/workflows/${wf.id}`;
+        return wf;
+      },
+      {
+        body: WorkflowCreate,
+        response: { 201: WorkflowPublic },
+        detail: { summary: "Create a workflow (a webhook trigger without token_id returns webhook_url once)" },
+      },
+    )
+    // GET /api/v1/workflows/{id}
+    .get("/:id", ({ request, params }) => workflows.get(actorOf(request), params.id), {
+      params: Params,
+      response: WorkflowPublic,
+      detail: { summary: "Get a workflow" },
+    })
+    // PATCH /api/v1/workflows/{id}
+    .patch("/:id", ({ request, params, body }) => workflows.update(actorOf(request), params.id, body as WorkflowUpdate), {
+      params: Params,
+      body: WorkflowUpdate,
+      response: WorkflowPublic,
+      detail: { summary: "Change a workflow; trigger and actions are checked again" },
+    })
+    // DELETE /api/v1/workflows/{id}
+    .delete("/:id", ({ request, params }) => workflows.delete(actorOf(request), params.id), {
+      params: Params,
+      response: WorkflowPublic,
+      detail: { summary: "Delete a workflow and its run history" },
+    })
+    // GET /api/v1/workflows/{id}/runs
+    .get(
+      "/:id/runs",
+      (ctx) => {
+        const limit = ctx.query.limit ?? 20;
+        const rows = runs.list(actorOf(ctx.request), ctx.params.id, { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
+        return page(rows, limit, (r) => r, ctx);
+      },
+      { params: Params, query: ListQuery, response: listOf(RunPublic), detail: { summary: "Runs of a workflow, newest first (without steps)" } },
+    );
+}
+
+export function runRoutes(runs: Runs) {
+  return new Elysia({ prefix: "/runs", tags: ["Workflows"] })
+    // GET /api/v1/runs/{id}
+    .get("/:id", ({ request, params }) => runs.get(actorOf(request), params.id), {
+      params: Params,
+      response: RunPublic,
+      detail: { summary: "A run with each step's input, output, attempts, error and times" },
+    })
+    // POST /api/v1/runs/{id}/replay
+    .post(
+      "/:id/replay",
+      ({ request, params, query, set }) => {
+        set.status = 202;
+        return runs.replay(actorOf(request), params.id, query.from ?? "failed");
+      },
+      { params: Params, query: ReplayQuery, response: { 202: RunPublic }, detail: { summary: "Run again from the failed step, or ?from=start" } },
+    );
+}
+
+/** Everything of this feature under /api/v1: workflows, runs and webhook tokens. */
+export function workflowApiRoutes(s: Services) {
+  return new Elysia()
+    .use(workflowRoutes(s.workflows.service, s.workflows.runs))
+    .use(runRoutes(s.workflows.runs))
+    .use(webhookTokenRoutes(s.webhookTokens));
+}

@@ -1,0 +1,125 @@
+// Workflow definitions: validate every trigger, action and template at save time, then store them.
+import type { Database } from "bun:sqlite";
+import type { Config } from "../../config.ts";
+import { inTransaction } from "../../db/tx.ts";
+import type { WorkflowRow } from "../../db/schema/index.ts";
+import { AppError, notFound, type FieldError } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import type { Clock } from "../../time.ts";
+import type { Actor } from "../accounts/actor.ts";
+import type { WebhookTokensService } from "../webhooks/service.ts";
+import { newSigningSecret } from "./actions/http-send.ts";
+import { checkActions, checkTrigger, type DefinitionContext } from "./definition.ts";
+import type { WorkflowsRepo } from "./repo.ts";
+import type { Trigger, WorkflowCreate, WorkflowPublic, WorkflowUpdate } from "./schema.ts";
+
+export function toPublicWorkflow(row: WorkflowRow, webhookUrl?: string): WorkflowPublic {
+  return {
+    id: row.id,
+    name: row.name,
+    active: row.active,
+    trigger: JSON.parse(row.triggerJson),
+    actions: JSON.parse(row.actionsJson),
+    signing_secret: row.signingSecret,
+    ...(webhookUrl ? { webhook_url: webhookUrl } : {}),
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+function rejected(errors: FieldError[]): AppError {
+  const first = errors[0]!;
+  return new AppError("validation_failed", `${first.path}: ${first.message}`, { errors: errors.slice(0, 20) });
+}
+
+export function createWorkflowsService(deps: { sqlite: Database; repo: WorkflowsRepo; tokens: WebhookTokensService; config: Config; clock: Clock }) {
+  const { sqlite, repo, tokens, config, clock } = deps;
+  const limits = { maxActions: config.workflows.maxActions, maxConditionDepth: config.workflows.maxConditionDepth };
+  const nowIso = () => new Date(clock.now()).toISOString();
+
+  function getRow(actor: Actor, id: string): WorkflowRow {
+    const row = repo.byId(actor.userId, id);
+    if (!row) throw notFound("Workflow");
+    return row;
+  }
+
+  function validate(actor: Actor, trigger: unknown, actions: unknown[], selfId?: string): Trigger {
+    const ctx: DefinitionContext = {
+      tokenExists: (id) => tokens.exists(actor, id),
+      workflowExists: (id) => id === selfId || repo.byId(actor.userId, id) !== undefined,
+    };
+    const errors = checkTrigger(trigger, ctx);
+    if (errors.length > 0) throw rejected(errors);
+    if (actions.length === 0) throw rejected([{ path: "actions", message: "needs at least one action" }]);
+    const actionErrors = checkActions(actions, trigger as Trigger, limits, ctx);
+    if (actionErrors.length > 0) throw rejected(actionErrors);
+    return trigger as Trigger;
+  }
+
+  /** A webhook trigger without token_id gets a new token; its URL is returned this once. */
+  function withToken(actor: Actor, trigger: Trigger): { trigger: Trigger; url?: string } {
+    if (trigger.type !== "webhook" || trigger.token_id) return { trigger };
+    const token = tokens.create(actor);
+    return { trigger: { type: "webhook", token_id: token.id }, url: token.url };
+  }
+
+  function triggerColumns(trigger: Trigger) {
+    return {
+      triggerType: trigger.type,
+      tokenId: trigger.type === "webhook" ? trigger.token_id! : null,
+      eventType: trigger.type === "event" ? trigger.event : null,
+      triggerJson: JSON.stringify(trigger),
+    };
+  }
+
+  return {
+    get: (actor: Actor, id: string) => toPublicWorkflow(getRow(actor, id)),
+
+    list(actor: Actor, opts: { limit: number; before?: string }): WorkflowPublic[] {
+      return repo.list(actor.userId, opts).map((r) => toPublicWorkflow(r));
+    },
+
+    create(actor: Actor, input: WorkflowCreate): WorkflowPublic {
+      const checked = validate(actor, input.trigger, input.actions);
+      return inTransaction(sqlite, () => {
+        const { trigger, url } = withToken(actor, checked);
+        const at = nowIso();
+        const row: WorkflowRow = {
+          id: newId("workflow"), userId: actor.userId, name: input.name.trim(), active: input.active ?? true,
+          ...triggerColumns(trigger), actionsJson: JSON.stringify(input.actions), signingSecret: newSigningSecret(),
+          createdAt: at, updatedAt: at,
+        };
+        repo.insert(row);
+        return toPublicWorkflow(row, url);
+      });
+    },
+
+    update(actor: Actor, id: string, input: WorkflowUpdate): WorkflowPublic {
+      return inTransaction(sqlite, () => {
+        const row = getRow(actor, id);
+        const patch: Partial<WorkflowRow> = { updatedAt: nowIso() };
+        if (input.name !== undefined) patch.name = input.name.trim();
+        if (input.active !== undefined) patch.active = input.active;
+        let url: string | undefined;
+        if (input.trigger !== undefined || input.actions !== undefined) {
+          const actions = input.actions ?? (JSON.parse(row.actionsJson) as unknown[]);
+          const checked = validate(actor, input.trigger ?? JSON.parse(row.triggerJson), actions, id);
+          const next = withToken(actor, checked);
+          url = next.url;
+          Object.assign(patch, triggerColumns(next.trigger), { actionsJson: JSON.stringify(actions) });
+        }
+        repo.update(id, patch);
+        return toPublicWorkflow(getRow(actor, id), url);
+      });
+    },
+
+    delete(actor: Actor, id: string): WorkflowPublic {
+      return inTransaction(sqlite, () => {
+        const before = toPublicWorkflow(getRow(actor, id));
+        repo.delete(actor.userId, id);
+        return before;
+      });
+    },
+  };
+}
+export type WorkflowsService = ReturnType<typeof createWorkflowsService>;
