@@ -52,12 +52,17 @@ export function ulid(now = Date.now()): string {
     time = ENC[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  let bits = 0n;
-  for (const b of rand) bits = (bits << 8n) | BigInt(b);
+  // 80 random bits as two 40-bit halves: exact in a double, no BigInt on the hot path.
   let r = "";
-  for (let i = 0; i < 16; i++) {
-    r = ENC[Number(bits & 31n)] + r;
-    bits >>= 5n;
+  for (const off of [0, 5]) {
+    let v = 0;
+    for (let i = 0; i < 5; i++) v = v * 256 + rand[off + i]!;
+    let part = "";
+    for (let i = 0; i < 8; i++) {
+      part = ENC[v % 32] + part;
+      v = Math.floor(v / 32);
+    }
+    r += part;
   }
   return time + r;
 }

@@ -7,6 +7,8 @@ export interface RequestMeta {
   actor?: Actor;
   /** Run by the error plugin when the request fails (e.g. release an idempotency claim). */
   onError?: (() => void)[];
+  /** The response carries a secret shown once (a new key or webhook URL): never store it. */
+  secretResponse?: boolean;
 }
 
 const metas = new WeakMap<Request, RequestMeta>();

@@ -149,17 +149,35 @@ describe("idempotency", () => {
   test("a replay returns the first response; a different body with the same key is 422", async () => {
     const ctx = createTestContext();
     const u = await userWithKey(ctx);
-    const headers = { "idempotency-key": "create-key-1" };
-    const first = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "ci" }, headers });
+    const headers = { "idempotency-key": "create-nb-1" };
+    const first = await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "ci" }, headers });
     expect(first.status).toBe(201);
-    const again = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "ci" }, headers });
+    const again = await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "ci" }, headers });
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get("location")).toBe(first.headers.get("location"));
     expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const list = await call(ctx, "GET", "/api/v1/notebooks", { key: u.key });
+    expect(list.body.data.filter((k: any) => k.name === "ci")).toHaveLength(1);
+    expectProblem(await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "other" }, headers }), 422, "idempotency_mismatch");
+  });
+
+  test("a response showing a secret once is not stored: the replay is a 409 and creates nothing", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const headers = { "idempotency-key": "create-key-1" };
+    const first = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "ci" }, headers });
+    expect(first.status).toBe(201);
+    const stored = JSON.stringify(ctx.db.sqlite.query("SELECT * FROM idempotency_keys").all());
+    expect(stored).not.toContain(first.body.key);
+    const again = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "ci" }, headers });
+    expectProblem(again, 409, "conflict");
+    expect(again.body.detail).toContain("shown only once");
     const keys = await call(ctx, "GET", "/api/v1/keys", { key: u.key });
     expect(keys.body.data.filter((k: any) => k.name === "ci")).toHaveLength(1);
-    expectProblem(await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "other" }, headers }), 422, "idempotency_mismatch");
+    const token = await call(ctx, "POST", "/api/v1/webhook-tokens", { key: u.key, body: {}, headers: { "idempotency-key": "tok-1" } });
+    expect(token.status).toBe(201);
+    expect(JSON.stringify(ctx.db.sqlite.query("SELECT * FROM idempotency_keys").all())).not.toContain(token.body.url);
   });
 
   test("a failed request is not recorded, so it can be retried with the same key", async () => {

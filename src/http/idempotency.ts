@@ -15,6 +15,11 @@ interface Pending {
 }
 const pending = new WeakMap<Request, Pending>();
 
+/** Handlers whose response shows a secret once call this, so the idempotency record keeps no copy. */
+export function markSecretResponse(request: Request): void {
+  metaOf(request).secretResponse = true;
+}
+
 export function idempotencyPlugin(deps: { sqlite: Database; clock: Clock }) {
   const { sqlite, clock } = deps;
   const find = sqlite.prepare<
@@ -25,7 +30,7 @@ export function idempotencyPlugin(deps: { sqlite: Database; clock: Clock }) {
   const claim = sqlite.prepare<unknown, [string, string, string, string, string, string]>(
     "INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, state, created_at) VALUES (?, ?, ?, ?, ?, 'in_progress', ?)",
   );
-  const finish = sqlite.prepare<unknown, [number, string, string, string, string]>(
+  const finish = sqlite.prepare<unknown, [number, string, string | null, string, string]>(
     "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_headers = ?, response_body = ? WHERE user_id = ? AND key = ?",
   );
   const sweep = sqlite.prepare<unknown, [string]>("DELETE FROM idempotency_keys WHERE created_at < ?");
@@ -52,6 +57,12 @@ export function idempotencyPlugin(deps: { sqlite: Database; clock: Clock }) {
           throw new AppError("idempotency_mismatch", "This Idempotency-Key was used with a different request; use a new key");
         }
         if (existing.state !== "done") throw new AppError("idempotency_in_progress", "A request with this Idempotency-Key is still in progress");
+        if (existing.response_body === null) {
+          throw new AppError(
+            "conflict",
+            "A request with this Idempotency-Key already succeeded; its response held a secret that is shown only once, so it cannot be replayed",
+          );
+        }
         const headers = new Headers(JSON.parse(existing.response_headers ?? "{}"));
         headers.set("idempotent-replayed", "true");
         headers.set("x-request-id", metaOf(request).id);
@@ -76,7 +87,8 @@ export function idempotencyPlugin(deps: { sqlite: Database; clock: Clock }) {
         if (typeof v === "string") headers[h] = v;
       }
       headers["content-type"] ??= "application/json";
-      const body = typeof response === "string" ? response : JSON.stringify(response ?? null);
+      // Secrets are stored only as hashes: a response that shows one is recorded without its body.
+      const body = metaOf(request).secretResponse ? null : typeof response === "string" ? response : JSON.stringify(response ?? null);
       finish.run(status, JSON.stringify(headers), body, p.userId, p.key);
     });
 }

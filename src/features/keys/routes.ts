@@ -1,6 +1,7 @@
 // /api/v1/keys: a key-authenticated script may list, create and revoke its owner's keys.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
+import { markSecretResponse } from "../../http/idempotency.ts";
 import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
 import { KeyCreate, KeyCreated, KeyPublic } from "./schema.ts";
@@ -23,6 +24,7 @@ export function keyRoutes(s: Services) {
       "/",
       ({ request, body, set }) => {
         const { key, row } = s.keys.create(actorOf(request).userId, body.name);
+        markSecretResponse(request);
         set.status = 201;
         set.headers["location"] = `/api/v1/keys/${row.id}`;
         return { ...toPublicKey(row), key };

@@ -1,6 +1,7 @@
 // /api/v1/webhook-tokens: create (URL shown once), list, regenerate, delete.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
+import { markSecretResponse } from "../../http/idempotency.ts";
 import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
 import { TokenPublic, TokenWithUrl } from "./schema.ts";
 import type { WebhookTokensService } from "./service.ts";
@@ -24,6 +25,7 @@ export function webhookTokenRoutes(tokens: WebhookTokensService) {
       "/",
       ({ request, set }) => {
         const token = tokens.create(actorOf(request));
+        markSecretResponse(request);
         set.status = 201;
         set.headers["location"] = `/api/v1/webhook-tokens/${token.id}`;
         return token;
@@ -37,7 +39,11 @@ export function webhookTokenRoutes(tokens: WebhookTokensService) {
       detail: { summary: "Get a webhook token" },
     })
     // POST /api/v1/webhook-tokens/{id}/regenerate
-    .post("/:id/regenerate", ({ request, params }) => tokens.regenerate(actorOf(request), params.id), {
+    .post("/:id/regenerate", ({ request, params }) => {
+      const token = tokens.regenerate(actorOf(request), params.id);
+      markSecretResponse(request);
+      return token;
+    }, {
       params: Params,
       response: TokenWithUrl,
       detail: { summary: "Replace the token: the new URL is in this response only, the old one stops at once" },

@@ -1,6 +1,7 @@
 // /api/v1/workflows and /api/v1/runs: definitions, run history, replay.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
+import { markSecretResponse } from "../../http/idempotency.ts";
 import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
 import { webhookTokenRoutes } from "../webhooks/routes.ts";
@@ -27,6 +28,7 @@ export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
       "/",
       ({ request, body, set }) => {
         const wf = workflows.create(actorOf(request), body as WorkflowCreate);
+        if ((wf as { webhook_url?: unknown }).webhook_url) markSecretResponse(request);
         set.status = 201;
         set.headers["location"] = `/api/v1/workflows/${wf.id}`;
         return wf;
