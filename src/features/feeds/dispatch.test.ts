@@ -1,0 +1,99 @@
+// The scheduler side: due watches of active workflows become durable feed.poll jobs, one per slot.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { FEED_POLL_JOB } from "./dispatch.ts";
+import { feedsTestContext, ownerWithWorkflow, type FeedsTestContext } from "./test-setup.ts";
+import { rss, startFeedServer } from "./testing.ts";
+
+const MIN = 60_000;
+let server: ReturnType<typeof startFeedServer>;
+let ctx: FeedsTestContext;
+beforeEach(() => {
+  server = startFeedServer();
+  server.set("/a.xml", { body: rss([{ id: "1", title: "One" }]) });
+  server.set("/b.xml", { body: rss([{ id: "1", title: "One" }]) });
+  ctx = feedsTestContext();
+});
+afterEach(() => {
+  ctx.feeds.dispatcher.stop();
+  server.stop();
+  ctx.db.close();
+});
+
+const pollJobs = () =>
+  ctx.db.sqlite.query<{ id: string; payload: string; run_at: number; status: string }, []>(
+    `SELECT id, payload, run_at, status FROM jobs WHERE type = '${FEED_POLL_JOB}' ORDER BY run_at, id`,
+  ).all();
+
+describe("dispatching", () => {
+  test("a due watch gets one job per slot; running it polls and moves the slot", async () => {
+    const owner = await ownerWithWorkflow(ctx);
+    const id = ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(1);
+    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(0);
+    expect(JSON.parse(pollJobs()[0]!.payload)).toEqual({ watch_id: id, slot: ctx.clock.now() });
+
+    expect(await ctx.runner.drain()).toMatchObject({ succeeded: 1, failed: 0 });
+    expect(server.hits("/a.xml")).toHaveLength(1);
+    const watch = ctx.feeds.service.get(owner.actor, id);
+    expect(watch.status).toBe("ok");
+    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(0);
+
+    ctx.clock.set(Date.parse(watch.next_poll_at!));
+    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(1);
+    await ctx.runner.drain();
+    expect(server.hits("/a.xml").map((r) => r.status)).toEqual([200, 304]);
+  });
+
+  test("watches of one host due together are spread out by the host spacing", async () => {
+    ctx.db.close();
+    ctx = feedsTestContext({ env: { FEED_HOST_SPACING_MS: "1500" } });
+    const owner = await ownerWithWorkflow(ctx);
+    ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/b.xml") });
+    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(2);
+    expect(pollJobs().map((j) => j.run_at - ctx.clock.now())).toEqual([0, 1500]);
+  });
+
+  test("a job whose slot was already polled (poll now, watch_feed) does nothing", async () => {
+    const owner = await ownerWithWorkflow(ctx);
+    const id = ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    ctx.feeds.dispatcher.dispatchDue();
+    await ctx.feeds.service.pollNow(owner.actor, id);
+    await ctx.runner.drain();
+    expect(server.hits("/a.xml")).toHaveLength(1);
+  });
+
+  test("deactivating the workflow stops its watches; reactivating resumes them; deleting removes them", async () => {
+    const owner = await ownerWithWorkflow(ctx);
+    const id = ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    ctx.feeds.dispatcher.dispatchDue();
+    ctx.db.sqlite.query("UPDATE workflows SET active = 0 WHERE id = ?").run(owner.workflowId);
+    await ctx.runner.drain();
+    expect(server.requests).toHaveLength(0);
+    ctx.clock.advance(60 * MIN);
+    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(0);
+    expect(ctx.feeds.service.get(owner.actor, id)).toMatchObject({ active: false, next_poll_at: null });
+
+    ctx.db.sqlite.query("UPDATE workflows SET active = 1 WHERE id = ?").run(owner.workflowId);
+    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(1);
+    await ctx.runner.drain();
+    expect(server.requests).toHaveLength(1);
+
+    ctx.db.sqlite.query("DELETE FROM workflows WHERE id = ?").run(owner.workflowId);
+    expect(() => ctx.feeds.service.get(owner.actor, id)).toThrow("Feed not found");
+    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM feed_entries").get()).toEqual({ n: 0 });
+  });
+
+  test("start() registers a croner schedule that dispatches; stop() removes it", async () => {
+    const owner = await ownerWithWorkflow(ctx);
+    ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    ctx.feeds.dispatcher.start();
+    expect(ctx.services.scheduler.has("feeds.dispatch")).toBe(true);
+    expect(pollJobs()).toHaveLength(1);
+    ctx.db.sqlite.exec("DELETE FROM jobs");
+    await ctx.services.scheduler.runNow("feeds.dispatch");
+    expect(pollJobs()).toHaveLength(1);
+    ctx.feeds.dispatcher.stop();
+    expect(ctx.services.scheduler.has("feeds.dispatch")).toBe(false);
+  });
+});

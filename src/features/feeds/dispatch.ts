@@ -1,0 +1,90 @@
+// The feed scheduler: every minute croner finds due watches of active workflows and enqueues durable poll jobs.
+import { t } from "elysia";
+import type { Logger } from "../../log.ts";
+import type { Clock } from "../../time.ts";
+import type { JobEnqueuer } from "../../jobs/port.ts";
+import type { Runner } from "../../jobs/runner.ts";
+import type { Scheduler } from "../../jobs/scheduler.ts";
+import { defineJob } from "../../jobs/types.ts";
+import { pollUrl } from "./fetch.ts";
+import type { Poller } from "./poller.ts";
+import type { FeedsRepo } from "./repo.ts";
+import type { VideoSite } from "./video.ts";
+
+export const FEED_POLL_JOB = "feed.poll";
+const SCHEDULE_NAME = "feeds.dispatch";
+// Cron slots have minute precision, so looking once a minute loses nothing.
+const TICK = "* * * * *";
+const BATCH = 1000;
+
+const PollPayload = t.Object({
+  watch_id: t.String(),
+  /** The next_poll_at this job was enqueued for; a watch polled since (action, poll now) skips it. */
+  slot: t.Optional(t.Number()),
+});
+
+export interface DispatcherDeps {
+  repo: FeedsRepo;
+  jobs: JobEnqueuer;
+  scheduler: Scheduler;
+  clock: Clock;
+  logger: Logger;
+  hostSpacingMs: number;
+  videoSite: VideoSite;
+}
+
+export function createFeedDispatcher(deps: DispatcherDeps) {
+  const { repo, jobs, clock, logger } = deps;
+
+  /** Enqueues one poll per due watch (idempotent per slot); returns how many jobs were added. */
+  function dispatchDue(): number {
+    const now = clock.now();
+    const perHost = new Map<string, number>();
+    let added = 0;
+    for (const w of repo.due(now, BATCH)) {
+      const host = hostOf(pollUrl(w, deps.videoSite));
+      const k = perHost.get(host) ?? 0;
+      perHost.set(host, k + 1);
+      // Watches of one host due together are spread out in the queue instead of waiting on each other.
+      const runAt = now + k * deps.hostSpacingMs;
+      const res = jobs.enqueue(FEED_POLL_JOB, { watch_id: w.id, slot: w.nextPollAt }, { idempotencyKey: `${w.id}:${w.nextPollAt}`, runAt });
+      if (res.created) added++;
+    }
+    if (added > 0) logger.debug("feed polls enqueued", { count: added });
+    return added;
+  }
+
+  return {
+    dispatchDue,
+    start(): void {
+      deps.scheduler.schedule(SCHEDULE_NAME, TICK, dispatchDue);
+      dispatchDue();
+    },
+    stop(): void {
+      deps.scheduler.unschedule(SCHEDULE_NAME);
+    },
+  };
+}
+export type FeedDispatcher = ReturnType<typeof createFeedDispatcher>;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+export function registerFeedJobs(runner: Pick<Runner, "register">, deps: { poller: Poller }): void {
+  runner.register(
+    FEED_POLL_JOB,
+    defineJob({
+      payload: PollPayload,
+      // A poll records its own failures on the watch and never throws for them; only a crash retries.
+      maxAttempts: 3,
+      async handle(p, ctx) {
+        await deps.poller.pollSlot(p.watch_id, p.slot, ctx.signal);
+      },
+    }),
+  );
+}

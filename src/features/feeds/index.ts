@@ -1,0 +1,71 @@
+// Builds the feeds feature from its dependencies: repo, poller, service and the scheduler's dispatcher.
+import type { Database } from "bun:sqlite";
+import type { Orm } from "../../db/client.ts";
+import type { Logger } from "../../log.ts";
+import type { JobEnqueuer } from "../../jobs/port.ts";
+import type { Scheduler } from "../../jobs/scheduler.ts";
+import type { SafeFetch } from "../../net/safe-fetch.ts";
+import type { Clock } from "../../time.ts";
+import type { SourcesService } from "../sources/service.ts";
+import { createFeedDispatcher } from "./dispatch.ts";
+import { createHostGate } from "./host-gate.ts";
+import { createPoller } from "./poller.ts";
+import { createFeedsRepo } from "./repo.ts";
+import { createFeedsService } from "./service.ts";
+import { YOUTUBE, type VideoSite } from "./video.ts";
+
+export { FEED_POLL_JOB, registerFeedJobs } from "./dispatch.ts";
+export type { FeedsService, WatchOutput } from "./service.ts";
+export type { PollResult } from "./poller.ts";
+
+export interface FeedsDeps {
+  sqlite: Database;
+  orm: Orm;
+  sources: Pick<SourcesService, "create">;
+  existingNotebookIds(userId: string, ids: string[]): Set<string>;
+  safeFetch: SafeFetch;
+  jobs: JobEnqueuer;
+  scheduler: Scheduler;
+  clock: Clock;
+  logger: Logger;
+  /** Minimum gap between two requests to one host (FEED_HOST_SPACING_MS). */
+  hostSpacingMs: number;
+  /** Where channel URLs are recognised and their feeds live; tests point it at a local server. */
+  videoSite?: VideoSite;
+}
+
+export function createFeeds(deps: FeedsDeps) {
+  const videoSite = deps.videoSite ?? YOUTUBE;
+  const repo = createFeedsRepo(deps.orm);
+  const poller = createPoller({
+    sqlite: deps.sqlite,
+    repo,
+    sources: deps.sources,
+    existingNotebookIds: deps.existingNotebookIds,
+    safeFetch: deps.safeFetch,
+    gate: createHostGate(deps.hostSpacingMs),
+    videoSite,
+    nextRun: (expr, after) => deps.scheduler.nextRun(expr, after),
+    clock: deps.clock,
+    logger: deps.logger,
+  });
+  const service = createFeedsService({
+    sqlite: deps.sqlite,
+    repo,
+    poller,
+    existingNotebookIds: deps.existingNotebookIds,
+    validateSchedule: (expr) => deps.scheduler.validate(expr),
+    clock: deps.clock,
+  });
+  const dispatcher = createFeedDispatcher({
+    repo,
+    jobs: deps.jobs,
+    scheduler: deps.scheduler,
+    clock: deps.clock,
+    logger: deps.logger,
+    hostSpacingMs: deps.hostSpacingMs,
+    videoSite,
+  });
+  return { repo, poller, service, dispatcher };
+}
+export type Feeds = ReturnType<typeof createFeeds>;

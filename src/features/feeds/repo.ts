@@ -1,0 +1,74 @@
+// SQL for feed watches and the entry identities each has seen; the only module that touches their tables.
+import { and, asc, count, desc, eq, inArray, lt, lte } from "drizzle-orm";
+import type { Orm } from "../../db/client.ts";
+import { feedEntries, feedWatches, workflows, type FeedWatchRow } from "../../db/schema/index.ts";
+
+export type WatchWithState = FeedWatchRow & { active: boolean };
+
+const withActive = { watch: feedWatches, active: workflows.active };
+
+export function createFeedsRepo(orm: Orm) {
+  const joined = () => orm.select(withActive).from(feedWatches).innerJoin(workflows, eq(workflows.id, feedWatches.workflowId));
+  const flat = (r: { watch: FeedWatchRow; active: boolean }): WatchWithState => ({ ...r.watch, active: r.active });
+
+  return {
+    insert(row: typeof feedWatches.$inferInsert): void {
+      orm.insert(feedWatches).values(row).run();
+    },
+    update(id: string, patch: Partial<FeedWatchRow>): void {
+      orm.update(feedWatches).set(patch).where(eq(feedWatches.id, id)).run();
+    },
+    byId(userId: string, id: string): WatchWithState | undefined {
+      const r = joined().where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId))).get();
+      return r && flat(r);
+    },
+    /** For the poll job, which runs without a caller; the row carries its owner. */
+    byIdUnscoped(id: string): WatchWithState | undefined {
+      const r = joined().where(eq(feedWatches.id, id)).get();
+      return r && flat(r);
+    },
+    byWorkflowAndUrl(userId: string, workflowId: string, feedUrl: string): FeedWatchRow | undefined {
+      return orm.select().from(feedWatches)
+        .where(and(eq(feedWatches.userId, userId), eq(feedWatches.workflowId, workflowId), eq(feedWatches.feedUrl, feedUrl)))
+        .get();
+    },
+    list(userId: string, opts: { limit: number; before?: string; workflowId?: string }): WatchWithState[] {
+      const conds = [eq(feedWatches.userId, userId)];
+      if (opts.before) conds.push(lt(feedWatches.id, opts.before));
+      if (opts.workflowId) conds.push(eq(feedWatches.workflowId, opts.workflowId));
+      return joined().where(and(...conds)).orderBy(desc(feedWatches.id)).limit(opts.limit).all().map(flat);
+    },
+    /** Watches of active workflows whose next poll is due, oldest due first. */
+    due(now: number, limit: number): FeedWatchRow[] {
+      return orm.select({ watch: feedWatches }).from(feedWatches)
+        .innerJoin(workflows, eq(workflows.id, feedWatches.workflowId))
+        .where(and(lte(feedWatches.nextPollAt, now), eq(workflows.active, true)))
+        .orderBy(asc(feedWatches.nextPollAt)).limit(limit).all().map((r) => r.watch);
+    },
+    /** Which of these identities the watch has already seen. */
+    knownKeys(watchId: string, keys: string[]): Set<string> {
+      const out = new Set<string>();
+      // Chunks keep each statement well under SQLite's bound-parameter limit.
+      for (let i = 0; i < keys.length; i += 500) {
+        const part = keys.slice(i, i + 500);
+        const rows = orm.select({ key: feedEntries.key }).from(feedEntries)
+          .where(and(eq(feedEntries.watchId, watchId), inArray(feedEntries.key, part))).all();
+        for (const r of rows) out.add(r.key);
+      }
+      return out;
+    },
+    /** Records identities; returns how many were new (a concurrent poll may have recorded some first). */
+    remember(watchId: string, keys: string[], sourceId: string | null, at: string): number {
+      let added = 0;
+      for (let i = 0; i < keys.length; i += 500) {
+        const rows = keys.slice(i, i + 500).map((key) => ({ watchId, key, sourceId, seenAt: at }));
+        added += orm.insert(feedEntries).values(rows).onConflictDoNothing().returning({ key: feedEntries.key }).all().length;
+      }
+      return added;
+    },
+    entryCount(watchId: string): number {
+      return orm.select({ n: count() }).from(feedEntries).where(eq(feedEntries.watchId, watchId)).get()?.n ?? 0;
+    },
+  };
+}
+export type FeedsRepo = ReturnType<typeof createFeedsRepo>;

@@ -1,0 +1,34 @@
+// /api/v1/feeds: the caller's feed watches with their polling state, and "poll now".
+import { Elysia, t } from "elysia";
+import { actorOf } from "../../http/auth.ts";
+import { decodeCursor, listOf, page } from "../../http/pagination.ts";
+import type { FeedsService } from "./service.ts";
+import { FeedListQuery, FeedPollResponse, FeedPublic } from "./schema.ts";
+
+const Params = t.Object({ id: t.String({ maxLength: 100 }) });
+
+export function feedRoutes(s: { feeds: FeedsService }) {
+  return new Elysia({ prefix: "/feeds", tags: ["Feeds"] })
+    // GET /api/v1/feeds
+    .get(
+      "/",
+      (ctx) => {
+        const limit = ctx.query.limit ?? 20;
+        const rows = s.feeds.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), workflowId: ctx.query.workflow_id });
+        return page(rows, limit, (r) => r, ctx);
+      },
+      { query: FeedListQuery, response: listOf(FeedPublic), detail: { summary: "List feed watches (made by watch_feed actions)" } },
+    )
+    // GET /api/v1/feeds/{id}
+    .get("/:id", ({ request, params }) => s.feeds.get(actorOf(request), params.id), {
+      params: Params,
+      response: FeedPublic,
+      detail: { summary: "Get a feed watch and its polling state" },
+    })
+    // POST /api/v1/feeds/{id}/poll
+    .post("/:id/poll", ({ request, params }) => s.feeds.pollNow(actorOf(request), params.id), {
+      params: Params,
+      response: FeedPollResponse,
+      detail: { summary: "Poll a feed now; new entries become sources" },
+    });
+}

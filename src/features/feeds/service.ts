@@ -1,0 +1,137 @@
+// Feed watches for callers: ensure a watch for a workflow (watch_feed), list and read them, poll one now.
+import type { Database } from "bun:sqlite";
+import { inTransaction } from "../../db/tx.ts";
+import { invalid, notFound } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import { iso, type Clock } from "../../time.ts";
+import type { Actor } from "../accounts/actor.ts";
+import { parseHttpUrl } from "../sources/normalize.ts";
+import type { Poller, PollResult } from "./poller.ts";
+import type { FeedsRepo, WatchWithState } from "./repo.ts";
+import type { FeedPublic, FeedWatchInput } from "./schema.ts";
+import { DEFAULT_SCHEDULE } from "./timing.ts";
+
+export const MAX_BACKFILL = 1000;
+
+export function toPublicFeed(w: WatchWithState): FeedPublic {
+  return {
+    id: w.id,
+    workflow_id: w.workflowId,
+    feed_url: w.feedUrl,
+    fetch_url: w.fetchUrl,
+    title: w.title,
+    schedule: w.schedule,
+    notebook_ids: JSON.parse(w.notebookIds) as string[],
+    backfill: w.backfill,
+    active: w.active,
+    status: w.consecutiveFailures > 0 ? "failing" : w.baselineAt ? "ok" : "pending",
+    last_polled_at: w.lastPolledAt,
+    last_success_at: w.lastSuccessAt,
+    last_status: w.lastStatus,
+    last_error: w.lastError,
+    consecutive_failures: w.consecutiveFailures,
+    next_poll_at: w.active ? iso(w.nextPollAt) : null,
+    entries_seen: w.entriesSeen,
+    sources_created: w.sourcesCreated,
+    created_at: w.createdAt,
+    updated_at: w.updatedAt,
+  };
+}
+
+/** What a watch_feed step reports. */
+export interface WatchOutput {
+  feed_id: string;
+  feed_url: string;
+  title: string | null;
+  new_entries: number;
+  sources: string[];
+  poll_status: PollResult["status"];
+  error: string | null;
+}
+
+export interface FeedsServiceDeps {
+  sqlite: Database;
+  repo: FeedsRepo;
+  poller: Poller;
+  existingNotebookIds(userId: string, ids: string[]): Set<string>;
+  /** null when the cron expression is valid, else what is wrong with it. */
+  validateSchedule(expr: string): string | null;
+  clock: Clock;
+}
+
+export function createFeedsService(deps: FeedsServiceDeps) {
+  const { sqlite, repo, poller, clock } = deps;
+
+  function get(actor: Actor, id: string): WatchWithState {
+    const row = repo.byId(actor.userId, id);
+    if (!row) throw notFound("Feed");
+    return row;
+  }
+
+  /** Checks a watch's input the way a save would; throws 422 with the field's path. */
+  function check(actor: Actor, input: FeedWatchInput) {
+    const parsed = parseHttpUrl(input.feed_url);
+    if (!parsed.ok) throw invalid("feed_url", parsed.message);
+    const schedule = (input.schedule ?? "").trim() || DEFAULT_SCHEDULE;
+    const bad = deps.validateSchedule(schedule);
+    if (bad) throw invalid("schedule", `is not a valid cron expression: ${bad}`);
+    const notebookIds = input.notebook_ids ?? [];
+    const found = deps.existingNotebookIds(actor.userId, notebookIds);
+    notebookIds.forEach((id, i) => {
+      if (!found.has(id)) throw invalid(`notebook_ids[${i}]`, `notebook ${id} does not exist`);
+    });
+    const backfill = input.backfill ?? 0;
+    if (!Number.isInteger(backfill) || backfill < 0 || backfill > MAX_BACKFILL) throw invalid("backfill", `must be a whole number from 0 to ${MAX_BACKFILL}`);
+    return { feedUrl: parsed.url.href, schedule, notebookIds, backfill };
+  }
+
+  /** Creates the workflow's watch of this URL, or brings its settings up to date; returns its id. */
+  function ensure(actor: Actor, workflowId: string, input: FeedWatchInput): string {
+    const c = check(actor, input);
+    return inTransaction(sqlite, () => {
+      const at = iso(clock.now());
+      const settings = { schedule: c.schedule, notebookIds: JSON.stringify(c.notebookIds), backfill: c.backfill, depth: actor.depth ?? 0 };
+      const existing = repo.byWorkflowAndUrl(actor.userId, workflowId, c.feedUrl);
+      if (!existing) {
+        const id = newId("feed");
+        repo.insert({ id, userId: actor.userId, workflowId, feedUrl: c.feedUrl, ...settings, nextPollAt: clock.now(), createdAt: at, updatedAt: at });
+        return id;
+      }
+      const changed = (Object.keys(settings) as (keyof typeof settings)[]).some((k) => existing[k] !== settings[k]);
+      if (changed) repo.update(existing.id, { ...settings, updatedAt: at });
+      return existing.id;
+    });
+  }
+
+  async function pollOwned(actor: Actor, id: string, signal?: AbortSignal): Promise<{ feed: FeedPublic; poll: PollResult }> {
+    get(actor, id);
+    const poll = await poller.poll(id, signal);
+    // The watch was deleted with its workflow while the poll ran.
+    if (!poll) throw notFound("Feed");
+    return { feed: toPublicFeed(get(actor, id)), poll };
+  }
+
+  return {
+    check,
+    ensure,
+
+    /** watch_feed: ensure the watch, poll it now, report what the poll brought. */
+    async watch(actor: Actor, workflowId: string, input: FeedWatchInput, signal?: AbortSignal): Promise<WatchOutput> {
+      const id = ensure(actor, workflowId, input);
+      const { feed, poll } = await pollOwned(actor, id, signal);
+      return {
+        feed_id: feed.id, feed_url: feed.feed_url, title: feed.title,
+        new_entries: poll.new_entries, sources: poll.sources, poll_status: poll.status, error: poll.error,
+      };
+    },
+
+    list(actor: Actor, opts: { limit: number; before?: string; workflowId?: string }): FeedPublic[] {
+      return repo.list(actor.userId, opts).map(toPublicFeed);
+    },
+
+    get: (actor: Actor, id: string): FeedPublic => toPublicFeed(get(actor, id)),
+
+    pollNow: pollOwned,
+  };
+}
+export type FeedsService = ReturnType<typeof createFeedsService>;

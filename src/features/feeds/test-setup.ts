@@ -1,0 +1,50 @@
+// Test support: the real services over a real database (memory or file), with a feeds feature built for the test.
+import { testConfig } from "../../config.ts";
+import { openDatabase, openTestDatabase, type Db } from "../../db/client.ts";
+import { fakeClock, type FakeClock } from "../../jobs/testing.ts";
+import { silentLogger } from "../../log.ts";
+import { createServices } from "../../services.ts";
+import { systemActor } from "../accounts/actor.ts";
+import { createNotebooksRepo } from "../notebooks/repo.ts";
+import { userWithKey } from "../../../test/helpers.ts";
+import { createFeeds } from "./index.ts";
+import { insertWorkflow } from "./testing.ts";
+import type { VideoSite } from "./video.ts";
+
+export interface FeedsTestOptions {
+  dbPath?: string;
+  clock?: FakeClock;
+  videoSite?: VideoSite;
+  env?: Record<string, string>;
+}
+
+export function feedsTestContext(opts: FeedsTestOptions = {}) {
+  const clock = opts.clock ?? fakeClock();
+  const config = testConfig({ FEED_HOST_SPACING_MS: "0", ...opts.env });
+  const db: Db = opts.dbPath ? openDatabase(opts.dbPath) : openTestDatabase();
+  const services = createServices({ config, db, logger: silentLogger, clock });
+  const notebooksRepo = createNotebooksRepo(db.orm);
+  const feeds = createFeeds({
+    sqlite: db.sqlite, orm: db.orm, sources: services.sources, safeFetch: services.safeFetch, jobs: services.queue,
+    scheduler: services.scheduler, clock, logger: silentLogger, hostSpacingMs: config.feeds.hostSpacingMs,
+    existingNotebookIds: (u, ids) => notebooksRepo.existingIds(u, ids),
+    videoSite: opts.videoSite,
+  });
+  return { config, db, clock, services, feeds, queue: services.queue, runner: services.runner };
+}
+export type FeedsTestContext = ReturnType<typeof feedsTestContext>;
+
+/** A user with a workflow to hang watches on; the actor is what a workflow run acts as. */
+export async function ownerWithWorkflow(ctx: FeedsTestContext) {
+  const user = await userWithKey(ctx as never);
+  const workflowId = insertWorkflow(ctx.db.sqlite, user.userId);
+  return { ...user, workflowId, actor: systemActor(user.userId, `workflow:${workflowId}`, 1) };
+}
+
+export function eventsOf(ctx: FeedsTestContext, type: string): { data: string; depth: number }[] {
+  return ctx.db.sqlite.query<{ data: string; depth: number }, [string]>("SELECT data, depth FROM events WHERE type = ? ORDER BY seq").all(type);
+}
+
+export function sourceRows(ctx: FeedsTestContext, userId: string): { id: string; url: string; title: string | null }[] {
+  return ctx.db.sqlite.query<{ id: string; url: string; title: string | null }, [string]>("SELECT id, url, title FROM sources WHERE user_id = ? ORDER BY id").all(userId);
+}

@@ -1,0 +1,15 @@
+// Picks the mailer from config in one place: SMTP when SMTP_URL is set, the outbox folder otherwise.
+import type { ConnectionOptions } from "node:tls";
+import type { Config } from "../../config.ts";
+import { createOutboxMailer } from "./outbox.ts";
+import type { Mailer } from "./port.ts";
+import { createSmtpMailer } from "./smtp.ts";
+
+export { checkAddress, checkMessage, domainOf, type MailInput } from "./message.ts";
+export { MailError, type Mailer, type MailReceipt, type OutgoingMail } from "./port.ts";
+
+export function createMailer(config: Pick<Config, "dataDir" | "mail">, opts: { tls?: ConnectionOptions } = {}): Mailer {
+  if (config.mail.smtpUrl) return createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from, tls: opts.tls });
+  return createOutboxMailer({ dataDir: config.dataDir, from: config.mail.from });
+}
+export { createMailService, type MailService, type SentMail } from "./service.ts";
