@@ -15,6 +15,9 @@ export function createFeedsRepo(orm: Orm) {
     insert(row: typeof feedWatches.$inferInsert): void {
       orm.insert(feedWatches).values(row).run();
     },
+    delete(userId: string, id: string): void {
+      orm.delete(feedWatches).where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId))).run();
+    },
     update(id: string, patch: Partial<FeedWatchRow>): void {
       orm.update(feedWatches).set(patch).where(eq(feedWatches.id, id)).run();
     },

@@ -81,3 +81,17 @@ describe("POST /api/v1/feeds/{id}/poll", () => {
     expect(server.requests.length).toBe(before);
   });
 });
+
+describe("DELETE /api/v1/feeds/{id}", () => {
+  test("stops the watch; another user's is 404 and stays", async () => {
+    const owner = await ownerWithWatches(["/feed.xml"]);
+    const other = await ownerWithWatches([]);
+    expect((await call(ctx, "DELETE", `/api/v1/feeds/${owner.ids[0]}`, { key: other.key })).status).toBe(404);
+    expect((await call(ctx, "GET", `/api/v1/feeds/${owner.ids[0]}`, { key: owner.key })).status).toBe(200);
+    const del = await call(ctx, "DELETE", `/api/v1/feeds/${owner.ids[0]}`, { key: owner.key });
+    expect(del.status).toBe(200);
+    expect(del.body.id).toBe(owner.ids[0]);
+    expect((await call(ctx, "GET", `/api/v1/feeds/${owner.ids[0]}`, { key: owner.key })).status).toBe(404);
+    expect((await call(ctx, "GET", "/api/v1/feeds", { key: owner.key })).body.data).toEqual([]);
+  });
+});

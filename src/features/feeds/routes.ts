@@ -30,5 +30,11 @@ export function feedRoutes(s: { feeds: FeedsService }) {
       params: Params,
       response: FeedPollResponse,
       detail: { summary: "Poll a feed now; new entries become sources" },
+    })
+    // DELETE /api/v1/feeds/{id}
+    .delete("/:id", ({ request, params }) => s.feeds.remove(actorOf(request), params.id), {
+      params: Params,
+      response: FeedPublic,
+      detail: { summary: "Stop watching a feed (the workflow's watch_feed recreates it when it runs again)" },
     });
 }

@@ -132,6 +132,13 @@ export function createFeedsService(deps: FeedsServiceDeps) {
     get: (actor: Actor, id: string): FeedPublic => toPublicFeed(get(actor, id)),
 
     pollNow: pollOwned,
+
+    /** Stops a watch (and forgets its entries); running the workflow's watch_feed again recreates it. */
+    remove(actor: Actor, id: string): FeedPublic {
+      const feed = toPublicFeed(get(actor, id));
+      repo.delete(actor.userId, id);
+      return feed;
+    },
   };
 }
 export type FeedsService = ReturnType<typeof createFeedsService>;
