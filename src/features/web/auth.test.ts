@@ -207,7 +207,7 @@ describe("sign out", () => {
     const b = testBrowser(ctx);
     expect((await b.get("/")).location).toBe("/signin");
     await signUp(b, "ada@example.com");
-    expect((await b.get("/")).location).toBe("/settings/keys");
+    expect((await b.get("/")).location).toBe("/library");
     expect((await b.get("/signin")).location).toBe("/settings/keys");
   });
 });

@@ -59,7 +59,10 @@ export interface LayoutInput {
 function nav(user: LayoutUser | null | undefined): SafeHtml {
   if (!user) return html`<nav><a href="/signin">Sign in</a></nav>`;
   return html`<nav>
-      <a href="/">Library</a>
+      <a href="/library">Library</a>
+      <a href="/notebooks">Notebooks</a>
+      <a href="/notes">Notes</a>
+      <a href="/search">Search</a>
       <a href="/settings/keys">Settings → API keys</a>
       <a href="/settings/apps">Connected apps</a>
       <form method="post" action="/signout">

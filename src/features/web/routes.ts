@@ -10,6 +10,7 @@ import { clientAddress, cookie, CSRF_COOKIE, formField, readCookie, redirect, sa
 import { errorPage, keysPage, signInPage, signupClosedPage, signUpPage, type FieldErrors, type KeysPageInput } from "./pages.ts";
 import { createWebService, type SignedIn } from "./service.ts";
 import { oauthWebRoutes } from "./oauth-routes.ts";
+import { libraryWebRoutes } from "./library/routes.ts";
 
 interface WebCtx {
   request: Request;
@@ -99,7 +100,7 @@ export function webRoutes(s: Services) {
 
   return new Elysia()
     // GET /
-    .get("/", page(({ request }) => redirect(signedIn(request) ? "/settings/keys" : "/signin")))
+    .get("/", page(({ request }) => redirect(signedIn(request) ? "/library" : "/signin")))
     // GET /signin
     .get(
       "/signin",
@@ -209,5 +210,6 @@ export function webRoutes(s: Services) {
         return redirect("/settings/keys?notice=revoked");
       }),
     )
-    .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
+    .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+    .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
 }

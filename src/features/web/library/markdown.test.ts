@@ -1,0 +1,66 @@
+// The Markdown renderer's safety rules, case by case: raw HTML escaped, link schemes limited, images http(s) only.
+import { describe, expect, test } from "bun:test";
+import { renderMarkdown, safeImageUrl, safeLinkUrl } from "./markdown.ts";
+
+const render = (md: string) => renderMarkdown(md).value;
+
+describe("renderMarkdown", () => {
+  test("ordinary Markdown becomes HTML", () => {
+    expect(render("# Title\n\nSome **bold** and `code <b>`.")).toBe("<h1>Title</h1>\n<p>Some <strong>bold</strong> and <code>code &lt;b&gt;</code>.</p>\n");
+    expect(render("| a |\n|---|\n| 1 |")).toContain("<td>1</td>");
+    expect(render("```\n<script>x</script>\n```")).toContain("&lt;script&gt;x&lt;/script&gt;");
+  });
+
+  test("raw HTML, block or inline, is shown as text", () => {
+    expect(render("<script>alert(1)</script>")).toBe("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(render("a <img src=x onerror=alert(1)> b")).toBe("<p>a &lt;img src=x onerror=alert(1)&gt; b</p>\n");
+    expect(render("<div onclick=\"x()\">hi</div>")).not.toContain("<div");
+    expect(render("[<b>x</b>](https://ok.example)")).toBe('<p><a href="https://ok.example" rel="nofollow noopener noreferrer">&lt;b&gt;x&lt;/b&gt;</a></p>\n');
+  });
+
+  test.each([
+    "[x](javascript:alert(1))",
+    "[x](JaVaScRiPt:alert(1))",
+    "[x]( javascript:alert(1))",
+    "[x](<javascript:alert(1)>)",
+    "[x](vbscript:msgbox(1))",
+    "[x](data:text/html;base64,PHNjcmlwdD4=)",
+    "<javascript:alert(1)>",
+    "[x][r]\n\n[r]: javascript:alert(1)",
+  ])("%p keeps its text but loses the link", (md) => {
+    const out = render(md);
+    expect(out).not.toContain("<a ");
+    expect(out).not.toMatch(/href=/);
+  });
+
+  test("entity-spelled schemes stay inert text inside a relative URL", () => {
+    const out = render("[x](&#106;avascript:alert(1))");
+    expect(out).not.toMatch(/href="javascript:/i);
+    expect(out).toMatch(/href="&amp;#106;avascript:alert\(1\)"/);
+  });
+
+  test("http, https, mailto and relative links are kept, attributes escaped", () => {
+    expect(render('[a](https://x.example/?q="1" "t<")')).toBe('<p><a href="https://x.example/?q=&quot;1&quot;" title="t&lt;" rel="nofollow noopener noreferrer">a</a></p>\n');
+    expect(render("[m](mailto:a@b.example) [r](/library) [h](#top)")).toBe(
+      '<p><a href="mailto:a@b.example" rel="nofollow noopener noreferrer">m</a> <a href="/library" rel="nofollow noopener noreferrer">r</a> <a href="#top" rel="nofollow noopener noreferrer">h</a></p>\n',
+    );
+  });
+
+  test("images load only over http(s); others leave their alt text", () => {
+    expect(render("![a \"b\"](https://i.example/x.png)")).toBe('<p><img src="https://i.example/x.png" alt="a &quot;b&quot;" loading="lazy" referrerpolicy="no-referrer"></p>\n');
+    expect(render("![alt](data:image/png;base64,AAAA)")).toBe("<p>alt</p>\n");
+    expect(render("![alt](/local.png)")).toBe("<p>alt</p>\n");
+    expect(render("![<b>](javascript:1)")).toBe("<p>&lt;b&gt;</p>\n");
+  });
+});
+
+describe("URL rules", () => {
+  test("schemes hidden by control characters are still seen", () => {
+    expect(safeLinkUrl("java\tscript:alert(1)")).toBe(false);
+    expect(safeLinkUrl("\u0000javascript:alert(1)")).toBe(false);
+    expect(safeLinkUrl("java\u200bscript:alert(1)")).toBe(false);
+    expect(safeLinkUrl("a/b:c")).toBe(true);
+    expect(safeImageUrl("HTTPS://x.example/a.png")).toBe(true);
+    expect(safeImageUrl("//x.example/a.png")).toBe(false);
+  });
+});

@@ -1,0 +1,154 @@
+// Web routes for notes: list, write, view and edit, download as Markdown, delete.
+import { Elysia } from "elysia";
+import { AppError } from "../../../errors.ts";
+import type { Services } from "../../../services.ts";
+import type { Actor } from "../../accounts/actor.ts";
+import { contentDisposition, slugify } from "../../notebooks/export.ts";
+import type { Flash } from "../html.ts";
+import { formField, redirect } from "../http.ts";
+import type { WebHelpers } from "../oauth-routes.ts";
+import type { SignedIn } from "../service.ts";
+import { confirmDeletePage, flashOf, here, ID_RE, lf, PAGE_SIZE, paged, PICKER_LIMIT, signInFirst } from "./common.ts";
+import { newNotePage, notePage, notesListPage, noteTitle, type NoteForm } from "./note-pages.ts";
+
+const MAX_CONTENT = 1_000_000;
+const NOTICES: Record<string, Flash> = {
+  created: { kind: "ok", text: "Note saved." },
+  saved: { kind: "ok", text: "Changes saved." },
+  deleted: { kind: "ok", text: "The note was deleted." },
+};
+
+type ValidNote = { title: string; content: string; notebookId: string; errors: NonNullable<NoteForm["errors"]> };
+
+export function noteWebRoutes(s: Services, h: WebHelpers) {
+  const notebooksOf = (actor: Actor) => s.notebooks.list(actor, { limit: PICKER_LIMIT });
+
+  function ownsNotebook(actor: Actor, id: string): boolean {
+    try {
+      s.notebooks.getRow(actor, id);
+      return true;
+    } catch (e) {
+      if (e instanceof AppError && e.code === "not_found") return false;
+      throw e;
+    }
+  }
+
+  /** Checks the editor's fields like the API's schema, including that the notebook is the user's. */
+  function readForm(actor: Actor, body: unknown): ValidNote {
+    const title = formField(body, "title").trim();
+    const content = lf(formField(body, "content"));
+    const notebookId = formField(body, "notebook_id");
+    const errors: ValidNote["errors"] = {};
+    if (!content.trim()) errors.content = "Write something first.";
+    else if (content.length > MAX_CONTENT) errors.content = "The note is longer than 1,000,000 characters.";
+    if (title.length > 500) errors.title = "The title is longer than 500 characters.";
+    if (notebookId && (!ID_RE.notebook.test(notebookId) || !ownsNotebook(actor, notebookId))) {
+      errors.notebook_id = "Choose a notebook from the list.";
+    }
+    return { title, content, notebookId, errors };
+  }
+
+  function notePost(request: Request, body: unknown, id: string): SignedIn | Response {
+    return h.checkSessionPost(request, body) ?? signInFirst(`/notes/${id}`);
+  }
+
+  return new Elysia()
+    // GET /notes
+    .get(
+      "/notes",
+      h.page(({ request, query }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const notebook = ID_RE.notebook.test(query.notebook ?? "") ? query.notebook : undefined;
+        const before = ID_RE.note.test(query.before ?? "") ? query.before : undefined;
+        const { rows, next } = paged(s.notes.list(me.actor, { limit: PAGE_SIZE + 1, before, notebookId: notebook }), PAGE_SIZE);
+        return notesListPage({ user: h.layoutUser(me), notes: rows, next, notebooks: notebooksOf(me.actor), notebook, flash: flashOf(NOTICES, query.notice) });
+      }),
+    )
+    // GET /notes/new
+    .get(
+      "/notes/new",
+      h.page(({ request, query }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const notebookId = ID_RE.notebook.test(query.notebook ?? "") ? query.notebook : undefined;
+        return newNotePage({ user: h.layoutUser(me), notebooks: notebooksOf(me.actor), form: { notebookId } });
+      }),
+    )
+    // POST /notes
+    .post(
+      "/notes",
+      h.page(({ request, body }) => {
+        const me = h.checkSessionPost(request, body);
+        if (!me) return signInFirst("/notes/new");
+        const f = readForm(me.actor, body);
+        if (Object.keys(f.errors).length) return newNotePage({ user: h.layoutUser(me), notebooks: notebooksOf(me.actor), form: f, status: 422 });
+        const note = s.notes.create(me.actor, { content: f.content, title: f.title || undefined, notebook_id: f.notebookId || null });
+        return redirect(`/notes/${note.id}?notice=created`);
+      }),
+    )
+    // GET /notes/:id — rendered, with the editor below
+    .get(
+      "/notes/:id",
+      h.page(({ request, params, query }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const note = s.notes.get(me.actor, params.id ?? "");
+        return notePage({ user: h.layoutUser(me), note, notebooks: notebooksOf(me.actor), flash: flashOf(NOTICES, query.notice) });
+      }),
+    )
+    // POST /notes/:id
+    .post(
+      "/notes/:id",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = notePost(request, body, id);
+        if (me instanceof Response) return me;
+        const note = s.notes.get(me.actor, id);
+        const f = readForm(me.actor, body);
+        if (Object.keys(f.errors).length) {
+          return notePage({ user: h.layoutUser(me), note, notebooks: notebooksOf(me.actor), form: f, status: 422 });
+        }
+        s.notes.update(me.actor, id, { content: f.content, title: f.title || null, notebook_id: f.notebookId || null });
+        return redirect(`/notes/${id}?notice=saved`);
+      }),
+    )
+    // GET /notes/:id/download
+    .get(
+      "/notes/:id/download",
+      h.page(({ request, params }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const note = s.notes.get(me.actor, params.id ?? "");
+        return new Response(note.content, {
+          headers: {
+            "content-type": "text/markdown; charset=utf-8",
+            "content-disposition": contentDisposition(`${slugify(noteTitle(note), "note")}.md`),
+            "cache-control": "no-store",
+            "x-content-type-options": "nosniff",
+          },
+        });
+      }),
+    )
+    // GET /notes/:id/delete — asks first
+    .get(
+      "/notes/:id/delete",
+      h.page(({ request, params }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const note = s.notes.get(me.actor, params.id ?? "");
+        return confirmDeletePage({ user: h.layoutUser(me), what: "note", name: noteTitle(note), action: `/notes/${note.id}/delete`, cancel: `/notes/${note.id}` });
+      }),
+    )
+    // POST /notes/:id/delete
+    .post(
+      "/notes/:id/delete",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = notePost(request, body, id);
+        if (me instanceof Response) return me;
+        s.notes.delete(me.actor, id);
+        return redirect("/notes?notice=deleted");
+      }),
+    );
+}

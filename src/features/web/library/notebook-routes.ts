@@ -1,0 +1,161 @@
+// Web routes for notebooks: list and create, one notebook (rename, remove sources, delete) and its zip export.
+import { Elysia } from "elysia";
+import type { Services } from "../../../services.ts";
+import { buildNotebookZip, contentDisposition, slugify, zipStream } from "../../notebooks/export.ts";
+import type { Flash } from "../html.ts";
+import { formField, redirect } from "../http.ts";
+import type { WebHelpers } from "../oauth-routes.ts";
+import type { SignedIn } from "../service.ts";
+import { confirmDeletePage, flashOf, here, ID_RE, lf, paged, signInFirst } from "./common.ts";
+import { notebookPage, notebooksListPage, type NotebookForm } from "./notebook-pages.ts";
+
+const LIST_SIZE = 50;
+/** A notebook's page shows this many sources and notes; the rest are one link away. */
+const SHOWN = 100;
+const NOTICES: Record<string, Flash> = {
+  created: { kind: "ok", text: "Notebook created." },
+  saved: { kind: "ok", text: "Saved." },
+  deleted: { kind: "ok", text: "The notebook was deleted. Its sources and notes are still in your library." },
+  removed: { kind: "ok", text: "Removed from the notebook." },
+};
+
+function readForm(body: unknown): { name: string; description: string; errors: NonNullable<NotebookForm["errors"]> } {
+  const name = formField(body, "name").trim();
+  const description = lf(formField(body, "description")).trim();
+  const errors: NonNullable<NotebookForm["errors"]> = {};
+  if (!name) errors.name = "Enter a name.";
+  else if (name.length > 200) errors.name = "The name is longer than 200 characters.";
+  if (description.length > 5000) errors.description = "The description is longer than 5000 characters.";
+  return { name, description, errors };
+}
+
+export function notebookWebRoutes(s: Services, h: WebHelpers) {
+  function listResponse(me: SignedIn, before: string | undefined, extra: { form?: NotebookForm; flash?: Flash; status?: number } = {}) {
+    const cursor = ID_RE.notebook.test(before ?? "") ? before : undefined;
+    const { rows, next } = paged(s.notebooks.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
+    return notebooksListPage({ user: h.layoutUser(me), notebooks: rows, next, ...extra });
+  }
+
+  function detailResponse(me: SignedIn, id: string, extra: { form?: NotebookForm; flash?: Flash; status?: number } = {}) {
+    const notebook = s.notebooks.get(me.actor, id);
+    const sources = s.sources.listRows(me.actor, { limit: SHOWN + 1, notebookId: id });
+    const notes = s.notes.listRows(me.actor, { limit: SHOWN + 1, notebookId: id });
+    return notebookPage({
+      user: h.layoutUser(me),
+      notebook,
+      sources: sources.slice(0, SHOWN),
+      notes: notes.slice(0, SHOWN),
+      moreSources: sources.length > SHOWN,
+      moreNotes: notes.length > SHOWN,
+      ...extra,
+    });
+  }
+
+  /** The POST's signed-in user, or a redirect to sign in and come back to the notebook. */
+  function notebookPost(request: Request, body: unknown, id: string): SignedIn | Response {
+    return h.checkSessionPost(request, body) ?? signInFirst(`/notebooks/${id}`);
+  }
+
+  return new Elysia()
+    // GET /notebooks
+    .get(
+      "/notebooks",
+      h.page(({ request, query }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        return listResponse(me, query.before, { flash: flashOf(NOTICES, query.notice) });
+      }),
+    )
+    // POST /notebooks
+    .post(
+      "/notebooks",
+      h.page(({ request, body }) => {
+        const me = h.checkSessionPost(request, body);
+        if (!me) return signInFirst("/notebooks");
+        const form = readForm(body);
+        if (Object.keys(form.errors).length) return listResponse(me, undefined, { form, status: 422 });
+        const nb = s.notebooks.create(me.actor, { name: form.name, description: form.description || null });
+        return redirect(`/notebooks/${nb.id}?notice=created`);
+      }),
+    )
+    // GET /notebooks/:id
+    .get(
+      "/notebooks/:id",
+      h.page(({ request, params, query }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        return detailResponse(me, params.id ?? "", { flash: flashOf(NOTICES, query.notice) });
+      }),
+    )
+    // POST /notebooks/:id — rename or describe
+    .post(
+      "/notebooks/:id",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = notebookPost(request, body, id);
+        if (me instanceof Response) return me;
+        const form = readForm(body);
+        if (Object.keys(form.errors).length) return detailResponse(me, id, { form, status: 422 });
+        s.notebooks.update(me.actor, id, { name: form.name, description: form.description || null });
+        return redirect(`/notebooks/${id}?notice=saved`);
+      }),
+    )
+    // POST /notebooks/:id/sources/:sid/remove
+    .post(
+      "/notebooks/:id/sources/:sid/remove",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = notebookPost(request, body, id);
+        if (me instanceof Response) return me;
+        s.sources.removeFromNotebook(me.actor, id, params.sid ?? "");
+        return redirect(`/notebooks/${id}?notice=removed`);
+      }),
+    )
+    // GET /notebooks/:id/export.zip — the API's Markdown export, for the signed-in browser
+    .get(
+      "/notebooks/:id/export.zip",
+      h.page(({ request, params }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const nb = s.notebooks.getRow(me.actor, params.id ?? "");
+        const sources = s.sources.listRows(me.actor, { limit: 1_000_000, notebookId: nb.id });
+        const notes = s.notes.listRows(me.actor, { limit: 1_000_000, notebookId: nb.id });
+        return new Response(zipStream(buildNotebookZip(nb, sources, notes)), {
+          headers: {
+            "content-type": "application/zip",
+            "content-disposition": contentDisposition(`${slugify(nb.name, "notebook")}.zip`),
+            "cache-control": "no-store",
+            "x-content-type-options": "nosniff",
+          },
+        });
+      }),
+    )
+    // GET /notebooks/:id/delete — asks first
+    .get(
+      "/notebooks/:id/delete",
+      h.page(({ request, params }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const nb = s.notebooks.get(me.actor, params.id ?? "");
+        return confirmDeletePage({
+          user: h.layoutUser(me),
+          what: "notebook",
+          name: nb.name,
+          action: `/notebooks/${nb.id}/delete`,
+          cancel: `/notebooks/${nb.id}`,
+          note: "Its sources and notes stay in your library.",
+        });
+      }),
+    )
+    // POST /notebooks/:id/delete
+    .post(
+      "/notebooks/:id/delete",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = notebookPost(request, body, id);
+        if (me instanceof Response) return me;
+        s.notebooks.delete(me.actor, id);
+        return redirect("/notebooks?notice=deleted");
+      }),
+    );
+}

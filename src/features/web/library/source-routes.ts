@@ -1,0 +1,162 @@
+// Web routes for sources: the library list, saving a link, the reader, notebooks, refetch and delete.
+import { Elysia } from "elysia";
+import { AppError } from "../../../errors.ts";
+import type { Services } from "../../../services.ts";
+import type { Actor } from "../../accounts/actor.ts";
+import { SOURCE_STATUSES } from "../../sources/schema.ts";
+import type { Flash } from "../html.ts";
+import { formField, redirect } from "../http.ts";
+import type { SignedIn } from "../service.ts";
+import type { WebHelpers } from "../oauth-routes.ts";
+import { confirmDeletePage, flashOf, formFields, here, ID_RE, PAGE_SIZE, paged, PICKER_LIMIT, signInFirst } from "./common.ts";
+import { libraryListPage, readerPage, type AddForm } from "./source-pages.ts";
+
+const NOTICES: Record<string, Flash> = {
+  added: { kind: "ok", text: "Saved. It is being fetched; it shows as Ready when its text is in." },
+  exists: { kind: "ok", text: "This link is already saved in your library." },
+  exists_added: { kind: "ok", text: "This link was already saved; it is now in the notebooks you chose." },
+  deleted: { kind: "ok", text: "The source was deleted." },
+  refetching: { kind: "ok", text: "Fetching it again. Reload in a moment." },
+  already_fetching: { kind: "error", text: "This source is already being fetched." },
+  added_to_notebook: { kind: "ok", text: "Added to the notebook." },
+  removed_from_notebook: { kind: "ok", text: "Removed from the notebook." },
+};
+
+export function sourceWebRoutes(s: Services, h: WebHelpers) {
+  const notebooksOf = (actor: Actor) => s.notebooks.list(actor, { limit: PICKER_LIMIT });
+
+  function listResponse(me: SignedIn, q: Record<string, string | undefined>, extra: { form?: AddForm; flash?: Flash; status?: number } = {}) {
+    const status = SOURCE_STATUSES.find((x) => x === q.status);
+    const notebook = ID_RE.notebook.test(q.notebook ?? "") ? q.notebook : undefined;
+    const before = ID_RE.source.test(q.before ?? "") ? q.before : undefined;
+    const { rows, next } = paged(s.sources.list(me.actor, { limit: PAGE_SIZE + 1, before, status, notebookId: notebook }), PAGE_SIZE);
+    return libraryListPage({ user: h.layoutUser(me), sources: rows, next, filters: { status, notebook }, notebooks: notebooksOf(me.actor), ...extra });
+  }
+
+  /** Validates the add-link form the way the API's schema would, with messages for people. */
+  function readAddForm(body: unknown): AddForm & { errors: NonNullable<AddForm["errors"]> } {
+    const url = formField(body, "url").trim();
+    const title = formField(body, "title").trim();
+    const notebookIds = [...new Set(formFields(body, "notebook_ids"))];
+    const errors: NonNullable<AddForm["errors"]> = {};
+    if (!url) errors.url = "Enter the link to save.";
+    else if (url.length > 2048) errors.url = "The link is longer than 2048 characters.";
+    if (title.length > 500) errors.title = "The title is longer than 500 characters.";
+    if (notebookIds.some((id) => !ID_RE.notebook.test(id))) errors.notebook_ids = "Choose notebooks from the list.";
+    return { url, title, notebookIds, errors };
+  }
+
+  /** The POST's source, or a redirect to sign in and come back to its reader. */
+  function sourcePost(request: Request, body: unknown, id: string): SignedIn | Response {
+    const me = h.checkSessionPost(request, body);
+    return me ?? signInFirst(`/library/sources/${id}`);
+  }
+
+  return new Elysia()
+    // GET /library
+    .get(
+      "/library",
+      h.page(({ request, query }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        return listResponse(me, query, { flash: flashOf(NOTICES, query.notice) });
+      }),
+    )
+    // POST /library/sources — save a link; an already saved URL only gains the chosen notebooks.
+    .post(
+      "/library/sources",
+      h.page(({ request, body }) => {
+        const me = h.checkSessionPost(request, body);
+        if (!me) return signInFirst("/library");
+        const form = readAddForm(body);
+        if (Object.keys(form.errors).length) return listResponse(me, {}, { form, status: 422 });
+        try {
+          const { source, created } = s.sources.create(me.actor, { url: form.url!, title: form.title || undefined, notebook_ids: form.notebookIds });
+          const grew = form.notebookIds!.some((id) => source.notebook_ids.includes(id));
+          return redirect(`/library?notice=${created ? "added" : grew ? "exists_added" : "exists"}`);
+        } catch (e) {
+          if (!(e instanceof AppError) || e.code !== "validation_failed") throw e;
+          const path = e.extra.errors?.[0]?.path ?? "";
+          const message = e.extra.errors?.[0]?.message ?? e.message;
+          const errors = path.startsWith("notebook_ids") ? { notebook_ids: "One of the chosen notebooks no longer exists." } : { url: `This link cannot be saved: ${message}.` };
+          return listResponse(me, {}, { form: { ...form, errors }, status: 422 });
+        }
+      }),
+    )
+    // GET /library/sources/:id — the reader
+    .get(
+      "/library/sources/:id",
+      h.page(({ request, params, query }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const source = s.sources.publicOf(s.sources.get(me.actor, params.id ?? ""), true);
+        return readerPage({ user: h.layoutUser(me), source, notebooks: notebooksOf(me.actor), flash: flashOf(NOTICES, query.notice) });
+      }),
+    )
+    // POST /library/sources/:id/notebooks
+    .post(
+      "/library/sources/:id/notebooks",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = sourcePost(request, body, id);
+        if (me instanceof Response) return me;
+        s.sources.addToNotebook(me.actor, formField(body, "notebook_id"), id);
+        return redirect(`/library/sources/${id}?notice=added_to_notebook`);
+      }),
+    )
+    // POST /library/sources/:id/notebooks/:nb/remove
+    .post(
+      "/library/sources/:id/notebooks/:nb/remove",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = sourcePost(request, body, id);
+        if (me instanceof Response) return me;
+        s.sources.removeFromNotebook(me.actor, params.nb ?? "", id);
+        return redirect(`/library/sources/${id}?notice=removed_from_notebook`);
+      }),
+    )
+    // POST /library/sources/:id/refetch
+    .post(
+      "/library/sources/:id/refetch",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = sourcePost(request, body, id);
+        if (me instanceof Response) return me;
+        try {
+          s.sources.refetch(me.actor, id);
+        } catch (e) {
+          if (!(e instanceof AppError) || e.code !== "conflict") throw e;
+          return redirect(`/library/sources/${id}?notice=already_fetching`);
+        }
+        return redirect(`/library/sources/${id}?notice=refetching`);
+      }),
+    )
+    // GET /library/sources/:id/delete — asks first
+    .get(
+      "/library/sources/:id/delete",
+      h.page(({ request, params }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const row = s.sources.get(me.actor, params.id ?? "");
+        return confirmDeletePage({
+          user: h.layoutUser(me),
+          what: "source",
+          name: row.title || row.url,
+          action: `/library/sources/${row.id}/delete`,
+          cancel: `/library/sources/${row.id}`,
+          note: "It leaves its notebooks and the search index. Notes that mention it are kept.",
+        });
+      }),
+    )
+    // POST /library/sources/:id/delete
+    .post(
+      "/library/sources/:id/delete",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = sourcePost(request, body, id);
+        if (me instanceof Response) return me;
+        s.sources.delete(me.actor, id);
+        return redirect("/library?notice=deleted");
+      }),
+    );
+}
