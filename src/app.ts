@@ -5,7 +5,7 @@ import { authPlugin } from "./http/auth.ts";
 import { errorPlugin } from "./http/errors.ts";
 import { idempotencyPlugin } from "./http/idempotency.ts";
 import { createRateLimiter } from "./http/rate-limiter.ts";
-import { requestPlugin } from "./http/request.ts";
+import { withRequestHandling } from "./http/request.ts";
 import { accountRoutes } from "./features/accounts/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { keyRoutes } from "./features/keys/routes.ts";
@@ -13,7 +13,13 @@ import { notebookRoutes } from "./features/notebooks/routes.ts";
 import { noteRoutes } from "./features/notes/routes.ts";
 import { sourceRoutes } from "./features/sources/routes.ts";
 import { searchRoutes } from "./features/search/routes.ts";
+import { podcastRoutes } from "./features/podcasts/routes.ts";
 import { webRoutes } from "./features/web/routes.ts";
+import { feedRoutes } from "./features/feeds/routes.ts";
+import { mcpRoutes } from "./features/mcp/routes.ts";
+import { oauthRoutes } from "./features/oauth/routes.ts";
+import { webhookIngressRoutes } from "./features/webhooks/incoming.ts";
+import { workflowApiRoutes } from "./features/workflows/routes.ts";
 import type { Services } from "./services.ts";
 
 export function createApp(s: Services) {
@@ -27,11 +33,13 @@ export function createApp(s: Services) {
     .use(sourceRoutes(s))
     .use(notebookRoutes(s))
     .use(noteRoutes(s))
-    .use(searchRoutes(s));
+    .use(searchRoutes(s))
+    .use(feedRoutes(s))
+    .use(podcastRoutes(s))
+    .use(workflowApiRoutes(s));
 
   let routes: () => { method: string; path: string }[] = () => [];
   const app = new Elysia()
-    .use(requestPlugin({ logger: s.logger, maxBodyBytes: s.config.http.maxBodyBytes }))
     .use(errorPlugin(s.logger, () => routes()))
     .use(
       openapi({
@@ -49,8 +57,12 @@ export function createApp(s: Services) {
     )
     .use(healthRoutes(s))
     .use(webRoutes(s))
+    .use(oauthRoutes(s))
+    .use(mcpRoutes(s, { limiter }))
+    .use(webhookIngressRoutes(s))
     .use(api);
   routes = () => app.routes;
-  return app;
+  const handle = withRequestHandling(app, { logger: s.logger, maxBodyBytes: s.config.http.maxBodyBytes });
+  return { handle, routes: () => app.routes, elysia: app };
 }
 export type App = ReturnType<typeof createApp>;

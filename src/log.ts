@@ -20,9 +20,21 @@ export function createLogger(level: Level, write: (chunk: string) => void = defa
     buffer = [];
     write(out);
   };
+  // Many lines share a millisecond under load; format the timestamp once per millisecond.
+  let lastMs = 0;
+  let lastIso = "";
+  const time = () => {
+    const ms = Date.now();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastIso = new Date(ms).toISOString();
+    }
+    return lastIso;
+  };
   const log = (l: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[l] < ORDER[level]) return;
-    buffer.push(JSON.stringify({ time: new Date().toISOString(), level: l, msg, ...fields }) + "\n");
+    const rest = fields ? JSON.stringify(fields) : "{}";
+    buffer.push(`{"time":"${time()}","level":"${l}","msg":${JSON.stringify(msg)}${rest.length > 2 ? "," + rest.slice(1) : "}"}\n`);
     if (l === "error" || buffer.length >= 256) flush();
     else if (!scheduled) {
       scheduled = true;

@@ -3,8 +3,10 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { systemClock, type Clock } from "./time.ts";
+import { createChangeWatch } from "./db/change-watch.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createRunner } from "./jobs/runner.ts";
+import { createScheduler } from "./jobs/scheduler.ts";
 import { createSafeFetch } from "./net/safe-fetch.ts";
 import { createAccountsRepo } from "./features/accounts/repo.ts";
 import { createAccountsService } from "./features/accounts/service.ts";
@@ -23,12 +25,21 @@ import { createIngester, type ReadyHook } from "./features/sources/ingest.ts";
 import { registerIngestJob } from "./features/sources/jobs.ts";
 import { createSourcesRepo } from "./features/sources/repo.ts";
 import { createSourcesService } from "./features/sources/service.ts";
+import { createFeeds, registerFeedJobs } from "./features/feeds/index.ts";
+import { createMailer, createMailService } from "./features/mail/index.ts";
+import { setupPodcasts } from "./features/podcasts/setup.ts";
+import { createWebhooksRepo } from "./features/webhooks/repo.ts";
+import { createWebhookTokensService } from "./features/webhooks/service.ts";
+import { createWebhooksFeature } from "./features/webhooks/feature.ts";
+import { createWorkflowsFeature } from "./features/workflows/feature.ts";
 import { createAI } from "./ai/select.ts";
 import { createAskService } from "./features/search/ask.ts";
 import { createChunksRepo } from "./features/search/chunks-repo.ts";
 import { createIndexer } from "./features/search/indexer.ts";
 import { createSearchService } from "./features/search/service.ts";
 import { createVectorIndex } from "./features/search/vectors.ts";
+import { createOAuthRepo } from "./features/oauth/repo.ts";
+import { createOAuthService } from "./features/oauth/service.ts";
 
 export interface CoreDeps {
   config: Config;
@@ -46,8 +57,9 @@ export function createServices(deps: CoreDeps) {
   const logger = deps.logger ?? createLogger(config.logLevel);
 
   const accountsRepo = createAccountsRepo(orm);
-  const accounts = createAccountsService({ repo: accountsRepo, clock, config });
-  const keys = createKeysService({ repo: createKeysRepo(orm), sqlite, clock });
+  const changes = createChangeWatch(sqlite);
+  const accounts = createAccountsService({ repo: accountsRepo, clock, config, changes });
+  const keys = createKeysService({ repo: createKeysRepo(orm), changes, clock });
   const credits = createCreditsService({ repo: createCreditsRepo(orm), accounts: accountsRepo, sqlite, clock, config });
 
   const queue = createQueue({ sqlite, clock });
@@ -87,6 +99,25 @@ export function createServices(deps: CoreDeps) {
   });
   registerIngestJob(runner, ingest);
 
+  const scheduler = createScheduler({ clock, logger });
+  const feeds = createFeeds({
+    sqlite, orm, sources, safeFetch, jobs: queue, scheduler, clock, logger,
+    existingNotebookIds: (userId, ids) => notebooksRepo.existingIds(userId, ids),
+    hostSpacingMs: config.feeds.hostSpacingMs,
+  });
+  registerFeedJobs(runner, feeds);
+  const mail = createMailService({ mailer: createMailer(config), from: config.mail.from });
+  const podcasts = setupPodcasts({ config, sqlite, orm, clock, logger, events, credits, queue, runner, ai, sources: sourcesRepo, notebooks: notebooksRepo, onSourceReady });
+
+  const webhooksRepo = createWebhooksRepo(orm, sqlite);
+  const webhookTokens = createWebhookTokensService({ sqlite, repo: webhooksRepo, clock, baseUrl: config.baseUrl });
+  const workflows = createWorkflowsFeature({
+    config, db, clock, logger, queue, runner, events, sources, notebooks, safeFetch, tokens: webhookTokens,
+    pruneDeliveries: (before) => webhooksRepo.pruneDeliveries(before),
+    actionDeps: { feeds: feeds.service, mail },
+  });
+  const webhooks = createWebhooksFeature({ sqlite, repo: webhooksRepo, clock, tokens: webhookTokens, workflows });
+
   const chunks = createChunksRepo(sqlite);
   const vectors = createVectorIndex(sqlite);
   const indexer = createIndexer({ chunks, vectors, jobs: queue, embedder: ai.embedder, logger });
@@ -95,10 +126,13 @@ export function createServices(deps: CoreDeps) {
   noteHooks.onSaved.push((n) => indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }));
   const search = createSearchService({ sqlite, chunks, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
   const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });
+  const oauth = createOAuthService({ repo: createOAuthRepo(orm), sqlite, clock, config });
 
   return {
-    config, db, clock, logger, queue, runner, safeFetch,
-    accounts, keys, credits, events, sources, notebooks, notes, ai, indexer, search, ask,
+    config, db, clock, logger, queue, runner, safeFetch, scheduler,
+    accounts, keys, credits, events, sources, notebooks, notes, ai, indexer, search, ask, oauth,
+    webhookTokens, workflows, webhooks, podcasts,
+    feeds: feeds.service, feedScheduler: feeds.dispatcher, mail,
     hooks: { onSourceReady, noteSaved: noteHooks.onSaved },
   };
 }

@@ -4,7 +4,7 @@ import { AppError } from "../errors.ts";
 import type { Actor } from "../features/accounts/actor.ts";
 import type { KeysService } from "../features/keys/service.ts";
 import { metaOf } from "./context.ts";
-import { rateLimitHeaders, type RateLimiter } from "./rate-limiter.ts";
+import { applyRateLimitHeaders, type RateLimiter } from "./rate-limiter.ts";
 
 const REALM = 'Bearer realm="commonplace"';
 
@@ -41,7 +41,7 @@ export function authPlugin(deps: { keys: KeysService; limiter: RateLimiter; extr
     }
     metaOf(request).actor = actor;
     const d = limiter.hit(actor.userId);
-    Object.assign(set.headers, rateLimitHeaders(d, limiter.windowSeconds));
+    applyRateLimitHeaders(set.headers, d, limiter.windowSeconds);
     if (!d.allowed) {
       throw new AppError("rate_limited", `Rate limit of ${d.limit} requests per ${limiter.windowSeconds} s reached; retry in ${d.resetSeconds} s`, {
         headers: { "retry-after": String(d.resetSeconds) },

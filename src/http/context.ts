@@ -12,11 +12,20 @@ export interface RequestMeta {
 }
 
 const metas = new WeakMap<Request, RequestMeta>();
+let idPrefix: string | undefined;
+let idCounter = 0;
+
+/** A random per-process prefix and a counter: unique, cheap, 32 hex digits like a UUID. */
+function nextRequestId(): string {
+  idPrefix ??= Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
+  idCounter = (idCounter + 1) % 0x10000000000000;
+  return `req_${idPrefix}${idCounter.toString(16).padStart(16, "0")}`;
+}
 
 export function metaOf(request: Request): RequestMeta {
   let m = metas.get(request);
   if (!m) {
-    m = { id: `req_${crypto.randomUUID().replaceAll("-", "")}`, start: performance.now() };
+    m = { id: nextRequestId(), start: performance.now() };
     metas.set(request, m);
   }
   return m;

@@ -42,3 +42,15 @@ export function rateLimitHeaders(d: RateDecision, windowSeconds: number, policy 
     ratelimit: `"${policy}";r=${d.remaining};t=${d.resetSeconds}`,
   };
 }
+
+/** Sets the RateLimit fields on a response's headers (the policy string is built once per limit). */
+export function applyRateLimitHeaders(headers: Record<string, unknown>, d: RateDecision, windowSeconds: number): void {
+  headers["ratelimit-policy"] = policyCache.get(d.limit) ?? cachePolicy(d.limit, windowSeconds);
+  headers["ratelimit"] = `"default";r=${d.remaining};t=${d.resetSeconds}`;
+}
+const policyCache = new Map<number, string>();
+function cachePolicy(limit: number, windowSeconds: number): string {
+  const s = `"default";q=${limit};w=${windowSeconds}`;
+  policyCache.set(limit, s);
+  return s;
+}

@@ -5,6 +5,7 @@ import type { Clock } from "../../time.ts";
 import type { Config } from "../../config.ts";
 import type { SessionRow, UserRow } from "../../db/schema/index.ts";
 import { hashSecret } from "../keys/format.ts";
+import type { ChangeWatch } from "../../db/change-watch.ts";
 import type { AccountsRepo } from "./repo.ts";
 
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -23,8 +24,25 @@ function randomToken(bytes = 32): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url");
 }
 
-export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; config: Config }) {
+export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; config: Config; changes: ChangeWatch }) {
   const { repo, clock, config } = deps;
+  // Users are read on every authenticated request; the cache drops itself when another
+  // connection (the CLI setting a plan) commits, and this service's own writes evict entries.
+  const users = new Map<string, UserRow>();
+  let usersGeneration = deps.changes.generation();
+  function cachedUser(id: string): UserRow | undefined {
+    const g = deps.changes.generation();
+    if (g !== usersGeneration) {
+      usersGeneration = g;
+      users.clear();
+    }
+    let u = users.get(id);
+    if (!u) {
+      u = repo.userById(id);
+      if (u) users.set(id, u);
+    }
+    return u;
+  }
   // Verifying against this when the email is unknown makes both paths cost one argon2id check.
   let dummyHash: Promise<string> | undefined;
   const dummy = () => (dummyHash ??= Bun.password.hash(`dummy-${randomToken()}`, { algorithm: "argon2id" }));
@@ -69,7 +87,7 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
     },
 
     userById(id: string): UserRow {
-      const u = repo.userById(id);
+      const u = cachedUser(id);
       if (!u) throw notFound("User");
       return u;
     },
@@ -85,6 +103,7 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
         throw invalid("plan", `unknown plan "${planId}"; known: ${config.credits.plans.map((p) => p.id).join(", ")}`);
       }
       repo.setPlan(userId, planId, nowIso());
+      users.delete(userId);
     },
 
     createSession(userId: string): { token: string; session: SessionRow } {

@@ -4,14 +4,14 @@ import type { Orm } from "../../db/client.ts";
 import { creditLedger } from "../../db/schema/index.ts";
 
 export function createCreditsRepo(orm: Orm) {
+  const used = orm
+    .select({ used: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` })
+    .from(creditLedger)
+    .where(and(eq(creditLedger.userId, sql.placeholder("userId")), gte(creditLedger.createdAt, sql.placeholder("from")), lt(creditLedger.createdAt, sql.placeholder("to"))))
+    .prepare();
   return {
     usedBetween(userId: string, from: string, to: string): number {
-      const r = orm
-        .select({ used: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` })
-        .from(creditLedger)
-        .where(and(eq(creditLedger.userId, userId), gte(creditLedger.createdAt, from), lt(creditLedger.createdAt, to)))
-        .get();
-      return r?.used ?? 0;
+      return used.get({ userId, from, to })?.used ?? 0;
     },
     insert(row: typeof creditLedger.$inferInsert): void {
       orm.insert(creditLedger).values(row).run();

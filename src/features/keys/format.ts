@@ -37,7 +37,7 @@ export function checkKey(key: string): KeyCheck {
 }
 
 export function hashSecret(secret: string): string {
-  return new Bun.CryptoHasher("sha256").update(secret).digest("hex");
+  return Bun.SHA256.hash(secret, "hex") as string;
 }
 
 /** What the UI shows: the prefix and the last four characters. */

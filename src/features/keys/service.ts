@@ -1,5 +1,5 @@
 // Personal API keys: create (value returned once), verify with an in-memory cache, revoke at once.
-import type { Database } from "bun:sqlite";
+import type { ChangeWatch } from "../../db/change-watch.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
@@ -29,18 +29,17 @@ export function toPublicKey(row: ApiKeyRow): KeyPublic {
   };
 }
 
-export function createKeysService(deps: { repo: KeysRepo; sqlite: Database; clock: Clock }) {
+export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; clock: Clock }) {
   const { repo, clock } = deps;
   const cache = new Map<string, CachedKey>();
-  // PRAGMA data_version changes when another connection (the CLI) commits: then the cache may
-  // hold a key revoked elsewhere, so it is dropped before the next lookup.
-  const dataVersion = deps.sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version");
-  let seenVersion = dataVersion.get()?.data_version ?? 0;
+  let cacheGeneration = deps.changes.generation();
 
+  // Another connection (the CLI) may have revoked a cached key: then the cache is dropped before
+  // the next lookup, so the revocation applies on the very next request.
   function invalidateIfChangedElsewhere() {
-    const v = dataVersion.get()?.data_version ?? 0;
-    if (v !== seenVersion) {
-      seenVersion = v;
+    const g = deps.changes.generation();
+    if (g !== cacheGeneration) {
+      cacheGeneration = g;
       cache.clear();
     }
   }
@@ -64,13 +63,14 @@ export function createKeysService(deps: { repo: KeysRepo; sqlite: Database; cloc
 
     /** Resolves a bearer key to an actor or throws 401 with a reason that does not leak existence. */
     authenticate(key: string): Actor {
-      const check = checkKey(key);
-      if (check === "malformed") throw new AppError("unauthorized", "The API key is malformed");
-      if (check === "bad_checksum") throw new AppError("unauthorized", "The API key's checksum does not match");
       invalidateIfChangedElsewhere();
       const hash = hashSecret(key);
+      // Only keys that matched a stored hash are cached, so a hit needs no format check.
       let hit = cache.get(hash);
       if (!hit) {
+        const check = checkKey(key);
+        if (check === "malformed") throw new AppError("unauthorized", "The API key is malformed");
+        if (check === "bad_checksum") throw new AppError("unauthorized", "The API key's checksum does not match");
         const row = repo.byHash(hash);
         if (!row || row.revokedAt) throw new AppError("unauthorized", "The API key is unknown or revoked");
         hit = { keyId: row.id, userId: row.userId, name: row.name, lastTouch: row.lastUsedAt ? Date.parse(row.lastUsedAt) : 0 };
