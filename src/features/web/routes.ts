@@ -11,6 +11,7 @@ import { errorPage, keysPage, signInPage, signupClosedPage, signUpPage, type Fie
 import { createWebService, type SignedIn } from "./service.ts";
 import { oauthWebRoutes } from "./oauth-routes.ts";
 import { libraryWebRoutes } from "./library/routes.ts";
+import { outboxWebRoutes } from "./outbox.ts";
 
 interface WebCtx {
   request: Request;
@@ -211,5 +212,6 @@ export function webRoutes(s: Services) {
       }),
     )
     .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
+    .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+    .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
 }
