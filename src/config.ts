@@ -92,7 +92,11 @@ function hostList(env: Env, name: string): string[] {
 function plans(env: Env, defaultCredits: number): { plans: Plan[]; defaultPlanId: string } {
   const raw = read(env, "PLANS");
   const builtin: Plan = { id: "free", name: "Free", monthly_credits: defaultCredits };
-  if (raw === undefined) return { plans: [builtin], defaultPlanId: "free" };
+  if (raw === undefined) {
+    const wanted = read(env, "DEFAULT_PLAN") ?? "free";
+    if (wanted !== "free") throw new ConfigError("DEFAULT_PLAN", `no plan with id "${wanted}" (without PLANS the only plan is "free")`);
+    return { plans: [builtin], defaultPlanId: "free" };
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -176,6 +180,9 @@ export function loadConfig(env: Env = {}) {
     mail: {
       smtpUrl: smtpUrl(env, "SMTP_URL"),
       from: email(env, "MAIL_FROM", "Commonplace <commonplace@localhost>"),
+    },
+    feeds: {
+      hostSpacingMs: int(env, "FEED_HOST_SPACING_MS", 250, 0, 60_000),
     },
   };
   return deepFreeze(config);

@@ -1,0 +1,210 @@
+// Benchmarks authenticated GET /api/v1/me against a bare Bun.serve baseline under the same load.
+//
+//   bun run bench:api [--duration 10] [--connections 64] [--threads 1] [--rounds 1] [--client auto|wrk|bun]
+//
+// Each server runs in its own child process so the load generator (wrk when installed, else a Bun
+// load loop in another child) never shares a JS thread with the server it measures.
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { createLogger } from "../src/log.ts";
+import { createServices } from "../src/services.ts";
+
+interface Result {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+}
+
+const TARGET_RATIO = 0.75;
+const TARGET_P99_MS = 5;
+const SELF = import.meta.path;
+
+// The service as main.ts builds it, over a file database, logging every request to a file.
+async function serveApp(): Promise<void> {
+  const config = loadConfig(process.env);
+  const db = openDatabase(join(config.dataDir, "commonplace.db"));
+  const log = Bun.file(join(config.dataDir, "requests.log")).writer();
+  const services = createServices({ config, db, logger: createLogger(config.logLevel, (chunk) => void log.write(chunk)) });
+  const user = await services.accounts.createUser({ email: "bench@example.com", password: "bench-password" }, { bypassSignupPolicy: true });
+  const { key } = services.keys.create(user.id, "bench");
+  const app = createApp(services);
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
+  console.log(JSON.stringify({ url: `http://127.0.0.1:${server.port}/api/v1/me`, key }));
+}
+
+// The floor: the cheapest JSON response Bun can serve, same size class as /me.
+function serveBare(): void {
+  const body = { id: "usr_01JB3S6W3W4VZ3G8Q0Q9Y5H2KX", email: "bench@example.com", name: "bench", created_at: new Date().toISOString() };
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.json(body) });
+  console.log(JSON.stringify({ url: `http://127.0.0.1:${server.port}/api/v1/me`, key: "" }));
+}
+
+async function startChild(kind: "app" | "bare", env: Record<string, string>) {
+  const proc = Bun.spawn([process.execPath, SELF, "--serve", kind], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${kind} server exited before it was ready`);
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return { proc, ...(JSON.parse(text.slice(0, text.indexOf("\n"))) as { url: string; key: string }) };
+}
+
+function toMs(v: string, unit: string): number {
+  const n = Number(v);
+  return unit === "us" ? n / 1000 : unit === "s" ? n * 1000 : n;
+}
+
+async function runWrk(name: string, url: string, key: string, o: LoadOptions): Promise<Result> {
+  const args = ["wrk", "-t", String(o.threads), "-c", String(o.connections), "-d", `${o.duration}s`, "--latency"];
+  if (key) args.push("-H", `Authorization: Bearer ${key}`);
+  const proc = Bun.spawn([...args, url], { stdout: "pipe", stderr: "pipe" });
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error(`wrk failed: ${await new Response(proc.stderr).text()}`);
+  const lat = (pct: string) => {
+    const m = new RegExp(`^\\s*${pct}%\\s+([\\d.]+)(us|ms|s)\\s*$`, "m").exec(out);
+    if (!m) throw new Error(`no ${pct}% latency in wrk output:\n${out}`);
+    return toMs(m[1]!, m[2]!);
+  };
+  return {
+    name,
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
+    p50: lat("50"),
+    p99: lat("99"),
+    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN),
+    errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?timeout (\d+)/.exec(out)?.[1] ?? 0),
+  };
+}
+
+// Fallback load generator when wrk is missing: closed-loop connections with keep-alive fetch.
+async function loadLoop(url: string, key: string, connections: number, seconds: number): Promise<void> {
+  const headers = key ? { authorization: `Bearer ${key}` } : undefined;
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        const res = await fetch(url, { headers });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t);
+        if (!res.ok) errors++;
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  console.log(JSON.stringify({ rps: latencies.length / seconds, p50: pct(50), p99: pct(99), requests: latencies.length, errors }));
+}
+
+async function runBunLoad(name: string, url: string, key: string, o: LoadOptions): Promise<Result> {
+  const proc = Bun.spawn([process.execPath, SELF, "--load", url, "--key", key, "--connections", String(o.connections), "--duration", String(o.duration)], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error("load loop failed");
+  return { name, ...(JSON.parse(out) as Omit<Result, "name">) };
+}
+
+interface LoadOptions {
+  connections: number;
+  duration: number;
+  threads: number;
+  rounds: number;
+  client: "auto" | "wrk" | "bun";
+}
+
+type Child = Awaited<ReturnType<typeof startChild>>;
+
+function median(results: Result[]): Result {
+  const sorted = [...results].sort((a, b) => a.rps - b.rps);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function main(o: LoadOptions): Promise<void> {
+  const useWrk = o.client === "wrk" || (o.client === "auto" && Bun.which("wrk") !== null);
+  const load = useWrk ? runWrk : runBunLoad;
+  const dataDir = mkdtempSync(join(tmpdir(), "commonplace-bench-"));
+  // Logging stays on (to a file) so its cost is measured; the rate limit is raised so every call passes.
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "1000000" };
+  const children: Child[] = [];
+  try {
+    const tool = useWrk ? `wrk, ${o.threads} thread(s)` : "Bun fetch loop in a child process";
+    console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Bun ${Bun.version}, ${process.platform}-${process.arch}`);
+    console.log(`load average before the run: ${loadavg().map((l) => l.toFixed(2)).join(" ")} (anything else running skews the figures)`);
+    console.log(`load: ${tool}, ${o.connections} connections, ${o.duration} s per target and round, ${o.rounds} round(s) after a warm-up\n`);
+    const targets = [
+      { name: "bare Bun.serve JSON", kind: "bare" as const },
+      { name: "GET /api/v1/me (key auth)", kind: "app" as const },
+    ];
+    for (const t of targets) {
+      const child = await startChild(t.kind, env);
+      children.push(child);
+      const check = await fetch(child.url, { headers: child.key ? { authorization: `Bearer ${child.key}` } : {} });
+      if (check.status !== 200) throw new Error(`${t.name}: GET ${child.url} answered ${check.status}: ${await check.text()}`);
+      await load(t.name, child.url, child.key, { ...o, duration: Math.min(3, o.duration) }); // warm-up: JIT, caches
+    }
+    // Rounds alternate between the targets so a noisy neighbour hurts both alike.
+    const runs: Result[][] = targets.map(() => []);
+    for (let r = 0; r < o.rounds; r++) {
+      for (const [i, t] of targets.entries()) runs[i]!.push(await load(t.name, children[i]!.url, children[i]!.key, o));
+    }
+    const [bare, app] = runs.map(median) as [Result, Result];
+    report(bare, app, statSync(join(dataDir, "requests.log")).size);
+  } finally {
+    for (const c of children) c.proc.kill();
+    await Promise.all(children.map((c) => c.proc.exited));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function report(bare: Result, app: Result, logBytes: number): void {
+  const fmt = (n: number, d = 2) => n.toFixed(d);
+  console.log("| target | req/s | p50 ms | p99 ms | requests | errors |");
+  console.log("|---|---:|---:|---:|---:|---:|");
+  for (const r of [bare, app]) console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.requests} | ${r.errors} |`);
+  const ratio = app.rps / bare.rps;
+  console.log(`\nratio app/bare: ${fmt(ratio * 100, 1)} % (target ≥ ${TARGET_RATIO * 100} %); app p99 ${fmt(app.p99)} ms (target ≤ ${TARGET_P99_MS} ms)`);
+  console.log(`request log written: ${(logBytes / 1024 / 1024).toFixed(1)} MiB`);
+  const ok = ratio >= TARGET_RATIO && app.p99 <= TARGET_P99_MS && app.errors === 0 && bare.errors === 0;
+  console.log(ok ? "PASS" : "MISS");
+  process.exitCode = ok ? 0 : 1;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: {
+      serve: { type: "string" },
+      load: { type: "string" },
+      key: { type: "string", default: "" },
+      duration: { type: "string", default: "10" },
+      connections: { type: "string", default: "64" },
+      threads: { type: "string", default: "1" },
+      rounds: { type: "string", default: "1" },
+      client: { type: "string", default: "auto" },
+    },
+  });
+  const o: LoadOptions = {
+    duration: Number(values.duration),
+    connections: Number(values.connections),
+    threads: Number(values.threads),
+    rounds: Math.max(1, Number(values.rounds)),
+    client: values.client === "wrk" || values.client === "bun" ? values.client : "auto",
+  };
+  if (values.serve === "app") await serveApp();
+  else if (values.serve === "bare") serveBare();
+  else if (values.load) await loadLoop(values.load, values.key!, o.connections, o.duration);
+  else await main(o);
+}

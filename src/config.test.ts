@@ -1,0 +1,125 @@
+// Config: defaults with an empty environment, one clear ConfigError per bad value, a frozen result.
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { ConfigError, loadConfig } from "./config.ts";
+
+function errorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig defaults", () => {
+  test("an empty environment gives a working configuration", () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.hostname).toBe("0.0.0.0");
+    expect(c.dataDir).toBe(resolve("./data"));
+    expect(c.baseUrl).toBe("http://localhost:3000");
+    expect(c.secureCookies).toBe(false);
+    expect(c.allowSignup).toBe(true);
+    expect(c.logLevel).toBe("info");
+    expect(c.rateLimit.perMinute).toBe(600);
+    expect(c.rateLimit.webhookPerMinute).toBe(600);
+    expect(c.credits.plans).toEqual([{ id: "free", name: "Free", monthly_credits: 500 }]);
+    expect(c.credits.defaultPlanId).toBe("free");
+    expect(c.net.allowPrivateNetwork).toBe(false);
+    expect(c.ai.baseUrl).toBeUndefined();
+    expect(c.mail.smtpUrl).toBeUndefined();
+  });
+
+  test("blank values count as unset", () => {
+    expect(loadConfig({ PORT: "  ", ALLOW_SIGNUP: "" }).port).toBe(3000);
+  });
+
+  test("valid values are parsed and normalised", () => {
+    const c = loadConfig({
+      PORT: "8080",
+      BASE_URL: "https://notes.example.com/",
+      ALLOW_SIGNUP: "off",
+      DEFAULT_MONTHLY_CREDITS: "42",
+      PLANS: '[{"id":"pro","name":"Pro","monthly_credits":1000}]',
+      DEFAULT_PLAN: "pro",
+      SMTP_URL: "smtp://u:p@mail.example.com:587",
+    });
+    expect(c.port).toBe(8080);
+    expect(c.baseUrl).toBe("https://notes.example.com");
+    expect(c.secureCookies).toBe(true);
+    expect(c.allowSignup).toBe(false);
+    expect(c.credits.plans.map((p) => [p.id, p.monthly_credits])).toEqual([
+      ["free", 42],
+      ["pro", 1000],
+    ]);
+    expect(c.credits.defaultPlanId).toBe("pro");
+    expect(c.mail.smtpUrl).toBe("smtp://u:p@mail.example.com:587");
+  });
+});
+
+describe("bad values stop with a ConfigError naming the variable", () => {
+  const cases: [string, Record<string, string>, string][] = [
+    ["PORT not a number", { PORT: "abc" }, "PORT"],
+    ["PORT out of range", { PORT: "70000" }, "PORT"],
+    ["PORT negative", { PORT: "-1" }, "PORT"],
+    ["ALLOW_SIGNUP not a boolean", { ALLOW_SIGNUP: "maybe" }, "ALLOW_SIGNUP"],
+    ["BASE_URL not http", { BASE_URL: "ftp://x" }, "BASE_URL"],
+    ["BASE_URL not a URL", { BASE_URL: "notes.example.com" }, "BASE_URL"],
+    ["PLANS not JSON", { PLANS: "[{id:pro}" }, "PLANS"],
+    ["PLANS not an array", { PLANS: '{"id":"pro","name":"Pro","monthly_credits":1}' }, "PLANS"],
+    ["PLANS empty", { PLANS: "[]" }, "PLANS"],
+    ["PLANS item without credits", { PLANS: '[{"id":"pro","name":"Pro"}]' }, "PLANS"],
+    ["PLANS negative credits", { PLANS: '[{"id":"pro","name":"Pro","monthly_credits":-5}]' }, "PLANS"],
+    ["PLANS duplicate id", { PLANS: '[{"id":"pro","name":"A","monthly_credits":1},{"id":"pro","name":"B","monthly_credits":2}]' }, "PLANS"],
+    ["DEFAULT_PLAN unknown with PLANS", { PLANS: '[{"id":"pro","name":"Pro","monthly_credits":1}]', DEFAULT_PLAN: "gold" }, "DEFAULT_PLAN"],
+    ["DEFAULT_PLAN unknown without PLANS", { DEFAULT_PLAN: "gold" }, "DEFAULT_PLAN"],
+    ["SMTP_URL not a URL", { SMTP_URL: "mail.example.com:25" }, "SMTP_URL"],
+    ["SMTP_URL wrong scheme", { SMTP_URL: "http://mail.example.com" }, "SMTP_URL"],
+    ["LOG_LEVEL unknown", { LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    ["DEFAULT_MONTHLY_CREDITS fractional", { DEFAULT_MONTHLY_CREDITS: "1.5" }, "DEFAULT_MONTHLY_CREDITS"],
+  ];
+  for (const [name, env, variable] of cases) {
+    test(name, () => {
+      const e = errorOf(env);
+      expect(e.variable).toBe(variable);
+      expect(e.message.startsWith(`${variable}: `)).toBe(true);
+    });
+  }
+});
+
+describe("the configuration object", () => {
+  test("is frozen all the way down", () => {
+    const c = loadConfig({});
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.rateLimit)).toBe(true);
+    expect(Object.isFrozen(c.credits.plans)).toBe(true);
+    expect(Object.isFrozen(c.credits.plans[0])).toBe(true);
+    expect(() => {
+      (c as { port: number }).port = 1;
+    }).toThrow(TypeError);
+    expect(() => {
+      (c.credits.plans as unknown as unknown[]).push({});
+    }).toThrow(TypeError);
+    expect(c.port).toBe(3000);
+  });
+});
+
+describe("the server process", () => {
+  test("PORT=abc exits non-zero with one line naming PORT", async () => {
+    const proc = Bun.spawn([process.execPath, "run", "src/main.ts"], {
+      cwd: resolve(import.meta.dir, ".."),
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", PORT: "abc" },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect(code).not.toBe(0);
+    expect(stdout).toBe("");
+    const lines = stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("PORT");
+  });
+});

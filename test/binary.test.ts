@@ -1,0 +1,63 @@
+// The compiled single-file binary starts on its own: embedded sqlite-vec, migrations, health checks.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { build } from "../scripts/build.ts";
+import { run, startServer, tempDir, waitForOk, type ServerProcess } from "./server-process.ts";
+
+const work = tempDir("commonplace-binary-");
+let binary = "";
+let server: ServerProcess | undefined;
+
+beforeAll(async () => {
+  binary = await build({ outfile: join(work.path, "commonplace") });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  work.remove();
+});
+
+test("the binary serves /healthz and /readyz with a fresh data directory", async () => {
+  const dataDir = join(work.path, "data");
+  // Run from a directory without node_modules so only the embedded extension can be loaded.
+  server = await startServer([binary], { DATA_DIR: dataDir, LOG_LEVEL: "info" }, { cwd: work.path });
+  const health = await waitForOk(`${server.url}/healthz`);
+  expect(await health.json()).toEqual({ status: "ok" });
+  const ready = await fetch(`${server.url}/readyz`);
+  expect(ready.status).toBe(200);
+  expect(await ready.json()).toEqual({ status: "ok", database: "ok" });
+  expect(await Bun.file(join(dataDir, "commonplace.db")).exists()).toBe(true);
+  expect(await server.stop()).toBe(0);
+  server = undefined;
+}, 60_000);
+
+test("the binary stops with one clear line on a bad variable", async () => {
+  const r = await run([binary], { PORT: "abc", DATA_DIR: join(work.path, "bad") }, { cwd: work.path });
+  expect(r.code).not.toBe(0);
+  expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  expect(r.stderr).toContain("PORT");
+});
+
+test("the binary carries the speech and MP3 worker threads", async () => {
+  // A probe built exactly like the binary, with a main that synthesises and encodes one sentence.
+  const main = `
+    const { createBuiltinSpeech } = await import("./ai/speech/builtin.ts");
+    const { createAudioEncoder } = await import("./features/podcasts/audio/encoder.ts");
+    const speech = createBuiltinSpeech();
+    const encoder = createAudioEncoder();
+    const clip = await speech.synthesize("Hello from the compiled binary.", "host_a");
+    const mp3 = await encoder.encodeMp3Async(clip.samples, clip.sampleRate);
+    console.log(JSON.stringify({ samples: clip.samples.length, rate: clip.sampleRate, head: Array.from(mp3.slice(0, 2)) }));
+    await speech.close();
+    await encoder.close();
+    process.exit(0);`;
+  const probe = await build({ outfile: join(work.path, "probe"), main });
+  const r = await run([probe], {}, { cwd: work.path });
+  expect(r.code).toBe(0);
+  const out = JSON.parse(r.stdout.trim()) as { samples: number; rate: number; head: number[] };
+  expect(out.rate).toBe(16000);
+  expect(out.samples).toBeGreaterThan(8000);
+  // An MPEG audio frame starts with 11 set sync bits.
+  expect(out.head[0]).toBe(0xff);
+  expect(out.head[1]! & 0xe0).toBe(0xe0);
+}, 120_000);
