@@ -1,7 +1,7 @@
 // createApp: the table of contents of the HTTP surface. It never listens; main.ts does.
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
-import { authPlugin } from "./http/auth.ts";
+import { createApiAuth } from "./http/auth.ts";
 import { errorPlugin } from "./http/errors.ts";
 import { idempotencyPlugin } from "./http/idempotency.ts";
 import { createRateLimiter } from "./http/rate-limiter.ts";
@@ -26,7 +26,6 @@ export function createApp(s: Services) {
   const limiter = createRateLimiter({ limit: s.config.rateLimit.perMinute, windowMs: 60_000, now: () => s.clock.now() });
 
   const api = new Elysia({ prefix: "/api/v1" })
-    .use(authPlugin({ keys: s.keys, limiter }))
     .use(idempotencyPlugin({ sqlite: s.db.sqlite, clock: s.clock }))
     .use(accountRoutes(s))
     .use(keyRoutes(s))
@@ -62,7 +61,8 @@ export function createApp(s: Services) {
     .use(webhookIngressRoutes(s))
     .use(api);
   routes = () => app.routes;
-  const handle = withRequestHandling(app, { logger: s.logger, maxBodyBytes: s.config.http.maxBodyBytes });
+  const apiAuth = createApiAuth({ keys: s.keys, limiter });
+  const handle = withRequestHandling(app, { logger: s.logger, maxBodyBytes: s.config.http.maxBodyBytes, apiAuth });
   return { handle, routes: () => app.routes, elysia: app };
 }
 export type App = ReturnType<typeof createApp>;

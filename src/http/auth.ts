@@ -1,5 +1,4 @@
 // Bearer authentication for /api/v1 plus the per-user rate limit; sets the request's actor.
-import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../features/accounts/actor.ts";
 import type { KeysService } from "../features/keys/service.ts";
@@ -14,9 +13,14 @@ export function unauthorized(detail: string, wwwAuthenticate: string): AppError 
   return new AppError("unauthorized", detail, { headers: { "www-authenticate": wwwAuthenticate } });
 }
 
-export function authPlugin(deps: { keys: KeysService; limiter: RateLimiter; extraResolvers?: BearerResolver[] }) {
+/**
+ * Authenticates a /api/v1 request and counts it against the user's rate limit: sets the request's
+ * actor and returns the RateLimit headers for the response, or throws a 401/429 AppError. It runs
+ * in the outer request layer rather than as an Elysia hook, which keeps cached requests cheap.
+ */
+export function createApiAuth(deps: { keys: KeysService; limiter: RateLimiter; extraResolvers?: BearerResolver[] }) {
   const { keys, limiter } = deps;
-  return new Elysia({ name: "auth" }).onTransform({ as: "scoped" }, ({ request, set }) => {
+  return (request: Request): Record<string, string> => {
     const header = request.headers.get("authorization");
     if (!header) {
       throw unauthorized("Send your API key as `Authorization: Bearer cpk_…`", REALM);
@@ -41,16 +45,19 @@ export function authPlugin(deps: { keys: KeysService; limiter: RateLimiter; extr
     }
     metaOf(request).actor = actor;
     const d = limiter.hit(actor.userId);
-    applyRateLimitHeaders(set.headers, d, limiter.windowSeconds);
+    const headers: Record<string, string> = {};
+    applyRateLimitHeaders(headers, d, limiter.windowSeconds);
     if (!d.allowed) {
       throw new AppError("rate_limited", `Rate limit of ${d.limit} requests per ${limiter.windowSeconds} s reached; retry in ${d.resetSeconds} s`, {
-        headers: { "retry-after": String(d.resetSeconds) },
+        headers: { ...headers, "retry-after": String(d.resetSeconds) },
       });
     }
-  });
+    return headers;
+  };
 }
+export type ApiAuth = ReturnType<typeof createApiAuth>;
 
-/** The authenticated actor of a request under /api/v1 (set by authPlugin). */
+/** The authenticated actor of a request under /api/v1 (set by createApiAuth). */
 export function actorOf(request: Request): Actor {
   const actor = metaOf(request).actor;
   if (!actor) throw new AppError("unauthorized", "Not authenticated");

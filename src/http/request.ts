@@ -29,7 +29,10 @@ function guard(request: Request, path: string, maxBodyBytes: number): AppError |
   }
 }
 
-export function withRequestHandling<A extends HttpApp>(app: A, opts: { logger: Logger; maxBodyBytes: number }) {
+export function withRequestHandling<A extends HttpApp>(
+  app: A,
+  opts: { logger: Logger; maxBodyBytes: number; apiAuth?: (request: Request) => Record<string, string> },
+) {
   return async (request: Request): Promise<Response> => {
     const meta = metaOf(request);
     const sent = request.headers.get("x-request-id");
@@ -37,10 +40,17 @@ export function withRequestHandling<A extends HttpApp>(app: A, opts: { logger: L
     const url = request.url;
     const q = url.indexOf("?");
     const path = url.slice(url.indexOf("/", 8), q === -1 ? undefined : q);
-    const refused = guard(request, path, opts.maxBodyBytes);
-    let res = refused
-      ? problemResponse({ code: refused.code, detail: refused.detail, requestId: meta.id })
-      : await app.handle(request);
+    let extra: Record<string, string> | undefined;
+    let res: Response;
+    try {
+      const refused = guard(request, path, opts.maxBodyBytes);
+      if (refused) throw refused;
+      if (opts.apiAuth && path.startsWith("/api/v1/")) extra = opts.apiAuth(request);
+      res = await app.handle(request);
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      res = problemResponse({ code: e.code, detail: e.detail, errors: e.extra.errors, requestId: meta.id, headers: e.extra.headers });
+    }
     try {
       res.headers.set("x-request-id", meta.id);
     } catch {
@@ -48,6 +58,7 @@ export function withRequestHandling<A extends HttpApp>(app: A, opts: { logger: L
       res = new Response(res.body, res);
       res.headers.set("x-request-id", meta.id);
     }
+    if (extra) for (const k in extra) res.headers.set(k, extra[k]!);
     opts.logger.info("request", {
       request_id: meta.id,
       method: request.method,

@@ -66,7 +66,7 @@ export function createOAuthService(deps: { repo: OAuthRepo; sqlite: Database; cl
     token: tokens.token,
     revoke: tokens.revoke,
     verifyAccess: tokens.verifyAccess,
-    /** For authPlugin's extraResolvers: accepts access tokens issued for `resource` only. */
+    /** For createApiAuth's extraResolvers: accepts access tokens issued for `resource` only. */
     bearerResolver: (resource: string): BearerResolver => (token) => {
       const check = tokens.verifyAccess(token, resource);
       return check.ok ? check.actor : undefined;
