@@ -48,7 +48,7 @@ export function parseArgs(argv: string[]): { command: string; opts: Record<strin
   return { command, opts };
 }
 
-export async function runCli(argv: string[], env: Record<string, string | undefined>, out: (line: string) => void): Promise<number> {
+export async function runCli(argv: string[], env: Record<string, string | undefined> | undefined, out: (line: string) => void): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs(argv);
@@ -117,7 +117,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
 
 if (import.meta.main) {
   try {
-    const code = await runCli(process.argv.slice(2), process.env, (l) => console.log(l));
+    const code = await runCli(process.argv.slice(2), undefined, (l) => console.log(l));
     process.exit(code);
   } catch (e) {
     if (e instanceof ConfigError) {

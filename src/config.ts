@@ -120,7 +120,8 @@ function plans(env: Env, defaultCredits: number): { plans: Plan[]; defaultPlanId
   return { plans: list, defaultPlanId };
 }
 
-export function loadConfig(env: Env = {}) {
+/** Reads the given variables, or the process environment (the only place it is read). */
+export function loadConfig(env: Env = process.env) {
   const port = int(env, "PORT", 3000, 0, 65535);
   const baseUrl = url(env, "BASE_URL", `http://localhost:${port}`)!;
   const defaultCredits = int(env, "DEFAULT_MONTHLY_CREDITS", 500, 0, 1_000_000_000);

@@ -10,7 +10,7 @@ import { rememberClientAddress } from "./features/web/http.ts";
 function start() {
   let config;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(`commonplace: invalid configuration: ${e.message}`);
@@ -34,6 +34,7 @@ function start() {
   });
   services.indexer.ensureCurrent();
   services.runner.start();
+  services.feedScheduler.start();
   void services.accounts.warmUp();
   services.logger.info("listening", { url: `http://${server.hostname}:${server.port}`, base_url: config.baseUrl, data_dir: config.dataDir });
 
@@ -44,6 +45,7 @@ function start() {
     services.logger.info("shutting down", { signal });
     // Stop taking requests and jobs; let in-flight steps finish within the grace period.
     await server.stop();
+    services.scheduler.stopAll();
     await services.runner.stop({ graceMs: 10_000 });
     services.logger.flush();
     db.close();
