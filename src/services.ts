@@ -114,7 +114,7 @@ export function createServices(deps: CoreDeps) {
   const workflows = createWorkflowsFeature({
     config, db, clock, logger, queue, runner, events, sources, notebooks, safeFetch, tokens: webhookTokens,
     pruneDeliveries: (before) => webhooksRepo.pruneDeliveries(before),
-    actionDeps: { feeds: feeds.service, mail },
+    actionDeps: { feeds: feeds.service, mail, podcasts },
   });
   const webhooks = createWebhooksFeature({ sqlite, repo: webhooksRepo, clock, tokens: webhookTokens, workflows });
 

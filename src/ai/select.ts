@@ -9,6 +9,9 @@ import { createBuiltinEmbedder } from "./embedder/builtin.ts";
 import { createOpenAIEmbedder } from "./embedder/openai.ts";
 import type { Embedder } from "./embedder/port.ts";
 import { createOpenAIClient, type FetchLike, type OpenAIClient } from "./openai-client.ts";
+import { createBuiltinSpeech } from "./speech/builtin.ts";
+import { createOpenAISpeech } from "./speech/openai.ts";
+import type { SpeechEngine } from "./speech/port.ts";
 
 /** Adapts safeFetch to the fetch shape the OpenAI client expects. */
 export function fetchThrough(safeFetch: SafeFetch, timeoutMs: number): FetchLike {
@@ -34,6 +37,8 @@ export interface AI {
   client: OpenAIClient | null;
   embedder: Embedder;
   chat: ChatModel;
+  /** Builtin Flite voices by default; `/v1/audio/speech` when AI_BASE_URL and AI_TTS_MODEL are set. */
+  speech: SpeechEngine;
   /** The embedder for a stored model id, if it can still be computed (for searches during re-embedding). */
   embedderFor(model: string): Embedder | null;
 }
@@ -45,10 +50,23 @@ export function createAI(config: Config, safeFetch: SafeFetch): AI {
     : null;
   const embedder = client && config.ai.embeddingModel ? createOpenAIEmbedder({ client, model: config.ai.embeddingModel }) : builtinEmbedder;
   const chat = client && config.ai.chatModel ? createOpenAIChat({ client, model: config.ai.chatModel }) : createBuiltinChat();
+  const speech =
+    config.ai.baseUrl && config.ai.ttsModel
+      ? createOpenAISpeech({
+          // The adapter appends /v1/audio/speech itself; a base already ending in /v1 must not get a second one.
+          baseUrl: config.ai.baseUrl.replace(/\/v1\/?$/, ""),
+          apiKey: config.ai.apiKey,
+          model: config.ai.ttsModel,
+          timeoutMs: config.ai.timeoutMs,
+          fetch: fetchThrough(safeFetch, config.ai.timeoutMs),
+        })
+      : // Each Flite call restarts the WASI program (~50 ms); longer chunks pay that less often.
+        createBuiltinSpeech({ maxChunkChars: 800 });
   return {
     client,
     embedder,
     chat,
+    speech,
     embedderFor: (model) => (model === embedder.id ? embedder : model === builtinEmbedder.id ? builtinEmbedder : null),
   };
 }

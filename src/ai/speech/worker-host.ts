@@ -1,4 +1,5 @@
 // The worker-thread half of the request/reply protocol: one handler, failures sent back as replies.
+import { setPriority } from "node:os";
 import { errorReply, type WorkerRequest } from "./worker-protocol.ts";
 
 declare var self: Worker;
@@ -11,6 +12,13 @@ export interface HandlerResult<R> {
 
 /** Call once at the top of a worker entry file. Requests arrive one at a time from the client. */
 export function serveWorker<T, R>(handler: (payload: T) => Promise<HandlerResult<R>> | HandlerResult<R>): void {
+  // On Linux a thread has its own nice value: lowering this worker's lets HTTP win the CPU on a
+  // busy machine while synthesis and encoding still use whatever is idle.
+  try {
+    setPriority(0, 10);
+  } catch {
+    // not permitted or not supported: run at normal priority
+  }
   self.onmessage = async (event: MessageEvent<WorkerRequest<T>>) => {
     const { id, payload } = event.data;
     try {

@@ -5,7 +5,7 @@ import { httpRequest } from "./http-request.ts";
 import { addSourceToNotebook, createNotebook, createSource } from "./library.ts";
 import { watchFeed } from "../../feeds/action.ts";
 import { sendEmail } from "../../mail/action.ts";
-import { createPodcast } from "./pending.ts";
+import { createPodcast } from "../../podcasts/workflow-action.ts";
 import { runWorkflow } from "./run-workflow.ts";
 import type { ActionModule } from "./types.ts";
 

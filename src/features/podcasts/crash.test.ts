@@ -1,0 +1,73 @@
+// kill -9 in the middle of an episode: the next runner removes the partial file, reuses the script, finishes once.
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { userWithKey } from "../../../test/helpers.ts";
+import { loadConfig } from "../../config.ts";
+import { openDatabase } from "../../db/client.ts";
+import { waitFor } from "../../jobs/testing.ts";
+import { silentLogger } from "../../log.ts";
+import { createServices } from "../../services.ts";
+import { parseMp3Frames } from "./audio/mp3-parse.ts";
+
+/** Long enough to be caught mid-way (the first segment is written after ~6 s of speech), short enough to be quick. */
+const ARTICLE = `# Tide pools
+
+Tide pools hold small animals when the sea goes out. Sea stars grip the rock with hundreds of tube feet. However, a hot afternoon can still dry out the smallest animals.
+
+## Visiting
+
+Visitors should step only on bare rock and check the tide table, because the sea comes back faster than most people expect.
+`;
+import { episodeFile, insertReadySource } from "./testing.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "commonplace-podcast-crash-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function open(clockSkewMs = 0) {
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", JOB_LEASE_MS: "1000" });
+  const db = openDatabase(join(dir, "commonplace.db"));
+  // Seen from a clock a little ahead, the dead runner's lease has already run out.
+  const services = createServices({ config, db, logger: silentLogger, clock: { now: () => Date.now() + clockSkewMs } });
+  return { config, db, services, app: null as never, queue: services.queue, runner: services.runner };
+}
+
+test("a runner killed mid-episode: another finishes it cleanly, charged once", async () => {
+  const first = open();
+  const user = await userWithKey(first);
+  const actor = { userId: user.userId, auth: { type: "system" as const, reason: "test" } };
+  const src = insertReadySource(first.services, user.userId, { markdown: ARTICLE });
+  const id = first.services.podcasts.create(actor, { format: "deep_dive", source_ids: [src] }).id;
+  const podcastsDir = join(dir, "podcasts");
+  const status = () => first.db.sqlite.query<{ status: string; transcript: string | null }, [string]>("SELECT status, transcript FROM podcasts WHERE id = ?").get(id)!;
+  const partial = () => (existsSync(podcastsDir) ? readdirSync(podcastsDir).filter((f) => f.endsWith(".part")) : []);
+
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "fixtures", "crash-runner.ts"), dir], { stdout: "pipe", stderr: "inherit" });
+  try {
+    await waitFor(() => partial().some((f) => statSync(join(podcastsDir, f)).size > 0), "audio being written", 60_000);
+  } finally {
+    child.kill("SIGKILL");
+    await child.exited;
+  }
+  const before = status();
+  expect(before.status).toBe("generating");
+  expect(before.transcript).not.toBeNull();
+  expect(existsSync(join(podcastsDir, `${id}.mp3`))).toBe(false);
+  first.db.close();
+
+  const second = open(5_000);
+  try {
+    await second.runner.drain({ timeoutMs: 60_000 });
+    const p = second.services.podcasts.get(actor, id);
+    expect(p.status).toBe("ready");
+    expect(JSON.stringify(p.transcript)).toBe(before.transcript!);
+    expect(readdirSync(podcastsDir)).toEqual([`${id}.mp3`]);
+    const info = parseMp3Frames(episodeFile(second.services, id));
+    expect(Math.abs(info.durationSeconds - p.duration_seconds!) / p.duration_seconds!).toBeLessThan(0.05);
+    expect(second.db.sqlite.query("SELECT count(*) AS n FROM credit_ledger WHERE ref = ?").get(id)).toEqual({ n: 1 });
+  } finally {
+    await second.services.podcasts.close();
+    second.db.close();
+  }
+}, 90_000);

@@ -1,0 +1,246 @@
+// Podcasts: create an episode from sources or a notebook (credits held, generation queued in the
+// same transaction), read, list and delete it, find its audio file, and make quick podcasts.
+import type { Database } from "bun:sqlite";
+import { rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../../config.ts";
+import type { PodcastRow, PodcastStatus, SourceRow } from "../../db/schema/index.ts";
+import { inTransaction } from "../../db/tx.ts";
+import { AppError, invalid, notFound } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import type { Queue } from "../../jobs/queue.ts";
+import type { Logger } from "../../log.ts";
+import type { Clock } from "../../time.ts";
+import type { Actor } from "../accounts/actor.ts";
+import type { CreditsService } from "../credits/service.ts";
+import type { EventsService } from "../events/service.ts";
+import type { NotebooksRepo } from "../notebooks/repo.ts";
+import type { SourcesRepo } from "../sources/repo.ts";
+import { creditCost, DEFAULT_PODCAST_FORMAT, FORMATS, PODCAST_FORMATS, type PodcastFormat } from "./formats.ts";
+import type { PodcastsRepo } from "./repo.ts";
+import { MAX_SOURCES, type PodcastCreate, type PodcastPublic } from "./schema.ts";
+
+export const GENERATE_JOB = "podcast.generate";
+/** More is hours of audio; a self-hoster who wants it can split the source. */
+export const MAX_UNABRIDGED_WORDS = 50_000;
+const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+export const audioPathOf = (id: string) => `podcasts/${id}.mp3`;
+
+export function toPublicPodcast(row: PodcastRow, baseUrl: string): PodcastPublic {
+  const spec = FORMATS[row.format as PodcastFormat];
+  return {
+    id: row.id,
+    title: row.title,
+    format: row.format as PodcastFormat,
+    language: row.language,
+    status: row.status,
+    error: row.error,
+    error_detail: row.errorDetail,
+    duration_seconds: row.durationSeconds === null ? null : Math.round(row.durationSeconds * 100) / 100,
+    source_ids: row.sourceIds,
+    notebook_id: row.notebookId,
+    speakers: spec.speakers.map((s) => ({ name: s.name, role: s.role })),
+    audio_url: row.status === "ready" ? `${baseUrl}/api/v1/podcasts/${row.id}/audio` : null,
+    audio_bytes: row.status === "ready" ? row.audioBytes : null,
+    transcript: row.transcript,
+    credits_quoted: row.creditsQuoted,
+    credits_used: row.creditsUsed,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+export interface PodcastsDeps {
+  sqlite: Database;
+  repo: PodcastsRepo;
+  sources: SourcesRepo;
+  notebooks: NotebooksRepo;
+  events: EventsService;
+  queue: Pick<Queue, "enqueue" | "get">;
+  credits: CreditsService;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+}
+
+interface Chosen {
+  rows: SourceRow[];
+  notebookId: string | null;
+  title: string;
+}
+
+const wordsOf = (rows: SourceRow[]) => rows.reduce((n, r) => n + (r.wordCount ?? 0), 0);
+
+export function createPodcastsService(deps: PodcastsDeps) {
+  const { sqlite, repo, events, queue, credits, clock, config } = deps;
+  const nowIso = () => new Date(clock.now()).toISOString();
+  const pub = (row: PodcastRow) => toPublicPodcast(row, config.baseUrl);
+
+  function chooseSources(actor: Actor, input: PodcastCreate): Chosen {
+    if (input.source_ids && input.notebook_id) throw invalid("notebook_id", "give source_ids or notebook_id, not both");
+    if (input.notebook_id) {
+      const nb = deps.notebooks.byId(actor.userId, input.notebook_id);
+      if (!nb) throw invalid("notebook_id", `notebook ${input.notebook_id} does not exist`);
+      const ids = repo.readySourceIdsOfNotebook(actor.userId, nb.id);
+      if (ids.length === 0) throw invalid("notebook_id", "the notebook has no ready sources");
+      const rows = deps.sources.byIds(actor.userId, ids.slice(0, MAX_SOURCES)).sort((a, b) => a.id.localeCompare(b.id));
+      return { rows, notebookId: nb.id, title: nb.name };
+    }
+    if (!input.source_ids) throw invalid("source_ids", "give source_ids or notebook_id");
+    const found = new Map(deps.sources.byIds(actor.userId, input.source_ids).map((r) => [r.id, r]));
+    const rows = input.source_ids.map((id, i) => {
+      const row = found.get(id);
+      if (!row) throw invalid(`source_ids[${i}]`, `source ${id} does not exist`);
+      if (row.status !== "ready") throw invalid(`source_ids[${i}]`, `source ${id} is not ready yet (status ${row.status})`);
+      return row;
+    });
+    const first = rows[0]!.title ?? rows[0]!.url;
+    return { rows, notebookId: null, title: rows.length > 1 ? `${first} and ${rows.length - 1} more` : first };
+  }
+
+  /** 402 unless the balance covers this cost on top of what unfinished episodes already hold. */
+  function holdCredit(userId: string, cost: number): void {
+    const b = credits.balance(userId);
+    const held = repo.creditsOnHold(userId);
+    if (b.remaining - held < cost) {
+      const pending = held > 0 ? ` (${held} held for episodes still generating)` : "";
+      throw new AppError("insufficient_credit", `This episode needs ${cost} credits and ${Math.max(0, b.remaining - held)} are free${pending} until ${b.period_end}`);
+    }
+  }
+
+  /** Inserts the episode and, when queued, its generation job; call inside a transaction. */
+  function insert(actor: Actor, fields: { format: PodcastFormat; title: string; language: string; chosen: Chosen; origin: PodcastRow["origin"]; cost: number; failed?: AppError }): PodcastRow {
+    const at = nowIso();
+    const id = newId("podcast");
+    const failed = fields.failed;
+    repo.insert({
+      id,
+      userId: actor.userId,
+      title: fields.title.slice(0, 500),
+      format: fields.format,
+      language: fields.language,
+      status: failed ? "failed" : "queued",
+      error: failed ? failed.code : null,
+      errorDetail: failed ? (failed.detail ?? null) : null,
+      sourceIds: fields.chosen.rows.map((r) => r.id),
+      notebookId: fields.chosen.notebookId,
+      origin: fields.origin,
+      creditsQuoted: fields.cost,
+      createdAt: at,
+      updatedAt: at,
+      finishedAt: failed ? at : null,
+    });
+    if (!failed) repo.update(id, { jobId: queue.enqueue(GENERATE_JOB, { podcast_id: id }, { idempotencyKey: id }).id });
+    const row = repo.byIdUnscoped(id)!;
+    events.record(actor, "podcast.created", pub(row));
+    return row;
+  }
+
+  function languageFor(input: string | undefined, rows: SourceRow[]): string {
+    if (input) return input;
+    const fromSource = rows.map((r) => r.language?.trim()).find((l) => l && LANGUAGE.test(l));
+    return fromSource ?? "en";
+  }
+
+  /** An episode whose job the queue gave up on (crashes past every retry) is reported failed, never left "generating". */
+  function truthful(row: PodcastRow): PodcastRow {
+    if (row.status !== "queued" && row.status !== "generating") return row;
+    const job = row.jobId ? queue.get(row.jobId) : null;
+    if (job && (job.status === "queued" || job.status === "running")) return row;
+    return inTransaction(sqlite, () => {
+      const current = repo.byIdUnscoped(row.id);
+      if (!current || (current.status !== "queued" && current.status !== "generating")) return current ?? row;
+      const at = nowIso();
+      repo.update(row.id, { status: "failed", error: "generation_stopped", errorDetail: "Generation stopped before it finished and will not be retried", updatedAt: at, finishedAt: at });
+      const after = repo.byIdUnscoped(row.id)!;
+      events.record({ userId: row.userId, auth: { type: "system", reason: "podcast" } }, "podcast.updated", pub(after), pub(current));
+      return after;
+    });
+  }
+
+  function getRow(actor: Actor, id: string): PodcastRow {
+    const row = repo.byId(actor.userId, id);
+    if (!row) throw notFound("Podcast");
+    return truthful(row);
+  }
+
+  return {
+    getRow,
+    get: (actor: Actor, id: string): PodcastPublic => pub(getRow(actor, id)),
+
+    create(actor: Actor, input: PodcastCreate, origin: PodcastRow["origin"] = "api"): PodcastPublic {
+      const format = input.format ?? DEFAULT_PODCAST_FORMAT;
+      const spec = FORMATS[format];
+      const chosen = chooseSources(actor, input);
+      const words = wordsOf(chosen.rows);
+      if (words === 0) throw invalid(input.notebook_id ? "notebook_id" : "source_ids", "the sources have no text");
+      if (format === "unabridged" && words > MAX_UNABRIDGED_WORDS) {
+        throw invalid(input.notebook_id ? "notebook_id" : "source_ids", `an unabridged episode reads at most ${MAX_UNABRIDGED_WORDS} words; these sources have ${words}`);
+      }
+      const cost = creditCost(spec, words, config.credits.podcastPerMinute);
+      return inTransaction(sqlite, () => {
+        holdCredit(actor.userId, cost);
+        const title = input.title?.trim() || chosen.title;
+        return pub(insert(actor, { format, title, language: languageFor(input.language, chosen.rows), chosen, origin, cost }));
+      });
+    },
+
+    /** The ready-hook: runs inside the ingest transaction; at most one quick episode per source, ever. */
+    onSourceReady(actor: Actor, source: SourceRow): void {
+      if (!source.generateQuickPodcast) return;
+      try {
+        inTransaction(sqlite, () => {
+          if (!repo.markQuick(source.id, "pending", nowIso())) return;
+          const format = (PODCAST_FORMATS as readonly string[]).includes(source.podcastFormat ?? "") ? (source.podcastFormat as PodcastFormat) : DEFAULT_PODCAST_FORMAT;
+          const chosen: Chosen = { rows: [source], notebookId: null, title: source.title ?? source.url };
+          const cost = creditCost(FORMATS[format], source.wordCount ?? 0, config.credits.podcastPerMinute);
+          let failed: AppError | undefined;
+          try {
+            holdCredit(actor.userId, cost);
+          } catch (e) {
+            if (!(e instanceof AppError)) throw e;
+            failed = e;
+          }
+          const row = insert(actor, { format, title: chosen.title, language: languageFor(undefined, [source]), chosen, origin: "quick", cost, failed });
+          repo.setQuickPodcast(source.id, row.id);
+        });
+      } catch (err) {
+        // A quick podcast must never keep its source from becoming ready.
+        deps.logger.error("quick podcast could not be created", { source_id: source.id, error: err instanceof Error ? err.message : String(err) });
+      }
+    },
+
+    list(actor: Actor, f: { limit: number; before?: string; status?: PodcastStatus }): PodcastPublic[] {
+      return repo.list(actor.userId, f).map((r) => pub(truthful(r)));
+    },
+
+    delete(actor: Actor, id: string): PodcastPublic {
+      const before = inTransaction(sqlite, () => {
+        const row = getRow(actor, id);
+        repo.delete(actor.userId, id);
+        const shown = pub(row);
+        events.record(actor, "podcast.deleted", shown);
+        return shown;
+      });
+      rmSync(join(config.dataDir, audioPathOf(id)), { force: true });
+      return before;
+    },
+
+    /** The ready episode's file: 409 while it is not ready. */
+    audioFile(actor: Actor, id: string): { path: string; size: number; etag: string; lastModified: Date; filename: string } {
+      const row = getRow(actor, id);
+      if (row.status !== "ready" || !row.audioPath) throw new AppError("conflict", `The episode has no audio yet (status ${row.status})`);
+      const path = join(config.dataDir, row.audioPath);
+      let size: number;
+      try {
+        size = statSync(path).size;
+      } catch {
+        throw notFound("Audio file of this episode");
+      }
+      const filename = `${row.title.replace(/[^\p{L}\p{N} ._-]+/gu, "").trim().slice(0, 80) || row.id}.mp3`;
+      return { path, size, etag: `"${row.id}-${size}"`, lastModified: new Date(row.finishedAt ?? row.updatedAt), filename };
+    },
+  };
+}
+export type PodcastsService = ReturnType<typeof createPodcastsService>;
