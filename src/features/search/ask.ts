@@ -1,6 +1,7 @@
 // Ask: retrieve the best passages (hybrid), let the chat model answer with [n] markers, verify the
 // citations, and charge credits only for a successful answer.
 import type { ChatModel } from "../../ai/chat/port.ts";
+import { AIError, aiErrorToAppError } from "../../ai/openai-client.ts";
 import { contentStems } from "../../ai/text.ts";
 import type { Config } from "../../config.ts";
 import { invalid, notFound } from "../../errors.ts";
@@ -25,6 +26,15 @@ export function createAskService(deps: {
 }) {
   const { search, chat, credits, config } = deps;
 
+  /** A model server that fails, stalls or talks nonsense is a 502/503 problem, never a 500. */
+  async function answerOrProblem(question: string, passages: Parameters<ChatModel["answer"]>[1]): Promise<string> {
+    try {
+      return await chat.answer(question, passages);
+    } catch (err) {
+      throw err instanceof AIError ? aiErrorToAppError(err) : err;
+    }
+  }
+
   return {
     async ask(actor: Actor, input: AskRequest): Promise<AskResponse> {
       const cost = config.credits.askCost;
@@ -47,7 +57,7 @@ export function createAskService(deps: {
       if (relevant.length === 0) return nothing();
 
       const passages = relevant.map((p, i) => ({ n: i + 1, row: p.row }));
-      const raw = await chat.answer(
+      const raw = await answerOrProblem(
         input.question,
         passages.map((p) => ({ n: p.n, title: p.row.title || null, text: p.row.text })),
       );

@@ -22,6 +22,9 @@ export interface ChunkRow {
 const COLS = `c.id rowid, c.chunk_id chunkId, c.user_id userId, c.doc_type docType, c.doc_id docId, c.idx, c.title, c.heading, c.text,
   c.start_offset start, c.end_offset "end"`;
 
+/** SQL selecting the chunk rowids of some of a user's sources (a JSON array of source ids). */
+export const SOURCES_CHUNKS_SQL = `SELECT c.id FROM chunks c WHERE c.user_id = ? AND c.doc_type = 'source' AND c.doc_id IN (SELECT value FROM json_each(?))`;
+
 /** SQL selecting the chunk rowids of a user's notebook: its sources and its notes. */
 export const NOTEBOOK_CHUNKS_SQL = `SELECT c.id FROM chunks c WHERE c.user_id = ? AND (
   (c.doc_type = 'source' AND c.doc_id IN (SELECT source_id FROM notebook_sources WHERE notebook_id = ?))
@@ -60,7 +63,7 @@ export function createChunksRepo(sqlite: Database) {
     },
 
     /** BM25 over title (weighted highest), heading and text, scoped to the owner and filters. */
-    fts(userId: string, match: string, opts: { limit: number; docType?: DocType; notebookId?: string }): { rowid: number; rank: number }[] {
+    fts(userId: string, match: string, opts: { limit: number; docType?: DocType; notebookId?: string; sourceIds?: string[] }): { rowid: number; rank: number }[] {
       const conds = ["c.user_id = ?"];
       const args: (string | number)[] = [match, userId];
       if (opts.docType) {
@@ -70,6 +73,10 @@ export function createChunksRepo(sqlite: Database) {
       if (opts.notebookId) {
         conds.push(`c.id IN (${NOTEBOOK_CHUNKS_SQL})`);
         args.push(userId, opts.notebookId, opts.notebookId);
+      }
+      if (opts.sourceIds) {
+        conds.push(`c.id IN (${SOURCES_CHUNKS_SQL})`);
+        args.push(userId, JSON.stringify(opts.sourceIds));
       }
       args.push(opts.limit);
       return sqlite

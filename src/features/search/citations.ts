@@ -13,7 +13,10 @@ export interface VerifiedAnswer {
   citations: { n: number; row: ChunkRow; quote: string }[];
 }
 
-const MARKER = /\s?\[(\d{1,3})\]/g;
+// One marker: [3], or a list models like to write: [1, 2] or [1,2].
+const MARKER = /(\s*)\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
+const MARKER_RUN_AT_END = /(?:\s*\[\d{1,3}(?:\s*,\s*\d{1,3})*\])+\s*$/;
+const SENTENCE_END = /[.!?]["'”’)\]]*\s+/g;
 
 /** The sentence of `text` that shares most content words with `claim` (verbatim, never rewritten). */
 export function bestQuote(text: string, claim: string): string {
@@ -34,26 +37,33 @@ export function bestQuote(text: string, claim: string): string {
   return best || text.trim().slice(0, 300);
 }
 
+/** The claim a marker at `offset` supports: the text since the previous sentence end or line break. */
+function claimBefore(raw: string, offset: number): string {
+  const before = raw.slice(0, offset).replace(MARKER_RUN_AT_END, "").replace(/[.!?]+["'”’)\]]*$/, "");
+  let start = before.lastIndexOf("\n") + 1;
+  for (const m of before.matchAll(SENTENCE_END)) start = Math.max(start, m.index + m[0].length);
+  return before.slice(start).replace(MARKER, " ").trim();
+}
+
 export function verifyCitations(raw: string, passages: CitedPassage[]): VerifiedAnswer {
   const byN = new Map(passages.map((p) => [p.n, p]));
   const renumber = new Map<number, number>();
   const claims = new Map<number, string[]>();
-  // The claim a marker supports is the sentence it ends (text since the previous sentence end).
-  const sentences = raw.split(/(?<=[.!?](?:\s*\[\d{1,3}\])+)\s+|(?<=\n)/);
-  const out: string[] = [];
-  for (const sentence of sentences) {
-    const claim = sentence.replace(MARKER, "").trim();
-    out.push(
-      sentence.replace(MARKER, (m, d: string) => {
-        const n = Number(d);
-        if (!byN.has(n)) return ""; // cites a passage that does not exist: drop the marker
-        if (!renumber.has(n)) renumber.set(n, renumber.size + 1);
-        claims.set(n, [...(claims.get(n) ?? []), claim]);
-        return `${m.startsWith(" ") ? " " : ""}[${renumber.get(n)}]`;
-      }),
-    );
-  }
-  const answer = out.join(" ").replace(/[ \t]+\n/g, "\n").replace(/ {2,}/g, " ").trim();
+  const replaced = raw.replace(MARKER, (_m, space: string, list: string, offset: number) => {
+    const kept = new Set<number>();
+    for (const d of list.split(",")) {
+      const n = Number(d.trim());
+      if (!byN.has(n)) continue; // cites a passage that does not exist: drop the marker
+      if (!renumber.has(n)) renumber.set(n, renumber.size + 1);
+      claims.set(n, [...(claims.get(n) ?? []), claimBefore(raw, offset)]);
+      kept.add(renumber.get(n)!);
+    }
+    if (kept.size === 0) return "";
+    // Keep a paragraph break before a marker; otherwise one space at most.
+    return (space.includes("\n") ? space : space ? " " : "") + [...kept].map((n) => `[${n}]`).join("");
+  });
+  // A dropped marker takes the space before it along, so the model's text is otherwise untouched.
+  const answer = replaced.trim();
   const citations = [...renumber].map(([orig, n]) => {
     const p = byN.get(orig)!;
     return { n, row: p.row, quote: bestQuote(p.row.text, claims.get(orig)!.join(" ")) };

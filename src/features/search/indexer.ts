@@ -43,7 +43,7 @@ export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; 
       slot ??= vectors.ensureSlot(embedder.id, vecs[0]!.length);
       vectors.upsert(
         slot,
-        batch.map((c, j) => ({ rowid: c.rowid, userId: c.userId, docType: c.docType, vector: vecs[j]! })),
+        batch.map((c, j) => ({ rowid: c.rowid, chunkId: c.chunkId, userId: c.userId, docType: c.docType, vector: vecs[j]! })),
       );
     }
     // The first model ever used becomes active as soon as it has vectors.
@@ -60,8 +60,12 @@ export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; 
       jobs.enqueue(EMBED_JOB, { doc_type: doc.type, doc_id: doc.id });
     },
 
-    /** Enqueues a background re-embedding when the configured model is not the active one. */
+    /**
+     * At start: rebuilds vector code tables an upgrade left missing, and enqueues a background
+     * re-embedding when the configured model is not the active one.
+     */
     ensureCurrent(): boolean {
+      vectors.prepare();
       const active = vectors.active();
       if (active?.model === embedder.id) return false;
       if (!active && chunksEmpty()) return false;

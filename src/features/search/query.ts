@@ -4,6 +4,18 @@ import { stem } from "../../ai/embedder/builtin.ts";
 const TERM_RE = /[\p{L}\p{N}]+/gu;
 const MAX_TERMS = 32;
 
+/**
+ * Words BM25 gives almost no weight (they are in most passages) but that make an OR query match
+ * nearly every chunk, and so cost ~30× more to rank. Dropped from a query that has other words.
+ */
+const STOPWORDS = new Set(
+  (
+    "a about after all also an and any are as at be been but by can could did do does for from had has have he her his how i if in " +
+    "into is it its me my no not of on or our she so than that the their them then there these they this those to too us was we " +
+    "were what when where which who whom why will with would you your"
+  ).split(" "),
+);
+
 /** The words of a query, lower-cased, de-duplicated; FTS syntax (quotes, *, NEAR, -, :) is dropped. */
 export function queryTerms(query: string): string[] {
   const seen = new Set<string>();
@@ -16,11 +28,15 @@ export function queryTerms(query: string): string[] {
 
 /**
  * Every term quoted as a string (so NEAR, AND, OR, NOT, * and column filters are just words) and
- * joined with OR: BM25 ranks passages that match more terms higher. Null when nothing is searchable.
+ * joined with OR: BM25 ranks passages that match more terms higher. Stopwords are left out unless
+ * the query has nothing else. Null when nothing is searchable.
  */
 export function ftsExpression(query: string): string | null {
-  const terms = queryTerms(query);
-  if (terms.length === 0) return null;
+  const all = queryTerms(query);
+  if (all.length === 0) return null;
+  const content = all.filter((t) => !STOPWORDS.has(t));
+  // A query of only stopwords ("to be or not to be") is searched as written.
+  const terms = content.length > 0 ? content : all;
   return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
 }
 

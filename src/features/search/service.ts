@@ -2,16 +2,19 @@
 // results grouped per source or note with the best chunk as snippet. Always scoped to the owner.
 import type { Database } from "bun:sqlite";
 import type { Embedder } from "../../ai/embedder/port.ts";
+import { AIError, aiErrorToAppError } from "../../ai/openai-client.ts";
 import type { Actor } from "../accounts/actor.ts";
 import { invalid } from "../../errors.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
-import { type ChunkRow, type ChunksRepo, type DocType, NOTEBOOK_CHUNKS_SQL } from "./chunks-repo.ts";
+import { type ChunkRow, type ChunksRepo, type DocType, NOTEBOOK_CHUNKS_SQL, SOURCES_CHUNKS_SQL } from "./chunks-repo.ts";
 import { ftsExpression, makeSnippet } from "./query.ts";
 import type { SearchHit, SearchMode } from "./schema.ts";
 import type { VectorIndex } from "./vectors.ts";
 
 export const RRF_K = 60;
 const POOL = 100;
+/** Binary-code candidates re-ranked exactly per vector search; sized for recall@10 ≥ 0.95 (see docs/performance.md). */
+const CANDIDATES = 512;
 
 export interface Ranked {
   rowid: number;
@@ -47,7 +50,40 @@ export function createSearchService(deps: {
     const match = ftsExpression(query);
     if (!match) return [];
     const docType = o.types?.length === 1 ? o.types[0] : undefined;
-    return chunks.fts(userId, match, { limit: pool, docType, notebookId: o.notebookId }).map((r) => ({ rowid: r.rowid, score: -r.rank }));
+    return chunks
+      .fts(userId, match, { limit: pool, docType, notebookId: o.notebookId, sourceIds: o.sourceIds })
+      .map((r) => ({ rowid: r.rowid, score: -r.rank }));
+  }
+
+  /** The query's vector; null when it has no features at all (only punctuation): it has no neighbours. */
+  async function embedQuery(embedder: Embedder, query: string): Promise<Float32Array | null> {
+    let v: Float32Array | undefined;
+    try {
+      [v] = await embedder.embed([query], "query");
+    } catch (err) {
+      throw err instanceof AIError ? aiErrorToAppError(err) : err;
+    }
+    return v && v.some((x) => x !== 0) ? v : null;
+  }
+
+  /** SQL (and its arguments) selecting the chunks a filtered search may return, or null for "all of the user's". */
+  function scope(userId: string, o: SearchOptions, docType: DocType | undefined): { sql: string; args: (string | number)[] } | null {
+    if (!o.notebookId && !o.sourceIds) return null;
+    let sql = "SELECT c.id FROM chunks c WHERE c.user_id = ?";
+    const args: (string | number)[] = [userId];
+    if (docType) {
+      sql += " AND c.doc_type = ?";
+      args.push(docType);
+    }
+    if (o.notebookId) {
+      sql += ` AND c.id IN (${NOTEBOOK_CHUNKS_SQL})`;
+      args.push(userId, o.notebookId, o.notebookId);
+    }
+    if (o.sourceIds) {
+      sql += ` AND c.id IN (${SOURCES_CHUNKS_SQL})`;
+      args.push(userId, JSON.stringify(o.sourceIds));
+    }
+    return { sql, args };
   }
 
   async function vectorRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
@@ -55,18 +91,15 @@ export function createSearchService(deps: {
     if (!slot) return [];
     const embedder = deps.embedderFor(slot.model);
     if (!embedder) return [];
-    const [q] = await embedder.embed([query], "query");
+    const q = await embedQuery(embedder, query);
+    if (!q) return [];
     const docType = o.types?.length === 1 ? o.types[0] : undefined;
-    const hits = o.notebookId
-      ? vectors.exact(
-          slot,
-          q!,
-          docType ? `${NOTEBOOK_CHUNKS_SQL} AND c.doc_type = ?` : NOTEBOOK_CHUNKS_SQL,
-          docType ? [userId, o.notebookId, o.notebookId, docType] : [userId, o.notebookId, o.notebookId],
-          pool,
-        )
-      : vectors.knn(slot, userId, q!, { k: pool, candidates: Math.max(pool * 4, 200), docType });
-    return hits.map((h) => ({ rowid: h.rowid, score: 1 - h.distance }));
+    const scoped = scope(userId, o, docType);
+    const hits = scoped
+      ? vectors.exact(slot, q, scoped.sql, scoped.args, pool)
+      : vectors.knn(slot, userId, q, { k: pool, candidates: Math.max(CANDIDATES, pool * 2), docType });
+    // Cosine ≤ 0: nothing in common with the query, however "nearest" it is.
+    return hits.filter((h) => h.distance < 1).map((h) => ({ rowid: h.rowid, score: 1 - h.distance }));
   }
 
   /** Chunk rankings for a mode (best first), before grouping. */

@@ -1,6 +1,7 @@
 // The vector index: per embedding model, float vectors for exact re-ranking (chunk_vectors) and a
-// sqlite-vec vec0 table of binary-quantised vectors partitioned by owner for fast candidates.
+// sqlite-vec vec0 table of binary codes, partitioned by owner (and shard) for fast candidates.
 import type { Database } from "bun:sqlite";
+import { createEncoder, type Encoder } from "./binary-codes.ts";
 
 export interface ModelSlot {
   slot: number;
@@ -11,27 +12,109 @@ export interface ModelSlot {
 
 export interface VectorRow {
   rowid: number;
+  /** When given, the vector is stored only if the chunk still has this id (it may have been replaced meanwhile). */
+  chunkId?: string;
   userId: string;
   docType: string;
   vector: Float32Array;
 }
 
-const binTable = (slot: number) => `vecbin_${slot}`;
-/** vec_quantize_binary needs a multiple of 8 dimensions; shorter vectors are zero-padded. */
-const paddedDims = (d: number) => Math.ceil(d / 8) * 8;
-
-function pad(v: Float32Array, dims: number): Float32Array {
-  if (v.length === dims) return v;
-  const out = new Float32Array(dims);
-  out.set(v);
-  return out;
+export interface MissingChunk {
+  rowid: number;
+  chunkId: string;
+  userId: string;
+  docType: string;
+  text: string;
+  title: string;
+  heading: string | null;
 }
+
+// The code table's name carries its scheme version: a new scheme gets a new table, rebuilt from the
+// float vectors, and the old one is dropped. v1 (vecbin_N) held signs of the raw coordinates.
+const indexTable = (slot: number) => `vecidx_${slot}`;
+const LEGACY_TABLES = (slot: number) => [`vecbin_${slot}`];
+/**
+ * vec0 picks its k nearest with a selection whose cost grows with rows × k, so asking one
+ * partition for 512 candidates costs ~10× asking 16 shards for 32 each. Rows are spread over
+ * shards by rowid; the union of the shards' top candidates is re-ranked exactly.
+ */
+const SHARDS = 16;
+const MAX_K = 4096;
+const REBUILD_BATCH = 2048;
 
 const blob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 
 export function createVectorIndex(sqlite: Database) {
+  const encoders = new Map<number, Encoder>();
+  const ready = new Set<number>(); // slots whose code table is known to exist
+
   function slots(): ModelSlot[] {
     return sqlite.query<ModelSlot, []>("SELECT slot, model, dimensions, state FROM embedding_models ORDER BY slot").all();
+  }
+
+  function encoder(dimensions: number): Encoder {
+    let e = encoders.get(dimensions);
+    if (!e) encoders.set(dimensions, (e = createEncoder(dimensions)));
+    return e;
+  }
+
+  function dropCodeTables(slot: number): void {
+    for (const t of [indexTable(slot), ...LEGACY_TABLES(slot)]) {
+      sqlite.exec(`DROP TRIGGER IF EXISTS chunks_ad_${t}`);
+      sqlite.exec(`DROP TABLE IF EXISTS ${t}`);
+    }
+    ready.delete(slot);
+  }
+
+  function createCodeTable(slot: ModelSlot): void {
+    const t = indexTable(slot.slot);
+    sqlite.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${t} USING vec0(user_id text partition key, shard integer partition key, doc_type text, embedding bit[${encoder(slot.dimensions).shape.bits}])`,
+    );
+    sqlite.exec(`CREATE TRIGGER IF NOT EXISTS chunks_ad_${t} AFTER DELETE ON chunks BEGIN DELETE FROM ${t} WHERE rowid = old.id; END`);
+  }
+
+  /** Writes codes for float vectors, replacing any previous code of the same chunk. */
+  function putCodes(slot: ModelSlot, rows: { rowid: number; userId: string; docType: string; vector: Float32Array }[]): void {
+    const t = indexTable(slot.slot);
+    const enc = encoder(slot.dimensions);
+    const del = sqlite.prepare(`DELETE FROM ${t} WHERE rowid = ?`);
+    const put = sqlite.prepare(`INSERT INTO ${t} (rowid, user_id, shard, doc_type, embedding) VALUES (?, ?, ?, ?, vec_bit(?))`);
+    for (const r of rows) {
+      del.run(r.rowid);
+      put.run(r.rowid, r.userId, r.rowid % SHARDS, r.docType, enc.encode(r.vector));
+    }
+  }
+
+  /** Makes sure a slot's code table exists, rebuilding it from the float vectors (after an upgrade). */
+  function ensureCodes(slot: ModelSlot): void {
+    if (ready.has(slot.slot)) return;
+    const exists = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(indexTable(slot.slot));
+    if (!exists) {
+      sqlite
+        .transaction(() => {
+          for (const t of LEGACY_TABLES(slot.slot)) {
+            sqlite.exec(`DROP TRIGGER IF EXISTS chunks_ad_${t}`);
+            sqlite.exec(`DROP TABLE IF EXISTS ${t}`);
+          }
+          createCodeTable(slot);
+          const page = sqlite.query<{ rowid: number; userId: string; docType: string; embedding: Uint8Array }, [number, number, number]>(
+            `SELECT v.chunk_rowid rowid, c.user_id userId, c.doc_type docType, v.embedding FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid
+             WHERE v.slot = ? AND v.chunk_rowid > ? ORDER BY v.chunk_rowid LIMIT ?`,
+          );
+          for (let after = 0; ; ) {
+            const rows = page.all(slot.slot, after, REBUILD_BATCH);
+            if (rows.length === 0) break;
+            putCodes(
+              slot,
+              rows.map((r) => ({ ...r, vector: new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4) })),
+            );
+            after = rows[rows.length - 1]!.rowid;
+          }
+        })
+        .immediate();
+    }
+    ready.add(slot.slot);
   }
 
   return {
@@ -44,6 +127,11 @@ export function createVectorIndex(sqlite: Database) {
     },
     byModel(model: string): ModelSlot | null {
       return slots().find((s) => s.model === model && s.state !== "retired") ?? null;
+    },
+
+    /** Builds the code tables that are missing (after an upgrade of the code scheme). Call at start. */
+    prepare(): void {
+      for (const s of slots()) if (s.state !== "retired") ensureCodes(s);
     },
 
     /** The slot for a model, created (state building) with its vec0 table on first use. */
@@ -63,10 +151,11 @@ export function createVectorIndex(sqlite: Database) {
               "INSERT INTO embedding_models (model, dimensions, state, created_at) VALUES (?, ?, 'building', ?) RETURNING slot",
             )
             .get(model, dimensions, new Date().toISOString())!;
-          const t = binTable(row.slot);
-          sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${t} USING vec0(user_id text partition key, doc_type text, embedding bit[${paddedDims(dimensions)}])`);
-          sqlite.exec(`CREATE TRIGGER IF NOT EXISTS chunks_ad_${t} AFTER DELETE ON chunks BEGIN DELETE FROM ${t} WHERE rowid = old.id; END`);
-          return { slot: row.slot, model, dimensions, state: "building" as const };
+          const slot = { slot: row.slot, model, dimensions, state: "building" as const };
+          dropCodeTables(slot.slot); // a slot number can come back after its row was deleted
+          createCodeTable(slot);
+          ready.add(slot.slot);
+          return slot;
         })
         .immediate();
     },
@@ -77,9 +166,7 @@ export function createVectorIndex(sqlite: Database) {
         .transaction(() => {
           for (const s of slots()) {
             if (s.slot === slot || s.state === "retired") continue;
-            const t = binTable(s.slot);
-            sqlite.exec(`DROP TRIGGER IF EXISTS chunks_ad_${t}`);
-            sqlite.exec(`DROP TABLE IF EXISTS ${t}`);
+            dropCodeTables(s.slot);
             sqlite.query("DELETE FROM chunk_vectors WHERE slot = ?").run(s.slot);
             sqlite.query("UPDATE embedding_models SET state = 'retired' WHERE slot = ?").run(s.slot);
           }
@@ -89,33 +176,32 @@ export function createVectorIndex(sqlite: Database) {
     },
 
     upsert(slot: ModelSlot, rows: VectorRow[]): void {
-      const t = binTable(slot.slot);
-      const dims = paddedDims(slot.dimensions);
+      ensureCodes(slot);
       const putFloat = sqlite.prepare("INSERT OR REPLACE INTO chunk_vectors (chunk_rowid, slot, dimensions, embedding) VALUES (?, ?, ?, ?)");
-      const delBin = sqlite.prepare(`DELETE FROM ${t} WHERE rowid = ?`);
-      const putBin = sqlite.prepare(`INSERT INTO ${t} (rowid, user_id, doc_type, embedding) VALUES (?, ?, ?, vec_quantize_binary(?))`);
-      const exists = sqlite.prepare<{ n: number }, [number]>("SELECT count(*) n FROM chunks WHERE id = ?");
+      const current = sqlite.prepare<{ chunkId: string }, [number]>("SELECT chunk_id chunkId FROM chunks WHERE id = ?");
       sqlite
         .transaction(() => {
+          const kept: VectorRow[] = [];
           for (const r of rows) {
             if (r.vector.length !== slot.dimensions) throw new Error(`vector of ${r.vector.length} dimensions for a ${slot.dimensions}-dimension index`);
-            // The chunk may have been replaced while it was being embedded.
-            if (exists.get(r.rowid)!.n === 0) continue;
+            // The chunk may have been replaced while it was being embedded (and its rowid reused).
+            const now = current.get(r.rowid);
+            if (!now || (r.chunkId !== undefined && now.chunkId !== r.chunkId)) continue;
             putFloat.run(r.rowid, slot.slot, slot.dimensions, blob(r.vector));
-            delBin.run(r.rowid);
-            putBin.run(r.rowid, r.userId, r.docType, blob(pad(r.vector, dims)));
+            kept.push(r);
           }
+          putCodes(slot, kept);
         })
         .immediate();
     },
 
     /** Chunks of the given documents (or of everyone) that have no vector in this slot yet. */
-    missing(slot: number, limit: number, doc?: { type: string; id: string }): { rowid: number; userId: string; docType: string; text: string; title: string; heading: string | null }[] {
+    missing(slot: number, limit: number, doc?: { type: string; id: string }): MissingChunk[] {
       const where = doc ? "AND c.doc_type = ? AND c.doc_id = ?" : "";
       const args = doc ? [slot, doc.type, doc.id, limit] : [slot, limit];
       return sqlite
-        .query<{ rowid: number; userId: string; docType: string; text: string; title: string; heading: string | null }, any[]>(
-          `SELECT c.id rowid, c.user_id userId, c.doc_type docType, c.text, c.title, c.heading FROM chunks c
+        .query<MissingChunk, any[]>(
+          `SELECT c.id rowid, c.chunk_id chunkId, c.user_id userId, c.doc_type docType, c.text, c.title, c.heading FROM chunks c
            WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_rowid = c.id AND v.slot = ?) ${where}
            ORDER BY c.id LIMIT ?`,
         )
@@ -123,24 +209,30 @@ export function createVectorIndex(sqlite: Database) {
     },
 
     /**
-     * Approximate KNN: Hamming-distance candidates from the binary vec0 table (owner partition,
-     * optional type filter), re-ranked by exact cosine distance over the float vectors.
+     * Approximate KNN: Hamming-distance candidates from the code table (owner partition, each
+     * shard, optional type filter), re-ranked by exact cosine distance over the float vectors.
      */
     knn(slot: ModelSlot, userId: string, query: Float32Array, opts: { k: number; candidates: number; docType?: string }): { rowid: number; distance: number }[] {
-      const t = binTable(slot.slot);
+      ensureCodes(slot);
+      const perShard = Math.min(MAX_K, Math.ceil(opts.candidates / SHARDS));
       const typeFilter = opts.docType ? "AND doc_type = ?" : "";
-      const args: (string | number | Uint8Array)[] = [blob(pad(query, paddedDims(slot.dimensions))), Math.min(4096, opts.candidates), userId];
-      if (opts.docType) args.push(opts.docType);
-      const cands = sqlite
-        .query<{ rowid: number }, any[]>(`SELECT rowid FROM ${t} WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND user_id = ? ${typeFilter}`)
-        .all(...args);
+      const shardQuery = sqlite.query<{ rowid: number }, any[]>(
+        `SELECT rowid FROM ${indexTable(slot.slot)} WHERE embedding MATCH vec_bit(?) AND k = ? AND user_id = ? AND shard = ? ${typeFilter}`,
+      );
+      const code = encoder(slot.dimensions).encode(query);
+      const cands: number[] = [];
+      for (let shard = 0; shard < SHARDS; shard++) {
+        const args: (string | number | Uint8Array)[] = [code, perShard, userId, shard];
+        if (opts.docType) args.push(opts.docType);
+        for (const r of shardQuery.all(...args)) cands.push(r.rowid);
+      }
       if (cands.length === 0) return [];
       return sqlite
         .query<{ rowid: number; distance: number }, [Uint8Array, number, string, number]>(
           `SELECT chunk_rowid rowid, vec_distance_cosine(embedding, ?) distance FROM chunk_vectors
            WHERE slot = ? AND chunk_rowid IN (SELECT value FROM json_each(?)) ORDER BY distance LIMIT ?`,
         )
-        .all(blob(query), slot.slot, JSON.stringify(cands.map((c) => c.rowid)), opts.k);
+        .all(blob(query), slot.slot, JSON.stringify(cands), opts.k);
     },
 
     /** Exact KNN over an explicit set of chunks (a notebook's), for filtered searches. */

@@ -1,0 +1,302 @@
+// Benchmarks search latency on a seeded synthetic library: p50/p95/p99 per mode at the service
+// level, one mode over HTTP, a raw float32 vec0 brute-force KNN as the floor, recall@10 of the
+// vector mode against exact KNN, and peak RSS.
+//
+//   bun run bench:search [--sources 10000] [--queries 1000] [--db file.db] [--seed 42] [--cache-mb 64]
+//
+// The corpus is built in a child process (its memory is not the query phase's); --db keeps the
+// built file and reuses it on the next run. Text comes from a pseudo-word vocabulary: a Zipfian
+// background plus per-topic words, so BM25 has rare and common terms and vectors have neighbours.
+// Rows go in through the repos and the indexer's own embedding loop, not through HTTP.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { newId } from "../src/ids.ts";
+import { silentLogger } from "../src/log.ts";
+import { createServices, type Services } from "../src/services.ts";
+import { systemActor } from "../src/features/accounts/actor.ts";
+import type { SearchMode } from "../src/features/search/schema.ts";
+import { createVectorIndex } from "../src/features/search/vectors.ts";
+
+const TARGETS = { text: 10, vector: 25, hybrid: 35 } as const;
+const TARGET_RSS_MB = 400;
+const TARGET_RECALL = 0.95;
+const VOCAB = 30_000;
+const TOPICS = 400;
+const TOPIC_WORDS = 120;
+const FLOAT_TABLE = "bench_vec_float";
+const PARAGRAPHS_PER_CHUNK = 2.4;
+
+const { values: args } = parseArgs({
+  options: {
+    sources: { type: "string", default: "10000" },
+    queries: { type: "string", default: "1000" },
+    db: { type: "string" },
+    seed: { type: "string", default: "42" },
+    build: { type: "boolean", default: false },
+    "cache-mb": { type: "string", default: "0" },
+  },
+});
+
+/** mulberry32: a small seeded PRNG, so every run sees the same corpus and queries. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function makeLanguage(seed: number) {
+  const rnd = prng(seed);
+  const onsets = ["b", "br", "c", "ch", "d", "f", "g", "gr", "h", "k", "l", "m", "n", "p", "pl", "r", "s", "st", "t", "tr", "v", "w", "z"];
+  const vowels = ["a", "e", "i", "o", "u", "ai", "ea", "ou"];
+  const codas = ["", "", "n", "r", "s", "l", "m", "th", "x"];
+  const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const seen = new Set<string>();
+  const words: string[] = [];
+  while (words.length < VOCAB) {
+    const syllables = 1 + Math.floor(rnd() * 3);
+    let w = "";
+    for (let i = 0; i < syllables; i++) w += pick(onsets) + pick(vowels) + pick(codas);
+    if (w.length >= 3 && !seen.has(w)) {
+      seen.add(w);
+      words.push(w);
+    }
+  }
+  // Zipf (s = 1) over the vocabulary: a cumulative table searched by bisection.
+  const cdf = new Float64Array(VOCAB);
+  let sum = 0;
+  for (let i = 0; i < VOCAB; i++) cdf[i] = sum += 1 / (i + 1);
+  const zipf = (r: number) => {
+    const x = r * sum;
+    let lo = 0;
+    let hi = VOCAB - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return words[lo]!;
+  };
+  // Topic words come from the middle and tail of the frequency range: specific, not function words.
+  const topics = Array.from({ length: TOPICS }, () => Array.from({ length: TOPIC_WORDS }, () => words[500 + Math.floor(rnd() * (VOCAB - 500))]!));
+  return { words, zipf, topics };
+}
+
+type Language = ReturnType<typeof makeLanguage>;
+
+// Real text spends about half its tokens on function words; the embedder and BM25 must cope with them.
+const FUNCTION_WORDS = (
+  "the of and to a in is that for it as was with be by on not he this are or his from at which but have an they " +
+  "you were her all she there would their we him been has when who will more no if out so said what up its about " +
+  "into than them can only other new some could time these two may then do first any my now such like our over"
+).split(" ");
+
+function makeDocument(lang: Language, rnd: () => number, chunksWanted: number) {
+  const main = lang.topics[Math.floor(rnd() * TOPICS)]!;
+  const second = lang.topics[Math.floor(rnd() * TOPICS)]!;
+  // Names and terms of this one document, as real articles have: rare words, repeated.
+  const own = Array.from({ length: 8 }, () => lang.words[5000 + Math.floor(rnd() * (VOCAB - 5000))]!);
+  // Topic words are skewed too: a few are the topic's core vocabulary.
+  const topicWord = (t: string[]) => t[Math.floor(rnd() ** 2 * t.length)]!;
+  const word = () => {
+    const r = rnd();
+    if (r < 0.45) return FUNCTION_WORDS[Math.floor(rnd() ** 2 * FUNCTION_WORDS.length)]!;
+    if (r < 0.7) return lang.zipf(rnd());
+    if (r < 0.9) return topicWord(main);
+    return r < 0.95 ? topicWord(second) : own[Math.floor(rnd() * own.length)]!;
+  };
+  const sentence = () => {
+    const ws = Array.from({ length: 8 + Math.floor(rnd() * 14) }, word);
+    return `${ws[0]![0]!.toUpperCase()}${ws.join(" ").slice(1)}.`;
+  };
+  const title = [own[0]!, ...Array.from({ length: 2 + Math.floor(rnd() * 3) }, () => topicWord(main))].join(" ");
+  const parts = [`# ${title}`];
+  // ~400 estimated tokens per chunk: paragraphs of 50–110 words, a section heading every few.
+  const paragraphs = Math.round(chunksWanted * PARAGRAPHS_PER_CHUNK);
+  for (let p = 0; p < paragraphs; p++) {
+    if (p > 0 && p % 5 === 0) parts.push(`## ${Array.from({ length: 2 + Math.floor(rnd() * 3) }, () => topicWord(main)).join(" ")}`);
+    parts.push(Array.from({ length: 4 + Math.floor(rnd() * 4) }, sentence).join(" "));
+  }
+  // A known-item query for this document: one of its own words and a few of its topic's.
+  const query = [own[Math.floor(rnd() * own.length)]!, ...Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => topicWord(main))];
+  if (rnd() < 0.3) query.splice(1, 0, FUNCTION_WORDS[Math.floor(rnd() * 20)]!);
+  return { title, markdown: parts.join("\n\n"), query: query.join(" ") };
+}
+
+function openServices(dbPath: string, dataDir: string) {
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "1000000", DEFAULT_MONTHLY_CREDITS: "1000000" });
+  const db = openDatabase(dbPath);
+  return createServices({ config, db, logger: silentLogger });
+}
+
+async function build(dbPath: string, dataDir: string, nSources: number, seed: number) {
+  const s = openServices(dbPath, dataDir);
+  const { sqlite } = s.db;
+  const user = await s.accounts.createUser({ email: "bench@example.com", password: "bench-password" }, { bypassSignupPolicy: true });
+  const lang = makeLanguage(seed);
+  const rnd = prng(seed + 1);
+  const insertSource = sqlite.prepare(
+    `INSERT INTO sources (id, user_id, url, normalized_url, title, status, content_type, content, word_count, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'ready', 'text/markdown', ?, ?, ?, ?)`,
+  );
+  sqlite.exec("CREATE TABLE bench_queries (query TEXT NOT NULL)");
+  const insertQuery = sqlite.prepare("INSERT INTO bench_queries VALUES (?)");
+  const t0 = performance.now();
+  const now = new Date().toISOString();
+  const BATCH = 250;
+  for (let i = 0; i < nSources; i += BATCH) {
+    sqlite.transaction(() => {
+      for (let j = i; j < Math.min(nSources, i + BATCH); j++) {
+        const doc = makeDocument(lang, rnd, 6 + Math.floor(rnd() * 9));
+        const id = newId("source");
+        const url = `https://example.com/articles/${j}`;
+        insertSource.run(id, user.id, url, url, doc.title, doc.markdown, doc.markdown.split(/\s+/).length, now, now);
+        insertQuery.run(doc.query);
+        s.indexer.index({ type: "source", id, userId: user.id, title: doc.title, markdown: doc.markdown });
+      }
+    })();
+    if ((i / BATCH) % 8 === 0) process.stderr.write(`\r  chunked ${i + BATCH} sources`);
+  }
+  // The indexer enqueued one embed job per source; the loop below does their work in bulk.
+  sqlite.exec("DELETE FROM jobs");
+  const chunks = sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
+  process.stderr.write(`\r  ${nSources} sources, ${chunks} chunks in ${((performance.now() - t0) / 1000).toFixed(0)} s; embedding…\n`);
+  const t1 = performance.now();
+  let done = 0;
+  for (let n; (n = await s.indexer.embedMissing(4096)) > 0; ) {
+    done += n;
+    process.stderr.write(`\r  embedded ${done}/${chunks}`);
+  }
+  const slot = createVectorIndex(sqlite).active()!;
+  sqlite.exec(`CREATE VIRTUAL TABLE ${FLOAT_TABLE} USING vec0(embedding float[${slot.dimensions}] distance_metric=cosine)`);
+  sqlite.query(`INSERT INTO ${FLOAT_TABLE}(rowid, embedding) SELECT chunk_rowid, embedding FROM chunk_vectors WHERE slot = ?`).run(slot.slot);
+  sqlite.exec("CREATE TABLE bench_meta (user_id TEXT NOT NULL, seed INTEGER NOT NULL)");
+  sqlite.query("INSERT INTO bench_meta VALUES (?, ?)").run(user.id, seed);
+  sqlite.exec("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize'); PRAGMA wal_checkpoint(TRUNCATE); ANALYZE;");
+  process.stderr.write(`\r  embedded ${done} chunks in ${((performance.now() - t1) / 1000).toFixed(0)} s\n`);
+  s.db.close();
+}
+
+/** The stored known-item queries, in a seeded random order. */
+function loadQueries(s: Services, seed: number, n: number): string[] {
+  const all = s.db.sqlite.query<{ query: string }, []>("SELECT query FROM bench_queries").all().map((r) => r.query);
+  const rnd = prng(seed + 2);
+  return Array.from({ length: n }, () => all[Math.floor(rnd() * all.length)]!);
+}
+
+function percentiles(ms: number[]) {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+  return { p50: at(50), p95: at(95), p99: at(99) };
+}
+
+const fmt = (x: number) => x.toFixed(2).padStart(7);
+const rssMb = () => process.resourceUsage().maxRSS / 1024;
+
+async function timeAll(queries: string[], run: (q: string) => Promise<unknown> | unknown) {
+  for (const q of queries.slice(0, 50)) await run(q); // warm caches and JIT
+  const ms: number[] = [];
+  for (const q of queries) {
+    const t = performance.now();
+    await run(q);
+    ms.push(performance.now() - t);
+  }
+  return percentiles(ms);
+}
+
+async function measure(s: Services, queries: string[]) {
+  const { sqlite } = s.db;
+  const meta = sqlite.query<{ user_id: string }, []>("SELECT user_id FROM bench_meta").get()!;
+  const actor = systemActor(meta.user_id, "bench");
+  const chunks = sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
+  const docs = sqlite.query<{ n: number }, []>("SELECT count(*) n FROM sources").get()!.n;
+  console.log(`${docs} sources, ${chunks} chunks, ${queries.length} queries per mode\n`);
+  console.log("service level (ms)      p50      p95      p99   target p95");
+  const results: Record<string, { p50: number; p95: number; p99: number }> = {};
+  for (const mode of ["text", "vector", "hybrid"] as SearchMode[]) {
+    results[mode] = await timeAll(queries, (q) => s.search.search(actor, q, { mode, limit: 10 }));
+    const r = results[mode]!;
+    console.log(`${mode.padEnd(20)} ${fmt(r.p50)}  ${fmt(r.p95)}  ${fmt(r.p99)}   ≤ ${TARGETS[mode as keyof typeof TARGETS]}`);
+  }
+  const embedder = s.ai.embedder;
+  const knnFloat = sqlite.query<{ rowid: number }, [Uint8Array]>(`SELECT rowid FROM ${FLOAT_TABLE} WHERE embedding MATCH ? AND k = 10`);
+  const asBlob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  const floor = await timeAll(queries, async (q) => knnFloat.all(asBlob((await embedder.embed([q], "query"))[0]!)));
+  console.log(`${"float32 vec0 KNN".padEnd(20)} ${fmt(floor.p50)}  ${fmt(floor.p95)}  ${fmt(floor.p99)}   (floor: exact brute force)`);
+
+  // Recall@10 of the chunks the vector mode ranks first, against exact cosine KNN.
+  let hit = 0;
+  for (const q of queries) {
+    const exact = new Set(knnFloat.all(asBlob((await embedder.embed([q], "query"))[0]!)).map((r) => r.rowid));
+    const ours = (await s.search.rank(actor, q, { mode: "vector", limit: 10 })).slice(0, 10);
+    for (const r of ours) if (exact.has(r.rowid)) hit++;
+  }
+  const recall = hit / (queries.length * 10);
+  return { results, floor, recall };
+}
+
+async function measureHttp(s: Services, queries: string[], mode: SearchMode) {
+  const { key } = s.keys.create(s.db.sqlite.query<{ user_id: string }, []>("SELECT user_id FROM bench_meta").get()!.user_id, "bench");
+  const app = createApp(s);
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
+  const url = `http://127.0.0.1:${server.port}/api/v1/search`;
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const r = await timeAll(queries, async (q) => {
+    const res = await fetch(url, { method: "POST", headers, body: JSON.stringify({ query: q, mode, limit: 10 }) });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  });
+  await server.stop(true);
+  return r;
+}
+
+async function main() {
+  const nSources = Number(args.sources);
+  const nQueries = Number(args.queries);
+  const seed = Number(args.seed);
+  const dir = mkdtempSync(join(tmpdir(), "commonplace-bench-search-"));
+  const dbPath = args.db ?? join(dir, "bench.db");
+  try {
+    if (args.build) return await build(dbPath, dir, nSources, seed);
+    if (!existsSync(dbPath)) {
+      console.log(`building a library of ${nSources} sources…`);
+      const child = Bun.spawn([process.execPath, import.meta.path, "--build", "--db", dbPath, "--sources", String(nSources), "--seed", String(seed)], {
+        stdout: "inherit",
+        stderr: "inherit",
+      });
+      if ((await child.exited) !== 0) throw new Error("building the library failed");
+    }
+    const s = openServices(dbPath, dir);
+    const cacheMb = Number(args["cache-mb"]);
+    // The default page cache is 2 MB; a bigger one keeps the binary codes (~19 MB at 100k chunks) in memory.
+    if (cacheMb > 0) s.db.sqlite.exec(`PRAGMA cache_size = -${cacheMb * 1024}`);
+    const queries = loadQueries(s, seed, nQueries);
+    const { results, floor, recall } = await measure(s, queries);
+    const http = await measureHttp(s, queries, "hybrid");
+    console.log(`${"hybrid over HTTP".padEnd(20)} ${fmt(http.p50)}  ${fmt(http.p95)}  ${fmt(http.p99)}   (loopback, sequential)`);
+    console.log(`\nvector recall@10 against exact KNN: ${recall.toFixed(3)} (target ≥ ${TARGET_RECALL})`);
+    console.log(`peak RSS of the query process: ${rssMb().toFixed(0)} MB (target ≤ ${TARGET_RSS_MB})`);
+    const failures = Object.entries(TARGETS)
+      .filter(([m, t]) => results[m]!.p95 > t)
+      .map(([m, t]) => `${m} p95 ${results[m]!.p95.toFixed(1)} ms > ${t}`);
+    if (recall < TARGET_RECALL) failures.push(`recall@10 ${recall.toFixed(3)} < ${TARGET_RECALL}`);
+    if (rssMb() > TARGET_RSS_MB) failures.push(`peak RSS ${rssMb().toFixed(0)} MB > ${TARGET_RSS_MB}`);
+    if (floor.p95 < results.vector!.p95) console.log("note: the vector mode is slower than brute-force float KNN");
+    console.log(failures.length ? `FAIL: ${failures.join("; ")}` : "OK: targets met");
+    s.db.close();
+    process.exitCode = failures.length ? 1 : 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,167 @@
+// The vector index on its own: binary codes, owner partitions, recall against exact search, upkeep.
+import { describe, expect, test } from "bun:test";
+import { openTestDatabase } from "../../db/client.ts";
+import { createEncoder } from "./binary-codes.ts";
+import { createChunksRepo, type DocType } from "./chunks-repo.ts";
+import { createVectorIndex } from "./vectors.ts";
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const unit = (v: Float32Array) => {
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+
+/** Vectors around a few centres, so there are real neighbours to find. */
+function clustered(count: number, dims: number, seed: number): Float32Array[] {
+  const r = rng(seed);
+  const centres = Array.from({ length: 12 }, () => Float32Array.from({ length: dims }, () => r() - 0.5));
+  return Array.from({ length: count }, () => {
+    const c = centres[Math.floor(r() * centres.length)]!;
+    return unit(c.map((x) => x + (r() - 0.5) * 0.9));
+  });
+}
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+/** An index over `vectors`, one chunk each, owned by `userId` (type by index parity). */
+function indexOf(vectors: Float32Array[], opts: { users?: string[] } = {}) {
+  const db = openTestDatabase();
+  const chunks = createChunksRepo(db.sqlite);
+  const index = createVectorIndex(db.sqlite);
+  const users = opts.users ?? ["usr_a"];
+  const owner = (i: number) => users[i % users.length]!;
+  const type = (i: number): DocType => (i % 2 ? "note" : "source");
+  vectors.forEach((_, i) =>
+    chunks.replace({ type: type(i), id: `doc_${i}`, userId: owner(i), title: "" }, [{ index: 0, text: `chunk ${i}`, start: 0, end: 7, heading: null, tokenCount: 2 }]),
+  );
+  const rows = db.sqlite.query<{ rowid: number; docId: string }, []>("SELECT id rowid, doc_id docId FROM chunks").all();
+  const slot = index.ensureSlot("test-model", vectors[0]!.length);
+  index.upsert(
+    slot,
+    rows.map((r) => {
+      const i = Number(r.docId.slice(4));
+      return { rowid: r.rowid, userId: owner(i), docType: type(i), vector: vectors[i]! };
+    }),
+  );
+  index.activate(slot.slot);
+  const rowOf = new Map(rows.map((r) => [r.rowid, Number(r.docId.slice(4))]));
+  return { db, index, slot: index.active()!, rowOf, owner, type };
+}
+
+describe("binary codes", () => {
+  test("are deterministic, sized to a power of two times the blocks, and track the angle", () => {
+    const e1 = createEncoder(384);
+    const e2 = createEncoder(384);
+    expect(e1.shape).toEqual({ padded: 512, blocks: 3, bits: 1536 });
+    expect(createEncoder(1536).shape).toEqual({ padded: 2048, blocks: 1, bits: 2048 });
+    const [a, b, c] = clustered(3, 384, 7);
+    expect(e1.encode(a!)).toEqual(e2.encode(a!));
+    const hamming = (x: Uint8Array, y: Uint8Array) => x.reduce((n, byte, i) => n + popcount(byte ^ y[i]!), 0);
+    const near = unit(a!.map((x, i) => x + 0.1 * (b![i]! - 0.5)));
+    // P(bit differs) = angle / π: a close vector differs in few bits, the opposite one in all of them.
+    expect(hamming(e1.encode(a!), e1.encode(near))).toBeLessThan(hamming(e1.encode(a!), e1.encode(c!)));
+    expect(hamming(e1.encode(a!), e1.encode(a!.map((x) => -x)))).toBeGreaterThan(1536 * 0.95);
+  });
+
+  test("a sparse vector (a short query under the builtin embedder) still gets a balanced code", () => {
+    const v = new Float32Array(384);
+    v[3] = 0.8;
+    v[200] = -0.6;
+    const code = createEncoder(384).encode(v);
+    const ones = code.reduce((n, byte) => n + popcount(byte), 0);
+    expect(ones).toBeGreaterThan(1536 * 0.35);
+    expect(ones).toBeLessThan(1536 * 0.65);
+  });
+});
+
+function popcount(x: number): number {
+  let n = 0;
+  for (; x; x &= x - 1) n++;
+  return n;
+}
+
+describe("knn", () => {
+  test("recall@10 against exact cosine search is at least 0.95", () => {
+    const vectors = clustered(4000, 64, 1);
+    const { index, slot, rowOf } = indexOf(vectors);
+    const queries = clustered(40, 64, 2);
+    let hits = 0;
+    for (const q of queries) {
+      const exact = vectors.map((v, i) => [i, dot(q, v)] as const).sort((x, y) => y[1] - x[1]).slice(0, 10).map(([i]) => i);
+      const got = index.knn(slot, "usr_a", q, { k: 10, candidates: 512 }).map((h) => rowOf.get(h.rowid)!);
+      hits += got.filter((i) => exact.includes(i)).length;
+    }
+    expect(hits / (queries.length * 10)).toBeGreaterThanOrEqual(0.95);
+  });
+
+  test("distances are exact cosine distances, nearest first", () => {
+    const vectors = clustered(300, 32, 3);
+    const { index, slot, rowOf } = indexOf(vectors);
+    const q = vectors[17]!;
+    const hits = index.knn(slot, "usr_a", q, { k: 5, candidates: 512 });
+    expect(rowOf.get(hits[0]!.rowid)).toBe(17);
+    expect(hits[0]!.distance).toBeCloseTo(0, 5);
+    for (const h of hits) expect(h.distance).toBeCloseTo(1 - dot(q, vectors[rowOf.get(h.rowid)!]!), 5);
+  });
+
+  test("only the owner's vectors are candidates, and the type filter applies", () => {
+    const vectors = clustered(400, 32, 4);
+    const { index, slot, rowOf, owner, type } = indexOf(vectors, { users: ["usr_a", "usr_b"] });
+    for (const q of vectors.slice(0, 20)) {
+      for (const h of index.knn(slot, "usr_a", q, { k: 50, candidates: 512 })) expect(owner(rowOf.get(h.rowid)!)).toBe("usr_a");
+      for (const h of index.knn(slot, "usr_b", q, { k: 50, candidates: 512, docType: "note" })) {
+        expect(owner(rowOf.get(h.rowid)!)).toBe("usr_b");
+        expect(type(rowOf.get(h.rowid)!)).toBe("note");
+      }
+    }
+    expect(index.knn(slot, "usr_nobody", vectors[0]!, { k: 5, candidates: 512 })).toEqual([]);
+  });
+});
+
+describe("upkeep", () => {
+  test("a vector computed for a chunk that was replaced meanwhile is not stored", () => {
+    const { db, index, slot } = indexOf(clustered(4, 16, 5));
+    const chunk = db.sqlite.query<{ rowid: number; chunkId: string }, []>("SELECT id rowid, chunk_id chunkId FROM chunks LIMIT 1").get()!;
+    db.sqlite.query("DELETE FROM chunk_vectors WHERE chunk_rowid = ?").run(chunk.rowid);
+    index.upsert(slot, [{ rowid: chunk.rowid, chunkId: "chk_replaced", userId: "usr_a", docType: "source", vector: clustered(1, 16, 6)[0]! }]);
+    expect(db.sqlite.query("SELECT 1 FROM chunk_vectors WHERE chunk_rowid = ?").get(chunk.rowid)).toBeNull();
+    index.upsert(slot, [{ rowid: chunk.rowid, chunkId: chunk.chunkId, userId: "usr_a", docType: "source", vector: clustered(1, 16, 6)[0]! }]);
+    expect(db.sqlite.query("SELECT 1 FROM chunk_vectors WHERE chunk_rowid = ?").get(chunk.rowid)).not.toBeNull();
+  });
+
+  test("a missing code table (after an upgrade) is rebuilt from the float vectors; the old one is dropped", () => {
+    const vectors = clustered(200, 32, 8);
+    const { db, slot, rowOf } = indexOf(vectors);
+    const t = `vecidx_${slot.slot}`;
+    db.sqlite.exec(`DROP TRIGGER chunks_ad_${t}; DROP TABLE ${t}`);
+    db.sqlite.exec(`CREATE VIRTUAL TABLE vecbin_${slot.slot} USING vec0(user_id text partition key, doc_type text, embedding bit[32])`);
+    const fresh = createVectorIndex(db.sqlite); // a new process
+    fresh.prepare();
+    const tables = db.sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND type = 'table' AND name NOT LIKE '%\\_%\\_%' ESCAPE '\\'").all();
+    expect(tables.map((r) => r.name)).toEqual([t]);
+    expect(db.sqlite.query<{ n: number }, []>(`SELECT count(*) n FROM ${t}`).get()!.n).toBe(200);
+    const hits = fresh.knn(fresh.active()!, "usr_a", vectors[42]!, { k: 1, candidates: 512 });
+    expect(rowOf.get(hits[0]!.rowid)).toBe(42);
+    // The delete trigger came back too.
+    db.sqlite.query("DELETE FROM chunks WHERE doc_id = 'doc_42'").run();
+    expect(db.sqlite.query<{ n: number }, []>(`SELECT count(*) n FROM ${t}`).get()!.n).toBe(199);
+  });
+
+  test("activating a new model drops the old model's vectors and codes", () => {
+    const { db, index, slot } = indexOf(clustered(20, 16, 9));
+    const next = index.ensureSlot("next-model", 8);
+    const rows = db.sqlite.query<{ rowid: number }, []>("SELECT id rowid FROM chunks").all();
+    index.upsert(next, rows.map((r) => ({ rowid: r.rowid, userId: "usr_a", docType: "source", vector: clustered(1, 8, r.rowid)[0]! })));
+    index.activate(next.slot);
+    expect(index.active()!.model).toBe("next-model");
+    expect(db.sqlite.query<{ n: number }, [number]>("SELECT count(*) n FROM chunk_vectors WHERE slot = ?").get(slot.slot)!.n).toBe(0);
+    expect(db.sqlite.query("SELECT 1 FROM sqlite_master WHERE name = ?").get(`vecidx_${slot.slot}`)).toBeNull();
+  });
+});
