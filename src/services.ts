@@ -81,7 +81,8 @@ export function createServices(deps: CoreDeps) {
   const events = createEventsService({ repo: createEventsRepo(orm), clock });
   const sourcesRepo = createSourcesRepo(orm);
   const notebooksRepo = createNotebooksRepo(orm);
-  const sources = createSourcesService({ sqlite, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock });
+  const onSourceRetitled: ((row: import("./db/schema/index.ts").SourceRow) => void)[] = [];
+  const sources = createSourcesService({ sqlite, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock, onRetitled: onSourceRetitled });
   const notebooks = createNotebooksService({ sqlite, repo: notebooksRepo, events, clock });
   const noteHooks = { onSaved: [] as ((n: import("./db/schema/index.ts").NoteRow) => void)[] };
   const notes = createNotesService({ sqlite, repo: createNotesRepo(orm), notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });
@@ -122,7 +123,10 @@ export function createServices(deps: CoreDeps) {
   const vectors = createVectorIndex(sqlite);
   const indexer = createIndexer({ chunks, vectors, jobs: queue, embedder: ai.embedder, logger });
   indexer.register(runner);
-  onSourceReady.push((_actor, row) => indexer.index({ type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown: row.content ?? "" }));
+  const indexSource = (row: import("./db/schema/index.ts").SourceRow) =>
+    indexer.index({ type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown: row.content ?? "" });
+  onSourceReady.push((_actor, row) => indexSource(row));
+  onSourceRetitled.push(indexSource);
   noteHooks.onSaved.push((n) => indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }));
   const search = createSearchService({ sqlite, chunks, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
   const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });

@@ -1,6 +1,7 @@
 // POST /api/v1/search end to end: modes, grouping, filters, isolation, sanitised input, index upkeep.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
+import { startOutsideWeb } from "../../../test/outside-web.ts";
 import { chunkOwner, indexRows, longLighthouse, MODES, saveNote, saveSource, search, startMarkdownSite, TEXTS } from "./library.fixture.ts";
 
 const site = startMarkdownSite();
@@ -270,4 +271,23 @@ describe("the index follows the library", () => {
     expect(top.id).toBe(note);
     expect(newChunks.map((c) => c.id)).toContain(top.chunk_id);
   });
+});
+
+test("renaming a ready source re-indexes its title", async () => {
+  const web = startOutsideWeb();
+  try {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const s = (await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: web.url("/article") } })).body;
+    await ctx.runner.drain();
+    const before = await call(ctx, "POST", "/api/v1/search", { key: u.key, body: { query: "zanzibarquokka" } });
+    expect(before.body.data).toEqual([]);
+    await call(ctx, "PATCH", `/api/v1/sources/${s.id}`, { key: u.key, body: { title: "Zanzibarquokka field guide" } });
+    await ctx.runner.drain();
+    const after = await call(ctx, "POST", "/api/v1/search", { key: u.key, body: { query: "zanzibarquokka" } });
+    expect(after.body.data.map((h: any) => h.id)).toEqual([s.id]);
+    expect(after.body.data[0].title).toBe("Zanzibarquokka field guide");
+  } finally {
+    web.stop();
+  }
 });

@@ -51,6 +51,8 @@ export interface SourcesDeps {
   events: EventsService;
   jobs: JobEnqueuer;
   clock: Clock;
+  /** Run inside the transaction when a ready source's title changes (the search index re-titles it). */
+  onRetitled?: ((row: SourceRow) => void)[];
 }
 
 export function createSourcesService(deps: SourcesDeps) {
@@ -152,8 +154,10 @@ export function createSourcesService(deps: SourcesDeps) {
         if (input.generate_quick_podcast !== undefined) patch.generateQuickPodcast = input.generate_quick_podcast;
         if (input.podcast_format !== undefined) patch.podcastFormat = input.podcast_format;
         repo.update(id, patch);
-        const after = publicOf(repo.byIdUnscoped(id)!);
+        const updated = repo.byIdUnscoped(id)!;
+        const after = publicOf(updated);
         events.record(actor, "source.updated", after, before);
+        if (updated.status === "ready" && updated.title !== row.title) for (const h of deps.onRetitled ?? []) h(updated);
         // A cleared user title falls back to the extracted one on the next fetch.
         if (input.title === null && row.status === "ready") {
           jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:${after.updated_at}` });
