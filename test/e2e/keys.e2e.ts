@@ -1,9 +1,9 @@
 // Browser test of the web app in real Chromium: sign up, a key shown once, used, revoked, and a
 // hostile key name that stays text. Run with `bun run test:e2e` (not part of plain `bun test`).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { rememberClientAddress } from "../../src/features/web/http.ts";
-import { createTestContext, type TestContext } from "../helpers.ts";
+import type { Browser, Page } from "playwright-core";
+import type { TestContext } from "../helpers.ts";
+import { launchChromium, startLiveApp } from "./browser.ts";
 
 const KEY_RE = /^cpk_[0-9A-Za-z]{46}$/;
 const PASSWORD = "correct horse battery";
@@ -14,23 +14,8 @@ let ctx: TestContext;
 let base: string;
 
 beforeAll(async () => {
-  let handle: (r: Request) => Response | Promise<Response> = () => new Response("starting", { status: 503 });
-  server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: (request, srv) => {
-      rememberClientAddress(request, srv.requestIP(request)?.address);
-      return handle(request);
-    },
-  });
-  base = `http://127.0.0.1:${server.port}`;
-  // BASE_URL must be the address the browser uses: the Origin check compares against it.
-  ctx = createTestContext({ BASE_URL: base });
-  handle = (r) => ctx.app.handle(r);
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
-  });
+  ({ base, ctx, server } = startLiveApp());
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -6,10 +6,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { systemActor } from "../../src/features/accounts/actor.ts";
-import { rememberClientAddress } from "../../src/features/web/http.ts";
-import { createTestContext, userWithKey, type TestContext } from "../helpers.ts";
+import { userWithKey, type TestContext } from "../helpers.ts";
+import { launchChromium, startLiveApp } from "./browser.ts";
 
 let browser: Browser;
 let server: ReturnType<typeof Bun.serve>;
@@ -46,18 +46,7 @@ class MemoryProvider implements OAuthClientProvider {
 }
 
 beforeAll(async () => {
-  let handle: (r: Request) => Response | Promise<Response> = () => new Response("starting", { status: 503 });
-  server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: (request, srv) => {
-      rememberClientAddress(request, srv.requestIP(request)?.address);
-      return handle(request);
-    },
-  });
-  base = `http://127.0.0.1:${server.port}`;
-  ctx = createTestContext({ BASE_URL: base });
-  handle = (r) => ctx.app.handle(r);
+  ({ base, ctx, server } = startLiveApp());
   // The client's loopback redirect endpoint, as a desktop app would run it.
   callback = Bun.serve({
     port: 0,
@@ -68,10 +57,7 @@ beforeAll(async () => {
       return new Response("<!doctype html><title>Connected</title><p>You can close this window.</p>", { headers: { "content-type": "text/html" } });
     },
   });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -1,0 +1,43 @@
+// Shared setup for browser tests: the real app on a loopback port (BASE_URL = that address, so the
+// Origin checks pass) and Debian's Chromium driven by playwright-core.
+import { chromium, type Browser } from "playwright-core";
+import { rememberClientAddress } from "../../src/features/web/http.ts";
+import { createTestContext, type TestContext } from "../helpers.ts";
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
+
+export interface LiveApp {
+  base: string;
+  ctx: TestContext;
+  server: ReturnType<typeof Bun.serve>;
+}
+
+/** Serves a fresh test app on 127.0.0.1 with BASE_URL set to the address the browser will use. */
+export function startLiveApp(): LiveApp {
+  let handle: (r: Request) => Response | Promise<Response> = () => new Response("starting", { status: 503 });
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (request, srv) => {
+      rememberClientAddress(request, srv.requestIP(request)?.address);
+      return handle(request);
+    },
+  });
+  const base = `http://127.0.0.1:${server.port}`;
+  const ctx = createTestContext({ BASE_URL: base });
+  handle = (r) => ctx.app.handle(r);
+  return { base, ctx, server };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
