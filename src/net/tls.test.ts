@@ -3,35 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { FetchError } from "./errors.ts";
 import { createSafeFetch, type SafeFetchOptions } from "./safe-fetch.ts";
 import { fakeLookup } from "./test-server.ts";
-
-// Test-only PKI, valid 2000–2100: a CA and a certificate for secure.test. Never trusted outside these tests.
-const TEST_CA = `-----BEGIN CERTIFICATE-----
-MIIBbzCCARagAwIBAgICEAAwCgYIKoZIzj0EAwIwHjEcMBoGA1UEAwwTQ29tbW9u
-cGxhY2UgVGVzdCBDQTAgFw0wMDAxMDEwMDAwMDBaGA8yMTAwMDEwMTAwMDAwMFow
-HjEcMBoGA1UEAwwTQ29tbW9ucGxhY2UgVGVzdCBDQTBZMBMGByqGSM49AgEGCCqG
-SM49AwEHA0IABGzW3JKbGm4c9WHDtH6lDWoIupiA43tX/hNG+/2vIWmyPvQr5iZp
-1FBmnrBB0rTleht/ikW1DZGHvKCUe7nrvbejQjBAMA8GA1UdEwEB/wQFMAMBAf8w
-DgYDVR0PAQH/BAQDAgEGMB0GA1UdDgQWBBTpaqqoobOOXZjMytzMl3FZWVuRhjAK
-BggqhkjOPQQDAgNHADBEAiBpP675VLpW2Jvk9wGky7jniMYXIdmjtRnuk80WCY1y
-PgIgMYOT9D0TEb20k7aqh63PekJP6LXX7H8D+5y1FkRCu3c=
------END CERTIFICATE-----`;
-const SECURE_TEST_CERT = `-----BEGIN CERTIFICATE-----
-MIIBsjCCAVigAwIBAgICEAEwCgYIKoZIzj0EAwIwHjEcMBoGA1UEAwwTQ29tbW9u
-cGxhY2UgVGVzdCBDQTAgFw0wMDAxMDEwMDAwMDBaGA8yMTAwMDEwMTAwMDAwMFow
-FjEUMBIGA1UEAwwLc2VjdXJlLnRlc3QwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNC
-AATkuXcYK0F/3cJcl2aCnbE5n+FcajOeOnO19iPxdV2Om7cHF3WUavFrISS9BR66
-Emwms0/7yzCQ3RZXE/1LdHoAo4GLMIGIMAkGA1UdEwQCMAAwFgYDVR0RBA8wDYIL
-c2VjdXJlLnRlc3QwEwYDVR0lBAwwCgYIKwYBBQUHAwEwDgYDVR0PAQH/BAQDAgeA
-MB0GA1UdDgQWBBTvq+hm+KJrWVEj3453zP7z8VqF/jAfBgNVHSMEGDAWgBTpaqqo
-obOOXZjMytzMl3FZWVuRhjAKBggqhkjOPQQDAgNIADBFAiEAwaNEx42B5rpgoeK0
-RkzMMxqgjm2h+XyV/rOn3jIU8gICIAp3pGGOeiwTENFm4kPxzgNw17XFWmUlYjhD
-GAC9qP3E
------END CERTIFICATE-----`;
-const SECURE_TEST_KEY = `-----BEGIN PRIVATE KEY-----
-MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgrEc7OhNvl+cYiv2l
-eHGIutn50KYgm2uxGlb9UM2nxNyhRANCAATkuXcYK0F/3cJcl2aCnbE5n+FcajOe
-OnO19iPxdV2Om7cHF3WUavFrISS9BR66Emwms0/7yzCQ3RZXE/1LdHoA
------END PRIVATE KEY-----`;
+import { SECURE_TEST_CERT, SECURE_TEST_KEY, TEST_CA } from "../../test/fixtures/test-pki.ts";
 
 let server: ReturnType<typeof Bun.serve>;
 const hosts: (string | null)[] = [];
