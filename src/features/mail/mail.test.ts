@@ -172,7 +172,7 @@ test("outbox files do not exist before anything is sent", () => {
 });
 
 test("STARTTLS is used when the server offers it, and the certificate is verified", async () => {
-  const { TEST_CA, SECURE_TEST_CERT, SECURE_TEST_KEY } = await import("./test-pki.ts");
+  const { TEST_CA, SECURE_TEST_CERT, SECURE_TEST_KEY } = await import("../../../test/fixtures/test-pki.ts");
   const smtp = await startTestSmtp({ key: SECURE_TEST_KEY, cert: SECURE_TEST_CERT });
   cleanup.push(() => smtp.stop());
   const config = testConfig({ SMTP_URL: smtp.url });
