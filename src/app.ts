@@ -6,6 +6,7 @@ import { errorPlugin } from "./http/errors.ts";
 import { idempotencyPlugin } from "./http/idempotency.ts";
 import { createRateLimiter } from "./http/rate-limiter.ts";
 import { withRequestHandling } from "./http/request.ts";
+import { augmentSpec } from "./http/openapi-spec.ts";
 import { accountRoutes } from "./features/accounts/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { keyRoutes } from "./features/keys/routes.ts";
@@ -62,7 +63,16 @@ export function createApp(s: Services) {
     .use(api);
   routes = () => app.routes;
   const apiAuth = createApiAuth({ keys: s.keys, limiter });
-  const handle = withRequestHandling(app, { logger: s.logger, maxBodyBytes: s.config.http.maxBodyBytes, apiAuth });
+  // The generated document, completed once with the shared error responses (see openapi-spec.ts).
+  let spec: string | undefined;
+  const withSpec = {
+    async handle(request: Request): Promise<Response> {
+      if (request.method !== "GET" || !request.url.endsWith("/api/openapi.json")) return app.handle(request);
+      spec ??= JSON.stringify(augmentSpec((await (await app.handle(request)).json()) as Record<string, unknown>));
+      return new Response(spec, { headers: { "content-type": "application/json; charset=utf-8" } });
+    },
+  };
+  const handle = withRequestHandling(withSpec, { logger: s.logger, maxBodyBytes: s.config.http.maxBodyBytes, apiAuth });
   return { handle, routes: () => app.routes, elysia: app };
 }
 export type App = ReturnType<typeof createApp>;

@@ -94,6 +94,16 @@ describe("health", () => {
     expect(r.body.openapi).toMatch(/^3\./);
     expect(r.body.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
     expect(Object.keys(r.body.paths)).toContain("/api/v1/me");
+    expect(Object.keys(r.body.paths)).toContain("/api/v1/sources");
+    const post = r.body.paths["/api/v1/sources"].post;
+    expect(post.requestBody.content["application/json"].schema.required).toContain("url");
+    expect(post.responses["201"]).toBeDefined();
+    for (const status of ["401", "422", "429", "4XX", "5XX"]) {
+      expect(post.responses[status].content["application/problem+json"].schema.$ref).toBe("#/components/schemas/Problem");
+    }
+    expect(r.body.paths["/api/v1/sources/{id}"].get.responses["404"]).toBeDefined();
+    expect(r.body.components.schemas.Problem.properties.code.enum).toContain("validation_failed");
+    expect(r.body.paths["/api/webhooks/workflows/{token}"].post.security).toEqual([]);
     const docs = await call(ctx, "GET", "/api/docs");
     expect(docs.status).toBe(200);
     expect(docs.headers.get("content-type")).toContain("text/html");
