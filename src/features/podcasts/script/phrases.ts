@@ -153,7 +153,7 @@ const DE: Phrases = {
 
 const ES: Phrases = {
   and: "y",
-  note: "Todo lo citado aquí viene del propio texto.",
+  note: "Cada cita procede del propio texto.",
   ordinals: ["Primero", "Segundo", "Tercero", "Cuarto", "Quinto", "Sexto"],
   briefIntro: "{title}: lo esencial. Estas son las ideas clave.",
   briefClose: "Eso fue lo esencial sobre {title}.",
