@@ -1,6 +1,7 @@
 // Builds every service from its dependencies in one place: the composition root for app, runner and CLI.
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import type { NoteRow, SourceRow } from "./db/schema/index.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { systemClock, type Clock } from "./time.ts";
 import { createChangeWatch } from "./db/change-watch.ts";
@@ -81,10 +82,10 @@ export function createServices(deps: CoreDeps) {
   const events = createEventsService({ repo: createEventsRepo(orm), clock });
   const sourcesRepo = createSourcesRepo(orm);
   const notebooksRepo = createNotebooksRepo(orm);
-  const onSourceRetitled: ((row: import("./db/schema/index.ts").SourceRow) => void)[] = [];
+  const onSourceRetitled: ((row: SourceRow) => void)[] = [];
   const sources = createSourcesService({ sqlite, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock, onRetitled: onSourceRetitled });
   const notebooks = createNotebooksService({ sqlite, repo: notebooksRepo, events, clock });
-  const noteHooks = { onSaved: [] as ((n: import("./db/schema/index.ts").NoteRow) => void)[] };
+  const noteHooks = { onSaved: [] as ((n: NoteRow) => void)[] };
   const notes = createNotesService({ sqlite, repo: createNotesRepo(orm), notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });
 
   const onSourceReady: ReadyHook[] = [];
@@ -123,7 +124,7 @@ export function createServices(deps: CoreDeps) {
   const vectors = createVectorIndex(sqlite);
   const indexer = createIndexer({ chunks, vectors, jobs: queue, embedder: ai.embedder, logger });
   indexer.register(runner);
-  const indexSource = (row: import("./db/schema/index.ts").SourceRow) =>
+  const indexSource = (row: SourceRow) =>
     indexer.index({ type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown: row.content ?? "" });
   onSourceReady.push((_actor, row) => indexSource(row));
   onSourceRetitled.push(indexSource);
