@@ -13,15 +13,9 @@ import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { createLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
+import { closedLoop, runBunLoad, runWrk, startChild, type LoadResult } from "./lib/load.ts";
 
-interface Result {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  errors: number;
-}
+type Result = LoadResult;
 
 const TARGET_RATIO = 0.75;
 const TARGET_P99_MS = 5;
@@ -47,76 +41,9 @@ function serveBare(): void {
   console.log(JSON.stringify({ url: `http://127.0.0.1:${server.port}/api/v1/me`, key: "" }));
 }
 
-async function startChild(kind: "app" | "bare", env: Record<string, string>) {
-  const proc = Bun.spawn([process.execPath, SELF, "--serve", kind], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${kind} server exited before it was ready`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return { proc, ...(JSON.parse(text.slice(0, text.indexOf("\n"))) as { url: string; key: string }) };
-}
-
-function toMs(v: string, unit: string): number {
-  const n = Number(v);
-  return unit === "us" ? n / 1000 : unit === "s" ? n * 1000 : n;
-}
-
-async function runWrk(name: string, url: string, key: string, o: LoadOptions): Promise<Result> {
-  const args = ["wrk", "-t", String(o.threads), "-c", String(o.connections), "-d", `${o.duration}s`, "--latency"];
-  if (key) args.push("-H", `Authorization: Bearer ${key}`);
-  const proc = Bun.spawn([...args, url], { stdout: "pipe", stderr: "pipe" });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error(`wrk failed: ${await new Response(proc.stderr).text()}`);
-  const lat = (pct: string) => {
-    const m = new RegExp(`^\\s*${pct}%\\s+([\\d.]+)(us|ms|s)\\s*$`, "m").exec(out);
-    if (!m) throw new Error(`no ${pct}% latency in wrk output:\n${out}`);
-    return toMs(m[1]!, m[2]!);
-  };
-  return {
-    name,
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
-    p50: lat("50"),
-    p99: lat("99"),
-    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN),
-    errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?timeout (\d+)/.exec(out)?.[1] ?? 0),
-  };
-}
-
-// Fallback load generator when wrk is missing: closed-loop connections with keep-alive fetch.
-async function loadLoop(url: string, key: string, connections: number, seconds: number): Promise<void> {
-  const headers = key ? { authorization: `Bearer ${key}` } : undefined;
-  const latencies: number[] = [];
-  let errors = 0;
-  const until = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < until) {
-        const t = performance.now();
-        const res = await fetch(url, { headers });
-        await res.arrayBuffer();
-        latencies.push(performance.now() - t);
-        if (!res.ok) errors++;
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-  console.log(JSON.stringify({ rps: latencies.length / seconds, p50: pct(50), p99: pct(99), requests: latencies.length, errors }));
-}
-
-async function runBunLoad(name: string, url: string, key: string, o: LoadOptions): Promise<Result> {
-  const proc = Bun.spawn([process.execPath, SELF, "--load", url, "--key", key, "--connections", String(o.connections), "--duration", String(o.duration)], {
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error("load loop failed");
-  return { name, ...(JSON.parse(out) as Omit<Result, "name">) };
-}
+const bearer = (key: string) => (key ? { authorization: `Bearer ${key}` } : undefined);
+const runWrkFor = (name: string, url: string, key: string, o: LoadOptions) => runWrk(name, { url, headers: bearer(key) }, o);
+const runBunFor = (name: string, url: string, key: string, o: LoadOptions) => runBunLoad(SELF, name, url, o, ["--key", key]);
 
 interface LoadOptions {
   connections: number;
@@ -126,7 +53,7 @@ interface LoadOptions {
   client: "auto" | "wrk" | "bun";
 }
 
-type Child = Awaited<ReturnType<typeof startChild>>;
+type Child = Awaited<ReturnType<typeof startChild<{ url: string; key: string }>>>;
 
 function median(results: Result[]): Result {
   const sorted = [...results].sort((a, b) => a.rps - b.rps);
@@ -135,7 +62,7 @@ function median(results: Result[]): Result {
 
 async function main(o: LoadOptions): Promise<void> {
   const useWrk = o.client === "wrk" || (o.client === "auto" && Bun.which("wrk") !== null);
-  const load = useWrk ? runWrk : runBunLoad;
+  const load = useWrk ? runWrkFor : runBunFor;
   const dataDir = mkdtempSync(join(tmpdir(), "commonplace-bench-"));
   // Logging stays on (to a file) so its cost is measured; the rate limit is raised so every call passes.
   const env = { DATA_DIR: dataDir, LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "1000000" };
@@ -150,7 +77,7 @@ async function main(o: LoadOptions): Promise<void> {
       { name: "GET /api/v1/me (key auth)", kind: "app" as const },
     ];
     for (const t of targets) {
-      const child = await startChild(t.kind, env);
+      const child = await startChild<{ url: string; key: string }>(SELF, t.kind, env);
       children.push(child);
       const check = await fetch(child.url, { headers: child.key ? { authorization: `Bearer ${child.key}` } : {} });
       if (check.status !== 200) throw new Error(`${t.name}: GET ${child.url} answered ${check.status}: ${await check.text()}`);
@@ -205,6 +132,6 @@ if (import.meta.main) {
   };
   if (values.serve === "app") await serveApp();
   else if (values.serve === "bare") serveBare();
-  else if (values.load) await loadLoop(values.load, values.key!, o.connections, o.duration);
+  else if (values.load) await closedLoop({ url: values.load, headers: bearer(values.key!) }, o);
   else await main(o);
 }

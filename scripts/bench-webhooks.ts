@@ -15,15 +15,9 @@ import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
+import { closedLoop, runBunLoad, runWrk, startChild, type LoadResult } from "./lib/load.ts";
 
-interface Result {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  errors: number;
-}
+type Result = LoadResult;
 
 const TARGET_RPS = 5000;
 const TARGET_RATIO = 0.5;
@@ -71,67 +65,7 @@ function serveBare(): void {
   console.log(JSON.stringify({ url: `http://127.0.0.1:${server.port}/hook`, db: "" }));
 }
 
-async function startChild(kind: "app" | "bare", env: Record<string, string>) {
-  const proc = Bun.spawn([process.execPath, SELF, "--serve", kind], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${kind} server exited before it was ready`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return { proc, ...(JSON.parse(text.slice(0, text.indexOf("\n"))) as { url: string; db: string }) };
-}
-
-const toMs = (v: string, unit: string) => (unit === "us" ? Number(v) / 1000 : unit === "s" ? Number(v) * 1000 : Number(v));
-
-async function runWrk(name: string, url: string, o: LoadOptions, script: string): Promise<Result> {
-  const args = ["wrk", "-t", "1", "-c", String(o.connections), "-d", `${o.duration}s`, "--latency", "-s", script, url];
-  const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error(`wrk failed: ${await new Response(proc.stderr).text()}`);
-  const lat = (pct: string) => {
-    const m = new RegExp(`^\\s*${pct}%\\s+([\\d.]+)(us|ms|s)\\s*$`, "m").exec(out);
-    if (!m) throw new Error(`no ${pct}% latency in wrk output:\n${out}`);
-    return toMs(m[1]!, m[2]!);
-  };
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
-  const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?timeout (\d+)/.exec(out)?.[1] ?? 0);
-  const seconds = toMs(/requests in ([\d.]+)(us|ms|s)/.exec(out)?.[1] ?? "1", /requests in [\d.]+(us|ms|s)/.exec(out)?.[1] ?? "s") / 1000;
-  return { name, rps: (requests - errors) / seconds, p50: lat("50"), p99: lat("99"), requests, errors };
-}
-
-// Fallback load generator when wrk is missing: closed-loop keep-alive fetches, 202s counted.
-async function loadLoop(url: string, connections: number, seconds: number): Promise<void> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const until = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < until) {
-        const t = performance.now();
-        const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: BODY });
-        await res.arrayBuffer();
-        latencies.push(performance.now() - t);
-        if (res.status !== 202) errors++;
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-  console.log(JSON.stringify({ rps: (latencies.length - errors) / seconds, p50: pct(50), p99: pct(99), requests: latencies.length, errors }));
-}
-
-async function runBunLoad(name: string, url: string, o: LoadOptions): Promise<Result> {
-  const proc = Bun.spawn([process.execPath, SELF, "--load", url, "--connections", String(o.connections), "--duration", String(o.duration)], {
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error("load loop failed");
-  return { name, ...(JSON.parse(out) as Omit<Result, "name">) };
-}
+const post = (url: string) => ({ url, method: "POST", headers: { "content-type": "application/json" }, body: BODY, okStatus: 202 });
 
 interface LoadOptions {
   connections: number;
@@ -158,21 +92,23 @@ async function main(o: LoadOptions): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "commonplace-bench-webhooks-"));
   const script = join(dataDir, "post.lua");
   writeFileSync(script, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = '${BODY}'\n`);
-  const load = (name: string, url: string, opts: LoadOptions) => (useWrk ? runWrk(name, url, opts, script) : runBunLoad(name, url, opts));
+  // wrk takes the method and body from the Lua script; the Bun client from post().
+  const load = (name: string, url: string, opts: LoadOptions) => (useWrk ? runWrk(name, { url }, opts, script) : runBunLoad(SELF, name, url, opts));
   const env = { DATA_DIR: dataDir, LOG_LEVEL: "silent", WEBHOOK_RATE_LIMIT_PER_MINUTE: "1000000" };
-  const children: Awaited<ReturnType<typeof startChild>>[] = [];
+  type Child = Awaited<ReturnType<typeof startChild<{ url: string; db: string }>>>;
+  const children: Child[] = [];
   try {
     console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Bun ${Bun.version}, ${process.platform}-${process.arch}`);
     console.log(`load average before the run: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
     console.log(`load: ${useWrk ? "wrk, 1 thread" : "Bun fetch loop in a child process"}, ${o.connections} connections, ${o.duration} s per target after a 2 s warm-up\n`);
-    const bare = await startChild("bare", env);
+    const bare = await startChild<{ url: string; db: string }>(SELF, "bare", env);
     children.push(bare);
     await load("warm-up", bare.url, { ...o, duration: 2 });
     const bareResult = await load("bare Bun.serve + one INSERT", bare.url, o);
     bare.proc.kill();
     await bare.proc.exited;
 
-    const app = await startChild("app", env);
+    const app = await startChild<{ url: string; db: string }>(SELF, "app", env);
     children.push(app);
     await load("warm-up", app.url, { ...o, duration: 2 });
     await drainSeconds(app.db);
@@ -212,6 +148,6 @@ if (import.meta.main) {
   });
   if (values.serve === "app") await serveApp();
   else if (values.serve === "bare") serveBare();
-  else if (values.load) await loadLoop(values.load, Number(values.connections), Number(values.duration));
+  else if (values.load) await closedLoop(post(values.load), { connections: Number(values.connections), duration: Number(values.duration) });
   else await main({ duration: Number(values.duration), connections: Number(values.connections), client: values.client as LoadOptions["client"] });
 }
