@@ -39,11 +39,11 @@ describe("discovery", () => {
 describe("POST /oauth/register", () => {
   test("a public client is registered with the metadata it sent", async () => {
     const ctx = createTestContext();
-    const res = await register(ctx, { client_name: "Claude", scope: "mcp offline_access", software_id: "x" });
+    const res = await register(ctx, { client_name: "Desktop Assistant", scope: "mcp offline_access", software_id: "x" });
     expect(res.status).toBe(201);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.body).toMatchObject({
-      client_name: "Claude",
+      client_name: "Desktop Assistant",
       redirect_uris: [REDIRECT],
       token_endpoint_auth_method: "none",
       grant_types: ["authorization_code", "refresh_token"],
