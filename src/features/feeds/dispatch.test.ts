@@ -84,6 +84,16 @@ describe("dispatching", () => {
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM feed_entries").get()).toEqual({ n: 0 });
   });
 
+  test("removing the watch_feed action from the workflow stops its watches", async () => {
+    const owner = await ownerWithWorkflow(ctx);
+    const id = ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    ctx.db.sqlite.query(`UPDATE workflows SET actions_json = '[{"id":"x","type":"condition","if":{"all":[]}}]' WHERE id = ?`).run(owner.workflowId);
+    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(0);
+    expect(ctx.feeds.service.get(owner.actor, id)).toMatchObject({ active: false });
+    await ctx.runner.drain();
+    expect(server.requests).toHaveLength(0);
+  });
+
   test("start() registers a croner schedule that dispatches; stop() removes it", async () => {
     const owner = await ownerWithWorkflow(ctx);
     ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });

@@ -1,11 +1,14 @@
 // SQL for feed watches and the entry identities each has seen; the only module that touches their tables.
-import { and, asc, count, desc, eq, inArray, lt, lte } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Orm } from "../../db/client.ts";
 import { feedEntries, feedWatches, workflows, type FeedWatchRow } from "../../db/schema/index.ts";
 
 export type WatchWithState = FeedWatchRow & { active: boolean };
 
-const withActive = { watch: feedWatches, active: workflows.active };
+// A watch is live while its workflow is active and still has a watch_feed action: removing the
+// action from the workflow stops the watch as deactivating the workflow does.
+const stillWatching = sql<boolean>`(${workflows.active} = 1 AND ${workflows.actionsJson} LIKE '%"type":"watch_feed"%')`.mapWith((v) => Boolean(v));
+const withActive = { watch: feedWatches, active: stillWatching };
 
 export function createFeedsRepo(orm: Orm) {
   const joined = () => orm.select(withActive).from(feedWatches).innerJoin(workflows, eq(workflows.id, feedWatches.workflowId));
@@ -45,7 +48,7 @@ export function createFeedsRepo(orm: Orm) {
     due(now: number, limit: number): FeedWatchRow[] {
       return orm.select({ watch: feedWatches }).from(feedWatches)
         .innerJoin(workflows, eq(workflows.id, feedWatches.workflowId))
-        .where(and(lte(feedWatches.nextPollAt, now), eq(workflows.active, true)))
+        .where(and(lte(feedWatches.nextPollAt, now), stillWatching))
         .orderBy(asc(feedWatches.nextPollAt)).limit(limit).all().map((r) => r.watch);
     },
     /** Which of these identities the watch has already seen. */

@@ -125,7 +125,7 @@ export function insertWorkflow(sqlite: Database, userId: string, active = true):
   const at = new Date().toISOString();
   sqlite.query(
     `INSERT INTO workflows (id, user_id, name, active, trigger_type, trigger_json, actions_json, signing_secret, created_at, updated_at)
-     VALUES (?, ?, 'feeds test', ?, 'webhook', '{"type":"webhook"}', '[]', 'whsec_test', ?, ?)`,
+     VALUES (?, ?, 'feeds test', ?, 'webhook', '{"type":"webhook"}', '[{"id":"watch","type":"watch_feed","feed_url":"{{ url }}"}]', 'whsec_test', ?, ?)`,
   ).run(id, userId, active ? 1 : 0, at, at);
   return id;
 }
