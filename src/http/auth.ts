@@ -3,7 +3,7 @@ import { AppError } from "../errors.ts";
 import type { Actor } from "../features/accounts/actor.ts";
 import type { KeysService } from "../features/keys/service.ts";
 import { metaOf } from "./context.ts";
-import { applyRateLimitHeaders, type RateLimiter } from "./rate-limiter.ts";
+import { rateLimitHeaders, type RateLimiter } from "./rate-limiter.ts";
 
 const REALM = 'Bearer realm="commonplace"';
 
@@ -45,8 +45,7 @@ export function createApiAuth(deps: { keys: KeysService; limiter: RateLimiter; e
     }
     metaOf(request).actor = actor;
     const d = limiter.hit(actor.userId);
-    const headers: Record<string, string> = {};
-    applyRateLimitHeaders(headers, d, limiter.windowSeconds);
+    const headers = rateLimitHeaders(d, limiter.windowSeconds);
     if (!d.allowed) {
       throw new AppError("rate_limited", `Rate limit of ${d.limit} requests per ${limiter.windowSeconds} s reached; retry in ${d.resetSeconds} s`, {
         headers: { ...headers, "retry-after": String(d.resetSeconds) },

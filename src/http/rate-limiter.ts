@@ -35,22 +35,12 @@ export function createRateLimiter(opts: { limit: number; windowMs: number; now?:
 }
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
-/** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers). */
-export function rateLimitHeaders(d: RateDecision, windowSeconds: number, policy = "default"): Record<string, string> {
-  return {
-    "ratelimit-policy": `"${policy}";q=${d.limit};w=${windowSeconds}`,
-    ratelimit: `"${policy}";r=${d.remaining};t=${d.resetSeconds}`,
-  };
-}
+const policies = new Map<string, string>();
 
-/** Sets the RateLimit fields on a response's headers (the policy string is built once per limit). */
-export function applyRateLimitHeaders(headers: Record<string, unknown>, d: RateDecision, windowSeconds: number): void {
-  headers["ratelimit-policy"] = policyCache.get(d.limit) ?? cachePolicy(d.limit, windowSeconds);
-  headers["ratelimit"] = `"default";r=${d.remaining};t=${d.resetSeconds}`;
-}
-const policyCache = new Map<number, string>();
-function cachePolicy(limit: number, windowSeconds: number): string {
-  const s = `"default";q=${limit};w=${windowSeconds}`;
-  policyCache.set(limit, s);
-  return s;
+/** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers); policy strings built once. */
+export function rateLimitHeaders(d: RateDecision, windowSeconds: number, policy = "default"): Record<string, string> {
+  const key = `${policy};${d.limit};${windowSeconds}`;
+  let p = policies.get(key);
+  if (!p) policies.set(key, (p = `"${policy}";q=${d.limit};w=${windowSeconds}`));
+  return { "ratelimit-policy": p, ratelimit: `"${policy}";r=${d.remaining};t=${d.resetSeconds}` };
 }
