@@ -121,5 +121,5 @@ describe("the server process", () => {
     const lines = stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("PORT");
-  });
+  }, 60_000);
 });

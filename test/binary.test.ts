@@ -36,7 +36,7 @@ test("the binary stops with one clear line on a bad variable", async () => {
   expect(r.code).not.toBe(0);
   expect(r.stderr.trim().split("\n")).toHaveLength(1);
   expect(r.stderr).toContain("PORT");
-});
+}, 60_000);
 
 test("the binary carries the speech and MP3 worker threads", async () => {
   // A probe built exactly like the binary, with a main that synthesises and encodes one sentence.

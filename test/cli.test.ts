@@ -45,7 +45,7 @@ describe("admin CLI", () => {
     const again = await cli(dataDir, "user:create", "--email", email, "--password", "correct horse battery");
     expect(again.code).toBe(1);
     expect(again.stdout).toContain("error:");
-  });
+  }, 60_000);
 
   test("key:create prints the key alone on its own line, first", async () => {
     const r = await cli(dataDir, "key:create", "--email", email, "--name", "backup script");
@@ -54,7 +54,7 @@ describe("admin CLI", () => {
     expect(lines[0]).toMatch(KEY_LINE);
     expect(lines.filter((l) => l.includes("cpk_"))).toEqual([lines[0]!]);
     created = { key: lines[0]!, id: /\b(key_[0-9A-Z]{26})\b/.exec(r.stdout)![1]! };
-  });
+  }, 60_000);
 
   test("key:list shows the key by id, name and hint, never the key itself", async () => {
     const r = await cli(dataDir, "key:list", "--email", email);
@@ -65,7 +65,7 @@ describe("admin CLI", () => {
     expect([id, name, lastUsed, revoked]).toEqual([created.id, "backup script", "-", "-"]);
     expect(hint).toBe(`${created.key.slice(0, 8)}…${created.key.slice(-4)}`);
     expect(r.stdout).not.toContain(created.key);
-  });
+  }, 60_000);
 
   test("key:revoke revokes the key and key:list shows when", async () => {
     const r = await cli(dataDir, "key:revoke", "--id", created.id);
@@ -76,7 +76,7 @@ describe("admin CLI", () => {
     expect(row.split("\t")[5]).toMatch(/^\d{4}-\d\d-\d\dT/);
     const missing = await cli(dataDir, "key:revoke", "--id", "key_01JB3S6W3W4VZ3G8Q0Q9Y5H2KX");
     expect(missing.code).toBe(1);
-  });
+  }, 60_000);
 
   test("plan:set moves the user to a configured plan; an unknown plan exits 1", async () => {
     const ok = await cli(dataDir, "plan:set", "--email", email, "--plan", "pro");
@@ -87,7 +87,7 @@ describe("admin CLI", () => {
     expect(bad.stdout).toContain("platinum");
     const nobody = await cli(dataDir, "plan:set", "--email", "nobody@example.com", "--plan", "pro");
     expect(nobody.code).toBe(1);
-  });
+  }, 60_000);
 
   test("bad arguments print the usage and exit 2", async () => {
     for (const args of [[], ["frobnicate"], ["key:create", "--email", email], ["key:list", "--email"], ["key:list", "--mail", email], ["key:list", email]]) {
@@ -95,7 +95,7 @@ describe("admin CLI", () => {
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(r.stdout).toContain("usage: bun run cli");
     }
-  });
+  }, 60_000);
 });
 
 describe("the CLI while the server runs on the same data directory", () => {
@@ -118,5 +118,5 @@ describe("the CLI while the server runs on the same data directory", () => {
     const after = await me();
     expect(after.status).toBe(401);
     expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
-  });
+  }, 60_000);
 });

@@ -75,10 +75,14 @@ export async function startServer(cmd: string[], env: Record<string, string>, op
   };
 }
 
-/** Polls a URL until it answers 200, a bounded number of times (readiness, not a timing assertion). */
-export async function waitForOk(url: string, attempts = 100): Promise<Response> {
+/**
+ * Polls a URL until it answers 200 or `withinMs` passes (readiness, not a timing assertion: a busy
+ * machine may take many seconds to start a process, so the bound is generous).
+ */
+export async function waitForOk(url: string, withinMs = 45_000): Promise<Response> {
   let last: unknown;
-  for (let i = 0; i < attempts; i++) {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
     try {
       const res = await fetch(url);
       if (res.status === 200) return res;
@@ -88,7 +92,7 @@ export async function waitForOk(url: string, attempts = 100): Promise<Response> 
     }
     await Bun.sleep(50);
   }
-  throw new Error(`${url} did not answer 200 after ${attempts} attempts: ${String(last)}`);
+  throw new Error(`${url} did not answer 200 within ${withinMs} ms: ${String(last)}`);
 }
 
 /** Runs a command to completion and returns its exit code and output. */

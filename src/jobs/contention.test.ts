@@ -59,7 +59,7 @@ describe("two runners, one database file", () => {
     expect(byA).toBeGreaterThan(0);
     expect(byA).toBeLessThan(500);
     expect(queueB.counts()).toEqual({ queued: 0, running: 0, succeeded: 500, failed: 0 });
-  });
+  }, 60_000);
 
   test("two processes draining the same file: 2000 jobs, each handled exactly once", async () => {
     const path = tempDbPath();
@@ -85,7 +85,7 @@ describe("two runners, one database file", () => {
     expect(ids).toHaveLength(2_000);
     expect(new Set(ids).size).toBe(2_000);
     expect(queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 2_000, failed: 0 });
-  });
+  }, 60_000);
 });
 
 async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {

@@ -162,7 +162,7 @@ export function createRunner(deps: RunnerDeps) {
    * running. Jobs due in the future (delays, backoff) are not waited for. Rejects after timeoutMs.
    */
   async function drain(opts: { timeoutMs?: number } = {}): Promise<RunSummary> {
-    const timeoutMs = opts.timeoutMs ?? 10_000;
+    const timeoutMs = opts.timeoutMs ?? 120_000;
     // Both a timer and a clock check: handlers that only ever await microtasks would starve the timer.
     const end = performance.now() + timeoutMs;
     const outcomes: Promise<Outcome>[] = [];

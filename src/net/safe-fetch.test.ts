@@ -207,7 +207,7 @@ describe("limits", () => {
     expect((await failure(safeFetch(`http://app.test:${P}/hang`, { timeoutMs: 150 }))).code).toBe("timeout");
     expect((await failure(safeFetch(`http://app.test:${P}/hang`, { connectTimeoutMs: 150 }))).code).toBe("connect_timeout");
     expect((await failure(client({ timeoutMs: 150 }).safeFetch(`http://app.test:${P}/slow-body`))).code).toBe("timeout");
-  });
+  }, 60_000);
 
   test("a hanging DNS lookup is bounded by the connect timeout", async () => {
     const safeFetch = createSafeFetch({ ...base, connectTimeoutMs: 100, lookup: () => new Promise(() => {}) });

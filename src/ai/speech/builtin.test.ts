@@ -60,7 +60,7 @@ describe("builtin speech (Flite in a worker)", () => {
     expect(pitchA).toBeGreaterThan(130);
     expect(pitchB).toBeLessThan(140);
     expect(pitchA).toBeGreaterThan(pitchB * 1.4);
-  });
+  }, 60_000);
 
   test("raw voice names work and give the same audio as their aliases", async () => {
     const alias = await speech.synthesize("Hello there.", "host_b");
@@ -73,7 +73,7 @@ describe("builtin speech (Flite in a worker)", () => {
     const four = await speech.synthesize(Array(4).fill(line).join(" "), "host_a");
     expect(four.samples.length).toBeGreaterThan(one.samples.length * 3.5);
     expect(four.samples.length).toBeLessThan(one.samples.length * 4.5);
-  });
+  }, 60_000);
 
   test("the event loop keeps ticking while a long line is synthesised", async () => {
     let ticks = 0;
@@ -86,7 +86,7 @@ describe("builtin speech (Flite in a worker)", () => {
       clearInterval(timer);
     }
     expect(ticks).toBeGreaterThan(2);
-  });
+  }, 60_000);
 
   test("unknown voices and cancelled calls are refused", async () => {
     const err = await speech.synthesize("Hi.", "darth").catch((e: unknown) => e);

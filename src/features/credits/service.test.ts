@@ -143,7 +143,7 @@ describe("two connections to one database file", () => {
       expect(ledgerCount(check.sqlite, user)).toBe(1);
     }
     check.close();
-  });
+  }, 60_000);
 });
 
 /** A Worker thread with its own connection that spends 1 credit for each user, in order, on "go". */

@@ -59,7 +59,7 @@ test("a 4xx reply is retried through the queue with backoff, then succeeds", asy
   expect(done.status).toBe("succeeded");
   expect(done.steps[0]).toMatchObject({ status: "succeeded", attempts: 2 });
   expect(smtp!.received).toHaveLength(1);
-});
+}, 60_000);
 
 test("a 5xx reply fails the step at once with the server's reply", async () => {
   const { ctx, key, smtp } = await setup();

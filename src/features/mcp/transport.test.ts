@@ -93,7 +93,7 @@ describe("/mcp transport", () => {
     const res = await rpc(ctx, u.access, initialize("2025-11-25"));
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toContain("revoked");
-  });
+  }, 60_000);
 
   test("a foreign Origin is refused before anything else; our own is accepted", async () => {
     const ctx = createTestContext({ BASE_URL: "https://notes.example.org" });

@@ -67,5 +67,5 @@ describe("GET /api/v1/notebooks/{id}/export/markdown", () => {
     expect(gone).toContain("could not be fetched: http_410");
     const note = await zip.file("notes/visit-plan.md")!.async("string");
     expect(note).toMatch(/^---\ntitle: "Visit plan"\n/);
-  });
+  }, 60_000);
 });

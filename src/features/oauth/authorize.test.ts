@@ -31,7 +31,7 @@ describe("GET /oauth/authorize", () => {
     expect(page.text).toContain("127.0.0.1:8976");
     expect(page.text).toContain("ada@example.com");
     expect(page.headers.get("content-security-policy")).toContain("form-action 'self' http://127.0.0.1:8976;");
-  });
+  }, 60_000);
 
   test("Allow sends the browser back with a code, the state and our issuer", async () => {
     const { ctx, clientId, b, challenge } = await setup();
@@ -43,7 +43,7 @@ describe("GET /oauth/authorize", () => {
     const stored = ctx.db.sqlite.query("SELECT code_hash FROM oauth_codes").all() as { code_hash: string }[];
     expect(stored).toHaveLength(1);
     expect(stored[0]!.code_hash).not.toContain(back.searchParams.get("code")!);
-  });
+  }, 60_000);
 
   test("Deny sends access_denied with the state, and issues no code", async () => {
     const { ctx, clientId, b, challenge } = await setup();
@@ -73,7 +73,7 @@ describe("GET /oauth/authorize", () => {
       expect(e).toMatchObject({ base: REDIRECT, error, state: "st-123" });
     }
     expect(errorOf((await b.get(authorizeUrl(ctx, { client_id: clientId, code_challenge_method: "plain", code_challenge: challenge }))).location).description).toContain("S256");
-  });
+  }, 60_000);
 
   test("an unknown client or an unregistered redirect URI gets an error page, never a redirect", async () => {
     const { ctx, clientId, b, challenge } = await setup();
@@ -127,7 +127,7 @@ describe("GET /oauth/authorize", () => {
     const ok = await b.post("/oauth/consent", { ...fields, decision: "allow" });
     expect(ok.status).toBe(303);
     expect(new URL(ok.location!).searchParams.get("code")).toBeTruthy();
-  });
+  }, 60_000);
 
   test("a consent request is answered once and expires", async () => {
     let now = Date.parse("2026-03-01T10:00:00Z");
@@ -146,5 +146,5 @@ describe("GET /oauth/authorize", () => {
     const later = await b.get(authorizeUrl(ctx, { client_id: clientId, code_challenge: pkce().challenge }));
     now += 16 * 60_000;
     expect((await b.get(later.location!)).status).toBe(404);
-  });
+  }, 60_000);
 });

@@ -24,7 +24,7 @@ describe("Settings → Connected apps", () => {
     expect(page.text).toContain('<td data-label="App">Test client</td>');
     expect(page.text).toContain('<span class="hint">127.0.0.1:8976</span>');
     expect(page.text).toContain(`action="/settings/apps/${u.clientId}/revoke"`);
-  });
+  }, 60_000);
 
   test("revoking an app stops its access and refresh tokens at once", async () => {
     const ctx = createTestContext();
@@ -41,7 +41,7 @@ describe("Settings → Connected apps", () => {
     const after = await u.b.get(res.location!);
     expect(after.text).toContain("The app was disconnected.");
     expect(after.text).not.toContain('data-label="App"');
-  });
+  }, 60_000);
 
   test("another user's app cannot be revoked, and a forged form is refused", async () => {
     const ctx = createTestContext();
@@ -55,7 +55,7 @@ describe("Settings → Connected apps", () => {
     const forged = await bob.b.post(`/settings/apps/${bob.clientId}/revoke`, { csrf: "y".repeat(32) });
     expect(forged.status).toBe(403);
     expect(verify(ctx, bob.access)).toBe(true);
-  });
+  }, 60_000);
 
   test("a client registered with a hostile name renders as text", async () => {
     const ctx = createTestContext();

@@ -33,7 +33,7 @@ describe("POST /oauth/token: authorization_code", () => {
     expect(dump).not.toContain(res.body.access_token);
     expect(dump).not.toContain(res.body.refresh_token);
     expect(access(ctx, res.body.access_token).ok).toBe(true);
-  });
+  }, 60_000);
 
   test("a wrong verifier, another redirect URI or another resource is refused", async () => {
     const ctx = createTestContext();
@@ -49,7 +49,7 @@ describe("POST /oauth/token: authorization_code", () => {
     expect(target.body.error).toBe("invalid_target");
     // None of the failures used the code up.
     expect((await exchange(ctx, c)).status).toBe(200);
-  });
+  }, 60_000);
 
   test("a code used twice fails and revokes what its first use issued", async () => {
     const ctx = createTestContext();
@@ -62,7 +62,7 @@ describe("POST /oauth/token: authorization_code", () => {
     expect(access(ctx, first.body.access_token)).toEqual({ ok: false, reason: "The access token was revoked" });
     const refresh = await token(ctx, { grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: c.clientId });
     expect(refresh.body.error).toBe("invalid_grant");
-  });
+  }, 60_000);
 
   test("a code expires after five minutes", async () => {
     let now = Date.parse("2026-05-01T08:00:00Z");
@@ -113,7 +113,7 @@ describe("POST /oauth/token: refresh_token", () => {
     expect(res.body.access_token).not.toBe(u.access);
     expect(access(ctx, res.body.access_token).ok).toBe(true);
     expect(access(ctx, u.access).ok).toBe(true);
-  });
+  }, 60_000);
 
   test("reusing a rotated refresh token revokes the whole family", async () => {
     const ctx = createTestContext();
@@ -137,7 +137,7 @@ describe("POST /oauth/token: refresh_token", () => {
     expect(target.body.error).toBe("invalid_target");
     expect((await token(ctx, { grant_type: "refresh_token", refresh_token: u.access, client_id: u.clientId })).body.error).toBe("invalid_grant");
     expect((await token(ctx, { grant_type: "refresh_token", refresh_token: u.refresh, client_id: u.clientId })).status).toBe(200);
-  });
+  }, 60_000);
 
   test("a refresh token expires after 30 days", async () => {
     let now = Date.parse("2026-05-01T08:00:00Z");
@@ -162,7 +162,7 @@ describe("POST /oauth/revoke", () => {
     expect(access(ctx, second.body.access_token).ok).toBe(true);
     expect((await revoke(ctx, { token: second.body.refresh_token, client_id: u.clientId, token_type_hint: "refresh_token" })).status).toBe(200);
     expect(access(ctx, second.body.access_token).ok).toBe(false);
-  });
+  }, 60_000);
 
   test("unknown tokens and other clients' tokens get 200 and change nothing", async () => {
     const ctx = createTestContext();
@@ -174,5 +174,5 @@ describe("POST /oauth/revoke", () => {
     const unknownClient = await revoke(ctx, { token: u.refresh, client_id: "cli_01JB3S6W3W4VZ3G8Q0Q9Y5H2KX" });
     expect(unknownClient.status).toBe(401);
     expect(unknownClient.body.error).toBe("invalid_client");
-  });
+  }, 60_000);
 });

@@ -58,7 +58,7 @@ test("a runner killed mid-episode: another finishes it cleanly, charged once", a
 
   const second = open(5_000);
   try {
-    await second.runner.drain({ timeoutMs: 60_000 });
+    await second.runner.drain({ timeoutMs: 170_000 });
     const p = second.services.podcasts.get(actor, id);
     expect(p.status).toBe("ready");
     expect(JSON.stringify(p.transcript)).toBe(before.transcript!);
@@ -70,4 +70,4 @@ test("a runner killed mid-episode: another finishes it cleanly, charged once", a
     await second.services.podcasts.close();
     second.db.close();
   }
-}, 90_000);
+}, 240_000);

@@ -120,7 +120,7 @@ describe("every format, offline", () => {
   test("each becomes a ready episode whose MP3 parses and lasts what it reports", async () => {
     const { ctx, actor, sourceId } = await setup();
     const ids = PODCAST_FORMATS.map((format) => ctx.services.podcasts.create(actor, { format, source_ids: [sourceId] }).id);
-    await ctx.runner.drain({ timeoutMs: 120_000 });
+    await ctx.runner.drain({ timeoutMs: 280_000 });
     for (const [i, id] of ids.entries()) {
       const p = ctx.services.podcasts.get(actor, id);
       const format = PODCAST_FORMATS[i]!;
@@ -137,7 +137,7 @@ describe("every format, offline", () => {
     }
     expect(partFiles(ctx)).toEqual([]);
     expect(ctx.services.credits.balance(actor.userId).used).toBe(ids.reduce((n, id) => n + ctx.services.podcasts.get(actor, id).credits_used!, 0));
-  }, 120_000);
+  }, 300_000);
 });
 
 describe("voices", () => {
@@ -159,7 +159,7 @@ describe("voices", () => {
       return medianPitch(joined, some[0]!.sampleRate);
     };
     expect(pitch(byVoice("host_a"))).toBeGreaterThan(pitch(byVoice("host_b")) * 1.3);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("failures, retries and crashes", () => {
@@ -182,7 +182,7 @@ describe("failures, retries and crashes", () => {
     expect(done.transcript).toEqual(waiting.transcript);
     expect(writer.calls()).toBe(1);
     expect(ctx.services.credits.balance(actor.userId).used).toBe(done.credits_used!);
-  }, 60_000);
+  }, 180_000);
 
   test("the last attempt failing marks the episode failed, and nothing is charged", async () => {
     const { ctx, actor, sourceId } = await setup();
@@ -194,7 +194,7 @@ describe("failures, retries and crashes", () => {
     expect(p.error_detail).not.toContain("secret");
     expect(ctx.services.credits.balance(actor.userId).used).toBe(0);
     expect(existsSync(join(ctx.config.dataDir, "podcasts", `${id}.mp3`))).toBe(false);
-  }, 30_000);
+  }, 180_000);
 
   test("a run that kept crashing past every attempt is recorded as failed; so is a job the queue gave up on", async () => {
     const { ctx, actor, sourceId } = await setup();
@@ -227,7 +227,7 @@ describe("failures, retries and crashes", () => {
     await generatorWith(ctx, { speech }).generate(id, { attempt: 1 });
     expect(readdirSync(join(ctx.config.dataDir, "podcasts")).filter((f) => f.startsWith(id))).toEqual([]);
     expect(ctx.services.credits.balance(actor.userId).used).toBe(0);
-  }, 30_000);
+  }, 180_000);
 
   test("sources deleted before generation: failed with no_content", async () => {
     const { ctx, actor, sourceId } = await setup();

@@ -47,7 +47,7 @@ describe("openai script writer and speech", () => {
     expect(ctx.services.podcasts.writer.id).toBe("fake-chat");
     expect(ctx.services.ai.speech.id).toBe("openai");
     const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "deep_dive", language: "fr" } })).body.id;
-    await ctx.runner.drain({ timeoutMs: 30_000 });
+    await ctx.runner.drain({ timeoutMs: 170_000 });
     const p = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body;
     expect(p.status).toBe("ready");
     expect(p.transcript).toEqual([
@@ -69,22 +69,22 @@ describe("openai script writer and speech", () => {
     const info = parseMp3Frames(episodeFile(ctx.services, id));
     expect(info.sampleRate).toBe(24_000);
     expect(Math.abs(info.durationSeconds - p.duration_seconds) / p.duration_seconds).toBeLessThan(0.05);
-  }, 30_000);
+  }, 180_000);
 
   test("a malformed transcript is asked for again with the reason, and then accepted", async () => {
     let segmentCalls = 0;
     const { ctx, a, src } = await setup((b) => (isOutline(b) || ++segmentCalls > 1 ? goodModel(b) : '{"turns": [{"speaker": "Narrator", "text": "Hi"}]}'));
     const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src] } })).body.id;
-    await ctx.runner.drain({ timeoutMs: 30_000 });
+    await ctx.runner.drain({ timeoutMs: 170_000 });
     expect((await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body.status).toBe("ready");
     const retry = chatCalls()[2]!.body as Body;
     expect(lastUser(retry)).toContain('speaker "Narrator", but the only speakers are "Maya" and "Theo"');
-  }, 30_000);
+  }, 180_000);
 
   test("a model that keeps sending broken JSON: three tries, then a failed episode with a clear error, nothing spoken or charged", async () => {
     const { ctx, a, src } = await setup((b) => (isOutline(b) ? goodModel(b) : "Sure! Here is your script: [{speaker: Maya"));
     const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src] } })).body.id;
-    await ctx.runner.drain({ timeoutMs: 30_000 });
+    await ctx.runner.drain({ timeoutMs: 170_000 });
     const p = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body;
     expect(p).toMatchObject({ status: "failed", error: "script_invalid", audio_url: null, credits_used: null });
     expect(p.error_detail).toMatch(/^The chat model \(fake-chat\) sent an unusable transcript for segment 1 3 times; the last problem: the reply is not valid JSON/);
@@ -92,30 +92,30 @@ describe("openai script writer and speech", () => {
     expect(speechCalls()).toHaveLength(0);
     expect(ctx.queue.counts("podcast.generate")).toMatchObject({ queued: 0, failed: 0 });
     expect((await call(ctx, "GET", "/api/v1/account", { key: a.key })).body.credits.used).toBe(0);
-  }, 30_000);
+  }, 180_000);
 
   test("a speech server error is retried by the queue: queued in between, ready after, one charge", async () => {
     const { ctx, a, src, clock } = await setup(goodModel);
     fake.queue("/v1/audio/speech", { status: 500, json: { error: { message: "overloaded, key sk-secret" } } });
     const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "debate" } })).body.id;
-    await ctx.runner.drain({ timeoutMs: 30_000 });
+    await ctx.runner.drain({ timeoutMs: 170_000 });
     const waiting = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body;
     expect(waiting).toMatchObject({ status: "queued", error: null });
     expect(waiting.transcript).toHaveLength(4);
     clock.advance(60_000);
-    await ctx.runner.drain({ timeoutMs: 30_000 });
+    await ctx.runner.drain({ timeoutMs: 170_000 });
     expect((await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body.status).toBe("ready");
     expect(chatCalls()).toHaveLength(3); // the script was kept, not written again
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM credit_ledger").get()).toEqual({ n: 1 });
-  }, 30_000);
+  }, 180_000);
 
   test("unabridged reads the source itself: no chat calls", async () => {
     const { ctx, a, src } = await setup(goodModel);
     const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "unabridged" } })).body.id;
-    await ctx.runner.drain({ timeoutMs: 30_000 });
+    await ctx.runner.drain({ timeoutMs: 170_000 });
     const p = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body;
     expect(p.status).toBe("ready");
     expect(p.transcript.map((t: { text: string }) => t.text)).toContain("Tide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.");
     expect(chatCalls()).toHaveLength(0);
-  }, 30_000);
+  }, 180_000);
 });

@@ -127,7 +127,7 @@ describe("credits", () => {
     const { ctx, a, src } = await setup();
     const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "deep_dive" } })).body.id;
     expect((await call(ctx, "GET", "/api/v1/account", { key: a.key })).body.credits.used).toBe(0);
-    await ctx.runner.drain({ timeoutMs: 60_000 });
+    await ctx.runner.drain({ timeoutMs: 170_000 });
     const p = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body;
     expect(p.status).toBe("ready");
     expect(p.credits_used).toBe(2 * Math.ceil(p.duration_seconds / 60));
@@ -135,7 +135,7 @@ describe("credits", () => {
     expect(ledger).toEqual([{ amount: p.credits_used, reason: "podcast", ref: id }]);
     await ctx.services.podcasts.generator.generate(id, { attempt: 2 }); // a duplicate delivery of the job
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM credit_ledger").get()).toEqual({ n: 1 });
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("reading, listing, deleting", () => {
@@ -171,9 +171,9 @@ describe("GET /api/v1/podcasts/{id}/audio", () => {
     key = s.a.key;
     userId = s.a.userId;
     id = (await call(ctx, "POST", "/api/v1/podcasts", { key, body: { source_ids: [s.src], format: "unabridged" } })).body.id;
-    await ctx.runner.drain({ timeoutMs: 60_000 });
+    await ctx.runner.drain({ timeoutMs: 170_000 });
     bytes = episodeFile(ctx.services, id);
-  });
+  }, 180_000);
 
   const get = (headers: Record<string, string> = {}) =>
     ctx.app.handle(new Request(`http://localhost/api/v1/podcasts/${id}/audio`, { headers: { authorization: `Bearer ${key}`, ...headers } }));

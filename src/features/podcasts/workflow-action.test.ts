@@ -47,7 +47,7 @@ describe("create_podcast in a workflow", () => {
     expect(run.steps[1]!.output.notebook.name).toBe(`Episode ${podcast.id} (queued)`);
     const episode = (await call(ctx, "GET", `/api/v1/podcasts/${podcast.id}`, { key: user.key })).body;
     expect(episode.status).toBe("ready");
-  }, 30_000);
+  }, 180_000);
 
   test("a source of someone else fails the step with the API's code, and no episode is made", async () => {
     const { ctx, user } = await setup();

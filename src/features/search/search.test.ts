@@ -28,7 +28,7 @@ describe("search over a small library", () => {
   let lib: Awaited<ReturnType<typeof library>>;
   beforeAll(async () => {
     lib = await library();
-  });
+  }, 60_000);
   const find = (body: Record<string, unknown>) => search(lib.ctx, lib.a.key, body);
 
   test.each(MODES)("%s ranks the best document first, with snippet, highlights, score and chunk_id", async (mode) => {

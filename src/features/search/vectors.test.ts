@@ -99,7 +99,7 @@ describe("knn", () => {
       hits += got.filter((i) => exact.includes(i)).length;
     }
     expect(hits / (queries.length * 10)).toBeGreaterThanOrEqual(0.95);
-  });
+  }, 60_000);
 
   test("distances are exact cosine distances, nearest first", () => {
     const vectors = clustered(300, 32, 3);

@@ -58,7 +58,7 @@ describe("ingestion", () => {
     expect(txt.content).toContain("Bring water and a map.");
     const md = (await ingest("/readme.md")).source;
     expect(md).toMatchObject({ status: "ready", title: "Project readme" });
-  });
+  }, 60_000);
 
   test("redirects are followed and the final URL recorded", async () => {
     const { source } = await ingest("/moved");
@@ -86,7 +86,7 @@ describe("ingestion", () => {
     expect((web.hits.get("/broken") ?? 0) - before).toBe(3);
     const slow = await ingest("/slow");
     expect(slow.source).toMatchObject({ status: "failed", error: "timeout" });
-  });
+  }, 60_000);
 
   test("a transient failure that recovers ends ready", async () => {
     const { source } = await ingest("/flaky");

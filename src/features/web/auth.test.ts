@@ -26,7 +26,7 @@ describe("sign up", () => {
     const page = await b.get("/settings/keys");
     expect(page.status).toBe(200);
     expect(page.text).toContain("Signed in as ada@example.com");
-  });
+  }, 60_000);
 
   test("cookies are Secure when BASE_URL is https", async () => {
     const ctx = createTestContext({ BASE_URL: "https://cp.example.com" });
@@ -52,7 +52,7 @@ describe("sign up", () => {
     expect(second.jar.has("cp_session")).toBe(false);
     expect(countUsers(ctx)).toBe(1);
     expect((await second.get("/signin")).text).not.toContain('href="/signup"');
-  });
+  }, 60_000);
 
   test("a local next page survives sign-up (an OAuth authorization continues); a foreign one is ignored", async () => {
     const ctx = createTestContext();
@@ -65,7 +65,7 @@ describe("sign up", () => {
     const other = testBrowser(ctx);
     const res2 = await other.submit("/signup?next=https%3A%2F%2Fevil.example%2F", "/signup", { email: "m@example.com", password: PASSWORD, name: "" });
     expect(res2.location).toBe("/settings/keys");
-  });
+  }, 60_000);
 
   test("invalid input is explained inline, the input kept except the password", async () => {
     const ctx = createTestContext();
@@ -81,7 +81,7 @@ describe("sign up", () => {
     const dup = await b.submit("/signup", "/signup", { email: "taken@example.com", password: PASSWORD });
     expect(dup.status).toBe(409);
     expect(dup.text).toContain("already exists");
-  });
+  }, 60_000);
 });
 
 describe("sign in", () => {
@@ -97,7 +97,7 @@ describe("sign in", () => {
     expect(wrong.text.replaceAll("known@example.com", "E")).toBe(unknown.text.replaceAll("ghost@example.com", "E"));
     expect(wrong.text).not.toContain("wrong password");
     expect(b.jar.has("cp_session")).toBe(false);
-  });
+  }, 60_000);
 
   test("the right password signs in and goes to a local next page only", async () => {
     const ctx = createTestContext();
@@ -110,7 +110,7 @@ describe("sign in", () => {
     const form = await c.get("/signin");
     const evil = await c.post("/signin", { ...hiddenFields(form.text, "/signin"), next: "//evil.example", email: "ada@example.com", password: PASSWORD });
     expect(evil.location).toBe("/settings/keys");
-  });
+  }, 60_000);
 
   test("too many attempts for one email get 429 with Retry-After, even with the right password", async () => {
     let now = Date.parse("2025-01-01T00:00:00Z");
@@ -127,7 +127,7 @@ describe("sign in", () => {
     expect(b.jar.has("cp_session")).toBe(false);
     now += 61_000;
     expect((await b.submit("/signin", "/signin", { email: "ada@example.com", password: PASSWORD })).status).toBe(303);
-  });
+  }, 60_000);
 
   test("one client address is limited across emails when the server knows it", async () => {
     const ctx = createTestContext({ LOGIN_RATE_LIMIT_PER_MINUTE: "1" });
@@ -138,7 +138,7 @@ describe("sign in", () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     const elsewhere = await testBrowser(ctx).submit("/signin", "/signin", { email: "u9@example.com", password: "nope-nope" });
     expect(elsewhere.status).toBe(401);
-  });
+  }, 60_000);
 });
 
 describe("CSRF and Origin", () => {
@@ -156,7 +156,7 @@ describe("CSRF and Origin", () => {
     expect(missing.status).toBe(403);
     expect(missing.text).toContain("This form cannot be accepted");
     expect(b.jar.has("cp_session")).toBe(false);
-  });
+  }, 60_000);
 
   test("signed-in forms need the session's token", async () => {
     const ctx = createTestContext();
@@ -168,7 +168,7 @@ describe("CSRF and Origin", () => {
     expect(signout.status).toBe(403);
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 0 });
     expect((await b.get("/settings/keys")).status).toBe(200);
-  });
+  }, 60_000);
 
   test("a POST from a foreign Origin is refused even with valid tokens; our own origin passes", async () => {
     const ctx = createTestContext({ BASE_URL: "https://cp.example.com" });
@@ -182,7 +182,7 @@ describe("CSRF and Origin", () => {
     const key = await b.submit("/settings/keys", "/settings/keys", { name: "k" }, evil);
     expect(key.status).toBe(403);
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 0 });
-  });
+  }, 60_000);
 });
 
 describe("sign out", () => {
@@ -209,5 +209,5 @@ describe("sign out", () => {
     await signUp(b, "ada@example.com");
     expect((await b.get("/")).location).toBe("/library");
     expect((await b.get("/signin")).location).toBe("/settings/keys");
-  });
+  }, 60_000);
 });

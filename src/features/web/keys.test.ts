@@ -53,7 +53,7 @@ describe("Settings → API keys", () => {
     expect(list.text).toMatch(/<td data-label="Last used"><time datetime=/);
     const stored = ctx.db.sqlite.query("SELECT key_hash, hint FROM api_keys").all();
     expect(stored).toEqual([{ key_hash: hashSecret(key!), hint }]);
-  });
+  }, 60_000);
 
   test("resubmitting the same form makes no second key and shows none", async () => {
     const { ctx, b } = await signedIn();
@@ -66,7 +66,7 @@ describe("Settings → API keys", () => {
     expect(again.text.match(KEY_RE)).toBeNull();
     expect(again.text).toContain("already submitted");
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 1 });
-  });
+  }, 60_000);
 
   test("a missing or too long name is explained inline and the name kept", async () => {
     const { ctx, b } = await signedIn();
@@ -77,7 +77,7 @@ describe("Settings → API keys", () => {
     expect(long.res.status).toBe(422);
     expect(long.res.text).toContain(`value="${"n".repeat(101)}"`);
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 0 });
-  });
+  }, 60_000);
 
   test("revoking a key stops it on the very next request", async () => {
     const { ctx, b } = await signedIn();
@@ -93,7 +93,7 @@ describe("Settings → API keys", () => {
     const page = await b.get(res.location!);
     expect(page.text).toContain("The key was revoked.");
     expect(page.text).not.toContain("to revoke");
-  });
+  }, 60_000);
 
   test("another user's key cannot be revoked: 404 page, key keeps working", async () => {
     const { ctx, b } = await signedIn();
@@ -116,5 +116,5 @@ describe("Settings → API keys", () => {
       expect(text).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
       expect(text.match(/<script>/g)).toHaveLength(1);
     }
-  });
+  }, 60_000);
 });

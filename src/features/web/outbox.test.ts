@@ -40,7 +40,7 @@ test("lists and shows the signed-in user's outbox messages only", async () => {
   expect((await other.get(`/settings/outbox/${name}`)).status).toBe(404);
   expect((await other.get("/settings/outbox/..%2F..%2Fetc%2Fpasswd")).status).toBe(404);
   expect((await testBrowser(ctx).get("/settings/outbox")).location).toBe("/signin?next=/settings/outbox");
-});
+}, 60_000);
 
 test("decodes encoded header words", () => {
   expect(decodeHeader("=?UTF-8?Q?Caf=C3=A9_news?=")).toBe("Café news");

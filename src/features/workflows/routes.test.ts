@@ -95,7 +95,7 @@ describe("POST /api/v1/workflows", () => {
       "actions[0].else[0].name",
     );
     await rejects({ trigger: hook, actions: [{ id: "c", type: "condition", if: { all: [{ left: "{{ steps.c.x }}", op: "exists" }] } }] }, "actions[0].if.all[0].left");
-  });
+  }, 60_000);
 
   test("valid references: top-level fields, event fields, the condition inside its branch, earlier branches", async () => {
     const { ctx, a } = await setup();

@@ -24,7 +24,7 @@ describe("audio encoder worker", () => {
     expect(info.bitrateKbps).toBe(64);
     expect(Math.abs(info.durationSeconds - 6) / 6).toBeLessThan(0.05);
     expect(ticks).toBeGreaterThan(2);
-  });
+  }, 60_000);
 
   test("assembleMp3Async resamples, joins with pauses and reports the duration", async () => {
     const clips = [
@@ -38,7 +38,7 @@ describe("audio encoder worker", () => {
     expect(info.sampleRate).toBe(24000);
     expect(Math.abs(info.durationSeconds - durationSeconds) / durationSeconds).toBeLessThan(0.05);
     expect(clips[0]!.samples.length).toBe(32000); // copied, not moved, by default
-  });
+  }, 60_000);
 
   test("with transfer the clips' buffers move to the worker", async () => {
     const clip = { samples: tone(1, 24000), sampleRate: 24000 };

@@ -18,7 +18,7 @@ beforeAll(async () => {
   ids.note = idIn((await post(ctx, owner.b, "/notes", { content: "secret plans", notebook_id: ids.nb })).location!, "note");
   const src = await call(ctx, "POST", "/api/v1/sources", { key: owner.key, body: { url: "https://example.com/private", notebook_ids: [ids.nb] } });
   ids.src = src.body.id;
-});
+}, 60_000);
 
 const postRoutes = () => [
   ["/library/sources", { url: "https://example.com/new" }],
