@@ -1,7 +1,7 @@
 // Feed parsing into one entry shape, channel-URL resolution and feed discovery: pure functions.
 import { describe, expect, test } from "bun:test";
 import { advertisedFeed, looksLikeHtml } from "./discover.ts";
-import { cleanTitle, FeedFormatError, newestFirst, parseFeedText } from "./parse.ts";
+import { cleanTitle, FeedFormatError, MAX_ENTRIES, newestFirst, parseFeedText } from "./parse.ts";
 import { atom, jsonFeed, rdf, rss, videoFeed } from "./testing.ts";
 import { videoFeedUrl, videoWatchUrl, YOUTUBE } from "./video.ts";
 
@@ -99,6 +99,24 @@ test("newestFirst orders by date and keeps document order without dates", () => 
   expect(newestFirst(f.entries).map((e) => e.title)).toEqual(["Second", "First & foremost"]);
   const undated = parseFeedText(rss([{ id: "1", title: "one" }, { id: "2", title: "two" }]), BASE);
   expect(newestFirst(undated.entries).map((e) => e.title)).toEqual(["one", "two"]);
+});
+
+describe("the entry cap", () => {
+  const dated = (n: number) => ({ id: `p${n}`, title: `Post ${n}`, date: new Date(Date.UTC(2020, 0, 1) + n * 3_600_000).toISOString() });
+
+  test("a feed listed oldest first keeps its newest entries, in document order", () => {
+    const oldestFirst = Array.from({ length: MAX_ENTRIES + 200 }, (_, n) => dated(n));
+    const f = parseFeedText(rss(oldestFirst), BASE);
+    expect(f.entries).toHaveLength(MAX_ENTRIES);
+    expect(f.entries[0]!.title).toBe("Post 200");
+    expect(f.entries.at(-1)!.title).toBe(`Post ${MAX_ENTRIES + 199}`);
+  });
+
+  test("undated entries are kept by their place in the document", () => {
+    const undated = Array.from({ length: MAX_ENTRIES + 5 }, (_, n) => ({ id: `u${n}`, title: `U ${n}` }));
+    const f = parseFeedText(rss(undated), BASE);
+    expect(f.entries.map((e) => e.title)).toEqual(undated.slice(0, MAX_ENTRIES).map((u) => u.title));
+  });
 });
 
 describe("video channels", () => {
