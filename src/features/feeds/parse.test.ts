@@ -1,7 +1,7 @@
 // Feed parsing into one entry shape, channel-URL resolution and feed discovery: pure functions.
 import { describe, expect, test } from "bun:test";
 import { advertisedFeed, looksLikeHtml } from "./discover.ts";
-import { cleanTitle, FeedFormatError, MAX_ENTRIES, newestFirst, parseFeedText } from "./parse.ts";
+import { cleanTitle, FeedFormatError, FeedRefusedError, MAX_ENTRIES, newestFirst, parseFeedText } from "./parse.ts";
 import { atom, jsonFeed, rdf, rss, videoFeed } from "./testing.ts";
 import { videoFeedUrl, videoWatchUrl, YOUTUBE } from "./video.ts";
 
@@ -79,6 +79,29 @@ describe("documents that are not feeds", () => {
       `<rss version="2.0"><channel><title>&b;</title><item><title>&x;</title><link>https://x.example/1</link></item></channel></rss>`],
   ])("%s throws FeedFormatError", (_name, doc) => {
     expect(() => parseFeedText(doc, BASE)).toThrow(FeedFormatError);
+  });
+});
+
+const LAUGHS = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">` +
+  `<!ENTITY lol9 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">]>` +
+  `<rss version="2.0"><channel><title>&lol9;</title><item><title>A</title><link>https://x.example/1</link></item></channel></rss>`;
+
+describe("entity declarations are refused, never expanded nor read as text", () => {
+  test.each([
+    ["the billion laughs", LAUGHS],
+    ["an internal subset after a public id", `<!DOCTYPE rss PUBLIC "-//x//EN" "http://x.example/a[1].dtd" [<!ATTLIST rss a CDATA "b">]><rss version="2.0"><channel><title>T</title></channel></rss>`],
+    ["a stray <!ENTITY> in the body", `<rss version="2.0"><channel><title>T</title><!ENTITY x "y"><item><title>&x;</title><link>https://x.example/1</link></item></channel></rss>`],
+    ["an internal subset in lower case", `<!doctype rss [ <!entity e "x"> ]><rss version="2.0"><channel><title>&e;</title></channel></rss>`],
+  ])("%s", (_name, doc) => {
+    expect(() => parseFeedText(doc, BASE)).toThrow(FeedRefusedError);
+  });
+
+  test("markup quoted in CDATA or comments, and JSON text, are not declarations", () => {
+    const cdata = `<rss version="2.0"><channel><title>XML tips</title><!-- <!DOCTYPE x [ ]> --><item><title>On DTDs</title>` +
+      `<link>https://x.example/1</link><description><![CDATA[Write <!ENTITY a "b"> in a <!DOCTYPE x [ ]>]]></description></item></channel></rss>`;
+    expect(parseFeedText(cdata, BASE).entries[0]!.title).toBe("On DTDs");
+    const json = jsonFeed([{ id: "j", title: '<!DOCTYPE x [<!ENTITY a "b">]>' }]);
+    expect(parseFeedText(json, BASE).entries).toHaveLength(1);
   });
 });
 

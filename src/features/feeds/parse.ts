@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { parseFeed, type AnyFeed } from "feedsmith";
 import { normalizeUrl } from "../sources/normalize.ts";
+import { entityDeclaration } from "./dtd-guard.ts";
 import { videoWatchUrl, YOUTUBE, type VideoSite } from "./video.ts";
 
 export interface FeedEntry {
@@ -27,6 +28,11 @@ export class FeedFormatError extends Error {
   override name = "FeedFormatError";
 }
 
+/** The document declares XML entities: refused outright, never expanded, and not just "malformed". */
+export class FeedRefusedError extends FeedFormatError {
+  override name = "FeedRefusedError";
+}
+
 // Enough for any real feed; a document listing more keeps only its newest entries, so one poll never writes
 // without bound and a long feed listed oldest first still yields its new posts.
 export const MAX_ENTRIES = 1000;
@@ -36,6 +42,8 @@ type Raw = { guid?: string; link?: string; title?: string; titleIsHtml?: boolean
 
 export function parseFeedText(text: string, baseUrl: string, site: VideoSite = YOUTUBE): ParsedFeed {
   let parsed: AnyFeed;
+  const unsafe = entityDeclaration(text);
+  if (unsafe) throw new FeedRefusedError(`refused: the document ${unsafe}; entity declarations are never expanded`);
   try {
     parsed = parseFeed(text.replace(/^\uFEFF/, ""));
   } catch (err) {
