@@ -201,13 +201,14 @@ describe("the address the browser used, when it is not BASE_URL", () => {
   test("a cross-site post to that address is still refused, whatever the tokens", async () => {
     const ctx = createTestContext({ BASE_URL: "http://localhost:3000" });
     const b = testBrowser(ctx, { base: "http://127.0.0.1:3000" });
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { origin: "http://evil.example" },
       { origin: "http://127.0.0.1:3001" },
       { origin: "null" },
       { origin: "http://evil.example", "sec-fetch-site": "cross-site" },
       { "sec-fetch-site": "cross-site" },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const res = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD }, headers);
       expect({ headers, status: res.status }).toEqual({ headers, status: 403 });
     }
