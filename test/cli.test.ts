@@ -1,7 +1,7 @@
 // The admin CLI as a self-hoster runs it: a subprocess over a data directory, also while the server runs.
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { childEnv, ROOT, run, startServer, tempDir, type ServerProcess } from "./server-process.ts";
 
 const KEY_LINE = /^cpk_[0-9A-Za-z]{46}$/;
@@ -193,5 +193,20 @@ describe("user:create without the password on the command line", () => {
     expect(await proc.exited).toBe(0);
     expect(seen).not.toContain(secret);
     expect(await Bun.password.verify(secret, passwordHash(dataDir, "tty@example.com"))).toBe(true);
+  }, 60_000);
+});
+
+describe("the README's Admin CLI example", () => {
+  test("runs as written (except the interactive prompt and the placeholder key id)", async () => {
+    const readme = await Bun.file(join(ROOT, "README.md")).text();
+    const section = readme.slice(readme.indexOf("## Admin CLI"));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+    const lines = block.split("\n").filter((l) => /--password-stdin|key:create|key:list|plan:set/.test(l));
+    expect(lines).toHaveLength(4);
+    const r = await run(["sh", "-ec", lines.join("\n")], {
+      DATA_DIR: newDataDir(), PASSWORD: "a long password", PATH: `${dirname(process.execPath)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain("ada@example.com is now on plan pro");
   }, 60_000);
 });
