@@ -10,6 +10,7 @@ export interface ZipEntry {
 
 interface Written {
   name: Uint8Array;
+  dir: boolean;
   crc: number;
   method: number;
   compressedSize: number;
@@ -66,7 +67,8 @@ function centralHeader(e: Written, when: { time: number; date: number }): Uint8A
   v.setUint32(24, e.size, true);
   v.setUint16(28, e.name.length, true);
   v.setUint16(30, zip64 ? 12 : 0, true);
-  v.setUint32(38, (0o100644 << 16) >>> 0, true); // a regular file, rw-r--r--
+  // Unix mode in the high half (a regular file rw-r--r--, or a directory rwxr-xr-x plus the DOS directory bit).
+  v.setUint32(38, e.dir ? ((0o040755 << 16) | 0x10) >>> 0 : (0o100644 << 16) >>> 0, true);
   v.setUint32(42, zip64 ? MAX32 : e.offset, true);
   out.set(e.name, 46);
   if (zip64) {
@@ -111,6 +113,8 @@ export interface ZipStreamOptions {
   level?: number;
   /** The entries' modification time. Default: now. */
   modified?: Date;
+  /** Write a directory entry before the first file in each folder. Default true. */
+  folders?: boolean;
 }
 
 /**
@@ -124,17 +128,37 @@ export function zipStream(entries: Iterator<ZipEntry> | AsyncIterator<ZipEntry>,
   const written: Written[] = [];
   let offset = 0;
 
+  const folders = new Set<string>();
+
+  /** Directory entries ("sources/") before the first file in them, as zip tools and jszip write them. */
+  function folderBytes(name: string): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (let cut = name.indexOf("/"); cut !== -1; cut = name.indexOf("/", cut + 1)) {
+      const folder = name.slice(0, cut + 1);
+      if (folders.has(folder)) continue;
+      folders.add(folder);
+      const e: Written = { name: encoder.encode(folder), dir: true, crc: 0, method: 0, compressedSize: 0, size: 0, offset };
+      const header = localHeader(e, when);
+      written.push(e);
+      offset += header.length;
+      out.push(header);
+    }
+    return out;
+  }
+
   function entryBytes(entry: ZipEntry): Uint8Array[] {
+    if (entry.name.endsWith("/")) return folderBytes(entry.name);
+    const parents = opts.folders === false ? [] : folderBytes(entry.name);
     const data = typeof entry.data === "string" ? encoder.encode(entry.data) : entry.data;
     const deflated = level > 0 ? Bun.deflateSync(data, { level: level as 1 }) : data;
     const stored = deflated.length >= data.length;
     const body = stored ? data : deflated;
     if (body.length >= MAX32) throw new Error(`zip entry ${entry.name} is too large`);
-    const e: Written = { name: encoder.encode(entry.name), crc: Bun.hash.crc32(data), method: stored ? 0 : 8, compressedSize: body.length, size: data.length, offset };
+    const e: Written = { name: encoder.encode(entry.name), dir: false, crc: Bun.hash.crc32(data), method: stored ? 0 : 8, compressedSize: body.length, size: data.length, offset };
     const header = localHeader(e, when);
     written.push(e);
     offset += header.length + body.length;
-    return [header, body];
+    return [...parents, header, body];
   }
 
   function* directory(): Generator<Uint8Array> {
