@@ -7,19 +7,23 @@ import { AppError } from "./errors.ts";
 import { silentLogger } from "./log.ts";
 import { createServices } from "./services.ts";
 import { systemActor } from "./features/accounts/actor.ts";
+import { passwordFromStdin, PromptInterrupted, promptNewPassword, type PromptInput } from "./cli-password.ts";
 
 const USAGE = `usage: bun run cli <command> [options]
 
 commands:
-  user:create --email E --password P [--name N]   create a user (ignores ALLOW_SIGNUP)
+  user:create --email E [--name N]                create a user (ignores ALLOW_SIGNUP); the password is
+              [--password-stdin | --password P]   read from standard input with --password-stdin, asked
+                                                  for without echo on a terminal, or given with
+                                                  --password (visible in the process list and history)
   key:create  --email E --name N                  create an API key; prints it once, alone on its line
   key:list    --email E                           list a user's keys (id, name, hint, created, last used, revoked)
   key:revoke  --id key_…                          revoke a key at once
   plan:set    --email E --plan ID                 put a user on a plan from the configured plans
 `;
 
-const SPEC: Record<string, { required: string[]; optional?: string[] }> = {
-  "user:create": { required: ["email", "password"], optional: ["name"] },
+const SPEC: Record<string, { required: string[]; optional?: string[]; flags?: string[] }> = {
+  "user:create": { required: ["email"], optional: ["password", "name"], flags: ["password-stdin"] },
   "key:create": { required: ["email", "name"] },
   "key:list": { required: ["email"] },
   "key:revoke": { required: ["id"] },
@@ -36,23 +40,61 @@ export function parseArgs(argv: string[]): { command: string; opts: Record<strin
   const opts: Record<string, string> = {};
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
-    const m = /^--([a-z]+)(?:=(.*))?$/.exec(arg);
+    const m = /^--([a-z][a-z-]*)(?:=(.*))?$/.exec(arg);
     if (!m) throw new UsageError(`unexpected argument "${arg}"`);
     const name = m[1]!;
+    if (spec.flags?.includes(name) && m[2] === undefined) {
+      opts[name] = "true";
+      continue;
+    }
     if (![...spec.required, ...(spec.optional ?? [])].includes(name)) throw new UsageError(`${command} does not take --${name}`);
     const value = m[2] ?? rest[++i];
     if (value === undefined || value.startsWith("--")) throw new UsageError(`--${name} needs a value`);
     opts[name] = value;
   }
   for (const r of spec.required) if (!(r in opts)) throw new UsageError(`${command} needs --${r}`);
+  if ("password" in opts && "password-stdin" in opts) throw new UsageError("give either --password or --password-stdin, not both");
   return { command, opts };
 }
 
-export async function runCli(argv: string[], env: Record<string, string | undefined> | undefined, out: (line: string) => void): Promise<number> {
+/** How the CLI reaches standard input; a terminal only when stdin is one (then it can prompt). */
+export interface CliInput {
+  readStdin(): Promise<string>;
+  terminal: { input: PromptInput; output: { write(s: string): unknown } } | null;
+}
+
+const processInput = (): CliInput => ({
+  readStdin: () => Bun.stdin.text(),
+  terminal: process.stdin.isTTY ? { input: process.stdin, output: process.stderr } : null,
+});
+
+/** --password, else --password-stdin, else a prompt without echo on a terminal. */
+async function passwordOf(opts: Record<string, string>, io: CliInput): Promise<string> {
+  if (opts.password !== undefined) return opts.password;
+  if (opts["password-stdin"]) return passwordFromStdin(io.readStdin);
+  if (!io.terminal) throw new UsageError("user:create needs --password-stdin (or a terminal to ask on, or --password)");
+  try {
+    return await promptNewPassword(io.terminal.input, io.terminal.output);
+  } catch (e) {
+    if (e instanceof PromptInterrupted) throw e;
+    throw new UsageError((e as Error).message);
+  }
+}
+
+export async function runCli(
+  argv: string[],
+  env: Record<string, string | undefined> | undefined,
+  out: (line: string) => void,
+  io: CliInput = processInput(),
+): Promise<number> {
   let parsed;
+  let password: string | undefined;
   try {
     parsed = parseArgs(argv);
+    // Asked for before the database opens, so a prompt never holds anything open.
+    if (parsed.command === "user:create") password = await passwordOf(parsed.opts, io);
   } catch (e) {
+    if (e instanceof PromptInterrupted) return 130;
     if (e instanceof UsageError) {
       if (e.message) out(`error: ${e.message}`);
       out(USAGE);
@@ -68,7 +110,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   try {
     switch (command) {
       case "user:create": {
-        const u = await s.accounts.createUser({ email: opts.email!, password: opts.password!, name: opts.name }, { bypassSignupPolicy: true });
+        const u = await s.accounts.createUser({ email: opts.email!, password: password!, name: opts.name }, { bypassSignupPolicy: true });
         out(`created user ${u.id} <${u.email}>`);
         break;
       }

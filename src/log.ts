@@ -1,4 +1,6 @@
-// Structured JSON logs, one line per event, buffered so logging never dominates a request.
+// Structured JSON logs, one line per event, buffered so logging never dominates a request. Every
+// line passes through redactSecrets, so a token in a path or an error message never reaches a log.
+import { redactSecrets } from "./redact.ts";
 type Level = "debug" | "info" | "warn" | "error" | "silent";
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
@@ -34,7 +36,7 @@ export function createLogger(level: Level, write: (chunk: string) => void = defa
   const log = (l: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[l] < ORDER[level]) return;
     const rest = fields ? JSON.stringify(fields) : "{}";
-    buffer.push(`{"time":"${time()}","level":"${l}","msg":${JSON.stringify(msg)}${rest.length > 2 ? "," + rest.slice(1) : "}"}\n`);
+    buffer.push(redactSecrets(`{"time":"${time()}","level":"${l}","msg":${JSON.stringify(msg)}${rest.length > 2 ? "," + rest.slice(1) : "}"}\n`));
     if (l === "error" || buffer.length >= 256) flush();
     else if (!scheduled) {
       scheduled = true;

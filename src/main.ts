@@ -1,11 +1,11 @@
 // Entry point: reads config, opens and migrates the database, starts the HTTP server and workers.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { createApp } from "./app.ts";
 import { createServices } from "./services.ts";
 import { rememberClientAddress } from "./features/web/http.ts";
+import { ensureWritableDataDir, listenError, StartupError } from "./startup.ts";
 
 function start() {
   let config;
@@ -18,20 +18,26 @@ function start() {
     }
     throw e;
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  ensureWritableDataDir(config.dataDir);
   const db = openDatabase(join(config.dataDir, "commonplace.db"));
   const services = createServices({ config, db });
   const app = createApp(services);
-  const server = Bun.serve({
-    port: config.port,
-    hostname: config.hostname,
-    maxRequestBodySize: Math.max(config.http.maxBodyBytes, config.workflows.webhookMaxBytes) * 2,
-    fetch: (req, srv) => {
-      // The per-address sign-in limit needs the peer address, which app.handle alone cannot see.
-      rememberClientAddress(req, srv.requestIP(req)?.address);
-      return app.handle(req);
-    },
-  });
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = Bun.serve({
+      port: config.port,
+      hostname: config.hostname,
+      maxRequestBodySize: Math.max(config.http.maxBodyBytes, config.workflows.webhookMaxBytes) * 2,
+      fetch: (req, srv) => {
+        // The per-address sign-in limit needs the peer address, which app.handle alone cannot see.
+        rememberClientAddress(req, srv.requestIP(req)?.address);
+        return app.handle(req);
+      },
+    });
+  } catch (e) {
+    db.close();
+    throw listenError(e, config.port, config.hostname);
+  }
   services.indexer.ensureCurrent();
   services.runner.start();
   services.feedScheduler.start();
@@ -55,4 +61,11 @@ function start() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
-start();
+try {
+  start();
+} catch (e) {
+  // Things a self-hoster can fix get one line, not a stack trace.
+  if (!(e instanceof StartupError)) throw e;
+  console.error(`commonplace: ${e.message}`);
+  process.exit(1);
+}

@@ -1,4 +1,4 @@
-// The compiled single-file binary starts on its own: embedded sqlite-vec, migrations, health checks.
+// The compiled single-file binary starts on its own: embedded sqlite-vec, migrations, health checks, the icon.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { build } from "../scripts/build.ts";
@@ -27,6 +27,9 @@ test("the binary serves /healthz and /readyz with a fresh data directory", async
   expect(ready.status).toBe(200);
   expect(await ready.json()).toEqual({ status: "ok", database: "ok" });
   expect(await Bun.file(join(dataDir, "commonplace.db")).exists()).toBe(true);
+  const icon = await fetch(`${server.url}/favicon.svg`);
+  expect(icon.status).toBe(200);
+  expect(await icon.text()).toStartWith("<svg");
   expect(await server.stop()).toBe(0);
   server = undefined;
 }, 60_000);

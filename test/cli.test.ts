@@ -1,6 +1,8 @@
 // The admin CLI as a self-hoster runs it: a subprocess over a data directory, also while the server runs.
+import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { run, startServer, tempDir, type ServerProcess } from "./server-process.ts";
+import { dirname, join } from "node:path";
+import { childEnv, ROOT, run, startServer, tempDir, type ServerProcess } from "./server-process.ts";
 
 const KEY_LINE = /^cpk_[0-9A-Za-z]{46}$/;
 const PLANS = '[{"id":"pro","name":"Pro","monthly_credits":1000}]';
@@ -118,5 +120,93 @@ describe("the CLI while the server runs on the same data directory", () => {
     const after = await me();
     expect(after.status).toBe(401);
     expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  }, 60_000);
+});
+
+describe("user:create without the password on the command line", () => {
+  /** Runs the CLI with `input` piped to its standard input. */
+  async function cliWithStdin(dataDir: string, input: string, ...args: string[]) {
+    const proc = Bun.spawn([process.execPath, "run", "src/cli.ts", ...args], {
+      cwd: ROOT, env: childEnv({ DATA_DIR: dataDir }), stdin: new Blob([input]), stdout: "pipe", stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    return { code, stdout, stderr };
+  }
+
+  function passwordHash(dataDir: string, email: string): string {
+    const db = new Database(join(dataDir, "commonplace.db"), { readonly: true });
+    try {
+      return (db.query("SELECT password_hash AS h FROM users WHERE email = ?").get(email) as { h: string }).h;
+    } finally {
+      db.close();
+    }
+  }
+
+  test("--password-stdin reads it from a pipe and never prints it", async () => {
+    const dataDir = newDataDir();
+    const secret = "piped secret with spaces";
+    const r = await cliWithStdin(dataDir, `${secret}\n`, "user:create", "--email", "pipe@example.com", "--password-stdin");
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain(secret);
+    expect(await Bun.password.verify(secret, passwordHash(dataDir, "pipe@example.com"))).toBe(true);
+    const both = await cliWithStdin(dataDir, "x\n", "user:create", "--email", "b@example.com", "--password-stdin", "--password", "y");
+    expect(both.code).toBe(2);
+  }, 60_000);
+
+  test("no password and no terminal to ask on: exit 2 naming --password-stdin", async () => {
+    const r = await cliWithStdin(newDataDir(), "", "user:create", "--email", "none@example.com");
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain("--password-stdin");
+  }, 60_000);
+
+  // `script` (util-linux) gives the CLI a real terminal; typing waits for each prompt, as a person would.
+  test.skipIf(!Bun.which("script"))("on a terminal it asks twice without echo", async () => {
+    const dataDir = newDataDir();
+    const secret = "typed at the prompt";
+    const command = [process.execPath, "run", "src/cli.ts", "user:create", "--email", "tty@example.com"].map((a) => `'${a}'`).join(" ");
+    const proc = Bun.spawn(["script", "-qefc", command, "/dev/null"], {
+      cwd: ROOT, env: childEnv({ DATA_DIR: dataDir }), stdin: "pipe", stdout: "pipe", stderr: "pipe",
+    });
+    let seen = "";
+    const decoder = new TextDecoder();
+    const waitFor = async (reader: ReadableStreamDefaultReader<Uint8Array>, text: string, from: number) => {
+      while (seen.indexOf(text, from) === -1) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`ended before "${text}":\n${seen}`);
+        seen += decoder.decode(value, { stream: true });
+      }
+      return seen.indexOf(text, from) + text.length;
+    };
+    const reader = proc.stdout.getReader();
+    const afterFirst = await waitFor(reader, "Password: ", 0);
+    proc.stdin.write(`${secret}\r`);
+    await proc.stdin.flush();
+    await waitFor(reader, "Repeat password: ", afterFirst);
+    proc.stdin.write(`${secret}\r`);
+    await proc.stdin.flush();
+    await waitFor(reader, "created user", 0);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value, { stream: true });
+    }
+    expect(await proc.exited).toBe(0);
+    expect(seen).not.toContain(secret);
+    expect(await Bun.password.verify(secret, passwordHash(dataDir, "tty@example.com"))).toBe(true);
+  }, 60_000);
+});
+
+describe("the README's Admin CLI example", () => {
+  test("runs as written (except the interactive prompt and the placeholder key id)", async () => {
+    const readme = await Bun.file(join(ROOT, "README.md")).text();
+    const section = readme.slice(readme.indexOf("## Admin CLI"));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+    const lines = block.split("\n").filter((l) => /--password-stdin|key:create|key:list|plan:set/.test(l));
+    expect(lines).toHaveLength(4);
+    const r = await run(["sh", "-ec", lines.join("\n")], {
+      DATA_DIR: newDataDir(), PASSWORD: "a long password", PATH: `${dirname(process.execPath)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain("ada@example.com is now on plan pro");
   }, 60_000);
 });

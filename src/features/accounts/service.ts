@@ -100,7 +100,8 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
 
     setPlan(userId: string, planId: string): void {
       if (!config.credits.plans.some((p) => p.id === planId)) {
-        throw invalid("plan", `unknown plan "${planId}"; known: ${config.credits.plans.map((p) => p.id).join(", ")}`);
+        const known = config.credits.plans.map((p) => p.id).join(", ");
+        throw invalid("plan", `unknown plan "${planId}"; known: ${known} (plans are defined by the PLANS setting, shared by the server and the CLI)`);
       }
       repo.setPlan(userId, planId, nowIso());
       users.delete(userId);

@@ -72,6 +72,27 @@ describe("running", () => {
     expect((await call(ctx, "GET", `/api/v1/feeds/${feedId}`, { key })).status).toBe(404);
   });
 
+  test("a feed declaring XML entities fails the step and records last_error; nothing is expanded or saved", async () => {
+    const { key, userId } = await userWithKey(ctx);
+    server.set("/laughs.xml", {
+      body: `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol9 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>` +
+        `<rss version="2.0"><channel><title>&lol9;</title><item><title>A</title><link>https://x.example/1</link></item></channel></rss>`,
+    });
+    const wf = await webhookWorkflow(ctx, key, [{ id: "news", type: "watch_feed", feed_url: server.url("/laughs.xml"), backfill: 5 }]);
+    const run = await runToEnd(ctx, key, (await fire(ctx, wf.path)).runs[0]!);
+    expect(run.status).toBe("failed");
+    expect(run.steps[0]!.error.code).toBe("feed_refused");
+    expect(run.steps[0]!.error.message).toContain("DTD");
+    const feeds = (await call(ctx, "GET", "/api/v1/feeds", { key })).body.data;
+    expect(feeds).toHaveLength(1);
+    expect(feeds[0]).toMatchObject({ title: null, status: "failing", consecutive_failures: 1 });
+    expect(feeds[0].last_error).toContain("entity declarations are never expanded");
+    const polled = await call(ctx, "POST", `/api/v1/feeds/${feeds[0].id}/poll`, { key });
+    expect(polled.body.poll).toEqual({ status: "failed", http_status: 200, new_entries: 0, sources: [], error: feeds[0].last_error });
+    const saved = ctx.db.sqlite.query("SELECT count(*) AS n FROM sources WHERE user_id = ?").get(userId) as { n: number };
+    expect(saved.n).toBe(0);
+  });
+
   test("a templated notebook that does not exist fails the step with a validation error", async () => {
     const { key } = await userWithKey(ctx);
     const wf = await webhookWorkflow(ctx, key, [{ id: "news", type: "watch_feed", feed_url: server.url("/feed.xml"), notebook_ids: ["{{ nb }}"] }]);

@@ -7,7 +7,7 @@ import { actionSchema, asStepFailure, checkRendered, StringList } from "../workf
 import { StepFailure, type ActionModule } from "../workflows/actions/types.ts";
 import { FeedWatchInput } from "./schema.ts";
 import type { FeedsService } from "./service.ts";
-import { MAX_BACKFILL } from "./service.ts";
+import { FeedRefusedStep, MAX_BACKFILL } from "./service.ts";
 
 declare module "../workflows/actions/types.ts" {
   interface ActionDeps {
@@ -67,6 +67,7 @@ export const watchFeed: ActionModule = {
   ),
   validate: (action) => validateWatchFeed(action),
   // The poll itself never throws for feed trouble (it is recorded on the watch); only a crash retries.
+  // A refused document (entity declarations) is the exception: the step fails with code feed_refused.
   maxTries: () => 2,
   async run(input, env) {
     const feeds = env.deps.feeds;
@@ -76,6 +77,7 @@ export const watchFeed: ActionModule = {
     try {
       return { output: await feeds.watch(env.actor, env.run.workflowId, body as typeof FeedWatchInput.static, env.signal) };
     } catch (err) {
+      if (err instanceof FeedRefusedStep) throw new StepFailure("feed_refused", err.message);
       return asStepFailure(err);
     }
   },

@@ -1,7 +1,7 @@
 // Feed parsing into one entry shape, channel-URL resolution and feed discovery: pure functions.
 import { describe, expect, test } from "bun:test";
 import { advertisedFeed, looksLikeHtml } from "./discover.ts";
-import { cleanTitle, FeedFormatError, newestFirst, parseFeedText } from "./parse.ts";
+import { cleanTitle, FeedFormatError, FeedRefusedError, MAX_ENTRIES, newestFirst, parseFeedText } from "./parse.ts";
 import { atom, jsonFeed, rdf, rss, videoFeed } from "./testing.ts";
 import { videoFeedUrl, videoWatchUrl, YOUTUBE } from "./video.ts";
 
@@ -82,6 +82,29 @@ describe("documents that are not feeds", () => {
   });
 });
 
+const LAUGHS = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">` +
+  `<!ENTITY lol9 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">]>` +
+  `<rss version="2.0"><channel><title>&lol9;</title><item><title>A</title><link>https://x.example/1</link></item></channel></rss>`;
+
+describe("entity declarations are refused, never expanded nor read as text", () => {
+  test.each([
+    ["the billion laughs", LAUGHS],
+    ["an internal subset after a public id", `<!DOCTYPE rss PUBLIC "-//x//EN" "http://x.example/a[1].dtd" [<!ATTLIST rss a CDATA "b">]><rss version="2.0"><channel><title>T</title></channel></rss>`],
+    ["a stray <!ENTITY> in the body", `<rss version="2.0"><channel><title>T</title><!ENTITY x "y"><item><title>&x;</title><link>https://x.example/1</link></item></channel></rss>`],
+    ["an internal subset in lower case", `<!doctype rss [ <!entity e "x"> ]><rss version="2.0"><channel><title>&e;</title></channel></rss>`],
+  ])("%s", (_name, doc) => {
+    expect(() => parseFeedText(doc, BASE)).toThrow(FeedRefusedError);
+  });
+
+  test("markup quoted in CDATA or comments, and JSON text, are not declarations", () => {
+    const cdata = `<rss version="2.0"><channel><title>XML tips</title><!-- <!DOCTYPE x [ ]> --><item><title>On DTDs</title>` +
+      `<link>https://x.example/1</link><description><![CDATA[Write <!ENTITY a "b"> in a <!DOCTYPE x [ ]>]]></description></item></channel></rss>`;
+    expect(parseFeedText(cdata, BASE).entries[0]!.title).toBe("On DTDs");
+    const json = jsonFeed([{ id: "j", title: '<!DOCTYPE x [<!ENTITY a "b">]>' }]);
+    expect(parseFeedText(json, BASE).entries).toHaveLength(1);
+  });
+});
+
 test("an old RSS 0.91 feed with a public DOCTYPE still reads", () => {
   const doc = `<?xml version="1.0"?><!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "http://my.netscape.com/publish/formats/rss-0.91.dtd">` +
     `<rss version="0.91"><channel><title>Old &amp; good</title><item><title>A</title><link>https://x.example/1</link></item></channel></rss>`;
@@ -99,6 +122,24 @@ test("newestFirst orders by date and keeps document order without dates", () => 
   expect(newestFirst(f.entries).map((e) => e.title)).toEqual(["Second", "First & foremost"]);
   const undated = parseFeedText(rss([{ id: "1", title: "one" }, { id: "2", title: "two" }]), BASE);
   expect(newestFirst(undated.entries).map((e) => e.title)).toEqual(["one", "two"]);
+});
+
+describe("the entry cap", () => {
+  const dated = (n: number) => ({ id: `p${n}`, title: `Post ${n}`, date: new Date(Date.UTC(2020, 0, 1) + n * 3_600_000).toISOString() });
+
+  test("a feed listed oldest first keeps its newest entries, in document order", () => {
+    const oldestFirst = Array.from({ length: MAX_ENTRIES + 200 }, (_, n) => dated(n));
+    const f = parseFeedText(rss(oldestFirst), BASE);
+    expect(f.entries).toHaveLength(MAX_ENTRIES);
+    expect(f.entries[0]!.title).toBe("Post 200");
+    expect(f.entries.at(-1)!.title).toBe(`Post ${MAX_ENTRIES + 199}`);
+  });
+
+  test("undated entries are kept by their place in the document", () => {
+    const undated = Array.from({ length: MAX_ENTRIES + 5 }, (_, n) => ({ id: `u${n}`, title: `U ${n}` }));
+    const f = parseFeedText(rss(undated), BASE);
+    expect(f.entries.map((e) => e.title)).toEqual(undated.slice(0, MAX_ENTRIES).map((u) => u.title));
+  });
 });
 
 describe("video channels", () => {

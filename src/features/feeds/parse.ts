@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { parseFeed, type AnyFeed } from "feedsmith";
 import { normalizeUrl } from "../sources/normalize.ts";
+import { entityDeclaration } from "./dtd-guard.ts";
 import { videoWatchUrl, YOUTUBE, type VideoSite } from "./video.ts";
 
 export interface FeedEntry {
@@ -27,7 +28,13 @@ export class FeedFormatError extends Error {
   override name = "FeedFormatError";
 }
 
-// Enough for any real feed; a document listing more is cut rather than let one poll write without bound.
+/** The document declares XML entities: refused outright, never expanded, and not just "malformed". */
+export class FeedRefusedError extends FeedFormatError {
+  override name = "FeedRefusedError";
+}
+
+// Enough for any real feed; a document listing more keeps only its newest entries, so one poll never writes
+// without bound and a long feed listed oldest first still yields its new posts.
 export const MAX_ENTRIES = 1000;
 const TITLE_MAX = 500;
 
@@ -35,19 +42,27 @@ type Raw = { guid?: string; link?: string; title?: string; titleIsHtml?: boolean
 
 export function parseFeedText(text: string, baseUrl: string, site: VideoSite = YOUTUBE): ParsedFeed {
   let parsed: AnyFeed;
+  const unsafe = entityDeclaration(text);
+  if (unsafe) throw new FeedRefusedError(`refused: the document ${unsafe}; entity declarations are never expanded`);
   try {
     parsed = parseFeed(text.replace(/^\uFEFF/, ""));
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     throw new FeedFormatError(`not a readable RSS, Atom, RDF or JSON feed (${why})`);
   }
-  const raws = rawEntries(parsed).slice(0, MAX_ENTRIES);
   return {
     format: parsed.format,
     title: cleanTitle(feedTitle(parsed), parsed.format === "atom"),
     ttlMs: parsed.format === "rss" && typeof parsed.feed.ttl === "number" && parsed.feed.ttl > 0 ? parsed.feed.ttl * 60_000 : null,
-    entries: raws.map((r) => toEntry(r, baseUrl, site)),
+    entries: keepNewest(rawEntries(parsed).map((r) => toEntry(r, baseUrl, site)), MAX_ENTRIES),
   };
+}
+
+/** The `max` newest entries (by date, undated ones by their place), still in document order. */
+export function keepNewest(entries: FeedEntry[], max: number): FeedEntry[] {
+  if (entries.length <= max) return entries;
+  const kept = new Set(newestFirst(entries).slice(0, max));
+  return entries.filter((e) => kept.has(e));
 }
 
 function feedTitle(p: AnyFeed): string | undefined {

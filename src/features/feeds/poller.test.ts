@@ -53,6 +53,21 @@ describe("RSS end to end", () => {
     expect(sourceRows(ctx, owner.userId)).toHaveLength(2);
   });
 
+  test("a feed of more than 1,000 entries listed oldest first still yields its newest entries", async () => {
+    const owner = await ownerWithWorkflow(ctx);
+    const hourly = (n: number): Item => ({ id: `h-${n}`, title: `Hour ${n}`, link: `https://news.example/h-${n}`, date: new Date(Date.UTC(2024, 0, 1) + n * 3_600_000).toISOString() });
+    const hours = (count: number) => Array.from({ length: count }, (_, n) => hourly(n));
+    server.set("/long.xml", { body: rss(hours(1100)) });
+    const first = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/long.xml"), backfill: 1 });
+    expect(first).toMatchObject({ poll_status: "updated", new_entries: 1 });
+    expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual(["Hour 1099"]);
+
+    server.set("/long.xml", { body: rss(hours(1102)) });
+    const later = await ctx.feeds.service.pollNow(owner.actor, first.feed_id);
+    expect(later.poll).toMatchObject({ status: "updated", new_entries: 2 });
+    expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual(["Hour 1099", "Hour 1100", "Hour 1101"]);
+  });
+
   test("Last-Modified is stored and sent back as If-Modified-Since", async () => {
     const owner = await ownerWithWorkflow(ctx);
     const lm = "Tue, 05 Mar 2024 09:00:00 GMT";

@@ -8,7 +8,7 @@ import { iso, type Clock } from "../../time.ts";
 import { systemActor } from "../accounts/actor.ts";
 import type { SourcesService } from "../sources/service.ts";
 import { fetchFeed, PollFailure, type FeedFetchDeps, type Fetched } from "./fetch.ts";
-import { contentHash, FeedFormatError, newestFirst, parseFeedText, type FeedEntry, type ParsedFeed } from "./parse.ts";
+import { contentHash, FeedFormatError, FeedRefusedError, newestFirst, parseFeedText, type FeedEntry, type ParsedFeed } from "./parse.ts";
 import type { FeedsRepo } from "./repo.ts";
 import { failureBackoffMs, maxAgeMs, nextPollAt, retryAfterMs } from "./timing.ts";
 
@@ -18,6 +18,8 @@ export interface PollResult {
   new_entries: number;
   sources: string[];
   error: string | null;
+  /** The document declared XML entities: refused, so a watch_feed step fails instead of reporting. */
+  refused?: true;
 }
 
 export interface PollerDeps extends FeedFetchDeps {
@@ -42,7 +44,8 @@ export function createPoller(deps: PollerDeps) {
     const now = clock.now();
     const failures = watch.consecutiveFailures + 1;
     const f = err instanceof PollFailure ? err : null;
-    const message = f?.message ?? (err instanceof FeedFormatError ? `malformed feed: ${err.message}` : "internal error while polling");
+    const refused = err instanceof FeedRefusedError;
+    const message = f?.message ?? (refused ? err.message : err instanceof FeedFormatError ? `malformed feed: ${err.message}` : "internal error while polling");
     if (!f && !(err instanceof FeedFormatError)) logger.error("feed poll failed", { feed_id: watch.id, error: String(err) });
     const patch: Partial<FeedWatchRow> = {
       lastPolledAt: iso(now),
@@ -53,7 +56,9 @@ export function createPoller(deps: PollerDeps) {
     };
     if (f?.gone) Object.assign(patch, { fetchUrl: null, etag: null, lastModified: null, bodyHash: null });
     repo.update(watch.id, patch);
-    return { status: "failed", http_status: patch.lastStatus ?? null, new_entries: 0, sources: [], error: message };
+    const result: PollResult = { status: "failed", http_status: patch.lastStatus ?? null, new_entries: 0, sources: [], error: message };
+    if (refused) result.refused = true;
+    return result;
   }
 
   /** Creates the source of one new entry and remembers its identities, atomically: its source id, null when it

@@ -13,6 +13,14 @@ import { DEFAULT_SCHEDULE } from "./timing.ts";
 
 export const MAX_BACKFILL = 1000;
 
+/** A watch_feed poll whose document was refused (it declared XML entities): the step fails with this. */
+export class FeedRefusedStep extends Error {
+  override name = "FeedRefusedStep";
+}
+
+/** The API's view of a poll: the internal `refused` flag is said by `error` already. */
+const publicPoll = ({ refused: _refused, ...poll }: PollResult): PollResult => poll;
+
 export function toPublicFeed(w: WatchWithState): FeedPublic {
   return {
     id: w.id,
@@ -108,7 +116,7 @@ export function createFeedsService(deps: FeedsServiceDeps) {
     const poll = await poller.poll(id, signal);
     // The watch was deleted with its workflow while the poll ran.
     if (!poll) throw notFound("Feed");
-    return { feed: toPublicFeed(get(actor, id)), poll };
+    return { feed: toPublicFeed(get(actor, id)), poll: publicPoll(poll) };
   }
 
   return {
@@ -118,7 +126,12 @@ export function createFeedsService(deps: FeedsServiceDeps) {
     /** watch_feed: ensure the watch, poll it now, report what the poll brought. */
     async watch(actor: Actor, workflowId: string, input: FeedWatchInput, signal?: AbortSignal): Promise<WatchOutput> {
       const id = ensure(actor, workflowId, input);
-      const { feed, poll } = await pollOwned(actor, id, signal);
+      get(actor, id);
+      const poll = await poller.poll(id, signal);
+      if (!poll) throw notFound("Feed");
+      // Unlike a site that is down, a hostile document is not something to wait out: the step says so.
+      if (poll.refused) throw new FeedRefusedStep(`feed ${input.feed_url} ${poll.error ?? "was refused"}`);
+      const feed = toPublicFeed(get(actor, id));
       return {
         feed_id: feed.id, feed_url: feed.feed_url, title: feed.title,
         new_entries: poll.new_entries, sources: poll.sources, poll_status: poll.status, error: poll.error,

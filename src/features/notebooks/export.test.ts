@@ -1,9 +1,11 @@
-// Markdown export: unzip the response and check names, front matter and bodies.
+// Markdown export: unzip the response and check names, front matter and bodies; large notebooks are read page by page.
 import { afterAll, describe, expect, test } from "bun:test";
 import JSZip from "jszip";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { startOutsideWeb } from "../../../test/outside-web.ts";
-import { frontMatter, slugify, uniqueSlugger } from "./export.ts";
+import { newId } from "../../ids.ts";
+import { systemActor } from "../accounts/actor.ts";
+import { EXPORT_PAGE_SIZE, exportPages, frontMatter, notebookZip, slugify, uniqueSlugger } from "./export.ts";
 
 const web = startOutsideWeb();
 afterAll(() => web.stop());
@@ -67,5 +69,54 @@ describe("GET /api/v1/notebooks/{id}/export/markdown", () => {
     expect(gone).toContain("could not be fetched: http_410");
     const note = await zip.file("notes/visit-plan.md")!.async("string");
     expect(note).toMatch(/^---\ntitle: "Visit plan"\n/);
+  }, 60_000);
+});
+
+describe("a notebook of many sources", () => {
+  test("is read page by page as the zip is pulled, and every source and note is in it", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "Big" } })).body;
+    const total = EXPORT_PAGE_SIZE * 2 + 50;
+    const now = new Date().toISOString();
+    const src = ctx.db.sqlite.prepare(
+      "INSERT INTO sources (id, user_id, url, normalized_url, title, status, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'ready', ?, ?, ?)",
+    );
+    const link = ctx.db.sqlite.prepare("INSERT INTO notebook_sources (notebook_id, source_id, added_at) VALUES (?, ?, ?)");
+    const note = ctx.db.sqlite.prepare("INSERT INTO notes (id, user_id, notebook_id, title, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    ctx.db.sqlite.transaction(() => {
+      for (let i = 0; i < total; i++) {
+        const id = newId("source");
+        src.run(id, u.userId, `https://example.com/${i}`, `https://example.com/${i}`, `Same title`, `Body ${i}`, now, now);
+        link.run(nb.id, id, now);
+        note.run(newId("note"), u.userId, nb.id, `Note ${i}`, `Note body ${i}`, now, now);
+      }
+    })();
+
+    const actor = systemActor(u.userId, "test");
+    const pages = exportPages(ctx.services, actor, nb.id);
+    const reads: string[] = [];
+    const counted = {
+      sources: (before: string | undefined, limit: number) => (reads.push("s"), pages.sources(before, limit)),
+      notes: (before: string | undefined, limit: number) => (reads.push("n"), pages.notes(before, limit)),
+    };
+    const reader = notebookZip(ctx.services.notebooks.getRow(actor, nb.id), counted).getReader();
+    await reader.read();
+    expect(reads).toEqual(["s"]); // one page of sources so far, nothing else
+    const chunks: Uint8Array[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    expect(reads).toEqual(["s", "s", "s", "n", "n", "n"]);
+
+    const res = await ctx.app.handle(new Request(`http://localhost/api/v1/notebooks/${nb.id}/export/markdown`, { headers: { authorization: `Bearer ${u.key}` } }));
+    const zip = await JSZip.loadAsync(await res.arrayBuffer());
+    const names = Object.keys(zip.files).filter((n) => !zip.files[n]!.dir);
+    expect(names.filter((n) => n.startsWith("sources/"))).toHaveLength(total);
+    expect(names.filter((n) => n.startsWith("notes/"))).toHaveLength(total);
+    expect(names).toContain(`sources/same-title-${total}.md`);
+    expect(names.at(-1)).toBe("index.md");
+    const index = await zip.file("index.md")!.async("string");
+    expect(index.split("\n").filter((l) => l.startsWith("- [")).length).toBe(total * 2);
+    const bodies = await Promise.all(names.filter((n) => n.startsWith("sources/")).map((n) => zip.file(n)!.async("string")));
+    expect(new Set(bodies.map((b) => /Body (\d+)/.exec(b)![1])).size).toBe(total);
   }, 60_000);
 });

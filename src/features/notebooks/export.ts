@@ -1,8 +1,12 @@
-// Markdown export of a notebook: a zip (jszip, streamed out) that opens as an Obsidian vault:
-// index.md, sources/<slug>.md and notes/<slug>.md, each with YAML front matter.
-import JSZip from "jszip";
+// Markdown export of a notebook: a zip (our streaming writer, fed page by page from the database)
+// that opens as an Obsidian vault: index.md, sources/<slug>.md and notes/<slug>.md, each with YAML
+// front matter.
 import type { NoteRow, SourceRow } from "../../db/schema/index.ts";
+import type { Actor } from "../accounts/actor.ts";
+import type { NotesService } from "../notes/service.ts";
+import type { SourcesService } from "../sources/service.ts";
 import type { NotebookWithCounts } from "./repo.ts";
+import { zipStream, type ZipEntry } from "./zip-writer.ts";
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
 
@@ -47,59 +51,80 @@ export function frontMatter(fields: Record<string, string | number | null | unde
 
 const mdLinkText = (s: string) => s.replace(/([\\[\]])/g, "\\$1");
 
-export function buildNotebookZip(nb: NotebookWithCounts, sources: SourceRow[], notes: NoteRow[]): JSZip {
-  const zip = new JSZip();
-  const slug = uniqueSlugger();
+/** One page of a notebook's rows, newest first, older than `before` (an id) when given. */
+export interface ExportPages {
+  sources(before: string | undefined, limit: number): SourceRow[];
+  notes(before: string | undefined, limit: number): NoteRow[];
+}
+
+/** Rows read per database query: enough to keep queries few, small enough to keep memory flat. */
+export const EXPORT_PAGE_SIZE = 100;
+
+function* paged<T extends { id: string }>(read: (before: string | undefined, limit: number) => T[]): Generator<T> {
+  let before: string | undefined;
+  for (;;) {
+    const rows = read(before, EXPORT_PAGE_SIZE);
+    yield* rows;
+    if (rows.length < EXPORT_PAGE_SIZE) return;
+    before = rows[rows.length - 1]!.id;
+  }
+}
+
+function sourceFile(s: SourceRow, title: string): string {
+  const body = s.content ?? (s.status === "failed" ? `_This source could not be fetched: ${s.error}._` : "_Not fetched yet._");
+  const meta = { title, url: s.url, author: s.byline, site: s.siteName, saved_at: s.createdAt, published_at: s.publishedAt, status: s.status, id: s.id };
+  return frontMatter(meta) + `# ${title}\n\n${body}\n`;
+}
+
+/**
+ * The export's files, read page by page as the zip is pulled: one per source, one per note, and
+ * index.md last (it lists them all, so only its lines, not the files' text, are kept meanwhile).
+ */
+export function* notebookEntries(nb: NotebookWithCounts, pages: ExportPages): Generator<ZipEntry> {
   const index: string[] = [frontMatter({ title: nb.name, exported_at: new Date().toISOString() }), `# ${nb.name}`, ""];
   if (nb.description) index.push(nb.description, "");
 
   index.push("## Sources", "");
-  if (sources.length === 0) index.push("_No sources._");
-  for (const s of sources) {
+  const slug = uniqueSlugger();
+  let count = 0;
+  for (const s of paged(pages.sources)) {
     const title = s.title || s.url;
     const name = `sources/${slug(title, s.id.toLowerCase())}.md`;
-    const body = s.content ?? (s.status === "failed" ? `_This source could not be fetched: ${s.error}._` : "_Not fetched yet._");
-    zip.file(
-      name,
-      frontMatter({
-        title,
-        url: s.url,
-        author: s.byline,
-        site: s.siteName,
-        saved_at: s.createdAt,
-        published_at: s.publishedAt,
-        status: s.status,
-        id: s.id,
-      }) + `# ${title}\n\n${body}\n`,
-    );
+    yield { name, data: sourceFile(s, title) };
     index.push(`- [${mdLinkText(title)}](${encodeURI(name)})`);
+    count++;
   }
+  if (count === 0) index.push("_No sources._");
 
   index.push("", "## Notes", "");
-  if (notes.length === 0) index.push("_No notes._");
   const noteSlug = uniqueSlugger();
-  for (const n of notes) {
+  count = 0;
+  for (const n of paged(pages.notes)) {
     const title = n.title || n.content.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "").slice(0, 80) || "Untitled note";
     const name = `notes/${noteSlug(title, n.id.toLowerCase())}.md`;
-    zip.file(name, frontMatter({ title, created_at: n.createdAt, updated_at: n.updatedAt, id: n.id }) + `${n.content}\n`);
+    yield { name, data: frontMatter({ title, created_at: n.createdAt, updated_at: n.updatedAt, id: n.id }) + `${n.content}\n` };
     index.push(`- [${mdLinkText(title)}](${encodeURI(name)})`);
+    count++;
   }
-  zip.file("index.md", index.join("\n") + "\n");
-  return zip;
+  if (count === 0) index.push("_No notes._");
+  yield { name: "index.md", data: index.join("\n") + "\n" };
 }
 
-/** Streams the zip as it is compressed instead of building it whole in memory first. */
-export function zipStream(zip: JSZip): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const stream = zip.generateInternalStream({ type: "uint8array", streamFiles: true, compression: "DEFLATE", compressionOptions: { level: 6 } });
-      stream
-        .on("data", (chunk: Uint8Array) => controller.enqueue(chunk))
-        .on("error", (e: Error) => controller.error(e))
-        .on("end", () => controller.close())
-        .resume();
-    },
-  });
+/** Pages read through the services, as the actor (so another user's rows never appear). */
+export function exportPages(
+  s: { sources: Pick<SourcesService, "listRows">; notes: Pick<NotesService, "listRows"> },
+  actor: Actor,
+  notebookId: string,
+): ExportPages {
+  return {
+    sources: (before, limit) => s.sources.listRows(actor, { limit, before, notebookId }),
+    notes: (before, limit) => s.notes.listRows(actor, { limit, before, notebookId }),
+  };
+}
+
+/** The export as a zip byte stream; memory stays flat however much text the notebook holds. */
+export function notebookZip(nb: NotebookWithCounts, pages: ExportPages): ReadableStream<Uint8Array> {
+  return zipStream(notebookEntries(nb, pages));
 }
 
 /** RFC 6266 Content-Disposition with an ASCII fallback and a UTF-8 filename*. */

@@ -4,7 +4,7 @@ import { actorOf } from "../../http/auth.ts";
 import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
 import { SourcePublic } from "../sources/schema.ts";
-import { buildNotebookZip, contentDisposition, slugify, zipStream } from "./export.ts";
+import { contentDisposition, exportPages, notebookZip, slugify } from "./export.ts";
 import { NotebookCreate, NotebookPublic, NotebookUpdate } from "./schema.ts";
 
 const Params = t.Object({ id: t.String() });
@@ -70,10 +70,7 @@ export function notebookRoutes(s: Services) {
       ({ request, params }) => {
         const actor = actorOf(request);
         const nb = s.notebooks.getRow(actor, params.id);
-        const sources = s.sources.listRows(actor, { limit: 1_000_000, notebookId: nb.id });
-        const notes = s.notes.listRows(actor, { limit: 1_000_000, notebookId: nb.id });
-        const zip = buildNotebookZip(nb, sources, notes);
-        return new Response(zipStream(zip), {
+        return new Response(notebookZip(nb, exportPages(s, actor, nb.id)), {
           headers: {
             "content-type": "application/zip",
             "content-disposition": contentDisposition(`${slugify(nb.name, "notebook")}.zip`),

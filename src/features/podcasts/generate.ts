@@ -18,6 +18,7 @@ import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
 import type { AudioEncoder } from "./audio/encoder.ts";
+import type { Id3Fields } from "./audio/id3.ts";
 import { FORMATS, type PodcastFormat } from "./formats.ts";
 import { RenderCancelled, renderEpisode } from "./render.ts";
 import type { PodcastsRepo } from "./repo.ts";
@@ -50,6 +51,12 @@ interface Failure {
   code: string;
   detail: string;
   permanent: boolean;
+}
+
+/** What players show for an episode: its title, by "Commonplace", in the "Commonplace podcasts" album. */
+export function episodeTag(row: Pick<PodcastRow, "title" | "format">, now: number): Id3Fields {
+  const format = FORMATS[row.format as PodcastFormat]?.label ?? row.format;
+  return { title: row.title, artist: "Commonplace", album: "Commonplace podcasts", year: String(new Date(now).getUTCFullYear()), comment: `${format} episode made by Commonplace` };
 }
 
 /** What the user sees: stable codes and details without upstream bodies (they can echo keys). */
@@ -157,6 +164,7 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
         language: row.language,
         signal: ctx.signal,
         cancelled: () => !repo.byIdUnscoped(id),
+        tag: episodeTag(row, clock.now()),
       });
       renameSync(part, final);
       if (!complete(actor, row, result)) rmSync(final, { force: true });

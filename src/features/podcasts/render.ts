@@ -4,6 +4,7 @@ import { open } from "node:fs/promises";
 import type { AudioClip, SpeechEngine } from "../../ai/speech/port.ts";
 import { normalisePeak, type TimedClip } from "./audio/assemble.ts";
 import type { AudioEncoder } from "./audio/encoder.ts";
+import { id3v2Tag, type Id3Fields } from "./audio/id3.ts";
 import { MP3_SAMPLE_RATES } from "./audio/mp3-encode.ts";
 import type { Turn } from "./script/port.ts";
 
@@ -19,6 +20,8 @@ export interface RenderOptions {
   kbps?: number;
   /** Seconds of speech per encoded segment; by default about a sixth of the episode, 6–30 s. */
   segmentSeconds?: number;
+  /** Written as an ID3v2.3 tag before the audio frames (players skip it; the parser does too). */
+  tag?: Id3Fields;
 }
 
 export interface RenderResult {
@@ -71,6 +74,11 @@ export async function renderEpisode(turns: Turn[], path: string, opts: RenderOpt
   let pending: TimedClip[] = [];
   let pendingSeconds = 0;
   let writes: Promise<void> = Promise.resolve();
+  let tagBytes = 0;
+  if (opts.tag) {
+    const tag = id3v2Tag(opts.tag);
+    writes = file.write(tag).then(() => void (tagBytes = tag.length));
+  }
   /** Completion of each segment's write, in order; synthesis waits only for the oldest when too many are pending. */
   const written: Promise<void>[] = [];
 
@@ -118,6 +126,7 @@ export async function renderEpisode(turns: Turn[], path: string, opts: RenderOpt
     flush(true);
     await writes;
     if (bytes === 0) throw new Error("the speech engine produced no audio");
+    bytes += tagBytes;
     await file.sync();
   } catch (err) {
     await writes.catch(() => undefined);

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
-import { episodeFile, insertReadySource } from "./testing.ts";
+import { parseMp3Frames } from "./audio/mp3-parse.ts";
+import { episodeFile, insertReadySource, readId3v2 } from "./testing.ts";
 
 const TINY = "# Tide pools\n\nTide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.\n";
 
@@ -187,6 +188,18 @@ describe("GET /api/v1/podcasts/{id}/audio", () => {
     expect(res.headers.get("accept-ranges")).toBe("bytes");
     expect(res.headers.get("content-length")).toBe(String(bytes.length));
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+  });
+
+  test("the file starts with an ID3v2.3 tag naming the episode; the audio frames follow it", async () => {
+    const ep = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key })).body;
+    const tag = readId3v2(bytes);
+    expect(tag).toMatchObject({ version: 3, frames: { TIT2: ep.title, TPE1: "Commonplace", TALB: "Commonplace podcasts" } });
+    expect(tag!.frames.TYER).toMatch(/^\d{4}$/);
+    expect(bytes[tag!.size]).toBe(0xff); // an MPEG frame sync right after the tag
+    expect(Math.abs(parseMp3Frames(bytes).durationSeconds - ep.duration_seconds) / ep.duration_seconds).toBeLessThan(0.05);
+    const head = await get({ range: "bytes=0-2" });
+    expect(head.status).toBe(206);
+    expect(await head.text()).toBe("ID3");
   });
 
   test.each([

@@ -29,3 +29,27 @@ export function insertReadySource(services: Services, userId: string, o: ReadySo
 export function episodeFile(services: Services, podcastId: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(readFileSync(join(services.config.dataDir, "podcasts", `${podcastId}.mp3`)));
 }
+
+/** Reads an ID3v2.3 tag back independently of the writer: frame id → text (COMM: its text after the description). */
+export function readId3v2(bytes: Uint8Array): { version: number; size: number; frames: Record<string, string> } | null {
+  if (bytes.length < 10 || String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!) !== "ID3") return null;
+  const size = (bytes[6]! << 21) | (bytes[7]! << 14) | (bytes[8]! << 7) | bytes[9]!;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const frames: Record<string, string> = {};
+  for (let at = 10; at + 10 <= 10 + size; ) {
+    const id = String.fromCharCode(...bytes.subarray(at, at + 4));
+    if (!/^[A-Z0-9]{4}$/.test(id)) break;
+    const length = view.getUint32(at + 4);
+    let body = bytes.subarray(at + 10, at + 10 + length);
+    const utf16 = body[0] === 1;
+    body = body.subarray(1);
+    if (id === "COMM") {
+      body = body.subarray(3); // language
+      const end = utf16 ? body.findIndex((_, i) => i % 2 === 0 && body[i] === 0 && body[i + 1] === 0) + 2 : body.indexOf(0) + 1;
+      body = body.subarray(end);
+    }
+    frames[id] = new TextDecoder(utf16 ? "utf-16" : "latin1").decode(body);
+    at += 10 + length;
+  }
+  return { version: bytes[3]!, size: 10 + size, frames };
+}

@@ -27,17 +27,23 @@ export function createSourcesRepo(orm: Orm) {
       f: { limit: number; before?: string; notebookId?: string; status?: string; createdAfter?: string },
     ): SourceRow[] {
       const conds = [eq(sources.userId, userId)];
-      if (f.before) conds.push(lt(sources.id, f.before));
       if (f.status) conds.push(eq(sources.status, f.status as SourceRow["status"]));
       if (f.createdAfter) conds.push(gt(sources.createdAt, f.createdAfter));
       if (f.notebookId) {
-        conds.push(
-          inArray(
-            sources.id,
-            orm.select({ id: notebookSources.sourceId }).from(notebookSources).where(eq(notebookSources.notebookId, f.notebookId)),
-          ),
-        );
+        // Walks the notebook's links backwards from the cursor and stops at the limit; an IN (subquery)
+        // listed every link of the notebook on each page, so paging a large notebook was quadratic.
+        if (f.before) conds.push(lt(notebookSources.sourceId, f.before));
+        return orm
+          .select({ s: sources })
+          .from(notebookSources)
+          .innerJoin(sources, eq(sources.id, notebookSources.sourceId))
+          .where(and(eq(notebookSources.notebookId, f.notebookId), ...conds))
+          .orderBy(desc(notebookSources.sourceId))
+          .limit(f.limit)
+          .all()
+          .map((r) => r.s);
       }
+      if (f.before) conds.push(lt(sources.id, f.before));
       return orm.select().from(sources).where(and(...conds)).orderBy(desc(sources.id)).limit(f.limit).all();
     },
     update(id: string, patch: Partial<typeof sources.$inferInsert>): void {

@@ -185,6 +185,44 @@ describe("CSRF and Origin", () => {
   }, 60_000);
 });
 
+describe("the address the browser used, when it is not BASE_URL", () => {
+  // BASE_URL says localhost; a person opens the app at 127.0.0.1 or by LAN address instead.
+  test.each(["http://127.0.0.1:3000", "http://192.168.1.20:3000"])("forms posted from %s are accepted as same-origin", async (at) => {
+    const ctx = createTestContext({ BASE_URL: "http://localhost:3000" });
+    const b = testBrowser(ctx, { base: at, origin: at });
+    const res = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD });
+    expect(res.status, res.text).toBe(303);
+    expect(countUsers(ctx)).toBe(1);
+    const key = await b.submit("/settings/keys", "/settings/keys", { name: "laptop" });
+    expect(key.status).toBe(200);
+    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 1 });
+  });
+
+  test("a cross-site post to that address is still refused, whatever the tokens", async () => {
+    const ctx = createTestContext({ BASE_URL: "http://localhost:3000" });
+    const b = testBrowser(ctx, { base: "http://127.0.0.1:3000" });
+    const attempts: Record<string, string>[] = [
+      { origin: "http://evil.example" },
+      { origin: "http://127.0.0.1:3001" },
+      { origin: "null" },
+      { origin: "http://evil.example", "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "cross-site" },
+    ];
+    for (const headers of attempts) {
+      const res = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD }, headers);
+      expect({ headers, status: res.status }).toEqual({ headers, status: 403 });
+    }
+    expect(countUsers(ctx)).toBe(0);
+  });
+
+  test("Sec-Fetch-Site: same-origin passes when a proxy rewrote the Host", async () => {
+    const ctx = createTestContext({ BASE_URL: "http://localhost:3000" });
+    const b = testBrowser(ctx, { base: "http://internal:8080" });
+    const res = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD }, { origin: "https://notes.example", "sec-fetch-site": "same-origin" });
+    expect(res.status).toBe(303);
+  });
+});
+
 describe("sign out", () => {
   test("deletes the session, so the old cookie no longer works", async () => {
     const ctx = createTestContext();

@@ -13,18 +13,37 @@ export function isCsrfToken(value: string | undefined): value is string {
   return value !== undefined && TOKEN_RE.test(value);
 }
 
-/** Browsers send Origin on POSTs; when present it must be this server's own (BASE_URL) origin. */
+/**
+ * Browsers send Origin on POSTs. It must be this server's: the BASE_URL origin, or the origin the
+ * browser actually used (the request's own URL, built from its Host header), so opening the app at
+ * 127.0.0.1 or a LAN address works too. Sec-Fetch-Site: same-origin (set only by browsers) also
+ * passes, for proxies that rewrite Host. A cross-site post is refused either way; the form token is
+ * checked separately.
+ */
 export function checkOrigin(request: Request, baseUrl: string): void {
   const origin = request.headers.get("origin");
-  if (origin === null) return;
-  const ours = new URL(baseUrl).origin;
-  if (origin !== ours) {
-    throw new AppError(
-      "csrf_failed",
-      `This form was sent from ${origin}, but this server's address is ${ours}. If that is the address you use, set BASE_URL to it.`,
-    );
+  const site = request.headers.get("sec-fetch-site");
+  if (origin === null) {
+    if (site === "cross-site" || site === "same-site") throw crossSite(`another site (Sec-Fetch-Site: ${site})`, baseUrl);
+    return;
+  }
+  if (origin === new URL(baseUrl).origin || origin === requestOrigin(request) || site === "same-origin") return;
+  throw crossSite(origin, baseUrl);
+}
+
+function requestOrigin(request: Request): string | null {
+  try {
+    return new URL(request.url).origin;
+  } catch {
+    return null;
   }
 }
+
+const crossSite = (from: string, baseUrl: string) =>
+  new AppError(
+    "csrf_failed",
+    `This form was sent from ${from}, not from this site (${new URL(baseUrl).origin} or the address in your browser's bar).`,
+  );
 
 export function tokensMatch(expected: string | undefined, sent: string): boolean {
   if (!expected || !sent) return false;

@@ -81,6 +81,7 @@ export function layout(input: LayoutInput): SafeHtml {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${input.title} · Commonplace</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>${raw(STYLE)}</style>
 </head>
 <body>

@@ -4,6 +4,7 @@ import { Elysia } from "elysia";
 import { AppError, ERROR_CODES, type ErrorCode } from "../../errors.ts";
 import { metaOf } from "../../http/context.ts";
 import type { Services } from "../../services.ts";
+import { faviconRoutes } from "./favicon.ts";
 import { checkOrigin, isCsrfToken, newCsrfToken, requireToken } from "./csrf.ts";
 import { pageResponse, type Flash, type LayoutUser } from "./html.ts";
 import { clientAddress, cookie, CSRF_COOKIE, formField, readCookie, redirect, safeNext, SESSION_COOKIE } from "./http.ts";
@@ -211,6 +212,7 @@ export function webRoutes(s: Services) {
         return redirect("/settings/keys?notice=revoked");
       }),
     )
+    .use(faviconRoutes())
     .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));

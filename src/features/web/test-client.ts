@@ -8,7 +8,9 @@ export interface PageResult {
 
 type Handler = { app: { handle(r: Request): Response | Promise<Response> } };
 
-export function testBrowser(ctx: Handler, opts: { origin?: string } = {}) {
+/** `base` is the address the browser is at (http://localhost unless a test opens another one). */
+export function testBrowser(ctx: Handler, opts: { origin?: string; base?: string } = {}) {
+  const base = opts.base ?? "http://localhost";
   const jar = new Map<string, string>();
 
   function remember(res: Response) {
@@ -30,7 +32,7 @@ export function testBrowser(ctx: Handler, opts: { origin?: string } = {}) {
       body = new URLSearchParams(form).toString();
       h.set("content-type", "application/x-www-form-urlencoded");
     }
-    const res = await ctx.app.handle(new Request(`http://localhost${path}`, { method, headers: h, body }));
+    const res = await ctx.app.handle(new Request(`${base}${path}`, { method, headers: h, body }));
     remember(res);
     return { status: res.status, headers: res.headers, text: await res.text(), location: res.headers.get("location") };
   }

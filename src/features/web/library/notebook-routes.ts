@@ -1,7 +1,7 @@
 // Web routes for notebooks: list and create, one notebook (rename, remove sources, delete) and its zip export.
 import { Elysia } from "elysia";
 import type { Services } from "../../../services.ts";
-import { buildNotebookZip, contentDisposition, slugify, zipStream } from "../../notebooks/export.ts";
+import { contentDisposition, exportPages, notebookZip, slugify } from "../../notebooks/export.ts";
 import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
@@ -118,9 +118,7 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
         const me = h.signedIn(request);
         if (!me) return signInFirst(here(request));
         const nb = s.notebooks.getRow(me.actor, params.id ?? "");
-        const sources = s.sources.listRows(me.actor, { limit: 1_000_000, notebookId: nb.id });
-        const notes = s.notes.listRows(me.actor, { limit: 1_000_000, notebookId: nb.id });
-        return new Response(zipStream(buildNotebookZip(nb, sources, notes)), {
+        return new Response(notebookZip(nb, exportPages(s, me.actor, nb.id)), {
           headers: {
             "content-type": "application/zip",
             "content-disposition": contentDisposition(`${slugify(nb.name, "notebook")}.zip`),
