@@ -68,7 +68,7 @@ export function createApp(s: Services) {
   const withSpec = {
     async handle(request: Request): Promise<Response> {
       if (request.method !== "GET" || !request.url.endsWith("/api/openapi.json")) return app.handle(request);
-      spec ??= JSON.stringify(augmentSpec((await (await app.handle(request)).json()) as Record<string, unknown>));
+      spec ??= JSON.stringify(augmentSpec((await (await app.handle(request)).json()) as Record<string, unknown>, { baseUrl: s.config.baseUrl }));
       return new Response(spec, { headers: { "content-type": "application/json; charset=utf-8" } });
     },
   };
