@@ -6,6 +6,7 @@ import { errorPlugin } from "./http/errors.ts";
 import { idempotencyPlugin } from "./http/idempotency.ts";
 import { createRateLimiter } from "./http/rate-limiter.ts";
 import { withRequestHandling } from "./http/request.ts";
+import { apiReferenceRoutes } from "./http/api-reference.ts";
 import { augmentSpec } from "./http/openapi-spec.ts";
 import { accountRoutes } from "./features/accounts/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
@@ -43,7 +44,8 @@ export function createApp(s: Services) {
     .use(errorPlugin(s.logger, () => routes()))
     .use(
       openapi({
-        path: "/api/docs",
+        // The reference UI is ours (apiReferenceRoutes): the plugin's page loads its script from a CDN.
+        provider: null,
         specPath: "/api/openapi.json",
         documentation: {
           info: { title: "Commonplace API", version: "1.0.0", description: "Your personal knowledge library over HTTP." },
@@ -55,6 +57,7 @@ export function createApp(s: Services) {
         exclude: { paths: [/^\/(?!api\/v1|api\/webhooks)/] },
       }),
     )
+    .use(apiReferenceRoutes({ title: "Commonplace API reference", baseUrl: s.config.baseUrl }))
     .use(healthRoutes(s))
     .use(webRoutes(s))
     .use(oauthRoutes(s))
