@@ -7,7 +7,7 @@ import { idempotencyPlugin } from "./http/idempotency.ts";
 import { createRateLimiter } from "./http/rate-limiter.ts";
 import { withRequestHandling } from "./http/request.ts";
 import { apiReferenceRoutes } from "./http/api-reference.ts";
-import { augmentSpec } from "./http/openapi-spec.ts";
+import { API_DESCRIPTION, augmentSpec } from "./http/openapi-spec.ts";
 import { accountRoutes } from "./features/accounts/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { keyRoutes } from "./features/keys/routes.ts";
@@ -48,7 +48,7 @@ export function createApp(s: Services) {
         provider: null,
         specPath: "/api/openapi.json",
         documentation: {
-          info: { title: "Commonplace API", version: "1.0.0", description: "Your personal knowledge library over HTTP." },
+          info: { title: "Commonplace API", version: "1.0.0", description: API_DESCRIPTION },
           components: {
             securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "A personal API key: cpk_…" } },
           },

@@ -50,6 +50,17 @@ const rateHeaders = {
   RateLimit: { schema: { type: "string" }, description: 'e.g. "default";r=599;t=42' },
 };
 
+/** info.description: the conventions every operation shares, shown first in the reference. */
+export const API_DESCRIPTION = [
+  "Your personal knowledge library over HTTP: JSON in and out, `snake_case` fields, `Authorization: Bearer cpk_…`.",
+  "",
+  "- **Lists** are `{\"data\": [...], \"next_cursor\": \"…\" | null}`, newest first, with `?limit=` (1–100) and `?cursor=`, and a `Link: <…>; rel=\"next\"` header.",
+  "- **Errors** are RFC 9457 `application/problem+json` with a stable `code`; validation errors list `errors: [{path, message}]`.",
+  "- **Rate limits**: `RateLimit-Policy` and `RateLimit` on every key-authenticated response; 429 with `Retry-After`.",
+  "- **Idempotency**: POSTs take an `Idempotency-Key`; a retry within 24 h gets the first response.",
+  "- Every response carries `X-Request-Id`.",
+].join("\n");
+
 /** Shown in the reference UI's sidebar, in this order. */
 export const TAGS: { name: string; description: string }[] = [
   { name: "Account", description: "Who is calling, their plan and credits" },
@@ -111,6 +122,7 @@ function completeResponses(path: string, method: string, op: Json): void {
   if (path.startsWith("/api/")) {
     for (const ok of Object.keys(r)) if (/^2/.test(ok)) r[ok].headers = { ...rateHeaders, ...(r[ok].headers ?? {}) };
   }
+  if (r["201"]) r["201"].headers = { Location: { schema: { type: "string" }, description: "The new resource's path" }, ...r["201"].headers };
   if (path.startsWith("/api/v1/")) {
     r["401"] ??= { description: "Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer)", content: problemContent };
     r["429"] ??= { description: "Rate limited; see Retry-After", headers: { "Retry-After": { schema: { type: "integer" } } }, content: problemContent };
