@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { apiReferenceBundleFile } from "../src/http/api-reference.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -32,13 +33,16 @@ function vec0Path(platform: string, arch: string): string {
 }
 
 /**
- * The binary's real entry, kept in memory: it embeds the extension (Bun stores files imported
- * with type "file" in the executable), hands its bytes to the db client, then starts main.ts.
+ * The binary's real entry, kept in memory: it embeds the extension and the API reference's browser
+ * bundle (Bun stores files imported with type "file" in the executable), hands the extension's
+ * bytes to the db client and the bundle's embedded path to /api/docs, then starts main.ts.
  */
-function entrySource(vec0: string, main: string): string {
+function entrySource(vec0: string, apiReference: string, main: string): string {
   return [
     `import vec0 from ${JSON.stringify(vec0)} with { type: "file" };`,
+    `import apiReference from ${JSON.stringify(apiReference)} with { type: "file" };`,
     `globalThis.__COMMONPLACE_VEC0__ = await Bun.file(vec0).bytes();`,
+    `globalThis.__COMMONPLACE_API_REFERENCE__ = apiReference;`,
     main,
     "",
   ].join("\n");
@@ -59,7 +63,7 @@ export async function build(opts: BuildOptions): Promise<string> {
   const outfile = resolve(opts.outfile);
   const result = await Bun.build({
     entrypoints: [entry, ...EXTRA_ENTRYPOINTS.map((p) => join(ROOT, p))],
-    files: { [entry]: entrySource(vec0Path(platform, arch), opts.main ?? `await import("./main.ts");`) },
+    files: { [entry]: entrySource(vec0Path(platform, arch), apiReferenceBundleFile(ROOT), opts.main ?? `await import("./main.ts");`) },
     compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
     target: "bun",
     minify: true,

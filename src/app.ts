@@ -6,7 +6,8 @@ import { errorPlugin } from "./http/errors.ts";
 import { idempotencyPlugin } from "./http/idempotency.ts";
 import { createRateLimiter } from "./http/rate-limiter.ts";
 import { withRequestHandling } from "./http/request.ts";
-import { augmentSpec } from "./http/openapi-spec.ts";
+import { apiReferenceRoutes } from "./http/api-reference.ts";
+import { API_DESCRIPTION, augmentSpec } from "./http/openapi-spec.ts";
 import { accountRoutes } from "./features/accounts/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { keyRoutes } from "./features/keys/routes.ts";
@@ -43,10 +44,11 @@ export function createApp(s: Services) {
     .use(errorPlugin(s.logger, () => routes()))
     .use(
       openapi({
-        path: "/api/docs",
+        // The reference UI is ours (apiReferenceRoutes): the plugin's page loads its script from a CDN.
+        provider: null,
         specPath: "/api/openapi.json",
         documentation: {
-          info: { title: "Commonplace API", version: "1.0.0", description: "Your personal knowledge library over HTTP." },
+          info: { title: "Commonplace API", version: "1.0.0", description: API_DESCRIPTION },
           components: {
             securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "A personal API key: cpk_…" } },
           },
@@ -55,6 +57,7 @@ export function createApp(s: Services) {
         exclude: { paths: [/^\/(?!api\/v1|api\/webhooks)/] },
       }),
     )
+    .use(apiReferenceRoutes({ title: "Commonplace API reference", baseUrl: s.config.baseUrl }))
     .use(healthRoutes(s))
     .use(webRoutes(s))
     .use(oauthRoutes(s))
@@ -68,7 +71,7 @@ export function createApp(s: Services) {
   const withSpec = {
     async handle(request: Request): Promise<Response> {
       if (request.method !== "GET" || !request.url.endsWith("/api/openapi.json")) return app.handle(request);
-      spec ??= JSON.stringify(augmentSpec((await (await app.handle(request)).json()) as Record<string, unknown>));
+      spec ??= JSON.stringify(augmentSpec((await (await app.handle(request)).json()) as Record<string, unknown>, { baseUrl: s.config.baseUrl }));
       return new Response(spec, { headers: { "content-type": "application/json; charset=utf-8" } });
     },
   };

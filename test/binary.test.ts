@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { build } from "../scripts/build.ts";
+import { apiReferenceBundleFile } from "../src/http/api-reference.ts";
 import { run, startServer, tempDir, waitForOk, type ServerProcess } from "./server-process.ts";
 
 const work = tempDir("commonplace-binary-");
@@ -32,6 +33,23 @@ test("the binary serves /healthz and /readyz with a fresh data directory", async
   expect(await icon.text()).toStartWith("<svg");
   expect(await server.stop()).toBe(0);
   server = undefined;
+}, 60_000);
+
+test("the binary serves the API reference's script from inside itself", async () => {
+  // Run from a directory without node_modules: the bundle can only come from the executable.
+  const docs = await startServer([binary], { DATA_DIR: join(work.path, "docs-data") }, { cwd: work.path });
+  try {
+    await waitForOk(`${docs.url}/healthz`);
+    const page = await (await fetch(`${docs.url}/api/docs`)).text();
+    const src = /<script src="(\/api\/docs\/assets\/[^"]+)"/.exec(page)?.[1];
+    expect(src).toBeDefined();
+    const asset = await fetch(`${docs.url}${src}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(await asset.text()).toBe(await Bun.file(apiReferenceBundleFile(import.meta.dir)).text());
+  } finally {
+    await docs.stop();
+  }
 }, 60_000);
 
 test("the binary stops with one clear line on a bad variable", async () => {

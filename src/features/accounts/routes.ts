@@ -16,7 +16,15 @@ export function accountRoutes(s: Services) {
         const auth = type === "oauth" ? { type, client_id: rest.client_id } : { type, ...rest };
         return { ...toPublicUser(s.accounts.userById(actor.userId)), auth };
       },
-      { response: MePublic, detail: { summary: "The caller and how they authenticated" } },
+      {
+        response: MePublic,
+        detail: {
+          operationId: "getMe",
+          summary: "The caller and how they authenticated",
+          description:
+            "The user the credential acts for, and how it authenticated: `api_key` with the key's id and name, or `oauth` with the client id.",
+        },
+      },
     )
     // GET /api/v1/account
     .get(
@@ -25,6 +33,14 @@ export function accountRoutes(s: Services) {
         const { plan, ...credits } = s.credits.balance(actorOf(request).userId);
         return { plan, credits };
       },
-      { response: AccountPublic, detail: { summary: "Plan and credit balance for the current period" } },
+      {
+        response: AccountPublic,
+        detail: {
+          operationId: "getAccount",
+          summary: "Plan and credit balance for the current period",
+          description:
+            "The plan and the credit balance of the current period; AI operations (ask, podcasts) spend credits and report their cost.",
+        },
+      },
     );
 }

@@ -17,7 +17,16 @@ export function keyRoutes(s: Services) {
         const rows = s.keys.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
         return page(rows, limit, toPublicKey, ctx);
       },
-      { query: ListQuery, response: listOf(KeyPublic), detail: { summary: "List active API keys" } },
+      {
+        query: ListQuery,
+        response: listOf(KeyPublic),
+        detail: {
+          operationId: "listKeys",
+          summary: "List active API keys",
+          description:
+            "The owner's keys that are not revoked, newest first, with a display hint and the last time each was used; never their values.",
+        },
+      },
     )
     // POST /api/v1/keys
     .post(
@@ -29,12 +38,28 @@ export function keyRoutes(s: Services) {
         set.headers["location"] = `/api/v1/keys/${row.id}`;
         return { ...toPublicKey(row), key };
       },
-      { body: KeyCreate, response: { 201: KeyCreated }, detail: { summary: "Create an API key (its value is returned once)" } },
+      {
+        body: KeyCreate,
+        response: { 201: KeyCreated },
+        detail: {
+          operationId: "createKey",
+          summary: "Create an API key (its value is returned once)",
+          description: "The full `cpk_…` value is in `key`, in this response only; the server stores only its hash.",
+        },
+      },
     )
     // DELETE /api/v1/keys/{id}
     .delete(
       "/:id",
       ({ request, params }) => toPublicKey(s.keys.revoke(actorOf(request), params.id)),
-      { params: t.Object({ id: t.String() }), response: KeyPublic, detail: { summary: "Revoke an API key at once" } },
+      {
+        params: t.Object({ id: t.String() }),
+        response: KeyPublic,
+        detail: {
+          operationId: "revokeKey",
+          summary: "Revoke an API key at once",
+          description: "The key stops working on the very next request.",
+        },
+      },
     );
 }

@@ -20,7 +20,15 @@ export function notebookRoutes(s: Services) {
         const rows = s.notebooks.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
         return page(rows, limit, (r) => r, ctx);
       },
-      { query: ListQuery, response: listOf(NotebookPublic), detail: { summary: "List notebooks" } },
+      {
+        query: ListQuery,
+        response: listOf(NotebookPublic),
+        detail: {
+          operationId: "listNotebooks",
+          summary: "List notebooks",
+          description: "The caller's notebooks, newest first.",
+        },
+      },
     )
     // POST /api/v1/notebooks
     .post(
@@ -31,38 +39,70 @@ export function notebookRoutes(s: Services) {
         set.headers["location"] = `/api/v1/notebooks/${nb.id}`;
         return nb;
       },
-      { body: NotebookCreate, response: { 201: NotebookPublic }, detail: { summary: "Create a notebook" } },
+      {
+        body: NotebookCreate,
+        response: { 201: NotebookPublic },
+        detail: {
+          operationId: "createNotebook",
+          summary: "Create a notebook",
+          description: "A notebook groups sources and notes; a source may be in several notebooks.",
+        },
+      },
     )
     // GET /api/v1/notebooks/{id}
     .get("/:id", ({ request, params }) => s.notebooks.get(actorOf(request), params.id), {
       params: Params,
       response: NotebookPublic,
-      detail: { summary: "Get a notebook" },
+      detail: {
+        operationId: "getNotebook",
+        summary: "Get a notebook",
+        description: "One notebook by id.",
+      },
     })
     // PATCH /api/v1/notebooks/{id}
     .patch("/:id", ({ request, params, body }) => s.notebooks.update(actorOf(request), params.id, body), {
       params: Params,
       body: NotebookUpdate,
       response: NotebookPublic,
-      detail: { summary: "Rename or describe a notebook" },
+      detail: {
+        operationId: "updateNotebook",
+        summary: "Rename or describe a notebook",
+        description: "Only the fields sent change.",
+      },
     })
     // DELETE /api/v1/notebooks/{id}
     .delete("/:id", ({ request, params }) => s.notebooks.delete(actorOf(request), params.id), {
       params: Params,
       response: NotebookPublic,
-      detail: { summary: "Delete a notebook (its sources and notes are kept)" },
+      detail: {
+        operationId: "deleteNotebook",
+        summary: "Delete a notebook (its sources and notes are kept)",
+        description: "Returns the notebook as it was before deletion.",
+      },
     })
     // PUT /api/v1/notebooks/{id}/sources/{source_id}
     .put("/:id/sources/:source_id", ({ request, params }) => s.sources.addToNotebook(actorOf(request), params.id, params.source_id), {
       params: LinkParams,
       response: SourcePublic,
-      detail: { summary: "Add a source to a notebook (idempotent)" },
+      detail: {
+        operationId: "addSourceToNotebook",
+        summary: "Add a source to a notebook (idempotent)",
+        description: "Returns the source with its notebook_ids; adding a source that is already there changes nothing.",
+      },
     })
     // DELETE /api/v1/notebooks/{id}/sources/{source_id}
     .delete(
       "/:id/sources/:source_id",
       ({ request, params }) => s.sources.removeFromNotebook(actorOf(request), params.id, params.source_id),
-      { params: LinkParams, response: SourcePublic, detail: { summary: "Remove a source from a notebook" } },
+      {
+        params: LinkParams,
+        response: SourcePublic,
+        detail: {
+          operationId: "removeSourceFromNotebook",
+          summary: "Remove a source from a notebook",
+          description: "Returns the source with its notebook_ids; 404 when the source is not in the notebook.",
+        },
+      },
     )
     // GET /api/v1/notebooks/{id}/export/markdown
     .get(
@@ -77,6 +117,21 @@ export function notebookRoutes(s: Services) {
           },
         });
       },
-      { params: Params, detail: { summary: "Export as a zip of Markdown files (an Obsidian-ready vault)" } },
+      {
+        params: Params,
+        detail: {
+          operationId: "exportNotebookMarkdown",
+          summary: "Export as a zip of Markdown files (an Obsidian-ready vault)",
+          description:
+            "A zip with an index, one `.md` file per source and per note, each with YAML front matter; streamed as it is built.",
+          responses: {
+            200: {
+              description: "The zip, as an attachment named after the notebook",
+              headers: { "Content-Disposition": { schema: { type: "string" }, description: 'attachment; filename="….zip"' } },
+              content: { "application/zip": { schema: { type: "string", format: "binary" } } },
+            },
+          },
+        },
+      },
     );
 }

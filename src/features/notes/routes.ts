@@ -18,7 +18,15 @@ export function noteRoutes(s: Services) {
         const rows = s.notes.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), notebookId: ctx.query.notebook_id });
         return page(rows, limit, (r) => r, ctx);
       },
-      { query: NoteListQuery, response: listOf(NotePublic), detail: { summary: "List notes" } },
+      {
+        query: NoteListQuery,
+        response: listOf(NotePublic),
+        detail: {
+          operationId: "listNotes",
+          summary: "List notes",
+          description: "The caller's notes, newest first; `notebook_id` keeps one notebook's notes.",
+        },
+      },
     )
     // POST /api/v1/notes
     .post(
@@ -29,26 +37,46 @@ export function noteRoutes(s: Services) {
         set.headers["location"] = `/api/v1/notes/${note.id}`;
         return note;
       },
-      { body: NoteCreate, response: { 201: NotePublic }, detail: { summary: "Write a note (Markdown)" } },
+      {
+        body: NoteCreate,
+        response: { 201: NotePublic },
+        detail: {
+          operationId: "createNote",
+          summary: "Write a note (Markdown)",
+          description: "Notes are searchable with the sources; `source_ids` records which sources the note cites.",
+        },
+      },
     )
     // GET /api/v1/notes/{id}
     .get("/:id", ({ request, params }) => s.notes.get(actorOf(request), params.id), {
       params: Params,
       response: NotePublic,
-      detail: { summary: "Get a note" },
+      detail: {
+        operationId: "getNote",
+        summary: "Get a note",
+        description: "One note by id.",
+      },
     })
     // PATCH /api/v1/notes/{id}
     .patch("/:id", ({ request, params, body }) => s.notes.update(actorOf(request), params.id, body), {
       params: Params,
       body: NoteUpdate,
       response: NotePublic,
-      detail: { summary: "Update a note" },
+      detail: {
+        operationId: "updateNote",
+        summary: "Update a note",
+        description: "Only the fields sent change.",
+      },
     })
     // DELETE /api/v1/notes/{id}
     .delete("/:id", ({ request, params }) => s.notes.delete(actorOf(request), params.id), {
       params: Params,
       response: NotePublic,
-      detail: { summary: "Delete a note" },
+      detail: {
+        operationId: "deleteNote",
+        summary: "Delete a note",
+        description: "Returns the note as it was before deletion.",
+      },
     })
     // GET /api/v1/notes/{id}/download
     .get(
@@ -60,6 +88,21 @@ export function noteRoutes(s: Services) {
           headers: { "content-type": "text/markdown; charset=utf-8", "content-disposition": contentDisposition(`${name}.md`) },
         });
       },
-      { params: Params, detail: { summary: "Download a note as a Markdown file" } },
+      {
+        params: Params,
+        detail: {
+          operationId: "downloadNote",
+          summary: "Download a note as a Markdown file",
+          description:
+            "The note's Markdown as `text/markdown; charset=utf-8` with `Content-Disposition: attachment` and a file name made from its title.",
+          responses: {
+            200: {
+              description: "The note's Markdown, as an attachment",
+              headers: { "Content-Disposition": { schema: { type: "string" }, description: 'attachment; filename="….md"' } },
+              content: { "text/markdown": { schema: { type: "string" } } },
+            },
+          },
+        },
+      },
     );
 }

@@ -53,7 +53,15 @@ export function podcastRoutes(s: Services) {
         const rows = s.podcasts.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), status: ctx.query.status });
         return page(rows, limit, (r) => r, ctx);
       },
-      { query: PodcastListQuery, response: listOf(PodcastPublic), detail: { summary: "List podcast episodes, newest first" } },
+      {
+        query: PodcastListQuery,
+        response: listOf(PodcastPublic),
+        detail: {
+          operationId: "listPodcasts",
+          summary: "List podcast episodes, newest first",
+          description: "`status` keeps the episodes in one state (queued, generating, ready, failed).",
+        },
+      },
     )
     // POST /api/v1/podcasts
     .post(
@@ -67,31 +75,50 @@ export function podcastRoutes(s: Services) {
       {
         body: PodcastCreate,
         response: { 202: PodcastPublic },
-        detail: { summary: "Make an episode from sources or a notebook (202 queued; 402 when credits cannot cover it)" },
+        detail: {
+          operationId: "createPodcast",
+          summary: "Make an episode from sources or a notebook (202 queued; 402 when credits cannot cover it)",
+          description:
+            "Give `source_ids` or `notebook_id`, not both. The episode is queued and generated in the background (outline, script, speech, MP3); follow its `status`.",
+        },
       },
     )
     // GET /api/v1/podcasts/{id}
     .get("/:id", ({ request, params }) => s.podcasts.get(actorOf(request), params.id), {
       params: Params,
       response: PodcastPublic,
-      detail: { summary: "Get an episode with its status and transcript" },
+      detail: {
+        operationId: "getPodcast",
+        summary: "Get an episode with its status and transcript",
+        description: "`audio_url` is set once the episode is `ready`.",
+      },
     })
     // DELETE /api/v1/podcasts/{id}
     .delete("/:id", ({ request, params }) => s.podcasts.delete(actorOf(request), params.id), {
       params: Params,
       response: PodcastPublic,
-      detail: { summary: "Delete an episode and its audio file" },
+      detail: {
+        operationId: "deletePodcast",
+        summary: "Delete an episode and its audio file",
+        description: "Returns the episode as it was before deletion.",
+      },
     })
     // GET /api/v1/podcasts/{id}/audio
     .get("/:id/audio", ({ request, params }) => audioResponse(request, s.podcasts.audioFile(actorOf(request), params.id)), {
       params: Params,
       detail: {
+        operationId: "getPodcastAudio",
         summary: "The episode's MP3 (supports Range: 206 partial content, 416 for a range outside the file)",
+        description:
+          "`audio/mpeg` with an ETag; one `bytes=` range per request (206), `If-None-Match` (304) and `If-Range` are honoured. " +
+          "409 until the episode is ready.",
         responses: {
           200: { description: "The whole file", content: { "audio/mpeg": { schema: { type: "string", format: "binary" } } } },
           206: { description: "One byte range", content: { "audio/mpeg": { schema: { type: "string", format: "binary" } } } },
+          304: { description: "Not modified (If-None-Match matched the ETag)" },
+          // Error bodies are problem+json; openapi-spec.ts adds the content to every 4xx/5xx.
           409: { description: "The episode is not ready" },
-          416: { description: "The range does not fit the file" },
+          416: { description: "The range does not fit the file; Content-Range gives the size" },
         },
       },
     });

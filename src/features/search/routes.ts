@@ -14,12 +14,26 @@ export function searchRoutes(s: Services) {
         const data = await s.search.search(actorOf(request), body.query, { mode, types: body.types, notebookId: body.notebook_id, limit: body.limit ?? 10 });
         return { mode, data };
       },
-      { body: SearchRequest, response: SearchResponse, detail: { summary: "Search sources and notes by words, meaning or both" } },
+      {
+        body: SearchRequest,
+        response: SearchResponse,
+        detail: {
+          operationId: "search",
+          summary: "Search sources and notes by words, meaning or both",
+          description:
+            "`text` ranks by BM25 over the full text, `vector` by meaning over chunk embeddings, `hybrid` fuses both rankings. Results are grouped per source or note, with the best passage as snippet.",
+        },
+      },
     )
     // POST /api/v1/search/ask
     .post("/ask", ({ request, body }) => s.ask.ask(actorOf(request), body), {
       body: AskRequest,
       response: AskResponse,
-      detail: { summary: "Ask a question; the answer cites passages of your library" },
+      detail: {
+        operationId: "ask",
+        summary: "Ask a question; the answer cites passages of your library",
+        description:
+          "Retrieves the best passages and answers with `[n]` markers matching `citations[].n`. Costs credits when an answer is given; 402 when the allowance is spent (nothing is charged).",
+      },
     });
 }

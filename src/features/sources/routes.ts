@@ -24,7 +24,16 @@ export function sourceRoutes(s: Services) {
         });
         return page(rows, limit, (r) => r, ctx);
       },
-      { query: SourceListQuery, response: listOf(SourcePublic), detail: { summary: "List sources, newest first" } },
+      {
+        query: SourceListQuery,
+        response: listOf(SourcePublic),
+        detail: {
+          operationId: "listSources",
+          summary: "List sources, newest first",
+          description:
+            "Filter by `notebook_id`, `status` (pending, ready, failed) or `created_after`; paged with `limit` and `cursor`.",
+        },
+      },
     )
     // POST /api/v1/sources
     .post(
@@ -38,33 +47,59 @@ export function sourceRoutes(s: Services) {
       {
         body: SourceCreate,
         response: { 200: SourcePublic, 201: SourcePublic },
-        detail: { summary: "Save a link (201 new, pending until fetched; 200 when the URL is already saved)" },
+        detail: {
+          operationId: "createSource",
+          summary: "Save a link (201 new, pending until fetched; 200 when the URL is already saved)",
+          description:
+            "A new URL is answered at once with status `pending`; fetching, extraction and indexing happen in the background and end in `ready` or `failed`. A URL already saved (compared after normalisation) returns that source with 200, added to the given notebooks.",
+        },
       },
     )
     // GET /api/v1/sources/check?url=
     .get("/check", ({ request, query }) => s.sources.check(actorOf(request), query.url), {
       query: t.Object({ url: t.String({ minLength: 1, maxLength: 2048 }) }),
       response: SourceCheck,
-      detail: { summary: "Is this URL already saved?" },
+      detail: {
+        operationId: "checkSource",
+        summary: "Is this URL already saved?",
+        description: "Normalises the URL the way saving does and says whether a source has it.",
+      },
     })
     // GET /api/v1/sources/{id}
     .get(
       "/:id",
       ({ request, params, query }) => s.sources.publicOf(s.sources.get(actorOf(request), params.id), query.include === "content"),
-      { params: Params, query: SourceGetQuery, response: SourcePublic, detail: { summary: "Get a source (?include=content for Markdown)" } },
+      {
+        params: Params,
+        query: SourceGetQuery,
+        response: SourcePublic,
+        detail: {
+          operationId: "getSource",
+          summary: "Get a source (?include=content for Markdown)",
+          description: "The source's metadata and state; `?include=content` adds the extracted Markdown.",
+        },
+      },
     )
     // PATCH /api/v1/sources/{id}
     .patch("/:id", ({ request, params, body }) => s.sources.update(actorOf(request), params.id, body), {
       params: Params,
       body: SourceUpdate,
       response: SourcePublic,
-      detail: { summary: "Update a source's title or quick-podcast settings" },
+      detail: {
+        operationId: "updateSource",
+        summary: "Update a source's title or quick-podcast settings",
+        description: "Only the fields sent change; a `title` of null goes back to the extracted title.",
+      },
     })
     // DELETE /api/v1/sources/{id}
     .delete("/:id", ({ request, params }) => s.sources.delete(actorOf(request), params.id), {
       params: Params,
       response: SourcePublic,
-      detail: { summary: "Delete a source (it leaves its notebooks and the search index)" },
+      detail: {
+        operationId: "deleteSource",
+        summary: "Delete a source (it leaves its notebooks and the search index)",
+        description: "Returns the source as it was before deletion.",
+      },
     })
     // POST /api/v1/sources/{id}/refetch
     .post(
@@ -73,6 +108,15 @@ export function sourceRoutes(s: Services) {
         set.status = 202;
         return s.sources.refetch(actorOf(request), params.id);
       },
-      { params: Params, response: { 202: SourcePublic }, detail: { summary: "Fetch and extract the source again" } },
+      {
+        params: Params,
+        response: { 202: SourcePublic },
+        detail: {
+          operationId: "refetchSource",
+          summary: "Fetch and extract the source again",
+          description:
+            "The source goes back to `pending` and is fetched, extracted and indexed again in the background; 409 while it is already pending.",
+        },
+      },
     );
 }

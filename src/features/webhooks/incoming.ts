@@ -97,12 +97,22 @@ export function incomingWebhookRoutes(deps: IncomingDeps) {
         params: t.Object({ token: t.String({ description: "The secret part of the webhook URL" }) }),
         response: { 202: t.Object({ delivery_id: t.String(), runs: t.Array(t.String(), { description: "One run per active workflow" }) }) },
         detail: {
+          operationId: "deliverWebhook",
           summary: "Trigger the workflows of a webhook token",
           description:
             "No API key: the token in the URL is the credential. The body must be a JSON object; each top-level field becomes a " +
             "variable. 202 comes only after the delivery and its runs are committed. A repeated `webhook-id` or `Idempotency-Key` " +
             "within 24 h returns the first 202 and starts nothing.",
           security: [],
+          // The body is read by hand (parse: "none", size-capped), so the generator cannot see it.
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: { type: "object", additionalProperties: true, description: "Any JSON object; its top-level fields become variables" },
+              },
+            },
+          },
         },
       },
     );

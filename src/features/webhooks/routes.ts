@@ -18,7 +18,15 @@ export function webhookTokenRoutes(tokens: WebhookTokensService) {
         const rows = tokens.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
         return page(rows, limit, (r) => r, ctx);
       },
-      { query: ListQuery, response: listOf(TokenPublic), detail: { summary: "List webhook tokens (never their URLs)" } },
+      {
+        query: ListQuery,
+        response: listOf(TokenPublic),
+        detail: {
+          operationId: "listWebhookTokens",
+          summary: "List webhook tokens (never their URLs)",
+          description: "Each token with its hint and the workflows that use it.",
+        },
+      },
     )
     // POST /api/v1/webhook-tokens
     .post(
@@ -30,13 +38,25 @@ export function webhookTokenRoutes(tokens: WebhookTokensService) {
         set.headers["location"] = `/api/v1/webhook-tokens/${token.id}`;
         return token;
       },
-      { response: { 201: TokenWithUrl }, detail: { summary: "Create a webhook token; its URL is in this response only" } },
+      {
+        response: { 201: TokenWithUrl },
+        detail: {
+          operationId: "createWebhookToken",
+          summary: "Create a webhook token; its URL is in this response only",
+          description:
+            "The URL is the credential: only a hash of it is stored, so it cannot be shown again (regenerate to get a new one).",
+        },
+      },
     )
     // GET /api/v1/webhook-tokens/{id}
     .get("/:id", ({ request, params }) => tokens.get(actorOf(request), params.id), {
       params: Params,
       response: TokenPublic,
-      detail: { summary: "Get a webhook token" },
+      detail: {
+        operationId: "getWebhookToken",
+        summary: "Get a webhook token",
+        description: "One token with its hint and the workflows that use it; never its URL.",
+      },
     })
     // POST /api/v1/webhook-tokens/{id}/regenerate
     .post("/:id/regenerate", ({ request, params }) => {
@@ -46,12 +66,20 @@ export function webhookTokenRoutes(tokens: WebhookTokensService) {
     }, {
       params: Params,
       response: TokenWithUrl,
-      detail: { summary: "Replace the token: the new URL is in this response only, the old one stops at once" },
+      detail: {
+        operationId: "regenerateWebhookToken",
+        summary: "Replace the token: the new URL is in this response only, the old one stops at once",
+        description: "Workflows using the token keep working with the new URL; deliveries to the old URL get 404.",
+      },
     })
     // DELETE /api/v1/webhook-tokens/{id}
     .delete("/:id", ({ request, params }) => tokens.delete(actorOf(request), params.id), {
       params: Params,
       response: TokenPublic,
-      detail: { summary: "Delete a webhook token (409 while a workflow uses it)" },
+      detail: {
+        operationId: "deleteWebhookToken",
+        summary: "Delete a webhook token (409 while a workflow uses it)",
+        description: "Returns the token as it was before deletion.",
+      },
     });
 }

@@ -21,7 +21,15 @@ export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
         const rows = workflows.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
         return page(rows, limit, (r) => r, ctx);
       },
-      { query: ListQuery, response: listOf(WorkflowPublic), detail: { summary: "List workflows" } },
+      {
+        query: ListQuery,
+        response: listOf(WorkflowPublic),
+        detail: {
+          operationId: "listWorkflows",
+          summary: "List workflows",
+          description: "The caller's workflows, newest first.",
+        },
+      },
     )
     // POST /api/v1/workflows
     .post(
@@ -36,27 +44,44 @@ export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
       {
         body: WorkflowCreate,
         response: { 201: WorkflowPublic },
-        detail: { summary: "Create a workflow (a webhook trigger without token_id returns webhook_url once)" },
+        detail: {
+          operationId: "createWorkflow",
+          summary: "Create a workflow (a webhook trigger without token_id returns webhook_url once)",
+          description:
+            "A trigger (`webhook` or `event`) and a list of actions; templates like `{{ url }}` are checked when the definition is saved.",
+        },
       },
     )
     // GET /api/v1/workflows/{id}
     .get("/:id", ({ request, params }) => workflows.get(actorOf(request), params.id), {
       params: Params,
       response: WorkflowPublic,
-      detail: { summary: "Get a workflow" },
+      detail: {
+        operationId: "getWorkflow",
+        summary: "Get a workflow",
+        description: "One workflow with its trigger and actions.",
+      },
     })
     // PATCH /api/v1/workflows/{id}
     .patch("/:id", ({ request, params, body }) => workflows.update(actorOf(request), params.id, body as WorkflowUpdate), {
       params: Params,
       body: WorkflowUpdate,
       response: WorkflowPublic,
-      detail: { summary: "Change a workflow; trigger and actions are checked again" },
+      detail: {
+        operationId: "updateWorkflow",
+        summary: "Change a workflow; trigger and actions are checked again",
+        description: "Only the fields sent change; the resulting trigger, actions and templates are validated as on creation.",
+      },
     })
     // DELETE /api/v1/workflows/{id}
     .delete("/:id", ({ request, params }) => workflows.delete(actorOf(request), params.id), {
       params: Params,
       response: WorkflowPublic,
-      detail: { summary: "Delete a workflow and its run history" },
+      detail: {
+        operationId: "deleteWorkflow",
+        summary: "Delete a workflow and its run history",
+        description: "Returns the workflow as it was before deletion.",
+      },
     })
     // GET /api/v1/workflows/{id}/runs
     .get(
@@ -66,7 +91,16 @@ export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
         const rows = runs.list(actorOf(ctx.request), ctx.params.id, { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
         return page(rows, limit, (r) => r, ctx);
       },
-      { params: Params, query: ListQuery, response: listOf(RunPublic), detail: { summary: "Runs of a workflow, newest first (without steps)" } },
+      {
+        params: Params,
+        query: ListQuery,
+        response: listOf(RunPublic),
+        detail: {
+          operationId: "listWorkflowRuns",
+          summary: "Runs of a workflow, newest first (without steps)",
+          description: "Each run's trigger, status and times; GET /api/v1/runs/{id} has the steps.",
+        },
+      },
     );
 }
 
@@ -76,7 +110,11 @@ export function runRoutes(runs: Runs) {
     .get("/:id", ({ request, params }) => runs.get(actorOf(request), params.id), {
       params: Params,
       response: RunPublic,
-      detail: { summary: "A run with each step's input, output, attempts, error and times" },
+      detail: {
+        operationId: "getRun",
+        summary: "A run with each step's input, output, attempts, error and times",
+        description: "One run with its steps in order.",
+      },
     })
     // POST /api/v1/runs/{id}/replay
     .post(
@@ -85,7 +123,17 @@ export function runRoutes(runs: Runs) {
         set.status = 202;
         return runs.replay(actorOf(request), params.id, query.from ?? "failed");
       },
-      { params: Params, query: ReplayQuery, response: { 202: RunPublic }, detail: { summary: "Run again from the failed step, or ?from=start" } },
+      {
+        params: Params,
+        query: ReplayQuery,
+        response: { 202: RunPublic },
+        detail: {
+          operationId: "replayRun",
+          summary: "Run again from the failed step, or ?from=start",
+          description:
+            "Starts a new run with the same trigger: by default steps that finished keep their outputs and the run resumes at the failed step; `?from=start` runs every step again. 409 while the run is still going.",
+        },
+      },
     );
 }
 

@@ -1,0 +1,192 @@
+// Example requests per operationId for the contract test: at least one success and one error
+// each. A new operation in the document without an entry here fails the test.
+import type { Fixtures } from "./fixtures.ts";
+
+export interface Case {
+  name: string;
+  /** Concrete path (with query); must match the operation's path template. */
+  path: string;
+  status: number;
+  /** Whose key is sent: the owner (default), another user, or none. */
+  as?: "owner" | "other" | "none";
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+const NONE = "01J0000000000000000000000A";
+
+export function examples(f: Fixtures): Record<string, Case[]> {
+  const badLimit = (path: string): Case => ({ name: "limit=0", path: `${path}?limit=0`, status: 422 });
+  const missing = (path: string, prefix: string, extra: Partial<Case> = {}): Case => ({ name: "unknown id", path: `${path}/${prefix}_${NONE}`, status: 404, ...extra });
+  return {
+    getMe: [{ name: "me", path: "/api/v1/me", status: 200 }],
+    getAccount: [{ name: "balance", path: "/api/v1/account", status: 200 }],
+
+    listKeys: [{ name: "page", path: "/api/v1/keys?limit=1", status: 200 }, badLimit("/api/v1/keys")],
+    createKey: [
+      { name: "create", path: "/api/v1/keys", body: { name: "laptop" }, status: 201 },
+      { name: "no name", path: "/api/v1/keys", body: {}, status: 422 },
+      { name: "form body", path: "/api/v1/keys", rawBody: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415 },
+    ],
+    revokeKey: [missing("/api/v1/keys", "key"), { name: "revoke own", path: `/api/v1/keys/${f.keyToRevoke}`, status: 200 }],
+
+    listSources: [
+      { name: "ready ones", path: "/api/v1/sources?status=ready&limit=5", status: 200 },
+      { name: "bad status", path: "/api/v1/sources?status=sleeping", status: 422 },
+    ],
+    createSource: [
+      { name: "already saved", path: "/api/v1/sources", body: { url: f.sourceUrl }, status: 200 },
+      { name: "new", path: "/api/v1/sources", body: { url: "https://example.com/new-one", notebook_ids: [f.notebook] }, status: 201 },
+      { name: "no url", path: "/api/v1/sources", body: { title: "x" }, status: 422 },
+      { name: "malformed JSON", path: "/api/v1/sources", rawBody: "{", headers: { "content-type": "application/json" }, status: 400 },
+    ],
+    checkSource: [
+      { name: "saved", path: `/api/v1/sources/check?url=${encodeURIComponent(f.sourceUrl)}`, status: 200 },
+      { name: "no url", path: "/api/v1/sources/check", status: 422 },
+    ],
+    getSource: [
+      { name: "with content", path: `/api/v1/sources/${f.source}?include=content`, status: 200 },
+      { name: "someone else's", path: `/api/v1/sources/${f.source}`, as: "other", status: 404 },
+    ],
+    updateSource: [
+      { name: "title", path: `/api/v1/sources/${f.source}`, body: { title: "Tide pools" }, status: 200 },
+      { name: "empty title", path: `/api/v1/sources/${f.source}`, body: { title: "" }, status: 422 },
+    ],
+    deleteSource: [missing("/api/v1/sources", "src"), { name: "delete", path: `/api/v1/sources/${f.sourceToDelete}`, status: 200 }],
+    refetchSource: [
+      { name: "refetch", path: `/api/v1/sources/${f.source}/refetch`, status: 202 },
+      { name: "already pending", path: `/api/v1/sources/${f.source}/refetch`, status: 409 },
+      { name: "unknown id", path: `/api/v1/sources/src_${NONE}/refetch`, status: 404 },
+    ],
+
+    listNotebooks: [{ name: "page", path: "/api/v1/notebooks", status: 200 }, badLimit("/api/v1/notebooks")],
+    createNotebook: [
+      { name: "create", path: "/api/v1/notebooks", body: { name: "Birds" }, headers: { "idempotency-key": "nb-1" }, status: 201 },
+      { name: "replayed", path: "/api/v1/notebooks", body: { name: "Birds" }, headers: { "idempotency-key": "nb-1" }, status: 201 },
+      { name: "same key, other body", path: "/api/v1/notebooks", body: { name: "Fish" }, headers: { "idempotency-key": "nb-1" }, status: 422 },
+      { name: "no name", path: "/api/v1/notebooks", body: {}, status: 422 },
+    ],
+    getNotebook: [{ name: "get", path: `/api/v1/notebooks/${f.notebook}`, status: 200 }, missing("/api/v1/notebooks", "nb")],
+    updateNotebook: [
+      { name: "rename", path: `/api/v1/notebooks/${f.notebook}`, body: { name: "Coast and sea" }, status: 200 },
+      { name: "someone else's", path: `/api/v1/notebooks/${f.notebook}`, as: "other", body: { name: "Mine" }, status: 404 },
+    ],
+    deleteNotebook: [missing("/api/v1/notebooks", "nb"), { name: "delete", path: `/api/v1/notebooks/${f.notebookToDelete}`, status: 200 }],
+    addSourceToNotebook: [
+      { name: "again (idempotent)", path: `/api/v1/notebooks/${f.notebook}/sources/${f.source}`, status: 200 },
+      { name: "unknown source", path: `/api/v1/notebooks/${f.notebook}/sources/src_${NONE}`, status: 404 },
+    ],
+    removeSourceFromNotebook: [
+      { name: "unknown notebook", path: `/api/v1/notebooks/nb_${NONE}/sources/${f.source}`, status: 404 },
+      { name: "remove", path: `/api/v1/notebooks/${f.notebook}/sources/${f.source}`, status: 200 },
+      { name: "not in it any more", path: `/api/v1/notebooks/${f.notebook}/sources/${f.source}`, status: 404 },
+    ],
+    exportNotebookMarkdown: [
+      { name: "zip", path: `/api/v1/notebooks/${f.notebook}/export/markdown`, status: 200 },
+      { name: "unknown id", path: `/api/v1/notebooks/nb_${NONE}/export/markdown`, status: 404 },
+    ],
+
+    listNotes: [{ name: "in a notebook", path: `/api/v1/notes?notebook_id=${f.notebook}`, status: 200 }, badLimit("/api/v1/notes")],
+    createNote: [
+      { name: "create", path: "/api/v1/notes", body: { content: "Hello", source_ids: [f.source] }, status: 201 },
+      { name: "empty", path: "/api/v1/notes", body: { content: "" }, status: 422 },
+    ],
+    getNote: [{ name: "get", path: `/api/v1/notes/${f.note}`, status: 200 }, missing("/api/v1/notes", "note")],
+    updateNote: [
+      { name: "edit", path: `/api/v1/notes/${f.note}`, body: { content: "# Low tide\n\nGo at dawn, with boots." }, status: 200 },
+      { name: "unknown id", path: `/api/v1/notes/note_${NONE}`, body: { content: "x" }, status: 404 },
+    ],
+    deleteNote: [missing("/api/v1/notes", "note"), { name: "delete", path: `/api/v1/notes/${f.noteToDelete}`, status: 200 }],
+    downloadNote: [
+      { name: "markdown", path: `/api/v1/notes/${f.note}/download`, status: 200 },
+      { name: "unknown id", path: `/api/v1/notes/note_${NONE}/download`, status: 404 },
+    ],
+
+    search: [
+      { name: "hybrid", path: "/api/v1/search", body: { query: "tide pools", mode: "hybrid", limit: 5 }, status: 200 },
+      { name: "text in a notebook", path: "/api/v1/search", body: { query: "sea stars", notebook_id: f.notebook }, status: 200 },
+      { name: "empty query", path: "/api/v1/search", body: { query: "" }, status: 422 },
+    ],
+    ask: [
+      { name: "answered", path: "/api/v1/search/ask", body: { question: "How do sea stars hold on to the rock?" }, status: 200 },
+      { name: "no question", path: "/api/v1/search/ask", body: {}, status: 422 },
+    ],
+
+    listFeeds: [{ name: "of a workflow", path: `/api/v1/feeds?workflow_id=${f.workflow}`, status: 200 }, badLimit("/api/v1/feeds")],
+    getFeed: [{ name: "get", path: `/api/v1/feeds/${f.feed}`, status: 200 }, missing("/api/v1/feeds", "feed")],
+    pollFeed: [
+      { name: "poll", path: `/api/v1/feeds/${f.feed}/poll`, status: 200 },
+      { name: "someone else's", path: `/api/v1/feeds/${f.feed}/poll`, as: "other", status: 404 },
+    ],
+    deleteFeed: [missing("/api/v1/feeds", "feed"), { name: "delete", path: `/api/v1/feeds/${f.feedToDelete}`, status: 200 }],
+
+    listPodcasts: [{ name: "ready", path: "/api/v1/podcasts?status=ready", status: 200 }, badLimit("/api/v1/podcasts")],
+    createPodcast: [
+      { name: "brief", path: "/api/v1/podcasts", body: { source_ids: [f.podcastSource], format: "brief", title: "Coast" }, status: 202 },
+      { name: "unknown format", path: "/api/v1/podcasts", body: { source_ids: [f.source], format: "rap_battle" }, status: 422 },
+    ],
+    getPodcast: [{ name: "ready", path: `/api/v1/podcasts/${f.podcast}`, status: 200 }, missing("/api/v1/podcasts", "pod")],
+    deletePodcast: [missing("/api/v1/podcasts", "pod"), { name: "delete", path: `/api/v1/podcasts/${f.podcastToDelete}`, status: 200 }],
+    getPodcastAudio: [
+      { name: "whole file", path: `/api/v1/podcasts/${f.podcast}/audio`, status: 200 },
+      { name: "a range", path: `/api/v1/podcasts/${f.podcast}/audio`, headers: { range: "bytes=0-99" }, status: 206 },
+      { name: "not modified", path: `/api/v1/podcasts/${f.podcast}/audio`, headers: { "if-none-match": f.audioEtag }, status: 304 },
+      { name: "range outside", path: `/api/v1/podcasts/${f.podcast}/audio`, headers: { range: "bytes=999999999-" }, status: 416 },
+      { name: "not ready", path: `/api/v1/podcasts/${f.podcastQueued}/audio`, status: 409 },
+      { name: "unknown id", path: `/api/v1/podcasts/pod_${NONE}/audio`, status: 404 },
+    ],
+
+    listWorkflows: [{ name: "page", path: "/api/v1/workflows?limit=10", status: 200 }, badLimit("/api/v1/workflows")],
+    createWorkflow: [
+      {
+        name: "event trigger",
+        path: "/api/v1/workflows",
+        body: { name: "Note new sources", trigger: { type: "event", event: "source.created" }, actions: [{ id: "n", type: "create_notebook", name: "{{ event.data.title }}" }] },
+        status: 201,
+      },
+      { name: "webhook trigger (URL once)", path: "/api/v1/workflows", body: { name: "Hook", trigger: { type: "webhook" }, actions: [{ id: "nb", type: "create_notebook", name: "{{ name }}" }] }, status: 201 },
+      { name: "unknown action", path: "/api/v1/workflows", body: { name: "x", trigger: { type: "webhook" }, actions: [{ id: "a", type: "teleport" }] }, status: 422 },
+    ],
+    getWorkflow: [{ name: "get", path: `/api/v1/workflows/${f.workflow}`, status: 200 }, missing("/api/v1/workflows", "wf")],
+    updateWorkflow: [
+      { name: "rename", path: `/api/v1/workflows/${f.workflow}`, body: { name: "Collect links" }, status: 200 },
+      { name: "bad template", path: `/api/v1/workflows/${f.workflow}`, body: { actions: [{ id: "nb", type: "create_notebook", name: "{{ unclosed" }] }, status: 422 },
+    ],
+    deleteWorkflow: [missing("/api/v1/workflows", "wf"), { name: "delete", path: `/api/v1/workflows/${f.workflowToDelete}`, status: 200 }],
+    listWorkflowRuns: [
+      { name: "runs", path: `/api/v1/workflows/${f.workflow}/runs`, status: 200 },
+      { name: "unknown workflow", path: `/api/v1/workflows/wf_${NONE}/runs`, status: 404 },
+    ],
+    getRun: [{ name: "finished", path: `/api/v1/runs/${f.run}`, status: 200 }, missing("/api/v1/runs", "run")],
+    replayRun: [
+      { name: "from the start", path: `/api/v1/runs/${f.run}/replay?from=start`, status: 202 },
+      { name: "bad from", path: `/api/v1/runs/${f.run}/replay?from=middle`, status: 422 },
+      { name: "unknown id", path: `/api/v1/runs/run_${NONE}/replay`, status: 404 },
+    ],
+
+    listWebhookTokens: [{ name: "page", path: "/api/v1/webhook-tokens", status: 200 }, badLimit("/api/v1/webhook-tokens")],
+    createWebhookToken: [
+      { name: "create", path: "/api/v1/webhook-tokens", status: 201 },
+      { name: "text body", path: "/api/v1/webhook-tokens", rawBody: "hello", headers: { "content-type": "text/plain" }, status: 415 },
+    ],
+    getWebhookToken: [{ name: "get", path: `/api/v1/webhook-tokens/${f.token}`, status: 200 }, missing("/api/v1/webhook-tokens", "whk")],
+    deleteWebhookToken: [
+      { name: "in use", path: `/api/v1/webhook-tokens/${f.token}`, status: 409 },
+      { name: "delete", path: `/api/v1/webhook-tokens/${f.tokenToDelete}`, status: 200 },
+    ],
+    regenerateWebhookToken: [
+      { name: "regenerate", path: `/api/v1/webhook-tokens/${f.tokenToRegenerate}/regenerate`, status: 200 },
+      { name: "unknown id", path: `/api/v1/webhook-tokens/whk_${NONE}/regenerate`, status: 404 },
+    ],
+
+    deliverWebhook: [
+      { name: "deliver", path: f.webhookPath, as: "none", body: { title: "second" }, status: 202 },
+      { name: "with a webhook-id", path: f.webhookPath, as: "none", body: { title: "third" }, headers: { "webhook-id": "msg-1" }, status: 202 },
+      { name: "same webhook-id (replayed)", path: f.webhookPath, as: "none", body: { title: "third" }, headers: { "webhook-id": "msg-1" }, status: 202 },
+      { name: "not an object", path: f.webhookPath, as: "none", body: [1, 2], status: 422 },
+      { name: "not JSON", path: f.webhookPath, as: "none", rawBody: "x=1", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415 },
+      { name: "unknown token", path: "/api/webhooks/workflows/cpw_unknown", as: "none", body: {}, status: 404 },
+    ],
+  };
+}
