@@ -6,6 +6,7 @@ import { errorPlugin } from "./http/errors.ts";
 import { idempotencyPlugin } from "./http/idempotency.ts";
 import { createRateLimiter } from "./http/rate-limiter.ts";
 import { withRequestHandling } from "./http/request.ts";
+import { strictBodies } from "./http/strict-body.ts";
 import { augmentSpec } from "./http/openapi-spec.ts";
 import { accountRoutes } from "./features/accounts/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
@@ -25,8 +26,10 @@ import type { Services } from "./services.ts";
 
 export function createApp(s: Services) {
   const limiter = createRateLimiter({ limit: s.config.rateLimit.perMinute, windowMs: 60_000, now: () => s.clock.now() });
+  let routes: () => { method: string; path: string; hooks?: { body?: unknown } }[] = () => [];
 
   const api = new Elysia({ prefix: "/api/v1" })
+    .use(strictBodies(() => routes()))
     .use(idempotencyPlugin({ sqlite: s.db.sqlite, clock: s.clock }))
     .use(accountRoutes(s))
     .use(keyRoutes(s))
@@ -38,7 +41,6 @@ export function createApp(s: Services) {
     .use(podcastRoutes(s))
     .use(workflowApiRoutes(s));
 
-  let routes: () => { method: string; path: string }[] = () => [];
   const app = new Elysia()
     .use(errorPlugin(s.logger, () => routes()))
     .use(
@@ -72,7 +74,7 @@ export function createApp(s: Services) {
       return new Response(spec, { headers: { "content-type": "application/json; charset=utf-8" } });
     },
   };
-  const handle = withRequestHandling(withSpec, { logger: s.logger, maxBodyBytes: s.config.http.maxBodyBytes, apiAuth });
+  const handle = withRequestHandling(withSpec, { logger: s.logger, limits: s.config.http, apiAuth });
   return { handle, routes: () => app.routes, elysia: app };
 }
 export type App = ReturnType<typeof createApp>;

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { createApp } from "./app.ts";
 import { createServices } from "./services.ts";
-import { rememberClientAddress } from "./features/web/http.ts";
+import { serveOptions } from "./http/serve.ts";
 
 function start() {
   let config;
@@ -22,16 +22,7 @@ function start() {
   const db = openDatabase(join(config.dataDir, "commonplace.db"));
   const services = createServices({ config, db });
   const app = createApp(services);
-  const server = Bun.serve({
-    port: config.port,
-    hostname: config.hostname,
-    maxRequestBodySize: Math.max(config.http.maxBodyBytes, config.workflows.webhookMaxBytes) * 2,
-    fetch: (req, srv) => {
-      // The per-address sign-in limit needs the peer address, which app.handle alone cannot see.
-      rememberClientAddress(req, srv.requestIP(req)?.address);
-      return app.handle(req);
-    },
-  });
+  const server = Bun.serve(serveOptions(app, config, services.logger));
   services.indexer.ensureCurrent();
   services.runner.start();
   services.feedScheduler.start();
