@@ -26,4 +26,5 @@ VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["bun", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
-CMD ["bun", "run", "src/main.ts"]
+# Bun's own header limit is raised above MAX_HEADER_BYTES so that the app's 431 (problem+json) comes first.
+CMD ["bun", "--max-http-header-size=65536", "run", "src/main.ts"]

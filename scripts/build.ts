@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { apiReferenceBundleFile } from "../src/http/api-reference.ts";
+import { RUNTIME_HEADER_LIMIT } from "../src/http/serve.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -64,7 +65,8 @@ export async function build(opts: BuildOptions): Promise<string> {
   const result = await Bun.build({
     entrypoints: [entry, ...EXTRA_ENTRYPOINTS.map((p) => join(ROOT, p))],
     files: { [entry]: entrySource(vec0Path(platform, arch), apiReferenceBundleFile(ROOT), opts.main ?? `await import("./main.ts");`) },
-    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
+    // Bun's own header limit sits above MAX_HEADER_BYTES, so the app's 431 (problem+json) comes first.
+    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false, execArgv: [`--max-http-header-size=${RUNTIME_HEADER_LIMIT}`] },
     target: "bun",
     minify: true,
   });

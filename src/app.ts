@@ -8,6 +8,7 @@ import { createRateLimiter } from "./http/rate-limiter.ts";
 import { withRequestHandling } from "./http/request.ts";
 import { apiReferenceRoutes } from "./http/api-reference.ts";
 import { API_DESCRIPTION, augmentSpec } from "./http/openapi-spec.ts";
+import { strictBodies } from "./http/strict-body.ts";
 import { accountRoutes } from "./features/accounts/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { keyRoutes } from "./features/keys/routes.ts";
@@ -26,8 +27,10 @@ import type { Services } from "./services.ts";
 
 export function createApp(s: Services) {
   const limiter = createRateLimiter({ limit: s.config.rateLimit.perMinute, windowMs: 60_000, now: () => s.clock.now() });
+  let routes: () => { method: string; path: string; hooks?: { body?: unknown } }[] = () => [];
 
   const api = new Elysia({ prefix: "/api/v1" })
+    .use(strictBodies(() => routes()))
     .use(idempotencyPlugin({ sqlite: s.db.sqlite, clock: s.clock }))
     .use(accountRoutes(s))
     .use(keyRoutes(s))
@@ -39,7 +42,6 @@ export function createApp(s: Services) {
     .use(podcastRoutes(s))
     .use(workflowApiRoutes(s));
 
-  let routes: () => { method: string; path: string }[] = () => [];
   const app = new Elysia()
     .use(errorPlugin(s.logger, () => routes()))
     .use(
@@ -75,7 +77,7 @@ export function createApp(s: Services) {
       return new Response(spec, { headers: { "content-type": "application/json; charset=utf-8" } });
     },
   };
-  const handle = withRequestHandling(withSpec, { logger: s.logger, maxBodyBytes: s.config.http.maxBodyBytes, apiAuth });
+  const handle = withRequestHandling(withSpec, { logger: s.logger, limits: s.config.http, apiAuth });
   return { handle, routes: () => app.routes, elysia: app };
 }
 export type App = ReturnType<typeof createApp>;

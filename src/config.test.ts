@@ -30,6 +30,7 @@ describe("loadConfig defaults", () => {
     expect(c.net.allowPrivateNetwork).toBe(false);
     expect(c.ai.baseUrl).toBeUndefined();
     expect(c.mail.smtpUrl).toBeUndefined();
+    expect(c.http).toEqual({ maxBodyBytes: 2 * 1024 * 1024, maxJsonDepth: 64, maxHeaderBytes: 16 * 1024 });
   });
 
   test("blank values count as unset", () => {
@@ -79,6 +80,8 @@ describe("bad values stop with a ConfigError naming the variable", () => {
     ["SMTP_URL wrong scheme", { SMTP_URL: "http://mail.example.com" }, "SMTP_URL"],
     ["LOG_LEVEL unknown", { LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     ["DEFAULT_MONTHLY_CREDITS fractional", { DEFAULT_MONTHLY_CREDITS: "1.5" }, "DEFAULT_MONTHLY_CREDITS"],
+    ["MAX_JSON_DEPTH too shallow for workflows", { MAX_JSON_DEPTH: "4" }, "MAX_JSON_DEPTH"],
+    ["MAX_HEADER_BYTES above the runtime's parser limit", { MAX_HEADER_BYTES: "70000" }, "MAX_HEADER_BYTES"],
   ];
   for (const [name, env, variable] of cases) {
     test(name, () => {

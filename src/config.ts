@@ -141,6 +141,12 @@ export function loadConfig(env: Env = process.env) {
     logLevel: logLevel as "debug" | "info" | "warn" | "error" | "silent",
     http: {
       maxBodyBytes: int(env, "MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+      // Nesting of arrays and objects in any JSON body (API, webhooks, MCP, OAuth): deep enough for
+      // real payloads (a workflow with five nested conditions needs ~20), far from stack limits.
+      maxJsonDepth: int(env, "MAX_JSON_DEPTH", 64, 16, 1024),
+      // Request line plus headers. The start scripts raise Bun's own parser limit to 64 KiB
+      // (--max-http-header-size) so that this check, which answers problem+json, comes first.
+      maxHeaderBytes: int(env, "MAX_HEADER_BYTES", 16 * 1024, 1024, 60 * 1024),
     },
     rateLimit: {
       perMinute: int(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),

@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   payload_too_large: [413, "Payload too large"],
   unsupported_media_type: [415, "Unsupported media type"],
   range_not_satisfiable: [416, "Range not satisfiable"],
+  header_fields_too_large: [431, "Request header fields too large"],
   validation_failed: [422, "Validation failed"],
   idempotency_mismatch: [422, "Idempotency key reused"],
   rate_limited: [429, "Too many requests"],

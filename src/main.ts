@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { createApp } from "./app.ts";
 import { createServices } from "./services.ts";
-import { rememberClientAddress } from "./features/web/http.ts";
+import { serveOptions } from "./http/serve.ts";
 import { ensureWritableDataDir, listenError, StartupError } from "./startup.ts";
 
 function start() {
@@ -24,16 +24,7 @@ function start() {
   const app = createApp(services);
   let server: ReturnType<typeof Bun.serve>;
   try {
-    server = Bun.serve({
-      port: config.port,
-      hostname: config.hostname,
-      maxRequestBodySize: Math.max(config.http.maxBodyBytes, config.workflows.webhookMaxBytes) * 2,
-      fetch: (req, srv) => {
-        // The per-address sign-in limit needs the peer address, which app.handle alone cannot see.
-        rememberClientAddress(req, srv.requestIP(req)?.address);
-        return app.handle(req);
-      },
-    });
+    server = Bun.serve(serveOptions(app, config, services.logger));
   } catch (e) {
     db.close();
     throw listenError(e, config.port, config.hostname);

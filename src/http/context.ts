@@ -9,6 +9,8 @@ export interface RequestMeta {
   onError?: (() => void)[];
   /** The response carries a secret shown once (a new key or webhook URL): never store it. */
   secretResponse?: boolean;
+  /** The TCP peer's address, when the server entry point knows it (app.handle alone does not). */
+  peer?: string;
 }
 
 const metas = new WeakMap<Request, RequestMeta>();
@@ -20,6 +22,11 @@ function nextRequestId(): string {
   idPrefix ??= Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
   idCounter = (idCounter + 1) % 0x10000000000000;
   return `req_${idPrefix}${idCounter.toString(16).padStart(16, "0")}`;
+}
+
+/** A copy of a request (its body buffered) keeps the original's id, actor and peer. */
+export function adoptMeta(copy: Request, original: Request): void {
+  metas.set(copy, metaOf(original));
 }
 
 export function metaOf(request: Request): RequestMeta {

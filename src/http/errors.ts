@@ -1,36 +1,26 @@
 // One error path: every thrown error, framework error and unknown route becomes problem+json.
+import type { TSchema } from "@sinclair/typebox";
+import type { ValueError } from "@sinclair/typebox/errors";
+import { Value } from "@sinclair/typebox/value";
 import { Elysia } from "elysia";
 import { AppError, type ErrorCode, type FieldError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { metaOf } from "./context.ts";
 import { problemResponse } from "./problem.ts";
+import { detailOf, fieldErrors } from "./validation.ts";
 
-interface ValueErrorLike {
-  path?: string;
-  message?: string;
-  summary?: string;
+interface ValidationErrorLike {
+  type: string;
+  value: unknown;
+  validator?: { Errors?(value: unknown): Iterable<ValueError>; schema?: TSchema };
 }
 
-function pointerToPath(location: string, pointer: string): string {
-  const parts = pointer.split("/").slice(1).map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
-  let out = location === "body" ? "" : location;
-  for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out ? `.${p}` : p;
-  return out || location;
-}
-
-export function validationErrors(location: string, all: ValueErrorLike[]): FieldError[] {
-  const seen = new Set<string>();
-  const errors: FieldError[] = [];
-  for (const e of all) {
-    const path = pointerToPath(location, e.path ?? "");
-    const message = e.summary || e.message || "is invalid";
-    const k = `${path}\u0000${message}`;
-    if (seen.has(k)) continue;
-    seen.add(k);
-    errors.push({ path, message });
-  }
-  // A union failure also lists each branch; the first few errors are the useful ones.
-  return errors.slice(0, 20);
+/** The TypeBox errors behind one of Elysia's validation errors, recomputed from its validator. */
+function typeboxErrors(v: ValidationErrorLike): Iterable<ValueError> {
+  const validator = v.validator;
+  if (validator && typeof validator.Errors === "function") return validator.Errors(v.value);
+  if (validator?.schema) return Value.Errors(validator.schema, v.value);
+  return [];
 }
 
 type RouteMatcher = (method: string, path: string) => string[];
@@ -45,7 +35,9 @@ function allowedMethods(routes: { method: string; path: string }[]): RouteMatche
 
 export function errorPlugin(logger: Logger, routes: () => { method: string; path: string }[]) {
   let matcher: RouteMatcher | undefined;
-  return new Elysia({ name: "errors" }).onError({ as: "global" }, (ctx) => {
+  type Ctx = { code: string | number; error: unknown; request: Request; set: { headers?: Record<string, unknown> } };
+
+  function toProblem(ctx: Ctx): Response {
     const { code, error, request, set } = ctx;
     const meta = metaOf(request);
     for (const cleanup of meta.onError?.splice(0) ?? []) {
@@ -62,19 +54,10 @@ export function errorPlugin(logger: Logger, routes: () => { method: string; path
 
     if (error instanceof AppError) return render(error.code, error.detail, error.extra.errors, error.extra.headers);
     if (code === "VALIDATION") {
-      const v = error as unknown as { type: string; value: unknown; all: ValueErrorLike[] };
-      let location = v.type === "query" ? "query" : v.type === "params" ? "path" : v.type === "headers" ? "headers" : "body";
-      // Numeric query/path fields are decoded one by one and fail as "property" errors without
-      // their name; find the parameter that carried the rejected value.
-      if (v.type === "property") {
-        const url = new URL(request.url);
-        const key = [...url.searchParams.entries()].find(([, val]) => val === String(v.value))?.[0];
-        location = key ? `query.${key}` : "query";
-      }
-      const errors = validationErrors(location, v.all ?? []);
-      const first = errors[0];
-      const detail = first ? `${first.path}: ${first.message}` : "The request is invalid";
-      return render("validation_failed", detail, errors);
+      const v = error as unknown as ValidationErrorLike;
+      const location = v.type === "query" ? "query" : v.type === "params" ? "path" : v.type === "headers" ? "headers" : "body";
+      const errors = fieldErrors(location, typeboxErrors(v));
+      return render("validation_failed", detailOf(errors), errors);
     }
     if (code === "PARSE") return render("malformed_json", "The request body is not valid JSON");
     if (code === "NOT_FOUND") {
@@ -91,6 +74,7 @@ export function errorPlugin(logger: Logger, routes: () => { method: string; path
     if (code === "INVALID_COOKIE_SIGNATURE") return render("bad_request", "Invalid cookie");
     const status = (error as { status?: unknown }).status;
     if (typeof status === "number" && status === 413) return render("payload_too_large", "The request body is too large");
+    if (error instanceof Error && /exceeded maxRequestBodySize/i.test(error.message)) return render("payload_too_large", "The request body is too large");
     logger.error("unhandled error", {
       request_id: meta.id,
       method: request.method,
@@ -98,5 +82,16 @@ export function errorPlugin(logger: Logger, routes: () => { method: string; path
       error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
     });
     return render("internal_error", "Something went wrong on our side; the request id identifies it in our logs");
+  }
+
+  return new Elysia({ name: "errors" }).onError({ as: "global" }, (ctx) => {
+    try {
+      return toProblem(ctx);
+    } catch (e) {
+      // Rendering the error failed in turn: still answer problem+json with the request id.
+      const meta = metaOf(ctx.request);
+      logger.error("error rendering failed", { request_id: meta.id, error: e instanceof Error ? { message: e.message, stack: e.stack } : String(e) });
+      return problemResponse({ code: "internal_error", detail: "Something went wrong on our side; the request id identifies it in our logs", requestId: meta.id });
+    }
   });
 }

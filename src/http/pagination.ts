@@ -1,11 +1,15 @@
 // Cursor pagination shared by every list: opaque cursors over time-sortable ids, RFC 8288 Link.
 import { t } from "elysia";
 import { AppError } from "../errors.ts";
+import { QueryInt } from "./schema.ts";
 
-export const ListQuery = t.Object({
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20, description: "Page size, 1–100" })),
-  cursor: t.Optional(t.String({ maxLength: 200, description: "The next_cursor of the previous page" })),
-});
+export const Limit = (maximum = 100, fallback = 20) =>
+  QueryInt({ minimum: 1, maximum, default: fallback, description: `Page size, 1–${maximum} (default ${fallback})` });
+export const Cursor = t.String({ maxLength: 200, description: "The next_cursor of the previous page" });
+
+// Query schemas are closed too: Elysia drops unknown parameters from a query string before it
+// checks, but MCP tools reuse these schemas as their input and there an unknown field is refused.
+export const ListQuery = t.Object({ limit: t.Optional(Limit()), cursor: t.Optional(Cursor) }, { additionalProperties: false });
 
 export function encodeCursor(lastId: string): string {
   return Buffer.from(JSON.stringify({ b: lastId })).toString("base64url");

@@ -1,9 +1,11 @@
-// The outermost layer around the Elysia app: request id, body-size and content-type guards, the
-// X-Request-Id response header and one JSON log line per request. Kept outside Elysia's hook
-// chain on purpose: global onRequest/onAfterResponse hooks cost about a third of a cached request.
+// The outermost layer around the Elysia app: request id, header-size, authentication, body-size
+// and content-type guards, the one JSON parser of the API, the X-Request-Id response header and
+// one JSON log line per request. Kept outside Elysia's hook chain on purpose: global
+// onRequest/onAfterResponse hooks cost about a third of a cached request.
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { metaOf } from "./context.ts";
+import { declaredLength, decodeUtf8, parseJson, readBody, tooLarge } from "./body.ts";
+import { adoptMeta, metaOf } from "./context.ts";
 import { problemResponse } from "./problem.ts";
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -13,43 +15,88 @@ export interface HttpApp {
   handle(request: Request): Promise<Response>;
 }
 
-/** Refuses bodies that are too large, or not JSON on the JSON API, before any parsing. */
-function guard(request: Request, path: string, maxBodyBytes: number): AppError | undefined {
-  if (!BODY_METHODS.has(request.method)) return;
-  const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > maxBodyBytes && !path.startsWith("/api/webhooks/")) {
-    return new AppError("payload_too_large", `The body is ${length} bytes; the limit is ${maxBodyBytes}`);
-  }
-  // The JSON API accepts JSON only; MCP, OAuth and the web app parse their own bodies.
-  if (path.startsWith("/api/v1/") && (length > 0 || request.headers.has("transfer-encoding") || request.body !== null)) {
-    const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    if (type !== "application/json" && !type.endsWith("+json")) {
-      return new AppError("unsupported_media_type", `Send the body as application/json, not ${type || "an unlabelled body"}`);
+export interface RequestLimits {
+  maxBodyBytes: number;
+  maxJsonDepth: number;
+  maxHeaderBytes: number;
+}
+
+/** About what the request line and headers took on the wire (Bun's own limit counts the same). */
+function headBytes(request: Request, pathAndQuery: number): number {
+  let n = request.method.length + pathAndQuery + 13;
+  request.headers.forEach((value, name) => {
+    n += name.length + value.length + 4;
+  });
+  return n;
+}
+
+const isJson = (request: Request) => {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  return { type, json: type === "application/json" || type.endsWith("+json") };
+};
+
+/**
+ * Size and type checks of a body, before any route sees it. The JSON API's body is read and
+ * parsed here (depth-checked first), and the route's parser is handed the value. Webhook
+ * deliveries count their own bytes against their own limit, after the token is checked.
+ */
+async function prepareBody(request: Request, path: string, limits: RequestLimits): Promise<Request> {
+  if (path.startsWith("/api/webhooks/")) return request;
+  const declared = declaredLength(request);
+  if (declared !== undefined && declared > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes, declared);
+  const hasBody = declared !== undefined ? declared > 0 : request.body !== null;
+  if (!BODY_METHODS.has(request.method)) return request;
+  if (path.startsWith("/api/v1/")) {
+    let value: unknown;
+    if (hasBody) {
+      // The JSON API accepts JSON only; MCP, OAuth and the web app parse their own bodies.
+      const { type, json } = isJson(request);
+      if (!json) throw new AppError("unsupported_media_type", `Send the body as application/json, not ${type || "an unlabelled body"}`);
+      const text = decodeUtf8(await readBody(request, limits.maxBodyBytes));
+      // An empty body is no body: routes that take one say it is missing.
+      if (text.trim() !== "") value = parseJson(text, limits.maxJsonDepth);
     }
+    Object.defineProperty(request, "json", { value: () => Promise.resolve(value), configurable: true });
+    return request;
   }
+  if (!hasBody || declared !== undefined) return request;
+  // A chunked body for a route that reads its own: buffered here within the limit, so no reader
+  // downstream can take more than MAX_BODY_BYTES.
+  const copy = new Request(request.url, { method: request.method, headers: request.headers, body: (await readBody(request, limits.maxBodyBytes)) as Uint8Array<ArrayBuffer>, signal: request.signal });
+  adoptMeta(copy, request);
+  return copy;
 }
 
 export function withRequestHandling<A extends HttpApp>(
   app: A,
-  opts: { logger: Logger; maxBodyBytes: number; apiAuth?: (request: Request) => Record<string, string> },
+  opts: { logger: Logger; limits: RequestLimits; apiAuth?: (request: Request) => Record<string, string> },
 ) {
+  const { logger, limits } = opts;
   return async (request: Request): Promise<Response> => {
     const meta = metaOf(request);
     const sent = request.headers.get("x-request-id");
     if (sent && REQUEST_ID_RE.test(sent)) meta.id = sent;
     const url = request.url;
     const q = url.indexOf("?");
-    const path = url.slice(url.indexOf("/", 8), q === -1 ? undefined : q);
+    const start = url.indexOf("/", 8);
+    const path = url.slice(start, q === -1 ? undefined : q);
     let extra: Record<string, string> | undefined;
     let res: Response;
     try {
-      const refused = guard(request, path, opts.maxBodyBytes);
-      if (refused) throw refused;
+      if (headBytes(request, url.length - start) > limits.maxHeaderBytes) {
+        throw new AppError("header_fields_too_large", `The request line and headers take more than ${limits.maxHeaderBytes} bytes`);
+      }
+      // Who is calling comes first: without a valid key, nothing else about the request is judged.
       if (opts.apiAuth && path.startsWith("/api/v1/")) extra = opts.apiAuth(request);
-      res = await app.handle(request);
+      res = await app.handle(await prepareBody(request, path, limits));
     } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-      res = problemResponse({ code: e.code, detail: e.detail, errors: e.extra.errors, requestId: meta.id, headers: e.extra.headers });
+      if (e instanceof AppError) {
+        res = problemResponse({ code: e.code, detail: e.detail, errors: e.extra.errors, requestId: meta.id, headers: e.extra.headers });
+      } else {
+        // The error plugin answers for the app; this is the last resort if even that failed.
+        logger.error("unhandled error outside the app", { request_id: meta.id, path, error: e instanceof Error ? { message: e.message, stack: e.stack } : String(e) });
+        res = problemResponse({ code: "internal_error", detail: "Something went wrong on our side; the request id identifies it in our logs", requestId: meta.id });
+      }
     }
     try {
       res.headers.set("x-request-id", meta.id);
@@ -59,7 +106,7 @@ export function withRequestHandling<A extends HttpApp>(
       res.headers.set("x-request-id", meta.id);
     }
     if (extra) for (const k in extra) res.headers.set(k, extra[k]!);
-    opts.logger.info("request", {
+    logger.info("request", {
       request_id: meta.id,
       method: request.method,
       path,

@@ -1,5 +1,6 @@
 // TypeBox shapes for /me and /account.
 import { t } from "elysia";
+import { Int } from "../../http/schema.ts";
 
 export const MePublic = t.Object({
   id: t.String(),
@@ -15,11 +16,11 @@ export const MePublic = t.Object({
 });
 
 export const AccountPublic = t.Object({
-  plan: t.Object({ id: t.String(), name: t.String(), monthly_credits: t.Integer() }),
+  plan: t.Object({ id: t.String(), name: t.String(), monthly_credits: Int() }),
   credits: t.Object({
-    allowance: t.Integer(),
-    used: t.Integer(),
-    remaining: t.Integer(),
+    allowance: Int(),
+    used: Int(),
+    remaining: Int(),
     period_start: t.String({ format: "date-time" }),
     period_end: t.String({ format: "date-time" }),
   }),

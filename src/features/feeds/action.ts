@@ -2,6 +2,7 @@
 import { t } from "elysia";
 import type { FieldError } from "../../errors.ts";
 import { createScheduler, type Scheduler } from "../../jobs/scheduler.ts";
+import { Int } from "../../http/schema.ts";
 import { parseHttpUrl } from "../sources/normalize.ts";
 import { actionSchema, asStepFailure, checkRendered, StringList } from "../workflows/actions/base.ts";
 import { StepFailure, type ActionModule } from "../workflows/actions/types.ts";
@@ -59,7 +60,7 @@ export const watchFeed: ActionModule = {
       feed_url: t.String({ minLength: 1, maxLength: 2048, description: "A feed, a page that advertises one, or a YouTube channel URL" }),
       schedule: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "Five-field cron; default every 30 minutes; at least 5 minutes apart" })),
       notebook_ids: t.Optional(StringList),
-      backfill: t.Optional(t.Union([t.Integer({ minimum: 0, maximum: MAX_BACKFILL }), t.String({ maxLength: 200 })], {
+      backfill: t.Optional(t.Union([Int({ minimum: 0, maximum: MAX_BACKFILL }), t.String({ maxLength: 200 })], {
         description: "Newest entries the first poll imports (default 0); a number or a template",
       })),
     },

@@ -1,16 +1,20 @@
 // TypeBox shapes for feed watches: what watch_feed accepts and the public view of a watch and a poll.
 import { t, type Static } from "elysia";
-import { oneOf } from "../../http/schema.ts";
+import { Cursor, Limit } from "../../http/pagination.ts";
+import { Int, oneOf } from "../../http/schema.ts";
 
 const NotebookId = t.String({ pattern: "^nb_[0-9A-Z]{26}$", description: "A notebook id (nb_…)" });
 
 /** The input of a watch (after templates are rendered). */
-export const FeedWatchInput = t.Object({
-  feed_url: t.String({ minLength: 1, maxLength: 2048, description: "A feed, a page that advertises one, or a video channel URL" }),
-  schedule: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "Five-field cron; default every 30 minutes; polls are at least 5 minutes apart" })),
-  notebook_ids: t.Optional(t.Array(NotebookId, { maxItems: 100, uniqueItems: true })),
-  backfill: t.Optional(t.Integer({ minimum: 0, maximum: 1000, description: "How many of the newest entries the first poll imports (default 0)" })),
-});
+export const FeedWatchInput = t.Object(
+  {
+    feed_url: t.String({ minLength: 1, maxLength: 2048, description: "A feed, a page that advertises one, or a video channel URL" }),
+    schedule: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "Five-field cron; default every 30 minutes; polls are at least 5 minutes apart" })),
+    notebook_ids: t.Optional(t.Array(NotebookId, { maxItems: 100, uniqueItems: true })),
+    backfill: t.Optional(Int({ minimum: 0, maximum: 1000, description: "How many of the newest entries the first poll imports (default 0)" })),
+  },
+  { additionalProperties: false },
+);
 export type FeedWatchInput = Static<typeof FeedWatchInput>;
 
 const Time = t.Union([t.String({ format: "date-time" }), t.Null()]);
@@ -23,17 +27,17 @@ export const FeedPublic = t.Object({
   title: t.Union([t.String(), t.Null()]),
   schedule: t.String(),
   notebook_ids: t.Array(t.String()),
-  backfill: t.Integer(),
+  backfill: Int(),
   active: t.Boolean({ description: "False while its workflow is inactive: no scheduled polls" }),
   status: oneOf(["pending", "ok", "failing"], { description: "pending: never polled successfully; failing: the last poll failed" }),
   last_polled_at: Time,
   last_success_at: Time,
-  last_status: t.Union([t.Integer(), t.Null()], { description: "HTTP status of the last poll" }),
+  last_status: t.Union([Int(), t.Null()], { description: "HTTP status of the last poll" }),
   last_error: t.Union([t.String(), t.Null()]),
-  consecutive_failures: t.Integer(),
+  consecutive_failures: Int(),
   next_poll_at: t.Union([t.String({ format: "date-time" }), t.Null()], { description: "null while inactive" }),
-  entries_seen: t.Integer(),
-  sources_created: t.Integer(),
+  entries_seen: Int(),
+  sources_created: Int(),
   created_at: t.String(),
   updated_at: t.String(),
 });
@@ -41,16 +45,15 @@ export type FeedPublic = Static<typeof FeedPublic>;
 
 export const PollResultPublic = t.Object({
   status: oneOf(["updated", "not_modified", "failed"]),
-  http_status: t.Union([t.Integer(), t.Null()]),
-  new_entries: t.Integer(),
+  http_status: t.Union([Int(), t.Null()]),
+  new_entries: Int(),
   sources: t.Array(t.String()),
   error: t.Union([t.String(), t.Null()]),
 });
 
 export const FeedPollResponse = t.Object({ feed: FeedPublic, poll: PollResultPublic });
 
-export const FeedListQuery = t.Object({
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  cursor: t.Optional(t.String({ maxLength: 200 })),
-  workflow_id: t.Optional(t.String({ maxLength: 100 })),
-});
+export const FeedListQuery = t.Object(
+  { limit: t.Optional(Limit()), cursor: t.Optional(Cursor), workflow_id: t.Optional(t.String({ maxLength: 100, description: "Only the watches of this workflow" })) },
+  { additionalProperties: false },
+);

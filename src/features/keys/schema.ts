@@ -1,9 +1,10 @@
 // TypeBox shapes for personal API keys: what may be sent, and the public view.
 import { t, type Static } from "elysia";
 
-export const KeyCreate = t.Object({
-  name: t.String({ minLength: 1, maxLength: 100, description: "A label to recognise the key by" }),
-});
+export const KeyCreate = t.Object(
+  { name: t.String({ minLength: 1, maxLength: 100, description: "A label to recognise the key by" }) },
+  { additionalProperties: false },
+);
 
 export const KeyPublic = t.Object({
   id: t.String({ examples: ["key_01JB3S6W3W4VZ3G8Q0Q9Y5H2KX"] }),

@@ -3,6 +3,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
+import { readJson } from "../../http/body.ts";
 import { metaOf } from "../../http/context.ts";
 import { rateLimitHeaders, type RateLimiter } from "../../http/rate-limiter.ts";
 import type { Services } from "../../services.ts";
@@ -11,8 +12,8 @@ import { resourceMetadataUrl } from "../oauth/metadata.ts";
 import { createMcpServer } from "./server.ts";
 
 /** Transport-level failures as JSON-RPC error objects (there is no request id to answer yet). */
-function rpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
-  const body = { jsonrpc: "2.0", id: null, error: { code: -32000, message } };
+function rpcError(status: number, message: string, headers: Record<string, string> = {}, code = -32000): Response {
+  const body = { jsonrpc: "2.0", id: null, error: { code, message } };
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
@@ -62,11 +63,21 @@ export function mcpRoutes(s: Services, deps: { limiter: RateLimiter }) {
         const limitHeaders = rateLimitHeaders(d, deps.limiter.windowSeconds);
         if (!d.allowed) return rpcError(429, `Rate limit reached; retry in ${d.resetSeconds} s`, { ...limitHeaders, "retry-after": String(d.resetSeconds) });
 
+        // The body is read here, within the size and nesting limits, and handed to the SDK parsed.
+        // Limits are the HTTP layer's (problem+json, like every 413); a parse error is JSON-RPC's own.
+        let parsedBody: unknown;
+        try {
+          parsedBody = await readJson(request, { maxBytes: s.config.http.maxBodyBytes, maxDepth: s.config.http.maxJsonDepth });
+        } catch (e) {
+          if (e instanceof AppError && e.code === "malformed_json") return rpcError(400, `Parse error: ${e.detail}`, limitHeaders, -32700);
+          if (e instanceof AppError) throw new AppError(e.code, e.detail, { ...e.extra, headers: { ...limitHeaders, ...e.extra.headers } });
+          throw e;
+        }
         const server = createMcpServer({ services: s, actor, logger: s.logger });
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         await server.connect(transport);
         try {
-          const res = await transport.handleRequest(request);
+          const res = await transport.handleRequest(request, { parsedBody });
           for (const [k, v] of Object.entries(limitHeaders)) res.headers.set(k, v);
           return res;
         } finally {

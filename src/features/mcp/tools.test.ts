@@ -104,6 +104,26 @@ describe("MCP tools", () => {
     await client.close();
   });
 
+  test("tools share the API's strictness: unknown arguments, enums and integers say what is allowed", async () => {
+    const ctx = createTestContext();
+    const { key } = await userWithKey(ctx);
+    const client = await mcpClient(ctx, key);
+    const errorOf = async (name: string, args: Record<string, unknown>) => JSON.parse((await callTool(client, name, args)).content[0]!.text!);
+    expect((await errorOf("create_note", { content: "x", notebook_ids: [] })).errors[0]).toEqual({
+      path: "notebook_ids",
+      message: 'unknown field "notebook_ids"; allowed: content, title, notebook_id, source_ids',
+    });
+    expect((await errorOf("list_sources", { status: "READY" })).errors[0]).toEqual({ path: "status", message: "must be one of: pending, ready, failed" });
+    expect((await errorOf("list_sources", { limit: 0 })).errors[0]).toEqual({ path: "limit", message: "must be an integer from 1 to 100" });
+    expect((await errorOf("list_sources", { created_after: "2020-02-30T00:00:00Z" })).errors[0].path).toBe("created_after");
+    const { tools } = await client.listTools();
+    const list = tools.find((t) => t.name === "list_sources")!;
+    expect(list.inputSchema.properties!.limit).toEqual({ type: "integer", minimum: 1, maximum: 100, default: 20, description: "Page size, 1–100 (default 20)" });
+    expect(list.inputSchema.additionalProperties).toBe(false);
+    expect((await callTool(client, "list_sources", { limit: 5 })).structuredContent).toEqual({ data: [], next_cursor: null });
+    await client.close();
+  });
+
   test("another user's sources, notes and notebooks are never returned", async () => {
     const ctx = createTestContext();
     const owner = await userWithKey(ctx);

@@ -34,7 +34,7 @@ function pageOf<T extends { id: string }>(rows: T[], limit: number): { data: T[]
 const SearchInput = t.Pick(SearchRequest, ["query", "mode", "notebook_id", "limit"]);
 const AskInput = t.Pick(AskRequest, ["question", "notebook_id"]);
 const SaveInput = t.Pick(SourceCreate, ["url", "title", "notebook_ids"]);
-const GetSourceInput = t.Object({ id: SourceId });
+const GetSourceInput = t.Object({ id: SourceId }, { additionalProperties: false });
 
 export const TOOLS: ToolDef[] = [
   tool({

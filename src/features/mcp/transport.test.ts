@@ -127,3 +127,21 @@ describe("/mcp transport", () => {
     expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });
+
+describe("/mcp bodies", () => {
+  test("a body nested past MAX_JSON_DEPTH is a 422 problem; malformed JSON stays a JSON-RPC parse error", async () => {
+    const ctx = createTestContext();
+    const { key } = await userWithKey(ctx);
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const deep = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":${"[".repeat(5000)}${"]".repeat(5000)}}}}`;
+    const r = await call(ctx, "POST", "/mcp", { key, rawBody: deep, headers });
+    expect(r.status).toBe(422);
+    expect(r.headers.get("content-type")).toBe("application/problem+json");
+    expect(r.body).toMatchObject({ code: "validation_failed", errors: [{ path: "body", message: "nests arrays and objects more than 64 levels deep" }] });
+    expect(r.body.request_id).toBe(r.headers.get("x-request-id"));
+    expect(r.headers.get("ratelimit")).toMatch(/^"default";r=\d+;t=\d+$/);
+    const bad = await call(ctx, "POST", "/mcp", { key, rawBody: "{nope", headers });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe(-32700);
+  });
+});

@@ -89,6 +89,11 @@ describe("POST /oauth/register", () => {
     const broken = await call(ctx, "POST", "/oauth/register", { rawBody: "{nope", headers: { "content-type": "application/json" } });
     expect(broken.status).toBe(400);
     expect(broken.body.error).toBe("invalid_client_metadata");
+    // Nesting past MAX_JSON_DEPTH is refused before parsing, in the same OAuth format (RFC 7591 §3.2.2).
+    const deep = `{"redirect_uris":["https://a.example/cb"],"software_statement":${"[".repeat(8000)}${"]".repeat(8000)}}`;
+    const nested = await call(ctx, "POST", "/oauth/register", { rawBody: deep, headers: { "content-type": "application/json" } });
+    expect(nested.status).toBe(400);
+    expect(nested.body).toEqual({ error: "invalid_client_metadata", error_description: "The JSON body nests arrays and objects more than 64 levels deep" });
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM oauth_clients").get()).toEqual({ n: 0 });
   });
 

@@ -1,6 +1,8 @@
 // The OAuth endpoints and discovery documents, at the top level (not under /api/v1). They answer
 // in OAuth's JSON error format, so they parse their own bodies and build their own responses.
 import { Elysia } from "elysia";
+import { AppError } from "../../errors.ts";
+import { decodeUtf8, parseJson, readBody } from "../../http/body.ts";
 import type { Services } from "../../services.ts";
 import { pageResponse } from "../web/html.ts";
 import { clientAddress } from "../web/http.ts";
@@ -16,25 +18,36 @@ interface PeerSource {
   requestIP(r: Request): { address: string } | null;
 }
 
+/** The body's text, read no further than maxBytes; OAuth's own error shape when it is larger. */
+async function boundedText(request: Request, maxBytes: number, error: OAuthError): Promise<string> {
+  try {
+    return decodeUtf8(await readBody(request, maxBytes));
+  } catch (e) {
+    if (e instanceof AppError && e.code === "payload_too_large") throw error;
+    if (e instanceof AppError) throw new OAuthError(error.error, e.detail ?? e.message);
+    throw e;
+  }
+}
+
 async function formBody(request: Request): Promise<URLSearchParams> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") {
     throw new OAuthError("invalid_request", "Send the parameters as application/x-www-form-urlencoded");
   }
-  const text = await request.text();
-  if (text.length > MAX_FORM_BYTES) throw new OAuthError("invalid_request", `The form must be at most ${MAX_FORM_BYTES} bytes`);
-  return new URLSearchParams(text);
+  return new URLSearchParams(await boundedText(request, MAX_FORM_BYTES, new OAuthError("invalid_request", `The form must be at most ${MAX_FORM_BYTES} bytes`)));
 }
 
-async function jsonBody(request: Request): Promise<unknown> {
+/** Client metadata as JSON; RFC 7591 wants its errors as invalid_client_metadata, so too-deep JSON is one too. */
+async function jsonBody(request: Request, maxDepth: number): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") throw new OAuthError("invalid_client_metadata", "Send the client metadata as application/json");
-  const text = await request.text();
-  if (text.length > MAX_REGISTRATION_BYTES) throw new OAuthError("invalid_client_metadata", `The metadata must be at most ${MAX_REGISTRATION_BYTES} bytes`);
+  const limit = new OAuthError("invalid_client_metadata", `The metadata must be at most ${MAX_REGISTRATION_BYTES} bytes`);
+  const text = await boundedText(request, MAX_REGISTRATION_BYTES, limit);
   try {
-    return JSON.parse(text);
-  } catch {
-    throw new OAuthError("invalid_client_metadata", "The body is not valid JSON");
+    return parseJson(text, maxDepth);
+  } catch (e) {
+    if (e instanceof AppError) throw new OAuthError("invalid_client_metadata", e.detail ?? "The body is not valid JSON");
+    throw e;
   }
 }
 
@@ -65,7 +78,7 @@ export function oauthRoutes(s: Services) {
       "/oauth/register",
       ({ request, server }) =>
         oauthEndpoint(async () => {
-          const body = await jsonBody(request);
+          const body = await jsonBody(request, s.config.http.maxJsonDepth);
           return oauthJson(oauth.register(body, clientAddress(request, server as PeerSource | null)), 201);
         }),
       { parse: "none" },

@@ -1,17 +1,20 @@
 // TypeBox shapes for search and ask.
 import { t, type Static } from "elysia";
-import { oneOf } from "../../http/schema.ts";
+import { Int, oneOf } from "../../http/schema.ts";
 
 export const SEARCH_MODES = ["text", "vector", "hybrid"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
-export const SearchRequest = t.Object({
-  query: t.String({ minLength: 1, maxLength: 1000 }),
-  mode: t.Optional(oneOf(SEARCH_MODES, { description: "text (BM25, default), vector (KNN) or hybrid (reciprocal rank fusion)" })),
-  types: t.Optional(t.Array(oneOf(["source", "note"] as const), { minItems: 1, uniqueItems: true })),
-  notebook_id: t.Optional(t.String({ pattern: "^nb_[0-9A-Z]{26}$" })),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 50, default: 10 })),
-});
+export const SearchRequest = t.Object(
+  {
+    query: t.String({ minLength: 1, maxLength: 1000 }),
+    mode: t.Optional(oneOf(SEARCH_MODES, { description: "text (BM25, default), vector (KNN) or hybrid (reciprocal rank fusion)" })),
+    types: t.Optional(t.Array(oneOf(["source", "note"] as const), { minItems: 1, uniqueItems: true })),
+    notebook_id: t.Optional(t.String({ pattern: "^nb_[0-9A-Z]{26}$" })),
+    limit: t.Optional(Int({ minimum: 1, maximum: 50, default: 10 })),
+  },
+  { additionalProperties: false },
+);
 export type SearchRequest = Static<typeof SearchRequest>;
 
 export const SearchHit = t.Object({
@@ -20,7 +23,7 @@ export const SearchHit = t.Object({
   title: t.Union([t.String(), t.Null()]),
   url: t.Union([t.String(), t.Null()]),
   snippet: t.String({ description: "Plain text around the best match, about 200 characters" }),
-  highlights: t.Array(t.Object({ start: t.Integer(), end: t.Integer() }), { description: "Match offsets inside snippet" }),
+  highlights: t.Array(t.Object({ start: Int(), end: Int() }), { description: "Match offsets inside snippet" }),
   score: t.Number(),
   chunk_id: t.String(),
 });
@@ -28,15 +31,18 @@ export type SearchHit = Static<typeof SearchHit>;
 
 export const SearchResponse = t.Object({ mode: oneOf(SEARCH_MODES), data: t.Array(SearchHit) });
 
-export const AskRequest = t.Object({
-  question: t.String({ minLength: 1, maxLength: 2000 }),
-  notebook_id: t.Optional(t.String({ pattern: "^nb_[0-9A-Z]{26}$" })),
-  source_ids: t.Optional(t.Array(t.String({ pattern: "^src_[0-9A-Z]{26}$" }), { minItems: 1, maxItems: 100, uniqueItems: true })),
-});
+export const AskRequest = t.Object(
+  {
+    question: t.String({ minLength: 1, maxLength: 2000 }),
+    notebook_id: t.Optional(t.String({ pattern: "^nb_[0-9A-Z]{26}$" })),
+    source_ids: t.Optional(t.Array(t.String({ pattern: "^src_[0-9A-Z]{26}$" }), { minItems: 1, maxItems: 100, uniqueItems: true })),
+  },
+  { additionalProperties: false },
+);
 export type AskRequest = Static<typeof AskRequest>;
 
 export const Citation = t.Object({
-  n: t.Integer({ minimum: 1 }),
+  n: Int({ minimum: 1 }),
   type: oneOf(["source", "note"] as const),
   id: t.String(),
   title: t.Union([t.String(), t.Null()]),
@@ -51,7 +57,7 @@ export const AskResponse = t.Object({
   citations: t.Array(Citation),
   model: t.String(),
   extractive: t.Boolean({ description: "true when the answer is built from retrieved sentences, not written by a model" }),
-  credits_used: t.Integer(),
-  credits_remaining: t.Integer(),
+  credits_used: Int(),
+  credits_remaining: Int(),
 });
 export type AskResponse = Static<typeof AskResponse>;

@@ -1,40 +1,51 @@
 // TypeBox shapes for sources: what may be sent, and the public view.
 import { t, type Static } from "elysia";
 import { PODCAST_FORMATS } from "../podcasts/format-names.ts";
-import { oneOf } from "../../http/schema.ts";
+import { Cursor, Limit } from "../../http/pagination.ts";
+import { DateTime, Int, oneOf } from "../../http/schema.ts";
 
 const PodcastFormat = oneOf(PODCAST_FORMATS, { description: "One of the six podcast presets" });
 const SourceId = t.String({ pattern: "^src_[0-9A-Z]{26}$", description: "A source id (src_…)" });
 const NotebookId = t.String({ pattern: "^nb_[0-9A-Z]{26}$", description: "A notebook id (nb_…)" });
 export const SOURCE_STATUSES = ["pending", "ready", "failed"] as const;
 
-export const SourceCreate = t.Object({
-  url: t.String({ minLength: 1, maxLength: 2048, description: "An http or https URL" }),
-  title: t.Optional(t.String({ minLength: 1, maxLength: 500, description: "Wins over the extracted title" })),
-  notebook_ids: t.Optional(t.Array(NotebookId, { maxItems: 100, uniqueItems: true })),
-  generate_quick_podcast: t.Optional(t.Boolean({ description: "Make an episode once the source is ready" })),
-  podcast_format: t.Optional(PodcastFormat),
-});
+export const SourceCreate = t.Object(
+  {
+    url: t.String({ minLength: 1, maxLength: 2048, description: "An http or https URL" }),
+    title: t.Optional(t.String({ minLength: 1, maxLength: 500, description: "Wins over the extracted title" })),
+    notebook_ids: t.Optional(t.Array(NotebookId, { maxItems: 100, uniqueItems: true })),
+    generate_quick_podcast: t.Optional(t.Boolean({ description: "Make an episode once the source is ready" })),
+    podcast_format: t.Optional(PodcastFormat),
+  },
+  { additionalProperties: false },
+);
 export type SourceCreate = Static<typeof SourceCreate>;
 
-export const SourceUpdate = t.Object({
-  title: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 500 }), t.Null()], { description: "null goes back to the extracted title" })),
-  generate_quick_podcast: t.Optional(t.Boolean()),
-  podcast_format: t.Optional(t.Union([PodcastFormat, t.Null()])),
-});
+export const SourceUpdate = t.Object(
+  {
+    title: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 500 }), t.Null()], { description: "null goes back to the extracted title" })),
+    generate_quick_podcast: t.Optional(t.Boolean()),
+    podcast_format: t.Optional(t.Union([PodcastFormat, t.Null()])),
+  },
+  { additionalProperties: false },
+);
 export type SourceUpdate = Static<typeof SourceUpdate>;
 
-export const SourceListQuery = t.Object({
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  cursor: t.Optional(t.String({ maxLength: 200 })),
-  notebook_id: t.Optional(NotebookId),
-  status: t.Optional(oneOf(SOURCE_STATUSES)),
-  created_after: t.Optional(t.String({ format: "date-time", description: "RFC 3339 time" })),
-});
+export const SourceListQuery = t.Object(
+  {
+    limit: t.Optional(Limit()),
+    cursor: t.Optional(Cursor),
+    notebook_id: t.Optional(NotebookId),
+    status: t.Optional(oneOf(SOURCE_STATUSES)),
+    created_after: t.Optional(DateTime({ description: "Only sources created after this RFC 3339 time, e.g. 2026-01-31T12:00:00Z" })),
+  },
+  { additionalProperties: false },
+);
 
-export const SourceGetQuery = t.Object({
-  include: t.Optional(oneOf(["content"], { description: "`content` adds the extracted Markdown" })),
-});
+export const SourceGetQuery = t.Object(
+  { include: t.Optional(oneOf(["content"], { description: "`content` adds the extracted Markdown" })) },
+  { additionalProperties: false },
+);
 
 const Nullable = <T extends import("@sinclair/typebox").TSchema>(s: T) => t.Union([s, t.Null()]);
 
@@ -53,7 +64,7 @@ export const SourcePublic = t.Object({
   language: Nullable(t.String()),
   published_at: Nullable(t.String()),
   excerpt: Nullable(t.String()),
-  word_count: Nullable(t.Integer()),
+  word_count: Nullable(Int()),
   notebook_ids: t.Array(t.String()),
   generate_quick_podcast: t.Boolean(),
   podcast_format: Nullable(t.String()),

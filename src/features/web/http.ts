@@ -1,4 +1,6 @@
 // Request plumbing for the web app: cookies, form fields, redirects and the client's address.
+import { metaOf } from "../../http/context.ts";
+
 export const SESSION_COOKIE = "cp_session";
 export const CSRF_COOKIE = "cp_csrf";
 
@@ -47,10 +49,9 @@ export function safeNext(next: string | undefined, fallback = "/settings/keys"):
 }
 
 // The server entry point may record the peer address of a request (Bun knows it; app.handle does not).
-const peers = new WeakMap<Request, string>();
-
+// It lives in the request's meta, which a copy of the request (a buffered chunked body) shares.
 export function rememberClientAddress(request: Request, address: string | undefined | null): void {
-  if (address) peers.set(request, address);
+  if (address) metaOf(request).peer = address;
 }
 
 interface PeerSource {
@@ -59,7 +60,7 @@ interface PeerSource {
 
 /** The TCP peer's address when known. X-Forwarded-For is not trusted: any client can set it. */
 export function clientAddress(request: Request, server?: PeerSource | null): string | undefined {
-  const known = peers.get(request);
+  const known = metaOf(request).peer;
   if (known) return known;
   try {
     return server?.requestIP(request)?.address ?? undefined;

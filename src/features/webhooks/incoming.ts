@@ -1,6 +1,7 @@
 // POST /api/webhooks/workflows/{token}: the token is the credential; answers 202 only after the commit.
 import { Elysia, t } from "elysia";
 import { AppError } from "../../errors.ts";
+import { readJson, type JsonLimits } from "../../http/body.ts";
 import { createRateLimiter, rateLimitHeaders } from "../../http/rate-limiter.ts";
 import type { Services } from "../../services.ts";
 import type { Clock } from "../../time.ts";
@@ -15,36 +16,12 @@ export interface IncomingDeps {
   clock: Clock;
   perMinute: number;
   maxBytes: number;
+  maxDepth: number;
 }
 
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const tooLarge = () => new AppError("payload_too_large", `The body is larger than the limit of ${maxBytes} bytes`);
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  if (!request.body) return new Uint8Array(0);
-  // With a declared length (checked above) the whole body is read at once; otherwise it is streamed and counted.
-  if (Number.isFinite(declared)) {
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    if (bytes.byteLength > maxBytes) throw tooLarge();
-    return bytes;
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-function parseObject(bytes: Uint8Array): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    throw new AppError("malformed_json", "The body is not valid JSON");
-  }
+/** The body as a JSON object: within the size and depth limits, or a 413, 400 or 422. */
+async function readObject(request: Request, limits: JsonLimits): Promise<Record<string, unknown>> {
+  const value = await readJson(request, limits);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new AppError("validation_failed", "The body must be a JSON object; its fields become the workflow's variables", {
       errors: [{ path: "body", message: "must be a JSON object" }],
@@ -86,7 +63,7 @@ export function incomingWebhookRoutes(deps: IncomingDeps) {
           throw new AppError("unsupported_media_type", `Send the body as application/json, not ${type || "an unlabelled body"}`);
         }
         const dedupeKey = dedupeKeyOf(request.headers);
-        const body = parseObject(await readCapped(request, deps.maxBytes));
+        const body = await readObject(request, { maxBytes: deps.maxBytes, maxDepth: deps.maxDepth });
         const accepted = await deps.deliveries.accept(token, body, dedupeKey);
         set.status = 202;
         if (accepted.replayed) set.headers["idempotent-replayed"] = "true";
@@ -126,5 +103,6 @@ export function webhookIngressRoutes(s: Services) {
     clock: s.clock,
     perMinute: s.config.rateLimit.webhookPerMinute,
     maxBytes: s.config.workflows.webhookMaxBytes,
+    maxDepth: s.config.http.maxJsonDepth,
   });
 }

@@ -109,6 +109,23 @@ describe("POST /api/webhooks/workflows/{token}", () => {
     expect(ctx.queue.counts("workflow.runs").queued + ctx.queue.counts("workflow.step").queued).toBe(0);
   });
 
+  test("a body nested deeper than MAX_JSON_DEPTH is a 422 problem and starts nothing; realistic nesting is accepted", async () => {
+    const { ctx, a } = await setup();
+    const wf = await webhookWorkflow(ctx, a.key, noop);
+    const deep = `{"n":${"[".repeat(50_000)}${"]".repeat(50_000)}}`;
+    const r = await call(ctx, "POST", wf.path, { rawBody: deep, headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(422);
+    expect(r.headers.get("content-type")).toBe("application/problem+json");
+    expect(r.body).toMatchObject({ code: "validation_failed", errors: [{ path: "body", message: "nests arrays and objects more than 64 levels deep" }] });
+    expect(r.body.request_id).toBe(r.headers.get("x-request-id"));
+    expect(ctx.queue.counts("workflow.runs").queued).toBe(0);
+    // A document-style payload (nested lists in a rich-text body) is far shallower than the limit.
+    let node: unknown = { type: "text", text: "leaf" };
+    for (let i = 0; i < 12; i++) node = { type: "bulletList", content: [{ type: "listItem", content: [node] }] };
+    const ok = await call(ctx, "POST", wf.path, { body: { n: 1, doc: node } });
+    expect(ok.status).toBe(202);
+  });
+
   test("over the size limit → 413, by Content-Length or while reading a chunked body", async () => {
     const { ctx, a } = await setup({ WEBHOOK_MAX_BYTES: "2048" });
     const wf = await webhookWorkflow(ctx, a.key, noop);

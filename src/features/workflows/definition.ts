@@ -2,6 +2,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { FieldError } from "../../errors.ts";
+import { fieldErrors } from "../../http/validation.ts";
 import type { EventType } from "../events/service.ts";
 import { ACTIONS, ACTION_TYPES } from "./actions/registry.ts";
 import type { ValidationContext } from "./actions/types.ts";
@@ -21,19 +22,8 @@ export interface DefinitionContext extends ValidationContext {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** JSON pointer (/headers/x, /0) under a base path → `base.headers.x`, `base[0]`. */
-function schemaErrors(schema: TSchema, value: unknown, base: string): FieldError[] {
-  const out: FieldError[] = [];
-  const seen = new Set<string>();
-  for (const e of Value.Errors(schema, value)) {
-    let path = base;
-    for (const seg of e.path.split("/").slice(1)) path += /^\d+$/.test(seg) ? `[${seg}]` : `.${seg.replaceAll("~1", "/").replaceAll("~0", "~")}`;
-    if (seen.has(path)) continue;
-    seen.add(path);
-    out.push({ path, message: e.message });
-  }
-  return out;
-}
+/** Errors of one part of the definition under its base path (`actions[1].headers.x`), saying what is allowed. */
+const schemaErrors = (schema: TSchema, value: unknown, base: string): FieldError[] => fieldErrors(base, Value.Errors(schema, value));
 
 export function checkTrigger(trigger: unknown, ctx: DefinitionContext): FieldError[] {
   if (!isObject(trigger)) return [{ path: "trigger", message: "must be an object like {\"type\": \"webhook\"}" }];

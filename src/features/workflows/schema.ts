@@ -2,7 +2,7 @@
 import type { TUnknown } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
 import { EVENT_TYPES } from "../events/service.ts";
-import { Nullable, oneOf } from "../../http/schema.ts";
+import { Int, Nullable, oneOf } from "../../http/schema.ts";
 import { ActionSchema } from "./actions/registry.ts";
 
 export const WebhookTrigger = t.Object(
@@ -25,20 +25,26 @@ export type Trigger = { type: "webhook"; token_id?: string } | { type: "event"; 
 const TriggerBody = t.Unknown({ description: "What starts the workflow: {type: \"webhook\", token_id?} or {type: \"event\", event}" });
 const ActionsBody = t.Array(t.Unknown(), { description: "Run in order; each action has an id unique in the workflow" });
 
-export const WorkflowCreate = t.Object({
-  name: t.String({ minLength: 1, maxLength: 200 }),
-  active: t.Optional(t.Boolean({ description: "Default true; an inactive workflow is not triggered" })),
-  trigger: TriggerBody,
-  actions: ActionsBody,
-});
+export const WorkflowCreate = t.Object(
+  {
+    name: t.String({ minLength: 1, maxLength: 200 }),
+    active: t.Optional(t.Boolean({ description: "Default true; an inactive workflow is not triggered" })),
+    trigger: TriggerBody,
+    actions: ActionsBody,
+  },
+  { additionalProperties: false },
+);
 export type WorkflowCreate = { name: string; active?: boolean; trigger: unknown; actions: unknown[] };
 
-export const WorkflowUpdate = t.Object({
-  name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
-  active: t.Optional(t.Boolean()),
-  trigger: t.Optional(TriggerBody),
-  actions: t.Optional(ActionsBody),
-});
+export const WorkflowUpdate = t.Object(
+  {
+    name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    active: t.Optional(t.Boolean()),
+    trigger: t.Optional(TriggerBody),
+    actions: t.Optional(ActionsBody),
+  },
+  { additionalProperties: false },
+);
 export type WorkflowUpdate = { name?: string; active?: boolean; trigger?: unknown; actions?: unknown[] };
 
 export const WorkflowPublic = t.Object({
@@ -66,7 +72,7 @@ export const StepPublic = t.Object({
   type: t.String(),
   path: t.String({ description: "Where the action sits: actions[1].then[0]" }),
   status: oneOf(["running", "waiting", "succeeded", "failed"]),
-  attempts: t.Integer(),
+  attempts: Int(),
   input: t.Unknown({ description: "The action with its templates rendered" }),
   output: t.Unknown(),
   error: Nullable(ErrorInfo),
@@ -86,7 +92,7 @@ export const RunPublic = t.Object({
     { type: t.String({ description: "webhook, event, workflow or replay" }), data: t.Unknown() },
     { additionalProperties: true, description: "What started the run, with delivery_id, event_id, parent_run_id or replay_of" },
   ),
-  depth: t.Integer({ description: "Causation depth: 0 for a webhook or your own change" }),
+  depth: Int({ description: "Causation depth: 0 for a webhook or your own change" }),
   error: Nullable(ErrorInfo),
   created_at: t.String(),
   started_at: Nullable(t.String()),
@@ -96,6 +102,7 @@ export const RunPublic = t.Object({
 });
 export type RunPublic = Static<typeof RunPublic>;
 
-export const ReplayQuery = t.Object({
-  from: t.Optional(oneOf(["start", "failed"], { description: "Default: from the failed step" })),
-});
+export const ReplayQuery = t.Object(
+  { from: t.Optional(oneOf(["start", "failed"], { description: "Default: from the failed step" })) },
+  { additionalProperties: false },
+);

@@ -3,6 +3,7 @@ import type { TProperties, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { t } from "elysia";
 import { AppError } from "../../../errors.ts";
+import { fieldErrors } from "../../../http/validation.ts";
 import { ACTION_ID_PATTERN, StepFailure } from "./types.ts";
 
 /** One action type's saved shape: `id`, `type` and its own fields, nothing else. */
@@ -22,10 +23,8 @@ export const StringList = t.Union([t.Array(t.String({ maxLength: 2048 }), { maxI
 
 /** Checks rendered input against the API's own schema, so an action accepts exactly what the API does. */
 export function checkRendered<S extends TSchema>(schema: S, value: unknown): void {
-  const first = [...Value.Errors(schema, value)][0];
-  if (!first) return;
-  const path = first.path.replace(/^\//, "").replace(/\//g, ".") || "input";
-  throw new StepFailure("validation_failed", `${path}: ${first.message}`);
+  const first = fieldErrors("body", Value.Errors(schema, value))[0];
+  if (first) throw new StepFailure("validation_failed", `${first.path === "body" ? "input" : first.path}: ${first.message}`);
 }
 
 /** A service's AppError (not found, invalid) is a final failure of the step with the same code. */

@@ -1,6 +1,6 @@
 // The http_request action: one outgoing request through safeFetch, retried by the queue, optionally signed.
 import { t } from "elysia";
-import { oneOf } from "../../../http/schema.ts";
+import { Int, oneOf } from "../../../http/schema.ts";
 import { actionSchema } from "./base.ts";
 import { encodeBody, fetchFailure, signatureHeaders, statusFailure, storedResponse } from "./http-send.ts";
 import { StepFailure, type ActionModule, type StepEnv } from "./types.ts";
@@ -24,8 +24,8 @@ export const httpRequest: ActionModule = {
       headers: t.Optional(t.Record(t.String({ minLength: 1, maxLength: 200 }), t.String({ maxLength: 8192 }))),
       body: t.Optional(t.Unknown({ description: "JSON value (templates allowed in strings), or an object of form fields" })),
       body_type: t.Optional(oneOf(["json", "form"], { description: "Default json" })),
-      timeout_ms: t.Optional(t.Integer({ minimum: 100, maximum: 120_000, description: `Default ${DEFAULT_TIMEOUT_MS}` })),
-      retries: t.Optional(t.Integer({ minimum: 0, maximum: 10, description: `Default ${DEFAULT_RETRIES}` })),
+      timeout_ms: t.Optional(Int({ minimum: 100, maximum: 120_000, description: `Default ${DEFAULT_TIMEOUT_MS}` })),
+      retries: t.Optional(Int({ minimum: 0, maximum: 10, description: `Default ${DEFAULT_RETRIES}` })),
       store_response: t.Optional(t.Boolean({ description: "Keep status, headers and body in steps.<id>.response" })),
       sign: t.Optional(t.Boolean({ description: "Sign with the workflow's whsec_ secret (Standard Webhooks)" })),
     },

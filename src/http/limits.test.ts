@@ -1,0 +1,168 @@
+// Request limits through the real app: JSON nesting on every JSON operation, declared and streamed
+// body sizes, header size, authentication before body checks, and problem+json for every refusal.
+import { describe, expect, test } from "bun:test";
+import { call, createTestContext, userWithKey, type TestContext } from "../../test/helpers.ts";
+import { silentLogger } from "../log.ts";
+import { exceedsDepth } from "./body.ts";
+import { withRequestHandling } from "./request.ts";
+import { hiddenFields, testBrowser } from "../features/web/test-client.ts";
+
+function expectProblem(r: { status: number; headers: Headers; body: any }, status: number, code: string) {
+  expect(r.status).toBe(status);
+  expect(r.headers.get("content-type")).toBe("application/problem+json");
+  expect(r.body.code).toBe(code);
+  expect(r.body.request_id).toBeString();
+  expect(r.body.request_id).toBe(r.headers.get("x-request-id"));
+}
+
+/** A body streamed in chunks with no Content-Length, as `Transfer-Encoding: chunked` arrives. */
+function chunked(text: string, chunkSize = 64 * 1024): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return new ReadableStream({
+    pull(c) {
+      if (at >= bytes.length) return c.close();
+      c.enqueue(bytes.slice(at, at + chunkSize));
+      at += chunkSize;
+    },
+  });
+}
+
+async function send(ctx: TestContext, method: string, path: string, body: BodyInit, headers: Record<string, string>) {
+  const res = await ctx.app.handle(new Request(`http://localhost${path}`, { method, headers, body, duplex: "half" } as RequestInit));
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // keep text
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** Every /api/v1 operation that takes a body, with its path parameters filled in. */
+function bodyOperations(ctx: TestContext): { method: string; path: string }[] {
+  return ctx.app
+    .routes()
+    .filter((r) => r.path.startsWith("/api/v1/") && ["POST", "PUT", "PATCH"].includes(r.method))
+    .map((r) => ({ method: r.method, path: r.path.replace(/:[a-z_]+/g, "x_01JB3S6W3W4VZ3G8Q0Q9Y5H2KX") }));
+}
+
+describe("JSON nesting depth", () => {
+  test("the depth scan skips strings (brackets and escaped quotes inside them do not count)", () => {
+    expect(exceedsDepth('{"a":[1,{"b":2}]}', 3)).toBe(-1);
+    expect(exceedsDepth('{"a":[1,{"b":2}]}', 2)).toBe(9);
+    expect(exceedsDepth('{"a":[[[1]]]}', 3)).toBe(8);
+    expect(exceedsDepth(`{"s":"${"[".repeat(500)}"}`, 2)).toBe(-1);
+    expect(exceedsDepth(`{"s":"a\\"[[[[","t":"\\\\"}`, 1)).toBe(-1);
+    // An escaped backslash and an escaped quote inside a string; the arrays after it count.
+    expect(exceedsDepth(`{"s":"\\\\\\"","t":[[1]]}`, 2)).toBe(18);
+  });
+
+  test("a body nested 5,000 levels deep is a 422 problem on every JSON operation, never a 500", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const deep = `{"content":"x","name":"x","query":"x","url":"https://example.com","x":${"[".repeat(5000)}${"]".repeat(5000)}}`;
+    const ops = bodyOperations(ctx);
+    expect(ops.length).toBeGreaterThanOrEqual(18);
+    for (const op of ops) {
+      const r = await call(ctx, op.method, op.path, { key: u.key, rawBody: deep, headers: { "content-type": "application/json" } });
+      expectProblem(r, 422, "validation_failed");
+      expect(r.body.detail).toBe("The JSON body nests arrays and objects more than 64 levels deep");
+      expect(r.body.errors).toEqual([{ path: "body", message: "nests arrays and objects more than 64 levels deep" }]);
+    }
+  });
+
+  test("MAX_JSON_DEPTH sets the limit; a body exactly at the limit is accepted", async () => {
+    const ctx = createTestContext({ MAX_JSON_DEPTH: "16" });
+    const u = await userWithKey(ctx);
+    // The body, `actions` and the action take three levels; the request body of the action the rest.
+    const workflow = (n: number) =>
+      `{"name":"w","trigger":{"type":"webhook"},"actions":[{"id":"a","type":"http_request","url":"https://example.com","body":${"[".repeat(n)}${"]".repeat(n)}}]}`;
+    const json = { "content-type": "application/json" };
+    const ok = await call(ctx, "POST", "/api/v1/workflows", { key: u.key, rawBody: workflow(13), headers: json });
+    expect(ok.status).toBe(201);
+    const deep = await call(ctx, "POST", "/api/v1/workflows", { key: u.key, rawBody: workflow(14), headers: json });
+    expectProblem(deep, 422, "validation_failed");
+    expect(deep.body.detail).toContain("more than 16 levels");
+  });
+});
+
+describe("body size", () => {
+  test("a chunked body over MAX_BODY_BYTES is refused while streaming (413), under it is parsed", async () => {
+    const ctx = createTestContext({ MAX_BODY_BYTES: "4096" });
+    const u = await userWithKey(ctx);
+    const headers = { authorization: `Bearer ${u.key}`, "content-type": "application/json" };
+    const big = await send(ctx, "POST", "/api/v1/notebooks", chunked(JSON.stringify({ name: "n", description: "x".repeat(10_000) }), 1000), headers);
+    expectProblem(big, 413, "payload_too_large");
+    expect(big.body.detail).toBe("The body is larger than the limit of 4096 bytes");
+    const small = await send(ctx, "POST", "/api/v1/notebooks", chunked(JSON.stringify({ name: "streamed" }), 5), headers);
+    expect(small.status).toBe(201);
+    expect(small.body.name).toBe("streamed");
+  });
+
+  test("chunked bodies of the web app, MCP and OAuth are bounded too, and small ones still work", async () => {
+    const ctx = createTestContext({ MAX_BODY_BYTES: "4096" });
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    expectProblem(await send(ctx, "POST", "/signin", chunked(`email=${"a".repeat(10_000)}`, 1000), form), 413, "payload_too_large");
+    expectProblem(await send(ctx, "POST", "/oauth/token", chunked(`code=${"a".repeat(10_000)}`, 1000), form), 413, "payload_too_large");
+    const mcp = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    expectProblem(await send(ctx, "POST", "/mcp", chunked(`{"x":"${"a".repeat(10_000)}"}`, 1000), mcp), 413, "payload_too_large");
+    // A small chunked sign-in form reaches the page (and is judged there: wrong password).
+    const b = testBrowser(ctx);
+    const page = await b.get("/signin");
+    const fields = new URLSearchParams({ ...hiddenFields(page.text, "/signin"), email: "nobody@example.com", password: "wrong password" }).toString();
+    const cookie = [...b.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    const signin = await send(ctx, "POST", "/signin", chunked(fields, 7), { ...form, cookie });
+    expect(signin.status).toBe(401);
+    expect(signin.text).toContain("<html");
+  });
+
+  test("an empty body is no body: 422 naming the body where one is needed, fine where none is", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const empty = { key: u.key, rawBody: "", headers: { "content-type": "application/json" } };
+    const nb = await call(ctx, "POST", "/api/v1/notebooks", empty);
+    expectProblem(nb, 422, "validation_failed");
+    expect(nb.body.errors).toEqual([{ path: "body", message: "must be a JSON object" }]);
+    expect((await call(ctx, "POST", "/api/v1/webhook-tokens", empty)).status).toBe(201);
+  });
+});
+
+describe("authentication comes first", () => {
+  test("without a key, a wrong content type or an oversized body is a 401 with WWW-Authenticate", async () => {
+    const ctx = createTestContext({ MAX_BODY_BYTES: "2048" });
+    const text = await call(ctx, "POST", "/api/v1/notebooks", { rawBody: "hello", headers: { "content-type": "text/plain" } });
+    expectProblem(text, 401, "unauthorized");
+    expect(text.headers.get("www-authenticate")).toBe('Bearer realm="commonplace"');
+    const big = await call(ctx, "POST", "/api/v1/notebooks", { body: { name: "x".repeat(5000) } });
+    expectProblem(big, 401, "unauthorized");
+    expect(big.headers.get("www-authenticate")).toBe('Bearer realm="commonplace"');
+    const deep = await call(ctx, "POST", "/api/v1/notebooks", { rawBody: `{"x":${"[".repeat(100)}${"]".repeat(100)}}`, headers: { "content-type": "application/json" } });
+    expectProblem(deep, 401, "unauthorized");
+  });
+});
+
+describe("headers and failures", () => {
+  test("headers over MAX_HEADER_BYTES are a 431 problem with a request id", async () => {
+    const ctx = createTestContext({ MAX_HEADER_BYTES: "2048" });
+    const r = await call(ctx, "GET", "/healthz", { headers: { "x-padding": "p".repeat(3000) } });
+    expectProblem(r, 431, "header_fields_too_large");
+    expect(r.body.detail).toBe("The request line and headers take more than 2048 bytes");
+    expect((await call(ctx, "GET", "/healthz", { headers: { "x-padding": "p".repeat(1000) } })).status).toBe(200);
+  });
+
+  test("an error that escapes the app is still a 500 problem with the request id", async () => {
+    const handle = withRequestHandling(
+      { handle: () => Promise.reject(new RangeError("Maximum call stack size exceeded.")) },
+      { logger: silentLogger, limits: { maxBodyBytes: 1024, maxJsonDepth: 64, maxHeaderBytes: 16384 } },
+    );
+    const res = await handle(new Request("http://localhost/anything", { headers: { "x-request-id": "trace-1" } }));
+    expect(res.status).toBe(500);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.headers.get("x-request-id")).toBe("trace-1");
+    const body = (await res.json()) as { code: string; request_id: string; detail: string };
+    expect(body).toMatchObject({ code: "internal_error", request_id: "trace-1" });
+    expect(body.detail).not.toContain("stack");
+  });
+});
