@@ -25,6 +25,7 @@ export const NoteListQuery = t.Object({
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
   cursor: t.Optional(t.String({ maxLength: 200 })),
   notebook_id: t.Optional(NotebookId),
+  source_id: t.Optional(t.String({ pattern: "^src_[0-9A-Z]{26}$", description: "Only notes about this source (whose source_ids contain it)" })),
 });
 
 export const NotePublic = t.Object({
