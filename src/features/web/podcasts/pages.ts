@@ -126,5 +126,6 @@ ${pod.status === "ready" ? player(pod) : ""}
 ${transcript(pod)}
 <h2>Delete</h2>
 <p><a href="/podcasts/${pod.id}/delete">Delete this episode…</a> <span class="muted">Its audio file goes too; its sources are kept.</span></p>`;
-  return libraryPage({ title: pod.title, user: p.user, body, flash: p.flash, media: pod.status === "ready" });
+  // media-src even before it is ready: a live update may show the player without a reload.
+  return libraryPage({ title: pod.title, user: p.user, body, flash: p.flash, media: true });
 }

@@ -51,6 +51,8 @@ describe("make a podcast", () => {
     const list = await b.get("/podcasts");
     expect(list.text).toContain(`<a class="title" href="/podcasts/${id}">Tide pools</a>`);
     expect(list.text).toContain("<span>Brief</span>");
+    // The queued episode holds its 4 credits, so the form offers 4 fewer.
+    expect((await b.get("/podcasts/new")).text).toContain("You have <strong>496</strong> AI credits free");
   });
 
   test("from a notebook or from several sources, with title and language", async () => {
