@@ -11,10 +11,12 @@ export function createNotesRepo(orm: Orm) {
     byId(userId: string, id: string): NoteRow | undefined {
       return orm.select().from(notes).where(and(eq(notes.id, id), eq(notes.userId, userId))).get();
     },
-    list(userId: string, opts: { limit: number; before?: string; notebookId?: string }): NoteRow[] {
+    list(userId: string, opts: { limit: number; before?: string; notebookId?: string; sourceId?: string }): NoteRow[] {
       const conds = [eq(notes.userId, userId)];
       if (opts.before) conds.push(lt(notes.id, opts.before));
       if (opts.notebookId) conds.push(eq(notes.notebookId, opts.notebookId));
+      // Notes about a source: those whose source_ids contain it.
+      if (opts.sourceId) conds.push(inArray(notes.id, orm.select({ id: noteSources.noteId }).from(noteSources).where(eq(noteSources.sourceId, opts.sourceId))));
       return orm.select().from(notes).where(and(...conds)).orderBy(desc(notes.id)).limit(opts.limit).all();
     },
     update(id: string, patch: Partial<NoteRow>): void {

@@ -66,4 +66,19 @@ describe("notes", () => {
     }
     expect((await call(ctx, "GET", "/api/v1/notes", { key: b.key })).body.data).toEqual([]);
   });
+
+  test("?source_id= lists only the notes about that source, and only the caller's", async () => {
+    const ctx = createTestContext();
+    const a = await userWithKey(ctx);
+    const b = await userWithKey(ctx);
+    const [s1, s2] = await Promise.all(["x1", "x2"].map(async (p) => (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: `https://example.com/${p}` } })).body.id));
+    const both = (await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "both", source_ids: [s1, s2] } })).body.id;
+    const only2 = (await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "two", source_ids: [s2] } })).body.id;
+    await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "none" } });
+    const ids = async (key: string, q: string) => (await call(ctx, "GET", `/api/v1/notes?${q}`, { key })).body.data.map((n: { id: string }) => n.id);
+    expect(await ids(a.key, `source_id=${s1}`)).toEqual([both]);
+    expect(await ids(a.key, `source_id=${s2}`)).toEqual([only2, both]);
+    expect(await ids(b.key, `source_id=${s2}`)).toEqual([]);
+    expect((await call(ctx, "GET", "/api/v1/notes?source_id=nope", { key: a.key })).status).toBe(422);
+  });
 });

@@ -15,7 +15,7 @@ export function noteRoutes(s: Services) {
       "/",
       (ctx) => {
         const limit = ctx.query.limit ?? 20;
-        const rows = s.notes.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), notebookId: ctx.query.notebook_id });
+        const rows = s.notes.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), notebookId: ctx.query.notebook_id, sourceId: ctx.query.source_id });
         return page(rows, limit, (r) => r, ctx);
       },
       {

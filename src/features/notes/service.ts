@@ -86,7 +86,7 @@ export function createNotesService(deps: {
       });
     },
 
-    list(actor: Actor, opts: { limit: number; before?: string; notebookId?: string }): NotePublic[] {
+    list(actor: Actor, opts: { limit: number; before?: string; notebookId?: string; sourceId?: string }): NotePublic[] {
       const rows = repo.list(actor.userId, opts);
       const links = repo.sourceIds(rows.map((r) => r.id));
       return rows.map((r) => toPublicNote(r, links.get(r.id) ?? []));

@@ -1,47 +1,12 @@
 // /api/v1/podcasts: create episodes (202, generated in the background), read, list, delete, stream audio.
 import { Elysia, t } from "elysia";
-import { AppError } from "../../errors.ts";
 import { actorOf } from "../../http/auth.ts";
 import { decodeCursor, listOf, page } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
-import { parseRange } from "./range.ts";
+import { audioResponse } from "./audio-response.ts";
 import { PodcastCreate, PodcastListQuery, PodcastPublic } from "./schema.ts";
 
 const Params = t.Object({ id: t.String({ description: "A podcast id (pod_…)" }) });
-
-function disposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
-
-/** The audio file, whole or one byte range, with the headers players rely on to seek. */
-function audioResponse(request: Request, f: ReturnType<Services["podcasts"]["audioFile"]>): Response {
-  const headers: Record<string, string> = {
-    "content-type": "audio/mpeg",
-    "accept-ranges": "bytes",
-    etag: f.etag,
-    "last-modified": f.lastModified.toUTCString(),
-    "cache-control": "private, max-age=86400",
-    "content-disposition": disposition(f.filename),
-  };
-  const ifRange = request.headers.get("if-range");
-  // A Range under an If-Range that no longer matches means "the file changed: send all of it".
-  const rangeHeader = ifRange !== null && ifRange !== f.etag ? null : request.headers.get("range");
-  const range = parseRange(rangeHeader, f.size);
-  if (range.kind === "unsatisfiable") {
-    throw new AppError("range_not_satisfiable", `The range "${rangeHeader}" does not fit a file of ${f.size} bytes`, {
-      headers: { "content-range": `bytes */${f.size}`, "accept-ranges": "bytes" },
-    });
-  }
-  if (range.kind === "full" && request.headers.get("if-none-match") === f.etag) return new Response(null, { status: 304, headers });
-  const file = Bun.file(f.path);
-  if (range.kind === "full") return new Response(file, { status: 200, headers: { ...headers, "content-length": String(f.size) } });
-  const length = range.end - range.start + 1;
-  return new Response(file.slice(range.start, range.end + 1), {
-    status: 206,
-    headers: { ...headers, "content-range": `bytes ${range.start}-${range.end}/${f.size}`, "content-length": String(length) },
-  });
-}
 
 export function podcastRoutes(s: Services) {
   return new Elysia({ prefix: "/podcasts", tags: ["Podcasts"] })

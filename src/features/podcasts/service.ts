@@ -16,7 +16,7 @@ import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
-import { creditCost, DEFAULT_PODCAST_FORMAT, FORMATS, PODCAST_FORMATS, type PodcastFormat } from "./formats.ts";
+import { creditCost, DEFAULT_PODCAST_FORMAT, FORMATS, PODCAST_FORMATS, targetMinutes, type PodcastFormat } from "./formats.ts";
 import type { PodcastsRepo } from "./repo.ts";
 import { MAX_SOURCES, type PodcastCreate, type PodcastPublic } from "./schema.ts";
 
@@ -62,6 +62,17 @@ export interface PodcastsDeps {
   clock: Clock;
   config: Config;
   logger: Logger;
+}
+
+/** What each format would cost before creating: minutes and credits per format, and the credits free now. */
+export interface PodcastQuote {
+  /** Words in the chosen sources; null when nothing was chosen (only `unabridged` depends on it). */
+  words: number | null;
+  perMinute: number;
+  /** Credits left this period minus those held by episodes still generating. */
+  available: number;
+  periodEnd: string;
+  formats: Record<PodcastFormat, { minutes: number; credits: number } | null>;
 }
 
 interface Chosen {
@@ -168,6 +179,19 @@ export function createPodcastsService(deps: PodcastsDeps) {
   return {
     getRow,
     get: (actor: Actor, id: string): PodcastPublic => pub(getRow(actor, id)),
+
+    /** The cost of each format for these sources or notebook (validated as create would), or for none yet. */
+    quote(actor: Actor, input: Pick<PodcastCreate, "source_ids" | "notebook_id"> | null): PodcastQuote {
+      const words = input ? wordsOf(chooseSources(actor, input).rows) : null;
+      const perMinute = config.credits.podcastPerMinute;
+      const formats = {} as PodcastQuote["formats"];
+      for (const f of PODCAST_FORMATS) {
+        const spec = FORMATS[f];
+        formats[f] = spec.targetWords === null && words === null ? null : { minutes: targetMinutes(spec, words ?? 0), credits: creditCost(spec, words ?? 0, perMinute) };
+      }
+      const b = credits.balance(actor.userId);
+      return { words, perMinute, available: Math.max(0, b.remaining - repo.creditsOnHold(actor.userId)), periodEnd: b.period_end, formats };
+    },
 
     create(actor: Actor, input: PodcastCreate, origin: PodcastRow["origin"] = "api"): PodcastPublic {
       const format = input.format ?? DEFAULT_PODCAST_FORMAT;

@@ -13,6 +13,7 @@ import { createWebService, type SignedIn } from "./service.ts";
 import { oauthWebRoutes } from "./oauth-routes.ts";
 import { libraryWebRoutes } from "./library/routes.ts";
 import { outboxWebRoutes } from "./outbox.ts";
+import { podcastWebRoutes } from "./podcasts/routes.ts";
 
 interface WebCtx {
   request: Request;
@@ -215,5 +216,6 @@ export function webRoutes(s: Services) {
     .use(faviconRoutes())
     .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
+    .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+    .use(podcastWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
 }

@@ -40,6 +40,8 @@ export interface Frame {
   status?: number;
   /** The page shows rendered Markdown, whose http(s) images may load. */
   webImages?: boolean;
+  /** The page plays audio from this site. */
+  media?: boolean;
   headers?: Record<string, string>;
 }
 
@@ -48,7 +50,7 @@ export function libraryPage(f: Frame): Response {
   const body = html`<style>${raw(LIBRARY_STYLE)}</style>
 ${f.body}`;
   const markup = layout({ title: f.title, user: f.user, body, flash: f.flash });
-  return pageResponse(markup, { status: f.status, headers: { ...f.headers, "content-security-policy": libraryCsp({ webImages: f.webImages }) } });
+  return pageResponse(markup, { status: f.status, headers: { ...f.headers, "content-security-policy": libraryCsp({ webImages: f.webImages, media: f.media }) } });
 }
 
 /** Sign in first, then come back to `path` (a local path with its query). */

@@ -16,10 +16,28 @@ export interface NoteForm {
   title?: string;
   content?: string;
   notebookId?: string;
-  errors?: { title?: string; content?: string; notebook_id?: string };
+  sourceIds?: string[];
+  errors?: { title?: string; content?: string; notebook_id?: string; source_ids?: string };
 }
 
-function editor(user: LayoutUser, action: string, notebooks: NotebookPublic[], f: NoteForm, submit: string): SafeHtml {
+/** A source the editor offers to link: the newest ones plus those already linked. */
+export interface SourceChoice {
+  id: string;
+  title: string;
+}
+
+function sourceChecks(sources: SourceChoice[], f: NoteForm): SafeHtml {
+  const error = f.errors?.source_ids;
+  const checked = f.sourceIds ?? [];
+  const list = sources.length
+    ? html`<div class="picklist">${sources.map(
+        (s) => html`<label class="check"><input type="checkbox" name="source_ids" value="${s.id}"${checked.includes(s.id) ? html` checked` : ""}> <span>${s.title}</span></label>`,
+      )}</div>`
+    : html`<p class="muted">No sources saved yet.</p>`;
+  return html`<fieldset id="f-sources"${error ? html` aria-describedby="f-sources-error"` : ""}><legend>About these sources <span class="muted">(optional)</span></legend>${list}${fieldError("f-sources", error)}</fieldset>`;
+}
+
+function editor(user: LayoutUser, action: string, notebooks: NotebookPublic[], sources: SourceChoice[], f: NoteForm, submit: string): SafeHtml {
   const e = f.errors ?? {};
   const options = [{ value: "", label: "No notebook" }, ...notebooks.map((nb) => ({ value: nb.id, label: nb.name }))];
   return html`<form method="post" action="${action}" class="card" novalidate>
@@ -34,6 +52,7 @@ ${f.content ?? ""}</textarea>
   <label for="f-notebook">Notebook</label>
   ${select("notebook_id", "f-notebook", options, f.notebookId)}
   ${fieldError("f-notebook", e.notebook_id)}
+  ${sourceChecks(sources, f)}
   <div class="actions"><button type="submit">${submit}</button></div>
 </form>`;
 }
@@ -65,26 +84,38 @@ ${pager("/notes", { notebook: p.notebook }, p.next)}`;
   return libraryPage({ title: "Notes", user: p.user, body, flash: p.flash });
 }
 
-export function newNotePage(p: { user: LayoutUser; notebooks: NotebookPublic[]; form: NoteForm; status?: number }): Response {
+export function newNotePage(p: { user: LayoutUser; notebooks: NotebookPublic[]; sources: SourceChoice[]; form: NoteForm; status?: number }): Response {
   const body = html`<p><a href="/notes">← Notes</a></p>
 <h1>New note</h1>
-${editor(p.user, "/notes", p.notebooks, p.form, "Save note")}`;
+${editor(p.user, "/notes", p.notebooks, p.sources, p.form, "Save note")}`;
   return libraryPage({ title: "New note", user: p.user, body, status: p.status });
 }
 
-export function notePage(p: { user: LayoutUser; note: NotePublic; notebooks: NotebookPublic[]; form?: NoteForm; flash?: Flash; status?: number }): Response {
+export function notePage(p: {
+  user: LayoutUser;
+  note: NotePublic;
+  notebooks: NotebookPublic[];
+  sources: SourceChoice[];
+  form?: NoteForm;
+  flash?: Flash;
+  status?: number;
+}): Response {
   const n = p.note;
   const nb = p.notebooks.find((x) => x.id === n.notebook_id);
-  const form = p.form ?? { title: n.title ?? "", content: n.content, notebookId: n.notebook_id ?? "" };
+  const form = p.form ?? { title: n.title ?? "", content: n.content, notebookId: n.notebook_id ?? "", sourceIds: n.source_ids };
+  const titles = new Map(p.sources.map((s) => [s.id, s.title]));
+  const about = n.source_ids.filter((id) => titles.has(id));
   const body = html`<p><a href="/notes">← Notes</a></p>
 <h1>${noteTitle(n)}</h1>
-<p class="meta muted">Updated ${when(n.updated_at)}${nb ? html` · In <a href="/notebooks/${nb.id}">${nb.name}</a>` : ""}</p>
+<p class="meta muted">Updated ${when(n.updated_at)}${nb ? html` · In <a href="/notebooks/${nb.id}">${nb.name}</a>` : ""}${about.length
+    ? html` · About ${about.map((id, i) => html`${i ? ", " : ""}<a href="/library/sources/${id}">${titles.get(id)}</a>`)}`
+    : ""}</p>
 <div class="row-actions">
   <a href="/notes/${n.id}/download" download>Download Markdown</a>
   <a href="/notes/${n.id}/delete">Delete…</a>
 </div>
 <article class="prose card">${renderMarkdown(n.content)}</article>
 <h2>Edit</h2>
-${editor(p.user, `/notes/${n.id}`, p.notebooks, form, "Save changes")}`;
+${editor(p.user, `/notes/${n.id}`, p.notebooks, p.sources, form, "Save changes")}`;
   return libraryPage({ title: noteTitle(n), user: p.user, body, flash: p.flash, status: p.status, webImages: true });
 }

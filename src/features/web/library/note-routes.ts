@@ -8,20 +8,37 @@ import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import type { SignedIn } from "../service.ts";
-import { confirmDeletePage, flashOf, here, ID_RE, lf, PAGE_SIZE, paged, PICKER_LIMIT, signInFirst } from "./common.ts";
-import { newNotePage, notePage, notesListPage, noteTitle, type NoteForm } from "./note-pages.ts";
+import { confirmDeletePage, flashOf, formFields, here, ID_RE, lf, PAGE_SIZE, paged, PICKER_LIMIT, signInFirst } from "./common.ts";
+import { newNotePage, notePage, notesListPage, noteTitle, type NoteForm, type SourceChoice } from "./note-pages.ts";
 
 const MAX_CONTENT = 1_000_000;
+/** The editor offers this many sources to link, newest first, plus those already linked. */
+const SOURCE_CHOICES = 100;
 const NOTICES: Record<string, Flash> = {
   created: { kind: "ok", text: "Note saved." },
   saved: { kind: "ok", text: "Changes saved." },
   deleted: { kind: "ok", text: "The note was deleted." },
 };
 
-type ValidNote = { title: string; content: string; notebookId: string; errors: NonNullable<NoteForm["errors"]> };
+type ValidNote = { title: string; content: string; notebookId: string; sourceIds: string[]; errors: NonNullable<NoteForm["errors"]> };
 
 export function noteWebRoutes(s: Services, h: WebHelpers) {
   const notebooksOf = (actor: Actor) => s.notebooks.list(actor, { limit: PICKER_LIMIT });
+
+  /** The newest sources plus the given ones (linked or checked), so a checked box never disappears. */
+  function sourcesOf(actor: Actor, keep: string[] = []): SourceChoice[] {
+    const rows = s.sources.list(actor, { limit: SOURCE_CHOICES });
+    const listed = new Set(rows.map((r) => r.id));
+    for (const id of keep) {
+      if (listed.has(id) || !ID_RE.source.test(id)) continue;
+      try {
+        rows.push(s.sources.publicOf(s.sources.get(actor, id)));
+      } catch (e) {
+        if (!(e instanceof AppError) || e.code !== "not_found") throw e;
+      }
+    }
+    return rows.map((r) => ({ id: r.id, title: r.title || r.url }));
+  }
 
   function ownsNotebook(actor: Actor, id: string): boolean {
     try {
@@ -38,6 +55,7 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
     const title = formField(body, "title").trim();
     const content = lf(formField(body, "content"));
     const notebookId = formField(body, "notebook_id");
+    const sourceIds = [...new Set(formFields(body, "source_ids"))];
     const errors: ValidNote["errors"] = {};
     if (!content.trim()) errors.content = "Write something first.";
     else if (content.length > MAX_CONTENT) errors.content = "The note is longer than 1,000,000 characters.";
@@ -45,7 +63,20 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
     if (notebookId && (!ID_RE.notebook.test(notebookId) || !ownsNotebook(actor, notebookId))) {
       errors.notebook_id = "Choose a notebook from the list.";
     }
-    return { title, content, notebookId, errors };
+    if (sourceIds.length > 100) errors.source_ids = "Link at most 100 sources.";
+    else if (sourceIds.some((id) => !ID_RE.source.test(id))) errors.source_ids = "Choose sources from the list.";
+    return { title, content, notebookId, sourceIds, errors };
+  }
+
+  /** Saves through the service; a linked source that is gone (the API's source_ids check) comes back as a field error. */
+  function saved<T>(f: ValidNote, save: () => T): T | undefined {
+    try {
+      return save();
+    } catch (e) {
+      if (!(e instanceof AppError) || e.code !== "validation_failed" || !e.extra.errors?.[0]?.path.startsWith("source_ids")) throw e;
+      f.errors.source_ids = "One of the chosen sources no longer exists.";
+      return undefined;
+    }
   }
 
   function notePost(request: Request, body: unknown, id: string): SignedIn | Response {
@@ -72,7 +103,8 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
         const me = h.signedIn(request);
         if (!me) return signInFirst(here(request));
         const notebookId = ID_RE.notebook.test(query.notebook ?? "") ? query.notebook : undefined;
-        return newNotePage({ user: h.layoutUser(me), notebooks: notebooksOf(me.actor), form: { notebookId } });
+        const sourceIds = ID_RE.source.test(query.source ?? "") ? [query.source!] : [];
+        return newNotePage({ user: h.layoutUser(me), notebooks: notebooksOf(me.actor), sources: sourcesOf(me.actor, sourceIds), form: { notebookId, sourceIds } });
       }),
     )
     // POST /notes
@@ -82,8 +114,10 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
         const me = h.checkSessionPost(request, body);
         if (!me) return signInFirst("/notes/new");
         const f = readForm(me.actor, body);
-        if (Object.keys(f.errors).length) return newNotePage({ user: h.layoutUser(me), notebooks: notebooksOf(me.actor), form: f, status: 422 });
-        const note = s.notes.create(me.actor, { content: f.content, title: f.title || undefined, notebook_id: f.notebookId || null });
+        const note = Object.keys(f.errors).length
+          ? undefined
+          : saved(f, () => s.notes.create(me.actor, { content: f.content, title: f.title || undefined, notebook_id: f.notebookId || null, source_ids: f.sourceIds }));
+        if (!note) return newNotePage({ user: h.layoutUser(me), notebooks: notebooksOf(me.actor), sources: sourcesOf(me.actor, f.sourceIds), form: f, status: 422 });
         return redirect(`/notes/${note.id}?notice=created`);
       }),
     )
@@ -94,7 +128,8 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
         const me = h.signedIn(request);
         if (!me) return signInFirst(here(request));
         const note = s.notes.get(me.actor, params.id ?? "");
-        return notePage({ user: h.layoutUser(me), note, notebooks: notebooksOf(me.actor), flash: flashOf(NOTICES, query.notice) });
+        const sources = sourcesOf(me.actor, note.source_ids);
+        return notePage({ user: h.layoutUser(me), note, notebooks: notebooksOf(me.actor), sources, flash: flashOf(NOTICES, query.notice) });
       }),
     )
     // POST /notes/:id
@@ -106,10 +141,13 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
         if (me instanceof Response) return me;
         const note = s.notes.get(me.actor, id);
         const f = readForm(me.actor, body);
-        if (Object.keys(f.errors).length) {
-          return notePage({ user: h.layoutUser(me), note, notebooks: notebooksOf(me.actor), form: f, status: 422 });
+        const done = Object.keys(f.errors).length
+          ? undefined
+          : saved(f, () => s.notes.update(me.actor, id, { content: f.content, title: f.title || null, notebook_id: f.notebookId || null, source_ids: f.sourceIds }));
+        if (!done) {
+          const sources = sourcesOf(me.actor, [...note.source_ids, ...f.sourceIds]);
+          return notePage({ user: h.layoutUser(me), note, notebooks: notebooksOf(me.actor), sources, form: f, status: 422 });
         }
-        s.notes.update(me.actor, id, { content: f.content, title: f.title || null, notebook_id: f.notebookId || null });
         return redirect(`/notes/${id}?notice=saved`);
       }),
     )

@@ -91,6 +91,7 @@ ${nb.description ? html`<p class="answer">${nb.description}</p>` : ""}
 <div class="row-actions">
   <a href="/notebooks/${nb.id}/export.zip" download>Export as Markdown (zip)</a>
   <a href="/search?notebook=${nb.id}">Search in this notebook</a>
+  <a href="/podcasts/new?notebook=${nb.id}">Make a podcast</a>
 </div>
 <h2>Sources</h2>
 ${sourcesSection(p)}

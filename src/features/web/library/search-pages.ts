@@ -59,7 +59,7 @@ export function answerWithLinks(answer: string, numbers: Set<number>): SafeHtml 
   return html`${parts}`;
 }
 
-function askResult(a: AskState): SafeHtml {
+export function askResult(a: AskState): SafeHtml {
   if (a.error) return html`<div class="flash error" role="alert">${a.error}</div>`;
   const r = a.result;
   if (!r) return html``;

@@ -14,7 +14,7 @@ const MAX_QUERY = 1000;
 const MAX_QUESTION = 2000;
 
 /** Problems a person can meet here, said plainly; anything else is a real error page. */
-function friendly(e: unknown): { status: number; text: string } | undefined {
+export function askProblem(e: unknown): { status: number; text: string } | undefined {
   if (!(e instanceof AppError)) return undefined;
   if (e.code === "insufficient_credit") {
     return { status: 402, text: `You are out of AI credits for now. ${e.detail ?? e.message}. Searching stays free; asking works again when your allowance renews.` };
@@ -50,7 +50,7 @@ export function searchWebRoutes(s: Services, h: WebHelpers) {
           const hits = await s.search.search(me.actor, q.q, { mode: q.mode, types: q.type ? [q.type] : undefined, notebookId: q.notebook, limit: RESULTS });
           return render(me, { query: q, hits });
         } catch (e) {
-          const f = friendly(e);
+          const f = askProblem(e);
           if (!f) throw e;
           return render(me, { query: q, searchError: f.text, status: f.status });
         }
@@ -77,7 +77,7 @@ export function searchWebRoutes(s: Services, h: WebHelpers) {
           ask.result = await s.ask.ask(me.actor, { question, notebook_id: notebook });
           return render(me, { query, ask });
         } catch (e) {
-          const f = friendly(e);
+          const f = askProblem(e);
           if (!f) throw e;
           ask.error = f.text;
           return render(me, { query, ask, status: f.status });

@@ -1,9 +1,12 @@
 // Pages for sources: the library list with its "Add a link" form, and the reader.
 import type { NotebookPublic } from "../../notebooks/schema.ts";
+import type { NotePublic } from "../../notes/schema.ts";
 import type { SourcePublic } from "../../sources/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../html.ts";
 import { csrfInput, day, fieldError, hostOf, libraryPage, pager, select, when } from "./common.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { formatPicker } from "../podcasts/format-picker.ts";
+import { askSection, linkedNotes, podcastLink, renameSection, type RenameState, type SourceAskState } from "./source-extras.ts";
 
 const FAILURES: Record<string, string> = {
   timeout: "the site took too long to answer",
@@ -51,7 +54,19 @@ export interface AddForm {
   url?: string;
   title?: string;
   notebookIds?: string[];
-  errors?: { url?: string; title?: string; notebook_ids?: string };
+  /** Make a quick podcast once the source is ready, in this format. */
+  quick?: boolean;
+  podcastFormat?: string;
+  errors?: { url?: string; title?: string; notebook_ids?: string; podcast_format?: string };
+}
+
+function quickPodcast(f: AddForm): SafeHtml {
+  const e = f.errors ?? {};
+  return html`<details${f.quick || e.podcast_format ? html` open` : ""}>
+  <summary>Quick podcast</summary>
+  <label class="check"><input type="checkbox" name="generate_quick_podcast" value="1"${f.quick ? html` checked` : ""}> <span>Make a podcast episode when it is ready <span class="muted">(uses AI credits)</span></span></label>
+  ${formatPicker({ name: "podcast_format", legend: "Format", selected: f.podcastFormat ?? "deep_dive", error: e.podcast_format })}
+</details>`;
 }
 
 function notebookChecks(notebooks: NotebookPublic[], checked: string[]): SafeHtml {
@@ -73,6 +88,7 @@ function addForm(user: LayoutUser, notebooks: NotebookPublic[], f: AddForm): Saf
   ${fieldError("f-title", e.title)}
   ${notebookChecks(notebooks, f.notebookIds ?? [])}
   ${fieldError("f-notebooks", e.notebook_ids)}
+  ${quickPodcast(f)}
   <div class="actions"><button type="submit">Save link</button></div>
 </form>`;
 }
@@ -159,7 +175,20 @@ function membership(user: LayoutUser, s: SourcePublic, notebooks: NotebookPublic
   return html`${list}${add}`;
 }
 
-export function readerPage(p: { user: LayoutUser; source: SourcePublic; notebooks: NotebookPublic[]; flash?: Flash }): Response {
+export interface ReaderPageInput {
+  user: LayoutUser;
+  source: SourcePublic;
+  notebooks: NotebookPublic[];
+  /** Notes whose source_ids contain this source, newest first. */
+  notes: NotePublic[];
+  moreNotes: boolean;
+  rename?: RenameState;
+  ask?: SourceAskState;
+  flash?: Flash;
+  status?: number;
+}
+
+export function readerPage(p: ReaderPageInput): Response {
   const s = p.source;
   const original = s.final_url ?? s.url;
   const body = html`<p><a href="/library">← Library</a></p>
@@ -170,11 +199,16 @@ export function readerPage(p: { user: LayoutUser; source: SourcePublic; notebook
 </p>
 <p><a href="${original}" rel="noopener noreferrer nofollow">Open the original ↗</a></p>
 <div class="row-actions">
+  ${podcastLink(s)}
   <form method="post" action="/library/sources/${s.id}/refetch">${csrfInput(p.user.csrfToken)}<button type="submit" class="secondary">Refetch</button></form>
   <a href="/library/sources/${s.id}/delete">Delete…</a>
 </div>
+${renameSection(p.user, s, p.rename)}
+${askSection(p.user, s, p.ask)}
 ${readerBody(s)}
 <h2>Notebooks</h2>
-${membership(p.user, s, p.notebooks)}`;
-  return libraryPage({ title: s.title || hostOf(s.url), user: p.user, body, flash: p.flash, webImages: true });
+${membership(p.user, s, p.notebooks)}
+<h2>Notes about this source</h2>
+${linkedNotes(s, p.notes, p.moreNotes)}`;
+  return libraryPage({ title: s.title || hostOf(s.url), user: p.user, body, flash: p.flash, status: p.status, webImages: true });
 }

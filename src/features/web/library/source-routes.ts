@@ -9,7 +9,10 @@ import { formField, redirect } from "../http.ts";
 import type { SignedIn } from "../service.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import { confirmDeletePage, flashOf, formFields, here, ID_RE, PAGE_SIZE, paged, PICKER_LIMIT, signInFirst } from "./common.ts";
-import { libraryListPage, readerPage, type AddForm } from "./source-pages.ts";
+import { isFormat } from "../podcasts/format-picker.ts";
+import type { PodcastFormat } from "../../podcasts/formats.ts";
+import { libraryListPage, readerPage, type AddForm, type ReaderPageInput } from "./source-pages.ts";
+import { askProblem } from "./search-routes.ts";
 
 const NOTICES: Record<string, Flash> = {
   added: { kind: "ok", text: "Saved. It is being fetched; it shows as Ready when its text is in." },
@@ -20,7 +23,12 @@ const NOTICES: Record<string, Flash> = {
   already_fetching: { kind: "error", text: "This source is already being fetched." },
   added_to_notebook: { kind: "ok", text: "Added to the notebook." },
   removed_from_notebook: { kind: "ok", text: "Removed from the notebook." },
+  renamed: { kind: "ok", text: "Title saved." },
+  added_quick: { kind: "ok", text: "Saved. It is being fetched; a podcast episode is made once it is ready — find it under Podcasts." },
 };
+/** The reader lists this many of the notes about the source. */
+const LINKED_NOTES = 20;
+const MAX_QUESTION = 2000;
 
 export function sourceWebRoutes(s: Services, h: WebHelpers) {
   const notebooksOf = (actor: Actor) => s.notebooks.list(actor, { limit: PICKER_LIMIT });
@@ -43,7 +51,24 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
     else if (url.length > 2048) errors.url = "The link is longer than 2048 characters.";
     if (title.length > 500) errors.title = "The title is longer than 500 characters.";
     if (notebookIds.some((id) => !ID_RE.notebook.test(id))) errors.notebook_ids = "Choose notebooks from the list.";
-    return { url, title, notebookIds, errors };
+    const quick = formField(body, "generate_quick_podcast") === "1";
+    const podcastFormat = formField(body, "podcast_format") || "deep_dive";
+    if (quick && !isFormat(podcastFormat)) errors.podcast_format = "Choose one of the six formats.";
+    return { url, title, notebookIds, quick, podcastFormat, errors };
+  }
+
+  /** The reader with its notebooks and the notes about it, plus whatever a form left to show. */
+  function readerResponse(me: SignedIn, id: string, extra: Pick<ReaderPageInput, "rename" | "ask" | "flash" | "status"> = {}): Response {
+    const source = s.sources.publicOf(s.sources.get(me.actor, id), true);
+    const notes = s.notes.list(me.actor, { limit: LINKED_NOTES + 1, sourceId: source.id });
+    return readerPage({
+      user: h.layoutUser(me),
+      source,
+      notebooks: notebooksOf(me.actor),
+      notes: notes.slice(0, LINKED_NOTES),
+      moreNotes: notes.length > LINKED_NOTES,
+      ...extra,
+    });
   }
 
   /** The POST's source, or a redirect to sign in and come back to its reader. */
@@ -71,9 +96,10 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
         const form = readAddForm(body);
         if (Object.keys(form.errors).length) return listResponse(me, {}, { form, status: 422 });
         try {
-          const { source, created } = s.sources.create(me.actor, { url: form.url!, title: form.title || undefined, notebook_ids: form.notebookIds });
+          const quick = form.quick ? { generate_quick_podcast: true, podcast_format: form.podcastFormat as PodcastFormat } : {};
+          const { source, created } = s.sources.create(me.actor, { url: form.url!, title: form.title || undefined, notebook_ids: form.notebookIds, ...quick });
           const grew = form.notebookIds!.some((id) => source.notebook_ids.includes(id));
-          return redirect(`/library?notice=${created ? "added" : grew ? "exists_added" : "exists"}`);
+          return redirect(`/library?notice=${created ? (form.quick ? "added_quick" : "added") : grew ? "exists_added" : "exists"}`);
         } catch (e) {
           if (!(e instanceof AppError) || e.code !== "validation_failed") throw e;
           const path = e.extra.errors?.[0]?.path ?? "";
@@ -89,8 +115,45 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
       h.page(({ request, params, query }) => {
         const me = h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const source = s.sources.publicOf(s.sources.get(me.actor, params.id ?? ""), true);
-        return readerPage({ user: h.layoutUser(me), source, notebooks: notebooksOf(me.actor), flash: flashOf(NOTICES, query.notice) });
+        return readerResponse(me, params.id ?? "", { flash: flashOf(NOTICES, query.notice) });
+      }),
+    )
+    // POST /library/sources/:id/title — rename; empty goes back to the extracted title
+    .post(
+      "/library/sources/:id/title",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = sourcePost(request, body, id);
+        if (me instanceof Response) return me;
+        const title = formField(body, "title").trim();
+        if (title.length > 500) return readerResponse(me, id, { rename: { title, error: "The title is longer than 500 characters." }, status: 422 });
+        s.sources.update(me.actor, id, { title: title || null });
+        return redirect(`/library/sources/${id}?notice=renamed`);
+      }),
+    )
+    // GET /library/sources/:id/ask — where a reload lands after the answer replaced its history entry
+    .get("/library/sources/:id/ask", ({ params }) => redirect(`/library/sources/${ID_RE.source.test(params.id ?? "") ? params.id : ""}`))
+    // POST /library/sources/:id/ask — a question answered from this source only
+    .post(
+      "/library/sources/:id/ask",
+      h.page(async ({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = sourcePost(request, body, id);
+        if (me instanceof Response) return me;
+        const question = formField(body, "question").trim();
+        s.sources.get(me.actor, id);
+        if (!question || question.length > MAX_QUESTION) {
+          const fieldError = question ? "The question is longer than 2000 characters." : "Write a question first.";
+          return readerResponse(me, id, { ask: { question, fieldError }, status: 422 });
+        }
+        try {
+          const result = await s.ask.ask(me.actor, { question, source_ids: [id] });
+          return readerResponse(me, id, { ask: { question, result } });
+        } catch (e) {
+          const f = askProblem(e);
+          if (!f) throw e;
+          return readerResponse(me, id, { ask: { question, error: f.text }, status: f.status });
+        }
       }),
     )
     // POST /library/sources/:id/notebooks

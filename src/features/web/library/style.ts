@@ -32,22 +32,49 @@ button.secondary { background: none; color: var(--accent); }
 .answer { white-space: pre-line; }
 .citations li { margin: .5rem 0; }
 .citations blockquote { margin: .25rem 0; padding-left: .75rem; border-left: 3px solid var(--line); }
+/* podcasts: the format picker, status, player and transcript; checkbox lists that scroll */
+.formats { display: grid; gap: .4rem; }
+.formats label.format { display: flex; gap: .6rem; align-items: flex-start; font-weight: 400; margin: 0; padding: .5rem .65rem;
+  border: 1px solid var(--line); border-radius: 6px; cursor: pointer; }
+.formats label.format:has(input:checked) { border-color: var(--accent); }
+.formats input { margin-top: .3rem; }
+.formats .name { font-weight: 600; }
+.formats .cost { white-space: nowrap; }
+.picklist { max-height: 16rem; overflow-y: auto; }
+.picklist label.check { display: flex; margin: .25rem 0; align-items: flex-start; }
+.picklist input { margin-top: .3rem; flex: none; }
+details.card { margin: 1rem 0; }
+details > summary { cursor: pointer; font-weight: 600; }
+form details { margin: .9rem 0 0; }
+label .muted, legend .muted { font-weight: 400; }
+@media (max-width: 40rem) { .card fieldset { padding: .3rem .5rem .5rem; } .formats label.format { padding: .45rem .5rem; } }
+.podcast-status { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin: 1rem 0; }
+.podcast-status progress { flex: 1 1 10rem; }
+audio { width: 100%; margin: .5rem 0; }
+.transcript { list-style: none; padding: 0; margin: 0; }
+.transcript li { margin: 0 0 .8rem; overflow-wrap: anywhere; }
+.transcript .speaker { font-weight: 600; display: block; font-size: .9rem; color: var(--muted); }
+.transcript p { margin: .1rem 0 0; }
+.status.queued, .status.generating { border-style: dashed; }
+input[type=radio], input[type=checkbox] { accent-color: var(--accent); }
 `;
 
 const sha256 = (text: string) => `'sha256-${new Bun.CryptoHasher("sha256").update(text).digest("base64")}'`;
-const cache = new Map<boolean, string>();
+const cache = new Map<string, string>();
 
 /**
  * The app's policy plus this stylesheet's hash. Pages showing rendered Markdown may also load
- * images from the web: the Markdown renderer only emits http(s) image URLs.
+ * images from the web: the Markdown renderer only emits http(s) image URLs. Pages with a player
+ * may load audio from this site.
  */
-export function libraryCsp(opts: { webImages?: boolean } = {}): string {
-  const images = Boolean(opts.webImages);
-  let csp = cache.get(images);
+export function libraryCsp(opts: { webImages?: boolean; media?: boolean } = {}): string {
+  const key = `${Boolean(opts.webImages)}:${Boolean(opts.media)}`;
+  let csp = cache.get(key);
   if (!csp) {
     csp = contentSecurityPolicy().replace("style-src ", `style-src ${sha256(LIBRARY_STYLE)} `);
-    if (images) csp = csp.replace("img-src 'self' data:", "img-src 'self' data: https: http:");
-    cache.set(images, csp);
+    if (opts.webImages) csp = csp.replace("img-src 'self' data:", "img-src 'self' data: https: http:");
+    if (opts.media) csp += "; media-src 'self'";
+    cache.set(key, csp);
   }
   return csp;
 }
