@@ -12,6 +12,7 @@ import { createWebService, type SignedIn } from "./service.ts";
 import { oauthWebRoutes } from "./oauth-routes.ts";
 import { libraryWebRoutes } from "./library/routes.ts";
 import { outboxWebRoutes } from "./outbox.ts";
+import { flowsWebRoutes } from "./flows/routes.ts";
 
 interface WebCtx {
   request: Request;
@@ -213,5 +214,6 @@ export function webRoutes(s: Services) {
     )
     .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
+    .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+    .use(flowsWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
 }
