@@ -39,7 +39,7 @@ export interface ActionType {
 }
 
 const notebookIds: FieldSpec = {
-  key: "notebook_ids", label: "Notebook ids", kind: "list", hint: "Optional. nb_… ids separated by commas, or one template that gives a list.",
+  key: "notebook_ids", label: "Notebook ids", kind: "list", hint: "Optional. nb_… ids separated by commas, one template that gives a list, or a JSON list.",
 };
 
 export const ACTION_TYPES: ActionType[] = [
@@ -98,7 +98,7 @@ export const ACTION_TYPES: ActionType[] = [
     fields: [
       { key: "format", label: "Format", kind: "text", suggest: "formats", hint: `One of ${PODCAST_FORMATS.join(", ")} (default deep_dive).`, half: true },
       { key: "language", label: "Language", kind: "text", placeholder: "en", half: true },
-      { key: "source_ids", label: "Source ids", kind: "list", hint: "src_… ids separated by commas, or a template; or give a notebook instead." },
+      { key: "source_ids", label: "Source ids", kind: "list", hint: "src_… ids separated by commas, a template or a JSON list; or give a notebook instead." },
       { key: "notebook_id", label: "Notebook id", kind: "text" },
       { key: "title", label: "Title", kind: "text" },
     ],
@@ -107,7 +107,7 @@ export const ACTION_TYPES: ActionType[] = [
   {
     type: "send_email", title: "Send an email", idBase: "email",
     fields: [
-      { key: "to", label: "To", kind: "list", required: true, hint: "An address, several separated by commas, or a template." },
+      { key: "to", label: "To", kind: "list", required: true, hint: "An address, several separated by commas, a template, or a JSON list." },
       { key: "subject", label: "Subject", kind: "text", required: true },
       { key: "text", label: "Text", kind: "textarea", required: true },
       { key: "html", label: "HTML (optional)", kind: "textarea" },
@@ -140,6 +140,6 @@ export function newAction(type: string, id: string): Record<string, unknown> {
   const action: Record<string, unknown> = { id, type };
   if (type === "http_request") action.method = "POST";
   for (const f of spec.fields) if (f.required) action[f.key] = "";
-  if (type === "condition") action.if = { all: [{ left: "", op: "eq", right: "" }] };
+  if (type === "condition") action.if = { all: [{ left: "", op: "eq" }] };
   return action;
 }

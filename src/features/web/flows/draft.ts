@@ -45,16 +45,9 @@ function readField(form: Form, name: string, spec: FieldSpec, action: Action, er
     case "int":
       if (text) action[spec.key] = /^-?\d+$/.test(text) ? Number(text) : text;
       return;
-    case "list": {
-      if (!text) {
-        if (spec.required) action[spec.key] = "";
-        return;
-      }
-      const parts = text.split(",").map((p) => p.trim()).filter(Boolean);
-      // One template may give a list; an address list for `to` stays one string when it is one address.
-      action[spec.key] = SINGLE_TEMPLATE.test(text) || (spec.key === "to" && parts.length === 1) ? text : parts;
+    case "list":
+      if (text || spec.required) action[spec.key] = readList(text, spec.key);
       return;
-    }
     case "json":
       if (!text.trim()) return;
       try {
@@ -87,6 +80,30 @@ function readField(form: Form, name: string, spec: FieldSpec, action: Action, er
   }
 }
 
+/**
+ * A list field's text: JSON when it starts with [ or " (so anything can be said exactly), one template
+ * as a string (it may give a list), else comma-separated values — except that `to` with one address
+ * stays a string, as the API allows.
+ */
+export function readList(text: string, key: string): unknown {
+  if (/^["[]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // not JSON after all: read as values
+    }
+  }
+  if (!text || SINGLE_TEMPLATE.test(text)) return text;
+  const parts = text.split(",").map((p) => p.trim()).filter(Boolean);
+  return key === "to" && parts.length === 1 ? parts[0] : parts;
+}
+
+/** The text that reads back as `v`: comma-separated where that is exact, else JSON. */
+function showList(v: unknown, key: string): string {
+  const plain = Array.isArray(v) ? v.join(", ") : typeof v === "string" ? v : JSON.stringify(v);
+  return Bun.deepEquals(readList(plain, key), v) ? plain : JSON.stringify(v);
+}
+
 /** Indexes present under a list prefix, from field names like `<base>[3].type`, in order. */
 function indexesOf(form: Form, base: string, suffix: string): number[] {
   const found = new Set<number>();
@@ -108,8 +125,10 @@ export function readValue(text: string): unknown {
   }
 }
 
-export function showValue(v: unknown): string {
+/** The text of a clause value; an empty `right` that is really there shows as "" (an empty field means none). */
+export function showValue(v: unknown, part: "left" | "right" = "left"): string {
   if (v === undefined) return "";
+  if (v === "" && part === "right") return '""';
   if (typeof v !== "string") return JSON.stringify(v);
   return readValue(v) === v ? v : JSON.stringify(v);
 }
@@ -172,7 +191,7 @@ export function fieldText(action: Action, spec: FieldSpec): string {
     case "headers":
       return typeof v === "object" ? Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${typeof x === "string" ? x : JSON.stringify(x)}`).join("\n") : String(v);
     case "list":
-      return Array.isArray(v) ? v.join(", ") : String(v);
+      return showList(v, spec.key);
     default:
       return typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
   }

@@ -72,7 +72,7 @@ function clauseRow(ctx: RenderCtx, group: string, i: number, clause: Record<stri
   const errs = [c, `${c}.left`, `${c}.op`, `${c}.right`].flatMap((n) => ctx.errors.get(n) ?? []);
   const input = (part: "left" | "right", label: string) => {
     const name = `${c}.${part}`;
-    return html`<div><label for="${fieldId(name)}">${label}</label><input type="text" id="${fieldId(name)}" name="${name}" value="${showValue(clause[part])}" list="${varsList}" autocomplete="off" spellcheck="false"${errs.length ? raw(' aria-invalid="true"') : ""}${focusAttr(ctx, name)}></div>`;
+    return html`<div><label for="${fieldId(name)}">${label}</label><input type="text" id="${fieldId(name)}" name="${name}" value="${showValue(clause[part], part)}" list="${varsList}" autocomplete="off" spellcheck="false"${errs.length ? raw(' aria-invalid="true"') : ""}${focusAttr(ctx, name)}></div>`;
   };
   return html`<div class="clause">
   ${input("left", `Clause ${i + 1}: value`)}
@@ -83,7 +83,7 @@ function clauseRow(ctx: RenderCtx, group: string, i: number, clause: Record<stri
 </div>`;
 }
 
-function conditionFields(ctx: RenderCtx, path: string, action: Action, varsList: string): SafeHtml {
+function conditionFields(ctx: RenderCtx, path: string, action: Action, varsList: string, vars: SafeHtml): SafeHtml {
   const cond = (action.if && typeof action.if === "object" ? action.if : {}) as Record<string, unknown>;
   const groups = (["all", "any"] as const).filter((g) => Array.isArray(cond[g]));
   if (groups.length === 0) groups.push("all");
@@ -101,9 +101,10 @@ ${clauses.map((cl, i) => clauseRow(ctx, gp, i, cl && typeof cl === "object" ? cl
 <input type="hidden" name="${path}.if.groups" value="${groups.join(",")}">
 ${groups.length === 1 ? control(ctx, matchName, "Take the Then branch when", (a) => html`<select ${a}>
   <option value="all"${selected(groups[0] === "all")}>all of these clauses hold</option>
-  <option value="any"${selected(groups[0] === "any")}>any of these clauses holds</option></select>`, "Values may be templates; 5, true or [\"a\", \"b\"] are read as JSON, anything else as text.") : ""}
+  <option value="any"${selected(groups[0] === "any")}>any of these clauses holds</option></select>`, "Values may be templates; 5, true, \"quoted\" or [\"a\", \"b\"] are read as JSON, anything else as text. Leave “Compared with” empty for exists and not_exists.") : ""}
 ${errorsOf(fieldId(`${path}.if`), ifErrors)}
 ${groupHtml}
+${vars}
 </fieldset>
 ${(["then", "else"] as const).map((b) => html`<fieldset class="branch"><legend>${b === "then" ? "Then" : "Else"}</legend>
 ${actionList(ctx, `${path}.${b}`, Array.isArray(action[b]) ? (action[b] as Action[]) : [])}
@@ -126,17 +127,17 @@ function actionCard(ctx: RenderCtx, path: string, action: Action, index: number,
   const levelErrors = [...(ctx.errors.get(path) ?? []), ...(ctx.errors.get(`${path}.type`) ?? [])];
   return html`<li><fieldset class="action" id="${fieldId(path)}"><legend>${index + 1}. ${spec?.title ?? action.type} <span class="muted mono">${action.type}</span></legend>
 <input type="hidden" name="${path}.type" value="${action.type}">
-${levelErrors.length ? html`<p class="action-error">${levelErrors.join(" · ")}</p>` : ""}
-${control(ctx, idName, "Step id", (a) => html`<input type="text" ${a} value="${action.id}" autocomplete="off" spellcheck="false" pattern="[A-Za-z_][A-Za-z0-9_-]*">`, `Later steps read its output as {{ steps.${action.id || "id"}.… }}.`)}
-<div class="grid2">${(spec?.fields ?? []).filter((f) => f.half).map((f) => specField(ctx, path, action, f, varsList))}</div>
-${(spec?.fields ?? []).filter((f) => !f.half).map((f) => specField(ctx, path, action, f, varsList))}
-${action.type === "condition" ? conditionFields(ctx, path, action, varsList) : ""}
-${variablesPanel(varsList, vars)}
 <div class="tools">
   <button type="submit" name="op" value="up:${path}" class="secondary" aria-label="Move ${label} up"${raw(index === 0 ? " disabled" : "")}${focusAttr(ctx, `up:${path}`)}>Move up</button>
   <button type="submit" name="op" value="down:${path}" class="secondary" aria-label="Move ${label} down"${raw(index === count - 1 ? " disabled" : "")}${focusAttr(ctx, `down:${path}`)}>Move down</button>
   <button type="submit" name="op" value="remove:${path}" class="danger" aria-label="Remove ${label}">Remove</button>
 </div>
+${levelErrors.length ? html`<p class="action-error">${levelErrors.join(" · ")}</p>` : ""}
+${control(ctx, idName, "Step id", (a) => html`<input type="text" ${a} value="${action.id}" autocomplete="off" spellcheck="false" pattern="[A-Za-z_][A-Za-z0-9_-]*">`, `Later steps read its output as {{ steps.${action.id || "id"}.… }}.`)}
+<div class="grid2">${(spec?.fields ?? []).filter((f) => f.half).map((f) => specField(ctx, path, action, f, varsList))}</div>
+${(spec?.fields ?? []).filter((f) => !f.half).map((f) => specField(ctx, path, action, f, varsList))}
+${action.type === "condition" ? conditionFields(ctx, path, action, varsList, variablesPanel(varsList, vars)) : ""}
+${action.type === "condition" ? "" : variablesPanel(varsList, vars)}
 </fieldset></li>`;
 }
 

@@ -51,12 +51,12 @@ function triggerFields(ctx: RenderCtx, p: EditorInput): SafeHtml {
   return html`<fieldset class="card" id="${fieldId("trigger")}"><legend>Trigger</legend>
 ${errorsOf(fieldId("trigger"), [...(ctx.errors.get("trigger") ?? []), ...(ctx.errors.get("trigger.type") ?? [])])}
 <label class="check"><input type="radio" name="trigger.type" value="webhook"${checked(t.type === "webhook")}> A webhook: runs when its URL receives a JSON object</label>
-${control(ctx, "trigger.token_id", "Webhook token", (a) => html`<select ${a}>
+<div class="trigger-sub">${control(ctx, "trigger.token_id", "Webhook token", (a) => html`<select ${a}>
   <option value="">A new token (its URL is shown once, after saving)</option>
   ${tokens.map((x) => html`<option value="${x.id}"${selected(x.id === tokenId)}>${tokenLabel(x)}</option>`)}
-</select>`, "Several workflows may share a token; each runs for every delivery.")}
+</select>`, "Several workflows may share a token; each runs for every delivery.")}</div>
 <label class="check"><input type="radio" name="trigger.type" value="event"${checked(t.type === "event")}> An event: runs when one of your sources, notebooks, notes or podcasts changes</label>
-${control(ctx, "trigger.event", "Event", (a) => html`<select ${a}>${events.map((e) => html`<option value="${e}"${selected(e === event)}>${e}</option>`)}</select>`)}
+<div class="trigger-sub">${control(ctx, "trigger.event", "Event", (a) => html`<select ${a}>${events.map((e) => html`<option value="${e}"${selected(e === event)}>${e}</option>`)}</select>`)}</div>
 </fieldset>`;
 }
 

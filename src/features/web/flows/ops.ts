@@ -90,7 +90,7 @@ export function applyOp(draft: Draft, op: Op, form: { addType(list: string): str
       if (!action || action.type !== "condition") return undefined;
       const cond = (action.if ??= {}) as Record<string, unknown[]>;
       const g = op.group.slice(at + 4);
-      (cond[g] ??= []).push({ left: "", op: "eq", right: "" });
+      (cond[g] ??= []).push({ left: "", op: "eq" });
       return `${op.group}[${cond[g].length - 1}].left`;
     }
     case "remove_clause": {

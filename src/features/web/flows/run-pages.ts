@@ -26,10 +26,10 @@ function stepCard(step: StepPublic, i: number): SafeHtml {
 </dl>
 ${errorText(step.error)}
 ${step.log.length ? html`<ul class="muted">${step.log.map((l) => html`<li>${l}</li>`)}</ul>` : ""}
-<h4>Input</h4>
-${jsonBlock(step.input, `the input of ${step.action_id}`)}
-<h4>Output</h4>
-${jsonBlock(step.output ?? undefined, `the output of ${step.action_id}`)}
+<div class="io"><div><h4>Input</h4>
+${jsonBlock(step.input, `the input of ${step.action_id}`)}</div>
+<div><h4>Output</h4>
+${jsonBlock(step.output ?? undefined, `the output of ${step.action_id}`)}</div></div>
 </section>`;
 }
 

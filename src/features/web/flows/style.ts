@@ -13,7 +13,13 @@ select { max-width: 100%; }
 .editor ol.action-list { list-style: none; padding: 0; margin: .5rem 0 0; }
 .editor .branch { border: 1px dashed var(--line); border-radius: 8px; padding: .25rem .75rem .75rem; margin: 1rem 0 0; min-width: 0; }
 .editor .branch > legend { font-weight: 600; }
-.tools { display: flex; flex-wrap: wrap; gap: .4rem; margin-top: .9rem; }
+.tools { display: flex; flex-wrap: wrap; gap: .4rem; justify-content: flex-end; margin: .1rem 0 -.3rem; }
+.editor textarea { min-height: 0; }
+.editor textarea.short { min-height: 0; }
+.editor #f-json { min-height: 20rem; }
+.field > p.muted { margin: .25rem 0 0; font-size: .88rem; }
+.trigger-sub { margin-left: 1.6rem; }
+.editor label.check { margin-top: .7rem; }
 .tools button, .add-row button, button.small { padding: .25rem .7rem; font-size: .9rem; }
 .add-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: flex-end; margin-top: .75rem; }
 .add-row label { margin: 0 0 .2rem; font-weight: 400; font-size: .9rem; width: 100%; }
@@ -43,12 +49,17 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .status.failing, .status.inactive { color: var(--muted); }
 .status.failing { color: var(--danger); border-color: var(--danger); }
 .error-text { color: var(--danger); overflow-wrap: anywhere; }
-td .sub { display: block; font-size: .85rem; color: var(--muted); overflow-wrap: anywhere; }
-td { overflow-wrap: anywhere; }
+.sub { display: block; font-size: .85rem; color: var(--muted); overflow-wrap: anywhere; }
+.hint { white-space: nowrap; }
+.io { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 1rem; }
+.io h4 { margin: .6rem 0 .2rem; }
+td.wrap { overflow-wrap: anywhere; }
+.status, button { white-space: nowrap; }
 .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .92em; overflow-wrap: anywhere; }
+button:disabled { opacity: .45; cursor: default; }
 @media (max-width: 40rem) {
-  .clause { grid-template-columns: minmax(0, 1fr); }
-  .grid2 { grid-template-columns: minmax(0, 1fr); }
+  .clause { grid-template-columns: minmax(0, 1fr); border-bottom: 1px dashed var(--line); padding-bottom: .6rem; }
+  .grid2, .io { grid-template-columns: minmax(0, 1fr); }
   .editor .action { padding: .4rem .6rem .8rem; }
   .editor .branch { padding: .25rem .4rem .6rem; }
   dl.facts { grid-template-columns: minmax(0, 1fr); }

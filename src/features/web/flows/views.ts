@@ -3,14 +3,17 @@ import { html, raw, type SafeHtml } from "../html.ts";
 
 /** JSON longer than this is cut, with the whole of it one click away (a <details>, no script needed). */
 export const JSON_PREVIEW_CHARS = 1500;
+export const JSON_PREVIEW_LINES = 24;
 
 /** Pretty-printed JSON as text: outside data (response bodies, feed titles) can never become markup. */
 export function jsonBlock(value: unknown, label: string): SafeHtml {
   if (value === undefined) return html`<p class="muted">—</p>`;
   const text = JSON.stringify(value, null, 2) ?? String(value);
-  if (text.length <= JSON_PREVIEW_CHARS) return html`<pre class="json" aria-label="${label}">${text}</pre>`;
+  const lines = text.split("\n");
+  if (text.length <= JSON_PREVIEW_CHARS && lines.length <= JSON_PREVIEW_LINES) return html`<pre class="json" aria-label="${label}">${text}</pre>`;
   const kb = (new TextEncoder().encode(text).length / 1024).toFixed(1);
-  return html`<pre class="json" aria-label="${label} (start)">${text.slice(0, JSON_PREVIEW_CHARS)}…</pre>
+  const head = lines.slice(0, JSON_PREVIEW_LINES).join("\n").slice(0, JSON_PREVIEW_CHARS);
+  return html`<pre class="json" aria-label="${label} (start)">${head}…</pre>
 <details><summary>Show all of ${label} (${kb} KB)</summary><pre class="json">${text}</pre></details>`;
 }
 

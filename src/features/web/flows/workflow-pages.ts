@@ -42,7 +42,7 @@ export function workflowsListPage(p: { user: LayoutUser; rows: ListRow[]; tokens
     ? html`<table>
 <thead><tr><th>Name</th><th>Trigger</th><th>Active</th><th>Last run</th><th><span class="muted">Switch</span></th></tr></thead>
 <tbody>${p.rows.map(({ workflow: wf, lastRun }) => html`<tr>
-  <td data-label="Name"><a class="title" href="/workflows/${wf.id}">${wf.name}</a></td>
+  <td data-label="Name" class="wrap"><a class="title" href="/workflows/${wf.id}">${wf.name}</a></td>
   <td data-label="Trigger">${triggerText(wf, p.tokens)}</td>
   <td data-label="Active">${wf.active ? badge("active") : badge("inactive")}</td>
   <td data-label="Last run">${lastRun ? html`<a href="/runs/${lastRun.id}">${runStatus(lastRun)}</a> <span class="sub">${when(lastRun.created_at)}</span>` : html`<span class="muted">Never run</span>`}</td>
