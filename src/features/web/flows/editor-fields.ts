@@ -118,6 +118,17 @@ function variablesPanel(id: string, vars: Variable[]): SafeHtml {
   )}</ul><p class="muted">Filters: <code>| json</code>, <code>| urlencode</code>, <code>| default: "x"</code>, <code>| lower</code>, <code>| upper</code>, <code>| trim</code>.</p></details>`;
 }
 
+/** Fields in their table order; neighbouring half-width fields share a row. */
+function fieldRows(fields: FieldSpec[]): FieldSpec[][] {
+  const rows: FieldSpec[][] = [];
+  for (const f of fields) {
+    const last = rows[rows.length - 1];
+    if (f.half && last?.[0]?.half && last.length < 2) last.push(f);
+    else rows.push([f]);
+  }
+  return rows;
+}
+
 function actionCard(ctx: RenderCtx, path: string, action: Action, index: number, count: number): SafeHtml {
   const spec = ACTION_TYPE.get(action.type);
   const vars = [...ctx.triggerVars, ...stepVariables(ctx.earlier.get(path) ?? [])];
@@ -125,6 +136,8 @@ function actionCard(ctx: RenderCtx, path: string, action: Action, index: number,
   const idName = `${path}.id`;
   const label = action.id || `action ${index + 1}`;
   const levelErrors = [...(ctx.errors.get(path) ?? []), ...(ctx.errors.get(`${path}.type`) ?? [])];
+  // Moved to the top or the bottom, its button is disabled: focus the action's first field instead.
+  const atEnd = (ctx.focus === `up:${path}` && index === 0) || (ctx.focus === `down:${path}` && index === count - 1);
   return html`<li><fieldset class="action" id="${fieldId(path)}"><legend>${index + 1}. ${spec?.title ?? action.type} <span class="muted mono">${action.type}</span></legend>
 <input type="hidden" name="${path}.type" value="${action.type}">
 <div class="tools">
@@ -133,9 +146,11 @@ function actionCard(ctx: RenderCtx, path: string, action: Action, index: number,
   <button type="submit" name="op" value="remove:${path}" class="danger" aria-label="Remove ${label}">Remove</button>
 </div>
 ${levelErrors.length ? html`<p class="action-error">${levelErrors.join(" · ")}</p>` : ""}
-${control(ctx, idName, "Step id", (a) => html`<input type="text" ${a} value="${action.id}" autocomplete="off" spellcheck="false" pattern="[A-Za-z_][A-Za-z0-9_-]*">`, `Later steps read its output as {{ steps.${action.id || "id"}.… }}.`)}
-<div class="grid2">${(spec?.fields ?? []).filter((f) => f.half).map((f) => specField(ctx, path, action, f, varsList))}</div>
-${(spec?.fields ?? []).filter((f) => !f.half).map((f) => specField(ctx, path, action, f, varsList))}
+${control(atEnd ? { ...ctx, focus: idName } : ctx, idName, "Step id", (a) => html`<input type="text" ${a} value="${action.id}" autocomplete="off" spellcheck="false" pattern="[A-Za-z_][A-Za-z0-9_-]*">`, `Later steps read its output as {{ steps.${action.id || "id"}.… }}.`)}
+${fieldRows(spec?.fields ?? []).map((row) => {
+    const cells = row.map((f) => specField(ctx, path, action, f, varsList));
+    return row[0]!.half ? html`<div class="grid2">${cells}</div>` : cells;
+  })}
 ${action.type === "condition" ? conditionFields(ctx, path, action, varsList, variablesPanel(varsList, vars)) : ""}
 ${action.type === "condition" ? "" : variablesPanel(varsList, vars)}
 </fieldset></li>`;

@@ -49,6 +49,11 @@ describe("workflow editor", () => {
     expect(valueOf(page.text, "actions[0].type")).toBe("send_email");
     expect(valueOf(page.text, "actions[0].to")).toBe("me@example.com");
     expect(valueOf(page.text, "actions[1].name")).toBe("Inbox");
+    expect(page.text).toMatch(/name="actions\[1\]\.id"[^>]*autofocus/);
+    page = await submitForm(ctx, b, page, NEW, { set: { "add_type:actions": "create_source" }, op: "add:actions" });
+    page = await submitForm(ctx, b, page, NEW, { op: "up:actions[2]" });
+    expect(page.text).toMatch(/value="up:actions\[1\]"[^>]*autofocus/);
+    page = await submitForm(ctx, b, page, NEW, { op: "remove:actions[1]" });
     page = await submitForm(ctx, b, page, NEW, { op: "up:actions[1]" });
     expect(valueOf(page.text, "actions[0].name")).toBe("Inbox");
     page = await submitForm(ctx, b, page, NEW, { op: "remove:actions[0]" });
@@ -160,6 +165,12 @@ describe("workflow editor", () => {
     expect(errorBeside(page.text, "f-actions-0-body")).toStartWith("is not valid JSON");
     expect(errorBeside(page.text, "f-actions-0-headers")).toContain("write each header as Name: value");
     expect(valueOf(page.text, "actions[0].body")).toBe("{text: 1}");
+    // The summary lists errors in the page's order, whichever check found them.
+    page = await submitForm(ctx, b, page, NEW, { op: "save", set: { "actions[0].url": "" } });
+    const summary = page.text.slice(page.text.indexOf("The workflow was not saved"));
+    const order = ["#f-actions-0-url", "#f-actions-0-headers", "#f-actions-0-body"].map((a) => summary.indexOf(`href="${a}"`));
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
     // The typed text survives a reorder too.
     page = await submitForm(ctx, b, page, NEW, { set: { "add_type:actions": "create_notebook" }, op: "add:actions" });
     page = await submitForm(ctx, b, page, NEW, { op: "up:actions[1]" });

@@ -46,8 +46,10 @@ export interface PlacedError extends FieldError {
   field: string;
 }
 
+/** Each error with its field, in the order the fields appear on the page (the summary's order). */
 export function placeErrors(errors: FieldError[], names: Set<string>): PlacedError[] {
-  return errors.map((e) => {
+  const order = new Map([...names].map((n, i) => [n, i]));
+  const placed = errors.map((e) => {
     let p = normalizePath(e.path);
     while (p && !names.has(p)) {
       const shorter = p.replace(/(\.[^.[\]]+|\[\d+\])$/, "");
@@ -55,6 +57,7 @@ export function placeErrors(errors: FieldError[], names: Set<string>): PlacedErr
     }
     return { ...e, field: p };
   });
+  return placed.sort((a, b) => (order.get(a.field) ?? Infinity) - (order.get(b.field) ?? Infinity));
 }
 
 /** Errors by field name, for the renderer. */

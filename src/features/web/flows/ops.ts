@@ -81,7 +81,8 @@ export function applyOp(draft: Draft, op: Op, form: { addType(list: string): str
       const to = op.verb === "up" ? index - 1 : index + 1;
       if (to < 0 || to >= list.length) return undefined;
       [list[index], list[to]] = [list[to]!, list[index]!];
-      return `${listPath}[${to}].id`;
+      // The same button on the moved action, so pressing it again keeps moving it.
+      return `${op.verb}:${listPath}[${to}]`;
     }
     case "add_clause": {
       const at = op.group.lastIndexOf(".if.");

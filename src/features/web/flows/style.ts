@@ -57,6 +57,10 @@ td.wrap { overflow-wrap: anywhere; }
 .status, button { white-space: nowrap; }
 .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .92em; overflow-wrap: anywhere; }
 button:disabled { opacity: .45; cursor: default; }
+textarea[aria-invalid=true], select[aria-invalid=true] { border-color: var(--danger); }
+textarea:focus, select:focus, summary:focus, a:focus { outline: 2px solid var(--accent); outline-offset: 1px; }
+/* The light accent of dark mode needs dark text on filled buttons to stay readable. */
+@media (prefers-color-scheme: dark) { button:not(.secondary):not(.danger):not(.link) { color: #10131a; } }
 @media (max-width: 40rem) {
   .clause { grid-template-columns: minmax(0, 1fr); border-bottom: 1px dashed var(--line); padding-bottom: .6rem; }
   .grid2, .io { grid-template-columns: minmax(0, 1fr); }

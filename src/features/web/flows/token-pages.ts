@@ -19,7 +19,7 @@ export interface TokensPageInput {
 
 function usedBy(t: TokenPublic, names: Map<string, string>): SafeHtml {
   if (!t.workflow_ids.length) return html`<span class="muted">No workflow</span>`;
-  return html`${t.workflow_ids.map((id, i) => html`${i ? ", " : ""}<a href="/workflows/${id}">${names.get(id) ?? id}</a>`)}`;
+  return html`<span>${t.workflow_ids.map((id, i) => html`${i ? ", " : ""}<a href="/workflows/${id}">${names.get(id) ?? id}</a>`)}</span>`;
 }
 
 function row(t: TokenPublic, p: TokensPageInput): SafeHtml {
