@@ -72,6 +72,18 @@ export function createFeedsRepo(orm: Orm) {
       }
       return added;
     },
+    /** Sources each watch's latest poll created: its entries recorded at that poll's time that have a source. */
+    lastPollSources(userId: string, watchIds: string[]): Map<string, number> {
+      const out = new Map<string, number>();
+      if (watchIds.length === 0) return out;
+      // An entry is remembered under several identities (guid, link), each row naming the same source.
+      const rows = orm.select({ id: feedWatches.id, n: sql<number>`count(DISTINCT ${feedEntries.sourceId})`.mapWith(Number) }).from(feedWatches)
+        .innerJoin(feedEntries, and(eq(feedEntries.watchId, feedWatches.id), eq(feedEntries.seenAt, feedWatches.lastPolledAt)))
+        .where(and(eq(feedWatches.userId, userId), inArray(feedWatches.id, watchIds), sql`${feedEntries.sourceId} IS NOT NULL`))
+        .groupBy(feedWatches.id).all();
+      for (const r of rows) out.set(r.id, r.n);
+      return out;
+    },
     entryCount(watchId: string): number {
       return orm.select({ n: count() }).from(feedEntries).where(eq(feedEntries.watchId, watchId)).get()?.n ?? 0;
     },

@@ -144,6 +144,11 @@ export function createFeedsService(deps: FeedsServiceDeps) {
 
     get: (actor: Actor, id: string): FeedPublic => toPublicFeed(get(actor, id)),
 
+    /** How many sources each listed watch's latest poll created (the web app's feeds page). */
+    lastPollSources(actor: Actor, ids: string[]): Map<string, number> {
+      return repo.lastPollSources(actor.userId, ids);
+    },
+
     pollNow: pollOwned,
 
     /** Stops a watch (and forgets its entries); running the workflow's watch_feed again recreates it. */

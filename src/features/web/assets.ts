@@ -71,8 +71,9 @@ export const SCRIPT = `
       });
     })(buttons[i]);
   }
-  // A page that answers a form POST: make a reload a plain GET instead of a resubmission.
-  if (document.querySelector("[data-replace-history]")) history.replaceState(null, "", location.pathname);
+  // A page that answers a form POST: make a reload a plain GET (of the path it names, else this one) instead of a resubmission.
+  var answer = document.querySelector("[data-replace-history]");
+  if (answer) history.replaceState(null, "", answer.getAttribute("data-replace-history") || location.pathname);
 })();
 `;
 

@@ -64,6 +64,7 @@ function nav(user: LayoutUser | null | undefined): SafeHtml {
       <a href="/notes">Notes</a>
       <a href="/search">Search</a>
       <a href="/podcasts">Podcasts</a>
+      <a href="/workflows">Workflows</a>
       <a href="/settings/keys">Settings → API keys</a>
       <a href="/settings/apps">Connected apps</a>
       <a href="/settings/outbox">Outbox</a>

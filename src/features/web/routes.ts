@@ -14,6 +14,7 @@ import { oauthWebRoutes } from "./oauth-routes.ts";
 import { libraryWebRoutes } from "./library/routes.ts";
 import { outboxWebRoutes } from "./outbox.ts";
 import { podcastWebRoutes } from "./podcasts/routes.ts";
+import { flowsWebRoutes } from "./flows/routes.ts";
 
 interface WebCtx {
   request: Request;
@@ -217,5 +218,6 @@ export function webRoutes(s: Services) {
     .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(podcastWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
+    .use(podcastWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+    .use(flowsWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
 }

@@ -75,6 +75,12 @@ export function createWorkflowsService(deps: { sqlite: Database; repo: Workflows
   return {
     get: (actor: Actor, id: string) => toPublicWorkflow(getRow(actor, id)),
 
+    /** Checks a definition as create (or update of `selfId`) would, saving nothing: the web editor's dry run. */
+    check(actor: Actor, input: { trigger: unknown; actions: unknown[] }, selfId?: string): void {
+      if (selfId) getRow(actor, selfId);
+      validate(actor, input.trigger, input.actions, selfId);
+    },
+
     list(actor: Actor, opts: { limit: number; before?: string }): WorkflowPublic[] {
       return repo.list(actor.userId, opts).map((r) => toPublicWorkflow(r));
     },

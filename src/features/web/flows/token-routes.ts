@@ -1,0 +1,113 @@
+// Web routes for Settings → Webhook tokens: list, create (URL shown once), regenerate (asks first; the
+// old URL stops at once) and delete (refused while a workflow uses the token).
+import { Elysia } from "elysia";
+import { AppError } from "../../../errors.ts";
+import type { Services } from "../../../services.ts";
+import { newCsrfToken } from "../csrf.ts";
+import type { Flash } from "../html.ts";
+import { formField, redirect } from "../http.ts";
+import { flashOf, here, signInFirst } from "../library/common.ts";
+import type { WebHelpers } from "../oauth-routes.ts";
+import type { SignedIn } from "../service.ts";
+import { tokensPage, type TokensPageInput } from "./token-pages.ts";
+import { confirmPage } from "./workflow-pages.ts";
+
+const SHOWN = 100;
+const FORM_TTL_MS = 24 * 3600 * 1000;
+const FORM_ID_RE = /^[A-Za-z0-9_-]{16,64}$/;
+const PATH = "/settings/webhook-tokens";
+const NOTICES: Record<string, Flash> = { deleted: { kind: "ok", text: "The token was deleted; its URL no longer works." } };
+
+export function tokenWebRoutes(s: Services, h: WebHelpers) {
+  const tokens = s.webhookTokens;
+  // Create forms already answered: a resubmitted (reloaded) form must not make a second token.
+  const usedForms = new Map<string, number>();
+
+  function firstUse(userId: string, formId: string): boolean {
+    const now = s.clock.now();
+    for (const [k, expires] of usedForms) if (expires <= now) usedForms.delete(k);
+    if (!FORM_ID_RE.test(formId)) return true;
+    const key = `${userId}:${formId}`;
+    if (usedForms.has(key)) return false;
+    usedForms.set(key, now + FORM_TTL_MS);
+    return true;
+  }
+
+  function names(me: SignedIn): Map<string, string> {
+    return new Map(s.workflows.service.list(me.actor, { limit: 500 }).map((w) => [w.id, w.name]));
+  }
+
+  function listResponse(me: SignedIn, extra: Partial<TokensPageInput> = {}): Response {
+    return tokensPage({ user: h.layoutUser(me), tokens: tokens.list(me.actor, { limit: SHOWN }), names: names(me), formId: newCsrfToken(), ...extra });
+  }
+
+  return new Elysia()
+    // GET /settings/webhook-tokens
+    .get(
+      PATH,
+      h.page(({ request, query }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        return listResponse(me, { flash: flashOf(NOTICES, query.notice) });
+      }),
+    )
+    // POST /settings/webhook-tokens — the URL is in this response only
+    .post(
+      PATH,
+      h.page(({ request, body }) => {
+        const me = h.checkSessionPost(request, body);
+        if (!me) return signInFirst(PATH);
+        if (!firstUse(me.user.id, formField(body, "form_id"))) {
+          const text = "This form was already sent, so no other token was made and its URL is not shown again. If you did not copy it, regenerate the token.";
+          return listResponse(me, { flash: { kind: "error", text }, status: 409 });
+        }
+        const t = tokens.create(me.actor);
+        return listResponse(me, { created: { url: t.url, hint: t.hint, regenerated: false } });
+      }),
+    )
+    // GET /settings/webhook-tokens/:id/regenerate — asks first
+    .get(
+      `${PATH}/:id/regenerate`,
+      h.page(({ request, params }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const t = tokens.get(me.actor, params.id ?? "");
+        const n = t.workflow_ids.length;
+        return confirmPage({
+          user: h.layoutUser(me), title: "Regenerate this token?", name: t.hint, button: "Regenerate",
+          note: `The current URL stops working at once${n ? ` for the ${n} workflow${n === 1 ? "" : "s"} using it` : ""}; the new one is shown once.`,
+          action: `${PATH}/${t.id}/regenerate`, cancel: PATH,
+        });
+      }),
+    )
+    // POST /settings/webhook-tokens/:id/regenerate
+    .post(
+      `${PATH}/:id/regenerate`,
+      h.page(({ request, body, params }) => {
+        const me = h.checkSessionPost(request, body);
+        if (!me) return signInFirst(PATH);
+        const t = tokens.regenerate(me.actor, params.id ?? "");
+        return listResponse(me, { created: { url: t.url, hint: t.hint, regenerated: true } });
+      }),
+    )
+    // POST /settings/webhook-tokens/:id/delete
+    .post(
+      `${PATH}/:id/delete`,
+      h.page(({ request, body, params }) => {
+        const me = h.checkSessionPost(request, body);
+        if (!me) return signInFirst(PATH);
+        const id = params.id ?? "";
+        try {
+          tokens.delete(me.actor, id);
+        } catch (e) {
+          if (!(e instanceof AppError) || e.code !== "conflict") throw e;
+          const t = tokens.get(me.actor, id);
+          const known = names(me);
+          const list = t.workflow_ids.map((w) => `“${known.get(w) ?? w}”`).join(", ");
+          const text = `The token ${t.hint} is still used by ${list}. Choose another token in ${t.workflow_ids.length === 1 ? "that workflow" : "those workflows"} or delete ${t.workflow_ids.length === 1 ? "it" : "them"} first.`;
+          return listResponse(me, { flash: { kind: "error", text }, status: 409 });
+        }
+        return redirect(`${PATH}?notice=deleted`);
+      }),
+    );
+}

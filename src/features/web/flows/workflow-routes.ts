@@ -1,0 +1,99 @@
+// Web routes for workflows: the list, one workflow with its runs, activate/deactivate and delete.
+import { Elysia } from "elysia";
+import type { Services } from "../../../services.ts";
+import type { TokenPublic } from "../../webhooks/schema.ts";
+import type { Flash } from "../html.ts";
+import { formField, redirect } from "../http.ts";
+import { flashOf, here, paged, signInFirst } from "../library/common.ts";
+import type { WebHelpers } from "../oauth-routes.ts";
+import type { SignedIn } from "../service.ts";
+import { confirmPage, workflowPage, workflowsListPage } from "./workflow-pages.ts";
+
+const LIST_SIZE = 50;
+const RUNS_SHOWN = 20;
+export const WORKFLOW_ID = /^wf_[0-9A-Z]{26}$/;
+const RUN_ID = /^run_[0-9A-Z]{26}$/;
+const NOTICES: Record<string, Flash> = {
+  created: { kind: "ok", text: "Workflow created." },
+  saved: { kind: "ok", text: "Saved." },
+  activated: { kind: "ok", text: "The workflow is active: its trigger starts runs again." },
+  deactivated: { kind: "ok", text: "The workflow is inactive: nothing starts it until you activate it." },
+  deleted: { kind: "ok", text: "The workflow and its run history were deleted." },
+};
+
+export function tokenMap(s: Services, me: SignedIn): Map<string, TokenPublic> {
+  return new Map(s.webhookTokens.list(me.actor, { limit: 500 }).map((t) => [t.id, t]));
+}
+
+/** One workflow's page; also the answer to a save that made a webhook token (its URL shown once). */
+export function workflowPageResponse(s: Services, h: WebHelpers, me: SignedIn, id: string, extra: { before?: string; webhookUrl?: string; flash?: Flash } = {}): Response {
+  const workflow = s.workflows.service.get(me.actor, id);
+  const cursor = RUN_ID.test(extra.before ?? "") ? extra.before : undefined;
+  const { rows, next } = paged(s.workflows.runs.list(me.actor, id, { limit: RUNS_SHOWN + 1, before: cursor }), RUNS_SHOWN);
+  return workflowPage({ user: h.layoutUser(me), workflow, tokens: tokenMap(s, me), runs: rows, next, webhookUrl: extra.webhookUrl, flash: extra.flash });
+}
+
+export function workflowWebRoutes(s: Services, h: WebHelpers) {
+  const wfs = s.workflows.service;
+
+  return new Elysia()
+    // GET /workflows
+    .get(
+      "/workflows",
+      h.page(({ request, query }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const cursor = WORKFLOW_ID.test(query.before ?? "") ? query.before : undefined;
+        const { rows, next } = paged(wfs.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
+        const list = rows.map((workflow) => ({ workflow, lastRun: s.workflows.runs.list(me.actor, workflow.id, { limit: 1 })[0] }));
+        return workflowsListPage({ user: h.layoutUser(me), rows: list, tokens: tokenMap(s, me), next, flash: flashOf(NOTICES, query.notice) });
+      }),
+    )
+    // GET /workflows/:id
+    .get(
+      "/workflows/:id",
+      h.page(({ request, params, query }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        return workflowPageResponse(s, h, me, params.id ?? "", { before: query.before, flash: flashOf(NOTICES, query.notice) });
+      }),
+    )
+    // POST /workflows/:id/active — activate or deactivate
+    .post(
+      "/workflows/:id/active",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = h.checkSessionPost(request, body);
+        if (!me) return signInFirst(`/workflows/${id}`);
+        const active = formField(body, "active") === "true";
+        wfs.update(me.actor, id, { active });
+        const back = formField(body, "back") === "/workflows" ? "/workflows" : `/workflows/${id}`;
+        return redirect(`${back}?notice=${active ? "activated" : "deactivated"}`);
+      }),
+    )
+    // GET /workflows/:id/delete — asks first
+    .get(
+      "/workflows/:id/delete",
+      h.page(({ request, params }) => {
+        const me = h.signedIn(request);
+        if (!me) return signInFirst(here(request));
+        const wf = wfs.get(me.actor, params.id ?? "");
+        return confirmPage({
+          user: h.layoutUser(me), title: "Delete this workflow?", name: wf.name, button: "Delete",
+          note: "Its run history and feed watches go with it. Its webhook token stays (see Webhook tokens).",
+          action: `/workflows/${wf.id}/delete`, cancel: `/workflows/${wf.id}`,
+        });
+      }),
+    )
+    // POST /workflows/:id/delete
+    .post(
+      "/workflows/:id/delete",
+      h.page(({ request, body, params }) => {
+        const id = params.id ?? "";
+        const me = h.checkSessionPost(request, body);
+        if (!me) return signInFirst(`/workflows/${id}`);
+        wfs.delete(me.actor, id);
+        return redirect("/workflows?notice=deleted");
+      }),
+    );
+}

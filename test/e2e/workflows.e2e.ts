@@ -1,0 +1,183 @@
+// Browser tests of workflows in real Chromium: build a webhook workflow with a condition and an HTTP
+// request in the form editor, call its URL, read the run, regenerate the token; watch a feed and poll it
+// from the Feeds page; the editor without JavaScript. Run with `bun test --timeout 120000 ./test/e2e/workflows.e2e.ts`.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { rss, startFeedServer } from "../../src/features/feeds/testing.ts";
+import type { TestContext } from "../helpers.ts";
+import { launchChromium, startLiveApp } from "./browser.ts";
+
+let browser: Browser;
+let server: ReturnType<typeof Bun.serve>;
+let ctx: TestContext;
+let base: string;
+const received: { body: unknown; headers: Headers }[] = [];
+const receiver = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  async fetch(req) {
+    received.push({ body: await req.json(), headers: req.headers });
+    return Response.json({ thanks: "<b>ok</b>" });
+  },
+});
+const feeds = startFeedServer();
+
+beforeAll(async () => {
+  ({ base, ctx, server } = startLiveApp());
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop(true);
+  receiver.stop(true);
+  feeds.stop();
+});
+
+/** Dialogs, script errors and CSP violations, which must never happen on our pages. */
+function watch(page: Page) {
+  const problems: string[] = [];
+  page.on("dialog", (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) problems.push(m.text());
+  });
+  page.on("pageerror", (e) => problems.push(`script error: ${e.message}`));
+  return problems;
+}
+
+async function signUp(page: Page, email: string) {
+  await page.goto(`${base}/signup`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("correct horse battery");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL(`${base}/settings/keys`);
+}
+
+const field = (page: Page, name: string) => page.locator(`[name="${name}"]`);
+
+async function addAction(page: Page, list: string, type: string, button: string) {
+  await field(page, `add_type:${list}`).selectOption(type);
+  await page.getByRole("button", { name: button, exact: true }).click();
+  await page.waitForLoadState();
+}
+
+const postJson = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+describe("workflows in a browser", () => {
+  test("build a webhook workflow with a condition and an HTTP request, run it, regenerate its token", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = watch(page);
+    await signUp(page, "flows@example.com");
+
+    await page.goto(`${base}/workflows`);
+    await page.getByRole("link", { name: "New workflow" }).click();
+    await page.waitForURL(`${base}/workflows/new`);
+    // Enter in a field saves (the form's default button), it does not press a move or remove button.
+    await page.getByLabel("Name").press("Enter");
+    await page.getByText("The workflow was not saved").waitFor();
+
+    await page.getByLabel("Name").fill("Links to chat");
+    await addAction(page, "actions", "condition", "Add action");
+    await field(page, "actions[0].id").fill("is_link");
+    await field(page, "actions[0].if.all[0].left").fill("{{ kind }}");
+    await field(page, "actions[0].if.all[0].op").selectOption("eq");
+    await field(page, "actions[0].if.all[0].right").fill("link");
+    await addAction(page, "actions[0].then", "http_request", "Add action to Then");
+    await field(page, "actions[0].then[0].url").fill(`http://127.0.0.1:${receiver.port}/hook`);
+    await field(page, "actions[0].then[0].body").fill('{"text": "New: {{ title }}"}');
+    await field(page, "actions[0].then[0].store_response").check();
+    await page.getByRole("button", { name: "Save workflow" }).first().click();
+
+    const urlBox = page.locator("#webhook-url");
+    await urlBox.waitFor();
+    const url = await urlBox.inputValue();
+    expect(url).toMatch(new RegExp(`^${base}/api/webhooks/workflows/cpw_[A-Za-z0-9_-]{43}$`));
+    expect(await page.getByRole("button", { name: "Copy" }).isVisible()).toBe(true);
+    // A reload is a plain GET of the workflow's page, which never shows the URL again.
+    await page.reload();
+    expect(new URL(page.url()).pathname).toMatch(/^\/workflows\/wf_/);
+    expect(await page.locator("#webhook-url").count()).toBe(0);
+
+    const hit = await postJson(url, { kind: "link", title: "Tide pools" });
+    expect(hit.status).toBe(202);
+    const runId = ((await hit.json()) as { runs: string[] }).runs[0]!;
+    await ctx.runner.drain();
+    expect(received.map((r) => r.body)).toEqual([{ text: "New: Tide pools" }]);
+    expect(received[0]!.headers.get("idempotency-key")).toBe(`${runId}:request`);
+
+    await page.reload();
+    await page.getByRole("link", { name: `Open run ${runId}` }).click();
+    await page.waitForURL(`${base}/runs/${runId}`);
+    expect(await page.locator(`[data-live-id="${runId}"]`).textContent()).toBe("succeeded");
+    const steps = (await page.locator("section.step h3").allTextContents()).map((t) => t.replace(/\s+/g, " ").trim());
+    expect(steps).toEqual(["1. is_link condition succeeded", "2. request http_request succeeded"]);
+    expect(await page.locator('pre[aria-label="the output of request"]').textContent()).toContain('"thanks": "<b>ok</b>"');
+
+    await page.goto(`${base}/settings/webhook-tokens`);
+    await page.getByRole("link", { name: /^Regenerate cpw_/ }).click();
+    await page.getByRole("button", { name: "Regenerate" }).click();
+    await page.getByText("The old URL stopped working.").waitFor();
+    const fresh = await page.locator("#webhook-url").inputValue();
+    expect(fresh).not.toBe(url);
+    expect((await postJson(url, { kind: "link" })).status).toBe(404);
+    expect((await postJson(fresh, { kind: "other" })).status).toBe(202);
+
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  test("watch a feed with a workflow and poll it from the Feeds page", async () => {
+    feeds.set("/tides.xml", { body: rss([{ id: "1", title: "Spring tides" }], { title: "Tide Times" }) });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = watch(page);
+    await signUp(page, "feeds@example.com");
+
+    await page.goto(`${base}/workflows/new`);
+    await page.getByLabel("Name").fill("Tide news");
+    await addAction(page, "actions", "watch_feed", "Add action");
+    await field(page, "actions[0].feed_url").fill(feeds.url("/tides.xml"));
+    await page.getByRole("button", { name: "Save workflow" }).first().click();
+    const url = await page.locator("#webhook-url").inputValue();
+    expect((await postJson(url, {})).status).toBe(202);
+    await ctx.runner.drain();
+
+    await page.goto(`${base}/settings/feeds`);
+    expect(await page.locator("li.step h3").textContent()).toContain("Tide Times");
+    feeds.set("/tides.xml", { body: rss([{ id: "2", title: "Neap tides" }, { id: "1", title: "Spring tides" }], { title: "Tide Times" }) });
+    await page.getByRole("button", { name: "Poll Tide Times now" }).click();
+    await page.getByText("Polled: 1 new entry saved as sources.").waitFor();
+    expect(await page.locator("li.step").textContent()).toContain("1 new entry");
+    await page.goto(`${base}/library`);
+    expect(await page.content()).toContain("Neap tides");
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  test("the editor works with JavaScript turned off", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await signUp(page, "nojs-flows@example.com");
+    await page.goto(`${base}/workflows/new`);
+    await page.getByLabel("Name").fill("No script");
+    await addAction(page, "actions", "create_notebook", "Add action");
+    await addAction(page, "actions", "create_source", "Add action");
+    await page.getByRole("button", { name: "Move save up" }).click();
+    await page.waitForLoadState();
+    expect(await field(page, "actions[0].type").inputValue()).toBe("create_source");
+    await page.getByRole("button", { name: "Remove notebook" }).click();
+    await page.waitForLoadState();
+    await field(page, "actions[0].url").fill("{{ url }}");
+    await page.getByRole("button", { name: "Advanced: JSON" }).first().click();
+    const json = JSON.parse(await page.locator("#f-json").inputValue());
+    expect(json.actions).toEqual([{ id: "save", type: "create_source", url: "{{ url }}" }]);
+    await page.getByRole("button", { name: "Save workflow" }).click();
+    await page.locator("#webhook-url").waitFor();
+    expect(await page.getByRole("button", { name: "Copy" }).count()).toBe(0);
+    await context.close();
+  }, 120_000);
+});
