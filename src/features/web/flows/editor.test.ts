@@ -138,7 +138,7 @@ describe("workflow editor", () => {
       body: { name: "", trigger: { type: "webhook" }, actions: [{ id: "r", type: "http_request", url: "x" }] },
     });
     expect(errorBeside(page.text, "f-name")).toBe(api.body.errors[0].message);
-    expect(errorBeside(page.text, "f-actions-0-timeout_ms")).toBe("Expected union value");
+    expect(errorBeside(page.text, "f-actions-0-timeout_ms")).toBe("must be an integer from 100 to 120000");
     expect(page.text).toContain("The workflow was not saved");
     expect(valueOf(page.text, "actions[1].text")).toBe("<b>kept</b>");
     expect(page.text).toContain("&lt;b&gt;kept&lt;/b&gt;</textarea>");

@@ -6,6 +6,7 @@ import { walkActions } from "../../workflows/paths.ts";
 import { WorkflowCreate } from "../../workflows/schema.ts";
 import { ACTION_TYPE } from "./action-fields.ts";
 import type { Action } from "./draft.ts";
+import { messageOf } from "../../../http/validation.ts";
 
 const FIELDS = new Set(["name", "active", "trigger", "actions"]);
 // What GET /api/v1/workflows/{id} adds: pasting a whole API response is fine, these are ignored.
@@ -25,7 +26,7 @@ function pointerPath(pointer: string): string {
 /** The API's message for a workflow name (its route schema), checked on the trimmed name. */
 export function nameErrors(name: string): FieldError[] {
   const first = [...Value.Errors(WorkflowCreate.properties.name, name)][0];
-  return first ? [{ path: "name", message: first.message }] : [];
+  return first ? [{ path: "name", message: messageOf(first) }] : [];
 }
 
 export function parseJsonDefinition(text: string): { def?: JsonDefinition; errors: FieldError[] } {
@@ -50,7 +51,7 @@ export function parseJsonDefinition(text: string): { def?: JsonDefinition; error
     const path = pointerPath(e.path) || "json";
     if (seen.has(path)) continue;
     seen.add(path);
-    errors.push({ path, message: e.message });
+    errors.push({ path, message: messageOf(e) });
   }
   if (errors.length) return { errors };
   return { def: { name: body.name as string, active: body.active !== false, trigger: body.trigger, actions: body.actions as unknown[] }, errors };

@@ -96,7 +96,7 @@ describe("workflows", () => {
       op: "save", set: { json: JSON.stringify({ name: "x", trigger: { type: "webhook" }, actions: [{ id: "r", type: "http_request", url: "" }] }) },
     });
     expect(api.status).toBe(422);
-    expect(api.text).toContain("actions[0].url: Expected string length greater or equal to 1");
+    expect(api.text).toContain("actions[0].url: must not be empty");
     const lossy = await submitForm(ctx, b, page, edit, {
       op: "view_form", set: { json: JSON.stringify({ name: "x", trigger: { type: "webhook" }, actions: [{ id: "r", type: "create_notebook", name: "n", colour: 1 }] }) },
     });
