@@ -1,9 +1,11 @@
-// HTML pages → readable Markdown and metadata: parse once, pin <base>, mark noise, Readability, drop noise, Turndown.
+// HTML pages → readable Markdown and metadata: parse once, pin <base>, mark noise, Readability, drop noise
+// and bylines/credits, Turndown.
 import { Readability } from "@mozilla/readability";
 import { toRfc3339 } from "./dates.ts";
 import { dropInertBlocks, parseDocument, pinBase } from "./dom.ts";
 import { countWords, nodeToMarkdown } from "./markdown.ts";
 import { normalizeLanguage, type PageMeta, readPageMeta } from "./metadata.ts";
+import { dropStoryFurniture } from "./furniture.ts";
 import { dropMarkedNoise, markNoise, stripNoise } from "./noise.ts";
 import { ExtractError, type Extracted } from "./types.ts";
 import { cleanText as text, hostname, truncate } from "./util.ts";
@@ -74,11 +76,13 @@ export function extractHtml(raw: string, url: string): Extracted {
   markNoise(document);
   const article = runReadability(document);
   let markdown = "";
+  let bodyByline: string | null = null;
   if (article?.content && text(article.textContent)) {
     dropMarkedNoise(article.content);
+    bodyByline = dropStoryFurniture(article.content).byline;
     markdown = nodeToMarkdown(article.content);
   }
   if (!markdown) markdown = bodyMarkdown(html, url);
   if (!markdown) throw new ExtractError("empty_content", "the page has no readable text");
-  return metadata(article, page, url, markdown);
+  return metadata(article, { ...page, author: page.author ?? bodyByline }, url, markdown);
 }

@@ -21,7 +21,7 @@ const PROSE_LINK_DENSITY = 0.3;
 const PROSE_LIST_TEXT = 200;
 
 /** Splits one class name or id into lowercase words: "adSlot" → ad, slot; "non-ad-column-l" → non, ad, column, l. */
-function words(name: string): string[] {
+export function nameWords(name: string): string[] {
   return name
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .toLowerCase()
@@ -31,7 +31,7 @@ function words(name: string): string[] {
 
 /** Whether one class name or id names furniture, read word by word with its neighbours. */
 function namesNoise(name: string): boolean {
-  const w = words(name);
+  const w = nameWords(name);
   if (w.some((word) => STORY_MATERIAL.test(word))) return false;
   return w.some((word, i) => NOISE_WORD.test(word) && !NEGATES_NEXT.test(w[i - 1] ?? "") && !NEGATES_PREVIOUS.test(w[i + 1] ?? ""));
 }
@@ -53,13 +53,13 @@ function* descendants(root: Element): Generator<Element> {
   }
 }
 
-interface TextSize {
+export interface TextSize {
   text: number;
   links: number;
 }
 
 /** Visible characters and characters inside links, for every element under `root`, in one pass. */
-function measure(root: Element): Map<Element, TextSize> {
+export function measure(root: Element): Map<Element, TextSize> {
   const sizes = new Map<Element, TextSize>();
   const order = [root, ...descendants(root)];
   // Children come after their parent in document order, so walking backwards sums them first.
