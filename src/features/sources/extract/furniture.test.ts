@@ -44,6 +44,21 @@ describe("bylines, date lines, credits and tag lines stay out of the body", () =
     expect(r.byline).toBe("Megan Pritchard");
   });
 
+  test("captions ending in a credit, dates in other languages and 'Related:' pointers go; look-alike prose stays", async () => {
+    const prose = "More than 200 islanders signed the petition, which the council's transport committee will hear in March.";
+    const r = await extracted(`
+      <h1>Ferry</h1>
+      <div><span>segunda-feira, 22 de janeiro de 2018 às 0:13</span></div>
+      <p>${STORY[0]}</p>
+      <div class="img-wrap"><img src="/quay.jpg" alt=""><div>Passengers queue on the quay at Brodick before the first sailing of the new timetable. (AP Photo/Alan Diaz, File)</div></div>
+      <p>${STORY[1]}</p>
+      <p><strong>Related:</strong> <a href="/2023/ferry-cancellations">Ferry cancellations hit a ten-year high</a></p>
+      <p>${prose} <a href="/petition">Read the petition</a>.</p>
+      <p>${STORY[2]}</p>`);
+    for (const sentence of [STORY[0]!, STORY[1]!, STORY[2]!, prose]) expect(r.markdown).toContain(sentence);
+    for (const line of ["janeiro", "Passengers queue", "AP Photo", "Related", "ten-year high"]) expect(r.markdown).not.toContain(line);
+  });
+
   test("a time heading an entry of a live page and a heading naming a month are kept", async () => {
     const r = await extracted(`<h1>The latest</h1><p>${STORY[0]}</p><h3>4:14 p.m.</h3><p>${STORY[1]}</p><h2>Clinching in November</h2><p>${STORY[2]}</p>`);
     expect(r.markdown).toContain("4:14 p.m.");

@@ -7,19 +7,39 @@ const FURNITURE_WORD =
   /^(?:byline|bylines|dateline|timestamp|caption|captions|credit|credits|tags|tagline|taglist|filed|author|authors|writer|contributor|pubdate|published|updated)$/;
 // "author-bio" and "caption-text" are lines; "article-author-page" wrappers rarely are: the share rule guards them.
 const BLOCKS = new Set(["P", "DIV", "SPAN", "SMALL", "TIME", "LI", "UL", "H2", "H3", "H4", "H5", "H6", "ADDRESS", "CITE", "SECTION", "HEADER", "FIGCAPTION", "DL", "DD", "DT"]);
-// A line this long is prose, whatever it starts with.
+// A line this long is prose, whatever it starts with; a caption may run longer, up to its credit.
 const MAX_LINE = 160;
+const MAX_CAPTION = 320;
+// Share of a "Related: …" line that must be link text for it to be a pointer, not a sentence.
+const ELSEWHERE_LINKS = 0.3;
 // A block with this share of the chosen text is the story, whatever its name says.
 const STORY_SHARE = 0.5;
 
+// Month and weekday names (English, French, German, Spanish, Portuguese), matched as whole words in any script.
 const MONTH =
-  "(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|januar|februar|märz|juni|juli|oktober|dezember|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre";
-const DATE_WORDS = new RegExp(`\\b(?:${MONTH})\\b|\\d{1,4}[./-]\\d{1,2}[./-]\\d{1,4}|\\b\\d{1,2}:\\d{2}\\b|\\b(?:19|20)\\d{2}\\b|\\b\\d+\\s+(?:minutes?|hours?|days?)\\s+ago\\b`, "iu");
+  "january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec|" +
+  "janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|januar|februar|märz|juni|juli|oktober|dezember|" +
+  "enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|dezembro";
+const WEEKDAY =
+  "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|" +
+  "montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lunes|martes|miércoles|jueves|viernes|sábado|domingo|segunda|terça|quarta|quinta|sexta|feira";
+const word = (alternatives: string) => `(?<![\\p{L}\\p{N}])(?:${alternatives})\\.?(?![\\p{L}])`;
+const DATE_WORDS = new RegExp(`${word(MONTH)}|\\d{1,4}[./-]\\d{1,2}[./-]\\d{1,4}|\\b\\d{1,2}:\\d{2}\\b|\\b(?:19|20)\\d{2}\\b|\\b\\d+\\s+(?:minutes?|hours?|days?)\\s+ago\\b`, "iu");
+// What else a date line may say: "Tuesday, 19 November 2019 at 6:55 AM EST", "22 de janeiro de 2018 às 0:13".
+const DATE_FILLER = new RegExp(`${word(MONTH)}|${word(WEEKDAY)}|${word("am|pm|a\\.m|p\\.m|utc|gmt|[a-z]st|[a-z]dt|cet|cest|at|on|um|le|de|del|the|às|à|a las|h")}`, "giu");
 const DATE_LEAD = /^(?:updated|posted|published|last updated|first published|modified|originally published|publi[ée]e?|mis à jour|aktualisiert|veröffentlicht|actualizado|publicado)\b[\s:,]*(?:on|at|le|am)?/iu;
 const CREDIT =
-  /^[([]?\s*(?:(?:photo|image|picture|photograph|foto|video|illustration|graphic)s?\s*(?:credits?|by|courtesy(?: of)?|source)?|credits?|source|courtesy(?: of)?)\s*[:：/|]/iu;
+  /^[([]?\s*(?:(?:photo|image|picture|photograph|foto|video|illustration)s?\s*(?:credits?|by|courtesy(?: of)?|source)?|credits?|source|courtesy(?: of)?)\s*[:：/|]/iu;
+// A caption ending in its credit: "… outside a Home Depot in Hialeah, Fla. (AP Photo/Alan Diaz, File)".
+const CAPTION_CREDIT =
+  /\((?:[^()]*\b(?:photo|photograph|image|picture|foto|credit)s?\b[^()]*|[^()]*(?:getty images|reuters|afp|ap photo|shutterstock|istock|epa))\)\s*$/iu;
 const CREDIT_TRAIL = /(?:\/|\||\b)(?:getty images|afp|reuters|associated press|ap photo|shutterstock|istock|epa|alamy)\)?\s*$/iu;
 const FILED = /^(?:filed under|tags?|tagged(?: with)?|topics?|categories|category|posted in|more on|related topics|themen|mots-clés|etiquetas)\s*[:：]/iu;
+// A pointer to other stories, with a link in it: "Related: …", "Read more: …", "You may also like …".
+// Single words ("More", "Watch") only count with a separator after them: "More than 100 …" is prose.
+const ELSEWHERE_PHRASE =
+  /^(?:related(?: (?:stories|articles|posts|coverage|content|links|reading))?|read more|read also|also read|see also|more from [\p{L} .]{1,30}|also on [\p{L} .]{1,30}|you (?:may|might) also like|leia (?:também|mais)|lire aussi|à lire aussi|mehr zum thema|lea también)(?![\p{L}])/iu;
+const ELSEWHERE_WORD = /^(?:more|watch|listen|recommended|trending|also)\s*[:：|–—-]/iu;
 const BY = /^(?:by|written by|words by|reporting by|von|par|por|di)\s+(.+)$/iu;
 // Words a name may hold besides capitalised ones.
 const NAME_PARTICLE = /^(?:de|da|di|del|der|den|van|von|le|la|du|bin|al|y|e|and|und|et|the|&|\||—|–|-|,|in|at|for|of)$/iu;
@@ -41,22 +61,25 @@ function isDateLine(line: string): boolean {
   // them, and what is left without date words and separators is a word or two at most.
   if (!/\d/.test(line) || !DATE_WORDS.test(line.replace(/\b\d{1,2}:\d{2}\b/g, " "))) return false;
   const rest = line
-    .replace(new RegExp(`\\b(?:${MONTH})\\b`, "giu"), " ")
-    .replace(/\b(?:am|pm|utc|gmt|[a-z]st|[a-z]dt|cet|cest|at|on|um|le|de|the)\b/giu, " ")
+    .replace(DATE_FILLER, " ")
     .replace(/[\d\s.,:/|–—-]+/gu, " ")
     .trim();
   return rest.split(/\s+/).filter(Boolean).length <= 2 && line.length <= 60;
 }
 
-type Kind = "byline" | "date" | "credit" | "filed";
+type Kind = "byline" | "date" | "credit" | "filed" | "elsewhere";
 
 function lineKind(line: string): Kind | null {
-  if (line.length > MAX_LINE) return null;
+  if (line.length > MAX_LINE) return line.length <= MAX_CAPTION && CAPTION_CREDIT.test(line) ? "credit" : null;
   if (bylineOf(line)) return "byline";
   if (FILED.test(line)) return "filed";
-  if (CREDIT.test(line) || (line.length <= 80 && CREDIT_TRAIL.test(line) && !/[.!?]\s/.test(line))) return "credit";
+  if (CREDIT.test(line) || CAPTION_CREDIT.test(line) || (line.length <= 80 && CREDIT_TRAIL.test(line) && !/[.!?]\s/.test(line))) return "credit";
   if (isDateLine(line)) return "date";
   return null;
+}
+
+function pointsElsewhere(line: string, linkShare: number): boolean {
+  return linkShare >= ELSEWHERE_LINKS && (ELSEWHERE_PHRASE.test(line) || ELSEWHERE_WORD.test(line));
 }
 
 function namedFurniture(el: Element): boolean {
@@ -87,8 +110,9 @@ export function dropStoryFurniture(root: Element): { byline: string | null } {
       }
       const size = sizes.get(el)?.text ?? 0;
       // Only short blocks are read as lines, so a deep page costs one pass, not one per level.
-      const line = size <= MAX_LINE ? lineText(el) : "";
-      const kind = line ? lineKind(line) : null;
+      const line = size <= MAX_CAPTION ? lineText(el) : "";
+      const links = sizes.get(el)?.links ?? 0;
+      const kind = line ? (lineKind(line) ?? (pointsElsewhere(line, links / Math.max(size, 1)) ? "elsewhere" : null)) : null;
       if (kind || (namedFurniture(el) && size < total * STORY_SHARE)) {
         if (kind === "byline") byline ??= bylineOf(line);
         doomed.push(el);
