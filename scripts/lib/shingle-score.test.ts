@@ -37,8 +37,10 @@ describe("the benchmark's shingle metric", () => {
     expect(m.f1).toBeCloseTo(0.4);
   });
 
-  test("accuracy is an exact token match", () => {
+  test("accuracy is an exact token match; case counts unless asked not to", () => {
     expect(exactMatch("Hello, world!", "Hello world")).toBe(true);
     expect(exactMatch("Hello world", "hello world")).toBe(false);
+    expect(exactMatch("Hello world", "hello world", true)).toBe(true);
+    expect(shingleMatch("The Tide Turns Today", "the tide turns today", true)).toEqual([1, 0, 0]);
   });
 });

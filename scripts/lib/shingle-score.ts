@@ -7,13 +7,16 @@ export type TpFpFn = readonly [tp: number, fp: number, fn: number];
 const TOKEN = /[\p{L}\p{N}_]+/gu;
 const SHINGLE = 4;
 
-/** `\w+` tokens as evaluate.py finds them; case is kept, as its findall keeps it. */
-export function tokenize(text: string): string[] {
-  return text.match(TOKEN) ?? [];
+/**
+ * `\w+` tokens as evaluate.py finds them: case is kept, as its findall keeps it (its regex is
+ * case-insensitive, which changes nothing for `\w`); `lowercase` is the reading some summaries give.
+ */
+export function tokenize(text: string, lowercase = false): string[] {
+  return (lowercase ? text.toLowerCase() : text).match(TOKEN) ?? [];
 }
 
-function shingles(text: string, n = SHINGLE): Map<string, number> {
-  const tokens = tokenize(text);
+function shingles(text: string, lowercase: boolean, n = SHINGLE): Map<string, number> {
+  const tokens = tokenize(text, lowercase);
   const counts = new Map<string, number>();
   // range(0, max(1, len - n + 1)): a text shorter than n still gives its one short shingle.
   for (let i = 0; i < Math.max(1, tokens.length - n + 1); i++) {
@@ -26,9 +29,9 @@ function shingles(text: string, n = SHINGLE): Map<string, number> {
 }
 
 /** evaluate.py's string_shingle_matching: normalised so that long pages weigh no more than short ones. */
-export function shingleMatch(truth: string, predicted: string): TpFpFn {
-  const t = shingles(truth);
-  const p = shingles(predicted);
+export function shingleMatch(truth: string, predicted: string, lowercase = false): TpFpFn {
+  const t = shingles(truth, lowercase);
+  const p = shingles(predicted, lowercase);
   let tp = 0;
   let fp = 0;
   let fn = 0;
@@ -65,8 +68,8 @@ export function summarize(pages: TpFpFn[]): { precision: number; recall: number;
 }
 
 /** evaluate.py's accuracy: the page's token sequence is exactly the truth's. */
-export function exactMatch(truth: string, predicted: string): boolean {
-  const a = tokenize(truth);
-  const b = tokenize(predicted);
+export function exactMatch(truth: string, predicted: string, lowercase = false): boolean {
+  const a = tokenize(truth, lowercase);
+  const b = tokenize(predicted, lowercase);
   return a.length === b.length && a.every((token, i) => token === b[i]);
 }
