@@ -46,6 +46,7 @@ describe("bylines, date lines, credits and tag lines stay out of the body", () =
 
   test("captions ending in a credit, dates in other languages and 'Related:' pointers go; look-alike prose stays", async () => {
     const prose = "More than 200 islanders signed the petition, which the council's transport committee will hear in March.";
+    const figures = "Updated figures for 2019 show one crossing in nine was cancelled.";
     const r = await extracted(`
       <h1>Ferry</h1>
       <div><span>segunda-feira, 22 de janeiro de 2018 às 0:13</span></div>
@@ -54,8 +55,9 @@ describe("bylines, date lines, credits and tag lines stay out of the body", () =
       <p>${STORY[1]}</p>
       <p><strong>Related:</strong> <a href="/2023/ferry-cancellations">Ferry cancellations hit a ten-year high</a></p>
       <p>${prose} <a href="/petition">Read the petition</a>.</p>
+      <p>${figures}</p>
       <p>${STORY[2]}</p>`);
-    for (const sentence of [STORY[0]!, STORY[1]!, STORY[2]!, prose]) expect(r.markdown).toContain(sentence);
+    for (const sentence of [STORY[0]!, STORY[1]!, STORY[2]!, prose, figures]) expect(r.markdown).toContain(sentence);
     for (const line of ["janeiro", "Passengers queue", "AP Photo", "Related", "ten-year high"]) expect(r.markdown).not.toContain(line);
   });
 

@@ -27,7 +27,10 @@ const word = (alternatives: string) => `(?<![\\p{L}\\p{N}])(?:${alternatives})\\
 const DATE_WORDS = new RegExp(`${word(MONTH)}|\\d{1,4}[./-]\\d{1,2}[./-]\\d{1,4}|\\b\\d{1,2}:\\d{2}\\b|\\b(?:19|20)\\d{2}\\b|\\b\\d+\\s+(?:minutes?|hours?|days?)\\s+ago\\b`, "iu");
 // What else a date line may say: "Tuesday, 19 November 2019 at 6:55 AM EST", "22 de janeiro de 2018 às 0:13".
 const DATE_FILLER = new RegExp(`${word(MONTH)}|${word(WEEKDAY)}|${word("am|pm|a\\.m|p\\.m|utc|gmt|[a-z]st|[a-z]dt|cet|cest|at|on|um|le|de|del|the|às|à|a las|h")}`, "giu");
-const DATE_LEAD = /^(?:updated|posted|published|last updated|first published|modified|originally published|publi[ée]e?|mis à jour|aktualisiert|veröffentlicht|actualizado|publicado)\b[\s:,]*(?:on|at|le|am)?/iu;
+const LEADS = "updated|posted|published|last updated|first published|modified|originally published|publi[ée]e?|mis à jour|aktualisiert|veröffentlicht|actualizado|publicado";
+const DATE_LEAD = new RegExp(`^(?:${LEADS})(?![\\p{L}])`, "iu");
+const DATE_LEADS = new RegExp(`${word(LEADS)}|${word("ago|today|yesterday|by|on|at|minutes?|mins?|hours?|hrs?|days?")}`, "giu");
+const RELATIVE_DATE = /\b(?:ago|today|yesterday)\b/i;
 const CREDIT =
   /^[([]?\s*(?:(?:photo|image|picture|photograph|foto|video|illustration)s?\s*(?:credits?|by|courtesy(?: of)?|source)?|credits?|source|courtesy(?: of)?)\s*[:：/|]/iu;
 // A caption ending in its credit: "… outside a Home Depot in Hialeah, Fla. (AP Photo/Alan Diaz, File)".
@@ -54,17 +57,24 @@ export function bylineOf(line: string): string | null {
   return named && /^\p{Lu}/u.test(tokens[0]!) ? rest.replace(/\s*[|,–—-]\s*$/u, "") : null;
 }
 
-/** A line that only dates the story: "Updated Nov 19, 6:55 AM", "18 NOV 2019", "Published 1 day ago". */
-function isDateLine(line: string): boolean {
-  if (DATE_LEAD.test(line)) return DATE_WORDS.test(line) || /\b(?:ago|today|yesterday)\b/i.test(line);
-  // A bare date, not a bare time ("4:14 p.m." heads an entry of a live page): digits and a date in
-  // them, and what is left without date words and separators is a word or two at most.
-  if (!/\d/.test(line) || !DATE_WORDS.test(line.replace(/\b\d{1,2}:\d{2}\b/g, " "))) return false;
+/** Words left once the date words, date fillers, digits and separators are taken out of a line. */
+function nonDateWords(line: string): number {
   const rest = line
+    .replace(DATE_LEADS, " ")
     .replace(DATE_FILLER, " ")
-    .replace(/[\d\s.,:/|–—-]+/gu, " ")
+    .replace(/[\d\s.,:;/|()–—-]+/gu, " ")
     .trim();
-  return rest.split(/\s+/).filter(Boolean).length <= 2 && line.length <= 60;
+  return rest ? rest.split(" ").length : 0;
+}
+
+/** A line that only dates the story: "Updated Nov 19, 6:55 AM", "18 NOV 2019", "Published 1 day ago by Admin". */
+function isDateLine(line: string): boolean {
+  // "Updated figures for 2019 show …" is a sentence: besides its date, a date line says little.
+  if (DATE_LEAD.test(line)) return (DATE_WORDS.test(line) || RELATIVE_DATE.test(line)) && nonDateWords(line) <= 3;
+  // A bare date, not a bare time ("4:14 p.m." heads an entry of a live page): digits and a date in
+  // them, and a word or two besides.
+  if (!/\d/.test(line) || !DATE_WORDS.test(line.replace(/\b\d{1,2}:\d{2}\b/g, " "))) return false;
+  return nonDateWords(line) <= 2 && line.length <= 60;
 }
 
 type Kind = "byline" | "date" | "credit" | "filed" | "elsewhere";
