@@ -1,10 +1,12 @@
-// HTML pages → readable Markdown and metadata: parse once, pin <base>, strip noise, Readability, Turndown.
+// HTML pages → readable Markdown and metadata: parse once, pin <base>, mark noise, Readability, drop noise
+// and bylines/credits, Turndown.
 import { Readability } from "@mozilla/readability";
 import { toRfc3339 } from "./dates.ts";
 import { dropInertBlocks, parseDocument, pinBase } from "./dom.ts";
 import { countWords, nodeToMarkdown } from "./markdown.ts";
 import { normalizeLanguage, type PageMeta, readPageMeta } from "./metadata.ts";
-import { stripNoise } from "./noise.ts";
+import { dropStoryFurniture } from "./furniture.ts";
+import { dropMarkedNoise, markNoise, stripNoise } from "./noise.ts";
 import { ExtractError, type Extracted } from "./types.ts";
 import { cleanText as text, hostname, truncate } from "./util.ts";
 
@@ -70,10 +72,17 @@ export function extractHtml(raw: string, url: string): Extracted {
   const document = parse(html);
   pinBase(document, url);
   const page = readPageMeta(document);
-  stripNoise(document);
+  // Readability chooses on the intact page; noise removed first once took the story with it.
+  markNoise(document);
   const article = runReadability(document);
-  let markdown = article?.content && text(article.textContent) ? nodeToMarkdown(article.content) : "";
+  let markdown = "";
+  let bodyByline: string | null = null;
+  if (article?.content && text(article.textContent)) {
+    dropMarkedNoise(article.content);
+    bodyByline = dropStoryFurniture(article.content).byline;
+    markdown = nodeToMarkdown(article.content);
+  }
   if (!markdown) markdown = bodyMarkdown(html, url);
   if (!markdown) throw new ExtractError("empty_content", "the page has no readable text");
-  return metadata(article, page, url, markdown);
+  return metadata(article, { ...page, author: page.author ?? bodyByline }, url, markdown);
 }

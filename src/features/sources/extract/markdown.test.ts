@@ -55,6 +55,10 @@ describe("htmlToMarkdown", () => {
     expect(md).toBe("| Name | Qty |\n| --- | --- |\n| Apple \\| red |  |\n| [Pear](https://ex.example/p) | 2 |");
   });
 
+  test('text lines starting "1)" stay text: CommonMark would read them as an ordered list and drop the numbers', () => {
+    expect(htmlToMarkdown("<p>Offers:<br>1) Lego set<br>2) Pista Polistil</p><p>3) Thriller</p>", BASE)).toBe("Offers:\n1\\) Lego set\n2\\) Pista Polistil\n\n3\\) Thriller");
+  });
+
   test("an empty or whitespace-only input gives an empty string", () => {
     expect(htmlToMarkdown("", BASE)).toBe("");
     expect(htmlToMarkdown("<div>  </div>", BASE)).toBe("");

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { buildPdf } from "../../../../test/fixtures/pages/pdf-builder.ts";
+import { buildPdf, type PdfLine } from "../../../../test/fixtures/pages/pdf-builder.ts";
 import { ExtractError, extract } from "./index.ts";
 import { withTimeout } from "./pdf.ts";
 
@@ -19,17 +19,93 @@ async function extractionError(body: Uint8Array): Promise<ExtractError> {
 describe("PDF extraction", () => {
   test("a three-page PDF gives its text page by page and its Info metadata", async () => {
     const r = await extract({ body: await fixture("survey-3-pages.pdf"), contentType: "application/pdf", url: URL_ });
-    const pages = r.markdown.split("\n\n");
-    expect(pages).toHaveLength(3);
-    expect(pages[0]).toContain("Curlews probe the soft mud for worms at low tide.");
-    expect(pages[1]).toContain("The January count found 412 dunlin on the north shore.");
-    expect(pages[2]).toContain("Counts were made from the sea wall one hour before high water.");
+    // Each page opens with a short line standing alone: its heading. Text stays in page order.
+    expect(r.markdown).toBe(
+      [
+        "# Field Notes on Estuary Birds",
+        "Curlews probe the soft mud for worms at low tide.",
+        "Redshanks call loudly when anything approaches the flock.",
+        "## Winter counts",
+        "The January count found 412 dunlin on the north shore. Numbers were lower than last year because of the frost.",
+        "## Methods",
+        "Counts were made from the sea wall one hour before high water.",
+      ].join("\n\n"),
+    );
     expect(r.title).toBe("Estuary Bird Survey 2023");
     expect(r.byline).toBe("R. Okonjo");
     expect(r.publishedAt).toBe("2024-01-15T09:30:00.000Z");
     expect(r.language).toBe("en-GB");
     expect(r.siteName).toBe("reports.example.org");
     expect(r.wordCount).toBeGreaterThan(50);
+  });
+
+  test("wrapped lines become paragraphs, headings become headings, and only real lists become lists", async () => {
+    const body = (text: string, gap = 14, indent = 0): PdfLine => ({ text, size: 11, gap, indent });
+    const pages: PdfLine[][] = [
+      [
+        { text: "Tidal Energy in Small Estuaries", size: 20 },
+        { text: "1. Introduction", size: 14, gap: 36 },
+        body("The estuary of the river Teign has been studied for dec-", 24),
+        body("ades by local naturalists, who recorded the birds, the fish and the height of every tide"),
+        body("at the quay since the harbour master first kept a log in 1851."),
+        body("A second paragraph begins here, and it too runs over more than a single line of the page"),
+        body("before it ends with a sentence that fills most of the width of the line, nearly all of it."),
+        body("An indented third paragraph starts on the next line without any extra space above it,", 14, 18),
+        body("as many printed reports do."),
+        { text: "2. Methods", size: 14, gap: 30 },
+        body("Each count followed the same three steps, which every volunteer learnt on the first day:", 24),
+        body("1. Count the birds on the mudflats one hour before high water."),
+        body("2. Record the wind direction and the state of the sea."),
+        body("3. Enter both in the survey book before leaving the hide."),
+        body("Volunteers also noted the following about each visit, where they could:"),
+        body("\x95 the number of boats moored in the channel"),
+        body("\x95 any disturbance from walkers or dogs on the sea wall"),
+        body("Results and Discussion", 28),
+        body("The counts show that wading birds return to the same feeding grounds each winter, and that", 28),
+        body("their numbers fall sharply in the weeks after a hard frost, when the mud is frozen and the"),
+      ],
+      [
+        body("worms retreat too deep for the shorter-billed species to reach them."),
+        body("1. This sentence only happens to start with a number, and the line is not a list at all"),
+        body("because nothing around it is numbered."),
+      ],
+    ];
+    const r = await extract({ body: buildPdf(pages), contentType: "application/pdf", url: URL_ });
+    expect(r.markdown).toBe(
+      [
+        "# Tidal Energy in Small Estuaries",
+        "## 1. Introduction",
+        "The estuary of the river Teign has been studied for decades by local naturalists, who recorded the birds, the fish and the height of every tide at the quay since the harbour master first kept a log in 1851.",
+        "A second paragraph begins here, and it too runs over more than a single line of the page before it ends with a sentence that fills most of the width of the line, nearly all of it.",
+        "An indented third paragraph starts on the next line without any extra space above it, as many printed reports do.",
+        "## 2. Methods",
+        "Each count followed the same three steps, which every volunteer learnt on the first day:",
+        "1. Count the birds on the mudflats one hour before high water.\n2. Record the wind direction and the state of the sea.\n3. Enter both in the survey book before leaving the hide.",
+        "Volunteers also noted the following about each visit, where they could:",
+        "- the number of boats moored in the channel\n- any disturbance from walkers or dogs on the sea wall",
+        "## Results and Discussion",
+        // A sentence running over the page break is one paragraph.
+        "The counts show that wading birds return to the same feeding grounds each winter, and that their numbers fall sharply in the weeks after a hard frost, when the mud is frozen and the worms retreat too deep for the shorter-billed species to reach them.",
+        "1\\. This sentence only happens to start with a number, and the line is not a list at all because nothing around it is numbered.",
+      ].join("\n\n"),
+    );
+    expect(r.title).toBe("Tidal Energy in Small Estuaries");
+    expect(r.excerpt).toStartWith("The estuary of the river Teign has been studied for decades");
+  });
+
+  test("page numbers and running footers go; a sentence running over the page break stays whole", async () => {
+    const line = (text: string, gap = 14): PdfLine => ({ text, size: 11, gap });
+    const footer = (n: number): PdfLine[] => [line("Harbour Board Annual Report 2023", 60), line(String(n))];
+    const pages: PdfLine[][] = [
+      [line("The dredging of the inner harbour was finished in March, two months later than planned, because"), line("the contractor's barge was needed"), ...footer(1)],
+      [line("elsewhere during the winter storms - the delay cost nothing, as the contract had a fixed price."), ...footer(2)],
+      [line("Moorings were let to 212 boats, the highest number since the marina opened in 1998."), ...footer(3)],
+    ];
+    const r = await extract({ body: buildPdf(pages), contentType: "application/pdf", url: URL_ });
+    expect(r.markdown).toBe(
+      "The dredging of the inner harbour was finished in March, two months later than planned, because the contractor's barge was needed elsewhere during the winter storms - the delay cost nothing, as the contract had a fixed price.\n\n" +
+        "Moorings were let to 212 boats, the highest number since the marina opened in 1998.",
+    );
   });
 
   test("without a usable Title the first non-empty line is the title", async () => {

@@ -1,8 +1,9 @@
 // PDF documents → text Markdown and metadata via unpdf (pdf.js), with malformed input reported, never fatal.
-import { extractText, getDocumentProxy } from "unpdf";
+import { extractTextItems, getDocumentProxy } from "unpdf";
 import { parsePdfDate, toRfc3339 } from "./dates.ts";
 import { countWords } from "./markdown.ts";
 import { normalizeLanguage } from "./metadata.ts";
+import { pdfMarkdown } from "./pdf-layout.ts";
 import { ExtractError, type Extracted } from "./types.ts";
 import { cleanText, hostname, truncate } from "./util.ts";
 
@@ -30,30 +31,22 @@ export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-function pageText(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .replace(/[ \t]+$/gm, "")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
-}
-
 function infoString(info: Record<string, unknown>, key: string): string | null {
   const value = info[key];
   return typeof value === "string" ? cleanText(value) : null;
 }
 
 async function readPdf(pdf: PdfDocument, url: string): Promise<Extracted> {
-  const [{ text }, meta] = await Promise.all([
-    extractText(pdf, { mergePages: false }),
+  const [{ items }, meta] = await Promise.all([
+    extractTextItems(pdf),
     pdf.getMetadata().catch(() => ({ info: {}, metadata: null })),
   ]);
-  const markdown = text.map(pageText).filter(Boolean).join("\n\n");
+  const markdown = pdfMarkdown(items);
   if (!markdown) throw new ExtractError("empty_content", "the PDF has no extractable text (scanned images?)");
   const info = meta.info as Record<string, unknown>;
   const xmpTitle = typeof meta.metadata?.get === "function" ? cleanText(String(meta.metadata.get("dc:title") ?? "")) : null;
   const infoTitle = infoString(info, "Title");
-  const firstLine = markdown.split("\n").find((line) => line.trim()) ?? null;
+  const firstLine = markdown.split("\n").find((line) => line.trim())?.replace(/^#{1,6}\s+/, "") ?? null;
   const title = [infoTitle, xmpTitle].find((t) => t && !PLACEHOLDER_TITLE.test(t)) ?? firstLine;
   const created = infoString(info, "CreationDate");
   return {
@@ -62,7 +55,7 @@ async function readPdf(pdf: PdfDocument, url: string): Promise<Extracted> {
     siteName: hostname(url),
     language: normalizeLanguage(infoString(info, "Language")),
     publishedAt: created ? (parsePdfDate(created) ?? toRfc3339(created)) : null,
-    excerpt: truncate(markdown.split(/\n\s*\n/).find((p) => p.trim() && p.trim() !== firstLine?.trim()) ?? null, EXCERPT_MAX),
+    excerpt: truncate(markdown.split(/\n\s*\n/).find((p) => p.trim() && !p.startsWith("#") && p.trim() !== firstLine?.trim()) ?? null, EXCERPT_MAX),
     wordCount: countWords(markdown),
     markdown,
   };

@@ -61,7 +61,12 @@ function codeBlock(_content: string, node: HTMLElement): string {
   return `\n\n${fence}${language}\n${text}\n${fence}\n\n`;
 }
 
+// CommonMark also starts an ordered list at "1)" (Turndown escapes only "1."): "1) Lego" must stay text.
+const PAREN_ORDINAL = /^(\s*\d{1,9})\) /;
+
 export function addRules(service: TurndownService): void {
+  const escape = service.escape.bind(service);
+  service.escape = (text: string) => escape(text).replace(PAREN_ORDINAL, "$1\\) ");
   service.remove(DROPPED_TAGS as (keyof HTMLElementTagNameMap)[]);
   service.addRule("link", {
     filter: (node) => node.nodeName === "A" && node.hasAttribute("href"),
