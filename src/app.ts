@@ -21,6 +21,7 @@ import { mcpRoutes } from "./features/mcp/routes.ts";
 import { oauthRoutes } from "./features/oauth/routes.ts";
 import { webhookIngressRoutes } from "./features/webhooks/incoming.ts";
 import { workflowApiRoutes } from "./features/workflows/routes.ts";
+import { eventRoutes } from "./features/events/routes.ts";
 import type { Services } from "./services.ts";
 
 export function createApp(s: Services) {
@@ -36,7 +37,8 @@ export function createApp(s: Services) {
     .use(searchRoutes(s))
     .use(feedRoutes(s))
     .use(podcastRoutes(s))
-    .use(workflowApiRoutes(s));
+    .use(workflowApiRoutes(s))
+    .use(eventRoutes(s));
 
   let routes: () => { method: string; path: string }[] = () => [];
   const app = new Elysia()

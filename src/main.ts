@@ -6,6 +6,7 @@ import { openDatabase } from "./db/client.ts";
 import { createApp } from "./app.ts";
 import { createServices } from "./services.ts";
 import { rememberClientAddress } from "./features/web/http.ts";
+import { isEventStreamRequest } from "./features/events/stream.ts";
 
 function start() {
   let config;
@@ -29,6 +30,8 @@ function start() {
     fetch: (req, srv) => {
       // The per-address sign-in limit needs the peer address, which app.handle alone cannot see.
       rememberClientAddress(req, srv.requestIP(req)?.address);
+      // An event stream is quiet between heartbeats for longer than Bun's default idle timeout.
+      if (isEventStreamRequest(req)) srv.timeout(req, 0);
       return app.handle(req);
     },
   });

@@ -19,6 +19,8 @@ export interface RenderOptions {
   kbps?: number;
   /** Seconds of speech per encoded segment; by default about a sixth of the episode, 6–30 s. */
   segmentSeconds?: number;
+  /** Told after each spoken turn, and once when only encoding remains. */
+  onProgress?: (p: { phase: "speech" | "encoding"; done: number; total: number }) => void;
 }
 
 export interface RenderResult {
@@ -112,10 +114,12 @@ export async function renderEpisode(turns: Turn[], path: string, opts: RenderOpt
       pending.push({ samples: normalisePeak(clip.samples), sampleRate: clip.sampleRate, pauseAfterMs });
       pendingSeconds += seconds;
       if (pendingSeconds >= segmentSeconds && next) flush(false);
+      opts.onProgress?.({ phase: "speech", done: i + 1, total: turns.length });
       const oldest = written[written.length - MAX_PENDING_SEGMENTS];
       if (oldest) await oldest;
     }
     flush(true);
+    opts.onProgress?.({ phase: "encoding", done: turns.length, total: turns.length });
     await writes;
     if (bytes === 0) throw new Error("the speech engine produced no audio");
     await file.sync();
