@@ -16,6 +16,7 @@ import { sourceRoutes } from "./features/sources/routes.ts";
 import { searchRoutes } from "./features/search/routes.ts";
 import { podcastRoutes } from "./features/podcasts/routes.ts";
 import { webRoutes } from "./features/web/routes.ts";
+import { createPageErrors } from "./features/web/errors.ts";
 import { feedRoutes } from "./features/feeds/routes.ts";
 import { mcpRoutes } from "./features/mcp/routes.ts";
 import { oauthRoutes } from "./features/oauth/routes.ts";
@@ -41,8 +42,9 @@ export function createApp(s: Services) {
     .use(eventRoutes(s));
 
   let routes: () => { method: string; path: string }[] = () => [];
+  const pageErrors = createPageErrors(s);
   const app = new Elysia()
-    .use(errorPlugin(s.logger, () => routes()))
+    .use(errorPlugin(s.logger, () => routes(), { page: pageErrors }))
     .use(
       openapi({
         path: "/api/docs",
@@ -74,7 +76,7 @@ export function createApp(s: Services) {
       return new Response(spec, { headers: { "content-type": "application/json; charset=utf-8" } });
     },
   };
-  const handle = withRequestHandling(withSpec, { logger: s.logger, maxBodyBytes: s.config.http.maxBodyBytes, apiAuth });
+  const handle = withRequestHandling(withSpec, { logger: s.logger, maxBodyBytes: s.config.http.maxBodyBytes, apiAuth, page: pageErrors });
   return { handle, routes: () => app.routes, elysia: app };
 }
 export type App = ReturnType<typeof createApp>;

@@ -4,6 +4,7 @@
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { metaOf } from "./context.ts";
+import type { ErrorPageRenderer } from "./errors.ts";
 import { problemResponse } from "./problem.ts";
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -31,7 +32,7 @@ function guard(request: Request, path: string, maxBodyBytes: number): AppError |
 
 export function withRequestHandling<A extends HttpApp>(
   app: A,
-  opts: { logger: Logger; maxBodyBytes: number; apiAuth?: (request: Request) => Record<string, string> },
+  opts: { logger: Logger; maxBodyBytes: number; apiAuth?: (request: Request) => Record<string, string>; page?: ErrorPageRenderer },
 ) {
   return async (request: Request): Promise<Response> => {
     const meta = metaOf(request);
@@ -49,7 +50,9 @@ export function withRequestHandling<A extends HttpApp>(
       res = await app.handle(request);
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
-      res = problemResponse({ code: e.code, detail: e.detail, errors: e.extra.errors, requestId: meta.id, headers: e.extra.headers });
+      res =
+        opts.page?.(request, { code: e.code, detail: e.detail, requestId: meta.id, headers: e.extra.headers }) ??
+        problemResponse({ code: e.code, detail: e.detail, errors: e.extra.errors, requestId: meta.id, headers: e.extra.headers });
     }
     try {
       res.headers.set("x-request-id", meta.id);
@@ -58,6 +61,8 @@ export function withRequestHandling<A extends HttpApp>(
       res = new Response(res.body, res);
       res.headers.set("x-request-id", meta.id);
     }
+    // Never sniffed: the web app's CSP admits same-origin scripts, so no response may pass as one.
+    res.headers.set("x-content-type-options", "nosniff");
     if (extra) for (const k in extra) res.headers.set(k, extra[k]!);
     opts.logger.info("request", {
       request_id: meta.id,

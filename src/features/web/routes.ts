@@ -1,4 +1,4 @@
-// The server-rendered web app: sign up, sign in, sign out and Settings → API keys. Handlers are
+// The server-rendered web app: sign up, sign in, sign out and the API keys page (Settings). Handlers are
 // thin; logic lives in service.ts, markup in pages.ts, CSRF checks in csrf.ts.
 import { Elysia } from "elysia";
 import { AppError, ERROR_CODES, type ErrorCode } from "../../errors.ts";
@@ -12,6 +12,8 @@ import { createWebService, type SignedIn } from "./service.ts";
 import { oauthWebRoutes } from "./oauth-routes.ts";
 import { libraryWebRoutes } from "./library/routes.ts";
 import { outboxWebRoutes } from "./outbox.ts";
+import { accountWebRoutes } from "./account.ts";
+import { liveWebRoutes } from "./live.ts";
 
 interface WebCtx {
   request: Request;
@@ -213,5 +215,7 @@ export function webRoutes(s: Services) {
     )
     .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
+    .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+    .use(accountWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }, web))
+    .use(liveWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
 }

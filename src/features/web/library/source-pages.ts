@@ -3,6 +3,7 @@ import type { NotebookPublic } from "../../notebooks/schema.ts";
 import type { SourcePublic } from "../../sources/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../html.ts";
 import { csrfInput, day, fieldError, hostOf, libraryPage, pager, select, when } from "./common.ts";
+import { liveAttrs } from "../live.ts";
 import { renderMarkdown } from "./markdown.ts";
 
 const FAILURES: Record<string, string> = {
@@ -77,9 +78,10 @@ function addForm(user: LayoutUser, notebooks: NotebookPublic[], f: AddForm): Saf
 </form>`;
 }
 
-function sourceRow(s: SourcePublic, names: Map<string, string>): SafeHtml {
+/** One row of the library list; live: it re-renders from its fragment when the source changes. */
+export function sourceRow(s: SourcePublic, names: Map<string, string>): SafeHtml {
   const nbs = s.notebook_ids.filter((id) => names.has(id));
-  return html`<li>
+  return html`<li${liveAttrs({ kind: "source", id: s.id, fragment: `/library/sources/${s.id}/row` })}>
   <a class="title" href="/library/sources/${s.id}">${s.title || s.url}</a>
   <div class="meta">
     <span>${s.site_name || hostOf(s.url)}</span>
@@ -99,6 +101,8 @@ export interface LibraryPageInput {
   form?: AddForm;
   flash?: Flash;
   status?: number;
+  /** The event cursor the list was read at, so live updates miss nothing after it. */
+  liveSince?: number;
 }
 
 export function libraryListPage(p: LibraryPageInput): Response {
@@ -121,13 +125,16 @@ ${addForm(p.user, p.notebooks, p.form ?? {})}
   <button type="submit" class="secondary">Filter</button>
   ${filtered ? html`<a href="/library">Clear</a>` : ""}
 </form>
-${p.sources.length ? html`<ul class="items">${p.sources.map((s) => sourceRow(s, names))}</ul>` : html`<p class="muted">${filtered ? "No sources match these filters." : "Nothing saved yet. Add a link above."}</p>`}
+${p.sources.length ? html`<ul class="items"${p.liveSince !== undefined ? html` data-live-since="${p.liveSince}"` : ""}>${p.sources.map((s) => sourceRow(s, names))}</ul>` : html`<p class="muted">${filtered ? "No sources match these filters." : "Nothing saved yet. Add a link above."}</p>`}
 ${pager("/library", p.filters, p.next)}`;
   return libraryPage({ title: "Library", user: p.user, body, flash: p.flash, status: p.status });
 }
 
-function readerBody(s: SourcePublic): SafeHtml {
-  if (s.status === "pending") return html`<p class="card">This source is still being fetched. Reload the page in a moment.</p>`;
+function readerBody(s: SourcePublic, liveSince?: number): SafeHtml {
+  if (s.status === "pending") {
+    // Live: the page reloads itself when the source is ready or failed; without script, a reload shows it.
+    return html`<p class="card"${liveAttrs({ kind: "source", id: s.id, reload: true, since: liveSince })}>This source is still being fetched. The page shows it as soon as it is ready (or reload it in a moment).</p>`;
+  }
   if (s.status === "failed") {
     return html`<div class="card"><p><strong>It could not be fetched:</strong> ${failureWords(s.error)}.</p>
   ${s.error_detail ? html`<p class="muted">${s.error_detail}</p>` : ""}
@@ -159,7 +166,7 @@ function membership(user: LayoutUser, s: SourcePublic, notebooks: NotebookPublic
   return html`${list}${add}`;
 }
 
-export function readerPage(p: { user: LayoutUser; source: SourcePublic; notebooks: NotebookPublic[]; flash?: Flash }): Response {
+export function readerPage(p: { user: LayoutUser; source: SourcePublic; notebooks: NotebookPublic[]; flash?: Flash; liveSince?: number }): Response {
   const s = p.source;
   const original = s.final_url ?? s.url;
   const body = html`<p><a href="/library">← Library</a></p>
@@ -173,7 +180,7 @@ export function readerPage(p: { user: LayoutUser; source: SourcePublic; notebook
   <form method="post" action="/library/sources/${s.id}/refetch">${csrfInput(p.user.csrfToken)}<button type="submit" class="secondary">Refetch</button></form>
   <a href="/library/sources/${s.id}/delete">Delete…</a>
 </div>
-${readerBody(s)}
+${readerBody(s, p.liveSince)}
 <h2>Notebooks</h2>
 ${membership(p.user, s, p.notebooks)}`;
   return libraryPage({ title: s.title || hostOf(s.url), user: p.user, body, flash: p.flash, webImages: true });

@@ -12,7 +12,7 @@ import { confirmDeletePage, flashOf, formFields, here, ID_RE, PAGE_SIZE, paged, 
 import { libraryListPage, readerPage, type AddForm } from "./source-pages.ts";
 
 const NOTICES: Record<string, Flash> = {
-  added: { kind: "ok", text: "Saved. It is being fetched; it shows as Ready when its text is in." },
+  added: { kind: "ok", text: "Saved. It is being fetched; it shows as Ready when its text is in (this list updates by itself)." },
   exists: { kind: "ok", text: "This link is already saved in your library." },
   exists_added: { kind: "ok", text: "This link was already saved; it is now in the notebooks you chose." },
   deleted: { kind: "ok", text: "The source was deleted." },
@@ -29,8 +29,9 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
     const status = SOURCE_STATUSES.find((x) => x === q.status);
     const notebook = ID_RE.notebook.test(q.notebook ?? "") ? q.notebook : undefined;
     const before = ID_RE.source.test(q.before ?? "") ? q.before : undefined;
+    const liveSince = s.live.events.latestSeq(); // read before the rows: a change after it reaches the page live
     const { rows, next } = paged(s.sources.list(me.actor, { limit: PAGE_SIZE + 1, before, status, notebookId: notebook }), PAGE_SIZE);
-    return libraryListPage({ user: h.layoutUser(me), sources: rows, next, filters: { status, notebook }, notebooks: notebooksOf(me.actor), ...extra });
+    return libraryListPage({ user: h.layoutUser(me), sources: rows, next, filters: { status, notebook }, notebooks: notebooksOf(me.actor), liveSince, ...extra });
   }
 
   /** Validates the add-link form the way the API's schema would, with messages for people. */
@@ -89,8 +90,9 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
       h.page(({ request, params, query }) => {
         const me = h.signedIn(request);
         if (!me) return signInFirst(here(request));
+        const liveSince = s.live.events.latestSeq();
         const source = s.sources.publicOf(s.sources.get(me.actor, params.id ?? ""), true);
-        return readerPage({ user: h.layoutUser(me), source, notebooks: notebooksOf(me.actor), flash: flashOf(NOTICES, query.notice) });
+        return readerPage({ user: h.layoutUser(me), source, notebooks: notebooksOf(me.actor), flash: flashOf(NOTICES, query.notice), liveSince });
       }),
     )
     // POST /library/sources/:id/notebooks
