@@ -39,7 +39,7 @@ function run(body: string, pages: Record<string, { status: number; markup: strin
     win, document, FakeEventSource, fetch, location, (fn: () => void) => fn(),
   );
   const settle = () => new Promise((r) => setTimeout(r, 5));
-  return { document, stream: FakeEventSource.last, fetched, reloads: () => reloads, settle };
+  return { document, stream: FakeEventSource.last as FakeEventSource | undefined, fetched, reloads: () => reloads, settle };
 }
 
 describe("live-updates script", () => {
