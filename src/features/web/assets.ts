@@ -49,6 +49,9 @@ td form { margin: 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1.25rem; margin: .75rem 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }
+dl.facts time { white-space: nowrap; }
+.card > h2:first-child { margin-top: .25rem; }
+@media (prefers-color-scheme: dark) { button:not(.link):not(.danger):not(.secondary) { color: #15171b; } }
 meter, progress { width: 100%; height: 1.1rem; }
 [data-live-deleted] { opacity: .55; }
 [data-live-deleted] .title { text-decoration: line-through; }
