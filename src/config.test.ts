@@ -30,6 +30,7 @@ describe("loadConfig defaults", () => {
     expect(c.net.allowPrivateNetwork).toBe(false);
     expect(c.ai.baseUrl).toBeUndefined();
     expect(c.mail.smtpUrl).toBeUndefined();
+    expect(c.events).toEqual({ heartbeatMs: 15_000, maxStreamsPerUser: 20 });
   });
 
   test("blank values count as unset", () => {
@@ -79,6 +80,8 @@ describe("bad values stop with a ConfigError naming the variable", () => {
     ["SMTP_URL wrong scheme", { SMTP_URL: "http://mail.example.com" }, "SMTP_URL"],
     ["LOG_LEVEL unknown", { LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     ["DEFAULT_MONTHLY_CREDITS fractional", { DEFAULT_MONTHLY_CREDITS: "1.5" }, "DEFAULT_MONTHLY_CREDITS"],
+    ["EVENTS_HEARTBEAT_MS too small", { EVENTS_HEARTBEAT_MS: "0" }, "EVENTS_HEARTBEAT_MS"],
+    ["EVENTS_MAX_STREAMS_PER_USER not a number", { EVENTS_MAX_STREAMS_PER_USER: "many" }, "EVENTS_MAX_STREAMS_PER_USER"],
   ];
   for (const [name, env, variable] of cases) {
     test(name, () => {

@@ -27,7 +27,7 @@ function collector() {
   let wake: (() => void) | undefined;
   return {
     got,
-    sink: { deliver: (e: LiveEvent) => (got.push(e), wake?.()) },
+    sink: { deliver: (e: LiveEvent) => (got.push(e), wake?.()), end: () => {} },
     async stored(n: number, timeoutMs = 5000): Promise<string[]> {
       const deadline = Date.now() + timeoutMs;
       const ids = () => got.flatMap((e) => ("stored" in e ? [(e.stored.data as { id: string }).id] : []));

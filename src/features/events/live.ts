@@ -8,6 +8,8 @@ export type LiveEvent = { stored: AppEvent } | { published: PublishedEvent };
 
 export interface LiveSink {
   deliver(e: LiveEvent): void;
+  /** The server is stopping: end the stream (the client resumes elsewhere or later). */
+  end(): void;
 }
 
 const BATCH = 500;
@@ -33,6 +35,7 @@ export function createLiveHub(deps: LiveHubDeps) {
   let cursor = 0;
   let generation = deps.changes?.generation() ?? 0;
   let backstop: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
   /** The latest progress of each object still in progress (by object id), for streams opened mid-way. */
   const snapshots = new Map<string, { event: PublishedEvent; at: number }>();
 
@@ -89,6 +92,7 @@ export function createLiveHub(deps: LiveHubDeps) {
      * delivers events committed after this call; what came before is the stream's to read.
      */
     subscribe(userId: string, sink: LiveSink): (() => void) | null {
+      if (closed) return null;
       let sinks = byUser.get(userId);
       if (sinks && sinks.size >= deps.maxPerUser) return null;
       if (open === 0) {
@@ -134,7 +138,13 @@ export function createLiveHub(deps: LiveHubDeps) {
       return userId === undefined ? open : (byUser.get(userId)?.size ?? 0);
     },
 
+    /** True once the hub was closed: no new streams. */
+    isClosed: () => closed,
+
+    /** Ends every open stream and takes no new ones; a server stopping gracefully waits for its streams otherwise. */
     close(): void {
+      closed = true;
+      for (const sinks of [...byUser.values()]) for (const sink of [...sinks]) sink.end();
       stopRecorded();
       stopPublished();
       if (backstop) clearInterval(backstop);

@@ -216,6 +216,26 @@ describe("event stream over a real connection", () => {
   }, 30_000);
 });
 
+describe("stopping the server", () => {
+  test("closing the hub ends open streams, so a graceful stop finishes; new streams get 503", async () => {
+    const ctx = createTestContext();
+    const a = await userWithKey(ctx);
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (r) => ctx.app.handle(r) });
+    const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/events/stream`, { headers: { authorization: `Bearer ${a.key}` } });
+    const reader = res.body!.getReader();
+    await reader.read();
+    const stopped = server.stop();
+    ctx.services.live.hub.close();
+    await stopped;
+    // The client sees the stream end rather than hang.
+    let done = false;
+    while (!done) done = (await reader.read()).done;
+    expect(ctx.services.live.hub.connections()).toBe(0);
+    const late = await open(ctx, a.key);
+    expect(late.status).toBe(503);
+  }, 30_000);
+});
+
 describe("OpenAPI", () => {
   test("the stream is documented with a text/event-stream response and its resume parameter", async () => {
     const ctx = createTestContext();

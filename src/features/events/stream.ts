@@ -85,7 +85,8 @@ export function openEventStream(deps: StreamDeps, req: StreamRequest): Response 
     }
   }
 
-  const unsubscribe = hub.subscribe(req.userId, { deliver });
+  if (hub.isClosed()) throw new AppError("service_unavailable", "The server is shutting down; reconnect in a moment");
+  const unsubscribe = hub.subscribe(req.userId, { deliver, end: () => onAbort() });
   if (!unsubscribe) {
     throw new AppError("rate_limited", "Too many event streams are open for this account; close one and try again", {
       headers: { "retry-after": String(Math.ceil(RETRY_MS / 1000)) },

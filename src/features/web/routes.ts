@@ -96,7 +96,7 @@ export function webRoutes(s: Services) {
         if (!(e instanceof AppError)) throw e;
         const me = signedIn(ctx.request);
         const title = TITLES[e.code] ?? ERROR_CODES[e.code][1];
-        const markup = errorPage({ status: e.status, title, detail: e.detail ?? title, user: me ? layoutUser(me) : null });
+        const markup = errorPage({ status: e.status, title, detail: e.detail ?? title, user: me ? layoutUser(me) : null, requestId: metaOf(ctx.request).id });
         return pageResponse(markup, { status: e.status, headers: e.extra.headers });
       }
     };
