@@ -6,19 +6,19 @@ import { LIVE_SCRIPT } from "./live-script.ts";
 
 class FakeEventSource {
   static last: FakeEventSource | undefined;
-  listeners = new Map<string, ((e: { data: string }) => void)[]>();
+  listeners = new Map<string, ((e: { data: string; lastEventId: string }) => void)[]>();
   closed = false;
   constructor(readonly url: string) {
     FakeEventSource.last = this;
   }
-  addEventListener(type: string, fn: (e: { data: string }) => void) {
+  addEventListener(type: string, fn: (e: { data: string; lastEventId: string }) => void) {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
   }
   close() {
     this.closed = true;
   }
-  emit(type: string, data: Record<string, unknown>) {
-    for (const fn of this.listeners.get(type) ?? []) fn({ data: JSON.stringify({ id: "evt_1", type, occurred_at: "", data }) });
+  emit(type: string, data: Record<string, unknown>, lastEventId = "1") {
+    for (const fn of this.listeners.get(type) ?? []) fn({ data: JSON.stringify({ id: "evt_1", type, occurred_at: "", data }), lastEventId });
   }
 }
 
@@ -39,7 +39,11 @@ function run(body: string, pages: Record<string, { status: number; markup: strin
     win, document, FakeEventSource, fetch, location, (fn: () => void) => fn(),
   );
   const settle = () => new Promise((r) => setTimeout(r, 5));
-  return { document, stream: FakeEventSource.last as FakeEventSource | undefined, fetched, reloads: () => reloads, settle };
+  const setHidden = (hidden: boolean) => {
+    Object.defineProperty(document, "hidden", { value: hidden, configurable: true });
+    document.dispatchEvent(new window.Event("visibilitychange"));
+  };
+  return { document, stream: FakeEventSource.last as FakeEventSource | undefined, fetched, reloads: () => reloads, settle, setHidden };
 }
 
 describe("live-updates script", () => {
@@ -102,6 +106,17 @@ describe("live-updates script", () => {
     stream!.emit("source.updated", { id: "src_A", status: "ready" });
     stream!.emit("source.updated", { id: "src_A", status: "ready" });
     expect(reloads()).toBe(1);
+  });
+
+  test("a hidden tab closes its stream; shown again it reopens after the last event it saw", () => {
+    const { stream, setHidden } = run('<ul data-live-since="7"><li data-live="source" data-live-id="src_A"><b data-live-field="status"></b></li></ul>');
+    stream!.emit("source.updated", { id: "src_A", status: "ready" }, "31");
+    setHidden(true);
+    expect(stream!.closed).toBe(true);
+    setHidden(false);
+    const reopened = FakeEventSource.last!;
+    expect(reopened).not.toBe(stream);
+    expect(reopened.url).toBe("/events/stream?last_event_id=31");
   });
 
   test("a deleted event marks the element; other objects' events do nothing", () => {

@@ -24,7 +24,8 @@
 //                                  stream resumes after the lowest one, so nothing is missed between
 //                                  rendering and connecting.
 //
-// The stream is opened only on pages with a [data-live] element, and closed when the page goes away.
+// The stream is opened only on pages with a [data-live] element, closed while the tab is hidden
+// (and reopened, resuming after the last event seen, when it is shown) and when the page goes away.
 export const LIVE_SCRIPT = `"use strict";
 (function () {
   if (!window.EventSource || !document.querySelector("[data-live]")) return;
@@ -145,18 +146,33 @@ export const LIVE_SCRIPT = `"use strict";
     }
   }
 
-  var from = since();
-  var source = new EventSource("/events/stream" + (from === null ? "" : "?last_event_id=" + from));
-  TYPES.forEach(function (type) {
-    source.addEventListener(type, function (e) {
-      try {
-        apply(type, JSON.parse(e.data));
-      } catch (err) {
-        // a malformed event changes nothing on the page
-      }
+  // The last event seen (or the page's own cursor): where a reopened stream resumes.
+  var cursor = since();
+  var source = null;
+  function connect() {
+    source = new EventSource("/events/stream" + (cursor === null ? "" : "?last_event_id=" + cursor));
+    TYPES.forEach(function (type) {
+      source.addEventListener(type, function (e) {
+        if (/^[0-9]+$/.test(e.lastEventId || "")) cursor = Number(e.lastEventId);
+        try {
+          apply(type, JSON.parse(e.data));
+        } catch (err) {
+          // a malformed event changes nothing on the page
+        }
+      });
     });
+  }
+  function disconnect() {
+    if (source) source.close();
+    source = null;
+  }
+  connect();
+  // A hidden tab gives its connection back (browsers allow few per site) and catches up when shown.
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) disconnect();
+    else if (!source) connect();
   });
-  window.addEventListener("pagehide", function () { source.close(); });
+  window.addEventListener("pagehide", disconnect);
   // Back from the back-forward cache the stream is closed and the page may be stale: load it afresh.
   window.addEventListener("pageshow", function (e) { if (e.persisted) location.reload(); });
 })();
