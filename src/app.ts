@@ -18,11 +18,13 @@ import { sourceRoutes } from "./features/sources/routes.ts";
 import { searchRoutes } from "./features/search/routes.ts";
 import { podcastRoutes } from "./features/podcasts/routes.ts";
 import { webRoutes } from "./features/web/routes.ts";
+import { createPageErrors } from "./features/web/errors.ts";
 import { feedRoutes } from "./features/feeds/routes.ts";
 import { mcpRoutes } from "./features/mcp/routes.ts";
 import { oauthRoutes } from "./features/oauth/routes.ts";
 import { webhookIngressRoutes } from "./features/webhooks/incoming.ts";
 import { workflowApiRoutes } from "./features/workflows/routes.ts";
+import { eventRoutes } from "./features/events/routes.ts";
 import type { Services } from "./services.ts";
 
 export function createApp(s: Services) {
@@ -40,10 +42,12 @@ export function createApp(s: Services) {
     .use(searchRoutes(s))
     .use(feedRoutes(s))
     .use(podcastRoutes(s))
-    .use(workflowApiRoutes(s));
+    .use(workflowApiRoutes(s))
+    .use(eventRoutes(s));
 
+  const pageErrors = createPageErrors(s);
   const app = new Elysia()
-    .use(errorPlugin(s.logger, () => routes()))
+    .use(errorPlugin(s.logger, () => routes(), { page: pageErrors }))
     .use(
       openapi({
         // The reference UI is ours (apiReferenceRoutes): the plugin's page loads its script from a CDN.
@@ -77,7 +81,7 @@ export function createApp(s: Services) {
       return new Response(spec, { headers: { "content-type": "application/json; charset=utf-8" } });
     },
   };
-  const handle = withRequestHandling(withSpec, { logger: s.logger, limits: s.config.http, apiAuth });
+  const handle = withRequestHandling(withSpec, { logger: s.logger, limits: s.config.http, apiAuth, page: pageErrors });
   return { handle, routes: () => app.routes, elysia: app };
 }
 export type App = ReturnType<typeof createApp>;

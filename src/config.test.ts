@@ -31,6 +31,7 @@ describe("loadConfig defaults", () => {
     expect(c.ai.baseUrl).toBeUndefined();
     expect(c.mail.smtpUrl).toBeUndefined();
     expect(c.http).toEqual({ maxBodyBytes: 2 * 1024 * 1024, maxJsonDepth: 64, maxHeaderBytes: 16 * 1024 });
+    expect(c.events).toEqual({ heartbeatMs: 15_000, maxStreamsPerUser: 20 });
   });
 
   test("blank values count as unset", () => {
@@ -82,6 +83,8 @@ describe("bad values stop with a ConfigError naming the variable", () => {
     ["DEFAULT_MONTHLY_CREDITS fractional", { DEFAULT_MONTHLY_CREDITS: "1.5" }, "DEFAULT_MONTHLY_CREDITS"],
     ["MAX_JSON_DEPTH too shallow for workflows", { MAX_JSON_DEPTH: "4" }, "MAX_JSON_DEPTH"],
     ["MAX_HEADER_BYTES above the runtime's parser limit", { MAX_HEADER_BYTES: "70000" }, "MAX_HEADER_BYTES"],
+    ["EVENTS_HEARTBEAT_MS too small", { EVENTS_HEARTBEAT_MS: "0" }, "EVENTS_HEARTBEAT_MS"],
+    ["EVENTS_MAX_STREAMS_PER_USER not a number", { EVENTS_MAX_STREAMS_PER_USER: "many" }, "EVENTS_MAX_STREAMS_PER_USER"],
   ];
   for (const [name, env, variable] of cases) {
     test(name, () => {

@@ -191,6 +191,11 @@ export function loadConfig(env: Env = process.env) {
     feeds: {
       hostSpacingMs: int(env, "FEED_HOST_SPACING_MS", 250, 0, 60_000),
     },
+    events: {
+      /** A comment line on every open event stream this often, so proxies and clients see it alive. */
+      heartbeatMs: int(env, "EVENTS_HEARTBEAT_MS", 15_000, 10, 300_000),
+      maxStreamsPerUser: int(env, "EVENTS_MAX_STREAMS_PER_USER", 20, 1, 10_000),
+    },
   };
   return deepFreeze(config);
 }

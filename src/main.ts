@@ -40,8 +40,11 @@ function start() {
     if (stopping) return;
     stopping = true;
     services.logger.info("shutting down", { signal });
-    // Stop taking requests and jobs; let in-flight steps finish within the grace period.
-    await server.stop();
+    // Stop taking requests and jobs; let in-flight steps finish within the grace period. Open event
+    // streams never finish by themselves: end them (clients resume with Last-Event-ID).
+    const stopped = server.stop();
+    services.live.hub.close();
+    await stopped;
     services.scheduler.stopAll();
     await services.runner.stop({ graceMs: 10_000 });
     services.logger.flush();

@@ -15,6 +15,7 @@ import { createCreditsRepo } from "./features/credits/repo.ts";
 import { createCreditsService } from "./features/credits/service.ts";
 import { createEventsRepo } from "./features/events/repo.ts";
 import { createEventsService } from "./features/events/service.ts";
+import { createLiveHub } from "./features/events/live.ts";
 import { createKeysRepo } from "./features/keys/repo.ts";
 import { createKeysService } from "./features/keys/service.ts";
 import { createNotebooksRepo } from "./features/notebooks/repo.ts";
@@ -80,6 +81,9 @@ export function createServices(deps: CoreDeps) {
   const ai = createAI(config, aiFetch);
 
   const events = createEventsService({ repo: createEventsRepo(orm), clock });
+  // Open event streams share one hub; what a stream needs to run is bundled as `live`.
+  const hub = createLiveHub({ events, changes, maxPerUser: config.events.maxStreamsPerUser, now: () => clock.now() });
+  const live = { events, hub, heartbeatMs: config.events.heartbeatMs };
   const sourcesRepo = createSourcesRepo(orm);
   const notebooksRepo = createNotebooksRepo(orm);
   const onSourceRetitled: ((row: SourceRow) => void)[] = [];
@@ -136,7 +140,7 @@ export function createServices(deps: CoreDeps) {
   return {
     config, db, clock, logger, queue, runner, safeFetch, scheduler,
     accounts, keys, credits, events, sources, notebooks, notes, ai, indexer, search, ask, oauth,
-    webhookTokens, workflows, webhooks, podcasts,
+    webhookTokens, workflows, webhooks, podcasts, live,
     feeds: feeds.service, feedScheduler: feeds.dispatcher, mail,
     hooks: { onSourceReady, noteSaved: noteHooks.onSaved },
   };

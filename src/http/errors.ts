@@ -1,4 +1,5 @@
-// One error path: every thrown error, framework error and unknown route becomes problem+json.
+// One error path: every thrown error, framework error and unknown route becomes problem+json (or,
+// on the web app's pages, the HTML page a renderer gives).
 import type { TSchema } from "@sinclair/typebox";
 import type { ValueError } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
@@ -33,7 +34,13 @@ function allowedMethods(routes: { method: string; path: string }[]): RouteMatche
   return (_method, path) => [...new Set(compiled.filter((c) => c.re.test(path)).map((c) => c.method))];
 }
 
-export function errorPlugin(logger: Logger, routes: () => { method: string; path: string }[]) {
+/** Renders an error as a page instead of problem+json (the web app, outside the machine paths); undefined declines. */
+export type ErrorPageRenderer = (
+  request: Request,
+  e: { code: ErrorCode; detail?: string; requestId: string; headers?: Record<string, string> },
+) => Response | undefined;
+
+export function errorPlugin(logger: Logger, routes: () => { method: string; path: string }[], opts: { page?: ErrorPageRenderer } = {}) {
   let matcher: RouteMatcher | undefined;
   type Ctx = { code: string | number; error: unknown; request: Request; set: { headers?: Record<string, unknown> } };
 
@@ -50,6 +57,7 @@ export function errorPlugin(logger: Logger, routes: () => { method: string; path
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(set.headers ?? {})) if (typeof v === "string") headers[k] = v;
     const render = (c: ErrorCode, detail?: string, errors?: FieldError[], extra?: Record<string, string>) =>
+      opts.page?.(request, { code: c, detail, requestId: meta.id, headers: { ...headers, ...extra } }) ??
       problemResponse({ code: c, detail, errors, requestId: meta.id, headers: { ...headers, ...extra } });
 
     if (error instanceof AppError) return render(error.code, error.detail, error.extra.errors, error.extra.headers);

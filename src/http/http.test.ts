@@ -95,9 +95,10 @@ describe("authentication", () => {
 });
 
 describe("problem+json for framework errors", () => {
-  test("unknown route 404, wrong method 405 with Allow", async () => {
+  test("unknown route 404, wrong method 405 with Allow (outside the web app's pages)", async () => {
     const ctx = createTestContext();
-    expectProblem(await call(ctx, "GET", "/nope"), 404, "not_found");
+    expectProblem(await call(ctx, "GET", "/api/nope"), 404, "not_found");
+    expectProblem(await call(ctx, "GET", "/mcp/nope"), 404, "not_found");
     const r = await call(ctx, "DELETE", "/healthz");
     expectProblem(r, 405, "method_not_allowed");
     expect(r.headers.get("allow")).toContain("GET");

@@ -6,6 +6,7 @@ import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { declaredLength, decodeUtf8, parseJson, readBody, tooLarge } from "./body.ts";
 import { adoptMeta, metaOf } from "./context.ts";
+import type { ErrorPageRenderer } from "./errors.ts";
 import { problemResponse } from "./problem.ts";
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -69,7 +70,7 @@ async function prepareBody(request: Request, path: string, limits: RequestLimits
 
 export function withRequestHandling<A extends HttpApp>(
   app: A,
-  opts: { logger: Logger; limits: RequestLimits; apiAuth?: (request: Request) => Record<string, string> },
+  opts: { logger: Logger; limits: RequestLimits; apiAuth?: (request: Request) => Record<string, string>; page?: ErrorPageRenderer },
 ) {
   const { logger, limits } = opts;
   return async (request: Request): Promise<Response> => {
@@ -91,11 +92,14 @@ export function withRequestHandling<A extends HttpApp>(
       res = await app.handle(await prepareBody(request, path, limits));
     } catch (e) {
       if (e instanceof AppError) {
-        res = problemResponse({ code: e.code, detail: e.detail, errors: e.extra.errors, requestId: meta.id, headers: e.extra.headers });
+        res =
+          opts.page?.(request, { code: e.code, detail: e.detail, requestId: meta.id, headers: e.extra.headers }) ??
+          problemResponse({ code: e.code, detail: e.detail, errors: e.extra.errors, requestId: meta.id, headers: e.extra.headers });
       } else {
         // The error plugin answers for the app; this is the last resort if even that failed.
         logger.error("unhandled error outside the app", { request_id: meta.id, path, error: e instanceof Error ? { message: e.message, stack: e.stack } : String(e) });
-        res = problemResponse({ code: "internal_error", detail: "Something went wrong on our side; the request id identifies it in our logs", requestId: meta.id });
+        const detail = "Something went wrong on our side; the request id identifies it in our logs";
+        res = opts.page?.(request, { code: "internal_error", detail, requestId: meta.id }) ?? problemResponse({ code: "internal_error", detail, requestId: meta.id });
       }
     }
     try {
@@ -105,6 +109,8 @@ export function withRequestHandling<A extends HttpApp>(
       res = new Response(res.body, res);
       res.headers.set("x-request-id", meta.id);
     }
+    // Never sniffed: the web app's CSP admits same-origin scripts, so no response may pass as one.
+    res.headers.set("x-content-type-options", "nosniff");
     if (extra) for (const k in extra) res.headers.set(k, extra[k]!);
     logger.info("request", {
       request_id: meta.id,

@@ -1,6 +1,7 @@
 // The options main.ts hands to Bun.serve: the app behind the peer-address hook, and Bun's own
 // limits set so that ours (which answer problem+json with a request id) always come first.
 import type { Config } from "../config.ts";
+import { isEventStreamRequest } from "../features/events/stream.ts";
 import { rememberClientAddress } from "../features/web/http.ts";
 import type { Logger } from "../log.ts";
 import { problemResponse } from "./problem.ts";
@@ -20,9 +21,11 @@ export function serveOptions(app: { handle(request: Request): Promise<Response> 
     // body is bounded by our own checks instead (declared Content-Length before reading, bytes
     // counted while reading a chunked body), so Bun's limit is set out of reach.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    fetch(request: Request, server: { requestIP(r: Request): { address: string } | null }): Promise<Response> {
+    fetch(request: Request, server: { requestIP(r: Request): { address: string } | null; timeout(r: Request, seconds: number): void }): Promise<Response> {
       // The per-address sign-in limit needs the peer address, which app.handle alone cannot see.
       rememberClientAddress(request, server.requestIP(request)?.address);
+      // An event stream is quiet between heartbeats for longer than Bun's default idle timeout.
+      if (isEventStreamRequest(request)) server.timeout(request, 0);
       return app.handle(request);
     },
     // Last resort (app.handle already turns every error into problem+json): never Bun's own page.

@@ -1,6 +1,7 @@
 // Shared setup for browser tests: the real app on a loopback port (BASE_URL = that address, so the
 // Origin checks pass) and Debian's Chromium driven by playwright-core.
 import { chromium, type Browser } from "playwright-core";
+import { isEventStreamRequest } from "../../src/features/events/stream.ts";
 import { rememberClientAddress } from "../../src/features/web/http.ts";
 import { createTestContext, type TestContext } from "../helpers.ts";
 
@@ -22,18 +23,19 @@ export interface LiveApp {
 }
 
 /** Serves a fresh test app on 127.0.0.1 with BASE_URL set to the address the browser will use. */
-export function startLiveApp(): LiveApp {
+export function startLiveApp(env: Record<string, string> = {}): LiveApp {
   let handle: (r: Request) => Response | Promise<Response> = () => new Response("starting", { status: 503 });
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     fetch: (request, srv) => {
       rememberClientAddress(request, srv.requestIP(request)?.address);
+      if (isEventStreamRequest(request)) srv.timeout(request, 0); // as main.ts does
       return handle(request);
     },
   });
   const base = `http://127.0.0.1:${server.port}`;
-  const ctx = createTestContext({ BASE_URL: base });
+  const ctx = createTestContext({ ...env, BASE_URL: base });
   handle = (r) => ctx.app.handle(r);
   return { base, ctx, server };
 }

@@ -1,5 +1,5 @@
 // SQL for users and web sessions.
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import type { Orm } from "../../db/client.ts";
 import { sessions, users, type SessionRow, type UserRow } from "../../db/schema/index.ts";
 
@@ -22,6 +22,13 @@ export function createAccountsRepo(orm: Orm) {
     },
     setPlan(id: string, planId: string, at: string): void {
       orm.update(users).set({ planId, updatedAt: at }).where(eq(users.id, id)).run();
+    },
+    setPassword(id: string, passwordHash: string, at: string): void {
+      orm.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, id)).run();
+    },
+    /** Ends every session of the user except `keepId`; returns how many ended. */
+    deleteOtherSessions(userId: string, keepId: string): number {
+      return orm.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId))).returning({ id: sessions.id }).all().length;
     },
     insertSession(row: SessionRow): void {
       orm.insert(sessions).values(row).run();

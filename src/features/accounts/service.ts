@@ -20,6 +20,12 @@ export interface PublicUser {
 
 export const toPublicUser = (u: UserRow): PublicUser => ({ id: u.id, email: u.email, name: u.name, created_at: u.createdAt });
 
+/** The password rules of sign-up, shared by changing a password. */
+function checkPassword(path: string, password: string): void {
+  if (password.length < 8) throw invalid(path, "must be at least 8 characters");
+  if (password.length > 256) throw invalid(path, "must be at most 256 characters");
+}
+
 function randomToken(bytes = 32): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url");
 }
@@ -55,8 +61,7 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
     async createUser(input: { email: string; password: string; name?: string }, opts: { bypassSignupPolicy?: boolean } = {}): Promise<UserRow> {
       const email = input.email.trim();
       if (!EMAIL_RE.test(email) || email.length > 254) throw invalid("email", "must be an email address");
-      if (input.password.length < 8) throw invalid("password", "must be at least 8 characters");
-      if (input.password.length > 256) throw invalid("password", "must be at most 256 characters");
+      checkPassword("password", input.password);
       const name = (input.name ?? "").trim() || email.split("@")[0]!;
       if (name.length > 100) throw invalid("name", "must be at most 100 characters");
       if (!opts.bypassSignupPolicy && !config.allowSignup && repo.countUsers() > 0) {
@@ -105,6 +110,23 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
       }
       repo.setPlan(userId, planId, nowIso());
       users.delete(userId);
+    },
+
+    /**
+     * Replaces the password after checking the current one, and ends every other session of the
+     * user (a stolen session stops working); `keepSessionId` stays signed in. Returns how many ended.
+     */
+    async changePassword(userId: string, input: { current: string; next: string }, keepSessionId: string): Promise<number> {
+      const user = repo.userById(userId);
+      if (!user) throw notFound("User");
+      if (!input.current) throw invalid("current_password", "Enter your current password");
+      checkPassword("new_password", input.next);
+      if (!(await Bun.password.verify(input.current, user.passwordHash))) throw invalid("current_password", "is wrong");
+      if (input.next === input.current) throw invalid("new_password", "must differ from the current password");
+      const hash = await Bun.password.hash(input.next, { algorithm: "argon2id" });
+      repo.setPassword(userId, hash, nowIso());
+      users.delete(userId);
+      return repo.deleteOtherSessions(userId, keepSessionId);
     },
 
     createSession(userId: string): { token: string; session: SessionRow } {

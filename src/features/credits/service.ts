@@ -15,6 +15,16 @@ export interface Balance {
   period_end: string;
 }
 
+export interface Spend {
+  id: string;
+  amount: number;
+  /** "ask" or "podcast". */
+  reason: string;
+  /** The podcast id for podcasts. */
+  ref: string | null;
+  created_at: string;
+}
+
 /** Adds months to an anchor, clamping to the month's last day (Jan 31 + 1 month = Feb 28/29). */
 function addMonths(anchor: Date, months: number): Date {
   const y = anchor.getUTCFullYear();
@@ -58,6 +68,11 @@ export function createCreditsService(deps: { repo: CreditsRepo; accounts: Accoun
 
   return {
     balance,
+
+    /** The latest spends: what (reason, and the podcast id for podcasts), when, how many credits. */
+    recentSpends(userId: string, limit: number): Spend[] {
+      return repo.recent(userId, limit).map((r) => ({ id: r.id, amount: r.amount, reason: r.reason, ref: r.ref, created_at: r.createdAt }));
+    },
 
     /** Throws 402 insufficient_credit when short; the check and the ledger row are one transaction. */
     spend(userId: string, amount: number, reason: string, ref?: string): Balance {

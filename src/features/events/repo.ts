@@ -1,9 +1,17 @@
 // SQL for the events outbox.
-import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Orm } from "../../db/client.ts";
 import { events, type EventRow } from "../../db/schema/index.ts";
 
 export function createEventsRepo(orm: Orm) {
+  const latest = orm.select({ seq: sql<number | null>`max(${events.seq})` }).from(events).prepare();
+  const afterForUser = orm
+    .select()
+    .from(events)
+    .where(and(eq(events.userId, sql.placeholder("userId")), gt(events.seq, sql.placeholder("seq"))))
+    .orderBy(asc(events.seq))
+    .limit(sql.placeholder("limit"))
+    .prepare();
   return {
     insert(row: Omit<EventRow, "seq">): number {
       const r = orm.insert(events).values(row).returning({ seq: events.seq }).get();
@@ -11,6 +19,13 @@ export function createEventsRepo(orm: Orm) {
     },
     after(seq: number, limit: number): EventRow[] {
       return orm.select().from(events).where(gt(events.seq, seq)).orderBy(asc(events.seq)).limit(limit).all();
+    },
+    /** Uses the (user_id, seq) index: a resume reads only this user's rows. */
+    afterForUser(userId: string, seq: number, limit: number): EventRow[] {
+      return afterForUser.all({ userId, seq, limit });
+    },
+    latestSeq(): number {
+      return latest.get()?.seq ?? 0;
     },
     forUser(userId: string, opts: { limit: number; beforeSeq?: number; type?: string }): EventRow[] {
       const conds = [eq(events.userId, userId)];

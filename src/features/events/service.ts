@@ -1,5 +1,6 @@
-// Internal events: every change to a source, notebook, note or podcast is recorded in the outbox
-// inside the caller's transaction, so an event exists exactly when its change committed.
+// Internal events: every change to a source, notebook, note, podcast or workflow run is recorded in
+// the outbox inside the caller's transaction, so an event exists exactly when its change committed.
+// Progress notes (podcast.progress) are published to live listeners only and never stored.
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
 import type { Actor } from "../accounts/actor.ts";
@@ -21,11 +22,31 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** Workflow run events: stored for the live stream's resume, never workflow triggers. */
+export const RUN_EVENT_TYPES = ["run.started", "run.step_finished", "run.succeeded", "run.failed"] as const;
+export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
+export type StoredEventType = EventType | RunEventType;
+
+/** Live-only events: published to open streams, not stored, not replayed. */
+export const PROGRESS_EVENT_TYPES = ["podcast.progress"] as const;
+export type ProgressEventType = (typeof PROGRESS_EVENT_TYPES)[number];
+
+/** A live-only event as it reaches listeners. */
+export interface PublishedEvent {
+  user_id: string;
+  type: ProgressEventType;
+  occurred_at: string;
+  data: { id: string } & Record<string, unknown>;
+}
+
+/** True for event types a workflow may be triggered by. */
+export const isTriggerType = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);
+
 export interface AppEvent {
   seq: number;
   id: string;
   user_id: string;
-  type: EventType;
+  type: StoredEventType;
   occurred_at: string;
   data: unknown;
   previous: unknown;
@@ -34,14 +55,16 @@ export interface AppEvent {
 
 export function createEventsService(deps: { repo: EventsRepo; clock: Clock }) {
   const { repo, clock } = deps;
-  const listeners = new Set<() => void>();
-  let notifyScheduled = false;
+  const listeners = new Set<(types: ReadonlySet<string>) => void>();
+  const published = new Set<(e: PublishedEvent) => void>();
+  // Types recorded since listeners were last told, so a listener can skip what it never handles.
+  let pendingTypes = new Set<string>();
 
   const toEvent = (r: ReturnType<EventsRepo["after"]>[number]): AppEvent => ({
     seq: r.seq,
     id: r.id,
     user_id: r.userId,
-    type: r.type as EventType,
+    type: r.type as StoredEventType,
     occurred_at: r.occurredAt,
     data: JSON.parse(r.data),
     previous: r.previous === null ? null : JSON.parse(r.previous),
@@ -50,7 +73,7 @@ export function createEventsService(deps: { repo: EventsRepo; clock: Clock }) {
 
   return {
     /** Call inside the transaction of the change; listeners are told after the current tick. */
-    record(actor: Actor, type: EventType, data: unknown, previous?: unknown): string {
+    record(actor: Actor, type: StoredEventType, data: unknown, previous?: unknown): string {
       const id = newId("event");
       repo.insert({
         id,
@@ -61,23 +84,44 @@ export function createEventsService(deps: { repo: EventsRepo; clock: Clock }) {
         previous: previous === undefined ? null : JSON.stringify(previous),
         depth: actor.depth ?? 0,
       });
-      if (!notifyScheduled && listeners.size > 0) {
-        notifyScheduled = true;
-        queueMicrotask(() => {
-          notifyScheduled = false;
-          for (const l of listeners) l();
-        });
+      if (listeners.size > 0) {
+        // The transaction is synchronous, so by the time the microtask runs it has committed (or rolled back).
+        if (pendingTypes.size === 0) {
+          queueMicrotask(() => {
+            const types = pendingTypes;
+            pendingTypes = new Set();
+            for (const l of listeners) l(types);
+          });
+        }
+        pendingTypes.add(type);
       }
       return id;
+    },
+    /** A live-only event (progress): listeners get it now; nothing is stored. */
+    publish(userId: string, type: ProgressEventType, data: PublishedEvent["data"]): void {
+      if (published.size === 0) return;
+      const e: PublishedEvent = { user_id: userId, type, occurred_at: new Date(clock.now()).toISOString(), data };
+      for (const l of published) l(e);
+    },
+    onPublished(listener: (e: PublishedEvent) => void): () => void {
+      published.add(listener);
+      return () => published.delete(listener);
     },
     after(seq: number, limit = 100): AppEvent[] {
       return repo.after(seq, limit).map(toEvent);
     },
+    /** One user's events after `seq`, oldest first: what a resumed stream missed. */
+    afterForUser(userId: string, seq: number, limit: number): AppEvent[] {
+      return repo.afterForUser(userId, seq, limit).map(toEvent);
+    },
+    latestSeq(): number {
+      return repo.latestSeq();
+    },
     forUser(userId: string, opts: { limit: number; beforeSeq?: number; type?: string }): AppEvent[] {
       return repo.forUser(userId, opts).map(toEvent);
     },
-    /** Wakes a consumer (the workflow dispatcher) when events may be waiting. */
-    onRecorded(listener: () => void): () => void {
+    /** Wakes consumers (the workflow dispatcher, the live hub) after commit with the types recorded. */
+    onRecorded(listener: (types: ReadonlySet<string>) => void): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },

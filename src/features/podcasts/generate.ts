@@ -20,6 +20,7 @@ import type { SourcesRepo } from "../sources/repo.ts";
 import type { AudioEncoder } from "./audio/encoder.ts";
 import type { Id3Fields } from "./audio/id3.ts";
 import { FORMATS, type PodcastFormat } from "./formats.ts";
+import { createProgressReporter } from "./progress.ts";
 import { RenderCancelled, renderEpisode } from "./render.ts";
 import type { PodcastsRepo } from "./repo.ts";
 import { ScriptError, type ScriptWriter, type Turn } from "./script/port.ts";
@@ -97,8 +98,13 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
   const fail = (actor: Actor, id: string, f: { code: string; detail: string }) =>
     change(actor, id, { status: "failed", error: f.code, errorDetail: f.detail, finishedAt: nowIso() });
 
-  async function script(row: PodcastRow, signal?: AbortSignal): Promise<Turn[]> {
+  /** Progress of one attempt, published to the owner's open event streams only. */
+  const progressOf = (row: PodcastRow) =>
+    createProgressReporter((p) => events.publish(row.userId, "podcast.progress", { id: row.id, status: "generating", ...p }), () => clock.now());
+
+  async function script(row: PodcastRow, progress: ReturnType<typeof progressOf>, signal?: AbortSignal): Promise<Turn[]> {
     if (row.transcript) return row.transcript;
+    progress.script();
     const found = new Map(deps.sources.byIds(row.userId, row.sourceIds).map((s) => [s.id, s]));
     const documents = row.sourceIds
       .map((id) => found.get(id))
@@ -155,7 +161,8 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
     const final = join(config.dataDir, audioPathOf(id));
     try {
       clearParts(id);
-      const turns = await script(row, ctx.signal);
+      const progress = progressOf(row);
+      const turns = await script(row, progress, ctx.signal);
       const voices = new Map(FORMATS[row.format as PodcastFormat].speakers.map((s) => [s.name, s.voice as string]));
       const result = await renderEpisode(turns, part, {
         speech: deps.speech,
@@ -165,6 +172,7 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
         signal: ctx.signal,
         cancelled: () => !repo.byIdUnscoped(id),
         tag: episodeTag(row, clock.now()),
+        onProgress: (p) => (p.phase === "speech" ? progress.speech(p.done, p.total) : progress.encoding()),
       });
       renameSync(part, final);
       if (!complete(actor, row, result)) rmSync(final, { force: true });

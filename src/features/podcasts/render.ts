@@ -22,6 +22,8 @@ export interface RenderOptions {
   segmentSeconds?: number;
   /** Written as an ID3v2.3 tag before the audio frames (players skip it; the parser does too). */
   tag?: Id3Fields;
+  /** Told after each spoken turn, and once when only encoding remains. */
+  onProgress?: (p: { phase: "speech" | "encoding"; done: number; total: number }) => void;
 }
 
 export interface RenderResult {
@@ -120,10 +122,12 @@ export async function renderEpisode(turns: Turn[], path: string, opts: RenderOpt
       pending.push({ samples: normalisePeak(clip.samples), sampleRate: clip.sampleRate, pauseAfterMs });
       pendingSeconds += seconds;
       if (pendingSeconds >= segmentSeconds && next) flush(false);
+      opts.onProgress?.({ phase: "speech", done: i + 1, total: turns.length });
       const oldest = written[written.length - MAX_PENDING_SEGMENTS];
       if (oldest) await oldest;
     }
     flush(true);
+    opts.onProgress?.({ phase: "encoding", done: turns.length, total: turns.length });
     await writes;
     if (bytes === 0) throw new Error("the speech engine produced no audio");
     bytes += tagBytes;

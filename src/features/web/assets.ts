@@ -41,6 +41,20 @@ table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .55rem .5rem; border-bottom: 1px solid var(--line); vertical-align: middle; }
 th { font-size: .85rem; color: var(--muted); font-weight: 600; }
 td form { margin: 0; }
+.way-on li, .settings-list li { margin: .35rem 0; }
+.settings-list { list-style: none; padding: 0; }
+.settings-list li { padding: .6rem 0; border-bottom: 1px solid var(--line); }
+.settings-list a { font-weight: 600; }
+.settings-list p { margin: .15rem 0 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1.25rem; margin: .75rem 0; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; }
+dl.facts time { white-space: nowrap; }
+.card > h2:first-child { margin-top: .25rem; }
+@media (prefers-color-scheme: dark) { button:not(.link):not(.danger):not(.secondary) { color: #15171b; } }
+meter, progress { width: 100%; height: 1.1rem; }
+[data-live-deleted] { opacity: .55; }
+[data-live-deleted] .title { text-decoration: line-through; }
 @media (max-width: 40rem) {
   thead { display: none; }
   tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
@@ -80,12 +94,14 @@ export const SCRIPT = `
 const sha256 = (text: string) => `'sha256-${new Bun.CryptoHasher("sha256").update(text).digest("base64")}'`;
 let csp: string | undefined;
 
-/** Only our own inline style and script may run; nothing is loaded from anywhere else. */
+/** Only our own inline style and scripts may run; nothing is loaded from anywhere else. */
 export function contentSecurityPolicy(): string {
   csp ??= [
     "default-src 'none'",
     `style-src ${sha256(STYLE)}`,
-    `script-src ${sha256(SCRIPT)}`,
+    // 'self' admits the scripts served under /assets (live updates); every response is nosniff.
+    `script-src ${sha256(SCRIPT)} 'self'`,
+    "connect-src 'self'",
     "img-src 'self' data:",
     "form-action 'self'",
     "frame-ancestors 'none'",

@@ -1,5 +1,6 @@
 // Server-side HTML: an escaping tagged template, the page layout and the headers every page carries.
 import { contentSecurityPolicy, SCRIPT, STYLE } from "./assets.ts";
+import { LIVE_SCRIPT_PATH } from "./live-script.ts";
 
 export class SafeHtml {
   constructor(readonly value: string) {}
@@ -65,9 +66,7 @@ function nav(user: LayoutUser | null | undefined): SafeHtml {
       <a href="/search">Search</a>
       <a href="/podcasts">Podcasts</a>
       <a href="/workflows">Workflows</a>
-      <a href="/settings/keys">Settings → API keys</a>
-      <a href="/settings/apps">Connected apps</a>
-      <a href="/settings/outbox">Outbox</a>
+      <a href="/settings">Settings</a>
       <form method="post" action="/signout">
         <input type="hidden" name="csrf" value="${user.csrfToken}">
         <button type="submit" class="link" title="Signed in as ${user.email}">Sign out</button>
@@ -93,6 +92,7 @@ ${input.flash ? html`<div class="flash${input.flash.kind === "error" ? " error" 
 ${input.body}
 </main>
 <script>${raw(SCRIPT)}</script>
+${input.user ? html`<script src="${LIVE_SCRIPT_PATH}" defer></script>` : ""}
 </body>
 </html>`;
 }

@@ -4,7 +4,7 @@ import { html, layout, type Flash, type LayoutUser, type SafeHtml } from "./html
 
 export type FieldErrors = Record<string, string>;
 
-interface FieldInput {
+export interface FieldInput {
   name: string;
   label: string;
   type: "text" | "email" | "password";
@@ -16,7 +16,7 @@ interface FieldInput {
   maxlength?: number;
 }
 
-function field(f: FieldInput): SafeHtml {
+export function field(f: FieldInput): SafeHtml {
   const id = `f-${f.name}`;
   const described = [f.hint ? `${id}-hint` : "", f.error ? `${id}-error` : ""].filter(Boolean).join(" ");
   return html`<label for="${id}">${f.label}</label>
@@ -125,9 +125,19 @@ ${list}`;
   return layout({ title: "API keys", user: p.user, body, flash: p.flash });
 }
 
-export function errorPage(p: { status: number; title: string; detail: string; user?: LayoutUser | null }): SafeHtml {
+/** Where a lost person can go next: the main places when signed in, signing in otherwise. */
+function wayOn(user: LayoutUser | null | undefined): SafeHtml {
+  const links = user
+    ? [["/library", "Your library"], ["/search", "Search and ask"], ["/notebooks", "Notebooks"], ["/settings", "Settings"]]
+    : [["/signin", "Sign in"], ["/signup", "Create an account"]];
+  return html`<ul class="way-on">${links.map(([href, text]) => html`<li><a href="${href}">${text}</a></li>`)}</ul>`;
+}
+
+export function errorPage(p: { status: number; title: string; detail: string; user?: LayoutUser | null; requestId?: string }): SafeHtml {
   const body = html`<h1>${p.title}</h1>
 <p>${p.detail}</p>
-<p><a href="/">Go to the start page</a></p>`;
+<p class="muted">Error ${p.status}${p.requestId ? html` · request id <code>${p.requestId}</code>` : ""}</p>
+<h2>Where to go from here</h2>
+${wayOn(p.user)}`;
   return layout({ title: p.title, user: p.user, body });
 }

@@ -1,4 +1,4 @@
-// The server-rendered web app: sign up, sign in, sign out and Settings → API keys. Handlers are
+// The server-rendered web app: sign up, sign in, sign out and the API keys page (Settings). Handlers are
 // thin; logic lives in service.ts, markup in pages.ts, CSRF checks in csrf.ts.
 import { Elysia } from "elysia";
 import { AppError, ERROR_CODES, type ErrorCode } from "../../errors.ts";
@@ -15,6 +15,8 @@ import { libraryWebRoutes } from "./library/routes.ts";
 import { outboxWebRoutes } from "./outbox.ts";
 import { podcastWebRoutes } from "./podcasts/routes.ts";
 import { flowsWebRoutes } from "./flows/routes.ts";
+import { accountWebRoutes } from "./account.ts";
+import { liveWebRoutes } from "./live.ts";
 
 interface WebCtx {
   request: Request;
@@ -97,7 +99,7 @@ export function webRoutes(s: Services) {
         if (!(e instanceof AppError)) throw e;
         const me = signedIn(ctx.request);
         const title = TITLES[e.code] ?? ERROR_CODES[e.code][1];
-        const markup = errorPage({ status: e.status, title, detail: e.detail ?? title, user: me ? layoutUser(me) : null });
+        const markup = errorPage({ status: e.status, title, detail: e.detail ?? title, user: me ? layoutUser(me) : null, requestId: metaOf(ctx.request).id });
         return pageResponse(markup, { status: e.status, headers: e.extra.headers });
       }
     };
@@ -219,5 +221,7 @@ export function webRoutes(s: Services) {
     .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(podcastWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(flowsWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
+    .use(flowsWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+    .use(accountWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }, web))
+    .use(liveWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
 }

@@ -31,10 +31,10 @@ function fieldErrors(errors: FieldError[]): AppError {
   return new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
 }
 
-function hitOrThrow(limiter: RateLimiter, key: string): void {
+function hitOrThrow(limiter: RateLimiter, key: string, what = "sign-in attempts"): void {
   const d = limiter.hit(key);
   if (d.allowed) return;
-  throw new AppError("rate_limited", `Too many sign-in attempts. Try again in ${d.resetSeconds} seconds.`, {
+  throw new AppError("rate_limited", `Too many ${what}. Try again in ${d.resetSeconds} seconds.`, {
     headers: { "retry-after": String(d.resetSeconds) },
   });
 }
@@ -72,6 +72,12 @@ export function createWebService(deps: { accounts: AccountsService; keys: KeysSe
       hitOrThrow(perEmail, `email:${email.toLowerCase()}`);
       const user = await accounts.verifyPassword(email, input.password);
       return accounts.createSession(user.id);
+    },
+
+    /** Counts against the same per-email limit as signing in: a stolen session cannot guess the password fast. */
+    async changePassword(me: SignedIn, input: { current: string; next: string }): Promise<number> {
+      hitOrThrow(perEmail, `email:${me.user.email.toLowerCase()}`, "password attempts");
+      return accounts.changePassword(me.user.id, input, me.session.id);
     },
 
     current(token: string | undefined): SignedIn | undefined {

@@ -4,7 +4,7 @@ import type { Database } from "bun:sqlite";
 import { inTransaction } from "../../db/tx.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { Logger } from "../../log.ts";
-import type { AppEvent, EventsService } from "../events/service.ts";
+import { isTriggerType, type AppEvent, type EventsService } from "../events/service.ts";
 import { MAX_DEPTH } from "./actions/run-workflow.ts";
 import type { WorkflowsRepo, WorkflowStateRepo } from "./repo.ts";
 import type { Runs, StartRun } from "./runs.ts";
@@ -25,6 +25,7 @@ export function createDispatcher(deps: {
   const { sqlite, events, workflows, state, runs } = deps;
 
   function dispatchEvent(e: AppEvent): number {
+    if (!isTriggerType(e.type)) return 0; // run.* events only feed the live stream
     let started = 0;
     for (const workflowId of workflows.forEvent(e.user_id, e.type, e.occurred_at)) {
       const r: StartRun = {

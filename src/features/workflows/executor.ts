@@ -11,6 +11,7 @@ import { StepFailure, type ActionDeps, type ActionModule, type StepEnv, type Ste
 import { actionAt, enterBranch, nextAfter, type ActionDef } from "./paths.ts";
 import type { WorkflowStateRepo } from "./repo.ts";
 import { runInfo, type Runs } from "./runs.ts";
+import type { RunEvents } from "./run-events.ts";
 import type { RunRow, RunsRepo, StepRow } from "./runs-repo.ts";
 import { buildScope } from "./scope.ts";
 import { render, TemplateError } from "./templates.ts";
@@ -24,6 +25,7 @@ export interface ExecutorDeps {
   actions: Omit<ActionDeps, "startChildRun">;
   /** Told when a run reaches succeeded or failed (retention pruning hooks in here). */
   onFinished?: () => void;
+  runEvents: RunEvents;
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -91,6 +93,8 @@ export function createExecutor(deps: ExecutorDeps) {
       id: p.run.id, from: p.path, to: next, status: next ? "running" : "succeeded", error: null, finishedAt: next ? null : now, now,
     });
     if (!moved) throw new AlreadyAdvanced();
+    deps.runEvents.stepFinished(p.run.id, p.path);
+    if (!next) deps.runEvents.finished(p.run.id);
     // A transactional next step runs right after this commit in the same job (a crash before it
     // leaves that job unfinished, so it is taken over); an external one gets its own job now.
     const after = next ? actionAt(p.actions, next) : undefined;
@@ -115,9 +119,11 @@ export function createExecutor(deps: ExecutorDeps) {
         log: JSON.stringify(log), failures, nextAttemptAt: delay === null ? null : new Date(now + delay).toISOString(),
         finishedAt: retry ? null : new Date(now).toISOString(),
       });
-      if (retry) return;
+      if (retry) return deps.runEvents.stepFinished(p.run.id, p.path);
       const iso = new Date(now).toISOString();
       runs.advance({ id: p.run.id, from: p.path, to: p.path, status: "failed", error: JSON.stringify({ ...error, step: p.action.id }), finishedAt: iso, now: iso });
+      deps.runEvents.stepFinished(p.run.id, p.path);
+      deps.runEvents.finished(p.run.id);
     });
     if (delay !== null) throw new RetryLaterError(delay, `step ${p.action.id}: ${failure.message}`);
     deps.onFinished?.();

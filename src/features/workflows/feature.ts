@@ -8,7 +8,7 @@ import type { Logger } from "../../log.ts";
 import type { SafeFetch } from "../../net/safe-fetch.ts";
 import type { Clock } from "../../time.ts";
 import { t } from "elysia";
-import type { EventsService } from "../events/service.ts";
+import { isTriggerType, type EventsService } from "../events/service.ts";
 import type { NotebooksService } from "../notebooks/service.ts";
 import type { SourcesService } from "../sources/service.ts";
 import type { WebhookTokensService } from "../webhooks/service.ts";
@@ -18,6 +18,7 @@ import { createExecutor } from "./executor.ts";
 import { createWorkflowsRepo, createWorkflowStateRepo } from "./repo.ts";
 import { createRuns, START_JOB, STEP_JOB } from "./runs.ts";
 import { createRunsRepo } from "./runs-repo.ts";
+import { createRunEvents } from "./run-events.ts";
 import { createWorkflowsService } from "./service.ts";
 
 export const PRUNE_JOB = "workflow.prune";
@@ -49,7 +50,8 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
   const repo = createWorkflowsRepo(orm, sqlite);
   const state = createWorkflowStateRepo(sqlite);
   const runsRepo = createRunsRepo(sqlite);
-  const runs = createRuns({ sqlite, runs: runsRepo, workflows: repo, queue: d.queue, clock: d.clock });
+  const runEvents = createRunEvents({ events: d.events, runs: runsRepo });
+  const runs = createRuns({ sqlite, runs: runsRepo, workflows: repo, queue: d.queue, clock: d.clock, runEvents });
   const service = createWorkflowsService({ sqlite, repo, tokens: d.tokens, config: d.config, clock: d.clock });
   const dispatcher = createDispatcher({ sqlite, events: d.events, workflows: repo, state, runs, queue: d.queue, logger: d.logger });
 
@@ -63,7 +65,7 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
   }
 
   const executor = createExecutor({
-    sqlite, runs: runsRepo, starter: runs, state, clock: d.clock, onFinished: schedulePrune,
+    sqlite, runs: runsRepo, starter: runs, state, clock: d.clock, onFinished: schedulePrune, runEvents,
     actions: { ...d.actionDeps, config: d.config, safeFetch: d.safeFetch, sources: d.sources, notebooks: d.notebooks, now: () => d.clock.now() },
   });
 
@@ -80,7 +82,11 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
   d.runner.register(START_JOB, defineJob({ payload: StartPayload, handle: (p, ctx) => executor.startRuns(p.run_ids, ctx) }));
   d.runner.register(DISPATCH_JOB, defineJob({ handle: async () => void dispatcher.runOnce() }));
   d.runner.register(PRUNE_JOB, defineJob({ handle: async () => void prune(), maxAttempts: 3 }));
-  d.events.onRecorded(() => dispatcher.kick());
+  // Run events (run.*) only feed the live stream: they never wake the dispatcher, or every step
+  // would queue a dispatch job that finds nothing to start.
+  d.events.onRecorded((types) => {
+    for (const type of types) if (isTriggerType(type)) return dispatcher.kick();
+  });
   // Events committed just before a crash may never have queued their dispatch: catch up once now.
   dispatcher.kick();
 

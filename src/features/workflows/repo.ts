@@ -50,7 +50,8 @@ export function createWorkflowStateRepo(sqlite: Database) {
   const secret = sqlite.prepare<{ signing_secret: string }, [string]>(`SELECT signing_secret FROM workflows WHERE id = ?`);
   const cursor = sqlite.prepare<{ last_seq: number }, []>(`SELECT last_seq FROM workflow_dispatch WHERE id = 1`);
   const setCursor = sqlite.prepare<null, [number]>(`UPDATE workflow_dispatch SET last_seq = ? WHERE id = 1`);
-  const maxSeq = sqlite.prepare<{ seq: number | null }, []>(`SELECT max(seq) AS seq FROM events`);
+  // Run events (run.*) never trigger workflows; scanning back from the newest row stops at the first other one.
+  const maxSeq = sqlite.prepare<{ seq: number | null }, []>(`SELECT seq FROM events WHERE type NOT LIKE 'run.%' ORDER BY seq DESC LIMIT 1`);
   return {
     signingSecret: (workflowId: string): string => secret.get(workflowId)?.signing_secret ?? "",
     dispatchCursor: (): number => cursor.get()?.last_seq ?? 0,

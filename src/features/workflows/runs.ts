@@ -9,6 +9,7 @@ import type { Actor } from "../accounts/actor.ts";
 import { StepFailure, type RunInfo } from "./actions/types.ts";
 import { walkActions, type ActionDef } from "./paths.ts";
 import type { WorkflowsRepo } from "./repo.ts";
+import type { RunEvents } from "./run-events.ts";
 import type { RunRow, RunsRepo, StepRow } from "./runs-repo.ts";
 import type { RunPublic, StepPublic } from "./schema.ts";
 
@@ -53,8 +54,8 @@ export function runInfo(r: RunRow): RunInfo {
   return { id: r.id, workflowId: r.workflow_id, userId: r.user_id, depth: r.depth, chain: JSON.parse(r.chain) as string[] };
 }
 
-export function createRuns(deps: { sqlite: Database; runs: RunsRepo; workflows: WorkflowsRepo; queue: JobEnqueuer; clock: Clock }) {
-  const { sqlite, runs, workflows, queue, clock } = deps;
+export function createRuns(deps: { sqlite: Database; runs: RunsRepo; workflows: WorkflowsRepo; queue: JobEnqueuer; clock: Clock; runEvents: RunEvents }) {
+  const { sqlite, runs, workflows, queue, clock, runEvents } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
 
   function enqueueStep(runId: string, seq: number): void {
@@ -79,6 +80,7 @@ export function createRuns(deps: { sqlite: Database; runs: RunsRepo; workflows: 
     });
     if (!created) return null;
     if (opts.job !== false) enqueueStep(id, 0);
+    runEvents.started(id);
     return id;
   }
 
@@ -91,6 +93,7 @@ export function createRuns(deps: { sqlite: Database; runs: RunsRepo; workflows: 
       meta: JSON.stringify(r.meta), depth: r.depth, chain: JSON.stringify(r.chain), now, status: "failed", actions: "[]",
       cursor: null, stepCount: 0, error: JSON.stringify({ code, message }), finishedAt: now,
     });
+    runEvents.finished(id);
     return id;
   }
 
@@ -144,6 +147,7 @@ export function createRuns(deps: { sqlite: Database; runs: RunsRepo; workflows: 
     });
     for (const s of done) runs.copyStep(s.id, newId("step"), id, pathOf.get(s.action_id)!);
     enqueueStep(id, done.length);
+    runEvents.started(id);
     return id;
   }
 

@@ -7,7 +7,8 @@ import { notebookWebRoutes } from "./notebook-routes.ts";
 import { noteWebRoutes } from "./note-routes.ts";
 import { searchWebRoutes } from "./search-routes.ts";
 import { sourceWebRoutes } from "./source-routes.ts";
+import { sourceFragmentRoutes } from "./source-fragments.ts";
 
 export function libraryWebRoutes(s: Services, h: WebHelpers) {
-  return new Elysia().use(sourceWebRoutes(s, h)).use(notebookWebRoutes(s, h)).use(noteWebRoutes(s, h)).use(searchWebRoutes(s, h));
+  return new Elysia().use(sourceWebRoutes(s, h)).use(notebookWebRoutes(s, h)).use(noteWebRoutes(s, h)).use(searchWebRoutes(s, h)).use(sourceFragmentRoutes(s, h));
 }

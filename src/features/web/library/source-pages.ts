@@ -4,6 +4,7 @@ import type { NotePublic } from "../../notes/schema.ts";
 import type { SourcePublic } from "../../sources/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../html.ts";
 import { csrfInput, day, fieldError, hostOf, libraryPage, pager, select, when } from "./common.ts";
+import { liveAttrs } from "../live.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { formatPicker } from "../podcasts/format-picker.ts";
 import { askSection, linkedNotes, podcastLink, renameSection, type RenameState, type SourceAskState } from "./source-extras.ts";
@@ -93,9 +94,10 @@ function addForm(user: LayoutUser, notebooks: NotebookPublic[], f: AddForm): Saf
 </form>`;
 }
 
-function sourceRow(s: SourcePublic, names: Map<string, string>): SafeHtml {
+/** One row of the library list; live: it re-renders from its fragment when the source changes. */
+export function sourceRow(s: SourcePublic, names: Map<string, string>): SafeHtml {
   const nbs = s.notebook_ids.filter((id) => names.has(id));
-  return html`<li>
+  return html`<li${liveAttrs({ kind: "source", id: s.id, fragment: `/library/sources/${s.id}/row` })}>
   <a class="title" href="/library/sources/${s.id}">${s.title || s.url}</a>
   <div class="meta">
     <span>${s.site_name || hostOf(s.url)}</span>
@@ -115,6 +117,8 @@ export interface LibraryPageInput {
   form?: AddForm;
   flash?: Flash;
   status?: number;
+  /** The event cursor the list was read at, so live updates miss nothing after it. */
+  liveSince?: number;
 }
 
 export function libraryListPage(p: LibraryPageInput): Response {
@@ -137,13 +141,16 @@ ${addForm(p.user, p.notebooks, p.form ?? {})}
   <button type="submit" class="secondary">Filter</button>
   ${filtered ? html`<a href="/library">Clear</a>` : ""}
 </form>
-${p.sources.length ? html`<ul class="items">${p.sources.map((s) => sourceRow(s, names))}</ul>` : html`<p class="muted">${filtered ? "No sources match these filters." : "Nothing saved yet. Add a link above."}</p>`}
+${p.sources.length ? html`<ul class="items"${p.liveSince !== undefined ? html` data-live-since="${p.liveSince}"` : ""}>${p.sources.map((s) => sourceRow(s, names))}</ul>` : html`<p class="muted">${filtered ? "No sources match these filters." : "Nothing saved yet. Add a link above."}</p>`}
 ${pager("/library", p.filters, p.next)}`;
   return libraryPage({ title: "Library", user: p.user, body, flash: p.flash, status: p.status });
 }
 
-function readerBody(s: SourcePublic): SafeHtml {
-  if (s.status === "pending") return html`<p class="card">This source is still being fetched. Reload the page in a moment.</p>`;
+function readerBody(s: SourcePublic, liveSince?: number): SafeHtml {
+  if (s.status === "pending") {
+    // Live: the page reloads itself when the source is ready or failed; without script, a reload shows it.
+    return html`<p class="card"${liveAttrs({ kind: "source", id: s.id, reload: true, since: liveSince })}>This source is still being fetched. The page shows it as soon as it is ready (or reload it in a moment).</p>`;
+  }
   if (s.status === "failed") {
     return html`<div class="card"><p><strong>It could not be fetched:</strong> ${failureWords(s.error)}.</p>
   ${s.error_detail ? html`<p class="muted">${s.error_detail}</p>` : ""}
@@ -186,6 +193,8 @@ export interface ReaderPageInput {
   ask?: SourceAskState;
   flash?: Flash;
   status?: number;
+  /** The events position when the page was rendered: a live update past it reloads the page. */
+  liveSince?: number;
 }
 
 export function readerPage(p: ReaderPageInput): Response {
@@ -205,7 +214,7 @@ export function readerPage(p: ReaderPageInput): Response {
 </div>
 ${renameSection(p.user, s, p.rename)}
 ${askSection(p.user, s, p.ask)}
-${readerBody(s)}
+${readerBody(s, p.liveSince)}
 <h2>Notebooks</h2>
 ${membership(p.user, s, p.notebooks)}
 <h2>Notes about this source</h2>

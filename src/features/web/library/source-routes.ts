@@ -15,7 +15,7 @@ import { libraryListPage, readerPage, type AddForm, type ReaderPageInput } from 
 import { askProblem } from "./search-routes.ts";
 
 const NOTICES: Record<string, Flash> = {
-  added: { kind: "ok", text: "Saved. It is being fetched; it shows as Ready when its text is in." },
+  added: { kind: "ok", text: "Saved. It is being fetched; it shows as Ready when its text is in (this list updates by itself)." },
   exists: { kind: "ok", text: "This link is already saved in your library." },
   exists_added: { kind: "ok", text: "This link was already saved; it is now in the notebooks you chose." },
   deleted: { kind: "ok", text: "The source was deleted." },
@@ -37,8 +37,9 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
     const status = SOURCE_STATUSES.find((x) => x === q.status);
     const notebook = ID_RE.notebook.test(q.notebook ?? "") ? q.notebook : undefined;
     const before = ID_RE.source.test(q.before ?? "") ? q.before : undefined;
+    const liveSince = s.live.events.latestSeq(); // read before the rows: a change after it reaches the page live
     const { rows, next } = paged(s.sources.list(me.actor, { limit: PAGE_SIZE + 1, before, status, notebookId: notebook }), PAGE_SIZE);
-    return libraryListPage({ user: h.layoutUser(me), sources: rows, next, filters: { status, notebook }, notebooks: notebooksOf(me.actor), ...extra });
+    return libraryListPage({ user: h.layoutUser(me), sources: rows, next, filters: { status, notebook }, notebooks: notebooksOf(me.actor), liveSince, ...extra });
   }
 
   /** Validates the add-link form the way the API's schema would, with messages for people. */
@@ -59,6 +60,7 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
 
   /** The reader with its notebooks and the notes about it, plus whatever a form left to show. */
   function readerResponse(me: SignedIn, id: string, extra: Pick<ReaderPageInput, "rename" | "ask" | "flash" | "status"> = {}): Response {
+    const liveSince = s.live.events.latestSeq();
     const source = s.sources.publicOf(s.sources.get(me.actor, id), true);
     const notes = s.notes.list(me.actor, { limit: LINKED_NOTES + 1, sourceId: source.id });
     return readerPage({
@@ -67,6 +69,7 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
       notebooks: notebooksOf(me.actor),
       notes: notes.slice(0, LINKED_NOTES),
       moreNotes: notes.length > LINKED_NOTES,
+      liveSince,
       ...extra,
     });
   }

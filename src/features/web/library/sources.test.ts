@@ -145,11 +145,11 @@ describe("library", () => {
     const { ctx, b, me } = await setup();
     for (let i = 0; i < 22; i++) await call(ctx, "POST", "/api/v1/sources", { key: me.key, body: { url: `https://example.com/p${i}` } });
     const first = await b.get("/library?status=pending");
-    expect(first.text.match(/<li>/g)).toHaveLength(20);
+    expect(first.text.match(/<li data-live="source"/g)).toHaveLength(20);
     const more = /href="(\/library\?status=pending&amp;before=src_[0-9A-Z]{26})" rel="next"/.exec(first.text);
     expect(more).not.toBeNull();
     const second = await b.get(more![1]!.replace(/&amp;/g, "&"));
-    expect(second.text.match(/<li>/g)).toHaveLength(2);
+    expect(second.text.match(/<li data-live="source"/g)).toHaveLength(2);
     expect(second.text).toContain("https://example.com/p0");
     expect(second.text).not.toContain('rel="next"');
   });

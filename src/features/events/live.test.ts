@@ -1,0 +1,82 @@
+// The live hub: fed after commit (rolled-back events never reach a stream), and, while streams are
+// open, it also sees events committed by another connection to the same database file.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { testConfig } from "../../config.ts";
+import { openDatabase, openTestDatabase } from "../../db/client.ts";
+import { inTransaction } from "../../db/tx.ts";
+import { newId } from "../../ids.ts";
+import { silentLogger } from "../../log.ts";
+import { createServices } from "../../services.ts";
+import type { LiveEvent } from "./live.ts";
+
+function insertUser(s: ReturnType<typeof createServices>): string {
+  const id = newId("user");
+  const at = new Date().toISOString();
+  s.db.sqlite
+    .query("INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, 'n', 'x', 'free', ?, ?)")
+    .run(id, `${id.toLowerCase()}@example.com`, at, at);
+  return id;
+}
+
+/** Collects what the hub delivers to one sink and resolves when `n` stored events have arrived. */
+function collector() {
+  const got: LiveEvent[] = [];
+  let wake: (() => void) | undefined;
+  return {
+    got,
+    sink: { deliver: (e: LiveEvent) => (got.push(e), wake?.()), end: () => {} },
+    async stored(n: number, timeoutMs = 5000): Promise<string[]> {
+      const deadline = Date.now() + timeoutMs;
+      const ids = () => got.flatMap((e) => ("stored" in e ? [(e.stored.data as { id: string }).id] : []));
+      while (ids().length < n) {
+        if (Date.now() > deadline) throw new Error(`only ${ids().length} of ${n} events arrived`);
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 50);
+        });
+      }
+      return ids();
+    },
+  };
+}
+
+describe("live hub", () => {
+  test("events reach streams after commit; a rolled-back event never does", async () => {
+    const s = createServices({ config: testConfig(), db: openTestDatabase(), logger: silentLogger });
+    const user = insertUser(s);
+    const actor = { userId: user, auth: { type: "system" as const, reason: "test" } };
+    const c = collector();
+    s.live.hub.subscribe(user, c.sink);
+    expect(() =>
+      inTransaction(s.db.sqlite, () => {
+        s.events.record(actor, "notebook.created", { id: "nb_rolled_back" });
+        throw new Error("abort the change");
+      }),
+    ).toThrow("abort the change");
+    const nb = s.notebooks.create(actor, { name: "kept" });
+    expect(await c.stored(1)).toEqual([nb.id]);
+    s.live.hub.close();
+  });
+
+  const dir = mkdtempSync(join(tmpdir(), "commonplace-live-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("an event committed by another connection (another process) reaches open streams", async () => {
+    const file = join(dir, "two.db");
+    const config = testConfig({ DATA_DIR: dir });
+    const server = createServices({ config, db: openDatabase(file), logger: silentLogger });
+    const other = createServices({ config, db: openDatabase(file), logger: silentLogger });
+    const user = insertUser(server);
+    const c = collector();
+    server.live.hub.subscribe(user, c.sink);
+    const nb = other.notebooks.create({ userId: user, auth: { type: "system", reason: "cli" } }, { name: "from elsewhere" });
+    expect(await c.stored(1, 10_000)).toEqual([nb.id]);
+    server.live.hub.close();
+    other.live.hub.close();
+    server.db.close();
+    other.db.close();
+  }, 30_000);
+});
