@@ -46,6 +46,14 @@ async function send(method: string, c: Case) {
       body: c.rawBody ?? (c.body !== undefined ? JSON.stringify(c.body) : undefined),
     }),
   );
+  if (res.headers.get("content-type")?.startsWith("text/event-stream")) {
+    // A stream stays open until the client leaves: read its first lines, then leave.
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    await reader.cancel();
+    const text = first.value ? new TextDecoder().decode(first.value) : "";
+    return { status: res.status, headers: res.headers, bytes: text.length, text };
+  }
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, bytes: bytes.byteLength, text: new TextDecoder().decode(bytes) };
 }

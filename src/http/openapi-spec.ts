@@ -74,6 +74,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Webhook tokens", description: "Credentials of incoming webhook URLs" },
   { name: "Webhooks", description: "Incoming webhook deliveries (no API key: the token is the credential)" },
   { name: "Feeds", description: "Feed watches made by workflows' watch_feed actions" },
+  { name: "Events", description: "Your own events as a Server-Sent Events stream, resumable with Last-Event-ID" },
 ];
 
 const OK_DESCRIPTIONS: Record<string, string> = {

@@ -113,6 +113,10 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       { name: "no question", path: "/api/v1/search/ask", body: {}, status: 422 },
     ],
 
+    streamEvents: [
+      { name: "open", path: "/api/v1/events/stream", status: 200 },
+      { name: "bad cursor", path: "/api/v1/events/stream?last_event_id=abc", status: 422 },
+    ],
     listFeeds: [{ name: "of a workflow", path: `/api/v1/feeds?workflow_id=${f.workflow}`, status: 200 }, badLimit("/api/v1/feeds")],
     getFeed: [{ name: "get", path: `/api/v1/feeds/${f.feed}`, status: 200 }, missing("/api/v1/feeds", "feed")],
     pollFeed: [

@@ -42,6 +42,7 @@ export function eventRoutes(s: Services) {
       {
         query: Query,
         detail: {
+          operationId: "streamEvents",
           summary: "Stream your events (Server-Sent Events) with Last-Event-ID resume",
           description: DESCRIPTION,
           responses: {
