@@ -101,7 +101,10 @@ export function nestingDepth(html: string, limit = Infinity): number {
       i = tag.end;
       const closes = IMPLIES_CLOSE.get(name);
       if (closes) while (stack.length > 0 && closes.has(stack[stack.length - 1]!)) pop();
-      if (VOID.has(name)) continue;
+      if (VOID.has(name)) {
+        deepest = Math.max(deepest, stack.length + 1); // a leaf, but one level deeper all the same
+        continue;
+      }
       push(name);
       if (tag.selfClosing && foreign[foreign.length - 1]) {
         pop();

@@ -26,7 +26,10 @@ export interface ExtractPoolOptions {
 
 export interface ExtractorStats {
   threads: number;
+  /** Jobs handed to a thread (some may wait for the thread to start). */
   busy: number;
+  /** Jobs running in a started thread, their limits counting. */
+  running: number;
   queued: number;
   /** Threads terminated for a timeout or the memory bound, or that crashed. */
   replaced: number;
@@ -72,7 +75,7 @@ export function createExtractor(opts: ExtractPoolOptions): Extractor {
   return {
     extract: (input) => extract(input, opts.limits),
     close: async () => undefined,
-    stats: () => ({ threads: 0, busy: 0, queued: 0, replaced: 0 }),
+    stats: () => ({ threads: 0, busy: 0, running: 0, queued: 0, replaced: 0 }),
   };
 }
 
@@ -203,6 +206,6 @@ export function createExtractPool(opts: ExtractPoolOptions): Extractor {
         slot.worker.terminate();
       }
     },
-    stats: () => ({ threads: slots.length, busy: slots.filter((s) => s.job).length, queued: queue.length, replaced }),
+    stats: () => ({ threads: slots.length, busy: slots.filter((s) => s.job).length, running: running().length, queued: queue.length, replaced }),
   };
 }
