@@ -4,6 +4,8 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { ARTICLE_HTML } from "../../../test/outside-web.ts";
 import { nestedDivs, repeatedPagePdf } from "../../../test/fixtures/pages/hostile.ts";
+import { failureWords } from "../web/library/source-pages.ts";
+import { EXTRACT_ERROR_CODES } from "./extract/index.ts";
 
 const hits = new Map<string, number>();
 const web = Bun.serve({
@@ -90,4 +92,8 @@ describe("hostile pages", () => {
       server.stop(true);
     }
   }, 60_000);
+
+  test("every extraction failure code reads as plain words in the web app", () => {
+    for (const code of EXTRACT_ERROR_CODES) expect(failureWords(code)).not.toBe(code.replace(/_/g, " "));
+  });
 });
