@@ -22,10 +22,11 @@ function extractorFor(env: Record<string, string>, config: ReturnType<typeof tes
   return sharedExtractor;
 }
 
-export function createTestContext(env: Record<string, string> = {}, opts: { clock?: Clock } = {}) {
+export function createTestContext(env: Record<string, string> = {}, opts: { clock?: Clock; extractor?: Extractor } = {}) {
   const config = testConfig(env);
   const db = openTestDatabase();
-  const services = createServices({ config, db, logger: silentLogger, clock: opts.clock, extractor: extractorFor(env, config) });
+  const extractor = opts.extractor ?? extractorFor(env, config);
+  const services = createServices({ config, db, logger: silentLogger, clock: opts.clock, extractor });
   const app = createApp(services);
   return { config, db, services, app, queue: services.queue, runner: services.runner };
 }

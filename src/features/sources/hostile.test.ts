@@ -5,7 +5,8 @@ import { call, createTestContext, userWithKey, type TestContext } from "../../..
 import { ARTICLE_HTML } from "../../../test/outside-web.ts";
 import { nestedDivs, repeatedPagePdf } from "../../../test/fixtures/pages/hostile.ts";
 import { failureWords } from "../web/library/source-pages.ts";
-import { EXTRACT_ERROR_CODES } from "./extract/index.ts";
+import { DEFAULT_EXTRACT_LIMITS, EXTRACT_ERROR_CODES } from "./extract/index.ts";
+import { createExtractPool } from "./extract/pool.ts";
 
 const hits = new Map<string, number>();
 const web = Bun.serve({
@@ -92,6 +93,22 @@ describe("hostile pages", () => {
       server.stop(true);
     }
   }, 60_000);
+
+  test("a crashed extraction thread is retried like a network error, then recorded as extraction_failed", async () => {
+    let now = Date.now();
+    const extractor = createExtractPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 0, limits: DEFAULT_EXTRACT_LIMITS, workerUrl: new URL("./extract/fixtures/crash-worker.ts", import.meta.url) });
+    const ctx = createTestContext({}, { clock: { now: () => now }, extractor });
+    contexts.push(ctx);
+    const u = await userWithKey(ctx);
+    const id = (await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: url("/article?crash") } })).body.id;
+    const before = hits.get("/article") ?? 0;
+    for (let i = 0; i < 5; i++) {
+      await ctx.runner.drain();
+      now += 10 * 60_000; // retries are scheduled in the future
+    }
+    expect(await source(ctx, u.key, id)).toMatchObject({ status: "failed", error: "extraction_failed" });
+    expect((hits.get("/article") ?? 0) - before).toBe(3);
+  }, 30_000);
 
   test("every extraction failure code reads as plain words in the web app", () => {
     for (const code of EXTRACT_ERROR_CODES) expect(failureWords(code)).not.toBe(code.replace(/_/g, " "));

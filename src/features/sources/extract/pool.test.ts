@@ -92,6 +92,14 @@ describe("extraction pool", () => {
     expect((await p.extract(fixture("news-article.html", "text/html"))).wordCount).toBeGreaterThan(50);
   }, 30_000);
 
+  test("a thread that dies fails its job with a plain error (not the page's fault) and is replaced", async () => {
+    const crashing = pool({ size: 1, workerUrl: new URL("./fixtures/crash-worker.ts", import.meta.url) });
+    const err = await crashing.extract(fixture("news-article.html", "text/html")).catch((e: unknown) => e);
+    expect(err).not.toBeInstanceOf(ExtractError);
+    expect((err as Error).message).toContain("fixture thread died");
+    expect(crashing.stats()).toMatchObject({ threads: 0, replaced: 1 });
+  }, 30_000);
+
   test("close fails what is pending; a later call starts a new thread", async () => {
     const p = pool({ size: 1, limits: { ...DEFAULT_EXTRACT_LIMITS, maxDepth: 100_000 } });
     const running = p.extract(html(nestedDivs(2_000)));
