@@ -32,6 +32,12 @@ describe("loadConfig defaults", () => {
     expect(c.mail.smtpUrl).toBeUndefined();
   });
 
+  test("extraction runs in two threads with limits unless told otherwise", () => {
+    expect(loadConfig({}).extract).toEqual({ workers: 2, timeoutMs: 20_000, maxMemoryMb: 256, maxDepth: 256, maxPdfPages: 500 });
+    const c = loadConfig({ EXTRACT_WORKERS: "0", EXTRACT_TIMEOUT_MS: "5000", EXTRACT_MAX_MEMORY_MB: "0", EXTRACT_MAX_DEPTH: "64", EXTRACT_MAX_PDF_PAGES: "20" });
+    expect(c.extract).toEqual({ workers: 0, timeoutMs: 5_000, maxMemoryMb: 0, maxDepth: 64, maxPdfPages: 20 });
+  });
+
   test("blank values count as unset", () => {
     expect(loadConfig({ PORT: "  ", ALLOW_SIGNUP: "" }).port).toBe(3000);
   });
@@ -79,6 +85,11 @@ describe("bad values stop with a ConfigError naming the variable", () => {
     ["SMTP_URL wrong scheme", { SMTP_URL: "http://mail.example.com" }, "SMTP_URL"],
     ["LOG_LEVEL unknown", { LOG_LEVEL: "loud" }, "LOG_LEVEL"],
     ["DEFAULT_MONTHLY_CREDITS fractional", { DEFAULT_MONTHLY_CREDITS: "1.5" }, "DEFAULT_MONTHLY_CREDITS"],
+    ["EXTRACT_WORKERS negative", { EXTRACT_WORKERS: "-1" }, "EXTRACT_WORKERS"],
+    ["EXTRACT_TIMEOUT_MS too small", { EXTRACT_TIMEOUT_MS: "10" }, "EXTRACT_TIMEOUT_MS"],
+    ["EXTRACT_MAX_DEPTH not a number", { EXTRACT_MAX_DEPTH: "deep" }, "EXTRACT_MAX_DEPTH"],
+    ["EXTRACT_MAX_PDF_PAGES zero", { EXTRACT_MAX_PDF_PAGES: "0" }, "EXTRACT_MAX_PDF_PAGES"],
+    ["EXTRACT_MAX_MEMORY_MB fractional", { EXTRACT_MAX_MEMORY_MB: "1.5" }, "EXTRACT_MAX_MEMORY_MB"],
   ];
   for (const [name, env, variable] of cases) {
     test(name, () => {
