@@ -18,7 +18,9 @@ const { value } = await reader.read();
 const base = new TextDecoder().decode(value).trim();
 
 const dir = mkdtempSync(join(tmpdir(), "cp-bench-ingest-"));
-const config = loadConfig({ DATA_DIR: dir, ALLOW_PRIVATE_NETWORK: "true", LOG_LEVEL: "warn", JOB_CONCURRENCY: String(CONCURRENCY), JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "1000000" });
+// EXTRACT_WORKERS=0 compares against extraction on the main thread.
+const EXTRACT_WORKERS = process.env.EXTRACT_WORKERS ?? "2";
+const config = loadConfig({ DATA_DIR: dir, ALLOW_PRIVATE_NETWORK: "true", LOG_LEVEL: "warn", JOB_CONCURRENCY: String(CONCURRENCY), JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "1000000", EXTRACT_WORKERS });
 const db = openDatabase(join(dir, "commonplace.db"));
 const services = createServices({ config, db });
 const app = createApp(services);
@@ -54,12 +56,13 @@ const indexed = performance.now();
 const peak = rss.stop();
 const c = count.get()!;
 await services.runner.stop({ graceMs: 1000 });
+await services.extractor.close();
 web.kill();
 db.close();
 rmSync(dir, { recursive: true, force: true });
 
 const secs = (done - t0) / 1000;
-console.log(`bench:ingest  pages=${PAGES} job_concurrency=${CONCURRENCY}`);
+console.log(`bench:ingest  pages=${PAGES} job_concurrency=${CONCURRENCY} extract_workers=${EXTRACT_WORKERS}`);
 console.log(`posted all in      ${fmt((posted - t0) / 1000)} s`);
 console.log(`all ready in       ${fmt(secs)} s  → ${fmt(PAGES / secs, 1)} pages/s (target ≥ 100)`);
 console.log(`search index done  ${fmt((indexed - t0) / 1000)} s  → ${fmt(PAGES / ((indexed - t0) / 1000), 1)} pages/s incl. embeddings`);

@@ -15,6 +15,7 @@ const ROOT = resolve(import.meta.dir, "..");
 export const EXTRA_ENTRYPOINTS: string[] = [
   "src/ai/speech/builtin-worker.ts",
   "src/features/podcasts/audio/encode-worker.ts",
+  "src/features/sources/extract/worker.ts",
 ];
 
 /** sqlite-vec publishes one npm package per platform; pick the one for the build target. */

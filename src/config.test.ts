@@ -34,6 +34,12 @@ describe("loadConfig defaults", () => {
     expect(c.events).toEqual({ heartbeatMs: 15_000, maxStreamsPerUser: 20 });
   });
 
+  test("extraction runs in two threads with limits unless told otherwise", () => {
+    expect(loadConfig({}).extract).toEqual({ workers: 2, timeoutMs: 20_000, maxMemoryMb: 256, maxDepth: 256, maxPdfPages: 500 });
+    const c = loadConfig({ EXTRACT_WORKERS: "0", EXTRACT_TIMEOUT_MS: "5000", EXTRACT_MAX_MEMORY_MB: "0", EXTRACT_MAX_DEPTH: "64", EXTRACT_MAX_PDF_PAGES: "20" });
+    expect(c.extract).toEqual({ workers: 0, timeoutMs: 5_000, maxMemoryMb: 0, maxDepth: 64, maxPdfPages: 20 });
+  });
+
   test("blank values count as unset", () => {
     expect(loadConfig({ PORT: "  ", ALLOW_SIGNUP: "" }).port).toBe(3000);
   });
@@ -85,6 +91,11 @@ describe("bad values stop with a ConfigError naming the variable", () => {
     ["MAX_HEADER_BYTES above the runtime's parser limit", { MAX_HEADER_BYTES: "70000" }, "MAX_HEADER_BYTES"],
     ["EVENTS_HEARTBEAT_MS too small", { EVENTS_HEARTBEAT_MS: "0" }, "EVENTS_HEARTBEAT_MS"],
     ["EVENTS_MAX_STREAMS_PER_USER not a number", { EVENTS_MAX_STREAMS_PER_USER: "many" }, "EVENTS_MAX_STREAMS_PER_USER"],
+    ["EXTRACT_WORKERS negative", { EXTRACT_WORKERS: "-1" }, "EXTRACT_WORKERS"],
+    ["EXTRACT_TIMEOUT_MS too small", { EXTRACT_TIMEOUT_MS: "10" }, "EXTRACT_TIMEOUT_MS"],
+    ["EXTRACT_MAX_DEPTH not a number", { EXTRACT_MAX_DEPTH: "deep" }, "EXTRACT_MAX_DEPTH"],
+    ["EXTRACT_MAX_PDF_PAGES zero", { EXTRACT_MAX_PDF_PAGES: "0" }, "EXTRACT_MAX_PDF_PAGES"],
+    ["EXTRACT_MAX_MEMORY_MB fractional", { EXTRACT_MAX_MEMORY_MB: "1.5" }, "EXTRACT_MAX_MEMORY_MB"],
   ];
   for (const [name, env, variable] of cases) {
     test(name, () => {

@@ -196,6 +196,14 @@ export function loadConfig(env: Env = process.env) {
       heartbeatMs: int(env, "EVENTS_HEARTBEAT_MS", 15_000, 10, 300_000),
       maxStreamsPerUser: int(env, "EVENTS_MAX_STREAMS_PER_USER", 20, 1, 10_000),
     },
+    extract: {
+      // Two threads suit a small machine: hostile pages wait for each other, never for HTTP.
+      workers: int(env, "EXTRACT_WORKERS", 2, 0, 64),
+      timeoutMs: int(env, "EXTRACT_TIMEOUT_MS", 20_000, 100, 600_000),
+      maxMemoryMb: int(env, "EXTRACT_MAX_MEMORY_MB", 256, 0, 65_536),
+      maxDepth: int(env, "EXTRACT_MAX_DEPTH", 256, 16, 100_000),
+      maxPdfPages: int(env, "EXTRACT_MAX_PDF_PAGES", 500, 1, 1_000_000),
+    },
   };
   return deepFreeze(config);
 }

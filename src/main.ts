@@ -47,6 +47,7 @@ function start() {
     await stopped;
     services.scheduler.stopAll();
     await services.runner.stop({ graceMs: 10_000 });
+    await Promise.all([services.extractor.close(), services.podcasts.close()]);
     services.logger.flush();
     db.close();
     process.exit(0);

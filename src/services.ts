@@ -22,7 +22,7 @@ import { createNotebooksRepo } from "./features/notebooks/repo.ts";
 import { createNotebooksService } from "./features/notebooks/service.ts";
 import { createNotesRepo } from "./features/notes/repo.ts";
 import { createNotesService } from "./features/notes/service.ts";
-import { extract } from "./features/sources/extract/index.ts";
+import { createExtractor, type Extractor } from "./features/sources/extract/pool.ts";
 import { createIngester, type ReadyHook } from "./features/sources/ingest.ts";
 import { registerIngestJob } from "./features/sources/jobs.ts";
 import { createSourcesRepo } from "./features/sources/repo.ts";
@@ -50,6 +50,8 @@ export interface CoreDeps {
   logger?: Logger;
   /** Tests may inject a host lookup for the SSRF guard. */
   lookup?: Parameters<typeof createSafeFetch>[0]["lookup"];
+  /** An extraction pool to use instead of one built from config (tests share one). */
+  extractor?: Extractor;
 }
 
 export function createServices(deps: CoreDeps) {
@@ -93,12 +95,15 @@ export function createServices(deps: CoreDeps) {
   const notes = createNotesService({ sqlite, repo: createNotesRepo(orm), notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });
 
   const onSourceReady: ReadyHook[] = [];
+  // Threads start on the first extraction, so building the pool costs nothing until a page is read.
+  const { workers, timeoutMs, maxMemoryMb, maxDepth, maxPdfPages } = config.extract;
+  const extractor = deps.extractor ?? createExtractor({ size: workers, timeoutMs, maxMemoryMb, limits: { maxDepth, maxPdfPages }, logger });
   const ingest = createIngester({
     sqlite,
     repo: sourcesRepo,
     events,
     fetchPage: (url, init) => safeFetch(url, { accept: init?.accept }),
-    extract,
+    extract: extractor.extract,
     clock,
     logger,
     onReady: onSourceReady,
@@ -138,7 +143,7 @@ export function createServices(deps: CoreDeps) {
   const oauth = createOAuthService({ repo: createOAuthRepo(orm), sqlite, clock, config });
 
   return {
-    config, db, clock, logger, queue, runner, safeFetch, scheduler,
+    config, db, clock, logger, queue, runner, safeFetch, scheduler, extractor,
     accounts, keys, credits, events, sources, notebooks, notes, ai, indexer, search, ask, oauth,
     webhookTokens, workflows, webhooks, podcasts, live,
     feeds: feeds.service, feedScheduler: feeds.dispatcher, mail,

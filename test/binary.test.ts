@@ -59,23 +59,31 @@ test("the binary stops with one clear line on a bad variable", async () => {
   expect(r.stderr).toContain("PORT");
 }, 60_000);
 
-test("the binary carries the speech and MP3 worker threads", async () => {
-  // A probe built exactly like the binary, with a main that synthesises and encodes one sentence.
+test("the binary carries the speech, MP3 and extraction worker threads", async () => {
+  // A probe built exactly like the binary, with a main that synthesises and encodes one sentence
+  // and extracts one HTML page in the extraction pool.
   const main = `
     const { createBuiltinSpeech } = await import("./ai/speech/builtin.ts");
     const { createAudioEncoder } = await import("./features/podcasts/audio/encoder.ts");
+    const { createExtractPool } = await import("./features/sources/extract/pool.ts");
     const speech = createBuiltinSpeech();
     const encoder = createAudioEncoder();
+    const pool = createExtractPool({ size: 1, timeoutMs: 30000, maxMemoryMb: 0, limits: { maxDepth: 256, maxPdfPages: 500 } });
     const clip = await speech.synthesize("Hello from the compiled binary.", "host_a");
     const mp3 = await encoder.encodeMp3Async(clip.samples, clip.sampleRate);
-    console.log(JSON.stringify({ samples: clip.samples.length, rate: clip.sampleRate, head: Array.from(mp3.slice(0, 2)) }));
+    const html = "<html><head><title>Probe page</title></head><body><article><p>" + "Words in a compiled binary. ".repeat(30) + "</p></article></body></html>";
+    const doc = await pool.extract({ body: new TextEncoder().encode(html), contentType: "text/html", url: "https://example.com/probe" });
+    console.log(JSON.stringify({ samples: clip.samples.length, rate: clip.sampleRate, head: Array.from(mp3.slice(0, 2)), title: doc.title, words: doc.wordCount }));
     await speech.close();
     await encoder.close();
+    await pool.close();
     process.exit(0);`;
   const probe = await build({ outfile: join(work.path, "probe"), main });
   const r = await run([probe], {}, { cwd: work.path });
   expect(r.code).toBe(0);
-  const out = JSON.parse(r.stdout.trim()) as { samples: number; rate: number; head: number[] };
+  const out = JSON.parse(r.stdout.trim()) as { samples: number; rate: number; head: number[]; title: string; words: number };
+  expect(out.title).toBe("Probe page");
+  expect(out.words).toBeGreaterThan(100);
   expect(out.rate).toBe(16000);
   expect(out.samples).toBeGreaterThan(8000);
   // An MPEG audio frame starts with 11 set sync bits.

@@ -5,14 +5,28 @@ import { openTestDatabase } from "../src/db/client.ts";
 import { newId } from "../src/ids.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
+import { createExtractor, type Extractor } from "../src/features/sources/extract/pool.ts";
 import type { Clock } from "../src/time.ts";
 
 let fastHash: string | undefined;
+let sharedExtractor: Extractor | undefined;
 
-export function createTestContext(env: Record<string, string> = {}, opts: { clock?: Clock } = {}) {
+/**
+ * Apps with the default extraction settings share one pool, so a test file that builds twenty apps
+ * does not start forty threads. An app given EXTRACT_* variables gets its own pool; its test closes it.
+ */
+function extractorFor(env: Record<string, string>, config: ReturnType<typeof testConfig>): Extractor | undefined {
+  if (Object.keys(env).some((k) => k.startsWith("EXTRACT_"))) return undefined;
+  const { workers, timeoutMs, maxMemoryMb, maxDepth, maxPdfPages } = config.extract;
+  sharedExtractor ??= createExtractor({ size: workers, timeoutMs, maxMemoryMb, limits: { maxDepth, maxPdfPages } });
+  return sharedExtractor;
+}
+
+export function createTestContext(env: Record<string, string> = {}, opts: { clock?: Clock; extractor?: Extractor } = {}) {
   const config = testConfig(env);
   const db = openTestDatabase();
-  const services = createServices({ config, db, logger: silentLogger, clock: opts.clock });
+  const extractor = opts.extractor ?? extractorFor(env, config);
+  const services = createServices({ config, db, logger: silentLogger, clock: opts.clock, extractor });
   const app = createApp(services);
   return { config, db, services, app, queue: services.queue, runner: services.runner };
 }

@@ -96,8 +96,12 @@ export function createIngester(deps: IngestDeps) {
     try {
       doc = await deps.extract({ body: page.body, contentType: page.contentType, charset: charsetOf(page.headers), url: page.url });
     } catch (e) {
-      const code = typeof (e as { code?: unknown }).code === "string" ? (e as { code: string }).code : "extraction_failed";
-      return fail(row, actor, code, e instanceof Error ? e.message : String(e));
+      const detail = e instanceof Error ? e.message : String(e);
+      // A coded failure (too_complex, malformed_pdf, …) is the page's own and would come back the
+      // same; anything else is the extractor's trouble (a crashed thread, a pool closed at
+      // shutdown), worth another attempt.
+      if (typeof (e as { code?: unknown }).code === "string") return fail(row, actor, (e as { code: string }).code, detail);
+      return retryOr("extraction_failed", detail);
     }
     const current = repo.byIdUnscoped(sourceId);
     finish(row, actor, {

@@ -56,7 +56,7 @@ export const SourcePublic = t.Object({
   final_url: Nullable(t.String()),
   title: Nullable(t.String()),
   status: oneOf(SOURCE_STATUSES),
-  error: Nullable(t.String({ description: "Why fetching or extraction failed: http_410, timeout, too_large, blocked_address, …" })),
+  error: Nullable(t.String({ description: "Why fetching or extraction failed: http_410, timeout, too_large, blocked_address, extraction_timeout, too_complex, too_many_pages, …" })),
   error_detail: Nullable(t.String()),
   content_type: Nullable(t.String()),
   byline: Nullable(t.String()),

@@ -61,13 +61,18 @@ async function readPdf(pdf: PdfDocument, url: string): Promise<Extracted> {
   };
 }
 
-/** Reads a PDF; anything pdf.js cannot open, or that takes too long, becomes `malformed_pdf`. */
-export async function extractPdf(body: Uint8Array, url: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Extracted> {
+/**
+ * Reads a PDF; anything pdf.js cannot open, or that takes too long, becomes `malformed_pdf`. A page
+ * count (pdf.js reads it from the page tree's root, before any page) above `maxPages` is refused
+ * as `too_many_pages` before any text is read.
+ */
+export async function extractPdf(body: Uint8Array, url: string, timeoutMs = DEFAULT_TIMEOUT_MS, maxPages = Infinity): Promise<Extracted> {
   if (!hasPdfHeader(body)) throw new ExtractError("malformed_pdf", "the body is not a PDF (no %PDF- header)");
   let pdf: PdfDocument | undefined;
   try {
     // pdf.js takes ownership of (and may detach) the buffer it is given, so it gets a copy.
     pdf = await withTimeout(getDocumentProxy(body.slice(), { verbosity: 0 }), timeoutMs);
+    if (pdf.numPages > maxPages) throw new ExtractError("too_many_pages", `the PDF has ${pdf.numPages} pages; the limit is ${maxPages}`);
     return await withTimeout(readPdf(pdf, url), timeoutMs);
   } catch (error) {
     if (error instanceof ExtractError) throw error;

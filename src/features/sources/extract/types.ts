@@ -25,7 +25,28 @@ export type ExtractErrorCode =
   | "unsupported_content_type"
   | "empty_content"
   | "malformed_pdf"
-  | "malformed_document";
+  | "malformed_document"
+  /** The extraction worker ran past its wall-clock limit and was terminated. */
+  | "extraction_timeout"
+  /** Nested deeper than the limit, or the extraction outgrew the memory bound and was terminated. */
+  | "too_complex"
+  /** A PDF with more pages than the limit. */
+  | "too_many_pages";
+
+export const EXTRACT_ERROR_CODES: readonly ExtractErrorCode[] = [
+  "unsupported_content_type", "empty_content", "malformed_pdf", "malformed_document",
+  "extraction_timeout", "too_complex", "too_many_pages",
+];
+
+/** Bounds checked before the expensive work starts (the pool adds time and memory bounds). */
+export interface ExtractLimits {
+  /** Deepest element nesting an HTML page may have. */
+  maxDepth: number;
+  /** Most pages a PDF may have. */
+  maxPdfPages: number;
+}
+
+export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = Object.freeze({ maxDepth: 256, maxPdfPages: 500 });
 
 export class ExtractError extends Error {
   override readonly name = "ExtractError";

@@ -24,6 +24,9 @@ const FAILURES: Record<string, string> = {
   malformed_pdf: "the PDF could not be read",
   malformed_document: "the document could not be read",
   extraction_failed: "the text could not be extracted",
+  extraction_timeout: "reading the page took too long and was stopped",
+  too_complex: "the page is built too intricately to read safely",
+  too_many_pages: "the PDF has more pages than this server reads",
 };
 const HTTP_WORDS: Record<number, string> = {
   401: "the site asks for a login",
