@@ -31,7 +31,7 @@ async function expectProblem(res: Response, status: number, code: string) {
 
 describe("limits of the running server", () => {
   test("a body declared larger than any limit is a 413 problem, not Bun's empty 413", async () => {
-    const res = await fetch(`${server.url}/signin`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a".repeat(20_000) });
+    const res = await fetch(`${server.url}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a".repeat(20_000) });
     await expectProblem(res, 413, "payload_too_large");
   }, 30_000);
 
@@ -44,7 +44,7 @@ describe("limits of the running server", () => {
         c.enqueue(chunk);
       },
     });
-    const res = await fetch(`${server.url}/signin`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, duplex: "half" } as RequestInit);
+    const res = await fetch(`${server.url}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, duplex: "half" } as RequestInit);
     await expectProblem(res, 413, "payload_too_large");
   }, 30_000);
 
