@@ -7,7 +7,8 @@ textarea { width: 100%; min-height: 16rem; font-family: ui-monospace, SFMono-Reg
 textarea.short { min-height: 5rem; font-family: inherit; font-size: inherit; }
 input[type=url], input[type=search] { width: 100%; padding: .55rem .65rem; font: inherit; color: inherit; background: var(--bg);
   border: 1px solid var(--line); border-radius: 6px; }
-fieldset { border: 1px solid var(--line); border-radius: 6px; margin: .9rem 0 0; padding: .4rem .8rem .6rem; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; margin: .9rem 0 0; padding: .4rem .8rem .6rem; min-width: 0; }
+select { max-width: 100%; }
 legend { font-weight: 600; padding: 0 .3rem; }
 label.check { display: inline-flex; gap: .35rem; align-items: center; font-weight: 400; margin: .2rem 1rem .2rem 0; }
 .filters { display: flex; gap: .75rem; align-items: flex-end; flex-wrap: wrap; margin: 1rem 0; }
@@ -33,7 +34,8 @@ button.secondary { background: none; color: var(--accent); }
 .citations li { margin: .5rem 0; }
 .citations blockquote { margin: .25rem 0; padding-left: .75rem; border-left: 3px solid var(--line); }
 /* podcasts: the format picker, status, player and transcript; checkbox lists that scroll */
-.formats { display: grid; gap: .4rem; }
+.formats { display: grid; grid-template-columns: minmax(0, 1fr); gap: .4rem; }
+.formats label.format > span { min-width: 0; overflow-wrap: anywhere; }
 .formats label.format { display: flex; gap: .6rem; align-items: flex-start; font-weight: 400; margin: 0; padding: .5rem .65rem;
   border: 1px solid var(--line); border-radius: 6px; cursor: pointer; }
 .formats label.format:has(input:checked) { border-color: var(--accent); }
