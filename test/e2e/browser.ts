@@ -1,6 +1,6 @@
 // Shared setup for browser tests: the real app on a loopback port (BASE_URL = that address, so the
 // Origin checks pass) and Debian's Chromium driven by playwright-core.
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { isEventStreamRequest } from "../../src/features/events/stream.ts";
 import { rememberClientAddress } from "../../src/features/web/http.ts";
 import { createTestContext, type TestContext } from "../helpers.ts";
@@ -42,4 +42,18 @@ export function startLiveApp(env: Record<string, string> = {}): LiveApp {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+/** Collects dialogs and CSP violations, which must never happen on our pages. */
+export function watch(page: Page) {
+  const dialogs: string[] = [];
+  const cspErrors: string[] = [];
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
+  });
+  return { dialogs, cspErrors };
 }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import type { TestContext } from "../helpers.ts";
-import { launchChromium, startLiveApp } from "./browser.ts";
+import { launchChromium, startLiveApp, watch } from "./browser.ts";
 
 const KEY_RE = /^cpk_[0-9A-Za-z]{46}$/;
 const PASSWORD = "correct horse battery";
@@ -25,19 +25,6 @@ afterAll(async () => {
 
 const apiMe = (key: string) => fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
 
-/** Collects dialogs and CSP violations, which must never happen on our pages. */
-function watch(page: Page) {
-  const dialogs: string[] = [];
-  const cspErrors: string[] = [];
-  page.on("dialog", (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  page.on("console", (m) => {
-    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
-  });
-  return { dialogs, cspErrors };
-}
 
 async function signUp(page: Page, email: string) {
   await page.goto(`${base}/signup`);

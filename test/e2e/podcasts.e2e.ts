@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import type { TestContext } from "../helpers.ts";
 import { startOutsideWeb } from "../outside-web.ts";
-import { launchChromium, startLiveApp } from "./browser.ts";
+import { launchChromium, startLiveApp, watch } from "./browser.ts";
 
 let browser: Browser;
 let server: ReturnType<typeof Bun.serve>;
@@ -25,19 +25,6 @@ afterAll(async () => {
   await ctx?.services.podcasts.close();
 }, 120_000);
 
-/** Collects dialogs and CSP violations, which must never happen on our pages. */
-function watch(page: Page) {
-  const dialogs: string[] = [];
-  const cspErrors: string[] = [];
-  page.on("dialog", (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  page.on("console", (m) => {
-    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
-  });
-  return { dialogs, cspErrors };
-}
 
 async function signUp(page: Page, email: string) {
   await page.goto(`${base}/signup`);
