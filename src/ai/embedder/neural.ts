@@ -12,7 +12,9 @@ import { l2normalize, type Embedder } from "./port.ts";
 
 export const NEURAL_DIMENSIONS = 512;
 /** Weight of the neural cosine in the mixed score; the rest goes to the lexical one (see docs/quality.md). */
-export const NEURAL_WEIGHT = 0.5;
+export const NEURAL_WEIGHT = 0.4;
+/** Mixed cosine at or below which a chunk is unrelated to a query, at NEURAL_WEIGHT (scripts/calibrate-floor.ts). */
+export const NEURAL_FLOOR = 0.2;
 /**
  * Words of a chunk given to the encoder. Its cost grows with input length and its meaning vector
  * blurs over long passages; the lexical half still sees the whole chunk.
@@ -26,8 +28,8 @@ export interface NeuralEmbedder extends Embedder {
   readonly loaded: boolean;
   /** Stops the worker now; the next embed starts a new one. */
   release(): Promise<void>;
-  /** Kills the worker thread mid-request, as a crash would (for tests of recovery). */
-  crashForTest(): Promise<void>;
+  /** For tests of recovery: the next request makes the worker thread exit mid-request, as a crash would. */
+  crashNextCall(): void;
 }
 
 /** The first `max` words of a text, keeping its spacing. */
@@ -39,7 +41,7 @@ export function clipWords(text: string, max: number): string {
   return text;
 }
 
-export function createNeuralEmbedder(opts: { idleMs: number; weight?: number }): NeuralEmbedder {
+export function createNeuralEmbedder(opts: { idleMs: number; weight?: number; onRelease?: () => void }): NeuralEmbedder {
   const lexical = createBuiltinEmbedder();
   const w = opts.weight ?? NEURAL_WEIGHT;
   const a = Math.sqrt(w);
@@ -48,6 +50,7 @@ export function createNeuralEmbedder(opts: { idleMs: number; weight?: number }):
   let client: WorkerClient<NeuralJob, Float32Array[]> | undefined;
   let idle: ReturnType<typeof setTimeout> | undefined;
   let busy = 0;
+  let crashNext = false;
 
   const release = async () => {
     clearTimeout(idle);
@@ -55,6 +58,7 @@ export function createNeuralEmbedder(opts: { idleMs: number; weight?: number }):
     const c = client;
     client = undefined;
     await c?.close();
+    if (c) opts.onRelease?.();
   };
 
   async function encode(texts: string[]): Promise<Float32Array[]> {
@@ -63,6 +67,10 @@ export function createNeuralEmbedder(opts: { idleMs: number; weight?: number }):
     try {
       client ??= createWorkerClient<NeuralJob, Float32Array[]>(url, "embedder");
       const out: Float32Array[] = [];
+      if (crashNext) {
+        crashNext = false;
+        await client.call({ crash: true });
+      }
       for (let i = 0; i < texts.length; i += BATCH) {
         out.push(...(await client.call({ texts: texts.slice(i, i + BATCH).map((t) => clipWords(t, NEURAL_MAX_WORDS)) })));
       }
@@ -78,13 +86,14 @@ export function createNeuralEmbedder(opts: { idleMs: number; weight?: number }):
   return {
     id: `builtin-use-lite-hash-v1-w${Math.round(w * 100)}`,
     dimensions: NEURAL_DIMENSIONS + lexical.dimensions,
+    // Calibrated for the default weight only; another weight is another score scale.
+    relevanceFloor: w === NEURAL_WEIGHT ? NEURAL_FLOOR : undefined,
     get loaded() {
       return client !== undefined;
     },
     release,
-    async crashForTest() {
-      client ??= createWorkerClient<NeuralJob, Float32Array[]>(url, "embedder");
-      await client.call({ crash: true }).catch(() => undefined);
+    crashNextCall() {
+      crashNext = true;
     },
     async embed(texts) {
       if (texts.length === 0) return [];
