@@ -9,7 +9,7 @@ import { saveNote, saveSource, search, startMarkdownSite, TEXTS } from "./librar
 const site = startMarkdownSite();
 const ctx = createTestContext({ EMBEDDER: "builtin" });
 let key = "";
-const ids: Record<string, string> = {};
+const ids = { bread: "", tides: "", compost: "", orbits: "" };
 let nb = "";
 
 beforeAll(async () => {
@@ -47,7 +47,7 @@ describe("relevance with the builtin neural embedder", () => {
   test("vector results are not padded up to the limit with unrelated documents", async () => {
     const hits = await find({ query: "sea anemones at low tide", mode: "vector", limit: 10 });
     expect(hits[0]?.id).toBe(ids.tides);
-    expect(hits.map((h) => h.id)).not.toContain(ids.orbits!);
+    expect(hits.map((h) => h.id)).not.toContain(ids.orbits);
   }, 60_000);
 
   test("hybrid puts the strong text hit first", async () => {
