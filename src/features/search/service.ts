@@ -110,10 +110,11 @@ export function createSearchService(deps: {
   }
 
   /**
-   * Text and vector rankings fused by RRF, then two relevance rules: a text hit whose chunk has a
-   * vector below the floor is dropped (it shares a word, not the subject; chunks not embedded yet
-   * stay, so text search works before vectors fill in), and a hit found only by vector never ranks
-   * above a text hit at least as similar to the query.
+   * Text and vector rankings fused by RRF. Vector hits below the floor are already gone, so a
+   * query that shares no word and no meaning with the library finds nothing. Text hits all stay:
+   * a rare word ("APY") is strong evidence even when the chunk's vector is not close, and chunks
+   * not embedded yet must stay findable. A hit found only by vector never ranks above a text hit
+   * at least as similar to the query.
    */
   async function hybridRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
     const text = textRanking(userId, query, o, pool);
@@ -125,7 +126,7 @@ export function createSearchService(deps: {
     if (textIds.length) {
       for (const h of vectors.exact(qv.slot, qv.q, "SELECT value FROM json_each(?)", [JSON.stringify(textIds)], textIds.length)) cos.set(h.rowid, 1 - h.distance);
     }
-    const kept = text.filter((t) => !cos.has(t.rowid) || cos.get(t.rowid)! > qv.floor);
+    const kept = text;
     const fused = rrf([kept, vector]);
     const inText = new Set(kept.map((t) => t.rowid));
     // Each vector-only hit goes after the last text hit at least as similar (text hits not yet
