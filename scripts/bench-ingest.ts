@@ -18,7 +18,7 @@ const { value } = await reader.read();
 const base = new TextDecoder().decode(value).trim();
 
 const dir = mkdtempSync(join(tmpdir(), "cp-bench-ingest-"));
-const config = loadConfig({ DATA_DIR: dir, ALLOW_PRIVATE_NETWORK: "true", LOG_LEVEL: "warn", JOB_CONCURRENCY: String(CONCURRENCY), JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "1000000" });
+const config = loadConfig({ EMBEDDER: process.env.EMBEDDER ?? "hashed", DATA_DIR: dir, ALLOW_PRIVATE_NETWORK: "true", LOG_LEVEL: "warn", JOB_CONCURRENCY: String(CONCURRENCY), JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "1000000" });
 const db = openDatabase(join(dir, "commonplace.db"));
 const services = createServices({ config, db });
 const app = createApp(services);
