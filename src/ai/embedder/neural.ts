@@ -61,7 +61,7 @@ export function createNeuralEmbedder(opts: { idleMs: number; weight?: number; on
     if (c) opts.onRelease?.();
   };
 
-  async function encode(texts: string[]): Promise<Float32Array[]> {
+  async function encode(texts: string[], urgent: boolean): Promise<Float32Array[]> {
     clearTimeout(idle);
     busy++;
     try {
@@ -72,7 +72,8 @@ export function createNeuralEmbedder(opts: { idleMs: number; weight?: number; on
         await client.call({ crash: true });
       }
       for (let i = 0; i < texts.length; i += BATCH) {
-        out.push(...(await client.call({ texts: texts.slice(i, i + BATCH).map((t) => clipWords(t, NEURAL_MAX_WORDS)) })));
+        const batch = texts.slice(i, i + BATCH).map((t) => clipWords(t, NEURAL_MAX_WORDS));
+        out.push(...(await client.call({ texts: batch }, { urgent })));
       }
       return out;
     } finally {
@@ -95,9 +96,10 @@ export function createNeuralEmbedder(opts: { idleMs: number; weight?: number; on
     crashNextCall() {
       crashNext = true;
     },
-    async embed(texts) {
+    async embed(texts, kind) {
       if (texts.length === 0) return [];
-      const [lex, neural] = await Promise.all([lexical.embed(texts), encode(texts.map((t) => (t.trim() ? t : ".")))]);
+      // A query is waited for by someone: it goes ahead of document batches queued by the embed jobs.
+      const [lex, neural] = await Promise.all([lexical.embed(texts), encode(texts.map((t) => (t.trim() ? t : ".")), kind === "query")]);
       return texts.map((t, i) => {
         const v = new Float32Array(NEURAL_DIMENSIONS + lexical.dimensions);
         // A text without words has no meaning either: keep it all-zero so it has no neighbours.
