@@ -37,6 +37,43 @@ export function rrf(lists: Ranked[][], k = RRF_K): Ranked[] {
   return [...scores].map(([rowid, score]) => ({ rowid, score })).sort((a, b) => b.score - a.score);
 }
 
+/**
+ * Reorders an RRF-fused list so that a hit found only by vector never precedes a text hit at least
+ * as similar to the query (`cos`: cosine per chunk; a text hit without one counts as more similar,
+ * it is not embedded yet). Vector-only hits never move up; scores stay RRF's, clamped so that they
+ * never rise down the list.
+ */
+export function keepTextAhead(fused: Ranked[], inText: Set<number>, cos: Map<number, number>): Ranked[] {
+  // Each vector-only hit goes after the last text hit at least as similar (text hits not yet
+  // embedded count as more similar) and never earlier than RRF put it.
+  const textOrder = fused.filter((r) => inText.has(r.rowid));
+  const after = new Map<number, number>(); // vector-only rowid → how many text hits precede it
+  let seen = 0;
+  for (const r of fused) {
+    if (inText.has(r.rowid)) {
+      seen++;
+      continue;
+    }
+    const c = cos.get(r.rowid)!;
+    let last = -1;
+    textOrder.forEach((t, i) => {
+      if ((cos.get(t.rowid) ?? Infinity) >= c) last = i;
+    });
+    after.set(r.rowid, Math.max(seen, last + 1));
+  }
+  const out: Ranked[] = [];
+  const place = (k: number) => {
+    for (const r of fused) if (after.get(r.rowid) === k) out.push(r);
+  };
+  place(0);
+  textOrder.forEach((t, i) => {
+    out.push(t);
+    place(i + 1);
+  });
+  let prev = Infinity;
+  return out.map((r) => ({ rowid: r.rowid, score: (prev = Math.min(prev, r.score)) }));
+}
+
 export function createSearchService(deps: {
   sqlite: Database;
   chunks: ChunksRepo;
@@ -99,7 +136,10 @@ export function createSearchService(deps: {
 
   async function vectorRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
     const qv = await queryVector(query);
-    if (!qv) return [];
+    return qv ? vectorHits(userId, qv, o, pool) : [];
+  }
+
+  function vectorHits(userId: string, qv: NonNullable<Awaited<ReturnType<typeof queryVector>>>, o: SearchOptions, pool: number): Ranked[] {
     const docType = o.types?.length === 1 ? o.types[0] : undefined;
     const scoped = scope(userId, o, docType);
     const hits = scoped
@@ -120,44 +160,13 @@ export function createSearchService(deps: {
     const text = textRanking(userId, query, o, pool);
     const qv = await queryVector(query);
     if (!qv) return text;
-    const vector = await vectorRanking(userId, query, o, pool);
+    const vector = vectorHits(userId, qv, o, pool);
     const cos = new Map(vector.map((v) => [v.rowid, v.score]));
     const textIds = text.filter((t) => !cos.has(t.rowid)).map((t) => t.rowid);
     if (textIds.length) {
       for (const h of vectors.exact(qv.slot, qv.q, "SELECT value FROM json_each(?)", [JSON.stringify(textIds)], textIds.length)) cos.set(h.rowid, 1 - h.distance);
     }
-    const kept = text;
-    const fused = rrf([kept, vector]);
-    const inText = new Set(kept.map((t) => t.rowid));
-    // Each vector-only hit goes after the last text hit at least as similar (text hits not yet
-    // embedded count as more similar) and never earlier than RRF put it.
-    const textOrder = fused.filter((r) => inText.has(r.rowid));
-    const after = new Map<number, number>(); // vector-only rowid → how many text hits precede it
-    let seen = 0;
-    for (const r of fused) {
-      if (inText.has(r.rowid)) {
-        seen++;
-        continue;
-      }
-      const c = cos.get(r.rowid)!;
-      let last = -1;
-      textOrder.forEach((t, i) => {
-        if ((cos.get(t.rowid) ?? Infinity) >= c) last = i;
-      });
-      after.set(r.rowid, Math.max(seen, last + 1));
-    }
-    const out: Ranked[] = [];
-    const place = (k: number) => {
-      for (const r of fused) if (after.get(r.rowid) === k) out.push(r);
-    };
-    place(0);
-    textOrder.forEach((t, i) => {
-      out.push(t);
-      place(i + 1);
-    });
-    // Scores stay RRF's, clamped so that they never rise down the list.
-    let prev = Infinity;
-    return out.map((r) => ({ rowid: r.rowid, score: (prev = Math.min(prev, r.score)) }));
+    return keepTextAhead(rrf([text, vector]), new Set(text.map((t) => t.rowid)), cos);
   }
 
   /** Chunk rankings for a mode (best first), before grouping. */
