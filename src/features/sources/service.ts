@@ -21,7 +21,8 @@ export type EmbeddingProgress = (ids: string[]) => Map<string, { done: number; t
 function embeddingOf(row: SourceRow, p: { done: number; total: number } | undefined): NonNullable<SourcePublic["embedding"]> {
   const done = p?.done ?? 0;
   const total = p?.total ?? 0;
-  const status = total > 0 ? (done >= total ? "done" : done > 0 ? "embedding" : "pending") : row.status === "ready" ? "done" : "pending";
+  // Without chunks there is nothing to embed, except for a source still being fetched.
+  const status = total > 0 ? (done >= total ? "done" : done > 0 ? "embedding" : "pending") : row.status === "pending" ? "pending" : "done";
   return { status, chunks_done: done, chunks_total: total };
 }
 
