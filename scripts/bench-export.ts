@@ -14,7 +14,7 @@ import { join } from "node:path";
 const N = Number(process.argv[2] ?? 10_000);
 const dir = mkdtempSync(join(tmpdir(), "cp-bench-export-"));
 const db = openDatabase(join(dir, "commonplace.db"));
-const services = createServices({ config: loadConfig({ DATA_DIR: dir, LOG_LEVEL: "warn" }), db });
+const services = createServices({ config: loadConfig({ EMBEDDER: process.env.EMBEDDER ?? "hashed", DATA_DIR: dir, LOG_LEVEL: "warn" }), db });
 const app = createApp(services);
 const user = await services.accounts.createUser({ email: "bench@example.com", password: "benchmark-password" });
 const { key } = services.keys.create(user.id, "bench");

@@ -22,7 +22,7 @@ const RUNS = [
 const HEALTH_BUDGET_MS = 50;
 
 const dir = mkdtempSync(join(tmpdir(), "cp-bench-podcast-"));
-const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "warn", JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "1000000", DEFAULT_MONTHLY_CREDITS: "100000" });
+const config = loadConfig({ EMBEDDER: process.env.EMBEDDER ?? "hashed", DATA_DIR: dir, LOG_LEVEL: "warn", JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "1000000", DEFAULT_MONTHLY_CREDITS: "100000" });
 const db = openDatabase(join(dir, "commonplace.db"));
 const services = createServices({ config, db });
 const app = createApp(services);

@@ -133,7 +133,7 @@ function makeDocument(lang: Language, rnd: () => number, chunksWanted: number) {
 }
 
 function openServices(dbPath: string, dataDir: string) {
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "1000000", DEFAULT_MONTHLY_CREDITS: "1000000" });
+  const config = loadConfig({ EMBEDDER: process.env.EMBEDDER ?? "hashed", DATA_DIR: dataDir, LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "1000000", DEFAULT_MONTHLY_CREDITS: "1000000" });
   const db = openDatabase(dbPath);
   return createServices({ config, db, logger: silentLogger });
 }

@@ -14,6 +14,7 @@ const ROOT = resolve(import.meta.dir, "..");
  */
 export const EXTRA_ENTRYPOINTS: string[] = [
   "src/ai/speech/builtin-worker.ts",
+  "src/ai/embedder/neural-worker.ts",
   "src/features/podcasts/audio/encode-worker.ts",
   "src/features/sources/extract/worker.ts",
 ];

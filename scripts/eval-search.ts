@@ -5,7 +5,7 @@
 //
 // The articles are saved as sources: a local server hands each one out as text/markdown and the
 // real ingestion job fetches, extracts, chunks and embeds it, as for any saved link. The app runs
-// over a fresh in-memory database. AI_* variables, when set, are passed through, so the same set
+// over a fresh in-memory database. AI_* and EMBEDDER variables, when set, are passed through, so the same set
 // can score an OpenAI-compatible model server against the builtin engines.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -51,7 +51,9 @@ function serveArticles(articles: Map<string, string>) {
 }
 
 async function buildLibrary(articles: Map<string, string>) {
-  const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith("AI_") && v)) as Record<string, string>;
+  const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => (k.startsWith("AI_") || k === "EMBEDDER") && v)) as Record<string, string>;
+  // The production default (neural + lexical) unless EMBEDDER=hashed asks for the tiny-machine one.
+  passthrough.EMBEDDER ??= "builtin";
   const config = testConfig({ DEFAULT_MONTHLY_CREDITS: "1000000", RATE_LIMIT_PER_MINUTE: "1000000", ...passthrough });
   const db = openTestDatabase();
   const services = createServices({ config, db, logger: silentLogger });

@@ -140,3 +140,17 @@ describe("the server process", () => {
     expect(lines[0]).toContain("PORT");
   }, 60_000);
 });
+
+describe("EMBEDDER", () => {
+  test("defaults to the builtin neural embedder, released after two idle minutes", () => {
+    const c = loadConfig({});
+    expect(c.ai.embedder).toBe("builtin");
+    expect(c.ai.embedderIdleMs).toBe(120_000);
+    expect(loadConfig({ EMBEDDER: "hashed" }).ai.embedder).toBe("hashed");
+  });
+
+  test("anything else is a clear error", () => {
+    expect(errorOf({ EMBEDDER: "neural" }).message).toContain("EMBEDDER");
+    expect(errorOf({ EMBEDDER_IDLE_MS: "5" }).message).toContain("EMBEDDER_IDLE_MS");
+  });
+});

@@ -126,6 +126,10 @@ export function loadConfig(env: Env = process.env) {
   const baseUrl = url(env, "BASE_URL", `http://localhost:${port}`)!;
   const defaultCredits = int(env, "DEFAULT_MONTHLY_CREDITS", 500, 0, 1_000_000_000);
   const planConfig = plans(env, defaultCredits);
+  const embedderKind = read(env, "EMBEDDER") ?? "builtin";
+  if (embedderKind !== "builtin" && embedderKind !== "hashed") {
+    throw new ConfigError("EMBEDDER", `must be builtin or hashed; got "${embedderKind}"`);
+  }
   const logLevel = read(env, "LOG_LEVEL") ?? "info";
   if (!["debug", "info", "warn", "error", "silent"].includes(logLevel)) {
     throw new ConfigError("LOG_LEVEL", `must be one of debug, info, warn, error, silent; got "${logLevel}"`);
@@ -183,6 +187,10 @@ export function loadConfig(env: Env = process.env) {
       embeddingModel: read(env, "AI_EMBEDDING_MODEL"),
       ttsModel: read(env, "AI_TTS_MODEL"),
       timeoutMs: int(env, "AI_TIMEOUT_MS", 60_000, 100, 3_600_000),
+      /** The offline embedder: "builtin" (neural encoder + hashed features) or "hashed" (lexical only, for tiny machines). */
+      embedder: embedderKind as "builtin" | "hashed",
+      /** The neural encoder's worker (and its ~300–600 MB) is released after this long without work. */
+      embedderIdleMs: int(env, "EMBEDDER_IDLE_MS", 120_000, 100, 86_400_000),
     },
     mail: {
       smtpUrl: smtpUrl(env, "SMTP_URL"),
@@ -221,5 +229,6 @@ function deepFreeze<T>(o: T): T {
 /** Config for tests: embedded defaults plus overrides, never the process environment. */
 export function testConfig(overrides: Env = {}): Config {
   const dataDir = join(tmpdir(), `commonplace-test-${crypto.randomUUID()}`);
-  return loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALLOW_PRIVATE_NETWORK: "true", ...overrides });
+  // Tests that do not care about meaning use the fast hashed embedder; the neural one has its own tests.
+  return loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALLOW_PRIVATE_NETWORK: "true", EMBEDDER: "hashed", ...overrides });
 }

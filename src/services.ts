@@ -133,6 +133,7 @@ export function createServices(deps: CoreDeps) {
   const vectors = createVectorIndex(sqlite);
   const indexer = createIndexer({ chunks, vectors, jobs: queue, embedder: ai.embedder, logger });
   indexer.register(runner);
+  sources.setEmbeddingProgress((ids) => indexer.progress(ids));
   const indexSource = (row: SourceRow) =>
     indexer.index({ type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown: row.content ?? "" });
   onSourceReady.push((_actor, row) => indexSource(row));

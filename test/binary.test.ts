@@ -90,3 +90,22 @@ test("the binary carries the speech, MP3 and extraction worker threads", async (
   expect(out.head[0]).toBe(0xff);
   expect(out.head[1]! & 0xe0).toBe(0xe0);
 }, 120_000);
+
+test("the binary carries the neural embedder's worker, weights and WebAssembly", async () => {
+  // A probe built exactly like the binary: the encoder must load from inside it, nothing fetched.
+  const main = `
+    const { createNeuralEmbedder } = await import("./ai/embedder/neural.ts");
+    const { dot } = await import("./ai/embedder/port.ts");
+    const e = createNeuralEmbedder({ idleMs: 60_000 });
+    const [car, auto, bread] = await e.embed(["my car", "an automobile", "sourdough bread"]);
+    console.log(JSON.stringify({ dims: car.length, near: dot(car, auto), far: dot(car, bread) }));
+    await e.release();
+    process.exit(0);`;
+  const probe = await build({ outfile: join(work.path, "probe-embed"), main });
+  const r = await run([probe], {}, { cwd: work.path });
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  const out = JSON.parse(r.stdout.trim()) as { dims: number; near: number; far: number };
+  expect(out.dims).toBe(896);
+  expect(out.near).toBeGreaterThan(out.far);
+}, 180_000);

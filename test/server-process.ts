@@ -31,7 +31,8 @@ export interface ServerProcess {
 export async function startServer(cmd: string[], env: Record<string, string>, opts: { cwd?: string } = {}): Promise<ServerProcess> {
   const proc = Bun.spawn(cmd, {
     cwd: opts.cwd ?? ROOT,
-    env: childEnv({ PORT: "0", HOST: "127.0.0.1", ...env }),
+    // Servers in tests embed with the fast hashed features unless a test asks for the neural encoder.
+    env: childEnv({ PORT: "0", HOST: "127.0.0.1", EMBEDDER: "hashed", ...env }),
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

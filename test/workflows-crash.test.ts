@@ -35,7 +35,7 @@ const env = {
 /** A user and key made directly in the data directory before the server first starts. */
 async function seedUser(): Promise<string> {
   const db = openDatabase(dbPath);
-  const services = createServices({ config: loadConfig({ ...env, LOG_LEVEL: "silent" }), db, logger: silentLogger });
+  const services = createServices({ config: loadConfig({ ...env, LOG_LEVEL: "silent", EMBEDDER: "hashed" }), db, logger: silentLogger });
   const { key } = await userWithKey({ db, services } as unknown as TestContext, "crash@example.com");
   db.close();
   return key;

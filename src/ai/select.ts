@@ -7,6 +7,7 @@ import { createOpenAIChat } from "./chat/openai.ts";
 import type { ChatModel } from "./chat/port.ts";
 import { createBuiltinEmbedder } from "./embedder/builtin.ts";
 import { createOpenAIEmbedder } from "./embedder/openai.ts";
+import { createNeuralEmbedder } from "./embedder/neural.ts";
 import type { Embedder } from "./embedder/port.ts";
 import { createOpenAIClient, type FetchLike, type OpenAIClient } from "./openai-client.ts";
 import { createBuiltinSpeech } from "./speech/builtin.ts";
@@ -44,7 +45,8 @@ export interface AI {
 }
 
 export function createAI(config: Config, safeFetch: SafeFetch): AI {
-  const builtinEmbedder = createBuiltinEmbedder();
+  const hashedEmbedder = createBuiltinEmbedder();
+  const builtinEmbedder = config.ai.embedder === "hashed" ? hashedEmbedder : createNeuralEmbedder({ idleMs: config.ai.embedderIdleMs });
   const client = config.ai.baseUrl
     ? createOpenAIClient({ baseUrl: config.ai.baseUrl, apiKey: config.ai.apiKey, timeoutMs: config.ai.timeoutMs, fetch: fetchThrough(safeFetch, config.ai.timeoutMs) })
     : null;
@@ -67,6 +69,7 @@ export function createAI(config: Config, safeFetch: SafeFetch): AI {
     embedder,
     chat,
     speech,
-    embedderFor: (model) => (model === embedder.id ? embedder : model === builtinEmbedder.id ? builtinEmbedder : null),
+    // The hashed embedder costs nothing to keep: searches still work while a switch to it re-embeds.
+    embedderFor: (model) => (model === embedder.id ? embedder : model === builtinEmbedder.id ? builtinEmbedder : model === hashedEmbedder.id ? hashedEmbedder : null),
   };
 }

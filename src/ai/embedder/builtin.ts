@@ -146,6 +146,9 @@ export function createBuiltinEmbedder(opts: { dimensions?: number } = {}): Embed
     // The default keeps the short name; other sizes are different vector spaces, so different ids.
     id: dimensions === 384 ? "builtin-hash-v1" : `builtin-hash-v1-${dimensions}`,
     dimensions,
+    // Lexical cosines cannot separate related from unrelated well (see docs/quality.md): this
+    // floor only drops what shares next to nothing with the query.
+    relevanceFloor: 0.1,
     async embed(texts) {
       return texts.map((t) => l2normalize(features(t, dimensions, stemOf)));
     },

@@ -5,6 +5,11 @@ export interface Embedder {
   readonly id: string;
   /** Vector length. An adapter that learns it from its server reports 0 until the first reply. */
   readonly dimensions: number;
+  /**
+   * Cosine below which a chunk is taken as unrelated to a query and dropped from vector and hybrid
+   * results; calibrated per embedder (see docs/quality.md). Absent: keep everything with cosine > 0.
+   */
+  readonly relevanceFloor?: number;
   /** One unit-length vector per text, in order. `kind` lets asymmetric models prefix queries and documents. */
   embed(texts: string[], kind?: "query" | "document"): Promise<Float32Array[]>;
 }

@@ -19,6 +19,15 @@ describe("worker client", () => {
     expect(new Set(replies.map((r) => r.threadId)).size).toBe(1); // one long-lived thread
   });
 
+  test("an urgent call overtakes queued calls, not the one running", async () => {
+    client = createWorkerClient(fixture, "fixture");
+    const order: number[] = [];
+    const calls = [1, 2, 3].map((value) => client.call({ mode: "echo", value }).then(() => order.push(value)));
+    calls.push(client.call({ mode: "echo", value: 9 }, { urgent: true }).then(() => order.push(9)));
+    await Promise.all(calls);
+    expect(order).toEqual([1, 9, 2, 3]);
+  });
+
   test("moves transferred buffers back from the thread", async () => {
     client = createWorkerClient(fixture, "fixture");
     const reply = await client.call({ mode: "buffer", value: 1000 });

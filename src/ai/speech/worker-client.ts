@@ -5,6 +5,8 @@ export interface CallOptions {
   /** Buffers to move into the worker instead of copying. */
   transfer?: Transferable[];
   signal?: AbortSignal;
+  /** Goes ahead of queued calls (not of the one running): e.g. a search query behind a backlog of documents. */
+  urgent?: boolean;
 }
 
 export interface WorkerClient<T, R> {
@@ -104,7 +106,8 @@ export function createWorkerClient<T, R>(url: URL | string, name: string): Worke
         job.onAbort = () => settle(job, false, opts.signal!.reason);
         opts.signal.addEventListener("abort", job.onAbort, { once: true });
       }
-      queue.push(job);
+      if (opts.urgent) queue.unshift(job);
+      else queue.push(job);
       pump();
     });
 

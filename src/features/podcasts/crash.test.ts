@@ -26,7 +26,7 @@ const dir = mkdtempSync(join(tmpdir(), "commonplace-podcast-crash-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function open(clockSkewMs = 0) {
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", JOB_LEASE_MS: "1000" });
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", JOB_LEASE_MS: "1000", EMBEDDER: "hashed" });
   const db = openDatabase(join(dir, "commonplace.db"));
   // Seen from a clock a little ahead, the dead runner's lease has already run out.
   const services = createServices({ config, db, logger: silentLogger, clock: { now: () => Date.now() + clockSkewMs } });

@@ -54,6 +54,12 @@ export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; 
   return {
     embedMissing,
 
+    /** Embedding progress of sources under the configured model (a model change starts again from 0). */
+    progress(ids: string[]): Map<string, { done: number; total: number }> {
+      if (ids.length === 0) return new Map();
+      return vectors.progress(vectors.byModel(embedder.id)?.slot ?? -1, "source", ids);
+    },
+
     /** Call inside the document's transaction. */
     index(doc: IndexableDoc): void {
       chunks.replace(doc, chunkMarkdown(doc.markdown));

@@ -49,3 +49,17 @@ describe("makeSnippet", () => {
     expect(s.highlights.map((h) => s.snippet.slice(h.start, h.end))).toEqual(["Baking"]);
   });
 });
+
+describe("snippet highlights", () => {
+  test("mark content words only, not stopwords like 'how' or 'a'", () => {
+    const text = "How a colony decides: honeybee scouts dance for a new nest site.";
+    const s = makeSnippet(text, "how do honeybees choose a nest");
+    const marked = s.highlights.map((h) => s.snippet.slice(h.start, h.end).toLowerCase());
+    expect(marked).toEqual(["honeybee", "nest"]);
+  });
+
+  test("a query of only stopwords still highlights its words", () => {
+    const s = makeSnippet("To be or not to be.", "to be");
+    expect(s.highlights.length).toBeGreaterThan(0);
+  });
+});

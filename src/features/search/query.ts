@@ -26,17 +26,21 @@ export function queryTerms(query: string): string[] {
   return [...seen];
 }
 
+/** The query's content words; a query of only stopwords ("to be or not to be") keeps them all. */
+export function contentTerms(query: string): string[] {
+  const all = queryTerms(query);
+  const content = all.filter((t) => !STOPWORDS.has(t));
+  return content.length > 0 ? content : all;
+}
+
 /**
  * Every term quoted as a string (so NEAR, AND, OR, NOT, * and column filters are just words) and
  * joined with OR: BM25 ranks passages that match more terms higher. Stopwords are left out unless
  * the query has nothing else. Null when nothing is searchable.
  */
 export function ftsExpression(query: string): string | null {
-  const all = queryTerms(query);
-  if (all.length === 0) return null;
-  const content = all.filter((t) => !STOPWORDS.has(t));
-  // A query of only stopwords ("to be or not to be") is searched as written.
-  const terms = content.length > 0 ? content : all;
+  const terms = contentTerms(query);
+  if (terms.length === 0) return null;
   return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" OR ");
 }
 
@@ -53,7 +57,8 @@ export function makeSnippet(text: string, query: string, width = 200): Snippet {
     .replace(/[#*_`>|~]+/g, " ")
     .replace(/\s+/g, " ")
     .trim();
-  const stems = new Set(queryTerms(query).map(stem));
+  // Only content words are marked: "how" or "a" highlighted everywhere says nothing about the match.
+  const stems = new Set(contentTerms(query).map(stem));
   const matches: { start: number; end: number }[] = [];
   for (const m of plain.matchAll(TERM_RE)) {
     if (stems.has(stem(m[0].toLowerCase()))) matches.push({ start: m.index!, end: m.index! + m[0].length });

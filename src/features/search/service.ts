@@ -37,6 +37,43 @@ export function rrf(lists: Ranked[][], k = RRF_K): Ranked[] {
   return [...scores].map(([rowid, score]) => ({ rowid, score })).sort((a, b) => b.score - a.score);
 }
 
+/**
+ * Reorders an RRF-fused list so that a hit found only by vector never precedes a text hit at least
+ * as similar to the query (`cos`: cosine per chunk; a text hit without one counts as more similar,
+ * it is not embedded yet). Vector-only hits never move up; scores stay RRF's, clamped so that they
+ * never rise down the list.
+ */
+export function keepTextAhead(fused: Ranked[], inText: Set<number>, cos: Map<number, number>): Ranked[] {
+  // Each vector-only hit goes after the last text hit at least as similar (text hits not yet
+  // embedded count as more similar) and never earlier than RRF put it.
+  const textOrder = fused.filter((r) => inText.has(r.rowid));
+  const after = new Map<number, number>(); // vector-only rowid → how many text hits precede it
+  let seen = 0;
+  for (const r of fused) {
+    if (inText.has(r.rowid)) {
+      seen++;
+      continue;
+    }
+    const c = cos.get(r.rowid)!;
+    let last = -1;
+    textOrder.forEach((t, i) => {
+      if ((cos.get(t.rowid) ?? Infinity) >= c) last = i;
+    });
+    after.set(r.rowid, Math.max(seen, last + 1));
+  }
+  const out: Ranked[] = [];
+  const place = (k: number) => {
+    for (const r of fused) if (after.get(r.rowid) === k) out.push(r);
+  };
+  place(0);
+  textOrder.forEach((t, i) => {
+    out.push(t);
+    place(i + 1);
+  });
+  let prev = Infinity;
+  return out.map((r) => ({ rowid: r.rowid, score: (prev = Math.min(prev, r.score)) }));
+}
+
 export function createSearchService(deps: {
   sqlite: Database;
   chunks: ChunksRepo;
@@ -86,20 +123,50 @@ export function createSearchService(deps: {
     return { sql, args };
   }
 
-  async function vectorRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
+  /** The active slot's embedder, its floor and the query's vector; null when vector search cannot run. */
+  async function queryVector(query: string) {
     const slot = vectors.active();
-    if (!slot) return [];
+    if (!slot) return null;
     const embedder = deps.embedderFor(slot.model);
-    if (!embedder) return [];
+    if (!embedder) return null;
     const q = await embedQuery(embedder, query);
-    if (!q) return [];
+    // Cosine ≤ 0: nothing in common with the query, however "nearest" it is.
+    return q ? { slot, q, floor: Math.max(0, embedder.relevanceFloor ?? 0) } : null;
+  }
+
+  async function vectorRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
+    const qv = await queryVector(query);
+    return qv ? vectorHits(userId, qv, o, pool) : [];
+  }
+
+  function vectorHits(userId: string, qv: NonNullable<Awaited<ReturnType<typeof queryVector>>>, o: SearchOptions, pool: number): Ranked[] {
     const docType = o.types?.length === 1 ? o.types[0] : undefined;
     const scoped = scope(userId, o, docType);
     const hits = scoped
-      ? vectors.exact(slot, q, scoped.sql, scoped.args, pool)
-      : vectors.knn(slot, userId, q, { k: pool, candidates: Math.max(CANDIDATES, pool * 2), docType });
-    // Cosine ≤ 0: nothing in common with the query, however "nearest" it is.
-    return hits.filter((h) => h.distance < 1).map((h) => ({ rowid: h.rowid, score: 1 - h.distance }));
+      ? vectors.exact(qv.slot, qv.q, scoped.sql, scoped.args, pool)
+      : vectors.knn(qv.slot, userId, qv.q, { k: pool, candidates: Math.max(CANDIDATES, pool * 2), docType });
+    // Below the calibrated floor a chunk is unrelated: a query about nothing in the library finds nothing.
+    return hits.filter((h) => 1 - h.distance > qv.floor).map((h) => ({ rowid: h.rowid, score: 1 - h.distance }));
+  }
+
+  /**
+   * Text and vector rankings fused by RRF. Vector hits below the floor are already gone, so a
+   * query that shares no word and no meaning with the library finds nothing. Text hits all stay:
+   * a rare word ("APY") is strong evidence even when the chunk's vector is not close, and chunks
+   * not embedded yet must stay findable. A hit found only by vector never ranks above a text hit
+   * at least as similar to the query.
+   */
+  async function hybridRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
+    const text = textRanking(userId, query, o, pool);
+    const qv = await queryVector(query);
+    if (!qv) return text;
+    const vector = vectorHits(userId, qv, o, pool);
+    const cos = new Map(vector.map((v) => [v.rowid, v.score]));
+    const textIds = text.filter((t) => !cos.has(t.rowid)).map((t) => t.rowid);
+    if (textIds.length) {
+      for (const h of vectors.exact(qv.slot, qv.q, "SELECT value FROM json_each(?)", [JSON.stringify(textIds)], textIds.length)) cos.set(h.rowid, 1 - h.distance);
+    }
+    return keepTextAhead(rrf([text, vector]), new Set(text.map((t) => t.rowid)), cos);
   }
 
   /** Chunk rankings for a mode (best first), before grouping. */
@@ -107,8 +174,7 @@ export function createSearchService(deps: {
     if (o.notebookId && notebooks.existingIds(actor.userId, [o.notebookId]).size === 0) return [];
     if (o.mode === "text") return textRanking(actor.userId, query, o, pool);
     if (o.mode === "vector") return vectorRanking(actor.userId, query, o, pool);
-    const [text, vector] = [textRanking(actor.userId, query, o, pool), await vectorRanking(actor.userId, query, o, pool)];
-    return rrf([text, vector]);
+    return hybridRanking(actor.userId, query, o, pool);
   }
 
   function docInfo(rows: ChunkRow[]): Map<string, { title: string | null; url: string | null }> {

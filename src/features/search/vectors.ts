@@ -195,6 +195,18 @@ export function createVectorIndex(sqlite: Database) {
         .immediate();
     },
 
+    /** Per document: how many chunks it has and how many of them have a vector in this slot. */
+    progress(slot: number, docType: string, ids: string[]): Map<string, { done: number; total: number }> {
+      const rows = sqlite
+        .query<{ id: string; total: number; done: number }, [number, string, string]>(
+          `SELECT c.doc_id id, count(*) total, count(v.chunk_rowid) done FROM chunks c
+           LEFT JOIN chunk_vectors v ON v.chunk_rowid = c.id AND v.slot = ?
+           WHERE c.doc_type = ? AND c.doc_id IN (SELECT value FROM json_each(?)) GROUP BY c.doc_id`,
+        )
+        .all(slot, docType, JSON.stringify(ids));
+      return new Map(rows.map((r) => [r.id, { done: r.done, total: r.total }]));
+    },
+
     /** Chunks of the given documents (or of everyone) that have no vector in this slot yet. */
     missing(slot: number, limit: number, doc?: { type: string; id: string }): MissingChunk[] {
       const where = doc ? "AND c.doc_type = ? AND c.doc_id = ?" : "";

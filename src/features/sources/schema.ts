@@ -72,6 +72,16 @@ export const SourcePublic = t.Object({
   created_at: t.String(),
   updated_at: t.String(),
   content: t.Optional(Nullable(t.String({ description: "Markdown; only with ?include=content" }))),
+  embedding: t.Optional(
+    t.Object(
+      {
+        status: oneOf(["pending", "embedding", "done"]),
+        chunks_done: Int(),
+        chunks_total: Int(),
+      },
+      { description: "Vector embedding behind ingestion: text search works once the source is ready, vector search as chunks are done" },
+    ),
+  ),
 });
 export type SourcePublic = Static<typeof SourcePublic>;
 

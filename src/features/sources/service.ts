@@ -16,7 +16,17 @@ import type { SourceCreate, SourcePublic, SourceUpdate } from "./schema.ts";
 
 export const INGEST_JOB = "source.ingest";
 
-export function toPublicSource(row: SourceRow, notebookIds: string[], includeContent = false): SourcePublic {
+export type EmbeddingProgress = (ids: string[]) => Map<string, { done: number; total: number }>;
+
+function embeddingOf(row: SourceRow, p: { done: number; total: number } | undefined): NonNullable<SourcePublic["embedding"]> {
+  const done = p?.done ?? 0;
+  const total = p?.total ?? 0;
+  // Without chunks there is nothing to embed, except for a source still being fetched.
+  const status = total > 0 ? (done >= total ? "done" : done > 0 ? "embedding" : "pending") : row.status === "pending" ? "pending" : "done";
+  return { status, chunks_done: done, chunks_total: total };
+}
+
+export function toPublicSource(row: SourceRow, notebookIds: string[], includeContent = false, progress?: { done: number; total: number } | null): SourcePublic {
   const out: SourcePublic = {
     id: row.id,
     url: row.url,
@@ -41,6 +51,7 @@ export function toPublicSource(row: SourceRow, notebookIds: string[], includeCon
     updated_at: row.updatedAt,
   };
   if (includeContent) out.content = row.content;
+  if (progress !== undefined) out.embedding = embeddingOf(row, progress ?? undefined);
   return out;
 }
 
@@ -58,9 +69,12 @@ export interface SourcesDeps {
 export function createSourcesService(deps: SourcesDeps) {
   const { sqlite, repo, notebooks, events, jobs, clock } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
+  // Set once search is wired (it is built after this service).
+  let embeddingProgress: EmbeddingProgress | undefined;
 
   function publicOf(row: SourceRow, includeContent = false): SourcePublic {
-    return toPublicSource(row, repo.notebookIds([row.id]).get(row.id) ?? [], includeContent);
+    const progress = embeddingProgress ? (embeddingProgress([row.id]).get(row.id) ?? null) : undefined;
+    return toPublicSource(row, repo.notebookIds([row.id]).get(row.id) ?? [], includeContent, progress);
   }
 
   function requireNotebooks(actor: Actor, ids: string[] | undefined, field = "notebook_ids"): string[] {
@@ -81,6 +95,9 @@ export function createSourcesService(deps: SourcesDeps) {
   return {
     get,
     publicOf,
+    setEmbeddingProgress(fn: EmbeddingProgress): void {
+      embeddingProgress = fn;
+    },
 
     /** Returns the source and whether it was created (201) or already saved (200). */
     create(actor: Actor, input: SourceCreate): { source: SourcePublic; created: boolean } {
@@ -135,7 +152,8 @@ export function createSourcesService(deps: SourcesDeps) {
       if (f.notebookId && notebooks.existingIds(actor.userId, [f.notebookId]).size === 0) return [];
       const rows = repo.list(actor.userId, f);
       const links = repo.notebookIds(rows.map((r) => r.id));
-      return rows.map((r) => toPublicSource(r, links.get(r.id) ?? []));
+      const progress = embeddingProgress?.(rows.map((r) => r.id));
+      return rows.map((r) => toPublicSource(r, links.get(r.id) ?? [], false, progress ? (progress.get(r.id) ?? null) : undefined));
     },
 
     listRows(actor: Actor, f: { limit: number; before?: string; notebookId?: string; status?: string; createdAfter?: string }): SourceRow[] {
