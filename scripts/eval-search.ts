@@ -131,7 +131,7 @@ async function main() {
     }
     if (cites.some((c) => lib.slugOf.get(c.id) === q.expected)) citingExpected++;
     if ((r.body.answer as string).includes(q.answer_hint)) withHint++;
-    if (values.verbose && !cites.some((c) => lib.slugOf.get(c.id) === q.expected)) console.log(`  [ask] ${q.question} → ${r.body.answer.slice(0, 160)}`);
+    if (values.verbose && !(r.body.answer as string).includes(q.answer_hint)) console.log(`  [ask] ${q.question} (want "${q.answer_hint}") → ${r.body.answer.slice(0, 240)}`);
   }
   const n = questions.length;
   console.log(`\nask (${lib.services.ai.chat.id})`);
