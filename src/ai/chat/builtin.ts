@@ -42,9 +42,24 @@ export interface Candidate {
   score: number;
 }
 
+/**
+ * Maps a word's stem onto the question's stem it is a variant of ("acid" for "acidic", "swarm" for
+ * "swarming"), which the light stemmer leaves apart: one shares a prefix of 4+ letters with the other,
+ * differing by at most three letters at the end.
+ */
+function canonical(question: string): (t: string) => string {
+  const q = [...new Set(contentStems(question))].filter((t) => t.length >= 4);
+  return (t) => {
+    if (t.length < 4) return t;
+    for (const x of q) if (x !== t && Math.abs(x.length - t.length) <= 3 && (t.startsWith(x) || x.startsWith(t))) return x;
+    return t;
+  };
+}
+
 function segments(passages: Passage[], question: string): Candidate[] {
   const out: Candidate[] = [];
   const type = questionType(question);
+  const canon = canonical(question);
   passages.forEach((p, rank) => {
     let block = 0;
     let lastEnd = -1;
@@ -53,7 +68,7 @@ function segments(passages: Passage[], question: string): Candidate[] {
       if (lastEnd >= 0 && /\n\s*\n|\n\s*(?:[-*+]|\d+[.)])\s/.test(p.text.slice(lastEnd, s.start))) block++;
       if (s.kind === "heading") block++;
       lastEnd = s.end;
-      const stems = contentStems(displayText(s.text.replace(/^#+\s*/, "")));
+      const stems = contentStems(displayText(s.text.replace(/^#+\s*/, ""))).map(canon);
       const usable = isAnswerable(s.text, s.kind) && stems.length >= 3;
       out.push({ n: p.n, rank, title: p.title ?? "", block, idx, start: s.start, text: s.text, stems, coverage: 0, shared: 0, context: 0, passage: 0, semantic: 0, typed: usable && holdsAnswerType(s.text, type, question), usable, score: 0 });
     });
@@ -85,7 +100,10 @@ export function scoreSentences(question: string, passages: Passage[]): Candidate
     c.coverage = coverage(c.stems);
     c.shared = q.filter((t) => c.stems.includes(t)).length;
   }
-  const passageCover = passages.map((p) => coverage(contentStems(`${p.title ?? ""} ${p.text}`)));
+  const canon = canonical(question);
+  const passageCover = passages.map((p) => coverage(contentStems(`${p.title ?? ""} ${p.text}`).map(canon)));
+  // A document's title names its subject ("Reading list", "Sourdough starter"): a strong hint of where the answer lives.
+  const titleCover = passages.map((p) => coverage(contentStems(p.title ?? "").map(canon)));
   const bestPassage = Math.max(...passageCover, 1e-9);
   const bm25 = new Map<Candidate, number>();
   for (const c of cands) {
@@ -108,11 +126,11 @@ export function scoreSentences(question: string, passages: Passage[]): Candidate
     c.context = Math.max(0, ...near, heading);
     c.passage = passageCover[c.rank]! / bestPassage;
     const own = 0.5 * (bm25.get(c)! / top) + 0.5 * c.coverage;
-    const prior = 0.2 / (c.rank + 1);
+    const prior = 0.3 / (c.rank + 1);
     // A typed sentence sharing no word with the question is kept (scored low) for the typed follow-up.
     if (own === 0) c.score = c.typed ? 0.01 * c.passage : 0;
     // Hybrid retrieval's order is a strong signal (its first passage is nearly always the right document).
-    else c.score = own + 0.3 * c.context + 0.3 * c.passage + (c.typed ? 0.25 : 0) + prior;
+    else c.score = own + 0.3 * c.context + 0.1 * c.passage + 0.4 * titleCover[c.rank]! + (c.typed ? 0.25 : 0) + prior;
   });
   return cands.filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
 }
