@@ -16,6 +16,8 @@ const MAX_SENTENCES = 3;
 /** Sentences whose similarity is computed with the embedder (the lexical top ones): bounds the cost per question. */
 const SEMANTIC_POOL = 16;
 const MMR_LAMBDA = 0.7;
+/** Stems of everyday words that two unrelated sentences often share. */
+const GENERIC = new Set(contentStems("much many make made get got like use used well also one way thing new old good best more most some other time day year people take give go come know see want need just even").filter(Boolean));
 /** A further sentence must score at least this share of the first one. */
 const FOLLOW_RATIO = 0.6;
 
@@ -32,6 +34,8 @@ export interface Candidate {
   coverage: number;
   /** How many of the question's content words it holds. */
   shared: number;
+  /** The same, not counting everyday words ("much", "make", "new") that say nothing of the subject. */
+  sharedSpecific: number;
   /** Best coverage of its neighbours in the paragraph and of its section heading: the sentence's context. */
   context: number;
   /** How well its whole passage covers the question, relative to the best passage (0..1). */
@@ -70,7 +74,7 @@ function segments(passages: Passage[], question: string): Candidate[] {
       lastEnd = s.end;
       const stems = contentStems(displayText(s.text.replace(/^#+\s*/, ""))).map(canon);
       const usable = isAnswerable(s.text, s.kind) && stems.length >= 3;
-      out.push({ n: p.n, rank, title: p.title ?? "", block, idx, start: s.start, text: s.text, stems, coverage: 0, shared: 0, context: 0, passage: 0, semantic: 0, typed: usable && holdsAnswerType(s.text, type, question), usable, score: 0 });
+      out.push({ n: p.n, rank, title: p.title ?? "", block, idx, start: s.start, text: s.text, stems, coverage: 0, shared: 0, sharedSpecific: 0, context: 0, passage: 0, semantic: 0, typed: usable && holdsAnswerType(s.text, type, question), usable, score: 0 });
     });
   });
   return out;
@@ -99,6 +103,7 @@ export function scoreSentences(question: string, passages: Passage[]): Candidate
   for (const c of all) {
     c.coverage = coverage(c.stems);
     c.shared = q.filter((t) => c.stems.includes(t)).length;
+    c.sharedSpecific = q.filter((t) => c.stems.includes(t) && !GENERIC.has(t)).length;
   }
   const canon = canonical(question);
   const passageCover = passages.map((p) => coverage(contentStems(`${p.title ?? ""} ${p.text}`).map(canon)));
@@ -168,7 +173,7 @@ export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked):
   // A further sentence shares the question's words itself and comes from the same document as the
   // first, or — from another document — matches the question at least as well, on two words or
   // more, inside a passage about the question (one shared "new" is not a shared meaning).
-  const crossDoc = (c: Candidate) => c.coverage >= first.coverage && c.passage >= 0.6 && c.shared >= 2;
+  const crossDoc = (c: Candidate) => c.coverage >= first.coverage && c.passage >= 0.6 && c.sharedSpecific >= 2;
   const pool = ranked.slice(1).filter((c) => c.score >= FOLLOW_RATIO * first.score && c.coverage > 0 && (c.title === first.title || crossDoc(c)));
   // "Who…?", "When…?": when the best sentence holds no name or date, the passage's sentence that does
   // (and says most about the question) is the likely answer, as in "a goldsmith named Johannes Gutenberg".
