@@ -16,6 +16,8 @@ const MAX_SENTENCES = 3;
 /** Sentences whose similarity is computed with the embedder (the lexical top ones): bounds the cost per question. */
 const SEMANTIC_POOL = 16;
 const MMR_LAMBDA = 0.7;
+/** A sentence opening on a word that points back to the sentence before it. */
+const DANGLING = /^(?:(?:It|This|These|That|Those|They|Such|Its|Their|He|She|His|Her)\b(?! (?:is|are|was) (?:a|an|the) )|\w+(?: \w+){0,2} (?:it|this|them|that),|\w+ (?:these|this|they|it)\b)/;
 /** Stems of everyday words that two unrelated sentences often share. */
 const GENERIC = new Set(contentStems("much many make made get got like use used well also one way thing new old good best more most some other time day year people take give go come know see want need just even").filter(Boolean));
 /** A further sentence must score at least this share of the first one. */
@@ -48,14 +50,18 @@ export interface Candidate {
 
 /**
  * Maps a word's stem onto the question's stem it is a variant of ("acid" for "acidic", "swarm" for
- * "swarming"), which the light stemmer leaves apart: one shares a prefix of 4+ letters with the other,
- * differing by at most three letters at the end.
+ * "swarming"), which the light stemmer leaves apart: one is the other plus a derivational ending.
  */
+const SUFFIX = /^(?:ic|al|ical|ly|ity|ing|ed|er|ers|es|s|ion|ions|ive|ous|ness|ment)$/;
+
 function canonical(question: string): (t: string) => string {
   const q = [...new Set(contentStems(question))].filter((t) => t.length >= 4);
   return (t) => {
     if (t.length < 4) return t;
-    for (const x of q) if (x !== t && Math.abs(x.length - t.length) <= 3 && (t.startsWith(x) || x.startsWith(t))) return x;
+    for (const x of q) {
+      const [short, long] = x.length <= t.length ? [x, t] : [t, x];
+      if (x !== t && long.startsWith(short) && SUFFIX.test(long.slice(short.length))) return x;
+    }
     return t;
   };
 }
@@ -159,16 +165,21 @@ async function addSemantic(question: string, ranked: Candidate[], embedder: Embe
 }
 
 /** MMR selection: best first, then sentences close to the question and unlike those already picked. */
-export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked): Candidate[] {
+export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked, question = ""): Candidate[] {
   const first = ranked[0];
   if (!first) return [];
   const picked = [first];
   const sim = (a: Candidate, b: Candidate) => jaccard(new Set(a.stems), new Set(b.stems));
+  // A first sentence that opens on a reference ("To withstand it, …", "This is why …") needs the
+  // sentence it refers to: that one goes before it, and the two read as one answer.
+  const prev = all.find((c) => c.n === first.n && c.block === first.block && c.idx === first.idx - 1);
+  if (prev && DANGLING.test(displayText(first.text))) picked.unshift(prev);
   // The sentence right after the answer in its paragraph, when it keeps the same subject, is its
   // continuation (the swarm's scouts "debate options by dancing"): it may follow even without the question's words.
   const next = all.find((c) => c.n === first.n && c.block === first.block && c.idx === first.idx + 1);
   // A short first sentence ("Roman aqueducts had no pumps.") announces what the next one explains.
-  const short = displayText(first.text).split(/\s+/).length <= 12;
+  // After "why"/"how", the explanation often follows the sentence that matches the question.
+  const short = displayText(first.text).split(/\s+/).length <= 12 || /^\s*(?:why|how)\b/i.test(question);
   const continuation = next && (short || next.stems.some((t) => first.stems.includes(t))) && sim(next, first) < 0.5 ? next : undefined;
   // A further sentence shares the question's words itself and comes from the same document as the
   // first, or — from another document — matches the question at least as well, on two words or
@@ -194,7 +205,7 @@ export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked):
         best = c;
       }
     }
-    if (continuation && !picked.includes(continuation) && picked.length === 1 && (short || !best || continuation.score + 0.1 * first.score >= best.score)) best = continuation;
+    if (continuation && !picked.includes(continuation) && picked.length === (picked[0] === first ? 1 : 2) && (short || !best || continuation.score + 0.1 * first.score >= best.score)) best = continuation;
     if (!best) break;
     picked.push(best);
   }
@@ -208,7 +219,7 @@ export function createBuiltinChat(opts: { embedder?: Embedder } = {}): ChatModel
     async answer(question, passages, o) {
       const lexical = scoreSentences(question, passages);
       const ranked = await addSemantic(question, lexical, opts.embedder, o?.signal);
-      const picked = selectSentences(ranked, segments(passages, question).filter((c) => c.usable));
+      const picked = selectSentences(ranked, segments(passages, question).filter((c) => c.usable), question);
       if (picked.length === 0) return "";
       return picked.map((c) => `${displayText(c.text)} [${c.n}]`).join(" ");
     },
