@@ -79,4 +79,24 @@ describe("builtin answers", () => {
     const answer = await chat.answer("Why do anemones fold their tentacles?", [{ n: 1, title: "Tide pools", text }]);
     expect(answer.startsWith("Anemones fold their tentacles")).toBe(true);
   });
+
+  test("a first sentence opening on a reference gets the sentence it points to, placed before it", async () => {
+    const text = "Strings pull on the frame with a total tension of about 20 tonnes. To withstand it, modern pianos use a cast iron frame. Felt hammers strike the strings.";
+    const answer = await chat.answer("Why do pianos need an iron frame?", [{ n: 1, title: "Pianos", text }]);
+    expect(answer).toStartWith("Strings pull on the frame with a total tension of about 20 tonnes. [1] To withstand it");
+  });
+
+  test("a word variant the stemmer keeps apart still counts (acidic / acid)", async () => {
+    const text = "Sourdough is a loaf with a long history. The bacteria produce lactic acid, which lowers the pH to between 3.5 and 4.";
+    const answer = await chat.answer("How acidic does the culture get?", [{ n: 1, title: "Sourdough", text }]);
+    expect(answer).toContain("between 3.5 and 4");
+  });
+
+  test("a sentence from another document sharing only an everyday word is not appended", async () => {
+    const db = { n: 1, title: "SQL indexes", text: "Adding many indexes slows every insert, because each index must be updated too." };
+    const atoms = { n: 2, title: "The periodic table", text: "Atoms get larger down a group, as new electron shells are added to many elements." };
+    const answer = await chat.answer("What is the downside of adding many indexes to a table?", [db, atoms]);
+    expect(answer).toContain("[1]");
+    expect(answer).not.toContain("Atoms");
+  });
 });
