@@ -128,6 +128,7 @@ export function scoreSentences(question: string, passages: Passage[]): Candidate
     bm25.set(c, score);
   }
   const top = Math.max(...bm25.values(), 1e-9);
+  const topTitle = passages[0]?.title ?? "";
   all.forEach((c, i) => {
     if (!c.usable) return;
     const near = [all[i - 1], all[i + 1]].filter((x) => x && x.n === c.n && x.block === c.block).map((x) => x!.coverage);
@@ -137,10 +138,10 @@ export function scoreSentences(question: string, passages: Passage[]): Candidate
     c.context = Math.max(0, ...near, heading);
     c.passage = passageCover[c.rank]! / bestPassage;
     const own = 0.5 * (bm25.get(c)! / top) + 0.5 * c.coverage;
-    const prior = 0.3 / (c.rank + 1);
+    // Hybrid retrieval's first document is nearly always the right one: its passages get a head start.
+    const prior = 0.3 / (c.rank + 1) + (c.title && c.title === topTitle ? 0.25 : 0);
     // A typed sentence sharing no word with the question is kept (scored low) for the typed follow-up.
     if (own === 0) c.score = c.typed ? 0.01 * c.passage : 0;
-    // Hybrid retrieval's order is a strong signal (its first passage is nearly always the right document).
     else c.score = own + 0.3 * c.context + 0.1 * c.passage + 0.4 * titleCover[c.rank]! + (c.typed ? 0.25 : 0) + prior;
   });
   return cands.filter((c) => c.score > 0).sort((a, b) => b.score - a.score);

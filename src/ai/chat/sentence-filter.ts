@@ -58,7 +58,9 @@ export function holdsAnswerType(sentence: string, type: QuestionType, question: 
   if (type === "time") return /\b(?:1\d{3}|20\d{2}|\d{1,2}(?:st|nd|rd|th)? century|\d{3,4}s|\d+ ?(?:BC|BCE|AD|CE))\b/.test(s) || new RegExp(`\\b(?:${MONTHS})\\b`, "i").test(s);
   // Capitalised words after the first one: names and places.
   const caps = (s.match(/(?<=\S\s+)\p{Lu}[\p{L}'’-]+/gu) ?? []).filter(novel);
-  if (type === "person") return caps.length > 0;
+  // A person is named in two capitalised words or more ("Johannes Gutenberg", "Karl von Frisch");
+  // one capitalised word is as often a place or a thing ("Bible", "Mainz").
+  if (type === "person") return (s.match(/\p{Lu}[\p{L}'’-]+(?:\s+(?:von |van |de |da |di |der |la |le )?\p{Lu}[\p{L}'’-]+)+/gu) ?? []).some((n) => n.split(/\s+/).some(novel));
   return caps.length > 0 || /\b(?:in|at|near|from) the [\p{Ll}]+ of\b/u.test(s);
 }
 
