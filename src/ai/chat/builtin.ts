@@ -2,7 +2,8 @@
 // (BM25 + coverage of the question's words) and, when an embedder is at hand, semantic similarity
 // to the question, prefers sentences holding the name/date/place/number a question asks for, and
 // picks with MMR so near-duplicates are left out. The answer-bearing sentence comes first; a further
-// sentence is added only when it is itself close to the question (or directly continues the first).
+// sentence (up to four, about sixty words) is added only when it is itself close to the question
+// (or is the first one's antecedent or continuation).
 // It never writes new text, so it cannot invent facts; it also cannot reason or summarise.
 import { dot, type Embedder } from "../embedder/port.ts";
 import { segmentSentences } from "../sentences.ts";
@@ -12,7 +13,9 @@ import { displayText, holdsAnswerType, isAnswerable, questionType } from "./sent
 
 const K1 = 1.2;
 const B = 0.75;
-const MAX_SENTENCES = 3;
+const MAX_SENTENCES = 4;
+/** An answer stops growing once it holds this many words (three ordinary sentences, four short ones). */
+const WORD_BUDGET = 60;
 /** Sentences whose similarity is computed with the embedder (the lexical top ones): bounds the cost per question. */
 const SEMANTIC_POOL = 16;
 const MMR_LAMBDA = 0.7;
@@ -79,7 +82,7 @@ function segments(passages: Passage[], question: string): Candidate[] {
       if (s.kind === "heading") block++;
       lastEnd = s.end;
       const stems = contentStems(displayText(s.text.replace(/^#+\s*/, ""))).map(canon);
-      const usable = isAnswerable(s.text, s.kind) && stems.length >= 3;
+      const usable = isAnswerable(s.text, s.kind) && stems.length >= 2;
       out.push({ n: p.n, rank, title: p.title ?? "", block, idx, start: s.start, text: s.text, stems, coverage: 0, shared: 0, sharedSpecific: 0, context: 0, passage: 0, semantic: 0, typed: usable && holdsAnswerType(s.text, type, question), usable, score: 0 });
     });
   });
@@ -193,7 +196,8 @@ export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked, 
     const typed = ranked.find((c) => c.typed && c.n === first.n && c !== first);
     if (typed) picked.push(typed);
   }
-  while (picked.length < MAX_SENTENCES) {
+  const words = () => picked.reduce((n, c) => n + displayText(c.text).split(/\s+/).length, 0);
+  while (picked.length < MAX_SENTENCES && (picked.length < 3 || words() < WORD_BUDGET)) {
     let best: Candidate | undefined;
     let bestMmr = -Infinity;
     for (const c of pool) {

@@ -22,7 +22,7 @@ export function isAnswerable(sentence: string, kind: string): boolean {
   const shown = displayText(sentence);
   if (BOILERPLATE.test(shown)) return false;
   const words = shown.replace(URL_RE, " ").match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
-  if (words.length < 5) return false;
+  if (words.length < 4) return false;
   // Cut where a chunk or a PDF line began or ended: starts in lower case, or stops mid-sentence.
   if (/^[\p{Ll},;:)\]]/u.test(shown)) return false;
   const closed = /[.!?…]["'”’)\]]*$/.test(shown);
