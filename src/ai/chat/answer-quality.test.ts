@@ -47,6 +47,8 @@ describe("builtin answers", () => {
     const answer = await chat.answer("What do lactic acid bacteria do in sourdough?", [{ n: 1, title: "Sourdough", text: note }]);
     expect(answer).not.toMatch(/^1:47400|\s1:47400/);
     expect(bestQuote(note, "lactic acid bacteria starters")).toBe("Starters rely on lactic acid bacteria");
+    const log = "Burp the bottles once a day.\n\nUseful background on the microbes: http://127.0.0.1:47400/articles/kombucha-microbiology (and the starter piece at https://example.org/sourdough-microbiology).";
+    expect(bestQuote(log, "background on the microbes")).toBe("Useful background on the microbes:");
     const linked = "Read [the long study of hive decisions](https://example.org/bees.html) before you start beekeeping.";
     const q = bestQuote(linked, "study hive decisions");
     expect(linked).toContain(q);
