@@ -53,7 +53,8 @@ export interface Candidate {
 
 /**
  * Maps a word's stem onto the question's stem it is a variant of ("acid" for "acidic", "swarm" for
- * "swarming"), which the light stemmer leaves apart: one is the other plus a derivational ending.
+ * "swarming", "decide" for "decision"), which the light stemmer leaves apart: one is the other plus
+ * a derivational ending.
  */
 const SUFFIX = /^(?:ic|al|ical|ly|ity|ing|ed|er|ers|es|s|ion|ions|ive|ous|ness|ment)$/;
 
@@ -64,6 +65,8 @@ function canonical(question: string): (t: string) => string {
     for (const x of q) {
       const [short, long] = x.length <= t.length ? [x, t] : [t, x];
       if (x !== t && long.startsWith(short) && SUFFIX.test(long.slice(short.length))) return x;
+      // decide / decision, collide / collision: the verb's "d" becomes "sion".
+      if (short.endsWith("d") && long.endsWith("sion") && short.slice(0, -1) === long.slice(0, -4)) return x;
     }
     return t;
   };
