@@ -38,10 +38,13 @@ export type QuestionType = "person" | "time" | "place" | "number" | null;
 
 export function questionType(question: string): QuestionType {
   const q = question.toLowerCase();
+  // "Who/when/where" ask for that only when they lead the question: "How do bees decide where to
+  // nest?" does not ask for a place.
+  const lead = q.split(/\s+/).slice(0, 2).join(" ");
   if (/\b(?:how (?:many|much|long|far|old|fast|big|large|tall|deep|high|hot|cold|often)|what (?:percentage|proportion|share|fraction|temperature|speed|size)|roughly how)\b/.test(q)) return "number";
-  if (/\b(?:when|what (?:year|date|day|decade|century|month|time)|which (?:year|date|day|decade|century|month))\b/.test(q)) return "time";
-  if (/\b(?:who|whom|whose|which (?:person|man|woman|scientist|diplomat|spokesman|artist|composer|king|queen|emperor|player|people|astronaut|engineer|inventor|writer|painter))\b/.test(q)) return "person";
-  if (/\b(?:where|which (?:city|country|town|place|region|river|sea|ocean|continent|island|mountain|church|building))\b/.test(q)) return "place";
+  if (/\bwhen\b/.test(lead) || /\b(?:what (?:year|date|day|decade|century|month|time)|which (?:year|date|day|decade|century|month))\b/.test(q)) return "time";
+  if (/\b(?:who|whom|whose)\b/.test(lead) || /\b(?:which (?:person|man|woman|scientist|diplomat|spokesman|artist|composer|king|queen|emperor|player|people|astronaut|engineer|inventor|writer|painter))\b/.test(q)) return "person";
+  if (/\bwhere\b/.test(lead) || /\b(?:which (?:city|country|town|place|region|river|sea|ocean|continent|island|mountain|church|building))\b/.test(q)) return "place";
   return null;
 }
 
