@@ -51,7 +51,7 @@ export function createAI(config: Config, safeFetch: SafeFetch): AI {
     ? createOpenAIClient({ baseUrl: config.ai.baseUrl, apiKey: config.ai.apiKey, timeoutMs: config.ai.timeoutMs, fetch: fetchThrough(safeFetch, config.ai.timeoutMs) })
     : null;
   const embedder = client && config.ai.embeddingModel ? createOpenAIEmbedder({ client, model: config.ai.embeddingModel }) : builtinEmbedder;
-  const chat = client && config.ai.chatModel ? createOpenAIChat({ client, model: config.ai.chatModel }) : createBuiltinChat();
+  const chat = client && config.ai.chatModel ? createOpenAIChat({ client, model: config.ai.chatModel }) : createBuiltinChat({ embedder });
   const speech =
     config.ai.baseUrl && config.ai.ttsModel
       ? createOpenAISpeech({

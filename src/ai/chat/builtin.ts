@@ -1,73 +1,235 @@
-// The builtin chat model: extractive. It picks the sentences of the retrieved passages that best
-// match the question (BM25 over sentences), drops near-duplicates, and marks each with [n].
+// The builtin chat model: extractive. It ranks the retrieved passages' whole sentences by lexical
+// (BM25 + coverage of the question's words) and, when an embedder is at hand, semantic similarity
+// to the question, prefers sentences holding the name/date/place/number a question asks for, and
+// picks with MMR so near-duplicates are left out. The answer-bearing sentence comes first; a further
+// sentence (up to four, about sixty words) is added only when it is itself close to the question
+// (or is the first one's antecedent or continuation).
 // It never writes new text, so it cannot invent facts; it also cannot reason or summarise.
-import { contentStems, jaccard, splitSentences } from "../text.ts";
+import { dot, type Embedder } from "../embedder/port.ts";
+import { segmentSentences } from "../sentences.ts";
+import { contentStems, jaccard } from "../text.ts";
 import type { ChatModel, Passage } from "./port.ts";
+import { displayText, holdsAnswerType, isAnswerable, questionType } from "./sentence-filter.ts";
 
 const K1 = 1.2;
 const B = 0.75;
-const MAX_SENTENCES = 3;
+const MAX_SENTENCES = 4;
+/** An answer stops growing once it holds this many words (three ordinary sentences, four short ones). */
+const WORD_BUDGET = 60;
+/** Sentences whose similarity is computed with the embedder (the lexical top ones): bounds the cost per question. */
+const SEMANTIC_POOL = 16;
+const MMR_LAMBDA = 0.7;
+/** A sentence opening on a word that points back to the sentence before it. */
+const DANGLING = /^(?:(?:It|This|These|That|Those|They|Such|Its|Their|He|She|His|Her)\b(?! (?:is|are|was) (?:a|an|the) )|\w+(?: \w+){0,2} (?:it|this|them|that),|\w+ (?:these|this|they|it)\b)/;
+/** Stems of everyday words that two unrelated sentences often share. */
+const GENERIC = new Set(contentStems("much many make made get got like use used well also one way thing new old good best more most some other time day year people take give go come know see want need just even").filter(Boolean));
+/** A further sentence must score at least this share of the first one. */
+const FOLLOW_RATIO = 0.6;
 
-interface Candidate {
+export interface Candidate {
   n: number;
   rank: number;
+  title: string;
+  block: number;
+  idx: number;
   start: number;
   text: string;
   stems: string[];
+  /** Share of the question's weighted content words the sentence holds (0..1). */
+  coverage: number;
+  /** How many of the question's content words it holds. */
+  shared: number;
+  /** The same, not counting everyday words ("much", "make", "new") that say nothing of the subject. */
+  sharedSpecific: number;
+  /** Best coverage of its neighbours in the paragraph and of its section heading: the sentence's context. */
+  context: number;
+  /** How well its whole passage covers the question, relative to the best passage (0..1). */
+  passage: number;
+  semantic: number;
+  typed: boolean;
+  usable: boolean;
   score: number;
 }
 
-function candidates(passages: Passage[]): Candidate[] {
-  const out: Candidate[] = [];
-  passages.forEach((p, rank) => {
-    for (const s of splitSentences(p.text)) {
-      if (/^#{1,6}\s/.test(s.text) || /^[-*+]\s*$/.test(s.text)) continue;
-      const stems = contentStems(s.text);
-      if (stems.length < 4) continue;
-      out.push({ n: p.n, rank, start: s.start, text: s.text, stems, score: 0 });
+/**
+ * Maps a word's stem onto the question's stem it is a variant of ("acid" for "acidic", "swarm" for
+ * "swarming", "decide" for "decision"), which the light stemmer leaves apart: one is the other plus
+ * a derivational ending.
+ */
+const SUFFIX = /^(?:ic|al|ical|ly|ity|ing|ed|er|ers|es|s|ion|ions|ive|ous|ness|ment)$/;
+
+function canonical(question: string): (t: string) => string {
+  const q = [...new Set(contentStems(question))].filter((t) => t.length >= 4);
+  return (t) => {
+    if (t.length < 4) return t;
+    for (const x of q) {
+      const [short, long] = x.length <= t.length ? [x, t] : [t, x];
+      if (x !== t && long.startsWith(short) && SUFFIX.test(long.slice(short.length))) return x;
+      // decide / decision, collide / collision: the verb's "d" becomes "sion".
+      if (short.endsWith("d") && long.endsWith("sion") && short.slice(0, -1) === long.slice(0, -4)) return x;
     }
+    return t;
+  };
+}
+
+function segments(passages: Passage[], question: string): Candidate[] {
+  const out: Candidate[] = [];
+  const type = questionType(question);
+  const canon = canonical(question);
+  passages.forEach((p, rank) => {
+    let block = 0;
+    let lastEnd = -1;
+    segmentSentences(p.text).forEach((s, idx) => {
+      // A blank line or a new block between two sentences starts a new paragraph.
+      if (lastEnd >= 0 && /\n\s*\n|\n\s*(?:[-*+]|\d+[.)])\s/.test(p.text.slice(lastEnd, s.start))) block++;
+      if (s.kind === "heading") block++;
+      lastEnd = s.end;
+      const stems = contentStems(displayText(s.text.replace(/^#+\s*/, ""))).map(canon);
+      const usable = isAnswerable(s.text, s.kind) && stems.length >= 2;
+      out.push({ n: p.n, rank, title: p.title ?? "", block, idx, start: s.start, text: s.text, stems, coverage: 0, shared: 0, sharedSpecific: 0, context: 0, passage: 0, semantic: 0, typed: usable && holdsAnswerType(s.text, type, question), usable, score: 0 });
+    });
   });
   return out;
 }
 
+/**
+ * Scores every usable sentence: BM25 blended with weighted coverage of the question, plus its
+ * context (neighbours, section heading), how well its passage covers the question, and a bonus
+ * when it holds the kind of thing asked for. A sentence sharing nothing with the question and
+ * only relevant by context counts only when it holds that kind of thing (the name after "who").
+ */
 export function scoreSentences(question: string, passages: Passage[]): Candidate[] {
   const q = [...new Set(contentStems(question))];
-  const cands = candidates(passages);
+  const all = segments(passages, question);
+  const cands = all.filter((c) => c.usable);
   if (cands.length === 0 || q.length === 0) return [];
   const avg = cands.reduce((s, c) => s + c.stems.length, 0) / cands.length;
   const df = new Map<string, number>();
-  for (const c of cands) for (const t of new Set(c.stems)) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const c of all) for (const t of new Set(c.stems)) df.set(t, (df.get(t) ?? 0) + 1);
+  const idf = (t: string) => Math.log(1 + (all.length - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+  const qWeight = q.reduce((s, t) => s + idf(t), 0);
+  const coverage = (stems: Iterable<string>) => {
+    const have = new Set(stems);
+    return qWeight > 0 ? q.reduce((s, t) => s + (have.has(t) ? idf(t) : 0), 0) / qWeight : 0;
+  };
+  for (const c of all) {
+    c.coverage = coverage(c.stems);
+    c.shared = q.filter((t) => c.stems.includes(t)).length;
+    c.sharedSpecific = q.filter((t) => c.stems.includes(t) && !GENERIC.has(t)).length;
+  }
+  const canon = canonical(question);
+  const passageCover = passages.map((p) => coverage(contentStems(`${p.title ?? ""} ${p.text}`).map(canon)));
+  // A document's title names its subject ("Reading list", "Sourdough starter"): a strong hint of where the answer lives.
+  const titleCover = passages.map((p) => coverage(contentStems(p.title ?? "").map(canon)));
+  const bestPassage = Math.max(...passageCover, 1e-9);
+  const bm25 = new Map<Candidate, number>();
   for (const c of cands) {
     const tf = new Map<string, number>();
     for (const t of c.stems) tf.set(t, (tf.get(t) ?? 0) + 1);
     let score = 0;
     for (const t of q) {
       const f = tf.get(t);
-      if (!f) continue;
-      const idf = Math.log(1 + (cands.length - df.get(t)! + 0.5) / (df.get(t)! + 0.5));
-      score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * c.stems.length) / avg));
+      if (f) score += (idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * c.stems.length) / avg));
     }
-    // Retrieval already ranked the passages; a small prior keeps ties in that order.
-    c.score = score > 0 ? score + 0.2 / (c.rank + 1) : 0;
+    bm25.set(c, score);
   }
+  const top = Math.max(...bm25.values(), 1e-9);
+  const topTitle = passages[0]?.title ?? "";
+  all.forEach((c, i) => {
+    if (!c.usable) return;
+    const near = [all[i - 1], all[i + 1]].filter((x) => x && x.n === c.n && x.block === c.block).map((x) => x!.coverage);
+    let h = i - 1;
+    while (h >= 0 && all[h]!.n === c.n && !all[h]!.text.startsWith("#")) h--;
+    const heading = h >= 0 && all[h]!.n === c.n ? all[h]!.coverage : 0;
+    c.context = Math.max(0, ...near, heading);
+    c.passage = passageCover[c.rank]! / bestPassage;
+    const own = 0.5 * (bm25.get(c)! / top) + 0.5 * c.coverage;
+    // Hybrid retrieval's first document is nearly always the right one: its passages get a head start.
+    const prior = 0.3 / (c.rank + 1) + (c.title && c.title === topTitle ? 0.25 : 0);
+    // A typed sentence sharing no word with the question is kept (scored low) for the typed follow-up.
+    if (own === 0) c.score = c.typed ? 0.01 * c.passage : 0;
+    else c.score = own + 0.3 * c.context + 0.1 * c.passage + 0.4 * titleCover[c.rank]! + (c.typed ? 0.25 : 0) + prior;
+  });
   return cands.filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
 }
 
-export function createBuiltinChat(): ChatModel {
+/** Adds cosine similarity to the question for the lexically best sentences; silently lexical-only when embedding fails. */
+async function addSemantic(question: string, ranked: Candidate[], embedder: Embedder | undefined, signal?: AbortSignal): Promise<Candidate[]> {
+  if (!embedder || ranked.length === 0) return ranked;
+  const pool = ranked.slice(0, SEMANTIC_POOL);
+  try {
+    const [qv] = await embedder.embed([question], "query");
+    const vs = await embedder.embed(pool.map((c) => displayText(c.text)), "document");
+    if (signal?.aborted || !qv || vs.length !== pool.length) return ranked;
+    pool.forEach((c, i) => {
+      c.semantic = Math.max(0, dot(qv, vs[i]!));
+      c.score = 0.7 * c.score + 0.3 * c.semantic;
+    });
+    return [...pool.sort((a, b) => b.score - a.score), ...ranked.slice(SEMANTIC_POOL)];
+  } catch {
+    return ranked;
+  }
+}
+
+/** MMR selection: best first, then sentences close to the question and unlike those already picked. */
+export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked, question = ""): Candidate[] {
+  const first = ranked[0];
+  if (!first) return [];
+  const picked = [first];
+  const sim = (a: Candidate, b: Candidate) => jaccard(new Set(a.stems), new Set(b.stems));
+  // A first sentence that opens on a reference ("To withstand it, …", "This is why …") needs the
+  // sentence it refers to: that one goes before it, and the two read as one answer.
+  const prev = all.find((c) => c.n === first.n && c.block === first.block && c.idx === first.idx - 1);
+  if (prev && DANGLING.test(displayText(first.text))) picked.unshift(prev);
+  // The sentence right after the answer in its paragraph, when it keeps the same subject, is its
+  // continuation (the swarm's scouts "debate options by dancing"): it may follow even without the question's words.
+  const next = all.find((c) => c.n === first.n && c.block === first.block && c.idx === first.idx + 1);
+  // A short first sentence ("Roman aqueducts had no pumps.") announces what the next one explains.
+  // After "why"/"how", the explanation often follows the sentence that matches the question.
+  const short = displayText(first.text).split(/\s+/).length <= 12 || /^\s*(?:why|how)\b/i.test(question);
+  const continuation = next && (short || next.stems.some((t) => first.stems.includes(t))) && sim(next, first) < 0.5 ? next : undefined;
+  // A further sentence shares the question's words itself and comes from the same document as the
+  // first, or — from another document — matches the question at least as well, on two words or
+  // more, inside a passage about the question (one shared "new" is not a shared meaning).
+  const crossDoc = (c: Candidate) => c.coverage >= first.coverage && c.passage >= 0.6 && c.sharedSpecific >= 2;
+  const pool = ranked.slice(1).filter((c) => c.score >= FOLLOW_RATIO * first.score && c.coverage > 0 && (c.title === first.title || crossDoc(c)));
+  // "Who…?", "When…?": when the best sentence holds no name or date, the passage's sentence that does
+  // (and says most about the question) is the likely answer, as in "a goldsmith named Johannes Gutenberg".
+  if (!first.typed) {
+    const typed = ranked.find((c) => c.typed && c.n === first.n && c !== first);
+    if (typed) picked.push(typed);
+  }
+  const words = () => picked.reduce((n, c) => n + displayText(c.text).split(/\s+/).length, 0);
+  while (picked.length < MAX_SENTENCES && (picked.length < 3 || words() < WORD_BUDGET)) {
+    let best: Candidate | undefined;
+    let bestMmr = -Infinity;
+    for (const c of pool) {
+      if (picked.includes(c)) continue;
+      const redundancy = Math.max(...picked.map((p) => sim(p, c)));
+      if (redundancy > 0.5) continue;
+      const mmr = MMR_LAMBDA * c.score - (1 - MMR_LAMBDA) * redundancy * first.score;
+      if (mmr > bestMmr) {
+        bestMmr = mmr;
+        best = c;
+      }
+    }
+    if (continuation && !picked.includes(continuation) && picked.length === (picked[0] === first ? 1 : 2) && (short || !best || continuation.score + 0.1 * first.score >= best.score)) best = continuation;
+    if (!best) break;
+    picked.push(best);
+  }
+  return picked;
+}
+
+export function createBuiltinChat(opts: { embedder?: Embedder } = {}): ChatModel {
   return {
     id: "builtin-extractive",
     extractive: true,
-    async answer(question, passages) {
-      const picked: Candidate[] = [];
-      for (const c of scoreSentences(question, passages)) {
-        const set = new Set(c.stems);
-        if (picked.some((p) => jaccard(new Set(p.stems), set) > 0.5)) continue;
-        picked.push(c);
-        if (picked.length >= MAX_SENTENCES) break;
-      }
+    async answer(question, passages, o) {
+      const lexical = scoreSentences(question, passages);
+      const ranked = await addSemantic(question, lexical, opts.embedder, o?.signal);
+      const picked = selectSentences(ranked, segments(passages, question).filter((c) => c.usable), question);
       if (picked.length === 0) return "";
-      picked.sort((a, b) => a.rank - b.rank || a.start - b.start);
-      return picked.map((c) => `${c.text} [${c.n}]`).join(" ");
+      return picked.map((c) => `${displayText(c.text)} [${c.n}]`).join(" ");
     },
   };
 }

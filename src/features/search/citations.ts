@@ -1,6 +1,8 @@
 // Turns a model's answer into verified citations: markers that point at no passage are dropped,
 // the rest are renumbered in order of first use, and each quote is a verbatim sentence of its chunk.
-import { contentStems, splitSentences } from "../../ai/text.ts";
+import { isAnswerable, quoteSpan } from "../../ai/chat/sentence-filter.ts";
+import { segmentSentences } from "../../ai/sentences.ts";
+import { contentStems } from "../../ai/text.ts";
 import type { ChunkRow } from "./chunks-repo.ts";
 
 export interface CitedPassage {
@@ -18,20 +20,24 @@ const MARKER = /(\s*)\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
 const MARKER_RUN_AT_END = /(?:\s*\[\d{1,3}(?:\s*,\s*\d{1,3})*\])+\s*$/;
 const SENTENCE_END = /[.!?]["'”’)\]]*\s+/g;
 
-/** The sentence of `text` that shares most content words with `claim` (verbatim, never rewritten). */
+/**
+ * The sentence of `text` that shares most content words with `claim`, verbatim (never rewritten):
+ * whole sentences are preferred to fragments cut at a chunk edge, and link syntax or a URL is left
+ * out by quoting the longest verbatim stretch of the sentence without it.
+ */
 export function bestQuote(text: string, claim: string): string {
   const want = new Set(contentStems(claim));
   let best = "";
   let bestScore = -1;
-  for (const s of splitSentences(text)) {
-    if (/^#{1,6}\s/.test(s.text)) continue;
+  for (const s of segmentSentences(text)) {
+    if (s.kind === "heading") continue;
     const stems = contentStems(s.text);
     let overlap = 0;
     for (const t of new Set(stems)) if (want.has(t)) overlap++;
-    const score = overlap + (stems.length >= 4 ? 0.1 : 0);
+    const score = overlap + (stems.length >= 4 ? 0.1 : 0) + (isAnswerable(s.text, s.kind) ? 0.5 : 0);
     if (score > bestScore) {
       bestScore = score;
-      best = s.text;
+      best = quoteSpan(s.text);
     }
   }
   return best || text.trim().slice(0, 300);

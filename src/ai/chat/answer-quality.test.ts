@@ -1,0 +1,104 @@
+// The builtin extractive answerer on the cases that used to go wrong: unrelated sentences appended,
+// PDF fragments, URL pieces, the wrong kind of sentence for who/when/how-many, near-duplicates.
+import { describe, expect, test } from "bun:test";
+import { bestQuote } from "../../features/search/citations.ts";
+import { createBuiltinChat, scoreSentences } from "./builtin.ts";
+import { isAnswerable, questionType } from "./sentence-filter.ts";
+
+const chat = createBuiltinChat();
+const sentencesOf = (answer: string) => answer.split(/\s*\[\d+\]\s*/).filter(Boolean);
+
+const honeybees = {
+  n: 1,
+  title: "Honeybee colonies",
+  text: [
+    "## Swarming",
+    "",
+    "In spring, a crowded colony reproduces by swarming. The old queen leaves with roughly half of the workers, and the swarm clusters on a branch while scouts search for a new home. The scouts debate options by dancing until they reach a consensus, and then the whole swarm flies to the chosen cavity.",
+  ].join("\n"),
+};
+const meeting = { n: 2, title: "Team meeting notes", text: "Budget for the new espresso machine was approved. The kitchen will be repainted in March." };
+
+describe("builtin answers", () => {
+  test("the honeybee question mentions the dance and never appends the unrelated espresso note", async () => {
+    const answer = await chat.answer("How do honeybees decide where to build a new nest?", [honeybees, meeting]);
+    expect(answer).toContain("dancing");
+    expect(answer).not.toContain("espresso");
+    expect(answer).not.toContain("[2]");
+  });
+
+  test("a sentence cut at a PDF line break or a chunk edge is never cited", async () => {
+    const pdf = {
+      n: 1,
+      title: "Composting guide",
+      text: "A hot heap reaches 60 degrees at its centre, hot enough to kill most weed\nseeds and pathogens. Keep it moist: the pile should feel like a",
+    };
+    const answer = await chat.answer("How moist should the compost pile feel?", [pdf]);
+    expect(answer).not.toContain("feel like a [1]");
+    expect(answer).not.toMatch(/like a\s*\[/);
+    const joined = await chat.answer("What temperature kills weed seeds in a compost heap?", [pdf]);
+    expect(joined).toContain("hot enough to kill most weed seeds and pathogens. [1]");
+    expect(isAnswerable("The pile should feel like a", "text")).toBe(false);
+    expect(isAnswerable("particles so the heap stays warm.", "text")).toBe(false);
+  });
+
+  test("a URL is never cut into a quote like '1:47400/articles/…' and link syntax is not quoted", async () => {
+    const note = "Starters rely on lactic acid bacteria (see http://127.0.0.1:47400/articles/sourdough-microbiology). The bacteria sour the dough and yeasts raise it.";
+    const answer = await chat.answer("What do lactic acid bacteria do in sourdough?", [{ n: 1, title: "Sourdough", text: note }]);
+    expect(answer).not.toMatch(/^1:47400|\s1:47400/);
+    expect(bestQuote(note, "lactic acid bacteria starters")).toBe("Starters rely on lactic acid bacteria");
+    const log = "Burp the bottles once a day.\n\nUseful background on the microbes: http://127.0.0.1:47400/articles/kombucha-microbiology (and the starter piece at https://example.org/sourdough-microbiology).";
+    expect(bestQuote(log, "background on the microbes")).toBe("Useful background on the microbes:");
+    const linked = "Read [the long study of hive decisions](https://example.org/bees.html) before you start beekeeping.";
+    const q = bestQuote(linked, "study hive decisions");
+    expect(linked).toContain(q);
+    expect(q).not.toContain("](");
+    expect(await chat.answer("study of hive decisions", [{ n: 1, title: null, text: linked }])).toBe("Read the long study of hive decisions before you start beekeeping. [1]");
+  });
+
+  test("who, when and how-many questions put the sentence with a name, date or number first", async () => {
+    const text =
+      "The printing press changed how books were made in Europe. Johannes Gutenberg built the first press with movable metal type in Mainz. The press spread across Europe in 1470 and later years. The press made many more books than the scribes ever did, about twenty million by 1500.";
+    const p = [{ n: 1, title: "Printing", text }];
+    expect(questionType("Who built the press?")).toBe("person");
+    expect(questionType("When did the press spread?")).toBe("time");
+    expect(questionType("How many books did the press make?")).toBe("number");
+    expect(sentencesOf(await chat.answer("Who built the printing press in Europe?", p))[0]).toContain("Johannes Gutenberg");
+    expect(sentencesOf(await chat.answer("When did the press spread across Europe?", p))[0]).toContain("1470");
+    expect(sentencesOf(await chat.answer("How many books did the press make?", p))[0]).toContain("twenty million");
+  });
+
+  test("MMR leaves out a near-duplicate even from another passage and keeps a distinct relevant sentence", async () => {
+    const a = { n: 1, title: "Starter", text: "Feed the sourdough starter twice a day with flour and water. A healthy sourdough starter doubles within six hours." };
+    const b = { n: 2, title: "Starter", text: "Feed your sourdough starter twice each day with flour and water." };
+    const answer = await chat.answer("How often should I feed a sourdough starter with flour and water?", [a, b]);
+    expect(answer.match(/twice (?:a|each) day/g)).toHaveLength(1);
+    expect(scoreSentences("feed sourdough starter flour water", [a, b]).length).toBe(3);
+  });
+
+  test("the answer-bearing sentence comes first, not the first sentence of the passage", async () => {
+    const text = "Tides rise and fall twice a day along most coasts. Anemones fold their tentacles inward at low tide to keep moisture in.";
+    const answer = await chat.answer("Why do anemones fold their tentacles?", [{ n: 1, title: "Tide pools", text }]);
+    expect(answer.startsWith("Anemones fold their tentacles")).toBe(true);
+  });
+
+  test("a first sentence opening on a reference gets the sentence it points to, placed before it", async () => {
+    const text = "Strings pull on the frame with a total tension of about 20 tonnes. To withstand it, modern pianos use a cast iron frame. Felt hammers strike the strings.";
+    const answer = await chat.answer("Why do pianos need an iron frame?", [{ n: 1, title: "Pianos", text }]);
+    expect(answer).toStartWith("Strings pull on the frame with a total tension of about 20 tonnes. [1] To withstand it");
+  });
+
+  test("a word variant the stemmer keeps apart still counts (acidic / acid)", async () => {
+    const text = "Sourdough is a loaf with a long history. The bacteria produce lactic acid, which lowers the pH to between 3.5 and 4.";
+    const answer = await chat.answer("How acidic does the culture get?", [{ n: 1, title: "Sourdough", text }]);
+    expect(answer).toContain("between 3.5 and 4");
+  });
+
+  test("a sentence from another document sharing only an everyday word is not appended", async () => {
+    const db = { n: 1, title: "SQL indexes", text: "Adding many indexes slows every insert, because each index must be updated too." };
+    const atoms = { n: 2, title: "The periodic table", text: "Atoms get larger down a group, as new electron shells are added to many elements." };
+    const answer = await chat.answer("What is the downside of adding many indexes to a table?", [db, atoms]);
+    expect(answer).toContain("[1]");
+    expect(answer).not.toContain("Atoms");
+  });
+});
