@@ -3,6 +3,22 @@ import { and, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Orm } from "../../db/client.ts";
 import { notebookSources, sources, type SourceRow } from "../../db/schema/index.ts";
 
+export interface SourceListFilter {
+  limit: number;
+  before?: string;
+  notebookId?: string;
+  status?: string;
+  createdAfter?: string;
+  tag?: string;
+  /** Default: newest created first (by id). */
+  sort?: "created_at" | "saved_at";
+}
+
+function splitSavedCursor(c: string): [string, string] {
+  const i = c.lastIndexOf("|");
+  return i === -1 ? ["", c] : [c.slice(0, i), c.slice(i + 1)];
+}
+
 export function createSourcesRepo(orm: Orm) {
   return {
     insert(row: typeof sources.$inferInsert): void {
@@ -24,9 +40,18 @@ export function createSourcesRepo(orm: Orm) {
     },
     list(
       userId: string,
-      f: { limit: number; before?: string; notebookId?: string; status?: string; createdAfter?: string },
+      f: SourceListFilter,
     ): SourceRow[] {
       const conds = [eq(sources.userId, userId)];
+      if (f.tag !== undefined) conds.push(sql`EXISTS (SELECT 1 FROM json_each(${sources.tags}) WHERE value = ${f.tag})`);
+      if (f.sort === "saved_at" && !f.notebookId) {
+        // The cursor is "saved_at|id" of the last row: rows with the same saved time are ordered by id.
+        if (f.before) {
+          const [at, id] = splitSavedCursor(f.before);
+          conds.push(sql`(${sources.savedAt} < ${at} OR (${sources.savedAt} = ${at} AND ${sources.id} < ${id}))`);
+        }
+        return orm.select().from(sources).where(and(...conds)).orderBy(desc(sources.savedAt), desc(sources.id)).limit(f.limit).all();
+      }
       if (f.status) conds.push(eq(sources.status, f.status as SourceRow["status"]));
       if (f.createdAfter) conds.push(gt(sources.createdAt, f.createdAfter));
       if (f.notebookId) {
