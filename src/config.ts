@@ -191,6 +191,12 @@ export function loadConfig(env: Env = process.env) {
     feeds: {
       hostSpacingMs: int(env, "FEED_HOST_SPACING_MS", 250, 0, 60_000),
     },
+    imports: {
+      maxBytes: int(env, "IMPORT_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxItems: int(env, "IMPORT_MAX_ITEMS", 100_000, 1, 10_000_000),
+      fetchConcurrency: int(env, "IMPORT_FETCH_CONCURRENCY", 2, 1, 64),
+      hostSpacingMs: int(env, "IMPORT_HOST_SPACING_MS", 1_000, 0, 600_000),
+    },
   };
   return deepFreeze(config);
 }

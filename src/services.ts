@@ -99,7 +99,7 @@ export function createServices(deps: CoreDeps) {
     logger,
     onReady: onSourceReady,
   });
-  registerIngestJob(runner, ingest);
+  registerIngestJob(runner, ingest, { importConcurrency: config.imports.fetchConcurrency });
 
   const scheduler = createScheduler({ clock, logger });
   const feeds = createFeeds({

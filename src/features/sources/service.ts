@@ -15,6 +15,8 @@ import type { SourceListFilter, SourcesRepo } from "./repo.ts";
 import type { SourceCreate, SourcePublic, SourceUpdate } from "./schema.ts";
 
 export const INGEST_JOB = "source.ingest";
+/** Ingestion of imported links: a capped background lane of the job queue. */
+export const INGEST_IMPORT_JOB = "source.ingest_import";
 
 export function toPublicSource(row: SourceRow, notebookIds: string[], includeContent = false): SourcePublic {
   const out: SourcePublic = {

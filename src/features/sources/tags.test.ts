@@ -24,6 +24,7 @@ test("sort=saved_at orders by the original saved time and pages through ties", a
   const ctx = createTestContext();
   const a = await userWithKey(ctx);
   const ids: string[] = [];
+  const at = (i: number) => ids[i]!;
   for (let i = 0; i < 5; i++) ids.push((await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: `https://example.com/p${i}` } })).body.id);
   // Saved long ago in reverse order of creation; two share a time.
   const times = ["2019-01-05T00:00:00.000Z", "2019-01-04T00:00:00.000Z", "2019-01-03T00:00:00.000Z", "2019-01-03T00:00:00.000Z", "2019-01-01T00:00:00.000Z"];
@@ -36,7 +37,7 @@ test("sort=saved_at orders by the original saved time and pages through ties", a
     if (!r.body.next_cursor) break;
     path = `/api/v1/sources?sort=saved_at&limit=2&cursor=${r.body.next_cursor}`;
   }
-  expect(seen).toEqual([ids[0], ids[1], ids[3], ids[2], ids[4]]);
+  expect(seen).toEqual([at(0), at(1), at(3), at(2), at(4)]);
   const byCreated = await call(ctx, "GET", "/api/v1/sources?limit=5", { key: a.key });
   expect(byCreated.body.data.map((s: any) => s.id)).toEqual([...ids].reverse());
   expect((await call(ctx, "GET", "/api/v1/sources?sort=title", { key: a.key })).status).toBe(422);
