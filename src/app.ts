@@ -23,6 +23,7 @@ import { mcpRoutes } from "./features/mcp/routes.ts";
 import { oauthRoutes } from "./features/oauth/routes.ts";
 import { webhookIngressRoutes } from "./features/webhooks/incoming.ts";
 import { workflowApiRoutes } from "./features/workflows/routes.ts";
+import { exportRoutes, importRoutes } from "./features/imports/routes.ts";
 import type { Services } from "./services.ts";
 
 export function createApp(s: Services) {
@@ -40,7 +41,9 @@ export function createApp(s: Services) {
     .use(searchRoutes(s))
     .use(feedRoutes(s))
     .use(podcastRoutes(s))
-    .use(workflowApiRoutes(s));
+    .use(workflowApiRoutes(s))
+    .use(importRoutes(s))
+    .use(exportRoutes(s));
 
   const app = new Elysia()
     .use(errorPlugin(s.logger, () => routes()))
@@ -77,7 +80,7 @@ export function createApp(s: Services) {
       return new Response(spec, { headers: { "content-type": "application/json; charset=utf-8" } });
     },
   };
-  const handle = withRequestHandling(withSpec, { logger: s.logger, limits: s.config.http, apiAuth });
+  const handle = withRequestHandling(withSpec, { logger: s.logger, limits: { ...s.config.http, maxUploadBytes: s.config.imports.maxBytes }, apiAuth });
   return { handle, routes: () => app.routes, elysia: app };
 }
 export type App = ReturnType<typeof createApp>;

@@ -74,6 +74,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Webhook tokens", description: "Credentials of incoming webhook URLs" },
   { name: "Webhooks", description: "Incoming webhook deliveries (no API key: the token is the credential)" },
   { name: "Feeds", description: "Feed watches made by workflows' watch_feed actions" },
+  { name: "Import and export", description: "Bring a library in from a file (bookmarks, Pocket, Omnivore, Karakeep, OPML, URL lists); take the whole account out" },
 ];
 
 const OK_DESCRIPTIONS: Record<string, string> = {
