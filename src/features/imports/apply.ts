@@ -130,13 +130,12 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number) 
     const saved = readSavedAt(item.savedAt, now());
     if (saved && "error" in saved) problem(saved.error);
     const id = newId("source");
-    deps.sources.insert({
+    deps.sources.insertImported({
       id,
       userId: actor.userId,
       url: url.href,
       normalizedUrl: normalized,
       title: item.title?.trim().slice(0, 500) || null,
-      status: "pending",
       tags: JSON.stringify(tags),
       archived: item.archived ?? false,
       // Carried content waits in the row for the ingest job, which extracts it instead of fetching.

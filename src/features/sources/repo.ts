@@ -20,19 +20,39 @@ function splitSavedCursor(c: string): [string, string] {
 }
 
 export function createSourcesRepo(orm: Orm) {
+  // The lookups and writes an import makes per entry, prepared once (building drizzle SQL per call costs
+  // far more than running it).
+  const ph = (name: string) => sql.placeholder(name);
+  const byNormalized = orm.select().from(sources).where(and(eq(sources.userId, ph("userId")), eq(sources.normalizedUrl, ph("n")))).prepare();
+  const byIdStmt = orm.select().from(sources).where(eq(sources.id, ph("id"))).prepare();
+  const linkStmt = orm.insert(notebookSources).values({ notebookId: ph("nb"), sourceId: ph("src"), addedAt: ph("at") }).onConflictDoNothing().returning().prepare();
+  const insertImportedStmt = orm
+    .insert(sources)
+    .values({
+      id: ph("id"), userId: ph("userId"), url: ph("url"), normalizedUrl: ph("normalizedUrl"), title: ph("title"), status: "pending",
+      tags: ph("tags"), archived: ph("archived"), content: ph("content"), savedAt: ph("savedAt"), createdAt: ph("createdAt"), updatedAt: ph("updatedAt"),
+    })
+    .prepare();
   return {
     insert(row: typeof sources.$inferInsert): void {
       orm.insert(sources).values(row).run();
+    },
+    /** A new pending source from an import (prepared: called once per imported link). */
+    insertImported(row: {
+      id: string; userId: string; url: string; normalizedUrl: string; title: string | null; tags: string; archived: boolean;
+      content: string | null; savedAt: string; createdAt: string; updatedAt: string;
+    }): void {
+      insertImportedStmt.run({ ...row, archived: row.archived ? 1 : 0 });
     },
     byId(userId: string, id: string): SourceRow | undefined {
       return orm.select().from(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).get();
     },
     /** For background jobs that carry only the id (the owner is read from the row). */
     byIdUnscoped(id: string): SourceRow | undefined {
-      return orm.select().from(sources).where(eq(sources.id, id)).get();
+      return byIdStmt.get({ id });
     },
     byNormalizedUrl(userId: string, normalizedUrl: string): SourceRow | undefined {
-      return orm.select().from(sources).where(and(eq(sources.userId, userId), eq(sources.normalizedUrl, normalizedUrl))).get();
+      return byNormalized.get({ userId, n: normalizedUrl });
     },
     byIds(userId: string, ids: string[]): SourceRow[] {
       if (ids.length === 0) return [];
@@ -91,8 +111,7 @@ export function createSourcesRepo(orm: Orm) {
     },
     /** Returns true when the link is new. */
     link(notebookId: string, sourceId: string, at: string): boolean {
-      const r = orm.insert(notebookSources).values({ notebookId, sourceId, addedAt: at }).onConflictDoNothing().returning().all();
-      return r.length > 0;
+      return linkStmt.all({ nb: notebookId, src: sourceId, at }).length > 0;
     },
     unlink(notebookId: string, sourceId: string): boolean {
       const r = orm
