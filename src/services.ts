@@ -41,7 +41,7 @@ import { createSearchService } from "./features/search/service.ts";
 import { createVectorIndex } from "./features/search/vectors.ts";
 import { createOAuthRepo } from "./features/oauth/repo.ts";
 import { createOAuthService } from "./features/oauth/service.ts";
-import { createImports, registerImportJob } from "./features/imports/index.ts";
+import { createImports, importFeedWatcher, registerImportJob } from "./features/imports/index.ts";
 import { createImportsRepo } from "./features/imports/repo.ts";
 import { parseTags } from "./features/sources/service.ts";
 
@@ -143,6 +143,7 @@ export function createServices(deps: CoreDeps) {
   const imports = createImports({
     sqlite, repo: createImportsRepo(orm), sources: sourcesRepo, notebooksRepo, notebooks, notesRepo, notes, events, jobs: queue, clock, logger,
     allowPrivate: config.net.allowPrivateNetwork, hostSpacingMs: config.imports.hostSpacingMs,
+    feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
     limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },
   });
   registerImportJob(runner, imports);

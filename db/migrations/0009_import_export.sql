@@ -26,6 +26,8 @@ CREATE TABLE imports (
   failed INTEGER NOT NULL DEFAULT 0,
   notebooks_created INTEGER NOT NULL DEFAULT 0,
   feeds_watched INTEGER NOT NULL DEFAULT 0,
+  -- OPML: JSON object feed URL -> id of the workflow made to watch it (made when the file is accepted).
+  feed_workflows TEXT NOT NULL DEFAULT '{}',
   -- JSON array of {item, line, url, reason}, capped (see docs/import-export.md).
   problems TEXT NOT NULL DEFAULT '[]',
   problems_total INTEGER NOT NULL DEFAULT 0,

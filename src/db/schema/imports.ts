@@ -18,6 +18,7 @@ export const imports = sqliteTable("imports", {
   failed: integer("failed").notNull().default(0),
   notebooksCreated: integer("notebooks_created").notNull().default(0),
   feedsWatched: integer("feeds_watched").notNull().default(0),
+  feedWorkflows: text("feed_workflows").notNull().default("{}"),
   problems: text("problems").notNull().default("[]"),
   problemsTotal: integer("problems_total").notNull().default(0),
   error: text("error"),

@@ -25,6 +25,17 @@ export interface ApplyDeps {
   jobs: JobEnqueuer;
   allowPrivate: boolean;
   hostSpacingMs: number;
+  feeds: FeedWatcher;
+}
+
+/** The feed side of OPML imports, through the same watches watch_feed actions make. */
+export interface FeedWatcher {
+  /** Feed URLs the user already watches. */
+  watched(actor: Actor): Set<string>;
+  /** Workflows (active, with one watch_feed action per feed) that own the new watches; URL -> workflow id. */
+  createWorkflows(actor: Actor, feeds: { url: string; title?: string }[], label: string): Record<string, string>;
+  /** Creates the watch now; its first poll records a baseline, so old entries are not imported. */
+  ensure(actor: Actor, workflowId: string, feedUrl: string): void;
 }
 
 export type Outcome = "created" | "already_saved" | "invalid" | "failed" | "notebook" | "notebook_created" | "feed";
@@ -38,7 +49,7 @@ export interface Problem {
 const NAME_MAX = 200;
 
 /** State kept across the batches of one run: notebook ids by name and per-host fetch spacing. */
-export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number) {
+export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, feedWorkflows: Record<string, string> = {}) {
   let nbByName: Map<string, string> | undefined;
   const hostNext = new Map<string, number>();
 
@@ -72,9 +83,17 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number) 
         if (r.created && item.description) deps.notebooksRepo.update(r.id, { description: item.description });
         return r.created ? "notebook_created" : "notebook";
       }
-      case "feed":
-        problem("feed subscriptions are not imported yet (OPML watches are listed as a known gap)");
-        return "failed";
+      case "feed": {
+        const checked = checkImportUrl(item.url, deps.allowPrivate);
+        if (!checked.ok) {
+          problem(checked.reason);
+          return "invalid";
+        }
+        const wf = feedWorkflows[checked.url.href];
+        if (!wf) return "already_saved";
+        deps.feeds.ensure(actor, wf, checked.url.href);
+        return "feed";
+      }
       case "note": {
         if (deps.notesRepo.hasSame(actor.userId, item.title?.trim() || null, item.content)) return "already_saved";
         const sourceIds = item.sourceUrls

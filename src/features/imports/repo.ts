@@ -8,7 +8,7 @@ const view = {
   id: imports.id, userId: imports.userId, format: imports.format, filename: imports.filename, fileSha256: imports.fileSha256,
   status: imports.status, position: imports.position, total: imports.total, created: imports.created,
   alreadySaved: imports.alreadySaved, invalid: imports.invalid, failed: imports.failed,
-  notebooksCreated: imports.notebooksCreated, feedsWatched: imports.feedsWatched, problems: imports.problems,
+  notebooksCreated: imports.notebooksCreated, feedsWatched: imports.feedsWatched, feedWorkflows: imports.feedWorkflows, problems: imports.problems,
   problemsTotal: imports.problemsTotal, error: imports.error, createdAt: imports.createdAt, startedAt: imports.startedAt,
   finishedAt: imports.finishedAt, updatedAt: imports.updatedAt,
 };

@@ -1,6 +1,7 @@
 // Imports over HTTP: each format's fixture, counts and per-item problems, idempotent re-import, bad input.
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
+import { rss, startFeedServer } from "../feeds/testing.ts";
 import { fixture, runImports, upload } from "./test-support.ts";
 
 async function setup(env: Record<string, string> = {}) {
@@ -157,4 +158,34 @@ describe("bad input", () => {
     expect(r.status).toBe(413);
     expect(r.headers.get("content-type")).toContain("application/problem+json");
   });
+});
+
+describe("OPML", () => {
+  test("each feed becomes a watch owned by a 'Feeds from …' workflow; its first poll is a baseline; again adds none", async () => {
+    const server = startFeedServer();
+    try {
+      server.set("/a.xml", { body: rss([{ id: "1", title: "Old post" }, { id: "2", title: "Older post" }]) });
+      const ctx = createTestContext({ FEED_HOST_SPACING_MS: "0" });
+      const a = await userWithKey(ctx);
+      const opml = `<?xml version="1.0"?><opml version="2.0"><body><outline text="Folder"><outline text="Ünïcode A" xmlUrl="${server.url("/a.xml")}"/></outline><outline text="Bad" xmlUrl="javascript:alert(1)"/></body></opml>`;
+      const r = await upload(ctx, a.key, opml, { filename: "subs.opml" });
+      expect(r.body.format).toBe("opml");
+      await runImports(ctx);
+      const imp = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
+      expect(imp.counts).toMatchObject({ total: 2, created: 1, feeds_watched: 1, invalid: 1 });
+      const wfs = (await call(ctx, "GET", "/api/v1/workflows", { key: a.key })).body.data;
+      expect(wfs.map((w: any) => w.name)).toEqual(["Feeds from subs.opml"]);
+      const feeds = (await call(ctx, "GET", "/api/v1/feeds", { key: a.key })).body.data;
+      expect(feeds.map((f: any) => f.feed_url)).toEqual([server.url("/a.xml")]);
+      await call(ctx, "POST", `/api/v1/feeds/${feeds[0].id}/poll`, { key: a.key });
+      // The baseline: the entries already in the feed are not imported.
+      expect((await call(ctx, "GET", "/api/v1/sources", { key: a.key })).body.data).toEqual([]);
+      const again = await upload(ctx, a.key, opml, { filename: "subs.opml" });
+      await runImports(ctx);
+      expect((await call(ctx, "GET", `/api/v1/imports/${again.body.id}`, { key: a.key })).body.counts).toMatchObject({ created: 0, already_saved: 1 });
+      expect((await call(ctx, "GET", "/api/v1/workflows", { key: a.key })).body.data.length).toBe(1);
+    } finally {
+      server.stop();
+    }
+  }, 30_000);
 });

@@ -26,6 +26,7 @@ export const ImportPublic = t.Object({
     invalid: Int(),
     failed: Int(),
     notebooks_created: Int(),
+    feeds_watched: Int({ description: "OPML: feed watches made (also counted in created)" }),
   }),
   problems: t.Array(ImportProblem, { description: "Per-item problems, the first 1000" }),
   problems_total: Int(),

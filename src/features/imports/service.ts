@@ -11,6 +11,7 @@ import { systemActor, type Actor } from "../accounts/actor.ts";
 import { createApplier, type ApplyDeps, type Outcome, type Problem } from "./apply.ts";
 import { detectFormat, ImportFormatError, parseImport, type ImportFormat, type ImportItem } from "./formats/index.ts";
 import type { ImportsRepo, ImportView } from "./repo.ts";
+import { checkImportUrl } from "./url-check.ts";
 import type { ImportPublic } from "./schema.ts";
 
 export const IMPORT_JOB = "import.run";
@@ -40,6 +41,7 @@ export function toPublicImport(r: ImportView): ImportPublic {
       invalid: r.invalid,
       failed: r.failed,
       notebooks_created: r.notebooksCreated,
+      feeds_watched: r.feedsWatched,
     },
     problems: JSON.parse(r.problems) as Problem[],
     problems_total: r.problemsTotal,
@@ -86,9 +88,18 @@ export function createImportsService(deps: ImportsDeps) {
       return inTransaction(sqlite, () => {
         const at = nowIso();
         const id = newId("import");
+        // Feeds not yet watched get their workflows now, with the import, so a resumed run finds them.
+        const watched = items.some((i) => i.kind === "feed") ? deps.feeds.watched(actor) : new Set<string>();
+        const newFeeds = new Map<string, { url: string; title?: string }>();
+        for (const it of items) {
+          if (it.kind !== "feed") continue;
+          const c = checkImportUrl(it.url, deps.allowPrivate);
+          if (c.ok && !watched.has(c.url.href)) newFeeds.set(c.url.href, { url: c.url.href, title: it.title });
+        }
+        const feedWorkflows = newFeeds.size > 0 ? deps.feeds.createWorkflows(actor, [...newFeeds.values()], input.filename || "an OPML file") : {};
         repo.insert({
           id, userId: actor.userId, format, filename: input.filename?.slice(0, 255) || null, fileSha256: sha,
-          file: Buffer.from(input.bytes), status: "queued", total, createdAt: at, updatedAt: at,
+          file: Buffer.from(input.bytes), status: "queued", total, feedWorkflows: JSON.stringify(feedWorkflows), createdAt: at, updatedAt: at,
         });
         deps.jobs.enqueue(IMPORT_JOB, { import_id: id }, { idempotencyKey: id });
         return toPublicImport(repo.byId(actor.userId, id)!);
@@ -118,7 +129,7 @@ export function createImportsService(deps: ImportsDeps) {
         repo.update(row.id, { status: "failed", error: e instanceof Error ? e.message : String(e), file: null, finishedAt: nowIso(), updatedAt: nowIso() });
         return;
       }
-      const apply = createApplier(deps as ApplyDeps, actor, () => clock.now());
+      const apply = createApplier(deps as ApplyDeps, actor, () => clock.now(), JSON.parse(row.feedWorkflows) as Record<string, string>);
       // Entries count from 1 in the file's order; notebooks (folders) are not entries.
       const entryNo: number[] = [];
       let n = 0;
@@ -131,7 +142,7 @@ export function createImportsService(deps: ImportsDeps) {
         inTransaction(sqlite, () => {
           const cur = repo.withFile(row.id)!;
           const problems: Problem[] = [];
-          const c = { created: 0, already_saved: 0, invalid: 0, failed: 0, notebook_created: 0 } as Record<Outcome, number>;
+          const c = { created: 0, already_saved: 0, invalid: 0, failed: 0, notebook_created: 0, feed: 0 } as Record<Outcome, number>;
           for (let i = from; i < end; i++) {
             let outcome: Outcome;
             try {
@@ -147,7 +158,8 @@ export function createImportsService(deps: ImportsDeps) {
           const kept = JSON.parse(cur.problems) as Problem[];
           repo.update(row.id, {
             position: end,
-            created: cur.created + (c.created ?? 0),
+            created: cur.created + (c.created ?? 0) + (c.feed ?? 0),
+            feedsWatched: cur.feedsWatched + (c.feed ?? 0),
             alreadySaved: cur.alreadySaved + (c.already_saved ?? 0),
             invalid: cur.invalid + (c.invalid ?? 0),
             failed: cur.failed + (c.failed ?? 0),
