@@ -23,8 +23,8 @@ export interface RequestLimits {
   maxUploadBytes?: number;
 }
 
-/** The API routes that take a multipart file instead of JSON. */
-const UPLOAD_PATHS = new Set(["/api/v1/imports"]);
+/** The routes that take a multipart file upload (the import API and its web page). */
+const UPLOAD_PATHS = new Set(["/api/v1/imports", "/settings/import-export"]);
 const FORM_OVERHEAD = 64 * 1024;
 
 /** About what the request line and headers took on the wire (Bun's own limit counts the same). */

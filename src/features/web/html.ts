@@ -68,6 +68,7 @@ function nav(user: LayoutUser | null | undefined): SafeHtml {
       <a href="/settings/keys">Settings → API keys</a>
       <a href="/settings/apps">Connected apps</a>
       <a href="/settings/outbox">Outbox</a>
+      <a href="/settings/import-export">Import and export</a>
       <form method="post" action="/signout">
         <input type="hidden" name="csrf" value="${user.csrfToken}">
         <button type="submit" class="link" title="Signed in as ${user.email}">Sign out</button>

@@ -50,7 +50,7 @@ export function detectFormat(bytes: Uint8Array): ImportFormat | null {
   const first = s.split(/\r?\n/, 1)[0]!.toLowerCase();
   if (first.includes(",") && first.split(",").map((c) => c.trim().replace(/"/g, "")).includes("url")) return "pocket_csv";
   const lines = s.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#")).slice(0, 50);
-  if (lines.length > 0 && lines.filter((l) => /^[a-z][a-z0-9+.-]*:\/\//i.test(l)).length >= lines.length * 0.8) return "urls";
+  if (lines.length > 0 && lines.filter((l) => /^[a-z][a-z0-9+.-]*:\S/i.test(l)).length >= lines.length * 0.8) return "urls";
   return null;
 }
 
