@@ -15,7 +15,9 @@ import { checkImportUrl } from "./url-check.ts";
 import type { ImportPublic } from "./schema.ts";
 
 export const IMPORT_JOB = "import.run";
-const BATCH = 500;
+// Small enough that a save arriving mid-import waits for at most one batch (tens of ms), large enough
+// that commits do not dominate.
+const BATCH = 100;
 const MAX_PROBLEMS = 1000;
 
 export interface ImportsDeps extends Omit<ApplyDeps, "jobs"> {
