@@ -2,7 +2,6 @@
 // a stream page by page so a large library never sits in memory at once.
 import type { Actor } from "../accounts/actor.ts";
 import type { Services } from "../../services.ts";
-import { toPublicSource } from "../sources/service.ts";
 import { EXPORT_FORMAT_NAME, EXPORT_VERSION } from "./formats/commonplace.ts";
 
 const PAGE = 200;
@@ -44,12 +43,7 @@ export function exportJson(s: Services, actor: Actor, user: Json): ReadableStrea
       yield "]";
     }
     yield* section("notebooks", pages((before) => s.notebooks.list(actor, { limit: PAGE, before })));
-    yield* section("sources", (async function* () {
-      for await (const row of pages((before) => s.sources.listRows(actor, { limit: PAGE, before }))) {
-        const nb = s.sources.publicOf(row);
-        yield { ...toPublicSource(row, nb.notebook_ids, true) };
-      }
-    })());
+    yield* section("sources", pages((before) => s.sources.listWithContent(actor, { limit: PAGE, before })));
     yield* section("notes", pages((before) => s.notes.list(actor, { limit: PAGE, before })));
     yield* section("podcasts", pages((before) => s.podcasts.list(actor, { limit: PAGE, before })));
     yield* section("workflows", (async function* () {

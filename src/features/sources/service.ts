@@ -153,6 +153,13 @@ export function createSourcesService(deps: SourcesDeps) {
       return rows.map((r) => toPublicSource(r, links.get(r.id) ?? []));
     },
 
+    /** A page with the extracted Markdown of each (the account export); notebook links read in one query. */
+    listWithContent(actor: Actor, f: SourceListFilter): SourcePublic[] {
+      const rows = repo.list(actor.userId, f);
+      const links = repo.notebookIds(rows.map((r) => r.id));
+      return rows.map((r) => toPublicSource(r, links.get(r.id) ?? [], true));
+    },
+
     listRows(actor: Actor, f: SourceListFilter): SourceRow[] {
       return repo.list(actor.userId, f);
     },
