@@ -7,6 +7,9 @@ UPDATE sources SET saved_at = created_at WHERE saved_at IS NULL;
 ALTER TABLE sources ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE sources ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX sources_user_saved ON sources(user_id, saved_at, id);
+-- The import that created the source: its fetch progress is counted per import.
+ALTER TABLE sources ADD COLUMN import_id TEXT;
+CREATE INDEX sources_import ON sources(import_id, status) WHERE import_id IS NOT NULL;
 
 -- One uploaded file being imported. The file itself is kept until the import finishes so a restart
 -- resumes from `position` (the index of the next item) instead of starting over.

@@ -28,6 +28,7 @@ export const sources = sqliteTable("sources", {
   /** JSON array of tag strings. */
   tags: text("tags").notNull().default("[]"),
   archived: integer("archived", { mode: "boolean" }).notNull().default(false),
+  importId: text("import_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });

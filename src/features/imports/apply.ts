@@ -49,7 +49,7 @@ export interface Problem {
 const NAME_MAX = 200;
 
 /** State kept across the batches of one run: notebook ids by name and per-host fetch spacing. */
-export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, feedWorkflows: Record<string, string> = {}) {
+export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, importId: string, feedWorkflows: Record<string, string> = {}) {
   let nbByName: Map<string, string> | undefined;
   const hostNext = new Map<string, number>();
 
@@ -162,6 +162,7 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
       savedAt: saved && "ms" in saved ? new Date(saved.ms).toISOString() : at,
       createdAt: at,
       updatedAt: at,
+      importId,
     });
     for (const nb of nbIds) deps.sources.link(nb, id, at);
     deps.events.record(actor, "source.created", toPublicSource(deps.sources.byIdUnscoped(id)!, nbIds));

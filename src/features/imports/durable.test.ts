@@ -38,7 +38,8 @@ describe("durable", () => {
       await ctx.runner.drain({ timeoutMs: 20_000 });
       const list = (await call(ctx, "GET", "/api/v1/sources", { key: a.key })).body.data;
       expect(list[0].status).toBe("ready");
-      expect((await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body.status).toBe("succeeded");
+      const imp = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
+      expect(imp).toMatchObject({ status: "succeeded", fetching: { pending: 0, ready: 1, failed: 0 } });
     } finally {
       web.stop();
     }

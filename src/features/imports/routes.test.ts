@@ -25,6 +25,7 @@ describe("Netscape bookmarks", () => {
     expect(imp.status).toBe("succeeded");
     // café (1), long read (1; #section-2 is the same page), no-date, bad-date; café again is a duplicate.
     expect(imp.counts).toMatchObject({ total: 8, created: 4, already_saved: 2, invalid: 2, failed: 0, notebooks_created: 5 });
+    expect(imp.fetching).toEqual({ pending: 4, ready: 0, failed: 0 });
     const reasons = imp.problems.map((p: any) => `${p.entry}:${p.reason}`);
     expect(reasons.some((x: string) => x.startsWith("4:javascript:"))).toBe(true);
     expect(reasons.some((x: string) => x.startsWith("5:") && x.includes("private"))).toBe(true);

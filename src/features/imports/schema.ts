@@ -28,6 +28,10 @@ export const ImportPublic = t.Object({
     notebooks_created: Int(),
     feeds_watched: Int({ description: "OPML: feed watches made (also counted in created)" }),
   }),
+  fetching: t.Object(
+    { pending: Int(), ready: Int(), failed: Int() },
+    { description: "The sources this import created, by fetch status: progress of fetching and extraction" },
+  ),
   problems: t.Array(ImportProblem, { description: "Per-item problems, the first 1000" }),
   problems_total: Int(),
   error: Nullable(t.String()),

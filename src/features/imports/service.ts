@@ -29,7 +29,7 @@ export interface ImportsDeps extends Omit<ApplyDeps, "jobs"> {
   limits: { maxBytes: number; maxItems: number };
 }
 
-export function toPublicImport(r: ImportView): ImportPublic {
+export function toPublicImport(r: ImportView, fetched: Record<string, number> = {}): ImportPublic {
   return {
     id: r.id,
     format: r.format as ImportFormat,
@@ -45,6 +45,7 @@ export function toPublicImport(r: ImportView): ImportPublic {
       notebooks_created: r.notebooksCreated,
       feeds_watched: r.feedsWatched,
     },
+    fetching: { pending: fetched["pending"] ?? 0, ready: fetched["ready"] ?? 0, failed: fetched["failed"] ?? 0 },
     problems: JSON.parse(r.problems) as Problem[],
     problems_total: r.problemsTotal,
     error: r.error,
@@ -59,6 +60,7 @@ const countable = (i: ImportItem) => i.kind !== "notebook";
 export function createImportsService(deps: ImportsDeps) {
   const { sqlite, repo, clock, logger } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
+  const publicOf = (r: ImportView) => toPublicImport(r, deps.sources.statusCountsOfImport(r.id));
 
   async function parse(format: ImportFormat, bytes: Uint8Array): Promise<ImportItem[]> {
     try {
@@ -104,18 +106,18 @@ export function createImportsService(deps: ImportsDeps) {
           file: Buffer.from(input.bytes), status: "queued", total, feedWorkflows: JSON.stringify(feedWorkflows), createdAt: at, updatedAt: at,
         });
         deps.jobs.enqueue(IMPORT_JOB, { import_id: id }, { idempotencyKey: id });
-        return toPublicImport(repo.byId(actor.userId, id)!);
+        return publicOf(repo.byId(actor.userId, id)!);
       });
     },
 
     get(actor: Actor, id: string): ImportPublic {
       const r = repo.byId(actor.userId, id);
       if (!r) throw notFound("Import");
-      return toPublicImport(r);
+      return publicOf(r);
     },
 
     list(actor: Actor, opts: { limit: number; before?: string }): ImportPublic[] {
-      return repo.list(actor.userId, opts).map(toPublicImport);
+      return repo.list(actor.userId, opts).map(publicOf);
     },
 
     /** The job: applies the entries from `position` on, one transaction per batch. */
@@ -131,7 +133,7 @@ export function createImportsService(deps: ImportsDeps) {
         repo.update(row.id, { status: "failed", error: e instanceof Error ? e.message : String(e), file: null, finishedAt: nowIso(), updatedAt: nowIso() });
         return;
       }
-      const apply = createApplier(deps as ApplyDeps, actor, () => clock.now(), JSON.parse(row.feedWorkflows) as Record<string, string>);
+      const apply = createApplier(deps as ApplyDeps, actor, () => clock.now(), row.id, JSON.parse(row.feedWorkflows) as Record<string, string>);
       // Entries count from 1 in the file's order; notebooks (folders) are not entries.
       const entryNo: number[] = [];
       let n = 0;

@@ -31,6 +31,7 @@ export function createSourcesRepo(orm: Orm) {
     .values({
       id: ph("id"), userId: ph("userId"), url: ph("url"), normalizedUrl: ph("normalizedUrl"), title: ph("title"), status: "pending",
       tags: ph("tags"), archived: ph("archived"), content: ph("content"), savedAt: ph("savedAt"), createdAt: ph("createdAt"), updatedAt: ph("updatedAt"),
+      importId: ph("importId"),
     })
     .prepare();
   return {
@@ -40,7 +41,7 @@ export function createSourcesRepo(orm: Orm) {
     /** A new pending source from an import (prepared: called once per imported link). */
     insertImported(row: {
       id: string; userId: string; url: string; normalizedUrl: string; title: string | null; tags: string; archived: boolean;
-      content: string | null; savedAt: string; createdAt: string; updatedAt: string;
+      content: string | null; savedAt: string; createdAt: string; updatedAt: string; importId: string;
     }): void {
       insertImportedStmt.run({ ...row, archived: row.archived ? 1 : 0 });
     },
@@ -90,6 +91,11 @@ export function createSourcesRepo(orm: Orm) {
       }
       if (f.before) conds.push(lt(sources.id, f.before));
       return orm.select().from(sources).where(and(...conds)).orderBy(desc(sources.id)).limit(f.limit).all();
+    },
+    /** How far fetching the sources an import created has got, by status. */
+    statusCountsOfImport(importId: string): Record<string, number> {
+      const rows = orm.select({ status: sources.status, n: sql<number>`count(*)` }).from(sources).where(eq(sources.importId, importId)).groupBy(sources.status).all();
+      return Object.fromEntries(rows.map((r) => [r.status, r.n]));
     },
     update(id: string, patch: Partial<typeof sources.$inferInsert>): void {
       orm.update(sources).set(patch).where(eq(sources.id, id)).run();

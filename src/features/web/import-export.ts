@@ -24,12 +24,13 @@ const FORMAT_LABELS: Record<ImportFormat | "auto", string> = {
   commonplace: "Commonplace (JSON export)",
 };
 
-const active = (i: ImportPublic) => i.status === "queued" || i.status === "running";
+const active = (i: ImportPublic) => i.status === "queued" || i.status === "running" || i.fetching.pending > 0;
 
 function progress(i: ImportPublic): SafeHtml {
   const c = i.counts;
   return html`<progress max="${String(Math.max(1, c.total))}" value="${String(c.processed)}"></progress>
-<span>${String(c.processed)} of ${String(c.total)}: ${String(c.created)} new, ${String(c.already_saved)} already saved, ${String(c.invalid)} invalid, ${String(c.failed)} failed${c.notebooks_created ? `, ${c.notebooks_created} notebooks made` : ""}</span>`;
+<span>${String(c.processed)} of ${String(c.total)}: ${String(c.created)} new, ${String(c.already_saved)} already saved, ${String(c.invalid)} invalid, ${String(c.failed)} failed${c.notebooks_created ? `, ${c.notebooks_created} notebooks made` : ""}.
+Pages fetched: ${String(i.fetching.ready)} ready, ${String(i.fetching.failed)} failed, ${String(i.fetching.pending)} waiting.</span>`;
 }
 
 function importRow(i: ImportPublic): SafeHtml {
