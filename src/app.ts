@@ -25,6 +25,7 @@ import { oauthRoutes } from "./features/oauth/routes.ts";
 import { webhookIngressRoutes } from "./features/webhooks/incoming.ts";
 import { workflowApiRoutes } from "./features/workflows/routes.ts";
 import { eventRoutes } from "./features/events/routes.ts";
+import { exportRoutes, importRoutes } from "./features/imports/routes.ts";
 import type { Services } from "./services.ts";
 
 export function createApp(s: Services) {
@@ -43,7 +44,9 @@ export function createApp(s: Services) {
     .use(feedRoutes(s))
     .use(podcastRoutes(s))
     .use(workflowApiRoutes(s))
-    .use(eventRoutes(s));
+    .use(eventRoutes(s))
+    .use(importRoutes(s))
+    .use(exportRoutes(s));
 
   const pageErrors = createPageErrors(s);
   const app = new Elysia()
@@ -81,7 +84,7 @@ export function createApp(s: Services) {
       return new Response(spec, { headers: { "content-type": "application/json; charset=utf-8" } });
     },
   };
-  const handle = withRequestHandling(withSpec, { logger: s.logger, limits: s.config.http, apiAuth, page: pageErrors });
+  const handle = withRequestHandling(withSpec, { logger: s.logger, limits: { ...s.config.http, maxUploadBytes: s.config.imports.maxBytes }, apiAuth, page: pageErrors });
   return { handle, routes: () => app.routes, elysia: app };
 }
 export type App = ReturnType<typeof createApp>;

@@ -212,6 +212,12 @@ export function loadConfig(env: Env = process.env) {
       maxDepth: int(env, "EXTRACT_MAX_DEPTH", 256, 16, 100_000),
       maxPdfPages: int(env, "EXTRACT_MAX_PDF_PAGES", 500, 1, 1_000_000),
     },
+    imports: {
+      maxBytes: int(env, "IMPORT_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxItems: int(env, "IMPORT_MAX_ITEMS", 100_000, 1, 10_000_000),
+      fetchConcurrency: int(env, "IMPORT_FETCH_CONCURRENCY", 2, 1, 64),
+      hostSpacingMs: int(env, "IMPORT_HOST_SPACING_MS", 1_000, 0, 600_000),
+    },
   };
   return deepFreeze(config);
 }

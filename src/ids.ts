@@ -21,6 +21,7 @@ const PREFIXES = {
   oauthGrant: "grant",
   request: "req",
   email: "mail",
+  import: "imp",
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

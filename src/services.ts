@@ -42,6 +42,9 @@ import { createSearchService } from "./features/search/service.ts";
 import { createVectorIndex } from "./features/search/vectors.ts";
 import { createOAuthRepo } from "./features/oauth/repo.ts";
 import { createOAuthService } from "./features/oauth/service.ts";
+import { createImports, importFeedWatcher, registerImportJob } from "./features/imports/index.ts";
+import { createImportsRepo } from "./features/imports/repo.ts";
+import { parseTags } from "./features/sources/service.ts";
 
 export interface CoreDeps {
   config: Config;
@@ -92,7 +95,8 @@ export function createServices(deps: CoreDeps) {
   const sources = createSourcesService({ sqlite, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock, onRetitled: onSourceRetitled });
   const notebooks = createNotebooksService({ sqlite, repo: notebooksRepo, events, clock });
   const noteHooks = { onSaved: [] as ((n: NoteRow) => void)[] };
-  const notes = createNotesService({ sqlite, repo: createNotesRepo(orm), notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });
+  const notesRepo = createNotesRepo(orm);
+  const notes = createNotesService({ sqlite, repo: notesRepo, notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });
 
   const onSourceReady: ReadyHook[] = [];
   // Threads start on the first extraction, so building the pool costs nothing until a page is read.
@@ -108,7 +112,7 @@ export function createServices(deps: CoreDeps) {
     logger,
     onReady: onSourceReady,
   });
-  registerIngestJob(runner, ingest);
+  registerIngestJob(runner, ingest, { importConcurrency: config.imports.fetchConcurrency });
 
   const scheduler = createScheduler({ clock, logger });
   const feeds = createFeeds({
@@ -134,19 +138,30 @@ export function createServices(deps: CoreDeps) {
   const indexer = createIndexer({ chunks, vectors, jobs: queue, embedder: ai.embedder, logger });
   indexer.register(runner);
   sources.setEmbeddingProgress((ids) => indexer.progress(ids));
-  const indexSource = (row: SourceRow) =>
-    indexer.index({ type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown: row.content ?? "" });
+  // Tags (kept from imports) are indexed with the text so searching a label finds its sources.
+  const indexSource = (row: SourceRow) => {
+    const tags = parseTags(row.tags);
+    const markdown = (row.content ?? "") + (tags.length > 0 ? `\n\nTags: ${tags.join(", ")}` : "");
+    return indexer.index({ type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown });
+  };
   onSourceReady.push((_actor, row) => indexSource(row));
   onSourceRetitled.push(indexSource);
   noteHooks.onSaved.push((n) => indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }));
   const search = createSearchService({ sqlite, chunks, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
   const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });
   const oauth = createOAuthService({ repo: createOAuthRepo(orm), sqlite, clock, config });
+  const imports = createImports({
+    sqlite, repo: createImportsRepo(orm), sources: sourcesRepo, notebooksRepo, notebooks, notesRepo, notes, events, jobs: queue, clock, logger,
+    allowPrivate: config.net.allowPrivateNetwork, hostSpacingMs: config.imports.hostSpacingMs,
+    feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
+    limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },
+  });
+  registerImportJob(runner, imports);
 
   return {
     config, db, clock, logger, queue, runner, safeFetch, scheduler, extractor,
     accounts, keys, credits, events, sources, notebooks, notes, ai, indexer, search, ask, oauth,
-    webhookTokens, workflows, webhooks, podcasts, live,
+    webhookTokens, workflows, webhooks, podcasts, live, imports,
     feeds: feeds.service, feedScheduler: feeds.dispatcher, mail,
     hooks: { onSourceReady, noteSaved: noteHooks.onSaved },
   };

@@ -75,6 +75,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Webhooks", description: "Incoming webhook deliveries (no API key: the token is the credential)" },
   { name: "Feeds", description: "Feed watches made by workflows' watch_feed actions" },
   { name: "Events", description: "Your own events as a Server-Sent Events stream, resumable with Last-Event-ID" },
+  { name: "Import and export", description: "Bring a library in from a file (bookmarks, Pocket, Omnivore, Karakeep, OPML, URL lists); take the whole account out" },
 ];
 
 const OK_DESCRIPTIONS: Record<string, string> = {

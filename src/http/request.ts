@@ -20,7 +20,13 @@ export interface RequestLimits {
   maxBodyBytes: number;
   maxJsonDepth: number;
   maxHeaderBytes: number;
+  /** The largest file an upload route (POST /api/v1/imports, multipart) takes; the form's own parts get 64 KiB more. */
+  maxUploadBytes?: number;
 }
+
+/** The routes that take a multipart file upload (the import API and its web page). */
+const UPLOAD_PATHS = new Set(["/api/v1/imports", "/settings/import-export"]);
+const FORM_OVERHEAD = 64 * 1024;
 
 /** About what the request line and headers took on the wire (Bun's own limit counts the same). */
 function headBytes(request: Request, pathAndQuery: number): number {
@@ -43,6 +49,15 @@ const isJson = (request: Request) => {
  */
 async function prepareBody(request: Request, path: string, limits: RequestLimits): Promise<Request> {
   if (path.startsWith("/api/webhooks/")) return request;
+  if (request.method === "POST" && UPLOAD_PATHS.has(path) && isJson(request).type === "multipart/form-data") {
+    // Checked against the upload limit and buffered within it, so the route's form parser cannot take more.
+    const max = (limits.maxUploadBytes ?? limits.maxBodyBytes) + FORM_OVERHEAD;
+    const size = declaredLength(request);
+    if (size !== undefined && size > max) throw tooLarge(max, size);
+    const copy = new Request(request.url, { method: request.method, headers: request.headers, body: (await readBody(request, max)) as Uint8Array<ArrayBuffer>, signal: request.signal });
+    adoptMeta(copy, request);
+    return copy;
+  }
   const declared = declaredLength(request);
   if (declared !== undefined && declared > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes, declared);
   const hasBody = declared !== undefined ? declared > 0 : request.body !== null;

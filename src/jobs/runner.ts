@@ -60,14 +60,31 @@ export function createRunner(deps: RunnerDeps) {
 
   /** Claims as many due jobs as there are free slots and starts them; never throws. */
   function fill(): Promise<Outcome>[] {
-    const slots = concurrency - inFlight.size;
+    let slots = concurrency - inFlight.size;
     if (slots <= 0 || handlers.size === 0) return [];
-    let jobs;
+    const open: string[] = [];
+    const lanes: [string, number][] = [];
+    for (const [type, h] of handlers) {
+      if (h.maxConcurrent === undefined) open.push(type);
+      else lanes.push([type, h.maxConcurrent]);
+    }
+    const jobs: Execution["job"][] = [];
     try {
-      jobs = queue.claim(workerId, slots, leaseMs, [...handlers.keys()]);
+      // Ordinary jobs first; lane jobs only take what is left, and never more than their cap.
+      if (open.length > 0) jobs.push(...queue.claim(workerId, slots, leaseMs, open));
+      slots -= jobs.length;
+      for (const [type, cap] of lanes) {
+        if (slots <= 0) break;
+        let running = 0;
+        for (const e of inFlight) if (e.job.type === type) running++;
+        const take = Math.min(slots, cap - running);
+        if (take <= 0) continue;
+        const got = queue.claim(workerId, take, leaseMs, [type]);
+        jobs.push(...got);
+        slots -= got.length;
+      }
     } catch (err) {
       logger.error("claiming jobs failed", { error: errorText(err) });
-      return [];
     }
     return jobs.map((job) => launch(job));
   }

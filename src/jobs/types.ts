@@ -55,6 +55,12 @@ export interface JobHandler<S extends TSchema = TSchema> {
   maxAttempts?: number;
   /** Delay before the next try, given the attempt that just failed (1-based). */
   backoff?: (attempt: number) => number;
+  /**
+   * A background lane: at most this many jobs of this type run at once in one runner, and they are
+   * claimed only after every other due job, so bulk work (imports) never takes the slots of
+   * interactive work.
+   */
+  maxConcurrent?: number;
 }
 
 /** Keeps the payload type tied to the schema when a feature declares its handler. */

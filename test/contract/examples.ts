@@ -15,6 +15,15 @@ export interface Case {
 }
 
 const NONE = "01J0000000000000000000000A";
+const BOUNDARY = "contract-boundary";
+
+/** A multipart/form-data upload of one text file (and a format field when given). */
+function upload(text: string, format?: string): Pick<Case, "rawBody" | "headers"> {
+  const parts = [`--${BOUNDARY}`, 'Content-Disposition: form-data; name="file"; filename="links.txt"', "Content-Type: text/plain", "", text];
+  if (format !== undefined) parts.push(`--${BOUNDARY}`, 'Content-Disposition: form-data; name="format"', "", format);
+  parts.push(`--${BOUNDARY}--`, "");
+  return { rawBody: parts.join("\r\n"), headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` } };
+}
 
 export function examples(f: Fixtures): Record<string, Case[]> {
   const badLimit = (path: string): Case => ({ name: "limit=0", path: `${path}?limit=0`, status: 422 });
@@ -182,6 +191,19 @@ export function examples(f: Fixtures): Record<string, Case[]> {
     regenerateWebhookToken: [
       { name: "regenerate", path: `/api/v1/webhook-tokens/${f.tokenToRegenerate}/regenerate`, status: 200 },
       { name: "unknown id", path: `/api/v1/webhook-tokens/whk_${NONE}/regenerate`, status: 404 },
+    ],
+
+    createImport: [
+      { name: "a URL list", path: "/api/v1/imports", status: 202, ...upload("https://example.com/from-a-list\nhttps://example.com/another\n", "auto") },
+      { name: "unknown format", path: "/api/v1/imports", status: 422, ...upload("https://example.com/x\n", "xml") },
+      { name: "JSON body", path: "/api/v1/imports", body: { file: "x" }, status: 415 },
+    ],
+    listImports: [{ name: "page", path: "/api/v1/imports?limit=5", status: 200 }, badLimit("/api/v1/imports")],
+    getImport: [{ name: "get", path: `/api/v1/imports/${f.importId}`, status: 200 }, missing("/api/v1/imports", "imp")],
+    exportAccount: [
+      { name: "json", path: "/api/v1/export?format=json", status: 200 },
+      { name: "netscape", path: "/api/v1/export?format=netscape", status: 200 },
+      { name: "unknown format", path: "/api/v1/export?format=csv", status: 422 },
     ],
 
     deliverWebhook: [

@@ -53,6 +53,7 @@ export async function buildFixtures() {
   feeds.set("/other.xml", { body: rss([{ id: "2", title: "Two" }]) });
   const feedToDelete = (await ctx.services.feeds.watch(actor, workflow.id, { feed_url: feeds.url("/other.xml") })).feed_id;
   const keyToRevoke = ctx.services.keys.create(a.userId, "spare").row.id;
+  const importId = (await ctx.services.imports.create(actor, { bytes: new TextEncoder().encode("https://example.com/imported\n"), filename: "links.txt", format: "urls" })).id;
   const audio = await call(ctx, "GET", `/api/v1/podcasts/${podcast.id}/audio`, { key: k });
   if (audio.status !== 200) throw new Error(`fixture: the episode is not ready (${audio.status}) ${JSON.stringify(audio.body).slice(0, 300)}`);
 
@@ -65,7 +66,7 @@ export async function buildFixtures() {
     workflow: workflow.id as string, workflowToDelete: workflowToDelete.id as string, token: workflow.trigger.token_id as string,
     webhookPath, run: delivery.runs[0] as string,
     tokenToDelete: tokenToDelete.id as string, tokenToRegenerate: tokenToRegenerate.id as string,
-    feed, feedToDelete,
+    feed, feedToDelete, importId,
     async close() {
       await ctx.services.podcasts.close();
       web.stop();

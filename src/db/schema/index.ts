@@ -24,3 +24,4 @@ export * from "./podcasts.ts";
 export * from "./podcast-quick-sources.ts";
 export * from "./feed-watches.ts";
 export * from "./feed-entries.ts";
+export * from "./imports.ts";

@@ -24,6 +24,11 @@ export const sources = sqliteTable("sources", {
   generateQuickPodcast: integer("generate_quick_podcast", { mode: "boolean" }).notNull().default(false),
   podcastFormat: text("podcast_format"),
   fetchedAt: text("fetched_at"),
+  savedAt: text("saved_at"),
+  /** JSON array of tag strings. */
+  tags: text("tags").notNull().default("[]"),
+  archived: integer("archived", { mode: "boolean" }).notNull().default(false),
+  importId: text("import_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });

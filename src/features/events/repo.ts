@@ -12,9 +12,16 @@ export function createEventsRepo(orm: Orm) {
     .orderBy(asc(events.seq))
     .limit(sql.placeholder("limit"))
     .prepare();
+  // Prepared once: every change records an event, and an import records thousands in a row.
+  const ph = (name: string) => sql.placeholder(name);
+  const insertStmt = orm
+    .insert(events)
+    .values({ id: ph("id"), userId: ph("userId"), type: ph("type"), occurredAt: ph("occurredAt"), data: ph("data"), previous: ph("previous"), depth: ph("depth") })
+    .returning({ seq: events.seq })
+    .prepare();
   return {
     insert(row: Omit<EventRow, "seq">): number {
-      const r = orm.insert(events).values(row).returning({ seq: events.seq }).get();
+      const r = insertStmt.get(row);
       return r!.seq;
     },
     after(seq: number, limit: number): EventRow[] {

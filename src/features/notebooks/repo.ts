@@ -34,6 +34,13 @@ export function createNotebooksRepo(orm: Orm) {
       if (opts.before) conds.push(lt(notebooks.id, opts.before));
       return orm.select(withCounts).from(notebooks).where(and(...conds)).orderBy(desc(notebooks.id)).limit(opts.limit).all();
     },
+    /** Every notebook's id by name (the oldest wins on a repeated name): imports find folders by name. */
+    idsByName(userId: string): Map<string, string> {
+      const rows = orm.select({ id: notebooks.id, name: notebooks.name }).from(notebooks).where(eq(notebooks.userId, userId)).orderBy(notebooks.id).all();
+      const out = new Map<string, string>();
+      for (const r of rows) if (!out.has(r.name)) out.set(r.name, r.id);
+      return out;
+    },
     update(id: string, patch: Partial<NotebookRow>): void {
       orm.update(notebooks).set(patch).where(eq(notebooks.id, id)).run();
     },

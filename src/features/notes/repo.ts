@@ -1,10 +1,15 @@
 // SQL for notes and the sources they reference.
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Orm } from "../../db/client.ts";
 import { notes, noteSources, type NoteRow } from "../../db/schema/index.ts";
 
 export function createNotesRepo(orm: Orm) {
   return {
+    /** A note with this exact title and content exists: re-importing a file adds no copies. */
+    hasSame(userId: string, title: string | null, content: string): boolean {
+      const t = title === null ? isNull(notes.title) : eq(notes.title, title);
+      return orm.select({ id: notes.id }).from(notes).where(and(eq(notes.userId, userId), t, eq(notes.content, content))).limit(1).get() !== undefined;
+    },
     insert(row: NoteRow): void {
       orm.insert(notes).values(row).run();
     },

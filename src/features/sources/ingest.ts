@@ -67,7 +67,10 @@ export function createIngester(deps: IngestDeps) {
   }
 
   /** Ingests one source. Throws TransientIngestError when a retry may help and attempts remain. */
-  return async function ingest(sourceId: string, opts: { depth: number; lastAttempt: boolean }): Promise<void> {
+  return async function ingest(
+    sourceId: string,
+    opts: { depth: number; lastAttempt: boolean; provided?: "html" | "markdown" },
+  ): Promise<void> {
     const row = repo.byIdUnscoped(sourceId);
     if (!row) return;
     const actor = systemActor(row.userId, "ingest", opts.depth);
@@ -78,7 +81,11 @@ export function createIngester(deps: IngestDeps) {
 
     let page: FetchedPage;
     try {
-      page = await deps.fetchPage(row.url, { accept: INGEST_CONTENT_TYPES });
+      // An import that carried the page (Omnivore's HTML, our own export's Markdown) is not fetched again.
+      page =
+        opts.provided && row.content !== null
+          ? { status: 200, url: row.url, body: new TextEncoder().encode(row.content), headers: new Headers(), contentType: opts.provided === "html" ? "text/html" : "text/markdown" }
+          : await deps.fetchPage(row.url, { accept: INGEST_CONTENT_TYPES });
     } catch (e) {
       const code = typeof (e as { code?: unknown }).code === "string" ? (e as { code: string }).code : "network_error";
       const detail = e instanceof Error ? e.message : String(e);

@@ -3,20 +3,57 @@ import { and, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Orm } from "../../db/client.ts";
 import { notebookSources, sources, type SourceRow } from "../../db/schema/index.ts";
 
+export interface SourceListFilter {
+  limit: number;
+  before?: string;
+  notebookId?: string;
+  status?: string;
+  createdAfter?: string;
+  tag?: string;
+  /** Default: newest created first (by id). */
+  sort?: "created_at" | "saved_at";
+}
+
+function splitSavedCursor(c: string): [string, string] {
+  const i = c.lastIndexOf("|");
+  return i === -1 ? ["", c] : [c.slice(0, i), c.slice(i + 1)];
+}
+
 export function createSourcesRepo(orm: Orm) {
+  // The lookups and writes an import makes per entry, prepared once (building drizzle SQL per call costs
+  // far more than running it).
+  const ph = (name: string) => sql.placeholder(name);
+  const byNormalized = orm.select().from(sources).where(and(eq(sources.userId, ph("userId")), eq(sources.normalizedUrl, ph("n")))).prepare();
+  const byIdStmt = orm.select().from(sources).where(eq(sources.id, ph("id"))).prepare();
+  const linkStmt = orm.insert(notebookSources).values({ notebookId: ph("nb"), sourceId: ph("src"), addedAt: ph("at") }).onConflictDoNothing().returning().prepare();
+  const insertImportedStmt = orm
+    .insert(sources)
+    .values({
+      id: ph("id"), userId: ph("userId"), url: ph("url"), normalizedUrl: ph("normalizedUrl"), title: ph("title"), status: "pending",
+      tags: ph("tags"), archived: ph("archived"), content: ph("content"), savedAt: ph("savedAt"), createdAt: ph("createdAt"), updatedAt: ph("updatedAt"),
+      importId: ph("importId"),
+    })
+    .prepare();
   return {
     insert(row: typeof sources.$inferInsert): void {
       orm.insert(sources).values(row).run();
+    },
+    /** A new pending source from an import (prepared: called once per imported link). */
+    insertImported(row: {
+      id: string; userId: string; url: string; normalizedUrl: string; title: string | null; tags: string; archived: boolean;
+      content: string | null; savedAt: string; createdAt: string; updatedAt: string; importId: string;
+    }): void {
+      insertImportedStmt.run({ ...row, archived: row.archived ? 1 : 0 });
     },
     byId(userId: string, id: string): SourceRow | undefined {
       return orm.select().from(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).get();
     },
     /** For background jobs that carry only the id (the owner is read from the row). */
     byIdUnscoped(id: string): SourceRow | undefined {
-      return orm.select().from(sources).where(eq(sources.id, id)).get();
+      return byIdStmt.get({ id });
     },
     byNormalizedUrl(userId: string, normalizedUrl: string): SourceRow | undefined {
-      return orm.select().from(sources).where(and(eq(sources.userId, userId), eq(sources.normalizedUrl, normalizedUrl))).get();
+      return byNormalized.get({ userId, n: normalizedUrl });
     },
     byIds(userId: string, ids: string[]): SourceRow[] {
       if (ids.length === 0) return [];
@@ -24,9 +61,18 @@ export function createSourcesRepo(orm: Orm) {
     },
     list(
       userId: string,
-      f: { limit: number; before?: string; notebookId?: string; status?: string; createdAfter?: string },
+      f: SourceListFilter,
     ): SourceRow[] {
       const conds = [eq(sources.userId, userId)];
+      if (f.tag !== undefined) conds.push(sql`EXISTS (SELECT 1 FROM json_each(${sources.tags}) WHERE value = ${f.tag})`);
+      if (f.sort === "saved_at" && !f.notebookId) {
+        // The cursor is "saved_at|id" of the last row: rows with the same saved time are ordered by id.
+        if (f.before) {
+          const [at, id] = splitSavedCursor(f.before);
+          conds.push(sql`(${sources.savedAt} < ${at} OR (${sources.savedAt} = ${at} AND ${sources.id} < ${id}))`);
+        }
+        return orm.select().from(sources).where(and(...conds)).orderBy(desc(sources.savedAt), desc(sources.id)).limit(f.limit).all();
+      }
       if (f.status) conds.push(eq(sources.status, f.status as SourceRow["status"]));
       if (f.createdAfter) conds.push(gt(sources.createdAt, f.createdAfter));
       if (f.notebookId) {
@@ -45,6 +91,11 @@ export function createSourcesRepo(orm: Orm) {
       }
       if (f.before) conds.push(lt(sources.id, f.before));
       return orm.select().from(sources).where(and(...conds)).orderBy(desc(sources.id)).limit(f.limit).all();
+    },
+    /** How far fetching the sources an import created has got, by status. */
+    statusCountsOfImport(importId: string): Record<string, number> {
+      const rows = orm.select({ status: sources.status, n: sql<number>`count(*)` }).from(sources).where(eq(sources.importId, importId)).groupBy(sources.status).all();
+      return Object.fromEntries(rows.map((r) => [r.status, r.n]));
     },
     update(id: string, patch: Partial<typeof sources.$inferInsert>): void {
       orm.update(sources).set(patch).where(eq(sources.id, id)).run();
@@ -66,8 +117,7 @@ export function createSourcesRepo(orm: Orm) {
     },
     /** Returns true when the link is new. */
     link(notebookId: string, sourceId: string, at: string): boolean {
-      const r = orm.insert(notebookSources).values({ notebookId, sourceId, addedAt: at }).onConflictDoNothing().returning().all();
-      return r.length > 0;
+      return linkStmt.all({ nb: notebookId, src: sourceId, at }).length > 0;
     },
     unlink(notebookId: string, sourceId: string): boolean {
       const r = orm

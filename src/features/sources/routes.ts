@@ -15,14 +15,19 @@ export function sourceRoutes(s: Services) {
       (ctx) => {
         const { query } = ctx;
         const limit = query.limit ?? 20;
+        const bySaved = query.sort === "saved_at" && !query.notebook_id;
         const rows = s.sources.list(actorOf(ctx.request), {
           limit: limit + 1,
           before: decodeCursor(query.cursor),
           notebookId: query.notebook_id,
           status: query.status,
           createdAfter: query.created_after ? new Date(query.created_after).toISOString() : undefined,
+          tag: query.tag,
+          sort: query.sort,
         });
-        return page(rows, limit, (r) => r, ctx);
+        if (!bySaved) return page(rows, limit, (r) => r, ctx);
+        // Paged by (saved_at, id): the cursor carries both.
+        return page(rows.map((r) => ({ id: `${r.saved_at}|${r.id}`, r })), limit, (x) => x.r, ctx);
       },
       {
         query: SourceListQuery,
@@ -31,7 +36,7 @@ export function sourceRoutes(s: Services) {
           operationId: "listSources",
           summary: "List sources, newest first",
           description:
-            "Filter by `notebook_id`, `status` (pending, ready, failed) or `created_after`; paged with `limit` and `cursor`.",
+            "Filter by `notebook_id`, `status` (pending, ready, failed), `created_after` or `tag`; `sort=saved_at` orders by the original saved time (kept from imports) instead of creation; paged with `limit` and `cursor`.",
         },
       },
     )

@@ -21,11 +21,16 @@ export const SourceCreate = t.Object(
 );
 export type SourceCreate = Static<typeof SourceCreate>;
 
+export const Tag = t.String({ minLength: 1, maxLength: 100, description: "A tag or label" });
+const Tags = t.Array(Tag, { maxItems: 100, uniqueItems: true, description: "Tags kept on the source (labels from imports)" });
+
 export const SourceUpdate = t.Object(
   {
     title: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 500 }), t.Null()], { description: "null goes back to the extracted title" })),
     generate_quick_podcast: t.Optional(t.Boolean()),
     podcast_format: t.Optional(t.Union([PodcastFormat, t.Null()])),
+    tags: t.Optional(Tags),
+    archived: t.Optional(t.Boolean({ description: "Read / archived state (kept from Pocket and Omnivore imports)" })),
   },
   { additionalProperties: false },
 );
@@ -38,6 +43,8 @@ export const SourceListQuery = t.Object(
     notebook_id: t.Optional(NotebookId),
     status: t.Optional(oneOf(SOURCE_STATUSES)),
     created_after: t.Optional(DateTime({ description: "Only sources created after this RFC 3339 time, e.g. 2026-01-31T12:00:00Z" })),
+    tag: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "Only sources carrying this tag (exact match)" })),
+    sort: t.Optional(oneOf(["created_at", "saved_at"], { description: "`created_at` (default) or `saved_at` (the original saved time), newest first" })),
   },
   { additionalProperties: false },
 );
@@ -69,6 +76,9 @@ export const SourcePublic = t.Object({
   generate_quick_podcast: t.Boolean(),
   podcast_format: Nullable(t.String()),
   fetched_at: Nullable(t.String()),
+  saved_at: t.String({ description: "When the link was first saved (kept from an import); else created_at" }),
+  tags: t.Array(t.String()),
+  archived: t.Boolean({ description: "Read / archived state" }),
   created_at: t.String(),
   updated_at: t.String(),
   content: t.Optional(Nullable(t.String({ description: "Markdown; only with ?include=content" }))),

@@ -11,10 +11,12 @@ import type { Actor } from "../accounts/actor.ts";
 import type { EventsService } from "../events/service.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
 import { normalizeUrl, parseHttpUrl } from "./normalize.ts";
-import type { SourcesRepo } from "./repo.ts";
+import type { SourceListFilter, SourcesRepo } from "./repo.ts";
 import type { SourceCreate, SourcePublic, SourceUpdate } from "./schema.ts";
 
 export const INGEST_JOB = "source.ingest";
+/** Ingestion of imported links: a capped background lane of the job queue. */
+export const INGEST_IMPORT_JOB = "source.ingest_import";
 
 export type EmbeddingProgress = (ids: string[]) => Map<string, { done: number; total: number }>;
 
@@ -47,12 +49,24 @@ export function toPublicSource(row: SourceRow, notebookIds: string[], includeCon
     generate_quick_podcast: row.generateQuickPodcast,
     podcast_format: row.podcastFormat,
     fetched_at: row.fetchedAt,
+    saved_at: row.savedAt ?? row.createdAt,
+    tags: parseTags(row.tags),
+    archived: row.archived,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
   if (includeContent) out.content = row.content;
   if (progress !== undefined) out.embedding = embeddingOf(row, progress ?? undefined);
   return out;
+}
+
+export function parseTags(json: string): string[] {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
 }
 
 export interface SourcesDeps {
@@ -129,6 +143,7 @@ export function createSourcesService(deps: SourcesDeps) {
           status: "pending",
           generateQuickPodcast: input.generate_quick_podcast ?? false,
           podcastFormat: input.podcast_format ?? (input.generate_quick_podcast ? "deep_dive" : null),
+          savedAt: at,
           createdAt: at,
           updatedAt: at,
         });
@@ -148,7 +163,7 @@ export function createSourcesService(deps: SourcesDeps) {
       return { url: parsed.url.href, normalized_url: normalized, saved: Boolean(existing), source_id: existing?.id ?? null };
     },
 
-    list(actor: Actor, f: { limit: number; before?: string; notebookId?: string; status?: string; createdAfter?: string }): SourcePublic[] {
+    list(actor: Actor, f: SourceListFilter): SourcePublic[] {
       if (f.notebookId && notebooks.existingIds(actor.userId, [f.notebookId]).size === 0) return [];
       const rows = repo.list(actor.userId, f);
       const links = repo.notebookIds(rows.map((r) => r.id));
@@ -156,7 +171,14 @@ export function createSourcesService(deps: SourcesDeps) {
       return rows.map((r) => toPublicSource(r, links.get(r.id) ?? [], false, progress ? (progress.get(r.id) ?? null) : undefined));
     },
 
-    listRows(actor: Actor, f: { limit: number; before?: string; notebookId?: string; status?: string; createdAfter?: string }): SourceRow[] {
+    /** A page with the extracted Markdown of each (the account export); notebook links read in one query. */
+    listWithContent(actor: Actor, f: SourceListFilter): SourcePublic[] {
+      const rows = repo.list(actor.userId, f);
+      const links = repo.notebookIds(rows.map((r) => r.id));
+      return rows.map((r) => toPublicSource(r, links.get(r.id) ?? [], true));
+    },
+
+    listRows(actor: Actor, f: SourceListFilter): SourceRow[] {
       return repo.list(actor.userId, f);
     },
 
@@ -171,6 +193,8 @@ export function createSourcesService(deps: SourcesDeps) {
         }
         if (input.generate_quick_podcast !== undefined) patch.generateQuickPodcast = input.generate_quick_podcast;
         if (input.podcast_format !== undefined) patch.podcastFormat = input.podcast_format;
+        if (input.tags !== undefined) patch.tags = JSON.stringify(input.tags.map((x) => x.trim()).filter(Boolean));
+        if (input.archived !== undefined) patch.archived = input.archived;
         repo.update(id, patch);
         const updated = repo.byIdUnscoped(id)!;
         const after = publicOf(updated);

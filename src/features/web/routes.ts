@@ -13,6 +13,7 @@ import { createWebService, type SignedIn } from "./service.ts";
 import { oauthWebRoutes } from "./oauth-routes.ts";
 import { libraryWebRoutes } from "./library/routes.ts";
 import { outboxWebRoutes } from "./outbox.ts";
+import { importExportWebRoutes } from "./import-export.ts";
 import { podcastWebRoutes } from "./podcasts/routes.ts";
 import { flowsWebRoutes } from "./flows/routes.ts";
 import { accountWebRoutes } from "./account.ts";
@@ -220,6 +221,7 @@ export function webRoutes(s: Services) {
     .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+    .use(importExportWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(podcastWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(flowsWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
     .use(accountWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }, web))

@@ -1,0 +1,176 @@
+// Turns import items into library objects, one batch per transaction: sources (deduplicated on the
+// normalised URL, so importing twice creates nothing), notebooks by name, notes, and their problems.
+import { newId } from "../../ids.ts";
+import type { JobEnqueuer } from "../../jobs/port.ts";
+import type { Actor } from "../accounts/actor.ts";
+import type { EventsService } from "../events/service.ts";
+import type { NotebooksRepo } from "../notebooks/repo.ts";
+import type { NotebooksService } from "../notebooks/service.ts";
+import type { NotesRepo } from "../notes/repo.ts";
+import type { NotesService } from "../notes/service.ts";
+import { normalizeUrl } from "../sources/normalize.ts";
+import type { SourcesRepo } from "../sources/repo.ts";
+import { INGEST_IMPORT_JOB, parseTags, toPublicSource } from "../sources/service.ts";
+import { readSavedAt } from "./dates.ts";
+import type { ImportItem } from "./formats/index.ts";
+import { checkImportUrl } from "./url-check.ts";
+
+export interface ApplyDeps {
+  sources: SourcesRepo;
+  notebooksRepo: NotebooksRepo;
+  notebooks: NotebooksService;
+  notesRepo: NotesRepo;
+  notes: NotesService;
+  events: EventsService;
+  jobs: JobEnqueuer;
+  allowPrivate: boolean;
+  hostSpacingMs: number;
+  feeds: FeedWatcher;
+}
+
+/** The feed side of OPML imports, through the same watches watch_feed actions make. */
+export interface FeedWatcher {
+  /** Feed URLs the user already watches. */
+  watched(actor: Actor): Set<string>;
+  /** Workflows (active, with one watch_feed action per feed) that own the new watches; URL -> workflow id. */
+  createWorkflows(actor: Actor, feeds: { url: string; title?: string }[], label: string): Record<string, string>;
+  /** Creates the watch now; its first poll records a baseline, so old entries are not imported. */
+  ensure(actor: Actor, workflowId: string, feedUrl: string): void;
+}
+
+export type Outcome = "created" | "already_saved" | "invalid" | "failed" | "notebook" | "notebook_created" | "feed";
+export interface Problem {
+  entry: number;
+  line: number | null;
+  url: string | null;
+  reason: string;
+}
+
+const NAME_MAX = 200;
+
+/** State kept across the batches of one run: notebook ids by name and per-host fetch spacing. */
+export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, importId: string, feedWorkflows: Record<string, string> = {}) {
+  let nbByName: Map<string, string> | undefined;
+  const hostNext = new Map<string, number>();
+
+  function notebookId(name: string): { id: string; created: boolean } {
+    nbByName ??= deps.notebooksRepo.idsByName(actor.userId);
+    const key = name.trim().slice(0, NAME_MAX) || "Untitled folder";
+    const found = nbByName.get(key);
+    if (found) return { id: found, created: false };
+    const nb = deps.notebooks.create(actor, { name: key });
+    nbByName.set(key, nb.id);
+    return { id: nb.id, created: true };
+  }
+
+  /** Fetches of one host are spread out; the lane's concurrency cap bounds the rest. */
+  function runAtFor(host: string): number {
+    const t = now();
+    const at = Math.max(t, hostNext.get(host) ?? t);
+    hostNext.set(host, at + deps.hostSpacingMs);
+    return at;
+  }
+
+  return function apply(item: ImportItem, entry: number, problems: Problem[]): Outcome {
+    const problem = (reason: string, url?: string) =>
+      problems.push({ entry, line: item.line ?? null, url: url ?? ("url" in item ? (item.url ?? null) : null), reason });
+    switch (item.kind) {
+      case "bad":
+        problem(item.reason);
+        return "invalid";
+      case "notebook": {
+        const r = notebookId(item.name);
+        if (r.created && item.description) deps.notebooksRepo.update(r.id, { description: item.description });
+        return r.created ? "notebook_created" : "notebook";
+      }
+      case "feed": {
+        const checked = checkImportUrl(item.url, deps.allowPrivate);
+        if (!checked.ok) {
+          problem(checked.reason);
+          return "invalid";
+        }
+        const wf = feedWorkflows[checked.url.href];
+        if (!wf) return "already_saved";
+        deps.feeds.ensure(actor, wf, checked.url.href);
+        return "feed";
+      }
+      case "note": {
+        if (deps.notesRepo.hasSame(actor.userId, item.title?.trim() || null, item.content)) return "already_saved";
+        const sourceIds = item.sourceUrls
+          .map((u) => {
+            const c = checkImportUrl(u, true);
+            return c.ok ? deps.sources.byNormalizedUrl(actor.userId, normalizeUrl(c.url))?.id : undefined;
+          })
+          .filter((x): x is string => Boolean(x));
+        deps.notes.create(actor, {
+          content: item.content,
+          title: item.title?.trim().slice(0, 500) || undefined,
+          notebook_id: item.notebook ? notebookId(item.notebook).id : undefined,
+          source_ids: [...new Set(sourceIds)],
+        });
+        return "created";
+      }
+      case "link":
+        return applyLink(item, problem);
+    }
+  };
+
+  function applyLink(item: Extract<ImportItem, { kind: "link" }>, problem: (reason: string, url?: string) => void): Outcome {
+    const checked = checkImportUrl(item.url, deps.allowPrivate);
+    if (!checked.ok) {
+      problem(checked.reason, item.url.slice(0, 300));
+      return "invalid";
+    }
+    const url = checked.url;
+    const normalized = normalizeUrl(url);
+    const nbIds = item.notebooks.map((n) => notebookId(n).id);
+    const tags = item.tags.map((x) => x.slice(0, 100)).filter(Boolean);
+    const at = new Date(now()).toISOString();
+    const existing = deps.sources.byNormalizedUrl(actor.userId, normalized);
+    if (existing) {
+      // Already saved (by hand, by an earlier import, or twice in this file): add what is new, change nothing else.
+      const links = deps.sources.notebookIds([existing.id]).get(existing.id) ?? [];
+      const before = toPublicSource(existing, links);
+      let changed = false;
+      for (const nb of nbIds) changed = deps.sources.link(nb, existing.id, at) || changed;
+      const old = parseTags(existing.tags);
+      const merged = [...new Set([...old, ...tags])];
+      if (merged.length !== old.length) {
+        deps.sources.update(existing.id, { tags: JSON.stringify(merged) });
+        changed = true;
+      }
+      if (changed) {
+        deps.sources.update(existing.id, { updatedAt: at });
+        const row = deps.sources.byIdUnscoped(existing.id)!;
+        deps.events.record(actor, "source.updated", toPublicSource(row, deps.sources.notebookIds([row.id]).get(row.id) ?? []), before);
+      }
+      return "already_saved";
+    }
+    const saved = readSavedAt(item.savedAt, now());
+    if (saved && "error" in saved) problem(saved.error);
+    const id = newId("source");
+    deps.sources.insertImported({
+      id,
+      userId: actor.userId,
+      url: url.href,
+      normalizedUrl: normalized,
+      title: item.title?.trim().slice(0, 500) || null,
+      tags: JSON.stringify(tags),
+      archived: item.archived ?? false,
+      // Carried content waits in the row for the ingest job, which extracts it instead of fetching.
+      content: item.content?.text ?? null,
+      savedAt: saved && "ms" in saved ? new Date(saved.ms).toISOString() : at,
+      createdAt: at,
+      updatedAt: at,
+      importId,
+    });
+    for (const nb of nbIds) deps.sources.link(nb, id, at);
+    deps.events.record(actor, "source.created", toPublicSource(deps.sources.byIdUnscoped(id)!, nbIds));
+    deps.jobs.enqueue(
+      INGEST_IMPORT_JOB,
+      { source_id: id, depth: actor.depth ?? 0, ...(item.content ? { provided: item.content.type } : {}) },
+      { idempotencyKey: `${id}:0`, runAt: item.content ? now() : runAtFor(url.hostname) },
+    );
+    return "created";
+  }
+}

@@ -1,0 +1,89 @@
+// Imports as durable jobs: resuming after a crash, Omnivore zips (content used, zip bombs refused),
+// ingestion of imported links through the background lane.
+import { describe, expect, test } from "bun:test";
+import JSZip from "jszip";
+import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
+import { startOutsideWeb } from "../../../test/outside-web.ts";
+import { fixture, runImports, upload } from "./test-support.ts";
+
+const links = (n: number, host = "https://example.com") => Array.from({ length: n }, (_, i) => `${host}/page-${i}`).join("\n");
+
+describe("durable", () => {
+  test("a run that stopped after some batches resumes at its position and creates each entry once", async () => {
+    const ctx = createTestContext();
+    const a = await userWithKey(ctx);
+    const r = await upload(ctx, a.key, links(1200), { format: "urls" });
+    // A worker claims the job and is stopped (its signal aborted) after the first batch is committed.
+    ctx.queue.claim("dead-worker", 1, 1, ["import.run"]);
+    const ctl = new AbortController();
+    setTimeout(() => ctl.abort(), 0);
+    await expect(ctx.services.imports.run(r.body.id, ctl.signal)).rejects.toThrow("resumes from entry 100");
+    const mid = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
+    expect(mid).toMatchObject({ status: "running", counts: { created: 100, processed: 100 } });
+    // Its 1 ms lease runs out; another worker claims the job and finishes from entry 501.
+    await Bun.sleep(5);
+    await runImports(ctx);
+    const done = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
+    expect(done).toMatchObject({ status: "succeeded", counts: { total: 1200, created: 1200, already_saved: 0 } });
+    expect((ctx.db.sqlite.query("SELECT count(*) AS n FROM sources").get() as { n: number }).n).toBe(1200);
+    expect((ctx.db.sqlite.query("SELECT file FROM imports WHERE id = ?").get(r.body.id) as { file: unknown }).file).toBeNull();
+  }, 30_000);
+
+  test("imported links are fetched through the background lane and end ready", async () => {
+    const web = startOutsideWeb();
+    try {
+      const ctx = createTestContext({ IMPORT_HOST_SPACING_MS: "0" });
+      const a = await userWithKey(ctx);
+      const r = await upload(ctx, a.key, `${web.url("/article")}\n`, { format: "urls" });
+      await ctx.runner.drain({ timeoutMs: 20_000 });
+      const list = (await call(ctx, "GET", "/api/v1/sources", { key: a.key })).body.data;
+      expect(list[0].status).toBe("ready");
+      const imp = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
+      expect(imp).toMatchObject({ status: "succeeded", fetching: { pending: 0, ready: 1, failed: 0 } });
+    } finally {
+      web.stop();
+    }
+  }, 30_000);
+});
+
+async function omnivoreZip(): Promise<Uint8Array<ArrayBuffer>> {
+  const zip = new JSZip();
+  zip.file("metadata_0_to_3.json", await fixture("omnivore/metadata_0_to_3.json").text());
+  zip.file("content/the-art-of-slow-reading-18f2a9c1b7d.html", await fixture("omnivore/content/the-art-of-slow-reading-18f2a9c1b7d.html").text());
+  return (await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" })) as Uint8Array<ArrayBuffer>;
+}
+
+describe("Omnivore", () => {
+  test("labels, state and savedAt kept; the saved HTML is used instead of fetching", async () => {
+    const ctx = createTestContext({ ALLOW_PRIVATE_NETWORK: "false" });
+    const a = await userWithKey(ctx);
+    const r = await upload(ctx, a.key, await omnivoreZip());
+    expect(r.status).toBe(202);
+    expect(r.body.format).toBe("omnivore");
+    await ctx.runner.drain({ timeoutMs: 20_000 });
+    const imp = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
+    expect(imp.counts).toMatchObject({ total: 3, created: 2, invalid: 1 });
+    const list = (await call(ctx, "GET", "/api/v1/sources", { key: a.key })).body.data;
+    const slow = list.find((s: any) => s.url.includes("slow-reading"));
+    expect(slow).toMatchObject({ archived: true, tags: ["reading", "Newsletter"], saved_at: "2023-03-14T09:26:53.000Z", status: "ready" });
+    const full = (await call(ctx, "GET", `/api/v1/sources/${slow.id}?include=content`, { key: a.key })).body;
+    expect(full.content).toContain("Reading slowly is a practice");
+    expect(full.content).not.toContain("<p>");
+    // The other one has no saved page: it is fetched (example.org is not reachable here, so it fails).
+    expect(list.find((s: any) => s.url.includes("no-content")).status).not.toBe("ready");
+  }, 30_000);
+
+  test("a zip bomb is refused with 422 and nothing is created", async () => {
+    const ctx = createTestContext({ IMPORT_MAX_BYTES: "1048576" });
+    const a = await userWithKey(ctx);
+    const zip = new JSZip();
+    // 64 MB of zeros deflates to about 64 KB.
+    zip.file("metadata_0_to_1.json", new Uint8Array(64 * 1024 * 1024));
+    const bomb = (await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" })) as Uint8Array<ArrayBuffer>;
+    expect(bomb.byteLength).toBeLessThan(1024 * 1024);
+    const r = await upload(ctx, a.key, bomb);
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toContain("unpacks to more than");
+    expect(ctx.queue.counts("import.run").queued).toBe(0);
+  }, 30_000);
+});

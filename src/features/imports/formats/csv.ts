@@ -1,0 +1,38 @@
+// RFC 4180 CSV reading (quoted fields, doubled quotes, newlines inside quotes), with the line each row starts on.
+export function parseCsv(text: string): { line: number; cells: string[] }[] {
+  const rows: { line: number; cells: string[] }[] = [];
+  let cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  let line = 1;
+  let rowLine = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else quoted = false;
+      } else {
+        if (c === "\n") line++;
+        cell += c;
+      }
+    } else if (c === '"' && cell === "") quoted = true;
+    else if (c === ",") {
+      cells.push(cell);
+      cell = "";
+    } else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      cells.push(cell);
+      if (cells.length > 1 || cells[0] !== "") rows.push({ line: rowLine, cells });
+      cells = [];
+      cell = "";
+      line++;
+      rowLine = line;
+    } else cell += c;
+  }
+  cells.push(cell);
+  if (cells.length > 1 || cells[0] !== "") rows.push({ line: rowLine, cells });
+  return rows;
+}

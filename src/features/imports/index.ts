@@ -1,0 +1,60 @@
+// Builds the imports feature and registers its job: the composition root calls these.
+import { t } from "elysia";
+import type { Runner } from "../../jobs/runner.ts";
+import { defineJob } from "../../jobs/types.ts";
+import type { Actor } from "../accounts/actor.ts";
+import type { FeedsService } from "../feeds/service.ts";
+import type { WorkflowsService } from "../workflows/service.ts";
+import type { FeedWatcher } from "./apply.ts";
+import { createImportsService, IMPORT_JOB, type ImportsDeps, type ImportsService } from "./service.ts";
+
+/**
+ * OPML feeds become watches owned by ordinary workflows ("Feeds from <file>", one watch_feed action per
+ * feed, split at the action limit): the user sees, pauses and deletes them like any other.
+ */
+export function importFeedWatcher(feeds: FeedsService, workflows: WorkflowsService, maxActions: number): FeedWatcher {
+  return {
+    watched(actor: Actor) {
+      const out = new Set<string>();
+      let before: string | undefined;
+      for (;;) {
+        const page = feeds.list(actor, { limit: 100, before });
+        for (const f of page) out.add(f.feed_url);
+        if (page.length < 100) return out;
+        before = page[page.length - 1]!.id;
+      }
+    },
+    createWorkflows(actor, list, label) {
+      const out: Record<string, string> = {};
+      const parts = Math.ceil(list.length / maxActions);
+      for (let p = 0; p < parts; p++) {
+        const chunk = list.slice(p * maxActions, (p + 1) * maxActions);
+        const wf = workflows.create(actor, {
+          name: `Feeds from ${label}${parts > 1 ? ` (${p + 1} of ${parts})` : ""}`.slice(0, 200),
+          trigger: { type: "webhook" },
+          actions: chunk.map((f, i) => ({ id: `feed_${i + 1}`, type: "watch_feed", feed_url: f.url })),
+        });
+        for (const f of chunk) out[f.url] = wf.id;
+      }
+      return out;
+    },
+    ensure(actor, workflowId, feedUrl) {
+      feeds.ensure(actor, workflowId, { feed_url: feedUrl });
+    },
+  };
+}
+
+export function createImports(deps: ImportsDeps): ImportsService {
+  return createImportsService(deps);
+}
+
+export function registerImportJob(runner: Runner, service: ImportsService): void {
+  runner.register(
+    IMPORT_JOB,
+    defineJob({
+      payload: t.Object({ import_id: t.String() }),
+      maxAttempts: 5,
+      handle: (p, ctx) => service.run(p.import_id, ctx.signal),
+    }),
+  );
+}

@@ -1,0 +1,39 @@
+// SQL for imports: the job's row, its counts and problems; every user-facing query is scoped by owner.
+import { and, desc, eq, lt } from "drizzle-orm";
+import type { Orm } from "../../db/client.ts";
+import { imports, type ImportRow } from "../../db/schema/index.ts";
+
+/** The row without the file (lists and progress never need the bytes). */
+const view = {
+  id: imports.id, userId: imports.userId, format: imports.format, filename: imports.filename, fileSha256: imports.fileSha256,
+  status: imports.status, position: imports.position, total: imports.total, created: imports.created,
+  alreadySaved: imports.alreadySaved, invalid: imports.invalid, failed: imports.failed,
+  notebooksCreated: imports.notebooksCreated, feedsWatched: imports.feedsWatched, feedWorkflows: imports.feedWorkflows, problems: imports.problems,
+  problemsTotal: imports.problemsTotal, error: imports.error, createdAt: imports.createdAt, startedAt: imports.startedAt,
+  finishedAt: imports.finishedAt, updatedAt: imports.updatedAt,
+};
+export type ImportView = Omit<ImportRow, "file">;
+
+export function createImportsRepo(orm: Orm) {
+  return {
+    insert(row: typeof imports.$inferInsert): void {
+      orm.insert(imports).values(row).run();
+    },
+    byId(userId: string, id: string): ImportView | undefined {
+      return orm.select(view).from(imports).where(and(eq(imports.id, id), eq(imports.userId, userId))).get();
+    },
+    /** For the job, which carries only the id. */
+    withFile(id: string): ImportRow | undefined {
+      return orm.select().from(imports).where(eq(imports.id, id)).get();
+    },
+    list(userId: string, opts: { limit: number; before?: string }): ImportView[] {
+      const conds = [eq(imports.userId, userId)];
+      if (opts.before) conds.push(lt(imports.id, opts.before));
+      return orm.select(view).from(imports).where(and(...conds)).orderBy(desc(imports.id)).limit(opts.limit).all();
+    },
+    update(id: string, patch: Partial<typeof imports.$inferInsert>): void {
+      orm.update(imports).set(patch).where(eq(imports.id, id)).run();
+    },
+  };
+}
+export type ImportsRepo = ReturnType<typeof createImportsRepo>;

@@ -1,0 +1,184 @@
+// Imports: accept a file (checked and parsed at once, so a wrong or broken file is a 4xx), then apply
+// its entries in a durable job, batch by batch, recording where it got to so a restart resumes there.
+import type { Database } from "bun:sqlite";
+import { inTransaction } from "../../db/tx.ts";
+import { AppError, notFound } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import type { JobEnqueuer } from "../../jobs/port.ts";
+import type { Logger } from "../../log.ts";
+import type { Clock } from "../../time.ts";
+import { systemActor, type Actor } from "../accounts/actor.ts";
+import { createApplier, type ApplyDeps, type Outcome, type Problem } from "./apply.ts";
+import { detectFormat, ImportFormatError, parseImport, type ImportFormat, type ImportItem } from "./formats/index.ts";
+import type { ImportsRepo, ImportView } from "./repo.ts";
+import { checkImportUrl } from "./url-check.ts";
+import type { ImportPublic } from "./schema.ts";
+
+export const IMPORT_JOB = "import.run";
+// Small enough that a save arriving mid-import waits for at most one batch (tens of ms), large enough
+// that commits do not dominate.
+const BATCH = 100;
+const MAX_PROBLEMS = 1000;
+
+export interface ImportsDeps extends Omit<ApplyDeps, "jobs"> {
+  sqlite: Database;
+  repo: ImportsRepo;
+  jobs: JobEnqueuer;
+  clock: Clock;
+  logger: Logger;
+  limits: { maxBytes: number; maxItems: number };
+}
+
+export function toPublicImport(r: ImportView, fetched: Record<string, number> = {}): ImportPublic {
+  return {
+    id: r.id,
+    format: r.format as ImportFormat,
+    filename: r.filename,
+    status: r.status,
+    counts: {
+      total: r.total,
+      processed: r.created + r.alreadySaved + r.invalid + r.failed,
+      created: r.created,
+      already_saved: r.alreadySaved,
+      invalid: r.invalid,
+      failed: r.failed,
+      notebooks_created: r.notebooksCreated,
+      feeds_watched: r.feedsWatched,
+    },
+    fetching: { pending: fetched["pending"] ?? 0, ready: fetched["ready"] ?? 0, failed: fetched["failed"] ?? 0 },
+    problems: JSON.parse(r.problems) as Problem[],
+    problems_total: r.problemsTotal,
+    error: r.error,
+    created_at: r.createdAt,
+    started_at: r.startedAt,
+    finished_at: r.finishedAt,
+  };
+}
+
+const countable = (i: ImportItem) => i.kind !== "notebook";
+
+export function createImportsService(deps: ImportsDeps) {
+  const { sqlite, repo, clock, logger } = deps;
+  const nowIso = () => new Date(clock.now()).toISOString();
+  const publicOf = (r: ImportView) => toPublicImport(r, deps.sources.statusCountsOfImport(r.id));
+
+  async function parse(format: ImportFormat, bytes: Uint8Array): Promise<ImportItem[]> {
+    try {
+      return await parseImport(format, bytes, { maxUnpackedBytes: deps.limits.maxBytes });
+    } catch (e) {
+      if (e instanceof ImportFormatError) throw new AppError("validation_failed", `file: ${e.message}`, { errors: [{ path: "file", message: e.message }] });
+      throw e;
+    }
+  }
+
+  return {
+    async create(actor: Actor, input: { bytes: Uint8Array; filename: string | null; format: ImportFormat | "auto" }): Promise<ImportPublic> {
+      if (input.bytes.byteLength > deps.limits.maxBytes) {
+        throw new AppError("payload_too_large", `The file is larger than ${deps.limits.maxBytes} bytes`);
+      }
+      if (input.bytes.byteLength === 0) throw new AppError("validation_failed", "file: the file is empty", { errors: [{ path: "file", message: "the file is empty" }] });
+      const format = input.format === "auto" ? detectFormat(input.bytes) : input.format;
+      if (!format) {
+        const message = "the format could not be recognised from the content; name it in `format`";
+        throw new AppError("validation_failed", `file: ${message}`, { errors: [{ path: "format", message }] });
+      }
+      const items = await parse(format, input.bytes);
+      const total = items.filter(countable).length;
+      if (total > deps.limits.maxItems) {
+        const message = `the file has ${total} entries; one import takes at most ${deps.limits.maxItems}`;
+        throw new AppError("validation_failed", `file: ${message}`, { errors: [{ path: "file", message }] });
+      }
+      const sha = new Bun.CryptoHasher("sha256").update(input.bytes).digest("hex");
+      return inTransaction(sqlite, () => {
+        const at = nowIso();
+        const id = newId("import");
+        // Feeds not yet watched get their workflows now, with the import, so a resumed run finds them.
+        const watched = items.some((i) => i.kind === "feed") ? deps.feeds.watched(actor) : new Set<string>();
+        const newFeeds = new Map<string, { url: string; title?: string }>();
+        for (const it of items) {
+          if (it.kind !== "feed") continue;
+          const c = checkImportUrl(it.url, deps.allowPrivate);
+          if (c.ok && !watched.has(c.url.href)) newFeeds.set(c.url.href, { url: c.url.href, title: it.title });
+        }
+        const feedWorkflows = newFeeds.size > 0 ? deps.feeds.createWorkflows(actor, [...newFeeds.values()], input.filename || "an OPML file") : {};
+        repo.insert({
+          id, userId: actor.userId, format, filename: input.filename?.slice(0, 255) || null, fileSha256: sha,
+          file: Buffer.from(input.bytes), status: "queued", total, feedWorkflows: JSON.stringify(feedWorkflows), createdAt: at, updatedAt: at,
+        });
+        deps.jobs.enqueue(IMPORT_JOB, { import_id: id }, { idempotencyKey: id });
+        return publicOf(repo.byId(actor.userId, id)!);
+      });
+    },
+
+    get(actor: Actor, id: string): ImportPublic {
+      const r = repo.byId(actor.userId, id);
+      if (!r) throw notFound("Import");
+      return publicOf(r);
+    },
+
+    list(actor: Actor, opts: { limit: number; before?: string }): ImportPublic[] {
+      return repo.list(actor.userId, opts).map(publicOf);
+    },
+
+    /** The job: applies the entries from `position` on, one transaction per batch. */
+    async run(importId: string, signal?: AbortSignal): Promise<void> {
+      const row = repo.withFile(importId);
+      if (!row || row.status === "succeeded" || row.status === "failed" || !row.file) return;
+      const actor = systemActor(row.userId, "import");
+      if (row.status === "queued") repo.update(row.id, { status: "running", startedAt: nowIso(), updatedAt: nowIso() });
+      let items: ImportItem[];
+      try {
+        items = await parse(row.format as ImportFormat, new Uint8Array(row.file));
+      } catch (e) {
+        repo.update(row.id, { status: "failed", error: e instanceof Error ? e.message : String(e), file: null, finishedAt: nowIso(), updatedAt: nowIso() });
+        return;
+      }
+      const apply = createApplier(deps as ApplyDeps, actor, () => clock.now(), row.id, JSON.parse(row.feedWorkflows) as Record<string, string>);
+      // Entries count from 1 in the file's order; notebooks (folders) are not entries.
+      const entryNo: number[] = [];
+      let n = 0;
+      for (const it of items) entryNo.push(countable(it) ? ++n : n);
+      let position = row.position;
+      while (position < items.length) {
+        if (signal?.aborted) throw new Error("the import was interrupted; it resumes from entry " + position);
+        const end = Math.min(items.length, position + BATCH);
+        const from = position;
+        inTransaction(sqlite, () => {
+          const cur = repo.withFile(row.id)!;
+          const problems: Problem[] = [];
+          const c = { created: 0, already_saved: 0, invalid: 0, failed: 0, notebook_created: 0, feed: 0 } as Record<Outcome, number>;
+          for (let i = from; i < end; i++) {
+            let outcome: Outcome;
+            try {
+              outcome = inTransaction(sqlite, () => apply(items[i]!, entryNo[i]!, problems));
+            } catch (e) {
+              // One entry the library refuses (too long a name, …) is reported; the rest go on.
+              problems.push({ entry: entryNo[i]!, line: items[i]!.line ?? null, url: "url" in items[i]! ? ((items[i] as { url?: string }).url ?? null) : null, reason: e instanceof AppError ? e.message : "could not be saved" });
+              if (!(e instanceof AppError)) logger.warn("an import entry failed", { import_id: row.id, error: String(e) });
+              outcome = "failed";
+            }
+            c[outcome] = (c[outcome] ?? 0) + 1;
+          }
+          const kept = JSON.parse(cur.problems) as Problem[];
+          repo.update(row.id, {
+            position: end,
+            created: cur.created + (c.created ?? 0) + (c.feed ?? 0),
+            feedsWatched: cur.feedsWatched + (c.feed ?? 0),
+            alreadySaved: cur.alreadySaved + (c.already_saved ?? 0),
+            invalid: cur.invalid + (c.invalid ?? 0),
+            failed: cur.failed + (c.failed ?? 0),
+            notebooksCreated: cur.notebooksCreated + (c.notebook_created ?? 0),
+            problems: JSON.stringify([...kept, ...problems].slice(0, MAX_PROBLEMS)),
+            problemsTotal: cur.problemsTotal + problems.length,
+            updatedAt: nowIso(),
+          });
+        });
+        position = end;
+        // Let requests in between batches: a large import must not hold the thread.
+        await Bun.sleep(0);
+      }
+      repo.update(row.id, { status: "succeeded", file: null, finishedAt: nowIso(), updatedAt: nowIso() });
+    },
+  };
+}
+export type ImportsService = ReturnType<typeof createImportsService>;

@@ -1,0 +1,39 @@
+// Background lanes: a capped job type runs at most its cap at once and after every other due job.
+import { expect, test } from "bun:test";
+import { openTestDatabase } from "../db/client.ts";
+import { createQueue } from "./queue.ts";
+import { createRunner } from "./runner.ts";
+import { deferred, fakeClock } from "./testing.ts";
+
+test("bulk jobs are capped and never take the slot an interactive job is due for", async () => {
+  const db = openTestDatabase();
+  const clock = fakeClock();
+  const queue = createQueue({ sqlite: db.sqlite, clock });
+  const runner = createRunner({ queue, clock, concurrency: 3 });
+  const gate = deferred();
+  let bulkRunning = 0;
+  let maxBulk = 0;
+  const order: string[] = [];
+  runner.register("bulk", {
+    maxConcurrent: 2,
+    async handle() {
+      bulkRunning++;
+      maxBulk = Math.max(maxBulk, bulkRunning);
+      order.push("bulk");
+      await gate.promise;
+      bulkRunning--;
+    },
+  });
+  runner.register("save", { async handle() { order.push("save"); } });
+  // Bulk work was queued first (older run_at), the interactive save after it.
+  for (let i = 0; i < 10; i++) queue.enqueue("bulk", { i });
+  clock.advance(1);
+  queue.enqueue("save", {});
+  const done = runner.drain({ timeoutMs: 10_000 });
+  await Bun.sleep(0);
+  expect(order[0]).toBe("save");
+  gate.resolve();
+  const summary = await done;
+  expect(summary.succeeded).toBe(11);
+  expect(maxBulk).toBe(2);
+}, 20_000);
