@@ -12,6 +12,7 @@ const SETTINGS: [href: string, name: string, what: string][] = [
   ["/settings/feeds", "Feeds", "The feeds your workflows watch, and when each was last checked."],
   ["/settings/apps", "Connected apps", "AI clients you allowed to use your library over MCP."],
   ["/settings/outbox", "Outbox", "Emails your workflows wrote while no mail server is set up."],
+  ["/settings/import-export", "Import and export", "Bring in bookmarks, Pocket, Omnivore, Karakeep, OPML or a list of links; download everything."],
 ];
 
 export function settingsIndexPage(p: { user: LayoutUser }): SafeHtml {

@@ -25,7 +25,7 @@ test("upload a file, follow its progress and problems, download both exports; ot
   const page = await b.get("/settings/import-export");
   expect(page.status).toBe(200);
   expect(page.text).toContain('enctype="multipart/form-data"');
-  expect(page.text).toContain('href="/settings/import-export"');
+  expect((await b.get("/settings")).text).toContain('href="/settings/import-export"');
   const csrf = hiddenFields(page.text, "/settings/import-export");
 
   const res = await postFile(ctx, b, { ...csrf, format: "auto" }, "https://example.com/a\njavascript:alert(1)\nhttps://example.com/b?utm_source=x\n", "my <links>.txt");
