@@ -13,11 +13,13 @@ import { isExample, pickSentences, sectionsOf, type RankedSentence } from "./tex
 function brief(m: Material): Turn[] {
   const [host] = m.spec.speakers.map((s) => s.name) as [string];
   const budget = (m.spec.targetWords ?? 260) - 40;
-  const parts = partsOf(m, 5);
-  const candidates: RankedSentence[] = [];
-  for (const part of parts) candidates.push(...top(part.sentences, 1));
-  for (const s of top(m.ranked, 5)) if (!candidates.includes(s)) candidates.push(s);
-  const picks = pickSentences(candidates, budget, { max: 5 });
+  // Every section, the untitled opening included, offers its best sentence first; the rest of the text fills in.
+  const firsts: RankedSentence[] = [];
+  m.sections.forEach((_, i) => firsts.push(...top(m.ranked.filter((s) => s.section === i), 1)));
+  const covering = pickSentences(firsts, budget, { max: 5 });
+  const spent = covering.reduce((n, s) => n + s.words, 0);
+  const more = covering.length >= 3 ? [] : top(m.ranked, 5 - covering.length, new Set(covering.map((s) => s.order)));
+  const picks = [...covering, ...more.filter((s) => spent + s.words <= budget)].sort((x, y) => x.order - y.order);
   if (picks.length === 0) throw new ScriptError("no_content", "The sources have no complete sentences to summarise");
   const takeaways = picks.map(alone);
   return [

@@ -44,7 +44,7 @@ const EN = {
   unNext: "Next: {title}.",
   unEnd: "End of the reading.",
   ddAsks: ["Let's start with {heading}. What does it say about {term}?","Turning to {heading}: what's the point about {term}?","Now {heading}. What part does {term} play?","On {heading}, what's the story with {term}?","Next, {heading}. Where does the text go with {term}?","Then there's {heading}. What do we learn about {term}?","And {heading}? Tell me about {term}.","Over to {heading}. What about {term}?"],
-  ddFollows: ["And {term}?","What about {term}?","Anything on {term}?","What's said about {term}?","Tell me more about {term}.","How about {term}?"],
+  ddFollows: ["And {term}?","What about {term}?","Anything on {term}?","What's said about {term}?","Tell me more about {term}.","How about {term}?","Where do we hear about {term}?","Is there more on {term}?","And the part about {term}?","What comes up about {term}?"],
   ddConnects: ["So {term} links this back to {heading}.", "That echoes {heading}, where {term} came up too.", "{term} again: it was part of {heading} as well.", "There's the thread back to {heading}: {term}."],
   crObjectionsAsk: "What objections does it report?",
   crObjection: "The objection it reports: ",
