@@ -1,6 +1,6 @@
 // critique and debate: the text's claims kept apart from the objections it reports, each side quoting
 // only sentences that speak for it (stance from cue words: "critics", "however", "supporters argue").
-import { alone, dropLead, speakable, top, type Material } from "./material.ts";
+import { alone, dropLead, speakable, top, topicStems, type Material } from "./material.ts";
 import { fill } from "./phrases.ts";
 import type { Turn } from "./port.ts";
 import { hasEvidence, isHedge, type RankedSentence } from "./text.ts";
@@ -11,8 +11,8 @@ const claimSide = (m: Material) => m.ranked.filter((s) => s.stance !== "against"
 const objections = (m: Material) => m.ranked.filter((s) => s.stance === "against");
 
 /** The claim-side sentence with figures that shares the most words with an objection: the text's answer to it. */
-function answerTo(objection: RankedSentence, candidates: RankedSentence[]): RankedSentence | undefined {
-  const words = new Set(objection.stems);
+function answerTo(objection: RankedSentence, candidates: RankedSentence[], topic: Set<string>): RankedSentence | undefined {
+  const words = new Set(objection.stems.filter((t) => !topic.has(t)));
   let best: { s: RankedSentence; shared: number } | undefined;
   for (const s of candidates) {
     if (s.stance !== "neutral" || !hasEvidence(s.text)) continue;
@@ -40,11 +40,13 @@ export function critique(m: Material): Turn[] {
   else if (claims[0]) turns.push({ speaker: b, text: `${m.p.crCentral}${alone(claims[0])}` });
   if (reported.length > 0) {
     turns.push({ speaker: a, text: m.p.crObjectionsAsk });
+    const topic = topicStems(m);
+    const answered = new Set<number>();
     for (const objection of reported) {
       turns.push({ speaker: b, text: `${m.p.crObjection}${dropLead(alone(objection))}` });
       // Weighing the objection: does the text's own evidence speak to it?
-      const answer = answerTo(objection, claimSide(m).filter((s) => !used.has(s.order) || evidence.includes(s)));
-      if (answer) used.add(answer.order);
+      const answer = answerTo(objection, claimSide(m).filter((s) => !answered.has(s.order) && (!used.has(s.order) || evidence.includes(s))), topic);
+      if (answer) answered.add(answer.order);
       turns.push({ speaker: a, text: answer ? `${m.p.crAnswered}${alone(answer)}` : m.p.crUnanswered });
     }
   }
@@ -75,10 +77,12 @@ export function debate(m: Material): Turn[] {
     { speaker: b, text: m.p.dbAccept },
   ];
   let conceded = 0;
+  const spoken = new Set<number>();
   speakable(claims).forEach((claim, i) => {
     turns.push({ speaker: a, text: `${fill(m.p.dbPoint, { n: i + 1 })}${claim}` });
     const counter = counters[i];
     const concession = counter ? undefined : concessions[conceded++];
+    if (counter) spoken.add(counter.order);
     if (counter) turns.push({ speaker: b, text: `${m.p.dbCounter}${dropLead(alone(counter))}` });
     else if (concession) turns.push({ speaker: b, text: `${m.p.dbConcede}${dropLead(alone(concession))}` });
     else turns.push({ speaker: b, text: m.p.dbChallenges[i % m.p.dbChallenges.length]! });
@@ -86,7 +90,7 @@ export function debate(m: Material): Turn[] {
   // Each side closes on its strongest sentence not yet spoken.
   const [closeFor] = top(claimSide(m), 1, used);
   if (closeFor) turns.push({ speaker: a, text: `${m.p.dbCloseFor}${alone(closeFor)}` });
-  const [closeAgainst] = top(objections(m), 1, new Set(counters.map((s) => s.order)));
+  const [closeAgainst] = top(objections(m), 1, spoken);
   turns.push({ speaker: b, text: closeAgainst ? `${m.p.dbCloseFor}${dropLead(alone(closeAgainst))} ${m.p.thanks}` : `${m.p.dbCloseAgainst} ${m.p.thanks}` });
   return turns;
 }

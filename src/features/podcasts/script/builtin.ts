@@ -84,13 +84,12 @@ export function createBuiltinScriptWriter(): ScriptWriter {
   return {
     id: "builtin",
     async write(req) {
-      if (req.spec.name === "unabridged") return unabridged(req);
+      // A title or heading that is a question already ends its sentence: "…climates?." reads badly.
+      const tidy = (turns: Turn[]) => turns.map((t) => ({ ...t, text: t.text.replace(/([?!])\./g, "$1") })).filter((t) => t.text.trim() !== "");
+      if (req.spec.name === "unabridged") return tidy(unabridged(req));
       const m = prepare(req);
       if (m.ranked.length === 0) throw new ScriptError("no_content", "The sources have no complete sentences to make an episode from");
-      // A title or heading that is a question already ends its sentence: "…climates?." reads badly.
-      return WRITERS[req.spec.name](m)
-        .map((t) => ({ ...t, text: t.text.replace(/([?!])\./g, "$1") }))
-        .filter((t) => t.text.trim() !== "");
+      return tidy(WRITERS[req.spec.name](m));
     },
   };
 }

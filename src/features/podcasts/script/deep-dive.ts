@@ -1,6 +1,8 @@
 // deep_dive: one host asks about what the next passage is about (its own terms, varied phrasing), the
 // other answers from the text, and a thread is drawn back when two parts share a subject.
-import { alone, partsOf, speakable, standsAlone, top, type Material } from "./material.ts";
+import { alone, partsOf, speakable, standsAlone, top, topicStems, type Material } from "./material.ts";
+import { contentStems } from "../../../ai/text.ts";
+import { isDangling } from "./clean.ts";
 import { fill } from "./phrases.ts";
 import type { Turn } from "./port.ts";
 import { pickSentences } from "./text.ts";
@@ -35,17 +37,18 @@ export function deepDive(m: Material): Turn[] {
   const turns: Turn[] = [{ speaker: a, text: `${fill(m.p.ddWelcome, { title: m.title })} ${m.p.note}` }];
   if (lead) turns.push({ speaker: b, text: `${m.p.ddInShort}${alone(lead)}` });
   // The subject's own words ("wolves" in a text about wolves) connect everything, so they connect nothing.
-  const spread = new Map<string, number>();
-  for (const part of parts) for (const stem of new Set(part.sentences.flatMap((s) => s.stems))) spread.set(stem, (spread.get(stem) ?? 0) + 1);
-  const topic = new Set([...spread.entries()].filter(([, n]) => parts.length > 2 && n > parts.length * 0.6).map(([stem]) => stem));
-  const asked = new Set<string>(topic);
+  const topic = topicStems(m, parts);
+  // Asking "what about honeybee?" in an episode about honeybees says nothing.
+  const asked = new Set<string>([...topic, ...contentStems(m.title)]);
   const seen: Seen[] = [];
   let follows = 0;
   parts.forEach((part, i) => {
     const picks = pickSentences(part.sentences.filter(standsAlone), perPart, { max: 4, exclude: used });
     if (picks.length === 0) return;
     picks.forEach((s) => used.add(s.order));
-    const half = Math.ceil(picks.length / 2);
+    // The follow-up never starts on a sentence that leans on the answer just given.
+    let half = Math.ceil(picks.length / 2);
+    while (half < picks.length && isDangling(picks[half]!.text) && picks[half]!.order === picks[half - 1]!.order + 1) half++;
     const [first, second] = [picks.slice(0, half), picks.slice(half)];
     const term = subjectTerms(first, m.ranked, 1, asked)[0];
     term?.stems.forEach((s) => asked.add(s));

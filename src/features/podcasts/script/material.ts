@@ -91,3 +91,10 @@ export const top = (sentences: RankedSentence[], n: number, exclude?: Set<number
 
 /** One sentence read on its own, repaired if it dangles. */
 export const alone = (s: RankedSentence) => speakable([s])[0] ?? s.text;
+
+/** Stems found in most sections: the subject itself ("heat", "pump"), which links everything and so nothing. */
+export function topicStems(m: Material, parts: Part[] = partsOf(m, 8)): Set<string> {
+  const spread = new Map<string, number>();
+  for (const part of parts) for (const stem of new Set(part.sentences.flatMap((s) => s.stems))) spread.set(stem, (spread.get(stem) ?? 0) + 1);
+  return new Set([...spread.entries()].filter(([, n]) => parts.length > 2 && n > parts.length * 0.6).map(([stem]) => stem));
+}

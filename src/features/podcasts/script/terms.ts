@@ -4,7 +4,7 @@ import type { RankedSentence } from "./text.ts";
 
 /** Words that carry no subject of their own: reporting verbs, quantifiers, vague adjectives. */
 const EMPTY = new Set(
-  "say says said argue argues argued note notes noted point points pointed report reports reported warn warns warned claim claims claimed show shows showed shown found find finds make makes made become becomes became keep keeps take takes give gives gave also more most much many other others only even often about would could should every each some such very well still just like into than then what when where which while whose once whole part parts thing things people year years time times ones simply rather another several three four five seven eight nine hundred thousand million sixty thirty twenty want wants build builds stay stays move moves grow grows grown need needs cut cuts fell fall falls rise rises rose come comes came look looks seem seems help helps turn turns call calls called spend spends create creates return returns flat good better best high higher large small long longer short shorter hard easy strong weak clear sure true able less fewer least same different broadly effect effects way ways case cases kind kinds lot lots their there these those them they working however although though because since while first second third thirds half".split(" "),
+  "say says said argue argues argued note notes noted point points pointed report reports reported warn warns warned claim claims claimed show shows showed shown found find finds make makes made become becomes became keep keeps take takes give gives gave also more most much many other others only even often about would could should every each some such very well still just like into than then what when where which while whose once whole part parts thing things people year years time times ones simply rather another several three four five seven eight nine hundred thousand million sixty thirty twenty want wants build builds stay stays move moves grow grows grown need needs cut cuts fell fall falls rise rises rose come comes came look looks seem seems help helps turn turns call calls called spend spends create creates return returns flat good better best high higher large small long longer short shorter hard easy strong weak clear sure true able less fewer least same different broadly effect effects way ways case cases kind kinds lot lots their there these those them they working however although though because since while first second third thirds half almost relative relatively young old older spread simple simpler special single common rich poor main major early late local real full free entire huge tiny distant great straight certain likely possible various own storing using making taking getting picking holding choosing choose indicates indicate must after before efficient inefficient".split(" "),
 );
 const WORD = /[\p{L}][\p{L}'-]*/gu;
 
@@ -15,7 +15,7 @@ function nounish(word: string): boolean {
 
 /** Content-word runs between punctuation, as written. */
 function phrases(text: string): string[][] {
-  return text.split(/[,;:.!?()"“”—–]|\s-\s/).map((p) => [...p.matchAll(WORD)].map((m) => m[0]));
+  return text.split(/[,;:.!?()"“”—–]|\s-\s/).map((p) => [...p.matchAll(WORD)].map((m) => m[0].replace(/['’]s$/, "")));
 }
 
 export interface Term {
@@ -32,7 +32,7 @@ export interface Term {
 export function subjectTerms(passage: RankedSentence[], all: RankedSentence[], n: number, avoid: Set<string> = new Set()): Term[] {
   const df = new Map<string, number>();
   const docCount = new Map<string, number>();
-  const forms = new Map<string, string>();
+  const forms = new Map<string, Map<string, number>>();
   const count = (sentences: RankedSentence[], into: Map<string, number>, perSentence: boolean) => {
     for (const s of sentences) {
       const seen = new Set<string>();
@@ -46,7 +46,9 @@ export function subjectTerms(passage: RankedSentence[], all: RankedSentence[], n
             if (perSentence && seen.has(key)) continue;
             seen.add(key);
             into.set(key, (into.get(key) ?? 0) + 1);
-            if (!forms.has(key)) forms.set(key, /^\p{Lu}\p{Ll}/u.test(form) && i > 0 ? form : form.toLowerCase());
+            const written = /^\p{Lu}\p{Ll}/u.test(form) && i > 0 ? form : form.toLowerCase();
+            const seenForms = forms.get(key) ?? new Map<string, number>();
+            forms.set(key, seenForms.set(written, (seenForms.get(written) ?? 0) + 1));
           }
         });
       }
@@ -65,7 +67,9 @@ export function subjectTerms(passage: RankedSentence[], all: RankedSentence[], n
     .filter(([key]) => key.includes(" ") || !pairs.some(([pair, n]) => pair.split(" ").includes(key) && n >= (docCount.get(key) ?? 0)))
     .map(([key, tf]) => {
       const rare = Math.log((total + 1) / ((df.get(key) ?? 0) + 0.5));
-      return { text: forms.get(key)!, stems: key.split(" "), score: tf * rare * (key.includes(" ") ? 1.6 : 1), recurs: (docCount.get(key) ?? 0) >= 2 };
+      // The form the text uses most ("cells", not the one "cell" of a heading).
+      const text = [...forms.get(key)!.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+      return { text, stems: key.split(" "), score: tf * rare * (key.includes(" ") ? 1.6 : 1), recurs: (docCount.get(key) ?? 0) >= 2 };
     });
   // A subject recurs: a word used once in the whole text is rarely what a passage is about.
   const recurring = scored.filter((t) => t.recurs);
