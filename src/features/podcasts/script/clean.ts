@@ -4,7 +4,10 @@ const MONTH = "(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust
 const DATE = new RegExp(`\\b(\\d{4}-\\d{2}-\\d{2}|${MONTH}\\.?\\s+\\d{1,2}(st|nd|rd|th)?,?(\\s+\\d{4})?|\\d{1,2}\\s+${MONTH}(\\s+\\d{4})?)\\b`, "i");
 /** Lines that begin like furniture whatever follows. */
 const LABEL =
-  /^(filed under|tags?|tagged|topics?|categories|category|related( articles| stories)?|read more|see also|more from|share( this( article| story)?| on| via)?|advertisement|sponsored|caption|credits?|image( credit| source)?|photo(graph)?( credit)?|illustration|source|reporting by|editing by|additional reporting|written by|subscribe|sign up|follow us|comments?|listen to this)\b\s*[:|·,-]?/i;
+  /^(filed under|tagged( with)?|reporting by|editing by|additional reporting|written by|read more|see also|more from|share this( article| story)?|share on|share via|subscribe to|sign up for|follow us|listen to this( article| story)?)\b/i;
+/** Lines that are a label and a colon: "Tags: …", "Photo: …", "Related: …". */
+const LABEL_COLON = /^(tags?|topics?|categories|category|related( articles| stories)?|share|caption|credits?|image( credit| source)?|photo(graph)?( credit)?|illustration|source|comments?)\s*:/i;
+const ALONE = /^(advertisement|sponsored( content)?|share( this)?|related( articles| stories)?|comments?|print)$/i;
 const SOCIAL = /\b(twitter|facebook|linkedin|email|e-mail|whatsapp|reddit|pinterest|telegram|print|copy link|share)\b/gi;
 /** "LONDON, June 1 (Reuters) - " or "OSLO — " before the first sentence of a news story. */
 const DATELINE_PREFIX = /^[A-Z][A-Z .'-]{2,}(,\s*[A-Z][a-z]+\.?\s+\d{1,2})?\s*(\((Reuters|AP|AFP|ANSA|dpa)\)\s*)?[-—–]\s+/;
@@ -17,7 +20,7 @@ export function isClutter(paragraph: string): boolean {
   const text = paragraph.trim().replace(/[.]$/, "");
   const n = words(text);
   if (n === 0) return true;
-  if (LABEL.test(text)) return true;
+  if (LABEL.test(text) || LABEL_COLON.test(text) || ALONE.test(text)) return true;
   if (/^[Bb]y\s+\p{Lu}/u.test(text) && n <= 14) return true; // a byline
   if (/\b\d+\s+min(ute)?s?\s+read\b/i.test(text)) return true;
   if (/^(published|updated|posted|last (updated|modified))\b/i.test(text) && n <= 14) return true;

@@ -8,10 +8,12 @@ import { ARTICLES, type ArticleFixture } from "../fixtures/articles.ts";
 import { FORMATS, PODCAST_FORMATS, WORDS_PER_MINUTE, type PodcastFormat } from "../formats.ts";
 import { LONG_ARTICLE } from "../testdata.ts";
 import { createBuiltinScriptWriter } from "./builtin.ts";
-import { isDangling } from "./clean.ts";
+import { isClutter, isDangling, stripDateline } from "./clean.ts";
+import { speakable } from "./material.ts";
 import { phrasesFor } from "./phrases.ts";
 import type { Turn } from "./port.ts";
-import { sectionsOf } from "./text.ts";
+import { cueStance, paragraphStances } from "./stance.ts";
+import { rankSentences, sectionsOf } from "./text.ts";
 
 const fromRepo = (name: string): ArticleFixture => {
   const markdown = readFileSync(join(import.meta.dir, "../../../../test/fixtures/search/articles", name), "utf8");
@@ -134,4 +136,56 @@ test("every fixture with critics yields objections in critique and counters in d
     expect((await write(article, "critique")).some((t) => t.text.startsWith(EN.crObjection))).toBe(true);
     expect((await write(article, "debate")).some((t) => t.text.startsWith(EN.dbCounter))).toBe(true);
   }
+});
+
+describe("the rules behind the checks", () => {
+  test.each([
+    "By Tomas Ferreira · 2024-06-01 · 7 min read",
+    "By Lena Okafor, Environment correspondent",
+    "Published March 3, 2025, Updated March 4, 2025",
+    "June 12, 2024 · 5 min read",
+    "OSLO — 14 January 2025",
+    "Filed under: Nature.",
+    "Tags: baking, bread, fermentation",
+    "Share on Twitter · Share on Facebook · Email",
+    "Share: Facebook Twitter LinkedIn Email",
+    "Workers leave an office in central London on a Thursday afternoon. Photo: Jane Doe/Reuters",
+    "Image credit: National Park Service",
+    "Reporting by Tomas Ferreira; editing by Alex Smith",
+    "Related: How to shape a boule · The best flour for bread",
+    "Advertisement",
+  ])("furniture: %s", (line) => expect(isClutter(line)).toBe(true));
+
+  test.each([
+    "By the end of the decade, most new roofs in the city were planted.",
+    "Share prices fell by a third after the announcement in June.",
+    "Photosynthesis turns light, water and carbon dioxide into sugar.",
+    "On June 1, 2024, sixty companies reported that revenue stayed flat while sick days fell.",
+  ])("text, not furniture: %s", (line) => expect(isClutter(line)).toBe(false));
+
+  test("a news dateline is cut from the front of the first sentence", () => {
+    expect(stripDateline("LONDON, June 1 (Reuters) - Sixty British companies cut their week.")).toBe("Sixty British companies cut their week.");
+    expect(stripDateline("NASA said on Monday that the probe was healthy.")).toBe("NASA said on Monday that the probe was healthy.");
+  });
+
+  test("dangling openings are recognised, and repaired with the sentence before them or dropped", () => {
+    for (const s of ["They point to the survey.", "This means the results differ.", "Treat it like one, feed it regularly and it will keep growing."]) expect(isDangling(s)).toBe(true);
+    for (const s of ["Theories of sleep differ.", "Thistles grow on dry ground.", "Itineraries change often."]) expect(isDangling(s)).toBe(false);
+    const ranked = rankSentences(sectionsOf("Supporters argue that the plan pays for itself over ten years. They point to the survey of two thousand workers.\n\nTreat it like one, feed it regularly and it will keep growing."));
+    const [supporters, they, treat] = ranked;
+    expect(speakable([they!])).toEqual(["Supporters argue that the plan pays for itself over ten years. They point to the survey of two thousand workers."]);
+    expect(speakable([supporters!, they!])).toEqual(["Supporters argue that the plan pays for itself over ten years. They point to the survey of two thousand workers."]);
+    expect(speakable([treat!])).toEqual([]);
+  });
+
+  test("stance: cue words, negation, a paragraph's running side, 'however' and headings", () => {
+    expect(cueStance("Critics argue that the trial firms volunteered.")).toBe("against");
+    expect(cueStance("Supporters argue that the week pays for itself.")).toBe("for");
+    expect(cueStance("There is no evidence of any benefit to workers.")).toBe("against");
+    expect(cueStance("Revenue stayed broadly flat.")).toBe("neutral");
+    expect(paragraphStances(["Critics called it a folly.", "The fund raised only eleven million dollars.", "However, it now holds trillions."], null)).toEqual(["against", "against", "for"]);
+    expect(paragraphStances(["Ranchers lose cattle every winter."], "What critics say")).toEqual(["against"]);
+    expect(paragraphStances(["Tourism has grown."], "The case for")).toEqual(["for"]);
+    expect(paragraphStances(["Bees store food for winter."], "A home for bees")).toEqual(["neutral"]);
+  });
 });
