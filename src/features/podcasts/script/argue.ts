@@ -78,9 +78,22 @@ export function debate(m: Material): Turn[] {
   ];
   let conceded = 0;
   const spoken = new Set<number>();
-  speakable(claims).forEach((claim, i) => {
+  const topic = topicStems(m);
+  // Each point meets the objection that speaks to it: pairs sharing the most words beyond the topic
+  // are matched first; the points left over take the objections left over, in order.
+  const points = speakable(claims);
+  const overlap = (point: string, c: RankedSentence) => {
+    const words = point.toLowerCase().split(/\W+/);
+    return c.stems.filter((t) => !topic.has(t) && words.some((w) => w.startsWith(t))).length;
+  };
+  const pairs = points.flatMap((p, i) => counters.map((c) => ({ i, c, n: overlap(p, c) }))).filter((x) => x.n > 0).sort((x, y) => y.n - x.n);
+  const assigned = new Map<number, RankedSentence>();
+  for (const { i, c } of pairs) if (!assigned.has(i) && ![...assigned.values()].includes(c)) assigned.set(i, c);
+  const rest = counters.filter((c) => ![...assigned.values()].includes(c));
+  points.forEach((_, i) => assigned.has(i) || (rest.length > 0 && assigned.set(i, rest.shift()!)));
+  points.forEach((claim, i) => {
     turns.push({ speaker: a, text: `${fill(m.p.dbPoint, { n: i + 1 })}${claim}` });
-    const counter = counters[i];
+    const counter = assigned.get(i);
     const concession = counter ? undefined : concessions[conceded++];
     if (counter) spoken.add(counter.order);
     if (counter) turns.push({ speaker: b, text: `${m.p.dbCounter}${dropLead(alone(counter))}` });
