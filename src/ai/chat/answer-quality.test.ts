@@ -101,4 +101,17 @@ describe("builtin answers", () => {
     expect(answer).toContain("[1]");
     expect(answer).not.toContain("Atoms");
   });
+
+  test("a very short sentence right after a picked one comes with it: the setup's point", async () => {
+    const text = [
+      "## How a queen is made",
+      "",
+      "Larvae destined to become queens are raised in large cells and fed royal jelly throughout their development.",
+      "",
+      "A worker and a queen develop from the same kind of fertilised egg, laid by the one queen of the colony. The difference is diet.",
+    ].join("\n");
+    const answer = await chat.answer("What makes a bee larva develop into a queen rather than a worker?", [{ n: 1, title: "Honeybee colonies", text }]);
+    expect(answer).toContain("laid by the one queen of the colony. [1] The difference is diet. [1]");
+    expect(sentencesOf(answer).length).toBeLessThanOrEqual(4);
+  });
 });
