@@ -114,4 +114,11 @@ describe("builtin answers", () => {
     expect(answer).toContain("laid by the one queen of the colony. [1] The difference is diet. [1]");
     expect(sentencesOf(answer).length).toBeLessThanOrEqual(4);
   });
+
+  test("the next sentence carrying on the subject as a pronoun completes a picked one", async () => {
+    const text =
+      "Several chemists noticed patterns among the elements, but Dmitri Mendeleev made the decisive step in 1869. Mendeleev's boldest move was to leave gaps in his table for elements that had not yet been discovered. He called the missing one eka-silicon and described its weight and density in advance.";
+    const answer = await chat.answer("Which element did Mendeleev correctly foresee before it was found?", [{ n: 1, title: "The periodic table", text }]);
+    expect(answer).toContain("not yet been discovered. [1] He called the missing one eka-silicon");
+  });
 });

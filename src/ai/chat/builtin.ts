@@ -223,18 +223,22 @@ export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked, 
 }
 
 /**
- * A very short sentence right after a picked one in its paragraph completes it ("Queens and workers
- * develop from the same kind of fertilised egg. The difference is diet."): the setup's point is
- * often in its short follow-up, which shares no word with the question. One is added, right after
- * its sentence; at four sentences it replaces the last-picked follow-up.
+ * The sentence right after a picked one in its paragraph completes it when it is a very short
+ * continuation ("Queens and workers develop from the same kind of fertilised egg. The difference is
+ * diet.") or carries on its subject as a pronoun ("He predicted …"): the point is often there, in
+ * words the question does not use. One is added, right after its sentence; at four sentences it
+ * replaces the last-picked follow-up.
  */
 function withPunchline(picked: Candidate[], all: Candidate[]): Candidate[] {
   for (const p of picked) {
     const next = all.find((c) => c.n === p.n && c.block === p.block && c.idx === p.idx + 1);
     if (!next || picked.some((q) => q.n === next.n && q.idx === next.idx)) continue;
     const shown = displayText(next.text);
-    // It must read as a continuation ("The difference…", "This…", "It…"), not a new instruction ("Bake at 250 degrees.").
-    if (shown.split(/\s+/).length > PUNCHLINE_WORDS || !/^(?:The|This|That|These|Those|It|They|Such)\b/.test(shown)) continue;
+    // It must read as a continuation: short and opening on a reference ("The difference…", "This…"),
+    // not a new instruction ("Bake at 250 degrees."), or of any length with a pronoun for subject
+    // ("He predicted an element he called eka-silicon…"), which carries on the picked sentence's subject.
+    const punchline = shown.split(/\s+/).length <= PUNCHLINE_WORDS && /^(?:The|This|That|These|Those|It|They|Such)\b/.test(shown);
+    if (!punchline && !/^(?:He|She|They|It)\b/.test(shown)) continue;
     if (picked.length >= MAX_SENTENCES && picked.at(-1) === p) continue;
     const out = picked.length >= MAX_SENTENCES ? picked.slice(0, -1) : [...picked];
     out.splice(out.indexOf(p) + 1, 0, next);
