@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { bestQuote } from "../../features/search/citations.ts";
 import { createBuiltinChat, scoreSentences } from "./builtin.ts";
-import { isAnswerable, questionType } from "./sentence-filter.ts";
+import { holdsAnswerType, isAnswerable, questionType } from "./sentence-filter.ts";
 
 const chat = createBuiltinChat();
 const sentencesOf = (answer: string) => answer.split(/\s*\[\d+\]\s*/).filter(Boolean);
@@ -66,6 +66,12 @@ describe("builtin answers", () => {
     expect(sentencesOf(await chat.answer("Who built the printing press in Europe?", p))[0]).toContain("Johannes Gutenberg");
     expect(sentencesOf(await chat.answer("When did the press spread across Europe?", p))[0]).toContain("1470");
     expect(sentencesOf(await chat.answer("How many books did the press make?", p))[0]).toContain("twenty million");
+  });
+
+  test("a name right after 'in', 'at', 'from' is a place: it does not answer 'who'", () => {
+    expect(holdsAnswerType("In the 1940s, young musicians in New York developed bebop.", "person", "Who were the leading musicians of bebop?")).toBe(false);
+    expect(holdsAnswerType("The saxophonist Charlie Parker led the way.", "person", "Who were the leading musicians of bebop?")).toBe(true);
+    expect(holdsAnswerType("The first press was built in Mainz by Johannes Gutenberg.", "person", "Who built the first press?")).toBe(true);
   });
 
   test("MMR leaves out a near-duplicate even from another passage and keeps a distinct relevant sentence", async () => {
