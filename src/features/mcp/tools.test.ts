@@ -86,6 +86,28 @@ describe("MCP tools", () => {
     await client.close();
   });
 
+  test("list_sources filters by tag and pages by the original saved time with sort=saved_at", async () => {
+    const ctx = createTestContext();
+    const { key, userId } = await userWithKey(ctx);
+    const client = await mcpClient(ctx, key);
+    const actor = systemActor(userId, "test");
+    const ids = ["old", "older", "oldest"].map((p) => ctx.services.sources.create(actor, { url: `https://example.com/${p}` }).source.id);
+    const times = ["2018-03-01T00:00:00.000Z", "2017-03-01T00:00:00.000Z", "2016-03-01T00:00:00.000Z"];
+    // Created in the order old, older, oldest; saved the other way round, so the two orders differ.
+    times.forEach((t, i) => ctx.db.sqlite.query("UPDATE sources SET saved_at = ?, tags = ? WHERE id = ?").run(t, i === 1 ? '["keep"]' : '["keep","x"]', ids[i]!));
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const r = await callTool(client, "list_sources", { limit: 1, sort: "saved_at", ...(cursor ? { cursor } : {}) });
+      seen.push(...r.structuredContent!.data.map((s: { id: string }) => s.id));
+      cursor = r.structuredContent!.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(ids);
+    const tagged = await callTool(client, "list_sources", { tag: "x" });
+    expect(tagged.structuredContent!.data.map((s: { id: string }) => s.id)).toEqual([ids[2]!, ids[0]!]);
+    await client.close();
+  });
+
   test("invalid arguments are a tool error naming the field; an unknown tool is a protocol error", async () => {
     const ctx = createTestContext();
     const { key } = await userWithKey(ctx);

@@ -9,6 +9,7 @@ import { NotebookPublic } from "../notebooks/schema.ts";
 import { NoteCreate, NotePublic } from "../notes/schema.ts";
 import { AskRequest, AskResponse, SearchRequest, SearchResponse } from "../search/schema.ts";
 import { SourceCreate, SourceId, SourceListQuery, SourcePublic } from "../sources/schema.ts";
+import { sourceCursorKey } from "../sources/service.ts";
 
 export type ToolServices = Pick<Services, "search" | "ask" | "sources" | "notebooks" | "notes">;
 
@@ -73,7 +74,8 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: "list_sources",
     title: "List saved sources",
-    description: "List saved sources, newest first. Pass next_cursor back as cursor for the next page.",
+    description:
+      "List saved sources, newest first: by when they were added, or with sort=saved_at by the original saved time (kept from imports). Filter by notebook_id, status, created_after or tag. Pass next_cursor back as cursor for the next page.",
     input: SourceListQuery,
     output: listOf(SourcePublic),
     readOnly: true,
@@ -85,8 +87,11 @@ export const TOOLS: ToolDef[] = [
         notebookId: a.notebook_id,
         status: a.status,
         createdAfter: a.created_after ? new Date(a.created_after).toISOString() : undefined,
+        tag: a.tag,
+        sort: a.sort,
       });
-      return pageOf(rows, limit);
+      const page = pageOf(rows.map((r) => ({ id: sourceCursorKey(r, a.sort), r })), limit);
+      return { data: page.data.map((x) => x.r), next_cursor: page.next_cursor };
     },
   }),
   tool({

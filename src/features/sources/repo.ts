@@ -59,38 +59,35 @@ export function createSourcesRepo(orm: Orm) {
       if (ids.length === 0) return [];
       return orm.select().from(sources).where(and(eq(sources.userId, userId), inArray(sources.id, ids))).all();
     },
-    list(
-      userId: string,
-      f: SourceListFilter,
-    ): SourceRow[] {
+    list(userId: string, f: SourceListFilter): SourceRow[] {
       const conds = [eq(sources.userId, userId)];
       if (f.tag !== undefined) conds.push(sql`EXISTS (SELECT 1 FROM json_each(${sources.tags}) WHERE value = ${f.tag})`);
-      if (f.sort === "saved_at" && !f.notebookId) {
-        // The cursor is "saved_at|id" of the last row: rows with the same saved time are ordered by id.
-        if (f.before) {
-          const [at, id] = splitSavedCursor(f.before);
-          conds.push(sql`(${sources.savedAt} < ${at} OR (${sources.savedAt} = ${at} AND ${sources.id} < ${id}))`);
-        }
-        return orm.select().from(sources).where(and(...conds)).orderBy(desc(sources.savedAt), desc(sources.id)).limit(f.limit).all();
-      }
       if (f.status) conds.push(eq(sources.status, f.status as SourceRow["status"]));
       if (f.createdAfter) conds.push(gt(sources.createdAt, f.createdAfter));
+      const bySaved = f.sort === "saved_at";
+      if (f.before && bySaved) {
+        // The cursor is "saved_at|id" of the last row: rows with the same saved time are ordered by id.
+        const [at, id] = splitSavedCursor(f.before);
+        conds.push(sql`(${sources.savedAt} < ${at} OR (${sources.savedAt} = ${at} AND ${sources.id} < ${id}))`);
+      }
+      const order = bySaved ? [desc(sources.savedAt), desc(sources.id)] : [desc(sources.id)];
       if (f.notebookId) {
-        // Walks the notebook's links backwards from the cursor and stops at the limit; an IN (subquery)
-        // listed every link of the notebook on each page, so paging a large notebook was quadratic.
-        if (f.before) conds.push(lt(notebookSources.sourceId, f.before));
+        // By creation: walks the notebook's links backwards from the cursor and stops at the limit (an
+        // IN (subquery) listed every link of the notebook on each page, so paging a large notebook was
+        // quadratic). By saved time: the notebook's rows past the cursor are sorted, keeping the top page.
+        if (f.before && !bySaved) conds.push(lt(notebookSources.sourceId, f.before));
         return orm
           .select({ s: sources })
           .from(notebookSources)
           .innerJoin(sources, eq(sources.id, notebookSources.sourceId))
           .where(and(eq(notebookSources.notebookId, f.notebookId), ...conds))
-          .orderBy(desc(notebookSources.sourceId))
+          .orderBy(...(bySaved ? order : [desc(notebookSources.sourceId)]))
           .limit(f.limit)
           .all()
           .map((r) => r.s);
       }
-      if (f.before) conds.push(lt(sources.id, f.before));
-      return orm.select().from(sources).where(and(...conds)).orderBy(desc(sources.id)).limit(f.limit).all();
+      if (f.before && !bySaved) conds.push(lt(sources.id, f.before));
+      return orm.select().from(sources).where(and(...conds)).orderBy(...order).limit(f.limit).all();
     },
     /** How far fetching the sources an import created has got, by status. */
     statusCountsOfImport(importId: string): Record<string, number> {

@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
 import { decodeCursor, listOf, page } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
+import { sourceCursorKey } from "./service.ts";
 import { SourceCheck, SourceCreate, SourceGetQuery, SourceListQuery, SourcePublic, SourceUpdate } from "./schema.ts";
 
 const Params = t.Object({ id: t.String({ description: "A source id (src_…)" }) });
@@ -15,7 +16,6 @@ export function sourceRoutes(s: Services) {
       (ctx) => {
         const { query } = ctx;
         const limit = query.limit ?? 20;
-        const bySaved = query.sort === "saved_at" && !query.notebook_id;
         const rows = s.sources.list(actorOf(ctx.request), {
           limit: limit + 1,
           before: decodeCursor(query.cursor),
@@ -25,9 +25,8 @@ export function sourceRoutes(s: Services) {
           tag: query.tag,
           sort: query.sort,
         });
-        if (!bySaved) return page(rows, limit, (r) => r, ctx);
-        // Paged by (saved_at, id): the cursor carries both.
-        return page(rows.map((r) => ({ id: `${r.saved_at}|${r.id}`, r })), limit, (x) => x.r, ctx);
+        // Sorted by saved time, the cursor carries (saved_at, id).
+        return page(rows.map((r) => ({ id: sourceCursorKey(r, query.sort), r })), limit, (x) => x.r, ctx);
       },
       {
         query: SourceListQuery,

@@ -69,6 +69,17 @@ export function parseTags(json: string): string[] {
   }
 }
 
+/** The paging key of a listed source: its id, or "saved_at|id" when the list is sorted by saved time. */
+export function sourceCursorKey(s: { id: string; saved_at: string }, sort: SourceListFilter["sort"]): string {
+  return sort === "saved_at" ? `${s.saved_at}|${s.id}` : s.id;
+}
+
+/** A cursor of one sort given to the other would silently skip or repeat rows: refused instead. */
+function checkCursor(f: SourceListFilter): void {
+  if (f.before === undefined || f.before.includes("|") === (f.sort === "saved_at")) return;
+  throw invalid("query.cursor", "belongs to a list in another order");
+}
+
 export interface SourcesDeps {
   sqlite: Database;
   repo: SourcesRepo;
@@ -164,6 +175,7 @@ export function createSourcesService(deps: SourcesDeps) {
     },
 
     list(actor: Actor, f: SourceListFilter): SourcePublic[] {
+      checkCursor(f);
       if (f.notebookId && notebooks.existingIds(actor.userId, [f.notebookId]).size === 0) return [];
       const rows = repo.list(actor.userId, f);
       const links = repo.notebookIds(rows.map((r) => r.id));
@@ -173,12 +185,14 @@ export function createSourcesService(deps: SourcesDeps) {
 
     /** A page with the extracted Markdown of each (the account export); notebook links read in one query. */
     listWithContent(actor: Actor, f: SourceListFilter): SourcePublic[] {
+      checkCursor(f);
       const rows = repo.list(actor.userId, f);
       const links = repo.notebookIds(rows.map((r) => r.id));
       return rows.map((r) => toPublicSource(r, links.get(r.id) ?? [], true));
     },
 
     listRows(actor: Actor, f: SourceListFilter): SourceRow[] {
+      checkCursor(f);
       return repo.list(actor.userId, f);
     },
 
