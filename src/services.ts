@@ -91,8 +91,8 @@ export function createServices(deps: CoreDeps) {
   const live = { events, hub, heartbeatMs: config.events.heartbeatMs };
   const sourcesRepo = createSourcesRepo(orm);
   const notebooksRepo = createNotebooksRepo(orm);
-  const onSourceRetitled: ((row: SourceRow) => void)[] = [];
-  const sources = createSourcesService({ sqlite, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock, onRetitled: onSourceRetitled });
+  const onSourceReindex: ((row: SourceRow) => void)[] = [];
+  const sources = createSourcesService({ sqlite, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock, onReindex: onSourceReindex });
   const notebooks = createNotebooksService({ sqlite, repo: notebooksRepo, events, clock });
   const noteHooks = { onSaved: [] as ((n: NoteRow) => void)[] };
   const notesRepo = createNotesRepo(orm);
@@ -145,13 +145,13 @@ export function createServices(deps: CoreDeps) {
     return indexer.index({ type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown });
   };
   onSourceReady.push((_actor, row) => indexSource(row));
-  onSourceRetitled.push(indexSource);
+  onSourceReindex.push(indexSource);
   noteHooks.onSaved.push((n) => indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }));
   const search = createSearchService({ sqlite, chunks, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
   const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });
   const oauth = createOAuthService({ repo: createOAuthRepo(orm), sqlite, clock, config });
   const imports = createImports({
-    sqlite, repo: createImportsRepo(orm), sources: sourcesRepo, notebooksRepo, notebooks, notesRepo, notes, events, jobs: queue, clock, logger,
+    sqlite, repo: createImportsRepo(orm), sources: sourcesRepo, sourcesService: sources, notebooksRepo, notebooks, notesRepo, notes, events, jobs: queue, clock, logger,
     allowPrivate: config.net.allowPrivateNetwork, hostSpacingMs: config.imports.hostSpacingMs,
     feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
     limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },

@@ -10,13 +10,15 @@ import type { NotesRepo } from "../notes/repo.ts";
 import type { NotesService } from "../notes/service.ts";
 import { normalizeUrl } from "../sources/normalize.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
-import { INGEST_IMPORT_JOB, parseTags, toPublicSource } from "../sources/service.ts";
+import { INGEST_IMPORT_JOB, parseTags, toPublicSource, type SourcesService } from "../sources/service.ts";
 import { readSavedAt } from "./dates.ts";
 import type { ImportItem } from "./formats/index.ts";
 import { checkImportUrl } from "./url-check.ts";
 
 export interface ApplyDeps {
   sources: SourcesRepo;
+  /** Merged tags of an already saved source are indexed again through the sources service. */
+  sourcesService: Pick<SourcesService, "indexedFieldsChanged">;
   notebooksRepo: NotebooksRepo;
   notebooks: NotebooksService;
   notesRepo: NotesRepo;
@@ -142,6 +144,7 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
       if (changed) {
         deps.sources.update(existing.id, { updatedAt: at });
         const row = deps.sources.byIdUnscoped(existing.id)!;
+        deps.sourcesService.indexedFieldsChanged(existing, row);
         deps.events.record(actor, "source.updated", toPublicSource(row, deps.sources.notebookIds([row.id]).get(row.id) ?? []), before);
       }
       return "already_saved";

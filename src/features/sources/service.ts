@@ -87,8 +87,8 @@ export interface SourcesDeps {
   events: EventsService;
   jobs: JobEnqueuer;
   clock: Clock;
-  /** Run inside the transaction when a ready source's title changes (the search index re-titles it). */
-  onRetitled?: ((row: SourceRow) => void)[];
+  /** Run inside the transaction when a ready source's title or tags change (the search index takes them in). */
+  onReindex?: ((row: SourceRow) => void)[];
 }
 
 export function createSourcesService(deps: SourcesDeps) {
@@ -117,9 +117,20 @@ export function createSourcesService(deps: SourcesDeps) {
     return row;
   }
 
+  /**
+   * Every change of a title or tags goes through here, whoever made it (PATCH, an import merging tags):
+   * a ready source is indexed again in the same transaction, so search finds the new words and not the
+   * old. A pending source is indexed when it becomes ready, from the row as it is then.
+   */
+  function indexedFieldsChanged(before: SourceRow, after: SourceRow): void {
+    if (after.status !== "ready" || (after.title === before.title && after.tags === before.tags)) return;
+    for (const h of deps.onReindex ?? []) h(after);
+  }
+
   return {
     get,
     publicOf,
+    indexedFieldsChanged,
     setEmbeddingProgress(fn: EmbeddingProgress): void {
       embeddingProgress = fn;
     },
@@ -213,7 +224,7 @@ export function createSourcesService(deps: SourcesDeps) {
         const updated = repo.byIdUnscoped(id)!;
         const after = publicOf(updated);
         events.record(actor, "source.updated", after, before);
-        if (updated.status === "ready" && updated.title !== row.title) for (const h of deps.onRetitled ?? []) h(updated);
+        indexedFieldsChanged(row, updated);
         // A cleared user title falls back to the extracted one on the next fetch.
         if (input.title === null && row.status === "ready") {
           jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:${after.updated_at}` });
