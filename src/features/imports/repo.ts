@@ -1,5 +1,5 @@
 // SQL for imports: the job's row, its counts and problems; every user-facing query is scoped by owner.
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Orm } from "../../db/client.ts";
 import { imports, type ImportRow } from "../../db/schema/index.ts";
 
@@ -15,12 +15,17 @@ const view = {
 export type ImportView = Omit<ImportRow, "file">;
 
 export function createImportsRepo(orm: Orm) {
+  const progressStmt = orm.select(view).from(imports).where(eq(imports.id, sql.placeholder("id"))).prepare();
   return {
     insert(row: typeof imports.$inferInsert): void {
       orm.insert(imports).values(row).run();
     },
     byId(userId: string, id: string): ImportView | undefined {
       return orm.select(view).from(imports).where(and(eq(imports.id, id), eq(imports.userId, userId))).get();
+    },
+    /** The job's counts between slices (without the file, which is read once per run). */
+    progressOf(id: string): ImportView | undefined {
+      return progressStmt.get({ id });
     },
     /** For the job, which carries only the id. */
     withFile(id: string): ImportRow | undefined {
