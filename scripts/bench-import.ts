@@ -20,6 +20,8 @@ const base = new TextDecoder().decode(value).trim();
 
 const dir = mkdtempSync(join(tmpdir(), "cp-bench-import-"));
 const config = loadConfig({
+  // Like the other benchmarks, the hashed embedder unless told otherwise: this measures import and queueing.
+  EMBEDDER: process.env.EMBEDDER ?? "hashed",
   DATA_DIR: dir, ALLOW_PRIVATE_NETWORK: "true", LOG_LEVEL: "warn", JOB_CONCURRENCY: "8", JOB_POLL_MS: "20",
   RATE_LIMIT_PER_MINUTE: "1000000", IMPORT_FETCH_CONCURRENCY: "4",
   // One local host stands in for thousands of sites: with the default 1 s spacing it would fetch one page a second.

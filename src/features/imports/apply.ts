@@ -1,7 +1,6 @@
-// Turns import items into library objects, one batch per transaction: sources (deduplicated on the
+// Turns import items into library objects, one time slice per transaction: sources (deduplicated on the
 // normalised URL, so importing twice creates nothing), notebooks by name, notes, and their problems.
 import { newId } from "../../ids.ts";
-import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { Actor } from "../accounts/actor.ts";
 import type { EventsService } from "../events/service.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
@@ -10,7 +9,7 @@ import type { NotesRepo } from "../notes/repo.ts";
 import type { NotesService } from "../notes/service.ts";
 import { normalizeUrl } from "../sources/normalize.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
-import { INGEST_IMPORT_JOB, parseTags, toPublicSource, type SourcesService } from "../sources/service.ts";
+import { parseTags, toPublicSource, type SourcesService } from "../sources/service.ts";
 import { readSavedAt } from "./dates.ts";
 import type { ImportItem } from "./formats/index.ts";
 import { checkImportUrl } from "./url-check.ts";
@@ -24,9 +23,7 @@ export interface ApplyDeps {
   notesRepo: NotesRepo;
   notes: NotesService;
   events: EventsService;
-  jobs: JobEnqueuer;
   allowPrivate: boolean;
-  hostSpacingMs: number;
   feeds: FeedWatcher;
 }
 
@@ -50,10 +47,9 @@ export interface Problem {
 
 const NAME_MAX = 200;
 
-/** State kept across the batches of one run: notebook ids by name and per-host fetch spacing. */
+/** State kept across the slices of one run: notebook ids by name. */
 export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, importId: string, feedWorkflows: Record<string, string> = {}) {
   let nbByName: Map<string, string> | undefined;
-  const hostNext = new Map<string, number>();
 
   function notebookId(name: string): { id: string; created: boolean } {
     nbByName ??= deps.notebooksRepo.idsByName(actor.userId);
@@ -63,14 +59,6 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
     const nb = deps.notebooks.create(actor, { name: key });
     nbByName.set(key, nb.id);
     return { id: nb.id, created: true };
-  }
-
-  /** Fetches of one host are spread out; the lane's concurrency cap bounds the rest. */
-  function runAtFor(host: string): number {
-    const t = now();
-    const at = Math.max(t, hostNext.get(host) ?? t);
-    hostNext.set(host, at + deps.hostSpacingMs);
-    return at;
   }
 
   return function apply(item: ImportItem, entry: number, problems: Problem[]): Outcome {
@@ -169,11 +157,7 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
     });
     for (const nb of nbIds) deps.sources.link(nb, id, at);
     deps.events.record(actor, "source.created", toPublicSource(deps.sources.byIdUnscoped(id)!, nbIds));
-    deps.jobs.enqueue(
-      INGEST_IMPORT_JOB,
-      { source_id: id, depth: actor.depth ?? 0, ...(item.content ? { provided: item.content.type } : {}) },
-      { idempotencyKey: `${id}:0`, runAt: item.content ? now() : runAtFor(url.hostname) },
-    );
+    // Its fetch is queued once every record of the import exists (fetches.ts).
     return "created";
   }
 }

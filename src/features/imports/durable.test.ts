@@ -23,12 +23,16 @@ describe("durable", () => {
     expect(at).toBeLessThan(1200);
     const mid = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
     expect(mid).toMatchObject({ status: "running", counts: { created: at, processed: at } });
+    // No fetch is queued while records are still being created.
+    expect(ctx.queue.counts("source.ingest_import").queued).toBe(0);
     // Its 1 ms lease runs out; another worker claims the job and finishes from where it stopped.
     await Bun.sleep(5);
     await runImports(ctx);
     const done = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
     expect(done).toMatchObject({ status: "succeeded", counts: { total: 1200, created: 1200, already_saved: 0 } });
     expect((ctx.db.sqlite.query("SELECT count(*) AS n FROM sources").get() as { n: number }).n).toBe(1200);
+    // Then one fetch per created source.
+    expect(ctx.queue.counts("source.ingest_import").queued).toBe(1200);
     expect((ctx.db.sqlite.query("SELECT file FROM imports WHERE id = ?").get(r.body.id) as { file: unknown }).file).toBeNull();
   }, 30_000);
 

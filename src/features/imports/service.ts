@@ -8,6 +8,7 @@ import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
 import { systemActor, type Actor } from "../accounts/actor.ts";
+import { queueImportFetches, SLICE_MS, yieldToEventLoop } from "./fetches.ts";
 import { createApplier, type ApplyDeps, type Outcome, type Problem } from "./apply.ts";
 import { detectFormat, ImportFormatError, parseImport, type ImportFormat, type ImportItem } from "./formats/index.ts";
 import type { ImportsRepo, ImportView } from "./repo.ts";
@@ -19,15 +20,14 @@ export const IMPORT_JOB = "import.run";
 // BATCH entries), commits, and yields to the event loop, so a request or a job step that arrives
 // mid-import waits for at most one slice (~10 ms), not for a batch of 100 (~45 ms) as before.
 const BATCH = 100;
-const SLICE_MS = 8;
-/** A macrotask: pending I/O (requests, fetch replies, worker messages) runs before the next slice. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const MAX_PROBLEMS = 1000;
 
-export interface ImportsDeps extends Omit<ApplyDeps, "jobs"> {
+export interface ImportsDeps extends ApplyDeps {
   sqlite: Database;
   repo: ImportsRepo;
   jobs: JobEnqueuer;
+  /** Fetches of one host are this far apart. */
+  hostSpacingMs: number;
   clock: Clock;
   logger: Logger;
   limits: { maxBytes: number; maxItems: number };
@@ -137,7 +137,7 @@ export function createImportsService(deps: ImportsDeps) {
         repo.update(row.id, { status: "failed", error: e instanceof Error ? e.message : String(e), file: null, finishedAt: nowIso(), updatedAt: nowIso() });
         return;
       }
-      const apply = createApplier(deps as ApplyDeps, actor, () => clock.now(), row.id, JSON.parse(row.feedWorkflows) as Record<string, string>);
+      const apply = createApplier(deps, actor, () => clock.now(), row.id, JSON.parse(row.feedWorkflows) as Record<string, string>);
       // Entries count from 1 in the file's order; notebooks (folders) are not entries.
       const entryNo: number[] = [];
       let n = 0;
@@ -183,6 +183,8 @@ export function createImportsService(deps: ImportsDeps) {
         });
         await yieldToEventLoop();
       }
+      // Only now do the import's fetches start (interactive saves are claimed before them all the same).
+      await queueImportFetches(deps, { id: row.id, format: row.format as ImportFormat, depth: actor.depth ?? 0 }, () => clock.now(), signal);
       repo.update(row.id, { status: "succeeded", file: null, finishedAt: nowIso(), updatedAt: nowIso() });
     },
   };

@@ -89,6 +89,17 @@ export function createSourcesRepo(orm: Orm) {
       if (f.before && !bySaved) conds.push(lt(sources.id, f.before));
       return orm.select().from(sources).where(and(...conds)).orderBy(...order).limit(f.limit).all();
     },
+    /** A page of an import's sources still waiting to be fetched, by id after `afterId`. */
+    pendingOfImport(importId: string, afterId: string, limit: number): { id: string; url: string; hasContent: boolean }[] {
+      return orm
+        .select({ id: sources.id, url: sources.url, hasContent: sql<number>`${sources.content} IS NOT NULL` })
+        .from(sources)
+        .where(and(eq(sources.importId, importId), eq(sources.status, "pending"), gt(sources.id, afterId)))
+        .orderBy(sources.id)
+        .limit(limit)
+        .all()
+        .map((r) => ({ ...r, hasContent: Boolean(r.hasContent) }));
+    },
     /** How far fetching the sources an import created has got, by status. */
     statusCountsOfImport(importId: string): Record<string, number> {
       const rows = orm.select({ status: sources.status, n: sql<number>`count(*)` }).from(sources).where(eq(sources.importId, importId)).groupBy(sources.status).all();
