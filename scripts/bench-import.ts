@@ -80,16 +80,20 @@ const res = await app.handle(new Request("http://localhost/api/v1/imports", { me
 if (res.status !== 202) throw new Error(`import refused: ${res.status} ${await res.text()}`);
 const accepted = performance.now();
 const imp = (await res.json()) as { id: string };
-// A save made while the import job is still creating records.
-const duringCreation = save(905_000);
 const status = () => db.sqlite.query("SELECT status, created FROM imports WHERE id = ?").get(imp.id) as { status: string; created: number };
+// Saves made one after another while the import job is still creating records (up to 5).
+const creation: number[] = [];
+const creationSaves = (async () => {
+  for (let i = 0; i < 5 && status().status !== "succeeded"; i++) creation.push(await save(905_000 + i));
+})();
 for (;;) {
   const s = status();
   if (s.status === "succeeded" || s.status === "failed") break;
   await Bun.sleep(10);
 }
 const created = performance.now();
-const creationSave = await duringCreation;
+await creationSaves;
+const creationSorted = [...creation].sort((a, b) => a - b);
 // An interactive save while thousands of imported pages wait to be fetched (median of 5).
 const busy: number[] = [];
 for (let i = 0; i < 5; i++) busy.push(await save(910_000 + i));
@@ -109,7 +113,9 @@ rmSync(dir, { recursive: true, force: true });
 console.log(`bench:import  bookmarks=${N} folders=110 job_concurrency=8 import_fetch_concurrency=4`);
 console.log(`upload accepted (parsed, checked) in ${fmt((accepted - t0) / 1000)} s`);
 console.log(`all ${final.created} records created in ${fmt((created - t0) / 1000)} s (target ≤ 10 s), import ${final.status}`);
-console.log(`interactive save made while records were being created: ready in ${fmt(creationSave, 0)} ms`);
+console.log(
+  `interactive saves made while records were being created: first ${fmt(creation[0]!, 0)} ms, median ${fmt(creationSorted[Math.floor(creation.length / 2)]!, 0)} ms, max ${fmt(creationSorted[creation.length - 1]!, 0)} ms (${creation.length} saves)`,
+);
 console.log(`interactive save ready: idle median ${fmt(idle[2]!, 0)} ms, during import median ${fmt(busy[2]!, 0)} ms (max ${fmt(busy[4]!, 0)} ms)`);
 console.log(`imported pages ingested at ${fmt(pagesPerSec, 1)} pages/s over ${WINDOW_S} s`);
 console.log(`peak RSS ${peak} MB`);

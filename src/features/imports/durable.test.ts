@@ -36,6 +36,16 @@ describe("durable", () => {
     expect((ctx.db.sqlite.query("SELECT file FROM imports WHERE id = ?").get(r.body.id) as { file: unknown }).file).toBeNull();
   }, 30_000);
 
+  test("the job uses the entries parsed at upload; a resume parses the stored file", async () => {
+    const ctx = createTestContext();
+    const a = await userWithKey(ctx);
+    const r = await upload(ctx, a.key, links(3), { format: "urls" });
+    // Parsing the stored file again would fail the import: these bytes are not a URL list.
+    ctx.db.sqlite.query("UPDATE imports SET file = ? WHERE id = ?").run(new Uint8Array([0xff, 0xfe, 0x00]), r.body.id);
+    await runImports(ctx);
+    expect((await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body).toMatchObject({ status: "succeeded", counts: { created: 3 } });
+  }, 30_000);
+
   test("entries are applied in short slices: the event loop turns every few milliseconds during an import", async () => {
     const ctx = createTestContext();
     const a = await userWithKey(ctx);
