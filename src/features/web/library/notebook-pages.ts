@@ -56,17 +56,22 @@ export interface NotebookPageInput {
   form?: NotebookForm;
   flash?: Flash;
   status?: number;
+  /** Sources listed by their original saved time instead of when they were added. */
+  sort?: "saved_at";
 }
 
 function sourcesSection(p: NotebookPageInput): SafeHtml {
   const nb = p.notebook;
   if (!p.sources.length) return html`<p class="muted">No sources yet. Add them from the <a href="/library">library</a> or a source's page.</p>`;
-  return html`<ul class="items">${p.sources.map(
+  const order = p.sort
+    ? html`<p class="meta">Newest saved first (original date) · <a href="/notebooks/${nb.id}">Newest added first</a></p>`
+    : html`<p class="meta">Newest added first · <a href="/notebooks/${nb.id}?sort=saved_at">Newest saved first (original date)</a></p>`;
+  return html`${order}<ul class="items">${p.sources.map(
     (s) => html`<li class="row-actions"><div><a class="title" href="/library/sources/${s.id}">${s.title || s.url}</a>
   <div class="meta"><span>${s.siteName || hostOf(s.url)}</span>${statusBadge(s)}</div></div>
   <form method="post" action="/notebooks/${nb.id}/sources/${s.id}/remove">${csrfInput(p.user.csrfToken)}<button type="submit" class="danger" aria-label="Remove ${s.title || s.url} from this notebook">Remove</button></form></li>`,
   )}</ul>
-${p.moreSources ? html`<p><a href="/library?notebook=${nb.id}">All sources in this notebook →</a></p>` : ""}`;
+${p.moreSources ? html`<p><a href="/library?notebook=${nb.id}${p.sort ? "&sort=saved_at" : ""}">All sources in this notebook →</a></p>` : ""}`;
 }
 
 function notesSection(p: NotebookPageInput): SafeHtml {

@@ -36,9 +36,9 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
     return notebooksListPage({ user: h.layoutUser(me), notebooks: rows, next, ...extra });
   }
 
-  function detailResponse(me: SignedIn, id: string, extra: { form?: NotebookForm; flash?: Flash; status?: number } = {}) {
+  function detailResponse(me: SignedIn, id: string, extra: { form?: NotebookForm; flash?: Flash; status?: number; sort?: "saved_at" } = {}) {
     const notebook = s.notebooks.get(me.actor, id);
-    const sources = s.sources.listRows(me.actor, { limit: SHOWN + 1, notebookId: id });
+    const sources = s.sources.listRows(me.actor, { limit: SHOWN + 1, notebookId: id, sort: extra.sort });
     const notes = s.notes.listRows(me.actor, { limit: SHOWN + 1, notebookId: id });
     return notebookPage({
       user: h.layoutUser(me),
@@ -84,7 +84,7 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
       h.page(({ request, params, query }) => {
         const me = h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        return detailResponse(me, params.id ?? "", { flash: flashOf(NOTICES, query.notice) });
+        return detailResponse(me, params.id ?? "", { flash: flashOf(NOTICES, query.notice), sort: query.sort === "saved_at" ? "saved_at" : undefined });
       }),
     )
     // POST /notebooks/:id — rename or describe

@@ -97,6 +97,12 @@ function addForm(user: LayoutUser, notebooks: NotebookPublic[], f: AddForm): Saf
 </form>`;
 }
 
+/** Tags as links to the library filtered by each. */
+export function tagLinks(tags: string[]): SafeHtml {
+  if (!tags.length) return html``;
+  return html`<span class="tags">${tags.map((t, i) => html`${i ? " " : ""}<a class="tag" href="/library?tag=${encodeURIComponent(t)}">#${t}</a>`)}</span>`;
+}
+
 /** One row of the library list; live: it re-renders from its fragment when the source changes. */
 export function sourceRow(s: SourcePublic, names: Map<string, string>): SafeHtml {
   const nbs = s.notebook_ids.filter((id) => names.has(id));
@@ -105,8 +111,9 @@ export function sourceRow(s: SourcePublic, names: Map<string, string>): SafeHtml
   <div class="meta">
     <span>${s.site_name || hostOf(s.url)}</span>
     ${statusBadge(s)}
-    <span>Saved ${when(s.created_at)}</span>
+    <span>Saved ${when(s.saved_at)}</span>
     ${nbs.length ? html`<span>In ${nbs.map((id, i) => html`${i ? ", " : ""}<a href="/notebooks/${id}">${names.get(id)}</a>`)}</span>` : ""}
+    ${tagLinks(s.tags)}
   </div>
 </li>`;
 }
@@ -115,7 +122,7 @@ export interface LibraryPageInput {
   user: LayoutUser;
   sources: SourcePublic[];
   next: string | null;
-  filters: { status?: string; notebook?: string };
+  filters: { status?: string; notebook?: string; tag?: string; sort?: string };
   notebooks: NotebookPublic[];
   form?: AddForm;
   flash?: Flash;
@@ -133,7 +140,11 @@ export function libraryListPage(p: LibraryPageInput): Response {
     { value: "failed", label: "Failed" },
   ];
   const nbOptions = [{ value: "", label: "All notebooks" }, ...p.notebooks.map((nb) => ({ value: nb.id, label: nb.name }))];
-  const filtered = Boolean(p.filters.status || p.filters.notebook);
+  const filtered = Boolean(p.filters.status || p.filters.notebook || p.filters.tag);
+  const sorts = [
+    { value: "", label: "Newest added" },
+    { value: "saved_at", label: "Newest saved (original date)" },
+  ];
   const body = html`<h1>Library</h1>
 <h2>Add a link</h2>
 ${addForm(p.user, p.notebooks, p.form ?? {})}
@@ -141,8 +152,10 @@ ${addForm(p.user, p.notebooks, p.form ?? {})}
 <form method="get" action="/library" class="filters">
   <div><label for="f-status">Status</label>${select("status", "f-status", statuses, p.filters.status)}</div>
   <div><label for="f-notebook">Notebook</label>${select("notebook", "f-notebook", nbOptions, p.filters.notebook)}</div>
+  <div><label for="f-tag">Tag</label><input id="f-tag" name="tag" type="text" value="${p.filters.tag ?? ""}" maxlength="100" autocomplete="off"></div>
+  <div><label for="f-sort">Order</label>${select("sort", "f-sort", sorts, p.filters.sort)}</div>
   <button type="submit" class="secondary">Filter</button>
-  ${filtered ? html`<a href="/library">Clear</a>` : ""}
+  ${filtered || p.filters.sort ? html`<a href="/library">Clear</a>` : ""}
 </form>
 ${p.sources.length ? html`<ul class="items"${p.liveSince !== undefined ? html` data-live-since="${p.liveSince}"` : ""}>${p.sources.map((s) => sourceRow(s, names))}</ul>` : html`<p class="muted">${filtered ? "No sources match these filters." : "Nothing saved yet. Add a link above."}</p>`}
 ${pager("/library", p.filters, p.next)}`;
@@ -207,8 +220,9 @@ export function readerPage(p: ReaderPageInput): Response {
 <h1>${s.title || s.url}</h1>
 <p class="meta muted">
   ${s.byline ? html`<span>${s.byline}</span> · ` : ""}<span>${s.site_name || hostOf(original)}</span>
-  ${s.published_at ? html` · Published ${day(s.published_at)}` : ""} · Saved ${when(s.created_at)} · ${statusBadge(s)}
+  ${s.published_at ? html` · Published ${day(s.published_at)}` : ""} · Saved ${when(s.saved_at)}${s.saved_at !== s.created_at ? html` (added ${when(s.created_at)})` : ""} · ${statusBadge(s)}
 </p>
+${s.tags.length ? html`<p class="meta">${tagLinks(s.tags)}</p>` : ""}
 <p><a href="${original}" rel="noopener noreferrer nofollow">Open the original ↗</a></p>
 <div class="row-actions">
   ${podcastLink(s)}

@@ -4,6 +4,7 @@ import { AppError } from "../../../errors.ts";
 import type { Services } from "../../../services.ts";
 import type { Actor } from "../../accounts/actor.ts";
 import { SOURCE_STATUSES } from "../../sources/schema.ts";
+import { sourceCursorKey } from "../../sources/service.ts";
 import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
 import type { SignedIn } from "../service.ts";
@@ -26,6 +27,7 @@ const NOTICES: Record<string, Flash> = {
   renamed: { kind: "ok", text: "Title saved." },
   added_quick: { kind: "ok", text: "Saved. It is being fetched; a podcast episode is made once it is ready — find it under Podcasts." },
 };
+const SAVED_CURSOR = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\|src_[0-9A-Z]{26}$/;
 /** The reader lists this many of the notes about the source. */
 const LINKED_NOTES = 20;
 const MAX_QUESTION = 2000;
@@ -36,10 +38,16 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
   function listResponse(me: SignedIn, q: Record<string, string | undefined>, extra: { form?: AddForm; flash?: Flash; status?: number } = {}) {
     const status = SOURCE_STATUSES.find((x) => x === q.status);
     const notebook = ID_RE.notebook.test(q.notebook ?? "") ? q.notebook : undefined;
-    const before = ID_RE.source.test(q.before ?? "") ? q.before : undefined;
+    const sort = q.sort === "saved_at" ? "saved_at" : undefined;
+    const tag = q.tag?.trim() && q.tag.length <= 100 ? q.tag.trim() : undefined;
+    // Sorted by saved time the cursor is "saved_at|id"; a cursor of the other order is ignored.
+    const before = (sort ? SAVED_CURSOR : ID_RE.source).test(q.before ?? "") ? q.before : undefined;
     const liveSince = s.live.events.latestSeq(); // read before the rows: a change after it reaches the page live
-    const { rows, next } = paged(s.sources.list(me.actor, { limit: PAGE_SIZE + 1, before, status, notebookId: notebook }), PAGE_SIZE);
-    return libraryListPage({ user: h.layoutUser(me), sources: rows, next, filters: { status, notebook }, notebooks: notebooksOf(me.actor), liveSince, ...extra });
+    const list = s.sources.list(me.actor, { limit: PAGE_SIZE + 1, before, status, notebookId: notebook, tag, sort });
+    const { rows, next } = paged(list.map((r) => ({ id: sourceCursorKey(r, sort), r })), PAGE_SIZE);
+    return libraryListPage({
+      user: h.layoutUser(me), sources: rows.map((x) => x.r), next, filters: { status, notebook, tag, sort }, notebooks: notebooksOf(me.actor), liveSince, ...extra,
+    });
   }
 
   /** Validates the add-link form the way the API's schema would, with messages for people. */
