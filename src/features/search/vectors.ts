@@ -93,7 +93,7 @@ export function createVectorIndex(sqlite: Database, opts: VectorIndexOptions = {
       del.run(r.rowid);
       const code = enc.encode(r.vector);
       put.run(r.rowid, r.userId, r.rowid % SHARDS, r.docType, code);
-      memory.put(slot.slot, r.userId, r.rowid, r.docType, code);
+      memory.put(slot.slot, r.userId, r.rowid, r.docType, code, r.vector);
     }
   }
 
@@ -257,7 +257,8 @@ export function createVectorIndex(sqlite: Database, opts: VectorIndexOptions = {
       ensureCodes(slot);
       const code = encoder(slot.dimensions).encode(query);
       const store = memory.store(slot, indexTable(slot.slot), userId, encoder(slot.dimensions).shape.bits);
-      const cands = store ? store.nearest(code, opts.candidates, opts.docType) : shardCandidates(slot, userId, code, opts);
+      // In memory, the candidates are ordered by their int8 vectors and only the best k read back.
+      const cands = store ? store.best(code, query, opts.candidates, opts.k, opts.docType) : shardCandidates(slot, userId, code, opts);
       if (cands.length === 0) return [];
       const typeFilter = opts.docType ? "AND c.doc_type = ?" : "";
       const args: (string | number | Uint8Array)[] = [blob(query), slot.slot, userId, JSON.stringify(cands)];
@@ -320,8 +321,8 @@ function createCodeCache(sqlite: Database, budget: number) {
       for (const k of [...stores.keys()]) if (k.startsWith(`${slot}:`)) stores.delete(k);
     },
     /** Keeps a loaded store in step with a code written to the table (unloaded ones load it later). */
-    put(slot: number, userId: string, rowid: number, docType: string, code: Uint8Array): void {
-      stores.get(key(slot, userId))?.put(rowid, docType, code);
+    put(slot: number, userId: string, rowid: number, docType: string, code: Uint8Array, vector: Float32Array): void {
+      stores.get(key(slot, userId))?.put(rowid, docType, code, vector);
     },
     /** The owner's codes in memory, loading them if they fit; null means "search the table". */
     store(slot: ModelSlot, table: string, userId: string, bits: number): CodeStore | null {
@@ -337,7 +338,7 @@ function createCodeCache(sqlite: Database, budget: number) {
       const rows = sqlite.query<{ rowid: number; docType: string; code: Uint8Array }, [string]>(
         `SELECT rowid, doc_type docType, embedding code FROM ${table} WHERE user_id = ?`,
       );
-      const store = createCodeStore(bits, 1024);
+      const store = createCodeStore(bits, 1024, { dims: slot.dimensions });
       for (const r of rows.iterate(userId)) {
         store.put(r.rowid, r.docType, r.code);
         if (store.bytes > budget) {
@@ -345,6 +346,10 @@ function createCodeCache(sqlite: Database, budget: number) {
           return null;
         }
       }
+      const floats = sqlite.query<{ rowid: number; e: Uint8Array }, [number, string]>(
+        "SELECT v.chunk_rowid rowid, v.embedding e FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid WHERE v.slot = ? AND c.user_id = ?",
+      );
+      for (const r of floats.iterate(slot.slot, userId)) store.setVector(r.rowid, new Float32Array(r.e.buffer, r.e.byteOffset, r.e.byteLength / 4));
       stores.set(k, store);
       for (const other of stores.keys()) {
         if (total() <= budget || other === k) break;
