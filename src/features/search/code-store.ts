@@ -14,8 +14,8 @@ import { createHammingMemory, type HammingMemory, PAGE } from "./hamming.ts";
 export const codeBytes = (bits: number) => Math.ceil(bits / 64) * 8;
 const PREFIX_BYTES = 64;
 /** First-stage survivors per wanted candidate, and at least this many. */
-const PREFILTER_FACTOR = 8;
-const PREFILTER_MIN = 4096;
+const PREFILTER_FACTOR = 16;
+const PREFILTER_MIN = 8192;
 
 /**
  * Indices of the `k` smallest distances (ties at the cut in index order), optionally only among
