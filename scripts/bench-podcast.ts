@@ -1,6 +1,7 @@
 // bench:podcast — a ~1,500-word article → `brief` and `deep_dive` episodes with the builtin engines,
 // through a real Bun.serve. Reports wall time, audio seconds, real-time factor, MP3 size, peak RSS,
-// and /healthz latency polled every 10 ms while generating (the event loop must never block).
+// and /healthz latency polled every 10 ms while generating (the event loop must never block); then, when
+// Debian's pocketsphinx is installed, each builtin voice's word error rate as an intelligibility figure.
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import { parseMp3Frames } from "../src/features/podcasts/audio/mp3-parse.ts";
 import { episodeFile, insertReadySource } from "../src/features/podcasts/testing.ts";
 import { LONG_ARTICLE } from "../src/features/podcasts/testdata.ts";
 import { createServices } from "../src/services.ts";
+import { recogniserAvailable, WER_SENTENCES, wordErrorRate } from "./lib/intelligibility.ts";
 import { fmt, summarize, table, trackPeakRss } from "./lib/measure.ts";
 
 /** The first episode pays for starting the speech and encoder threads and warming their code. */
@@ -113,6 +115,21 @@ console.log(`peak RSS ${peak} MB`);
 console.log(`/healthz stayed under ${HEALTH_BUDGET_MS} ms during generation: ${allUnder ? "yes" : "NO"}`);
 const rtf = (i: number) => Number(rows[i]!["× real time"]);
 console.log(`target: brief ≥ 25× real time → cold ${rtf(0) >= 25 ? "met" : "NOT met"}, warm ${rtf(1) >= 25 ? "met" : "NOT met"}`);
+
+// Intelligibility: optional, because the recogniser is a system package (apt-get install pocketsphinx pocketsphinx-en-us).
+if (process.argv.includes("--no-wer")) console.log("intelligibility: skipped (--no-wer)");
+else if (!recogniserAvailable()) console.log("intelligibility: skipped (pocketsphinx_continuous not installed; apt-get install pocketsphinx pocketsphinx-en-us)");
+else {
+  const speech = services.ai.speech;
+  const wer: Record<string, string | number>[] = [];
+  for (const [i, voice] of speech.voices.entries()) {
+    const rate = await wordErrorRate((text) => speech.synthesize(text, voice));
+    wer.push({ voice, role: i === 0 ? "host_a" : i === 1 ? "host_b" : "", "word error rate": `${fmt(rate, 1)} %` });
+  }
+  const n = WER_SENTENCES.join(" ").split(/\s+/).length;
+  console.log(`intelligibility: ${WER_SENTENCES.length} sentences (${n} words) per voice, decoded by pocketsphinx (stock en-us models); lower is better`);
+  console.log(table(wer));
+}
 
 await services.runner.stop({ graceMs: 1000 });
 await services.podcasts.close();

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { bestQuote } from "../../features/search/citations.ts";
 import { createBuiltinChat, scoreSentences } from "./builtin.ts";
-import { isAnswerable, questionType } from "./sentence-filter.ts";
+import { holdsAnswerType, isAnswerable, questionType } from "./sentence-filter.ts";
 
 const chat = createBuiltinChat();
 const sentencesOf = (answer: string) => answer.split(/\s*\[\d+\]\s*/).filter(Boolean);
@@ -68,6 +68,12 @@ describe("builtin answers", () => {
     expect(sentencesOf(await chat.answer("How many books did the press make?", p))[0]).toContain("twenty million");
   });
 
+  test("a name right after 'in', 'at', 'from' is a place: it does not answer 'who'", () => {
+    expect(holdsAnswerType("In the 1940s, young musicians in New York developed bebop.", "person", "Who were the leading musicians of bebop?")).toBe(false);
+    expect(holdsAnswerType("The saxophonist Charlie Parker led the way.", "person", "Who were the leading musicians of bebop?")).toBe(true);
+    expect(holdsAnswerType("The first press was built in Mainz by Johannes Gutenberg.", "person", "Who built the first press?")).toBe(true);
+  });
+
   test("MMR leaves out a near-duplicate even from another passage and keeps a distinct relevant sentence", async () => {
     const a = { n: 1, title: "Starter", text: "Feed the sourdough starter twice a day with flour and water. A healthy sourdough starter doubles within six hours." };
     const b = { n: 2, title: "Starter", text: "Feed your sourdough starter twice each day with flour and water." };
@@ -100,5 +106,25 @@ describe("builtin answers", () => {
     const answer = await chat.answer("What is the downside of adding many indexes to a table?", [db, atoms]);
     expect(answer).toContain("[1]");
     expect(answer).not.toContain("Atoms");
+  });
+
+  test("a very short sentence right after a picked one comes with it: the setup's point", async () => {
+    const text = [
+      "## How a queen is made",
+      "",
+      "Larvae destined to become queens are raised in large cells and fed royal jelly throughout their development.",
+      "",
+      "A worker and a queen develop from the same kind of fertilised egg, laid by the one queen of the colony. The difference is diet.",
+    ].join("\n");
+    const answer = await chat.answer("What makes a bee larva develop into a queen rather than a worker?", [{ n: 1, title: "Honeybee colonies", text }]);
+    expect(answer).toContain("laid by the one queen of the colony. [1] The difference is diet. [1]");
+    expect(sentencesOf(answer).length).toBeLessThanOrEqual(4);
+  });
+
+  test("the next sentence carrying on the subject as a pronoun completes a picked one", async () => {
+    const text =
+      "Several chemists noticed patterns among the elements, but Dmitri Mendeleev made the decisive step in 1869. Mendeleev's boldest move was to leave gaps in his table for elements that had not yet been discovered. He called the missing one eka-silicon and described its weight and density in advance.";
+    const answer = await chat.answer("Which element did Mendeleev correctly foresee before it was found?", [{ n: 1, title: "The periodic table", text }]);
+    expect(answer).toContain("not yet been discovered. [1] He called the missing one eka-silicon");
   });
 });

@@ -23,6 +23,8 @@ const MMR_LAMBDA = 0.7;
 const DANGLING = /^(?:(?:It|This|These|That|Those|They|Such|Its|Their|He|She|His|Her)\b(?! (?:is|are|was) (?:a|an|the) )|\w+(?: \w+){0,2} (?:it|this|them|that),|\w+ (?:these|this|they|it)\b)/;
 /** Stems of everyday words that two unrelated sentences often share. */
 const GENERIC = new Set(contentStems("much many make made get got like use used well also one way thing new old good best more most some other time day year people take give go come know see want need just even").filter(Boolean));
+/** A sentence of at most this many words right after a picked one is its punchline (see withPunchline). */
+const PUNCHLINE_WORDS = 6;
 /** A further sentence must score at least this share of the first one. */
 const FOLLOW_RATIO = 0.6;
 
@@ -216,6 +218,31 @@ export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked, 
     if (continuation && !picked.includes(continuation) && picked.length === (picked[0] === first ? 1 : 2) && (short || !best || continuation.score + 0.1 * first.score >= best.score)) best = continuation;
     if (!best) break;
     picked.push(best);
+  }
+  return withPunchline(picked, all);
+}
+
+/**
+ * The sentence right after a picked one in its paragraph completes it when it is a very short
+ * continuation ("Queens and workers develop from the same kind of fertilised egg. The difference is
+ * diet.") or carries on its subject as a pronoun ("He predicted …"): the point is often there, in
+ * words the question does not use. One is added, right after its sentence; at four sentences it
+ * replaces the last-picked follow-up.
+ */
+function withPunchline(picked: Candidate[], all: Candidate[]): Candidate[] {
+  for (const p of picked) {
+    const next = all.find((c) => c.n === p.n && c.block === p.block && c.idx === p.idx + 1);
+    if (!next || picked.some((q) => q.n === next.n && q.idx === next.idx)) continue;
+    const shown = displayText(next.text);
+    // It must read as a continuation: short and opening on a reference ("The difference…", "This…"),
+    // not a new instruction ("Bake at 250 degrees."), or of any length with a pronoun for subject
+    // ("He predicted an element he called eka-silicon…"), which carries on the picked sentence's subject.
+    const punchline = shown.split(/\s+/).length <= PUNCHLINE_WORDS && /^(?:The|This|That|These|Those|It|They|Such)\b/.test(shown);
+    if (!punchline && !/^(?:He|She|They|It)\b/.test(shown)) continue;
+    if (picked.length >= MAX_SENTENCES && picked.at(-1) === p) continue;
+    const out = picked.length >= MAX_SENTENCES ? picked.slice(0, -1) : [...picked];
+    out.splice(out.indexOf(p) + 1, 0, next);
+    return out;
   }
   return picked;
 }

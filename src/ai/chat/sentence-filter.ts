@@ -63,7 +63,8 @@ export function holdsAnswerType(sentence: string, type: QuestionType, question: 
   const caps = (s.match(/(?<=\S\s+)\p{Lu}[\p{L}'’-]+/gu) ?? []).filter(novel);
   // A person is named in two capitalised words or more ("Johannes Gutenberg", "Karl von Frisch");
   // one capitalised word is as often a place or a thing ("Bible", "Mainz").
-  if (type === "person") return (s.match(/\p{Lu}[\p{L}'’-]+(?:\s+(?:von |van |de |da |di |der |la |le )?\p{Lu}[\p{L}'’-]+)+/gu) ?? []).some((n) => n.split(/\s+/).some(novel));
+  // A name right after "in", "at", "from"… is a place ("musicians in New York"), not a person.
+  if (type === "person") return (s.match(/(?<!\b(?:in|at|from|near|across) )\p{Lu}[\p{L}'’-]+(?:\s+(?:von |van |de |da |di |der |la |le )?\p{Lu}[\p{L}'’-]+)+/gu) ?? []).some((n) => n.split(/\s+/).some(novel));
   return caps.length > 0 || /\b(?:in|at|near|from) the [\p{Ll}]+ of\b/u.test(s);
 }
 

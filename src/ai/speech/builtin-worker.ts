@@ -7,13 +7,15 @@ import { serveWorker } from "./worker-host.ts";
 
 export interface FliteJob {
   text: string;
-  /** A Flite voice name, e.g. "slt" or "rms". */
+  /** A Flite voice name, e.g. "kal16" or "rms". */
   voice: string;
+  /** Flite features set for this call (`--setf`), e.g. a mean pitch. */
+  settings?: Record<string, string | number>;
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
 
-serveWorker<FliteJob, AudioClip>(async ({ text, voice }) => {
+serveWorker<FliteJob, AudioClip>(async ({ text, voice, settings }) => {
   compiled ??= Bun.file(wasmPath)
     .arrayBuffer()
     .then((bytes) => WebAssembly.compile(bytes))
@@ -22,6 +24,6 @@ serveWorker<FliteJob, AudioClip>(async ({ text, voice }) => {
       throw err;
     });
   const module = await compiled;
-  const clip = decodeWav(fliteToWav(module, text, voice));
+  const clip = decodeWav(fliteToWav(module, text, voice, settings));
   return { result: clip, transfer: [clip.samples.buffer] };
 });

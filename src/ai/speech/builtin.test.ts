@@ -46,8 +46,8 @@ function medianPitch(samples: Float32Array, rate: number): number {
 describe("builtin speech (Flite in a worker)", () => {
   const line = "The quick brown fox jumps over the lazy dog, and then it takes a well deserved nap.";
 
-  test("both voices speak audibly, and host_a (female) is clearly higher-pitched than host_b (male)", async () => {
-    expect(speech.voices).toEqual(["slt", "rms"]);
+  test("both host voices speak audibly, and host_a (kal16, raised) is clearly higher-pitched than host_b (rms)", async () => {
+    expect(speech.voices.slice(0, 2)).toEqual(["kal16", "rms"]);
     const a = await speech.synthesize(line, "host_a");
     const b = await speech.synthesize(line, "host_b");
     for (const clip of [a, b]) {
@@ -60,6 +60,14 @@ describe("builtin speech (Flite in a worker)", () => {
     expect(pitchA).toBeGreaterThan(130);
     expect(pitchB).toBeLessThan(140);
     expect(pitchA).toBeGreaterThan(pitchB * 1.4);
+  }, 60_000);
+
+  test("the other Flite voices stay reachable by name, and kal16's pitch is raised", async () => {
+    expect(speech.voices).toEqual(["kal16", "rms", "slt", "awb"]);
+    const slt = await speech.synthesize(line, "slt");
+    expect(medianPitch(slt.samples, 16000)).toBeGreaterThan(150);
+    // Flite's own kal16 sits near 88 Hz; the host voice must not.
+    expect(medianPitch((await speech.synthesize(line, "kal16")).samples, 16000)).toBeGreaterThan(140);
   }, 60_000);
 
   test("raw voice names work and give the same audio as their aliases", async () => {

@@ -188,9 +188,10 @@ export function textForFlite(text: string): string {
     .trim();
 }
 
-/** One synthesis: returns the WAV file Flite wrote (16 kHz, 16-bit mono for the bundled voices). */
-export function fliteToWav(module: WebAssembly.Module, text: string, voice: string): Uint8Array {
-  const run = runWasiCommand(module, ["flite", "-voice", voice, "-t", text, "-o", "out.wav"]);
+/** One synthesis (`settings` are Flite features, e.g. int_f0_target_mean): returns the WAV file Flite wrote (16 kHz, 16-bit mono for the bundled voices). */
+export function fliteToWav(module: WebAssembly.Module, text: string, voice: string, settings: Record<string, string | number> = {}): Uint8Array {
+  const setf = Object.entries(settings).flatMap(([k, v]) => ["--setf", `${k}=${v}`]);
+  const run = runWasiCommand(module, ["flite", "-voice", voice, ...setf, "-t", text, "-o", "out.wav"]);
   const wav = run.files.get("out.wav");
   if (run.exitCode !== 0 || !wav) {
     const why = (run.stderr || run.stdout).trim().slice(0, 300) || `exit code ${run.exitCode}`;

@@ -1,5 +1,7 @@
 // Turns extracted Markdown into speakable sections and paragraphs, and ranks sentences by centrality.
 import { contentStems, jaccard, splitSentences } from "../../../ai/text.ts";
+import { isClutter, isDangling, stripDateline } from "./clean.ts";
+import { paragraphStances, type Stance } from "./stance.ts";
 
 export interface Section {
   heading: string | null;
@@ -14,6 +16,10 @@ export interface RankedSentence {
   words: number;
   stems: string[];
   score: number;
+  /** Whose side it speaks for: the text's case, the objections it reports, or neither. */
+  stance: Stance;
+  /** The sentence just before it in the same paragraph, to repair a dangling opening; null at a paragraph's start. */
+  lead: string | null;
 }
 
 /** Inline Markdown to plain speakable text: links keep their words, images and markup go. */
@@ -48,8 +54,9 @@ export function sectionsOf(markdown: string): Section[] {
   let inCode = false;
   const current = () => sections[sections.length - 1]!;
   const flush = () => {
-    const text = closeSentence(plainInline(buffer.join(" ")));
-    if (text) current().paragraphs.push(text);
+    const text = stripDateline(closeSentence(plainInline(buffer.join(" "))));
+    // Furniture left in the body (or in sources saved before extraction learnt to strip it) is never read.
+    if (text && !isClutter(text)) current().paragraphs.push(text);
     buffer = [];
   };
   for (const raw of markdown.split(/\r?\n/)) {
@@ -65,7 +72,7 @@ export function sectionsOf(markdown: string): Section[] {
     if (heading) {
       flush();
       const text = plainInline(heading[1]!);
-      if (text) sections.push({ heading: text, paragraphs: [] });
+      if (text && !isClutter(text)) sections.push({ heading: text, paragraphs: [] });
       continue;
     }
     if (line === "" || /^([-*_]\s*){3,}$/.test(line) || /^\|?[\s:|-]+\|[\s:|-]*$/.test(line)) {
@@ -107,11 +114,14 @@ export function rankSentences(sections: Section[], opts: { minWords?: number; mi
   sections.forEach((s, section) => {
     s.paragraphs.forEach((p, pi) => {
       if (p === CODE_NOTICE) return;
-      splitSentences(p).forEach((sentence, si) => {
-        const words = wordCount(sentence.text);
-        const stems = contentStems(sentence.text);
-        if (words < minWords || words > 70 || stems.length < minStems) return;
-        out.push({ text: closeSentence(sentence.text), section, order: out.length, words, stems, score: pi === 0 && si === 0 ? 0.05 : 0 });
+      const sentences = splitSentences(p).map((x) => x.text);
+      const stances = paragraphStances(sentences, s.heading);
+      sentences.forEach((text, si) => {
+        const words = wordCount(text);
+        const stems = contentStems(text);
+        if (words < minWords || words > 70 || stems.length < minStems || isClutter(text)) return;
+        const lead = si > 0 ? closeSentence(sentences[si - 1]!) : null;
+        out.push({ text: closeSentence(text), section, order: out.length, words, stems, score: pi === 0 && si === 0 ? 0.05 : 0, stance: stances[si]!, lead });
       });
     });
   });
@@ -131,7 +141,7 @@ export function rankSentences(sections: Section[], opts: { minWords?: number; mi
     let dot = 0;
     for (const [t, x] of v) dot += x * (centroid.get(t) ?? 0);
     s.score += dot / (norm(v) * cNorm);
-    if (isAnaphoric(s.text)) s.score *= 0.6;
+    if (isDangling(s.text)) s.score *= 0.6;
   }
   return out;
 }
@@ -178,10 +188,7 @@ const EVIDENCE = new RegExp(`\\d|\\b(${NUMBER_WORDS}|study|studies|research(ers)
 const HEDGE =
   /^(but|yet|still)\b|\b(however|although|though|despite|whereas|unclear|uncertain|unknown|not yet|limits?|limited|limitations?|risks?|critics?|worr(y|ies|ied)|preliminary|mixed|difficult|not a cure|may not|might not|cannot)\b/i;
 const EXAMPLE = /\b(for example|for instance|such as|e\.g\.|imagine|consider)\b|\d/i;
-/** Sentences that lean on the one before ("This…", "Therefore…") make poor stand-alone picks. */
-const ANAPHORIC = /^(this|that|these|those|it|its|they|their|such|also|therefore|thus|so|then|instead|as a result|above that|the same)\b|^\S+\s+(therefore|also|thus)\b/i;
 
 export const hasEvidence = (s: string) => EVIDENCE.test(s);
 export const isHedge = (s: string) => HEDGE.test(s);
 export const isExample = (s: string) => EXAMPLE.test(s);
-export const isAnaphoric = (s: string) => ANAPHORIC.test(s);
