@@ -37,6 +37,26 @@ describe("hamming kernel", () => {
     expect(results[0]!.d).toEqual(expected);
     expect(results[1]!.d).toEqual(expected);
   });
+
+  test("the gather kernel reads codes by index, in the list's order, in WebAssembly and in JS", () => {
+    const r = rng(3);
+    const codes = Array.from({ length: 40 }, () => randomCode(r, 192));
+    const q = randomCode(r, 192);
+    const list = [39, 0, 17, 17, 5, 22, 38];
+    const base = 192;
+    const listAt = 192 * 41;
+    const out = listAt + 64;
+    for (const forceJs of [false, true]) {
+      const m = createHammingMemory(out + 64, { forceJs });
+      const u8 = new Uint8Array(m.memory.buffer);
+      u8.set(q, 0);
+      codes.forEach((c, i) => u8.set(c, base + 192 * i));
+      new Int32Array(m.memory.buffer, listAt, list.length).set(list);
+      m.gather(0, base, listAt, list.length, 24, 192, out);
+      expect(m.wasm).toBe(!forceJs);
+      expect([...new Uint16Array(m.memory.buffer, out, list.length)]).toEqual(list.map((i) => hamming(q, codes[i]!)));
+    }
+  });
 });
 
 describe("code store", () => {
@@ -44,12 +64,12 @@ describe("code store", () => {
     const r = rng(2);
     const store = createCodeStore(1536, 16);
     const all = new Map<number, { code: Uint8Array; type: string }>();
-    for (let i = 1; i <= 9000; i++) {
+    for (let i = 1; i <= 12000; i++) {
       const e = { code: randomCode(r, 192), type: i % 3 ? "source" : "note" };
       all.set(i, e);
       store.put(i, e.type, e.code);
     }
-    for (let i = 1; i <= 9000; i += 7) {
+    for (let i = 1; i <= 12000; i += 7) {
       store.remove(i);
       all.delete(i);
     }
@@ -57,6 +77,7 @@ describe("code store", () => {
     store.put(2, "note", replaced);
     all.set(2, { code: replaced, type: "note" });
     expect(store.size).toBe(all.size);
+    expect(store.size).toBeGreaterThan(8192); // more than the first stage keeps: both stages run
     for (let t = 0; t < 5; t++) {
       // A query near a stored code, so the true neighbours stand out from the random codes.
       const target = [...all.keys()][Math.floor(r() * all.size)]!;

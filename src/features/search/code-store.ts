@@ -55,6 +55,7 @@ export function createCodeStore(bits: number, initialCapacity = 1024, opts: { fo
   let scales = new Float32Array(dims ? capacity : 0); // value = scale × int8; 0 = no vector held
   const typeIds = new Map<string, number>();
   const at = new Map<number, number>(); // rowid → position
+  let idxBuf = new Int32Array(0);
   // Layout: [query: width][distances: cap × 2, rounded to 8][prefixes: cap × prefix][codes: cap × width][scratch]
   const distOff = () => width;
   const prefixOff = (cap = capacity) => width + Math.ceil((cap * 2) / 8) * 8;
@@ -117,23 +118,19 @@ export function createCodeStore(bits: number, initialCapacity = 1024, opts: { fo
     const q = new Uint8Array(mem.memory.buffer, 0, width);
     q.fill(0);
     q.set(code.subarray(0, width));
-    const idx = new Int32Array(count);
+    if (idxBuf.length < count) idxBuf = new Int32Array(capacity); // reused: a query allocates no O(n) array
+    const idx = idxBuf;
     const first = Math.max(PREFILTER_MIN, k * PREFILTER_FACTOR);
     if (prefix < width && count > first) {
       // Stage 1: prefixes only, keep the best `first`.
       mem.distances(0, prefixOff(), count, prefix / 8, distOff());
       const m = select(new Uint16Array(mem.memory.buffer, distOff(), count), count, first, prefix * 8, filter, want, idx);
-      // Stage 2: their full codes, copied side by side into scratch space.
+      // Stage 2: their full codes, picked in place by index (the list goes to scratch space).
       const scratch = scratchOff();
-      ensureBytes(scratch + m * width + m * 2 + 8);
-      const u8 = new Uint8Array(mem.memory.buffer);
-      const base = fullOff();
-      for (let j = 0; j < m; j++) {
-        const from = base + idx[j]! * width;
-        u8.copyWithin(scratch + j * width, from, from + width);
-      }
-      const dOut = scratch + m * width;
-      mem.distances(0, scratch, m, width / 8, dOut);
+      const dOut = scratch + Math.ceil((m * 4) / 8) * 8;
+      ensureBytes(dOut + m * 2 + 8);
+      new Int32Array(mem.memory.buffer, scratch, m).set(idx.subarray(0, m));
+      mem.gather(0, fullOff(), scratch, m, width / 8, width, dOut);
       const pick = new Int32Array(m);
       const got = select(new Uint16Array(mem.memory.buffer, dOut, m), m, k, width * 8, null, 0, pick);
       const out = new Int32Array(got);
@@ -142,7 +139,7 @@ export function createCodeStore(bits: number, initialCapacity = 1024, opts: { fo
     }
     mem.distances(0, fullOff(), count, width / 8, distOff());
     const m = select(new Uint16Array(mem.memory.buffer, distOff(), count), count, k, width * 8, filter, want, idx);
-    return idx.subarray(0, m);
+    return idx.slice(0, m);
   }
 
   function typeId(type: string): number {
