@@ -191,6 +191,8 @@ export function loadConfig(env: Env = process.env) {
       embedder: embedderKind as "builtin" | "hashed",
       /** The neural encoder's worker (and its ~300–600 MB) is released after this long without work. */
       embedderIdleMs: int(env, "EMBEDDER_IDLE_MS", 120_000, 100, 86_400_000),
+      /** Owners' binary vector codes kept in memory for fast vector search (~200 bytes per chunk). */
+      vectorMemoryMb: int(env, "VECTOR_MEMORY_MB", 256, 0, 65_536),
     },
     mail: {
       smtpUrl: smtpUrl(env, "SMTP_URL"),

@@ -134,7 +134,7 @@ export function createServices(deps: CoreDeps) {
   const webhooks = createWebhooksFeature({ sqlite, repo: webhooksRepo, clock, tokens: webhookTokens, workflows });
 
   const chunks = createChunksRepo(sqlite);
-  const vectors = createVectorIndex(sqlite);
+  const vectors = createVectorIndex(sqlite, { memoryBytes: config.ai.vectorMemoryMb * 1024 * 1024 });
   const indexer = createIndexer({ chunks, vectors, jobs: queue, embedder: ai.embedder, logger });
   indexer.register(runner);
   sources.setEmbeddingProgress((ids) => indexer.progress(ids));
@@ -160,7 +160,7 @@ export function createServices(deps: CoreDeps) {
 
   return {
     config, db, clock, logger, queue, runner, safeFetch, scheduler, extractor,
-    accounts, keys, credits, events, sources, notebooks, notes, ai, indexer, search, ask, oauth,
+    accounts, keys, credits, events, sources, notebooks, notes, ai, indexer, vectors, search, ask, oauth,
     webhookTokens, workflows, webhooks, podcasts, live, imports,
     feeds: feeds.service, feedScheduler: feeds.dispatcher, mail,
     hooks: { onSourceReady, noteSaved: noteHooks.onSaved },

@@ -14,7 +14,7 @@ import type { VectorIndex } from "./vectors.ts";
 export const RRF_K = 60;
 const POOL = 100;
 /** Binary-code candidates re-ranked exactly per vector search; sized for recall@10 ≥ 0.95 (see docs/performance.md). */
-const CANDIDATES = 512;
+const CANDIDATES = 1024;
 
 export interface Ranked {
   rowid: number;

@@ -1,6 +1,9 @@
 // The vector index on its own: binary codes, owner partitions, recall against exact search, upkeep.
 import { describe, expect, test } from "bun:test";
-import { openTestDatabase } from "../../db/client.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase, openTestDatabase } from "../../db/client.ts";
 import { createEncoder } from "./binary-codes.ts";
 import { createChunksRepo, type DocType } from "./chunks-repo.ts";
 import { createVectorIndex } from "./vectors.ts";
@@ -122,6 +125,67 @@ describe("knn", () => {
       }
     }
     expect(index.knn(slot, "usr_nobody", vectors[0]!, { k: 5, candidates: 512 })).toEqual([]);
+  });
+});
+
+describe("codes held in memory", () => {
+  test("a deleted chunk whose rowid comes back under another owner is never shown to the first", () => {
+    const vectors = clustered(300, 32, 11);
+    const { db, index, slot, rowOf } = indexOf(vectors, { users: ["usr_a", "usr_b"] });
+    const q = vectors[0]!; // owned by usr_a
+    const first = index.knn(slot, "usr_a", q, { k: 5, candidates: 64 }); // loads usr_a's codes
+    const rowid = first[0]!.rowid;
+    expect(rowOf.get(rowid)).toBe(0);
+    // Deleted by SQL (a trigger path the cache does not see), then the rowid is reused for usr_b.
+    db.sqlite.query("DELETE FROM chunks WHERE id = ?").run(rowid);
+    db.sqlite
+      .query("INSERT INTO chunks (id, chunk_id, user_id, doc_type, doc_id, idx, text, start_offset, end_offset, token_count) VALUES (?, 'chk_x', 'usr_b', 'source', 'doc_x', 0, 'x', 0, 1, 1)")
+      .run(rowid);
+    index.upsert(slot, [{ rowid, userId: "usr_b", docType: "source", vector: q }]);
+    for (let i = 0; i < 2; i++) expect(index.knn(slot, "usr_a", q, { k: 20, candidates: 64 }).map((h) => h.rowid)).not.toContain(rowid);
+    const other = first[1]!.rowid; // a plain delete: gone from the results at once
+    db.sqlite.query("DELETE FROM chunks WHERE id = ?").run(other);
+    expect(index.knn(slot, "usr_a", q, { k: 20, candidates: 64 }).map((h) => h.rowid)).not.toContain(other);
+    expect(index.knn(slot, "usr_b", q, { k: 1, candidates: 64 })[0]!.rowid).toBe(rowid);
+  });
+
+  test("vectors written through another connection are found by a process that had loaded the codes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vec-conn-"));
+    try {
+      const path = join(dir, "t.db");
+      const one = openDatabase(path);
+      const two = openDatabase(path);
+      const vectors = clustered(50, 16, 12);
+      const chunks = createChunksRepo(one.sqlite);
+      vectors.forEach((_, i) => chunks.replace({ type: "note", id: `doc_${i}`, userId: "usr_a", title: "" }, [{ index: 0, text: `c ${i}`, start: 0, end: 3, heading: null, tokenCount: 1 }]));
+      const rows = one.sqlite.query<{ rowid: number; docId: string }, []>("SELECT id rowid, doc_id docId FROM chunks ORDER BY id").all();
+      const a = createVectorIndex(one.sqlite);
+      const slot = a.ensureSlot("m", 16);
+      a.upsert(slot, rows.slice(0, 25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[i]! })));
+      a.activate(slot.slot);
+      expect(a.knn(a.active()!, "usr_a", vectors[40]!, { k: 50, candidates: 64 })).toHaveLength(25);
+      const b = createVectorIndex(two.sqlite);
+      b.upsert(b.active()!, rows.slice(25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[25 + i]! })));
+      const hits = a.knn(a.active()!, "usr_a", vectors[40]!, { k: 50, candidates: 64 });
+      expect(hits).toHaveLength(50);
+      expect(hits[0]!.rowid).toBe(rows[40]!.rowid);
+      one.close();
+      two.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("with no memory budget the code table is searched instead, with the same results", () => {
+    const vectors = clustered(500, 32, 13);
+    const { db, index, slot } = indexOf(vectors);
+    const inTable = createVectorIndex(db.sqlite, { memoryBytes: 0 });
+    for (const q of vectors.slice(0, 10)) {
+      const viaMemory = index.knn(slot, "usr_a", q, { k: 3, candidates: 512 });
+      expect(inTable.knn(slot, "usr_a", q, { k: 3, candidates: 512 })).toEqual(viaMemory);
+    }
+    expect(inTable.memoryBytes()).toBe(0);
+    expect(index.memoryBytes()).toBeGreaterThan(0);
   });
 });
 

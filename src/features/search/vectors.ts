@@ -1,7 +1,9 @@
 // The vector index: per embedding model, float vectors for exact re-ranking (chunk_vectors) and a
-// sqlite-vec vec0 table of binary codes, partitioned by owner (and shard) for fast candidates.
+// sqlite-vec vec0 table of binary codes, partitioned by owner (and shard), also held in memory per
+// owner (code-store.ts) and scanned there for candidates.
 import type { Database } from "bun:sqlite";
 import { createEncoder, type Encoder } from "./binary-codes.ts";
+import { type CodeStore, createCodeStore } from "./code-store.ts";
 
 export interface ModelSlot {
   slot: number;
@@ -44,9 +46,15 @@ const REBUILD_BATCH = 2048;
 
 const blob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 
-export function createVectorIndex(sqlite: Database) {
+export interface VectorIndexOptions {
+  /** Budget for owners' codes held in memory; an owner whose codes exceed it is searched in SQLite. */
+  memoryBytes?: number;
+}
+
+export function createVectorIndex(sqlite: Database, opts: VectorIndexOptions = {}) {
   const encoders = new Map<number, Encoder>();
   const ready = new Set<number>(); // slots whose code table is known to exist
+  const memory = createCodeCache(sqlite, opts.memoryBytes ?? 256 * 1024 * 1024);
 
   function slots(): ModelSlot[] {
     return sqlite.query<ModelSlot, []>("SELECT slot, model, dimensions, state FROM embedding_models ORDER BY slot").all();
@@ -64,6 +72,7 @@ export function createVectorIndex(sqlite: Database) {
       sqlite.exec(`DROP TABLE IF EXISTS ${t}`);
     }
     ready.delete(slot);
+    memory.dropSlot(slot);
   }
 
   function createCodeTable(slot: ModelSlot): void {
@@ -82,7 +91,9 @@ export function createVectorIndex(sqlite: Database) {
     const put = sqlite.prepare(`INSERT INTO ${t} (rowid, user_id, shard, doc_type, embedding) VALUES (?, ?, ?, ?, vec_bit(?))`);
     for (const r of rows) {
       del.run(r.rowid);
-      put.run(r.rowid, r.userId, r.rowid % SHARDS, r.docType, enc.encode(r.vector));
+      const code = enc.encode(r.vector);
+      put.run(r.rowid, r.userId, r.rowid % SHARDS, r.docType, code);
+      memory.put(slot.slot, r.userId, r.rowid, r.docType, code, r.vector);
     }
   }
 
@@ -115,6 +126,22 @@ export function createVectorIndex(sqlite: Database) {
         .immediate();
     }
     ready.add(slot.slot);
+  }
+
+  /** Candidates from the vec0 code table: each shard of the owner's partition asked for its best. */
+  function shardCandidates(slot: ModelSlot, userId: string, code: Uint8Array, opts: { candidates: number; docType?: string }): number[] {
+    const perShard = Math.min(MAX_K, Math.ceil(opts.candidates / SHARDS));
+    const typeFilter = opts.docType ? "AND doc_type = ?" : "";
+    const shardQuery = sqlite.query<{ rowid: number }, any[]>(
+      `SELECT rowid FROM ${indexTable(slot.slot)} WHERE embedding MATCH vec_bit(?) AND k = ? AND user_id = ? AND shard = ? ${typeFilter}`,
+    );
+    const cands: number[] = [];
+    for (let shard = 0; shard < SHARDS; shard++) {
+      const args: (string | number | Uint8Array)[] = [code, perShard, userId, shard];
+      if (opts.docType) args.push(opts.docType);
+      for (const r of shardQuery.all(...args)) cands.push(r.rowid);
+    }
+    return cands;
   }
 
   return {
@@ -221,31 +248,38 @@ export function createVectorIndex(sqlite: Database) {
     },
 
     /**
-     * Approximate KNN: Hamming-distance candidates from the code table (owner partition, each
-     * shard, optional type filter), re-ranked by exact cosine distance over the float vectors.
+     * Approximate KNN: Hamming-distance candidates (the owner's codes in memory, or the code
+     * table's owner partition, each shard, when they do not fit the budget), re-ranked by exact
+     * cosine distance over the float vectors. The re-rank checks owner and type in SQLite, so a
+     * stale code in memory can cost a candidate but never show another owner's chunk.
      */
     knn(slot: ModelSlot, userId: string, query: Float32Array, opts: { k: number; candidates: number; docType?: string }): { rowid: number; distance: number }[] {
       ensureCodes(slot);
-      const perShard = Math.min(MAX_K, Math.ceil(opts.candidates / SHARDS));
-      const typeFilter = opts.docType ? "AND doc_type = ?" : "";
-      const shardQuery = sqlite.query<{ rowid: number }, any[]>(
-        `SELECT rowid FROM ${indexTable(slot.slot)} WHERE embedding MATCH vec_bit(?) AND k = ? AND user_id = ? AND shard = ? ${typeFilter}`,
-      );
       const code = encoder(slot.dimensions).encode(query);
-      const cands: number[] = [];
-      for (let shard = 0; shard < SHARDS; shard++) {
-        const args: (string | number | Uint8Array)[] = [code, perShard, userId, shard];
-        if (opts.docType) args.push(opts.docType);
-        for (const r of shardQuery.all(...args)) cands.push(r.rowid);
-      }
+      const store = memory.store(slot, indexTable(slot.slot), userId, encoder(slot.dimensions).shape.bits);
+      // In memory, the candidates are ordered by their int8 vectors and only the best k read back.
+      const cands = store ? store.best(code, query, opts.candidates, opts.k, opts.docType) : shardCandidates(slot, userId, code, opts);
       if (cands.length === 0) return [];
-      return sqlite
-        .query<{ rowid: number; distance: number }, [Uint8Array, number, string, number]>(
-          `SELECT chunk_rowid rowid, vec_distance_cosine(embedding, ?) distance FROM chunk_vectors
-           WHERE slot = ? AND chunk_rowid IN (SELECT value FROM json_each(?)) ORDER BY distance LIMIT ?`,
+      const typeFilter = opts.docType ? "AND c.doc_type = ?" : "";
+      const args: (string | number | Uint8Array)[] = [blob(query), slot.slot, userId, JSON.stringify(cands)];
+      if (opts.docType) args.push(opts.docType);
+      const rows = sqlite
+        .query<{ rowid: number; distance: number }, any[]>(
+          `SELECT v.chunk_rowid rowid, vec_distance_cosine(v.embedding, ?) distance FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid
+           WHERE v.slot = ? AND c.user_id = ? AND v.chunk_rowid IN (SELECT value FROM json_each(?)) ${typeFilter}`,
         )
-        .all(blob(query), slot.slot, JSON.stringify(cands), opts.k);
+        .all(...args);
+      if (store && rows.length < cands.length) {
+        // Codes of chunks deleted (by triggers, or replaced under another owner) since they were loaded.
+        const found = new Set(rows.map((r) => r.rowid));
+        for (const r of cands) if (!found.has(r)) store.remove(r);
+      }
+      rows.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+      return rows.slice(0, opts.k);
     },
+
+    /** Bytes of codes held in memory (all owners). */
+    memoryBytes: () => memory.bytes(),
 
     /** Exact KNN over an explicit set of chunks (a notebook's), for filtered searches. */
     exact(slot: ModelSlot, query: Float32Array, rowidsSql: string, rowidsArgs: (string | number)[], k: number): { rowid: number; distance: number }[] {
@@ -259,3 +293,75 @@ export function createVectorIndex(sqlite: Database) {
   };
 }
 export type VectorIndex = ReturnType<typeof createVectorIndex>;
+
+/**
+ * Owners' codes in memory, loaded lazily from the code table, kept up to date by this index's own
+ * writes, least recently used owners evicted beyond the byte budget. Another connection's commit
+ * (the CLI, another process) changes `PRAGMA data_version`: everything is reloaded on demand then.
+ */
+function createCodeCache(sqlite: Database, budget: number) {
+  const stores = new Map<string, CodeStore>(); // "slot:user" → store, least recently used first
+  const tooBig = new Set<string>();
+  let version = -1;
+  const key = (slot: number, userId: string) => `${slot}:${userId}`;
+  const total = () => [...stores.values()].reduce((n, s) => n + s.bytes, 0);
+
+  function checkVersion(): void {
+    const v = sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
+    if (v !== version) {
+      stores.clear();
+      tooBig.clear();
+      version = v;
+    }
+  }
+
+  return {
+    bytes: total,
+    dropSlot(slot: number): void {
+      for (const k of [...stores.keys()]) if (k.startsWith(`${slot}:`)) stores.delete(k);
+    },
+    /** Keeps a loaded store in step with a code written to the table (unloaded ones load it later). */
+    put(slot: number, userId: string, rowid: number, docType: string, code: Uint8Array, vector: Float32Array): void {
+      stores.get(key(slot, userId))?.put(rowid, docType, code, vector);
+    },
+    /** The owner's codes in memory, loading them if they fit; null means "search the table". */
+    store(slot: ModelSlot, table: string, userId: string, bits: number): CodeStore | null {
+      checkVersion();
+      const k = key(slot.slot, userId);
+      const hit = stores.get(k);
+      if (hit) {
+        stores.delete(k); // most recently used goes last
+        stores.set(k, hit);
+        return hit;
+      }
+      if (tooBig.has(k)) return null;
+      const rows = sqlite.query<{ rowid: number; docType: string; code: Uint8Array }, [string]>(
+        `SELECT rowid, doc_type docType, embedding code FROM ${table} WHERE user_id = ?`,
+      );
+      const store = createCodeStore(bits, 1024, { dims: slot.dimensions });
+      for (const r of rows.iterate(userId)) {
+        store.put(r.rowid, r.docType, r.code);
+        if (store.bytes > budget) {
+          tooBig.add(k);
+          return null;
+        }
+      }
+      const floats = sqlite.query<{ rowid: number; e: Uint8Array }, [number, string]>(
+        "SELECT v.chunk_rowid rowid, v.embedding e FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid WHERE v.slot = ? AND c.user_id = ?",
+      );
+      let n = 0;
+      for (const r of floats.iterate(slot.slot, userId)) {
+        store.setVector(r.rowid, new Float32Array(r.e.buffer, r.e.byteOffset, r.e.byteLength / 4));
+        // Each row is a fresh blob the collector does not hurry to free: without this, loading
+        // 100k vectors left ~300 MB of garbage behind (peak RSS).
+        if (++n % 16384 === 0) Bun.gc(false);
+      }
+      stores.set(k, store);
+      for (const other of stores.keys()) {
+        if (total() <= budget || other === k) break;
+        stores.delete(other);
+      }
+      return store;
+    },
+  };
+}
