@@ -139,13 +139,14 @@ export function createServices(deps: CoreDeps) {
   indexer.register(runner);
   sources.setEmbeddingProgress((ids) => indexer.progress(ids));
   // Tags (kept from imports) are indexed with the text so searching a label finds its sources.
-  const indexSource = (row: SourceRow) => {
+  const indexSource = (row: SourceRow, background = false) => {
     const tags = parseTags(row.tags);
     const markdown = (row.content ?? "") + (tags.length > 0 ? `\n\nTags: ${tags.join(", ")}` : "");
-    return indexer.index({ type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown });
+    return indexer.index({ type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown }, { background });
   };
-  onSourceReady.push((_actor, row) => indexSource(row));
-  onSourceReindex.push(indexSource);
+  // An imported page's first indexing embeds in the background lane; later changes are interactive.
+  onSourceReady.push((_actor, row) => indexSource(row, row.importId != null));
+  onSourceReindex.push((row) => indexSource(row));
   noteHooks.onSaved.push((n) => indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }));
   const search = createSearchService({ sqlite, chunks, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
   const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });

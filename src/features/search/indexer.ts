@@ -12,6 +12,8 @@ import type { VectorIndex } from "./vectors.ts";
 
 export const EMBED_JOB = "search.embed";
 export const REEMBED_JOB = "search.reembed";
+/** Embedding of imported documents: a background lane, so an interactive save's vectors come first. */
+export const EMBED_IMPORT_JOB = "search.embed_import";
 const BATCH = 64;
 
 export interface IndexableDoc {
@@ -60,10 +62,13 @@ export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; 
       return vectors.progress(vectors.byModel(embedder.id)?.slot ?? -1, "source", ids);
     },
 
-    /** Call inside the document's transaction. */
-    index(doc: IndexableDoc): void {
+    /**
+     * Call inside the document's transaction. `background`: the document came in bulk (an import),
+     * so its embedding waits behind interactive work and runs one at a time.
+     */
+    index(doc: IndexableDoc, opts: { background?: boolean } = {}): void {
       chunks.replace(doc, chunkMarkdown(doc.markdown));
-      jobs.enqueue(EMBED_JOB, { doc_type: doc.type, doc_id: doc.id });
+      jobs.enqueue(opts.background ? EMBED_IMPORT_JOB : EMBED_JOB, { doc_type: doc.type, doc_id: doc.id });
     },
 
     /**
@@ -81,15 +86,16 @@ export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; 
     },
 
     register(runner: Runner): void {
-      runner.register(
-        EMBED_JOB,
-        defineJob({
-          payload: t.Object({ doc_type: t.Union([t.Literal("source"), t.Literal("note")]), doc_id: t.String() }),
-          handle: async (p, ctx) => {
-            await embedMissing(10_000, { type: p.doc_type, id: p.doc_id }, ctx.signal);
-          },
-        }),
-      );
+      const embedDoc = defineJob({
+        payload: t.Object({ doc_type: t.Union([t.Literal("source"), t.Literal("note")]), doc_id: t.String() }),
+        handle: async (p, ctx) => {
+          await embedMissing(10_000, { type: p.doc_type, id: p.doc_id }, ctx.signal);
+        },
+      });
+      runner.register(EMBED_JOB, embedDoc);
+      // One at a time and after every other due job: the encoder is one worker, and 10,000 imported
+      // pages would otherwise queue ahead of the page the user saves next.
+      runner.register(EMBED_IMPORT_JOB, { ...embedDoc, maxConcurrent: 1 });
       runner.register(
         REEMBED_JOB,
         defineJob({

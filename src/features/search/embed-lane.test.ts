@@ -1,0 +1,46 @@
+// Imported pages are embedded in a background lane: a page saved by hand while thousands of imported
+// pages wait gets its vectors first, and imported pages are still embedded in the end.
+import { expect, test } from "bun:test";
+import { createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
+import { systemActor } from "../accounts/actor.ts";
+import { runImports, upload } from "../imports/test-support.ts";
+import { EMBED_IMPORT_JOB, EMBED_JOB } from "./indexer.ts";
+
+/** Marks a source ready with some text and runs the ready hooks, as ingestion does. */
+async function makeReady(ctx: TestContext, userId: string, id: string): Promise<void> {
+  const actor = systemActor(userId, "test");
+  ctx.db.sqlite.query("UPDATE sources SET status = 'ready', content = ? WHERE id = ?").run("Bees dance to show where the flowers are.", id);
+  const row = ctx.services.sources.get(actor, id);
+  for (const h of ctx.services.hooks.onSourceReady) await h(actor, row);
+}
+
+const embedJobs = (ctx: TestContext, id: string) =>
+  ctx.db.sqlite
+    .query<{ type: string }, [string]>("SELECT type FROM jobs WHERE type LIKE 'search.embed%' AND payload LIKE '%' || ? || '%'")
+    .all(id)
+    .map((r) => r.type);
+
+test("an imported page embeds in the background lane, a saved one interactively, and both get vectors", async () => {
+  const ctx = createTestContext();
+  const u = await userWithKey(ctx);
+  const file = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><A HREF="https://bees.example/dance" ADD_DATE="1500000000">Dance</A>\n</DL><p>\n`;
+  expect((await upload(ctx, u.key, file, { format: "netscape" })).status).toBe(202);
+  await runImports(ctx);
+  const imported = ctx.db.sqlite.query<{ id: string }, []>("SELECT id FROM sources WHERE import_id IS NOT NULL").get()!.id;
+  const { source: saved } = ctx.services.sources.create(systemActor(u.userId, "test"), { url: "https://bees.example/hive" });
+
+  await makeReady(ctx, u.userId, imported);
+  await makeReady(ctx, u.userId, saved.id);
+  expect(embedJobs(ctx, imported)).toEqual([EMBED_IMPORT_JOB]);
+  expect(embedJobs(ctx, saved.id)).toEqual([EMBED_JOB]);
+
+  // Only the embedding is under test here: the saved link's fetch (to a host that does not exist) goes.
+  ctx.db.sqlite.run("DELETE FROM jobs WHERE type LIKE 'source.%'");
+  await ctx.runner.drain({ timeoutMs: 30_000 });
+  const progress = ctx.services.indexer.progress([imported, saved.id]);
+  for (const id of [imported, saved.id]) {
+    const p = progress.get(id)!;
+    expect(p.total).toBeGreaterThan(0);
+    expect(p.done).toBe(p.total);
+  }
+}, 60_000);
