@@ -74,7 +74,7 @@ describe("durable", () => {
     expect((await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body.counts.created).toBe(2000);
     gaps.sort((x, y) => x - y);
     const median = gaps[Math.floor(gaps.length / 2)]!;
-    // Batches of 100 entries held the thread for 17–25 ms each here (more on a busy machine); a slice is about 8 ms.
+    // Batches of 100 entries held the thread for 17–25 ms each here (more on a busy machine); a slice is about 3 ms.
     expect(median).toBeLessThan(15);
   }, 60_000);
 

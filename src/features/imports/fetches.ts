@@ -8,7 +8,7 @@ import { INGEST_IMPORT_JOB } from "../sources/service.ts";
 import type { ImportFormat } from "./formats/index.ts";
 
 /** Work between two turns of the event loop, in milliseconds (a request waits at most about this). */
-export const SLICE_MS = 8;
+export const SLICE_MS = 3;
 const PAGE = 200;
 
 /** A macrotask: pending I/O (requests, fetch replies, worker messages) runs before the next slice. */
@@ -47,9 +47,9 @@ export async function queueImportFetches(
   let after = "";
   for (;;) {
     if (signal?.aborted) throw new Error("the import was interrupted while queueing its fetches; it resumes there");
-    const started = performance.now();
     const page = deps.sources.pendingOfImport(imp.id, after, PAGE);
     if (page.length === 0) return;
+    const started = performance.now();
     let i = 0;
     inTransaction(deps.sqlite, () => {
       for (; i < page.length && (i === 0 || performance.now() - started < SLICE_MS); i++) {

@@ -18,7 +18,7 @@ import type { ImportPublic } from "./schema.ts";
 export const IMPORT_JOB = "import.run";
 // Entries are applied in time slices: one transaction takes entries until SLICE_MS have passed (or
 // BATCH entries), commits, and yields to the event loop, so a request or a job step that arrives
-// mid-import waits for at most one slice (~10 ms), not for a batch of 100 (~45 ms) as before.
+// mid-import waits for at most one slice (a few ms), not for a batch of 100 (~45 ms) as before.
 const BATCH = 100;
 const MAX_PROBLEMS = 1000;
 
