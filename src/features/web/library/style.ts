@@ -13,6 +13,8 @@ legend { font-weight: 600; padding: 0 .3rem; }
 label.check { display: inline-flex; gap: .35rem; align-items: center; font-weight: 400; margin: .2rem 1rem .2rem 0; }
 .filters { display: flex; gap: .75rem; align-items: flex-end; flex-wrap: wrap; margin: 1rem 0; }
 .filters label { margin: 0 0 .2rem; font-size: .85rem; }
+.filters input[type=text] { padding: .45rem .6rem; margin: 0; width: 12rem; max-width: 100%; }
+.filters select, .filters input[type=text] { height: 2.4rem; box-sizing: border-box; }
 .items { list-style: none; padding: 0; margin: 0; }
 .items li { padding: .65rem 0; border-bottom: 1px solid var(--line); }
 .items .meta { font-size: .88rem; color: var(--muted); display: flex; flex-wrap: wrap; gap: .2rem .9rem; }
