@@ -219,6 +219,8 @@ export function loadConfig(env: Env = process.env) {
       maxItems: int(env, "IMPORT_MAX_ITEMS", 100_000, 1, 10_000_000),
       fetchConcurrency: int(env, "IMPORT_FETCH_CONCURRENCY", 2, 1, 64),
       hostSpacingMs: int(env, "IMPORT_HOST_SPACING_MS", 1_000, 0, 600_000),
+      /** Longest an import's next slice waits for links being saved by hand (their fetch and embedding). */
+      yieldMaxMs: int(env, "IMPORT_YIELD_MAX_MS", 250, 0, 600_000),
     },
   };
   return deepFreeze(config);

@@ -26,7 +26,7 @@ import { createExtractor, type Extractor } from "./features/sources/extract/pool
 import { createIngester, type ReadyHook } from "./features/sources/ingest.ts";
 import { registerIngestJob } from "./features/sources/jobs.ts";
 import { createSourcesRepo } from "./features/sources/repo.ts";
-import { createSourcesService } from "./features/sources/service.ts";
+import { createSourcesService, INGEST_JOB } from "./features/sources/service.ts";
 import { createFeeds, registerFeedJobs } from "./features/feeds/index.ts";
 import { createMailer, createMailService } from "./features/mail/index.ts";
 import { setupPodcasts } from "./features/podcasts/setup.ts";
@@ -37,7 +37,7 @@ import { createWorkflowsFeature } from "./features/workflows/feature.ts";
 import { createAI } from "./ai/select.ts";
 import { createAskService } from "./features/search/ask.ts";
 import { createChunksRepo } from "./features/search/chunks-repo.ts";
-import { createIndexer } from "./features/search/indexer.ts";
+import { createIndexer, EMBED_JOB } from "./features/search/indexer.ts";
 import { createSearchService } from "./features/search/service.ts";
 import { createVectorIndex } from "./features/search/vectors.ts";
 import { createOAuthRepo } from "./features/oauth/repo.ts";
@@ -56,6 +56,9 @@ export interface CoreDeps {
   /** An extraction pool to use instead of one built from config (tests share one). */
   extractor?: Extractor;
 }
+
+/** Jobs of links saved by hand: an import's slices wait for them (at most IMPORT_YIELD_MAX_MS each). */
+const INTERACTIVE_JOBS: ReadonlySet<string> = new Set([INGEST_JOB, EMBED_JOB]);
 
 export function createServices(deps: CoreDeps) {
   const { config, db } = deps;
@@ -112,7 +115,9 @@ export function createServices(deps: CoreDeps) {
     logger,
     onReady: onSourceReady,
   });
-  registerIngestJob(runner, ingest, { importConcurrency: config.imports.fetchConcurrency });
+  // Interactive work first: an import's slices and its pages' ingestion wait for links saved by hand.
+  const interactiveQuiet = () => runner.quietFor(INTERACTIVE_JOBS, config.imports.yieldMaxMs);
+  registerIngestJob(runner, ingest, { importConcurrency: config.imports.fetchConcurrency, interactiveQuiet });
 
   const scheduler = createScheduler({ clock, logger });
   const feeds = createFeeds({
@@ -156,6 +161,7 @@ export function createServices(deps: CoreDeps) {
     allowPrivate: config.net.allowPrivateNetwork, hostSpacingMs: config.imports.hostSpacingMs,
     feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
     limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },
+    interactiveQuiet,
   });
   registerImportJob(runner, imports);
 

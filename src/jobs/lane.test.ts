@@ -37,3 +37,37 @@ test("bulk jobs are capped and never take the slot an interactive job is due for
   expect(summary.succeeded).toBe(11);
   expect(maxBulk).toBe(2);
 }, 20_000);
+
+test("quietFor waits while a job of the given types runs, and no longer than its limit", async () => {
+  const db = openTestDatabase();
+  const clock = fakeClock();
+  const queue = createQueue({ sqlite: db.sqlite, clock });
+  const runner = createRunner({ queue, clock, concurrency: 2 });
+  const started = deferred();
+  const gate = deferred();
+  runner.register("save", {
+    async handle() {
+      started.resolve();
+      await gate.promise;
+    },
+  });
+  runner.register("other", { async handle() {} });
+  // Nothing running: resolves at once.
+  await runner.quietFor(new Set(["save"]), 60_000);
+  queue.enqueue("save", {});
+  const done = runner.drain({ timeoutMs: 10_000 });
+  await started.promise;
+  let quiet = false;
+  const waiting = runner.quietFor(new Set(["save"]), 60_000).then(() => (quiet = true));
+  // Other types do not count.
+  await runner.quietFor(new Set(["other"]), 60_000);
+  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+  expect(quiet).toBe(false);
+  // The limit bounds the wait even while the job still runs.
+  await runner.quietFor(new Set(["save"]), 5);
+  expect(quiet).toBe(false);
+  gate.resolve();
+  await waiting;
+  expect(quiet).toBe(true);
+  await done;
+}, 20_000);

@@ -206,9 +206,26 @@ export function createRunner(deps: RunnerDeps) {
     return new Error(`drain() timed out after ${timeoutMs} ms; still running: ${stuck.join(", ") || "none"}`);
   }
 
+  /**
+   * Resolves once no job of these types is running here, or after maxWaitMs at the latest: bulk work
+   * (an import's record creation) calls it between its slices so interactive jobs go first.
+   */
+  async function quietFor(types: ReadonlySet<string>, maxWaitMs: number): Promise<void> {
+    const end = performance.now() + maxWaitMs;
+    for (;;) {
+      const busy = [...inFlight].filter((e) => types.has(e.job.type)).map((e) => e.done);
+      const left = end - performance.now();
+      if (busy.length === 0 || left <= 0) return;
+      let t: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([...busy, new Promise<void>((resolve) => (t = setTimeout(resolve, left)))]);
+      clearTimeout(t);
+    }
+  }
+
   return {
     workerId,
     register,
+    quietFor,
     start,
     stop,
     wake,

@@ -22,6 +22,8 @@ export interface FetchDeps {
   sources: SourcesRepo;
   jobs: JobEnqueuer;
   hostSpacingMs: number;
+  /** See ImportsDeps.interactiveQuiet. */
+  interactiveQuiet?: () => Promise<void>;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function queueImportFetches(
   let after = "";
   for (;;) {
     if (signal?.aborted) throw new Error("the import was interrupted while queueing its fetches; it resumes there");
+    await deps.interactiveQuiet?.();
     const page = deps.sources.pendingOfImport(imp.id, after, PAGE);
     if (page.length === 0) return;
     const started = performance.now();

@@ -31,6 +31,11 @@ export interface ImportsDeps extends ApplyDeps {
   clock: Clock;
   logger: Logger;
   limits: { maxBytes: number; maxItems: number };
+  /**
+   * Awaited before each slice of work: resolves when no interactive job (a link saved by hand) is
+   * running, or after a bounded wait, so an import never delays a save by more than a slice.
+   */
+  interactiveQuiet?: () => Promise<void>;
 }
 
 export function toPublicImport(r: ImportView, fetched: Record<string, number> = {}): ImportPublic {
@@ -156,6 +161,7 @@ export function createImportsService(deps: ImportsDeps) {
       let position = row.position;
       while (position < items.length) {
         if (signal?.aborted) throw new Error("the import was interrupted; it resumes from entry " + position);
+        await deps.interactiveQuiet?.();
         const from = position;
         const started = performance.now();
         position = inTransaction(sqlite, () => {

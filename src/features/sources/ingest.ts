@@ -15,7 +15,7 @@ import { toPublicSource } from "./service.ts";
 /** The parts of a fetched response ingestion reads (safeFetch's SafeResponse has them). */
 export type FetchedPage = Pick<SafeResponse, "status" | "url" | "body" | "contentType" | "headers">;
 export type PageFetcher = (url: string, init?: { accept?: string[] }) => Promise<FetchedPage>;
-export type Extractor = (input: ExtractInput) => Promise<Extracted>;
+export type Extractor = (input: ExtractInput, opts?: { background?: boolean }) => Promise<Extracted>;
 
 export const INGEST_CONTENT_TYPES = ["text/html", "application/xhtml+xml", "application/pdf", "text/plain", "text/markdown", "text/x-markdown"];
 
@@ -69,7 +69,7 @@ export function createIngester(deps: IngestDeps) {
   /** Ingests one source. Throws TransientIngestError when a retry may help and attempts remain. */
   return async function ingest(
     sourceId: string,
-    opts: { depth: number; lastAttempt: boolean; provided?: "html" | "markdown" },
+    opts: { depth: number; lastAttempt: boolean; provided?: "html" | "markdown"; background?: boolean },
   ): Promise<void> {
     const row = repo.byIdUnscoped(sourceId);
     if (!row) return;
@@ -101,7 +101,10 @@ export function createIngester(deps: IngestDeps) {
 
     let doc: Extracted;
     try {
-      doc = await deps.extract({ body: page.body, contentType: page.contentType, charset: charsetOf(page.headers), url: page.url });
+      doc = await deps.extract(
+        { body: page.body, contentType: page.contentType, charset: charsetOf(page.headers), url: page.url },
+        { background: opts.background },
+      );
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
       // A coded failure (too_complex, malformed_pdf, …) is the page's own and would come back the

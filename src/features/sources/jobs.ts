@@ -7,7 +7,11 @@ import { INGEST_IMPORT_JOB, INGEST_JOB } from "./service.ts";
 
 const MAX_ATTEMPTS = 3;
 
-export function registerIngestJob(runner: Runner, ingest: Ingester, opts: { importConcurrency: number }): void {
+export function registerIngestJob(
+  runner: Runner,
+  ingest: Ingester,
+  opts: { importConcurrency: number; interactiveQuiet?: () => Promise<void> },
+): void {
   // Imported links: the same work in a background lane, so interactive saves are claimed first.
   runner.register(
     INGEST_IMPORT_JOB,
@@ -16,7 +20,11 @@ export function registerIngestJob(runner: Runner, ingest: Ingester, opts: { impo
       maxAttempts: MAX_ATTEMPTS,
       maxConcurrent: opts.importConcurrency,
       backoff: (attempt) => Math.min(60_000, 2_000 * 2 ** (attempt - 1)),
-      handle: (p, ctx) => ingest(p.source_id, { depth: p.depth, lastAttempt: ctx.attempt >= ctx.maxAttempts, provided: p.provided }),
+      handle: async (p, ctx) => {
+        // An imported page starts only once the links saved by hand are done (or after a bounded wait).
+        await opts.interactiveQuiet?.();
+        await ingest(p.source_id, { depth: p.depth, lastAttempt: ctx.attempt >= ctx.maxAttempts, provided: p.provided, background: true });
+      },
     }),
   );
   runner.register(

@@ -111,4 +111,17 @@ describe("extraction pool", () => {
     expect(p.stats().threads).toBe(0);
     expect((await p.extract(fixture("news-article.html", "text/html"))).wordCount).toBeGreaterThan(50);
   }, 30_000);
+
+  test("an interactive page waiting for a thread goes ahead of background (imported) pages queued before it", async () => {
+    const p = pool({ size: 1 });
+    const done: string[] = [];
+    const track = (name: string, q: Promise<unknown>) => q.then(() => done.push(name));
+    // The one thread is busy; two background pages and then an interactive one wait for it.
+    const first = track("first", p.extract(fixture("news-article.html", "text/html")));
+    const b1 = track("background 1", p.extract(fixture("blog-windows-1252.html", "text/html"), { background: true }));
+    const b2 = track("background 2", p.extract(fixture("news-article.html", "text/html"), { background: true }));
+    const saved = track("interactive", p.extract(fixture("blog-windows-1252.html", "text/html")));
+    await Promise.all([first, b1, b2, saved]);
+    expect(done).toEqual(["first", "interactive", "background 1", "background 2"]);
+  }, 30_000);
 });

@@ -36,7 +36,8 @@ export interface ExtractorStats {
 }
 
 export interface Extractor {
-  extract(input: ExtractInput): Promise<Extracted>;
+  /** `background`: bulk work (an imported page); waits behind every interactive job queued. */
+  extract(input: ExtractInput, opts?: { background?: boolean }): Promise<Extracted>;
   /** Fails what is pending and stops every thread; a later call starts new ones. */
   close(): Promise<void>;
   stats(): ExtractorStats;
@@ -45,6 +46,7 @@ export interface Extractor {
 interface Job {
   id: number;
   input: ExtractInput;
+  background: boolean;
   resolve(value: Extracted): void;
   reject(err: unknown): void;
 }
@@ -188,11 +190,15 @@ export function createExtractPool(opts: ExtractPoolOptions): Extractor {
   };
 
   return {
-    extract(input) {
+    extract(input, o) {
       // Types no handler reads fail at once, without copying the body to a thread.
       if (!extractableType(input.contentType)) return extract(input, opts.limits);
       return new Promise<Extracted>((resolve, reject) => {
-        queue.push({ id: nextId++, input, resolve, reject });
+        const job: Job = { id: nextId++, input, background: o?.background === true, resolve, reject };
+        // An interactive page goes ahead of every background one still waiting (FIFO within each kind).
+        const at = job.background ? -1 : queue.findIndex((j) => j.background);
+        if (at < 0) queue.push(job);
+        else queue.splice(at, 0, job);
         pump();
       });
     },
