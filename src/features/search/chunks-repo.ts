@@ -48,6 +48,16 @@ export function createChunksRepo(sqlite: Database) {
     remove(type: DocType, id: string): void {
       del.run(type, id);
     },
+    /** Owner and document of chunks, without their text (picking hits reads many rows, shows few). */
+    keysByRowids(rowids: number[]): Map<number, Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">> {
+      if (rowids.length === 0) return new Map();
+      const rows = sqlite
+        .query<Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">, [string]>(
+          "SELECT c.id rowid, c.user_id userId, c.doc_type docType, c.doc_id docId FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))",
+        )
+        .all(JSON.stringify(rowids));
+      return new Map(rows.map((r) => [r.rowid, r]));
+    },
     byRowids(rowids: number[]): Map<number, ChunkRow> {
       if (rowids.length === 0) return new Map();
       const rows = sqlite

@@ -212,18 +212,24 @@ export function createSearchService(deps: {
     async search(actor: Actor, query: string, o: SearchOptions): Promise<SearchHit[]> {
       if (!query.trim()) throw invalid("query", "must not be empty");
       const ranked = await rank(actor, query, o);
-      const rows = chunks.byRowids(ranked.map((r) => r.rowid));
-      const best = new Map<string, { row: ChunkRow; score: number }>();
+      // The best chunk per document, chosen on keys only; the text is read for the chosen ones.
+      const keys = chunks.keysByRowids(ranked.map((r) => r.rowid));
+      const picked = new Map<string, { rowid: number; score: number }>();
       for (const r of ranked) {
-        const row = rows.get(r.rowid);
-        if (!row || row.userId !== actor.userId) continue;
-        if (o.types && !o.types.includes(row.docType)) continue;
-        const key = `${row.docType}:${row.docId}`;
-        if (!best.has(key)) best.set(key, { row, score: r.score });
-        if (best.size >= o.limit) break;
+        const k = keys.get(r.rowid);
+        if (!k || k.userId !== actor.userId) continue;
+        if (o.types && !o.types.includes(k.docType)) continue;
+        const key = `${k.docType}:${k.docId}`;
+        if (!picked.has(key)) picked.set(key, { rowid: r.rowid, score: r.score });
+        if (picked.size >= o.limit) break;
       }
-      const info = docInfo([...best.values()].map((b) => b.row));
-      return [...best.values()].map(({ row, score }) => {
+      const rows = chunks.byRowids([...picked.values()].map((p) => p.rowid));
+      const best = [...picked.values()].flatMap((p) => {
+        const row = rows.get(p.rowid);
+        return row && row.userId === actor.userId ? [{ row, score: p.score }] : [];
+      });
+      const info = docInfo(best.map((b) => b.row));
+      return best.map(({ row, score }) => {
         const { snippet, highlights } = makeSnippet(row.text, query);
         const meta = info.get(`${row.docType}:${row.docId}`);
         return {
