@@ -142,6 +142,25 @@ export function createCodeStore(bits: number, initialCapacity = 1024, opts: { fo
     return idx.slice(0, m);
   }
 
+  /** The query scaled to unit length, or null when int8 vectors are not kept (or the sizes differ). */
+  function unitOf(query: Float32Array): Float32Array | null {
+    if (!dims || query.length !== dims) return null;
+    let qn = 0;
+    for (let j = 0; j < dims; j++) qn += query[j]! * query[j]!;
+    const unit = new Float32Array(dims);
+    for (let j = 0; j < dims; j++) unit[j] = query[j]! / Math.sqrt(qn || 1);
+    return unit;
+  }
+
+  /** Cosine of the vector at position i with a unit query; null when no vector is held there. */
+  function cosineAt(i: number, unit: Float32Array): number | null {
+    const sc = scales[i]!;
+    if (sc === 0) return null;
+    let dot = 0;
+    for (let j = 0, b = i * dims; j < dims; j++) dot += quant[b + j]! * unit[j]!;
+    return dot * sc;
+  }
+
   function typeId(type: string): number {
     let id = typeIds.get(type);
     if (id === undefined) typeIds.set(type, (id = typeIds.size + 1));
@@ -211,30 +230,35 @@ export function createCodeStore(bits: number, initialCapacity = 1024, opts: { fo
     },
 
     /**
-     * The `candidates` nearest codes, ordered by the cosine of their int8 vectors with `query`;
-     * the best `k` rowids, plus every candidate without a vector held (its order is unknown).
+     * The `candidates` nearest codes, ordered by the cosine of their int8 vectors with `query`: the
+     * best `k` with that cosine, and apart every candidate without a vector held (order unknown).
      */
-    best(code: Uint8Array, query: Float32Array, candidates: number, k: number, type?: string): number[] {
+    best(code: Uint8Array, query: Float32Array, candidates: number, k: number, type?: string): { hits: { rowid: number; cos: number }[]; unknown: number[] } {
       const pos = nearestPositions(code, candidates, type);
-      if (!dims || query.length !== dims) return Array.from(pos, (i) => rowids[i]!);
-      let qn = 0;
-      for (let j = 0; j < dims; j++) qn += query[j]! * query[j]!;
-      const unit = new Float32Array(dims);
-      for (let j = 0; j < dims; j++) unit[j] = query[j]! / Math.sqrt(qn || 1);
+      const unit = unitOf(query);
+      if (!unit) return { hits: [], unknown: Array.from(pos, (i) => rowids[i]!) };
       const scored: { i: number; cos: number }[] = [];
       const unknown: number[] = [];
       for (const i of pos) {
-        const sc = scales[i]!;
-        if (sc === 0) {
-          unknown.push(rowids[i]!);
-          continue;
-        }
-        let dot = 0;
-        for (let j = 0, b = i * dims; j < dims; j++) dot += quant[b + j]! * unit[j]!;
-        scored.push({ i, cos: dot * sc });
+        const cos = cosineAt(i, unit);
+        if (cos === null) unknown.push(rowids[i]!);
+        else scored.push({ i, cos });
       }
       scored.sort((a, b) => b.cos - a.cos);
-      return [...scored.slice(0, k).map((s) => rowids[s.i]!), ...unknown];
+      return { hits: scored.slice(0, k).map((s) => ({ rowid: rowids[s.i]!, cos: s.cos })), unknown };
+    },
+
+    /** The int8 cosine of held chunks with `query`; chunks not held (or without a vector) are left out. */
+    cosines(query: Float32Array, ids: number[]): Map<number, number> {
+      const out = new Map<number, number>();
+      const unit = unitOf(query);
+      if (!unit) return out;
+      for (const id of ids) {
+        const i = at.get(id);
+        const cos = i === undefined ? null : cosineAt(i, unit);
+        if (cos !== null) out.set(id, cos);
+      }
+      return out;
     },
   };
 }

@@ -13,8 +13,10 @@ import type { VectorIndex } from "./vectors.ts";
 
 export const RRF_K = 60;
 const POOL = 100;
-/** Binary-code candidates re-ranked exactly per vector search; sized for recall@10 ≥ 0.95 (see docs/performance.md). */
+/** Binary-code candidates re-ranked per vector search; sized for recall@10 ≥ 0.95 (see docs/performance.md). */
 const CANDIDATES = 1024;
+/** In hybrid mode the vector half only feeds the fusion with the text ranking: half as many. */
+const HYBRID_CANDIDATES = 512;
 
 export interface Ranked {
   rowid: number;
@@ -139,12 +141,12 @@ export function createSearchService(deps: {
     return qv ? vectorHits(userId, qv, o, pool) : [];
   }
 
-  function vectorHits(userId: string, qv: NonNullable<Awaited<ReturnType<typeof queryVector>>>, o: SearchOptions, pool: number): Ranked[] {
+  function vectorHits(userId: string, qv: NonNullable<Awaited<ReturnType<typeof queryVector>>>, o: SearchOptions, pool: number, candidates = CANDIDATES): Ranked[] {
     const docType = o.types?.length === 1 ? o.types[0] : undefined;
     const scoped = scope(userId, o, docType);
     const hits = scoped
       ? vectors.exact(qv.slot, qv.q, scoped.sql, scoped.args, pool)
-      : vectors.knn(qv.slot, userId, qv.q, { k: pool, candidates: Math.max(CANDIDATES, pool * 2), docType });
+      : vectors.knn(qv.slot, userId, qv.q, { k: pool, candidates: Math.max(candidates, pool * 2), docType });
     // Below the calibrated floor a chunk is unrelated: a query about nothing in the library finds nothing.
     return hits.filter((h) => 1 - h.distance > qv.floor).map((h) => ({ rowid: h.rowid, score: 1 - h.distance }));
   }
@@ -160,11 +162,11 @@ export function createSearchService(deps: {
     const text = textRanking(userId, query, o, pool);
     const qv = await queryVector(query);
     if (!qv) return text;
-    const vector = vectorHits(userId, qv, o, pool);
+    const vector = vectorHits(userId, qv, o, pool, HYBRID_CANDIDATES);
     const cos = new Map(vector.map((v) => [v.rowid, v.score]));
     const textIds = text.filter((t) => !cos.has(t.rowid)).map((t) => t.rowid);
     if (textIds.length) {
-      for (const h of vectors.exact(qv.slot, qv.q, "SELECT value FROM json_each(?)", [JSON.stringify(textIds)], textIds.length)) cos.set(h.rowid, 1 - h.distance);
+      for (const [rowid, c] of vectors.similarities(qv.slot, userId, qv.q, textIds)) cos.set(rowid, c);
     }
     return keepTextAhead(rrf([text, vector]), new Set(text.map((t) => t.rowid)), cos);
   }

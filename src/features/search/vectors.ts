@@ -144,6 +144,41 @@ export function createVectorIndex(sqlite: Database, opts: VectorIndexOptions = {
     return cands;
   }
 
+  /**
+   * KNN from the owner's codes in memory: candidates by Hamming distance, ordered by the cosine of
+   * their int8 vectors (within ~0.01 of the exact one), the best k checked against SQLite for owner
+   * and type (a code left behind by a deleted chunk is dropped here and forgotten). Candidates whose
+   * vector is not held yet are scored exactly from the float vectors.
+   */
+  function fromMemory(store: CodeStore, slot: ModelSlot, userId: string, query: Float32Array, code: Uint8Array, opts: { k: number; candidates: number; docType?: string }) {
+    const { hits, unknown } = store.best(code, query, opts.candidates, opts.k, opts.docType);
+    const ids = [...hits.map((h) => h.rowid), ...unknown];
+    if (ids.length === 0) return [];
+    const typeFilter = opts.docType ? "AND c.doc_type = ?" : "";
+    const args: string[] = [userId, JSON.stringify(ids)];
+    if (opts.docType) args.push(opts.docType);
+    const live = new Set(
+      sqlite
+        .query<{ id: number }, string[]>(`SELECT c.id FROM chunks c WHERE +c.user_id = ? AND c.id IN (SELECT value FROM json_each(?)) ${typeFilter.replace("c.doc_type", "+c.doc_type")}`)
+        .all(...args)
+        .map((r) => r.id),
+    );
+    for (const id of ids) if (!live.has(id)) store.remove(id);
+    const out = hits.filter((h) => live.has(h.rowid)).map((h) => ({ rowid: h.rowid, distance: 1 - h.cos }));
+    const pending = unknown.filter((id) => live.has(id));
+    if (pending.length > 0) {
+      out.push(
+        ...sqlite
+          .query<{ rowid: number; distance: number }, [Uint8Array, number, string]>(
+            "SELECT chunk_rowid rowid, vec_distance_cosine(embedding, ?) distance FROM chunk_vectors WHERE slot = ? AND chunk_rowid IN (SELECT value FROM json_each(?))",
+          )
+          .all(blob(query), slot.slot, JSON.stringify(pending)),
+      );
+    }
+    out.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+    return out.slice(0, opts.k);
+  }
+
   return {
     slots,
     active(): ModelSlot | null {
@@ -257,8 +292,8 @@ export function createVectorIndex(sqlite: Database, opts: VectorIndexOptions = {
       ensureCodes(slot);
       const code = encoder(slot.dimensions).encode(query);
       const store = memory.store(slot, indexTable(slot.slot), userId, encoder(slot.dimensions).shape.bits);
-      // In memory, the candidates are ordered by their int8 vectors and only the best k read back.
-      const cands = store ? store.best(code, query, opts.candidates, opts.k, opts.docType) : shardCandidates(slot, userId, code, opts);
+      if (store) return fromMemory(store, slot, userId, query, code, opts);
+      const cands = shardCandidates(slot, userId, code, opts);
       if (cands.length === 0) return [];
       const typeFilter = opts.docType ? "AND c.doc_type = ?" : "";
       const args: (string | number | Uint8Array)[] = [blob(query), slot.slot, userId, JSON.stringify(cands)];
@@ -269,13 +304,27 @@ export function createVectorIndex(sqlite: Database, opts: VectorIndexOptions = {
            WHERE v.slot = ? AND c.user_id = ? AND v.chunk_rowid IN (SELECT value FROM json_each(?)) ${typeFilter}`,
         )
         .all(...args);
-      if (store && rows.length < cands.length) {
-        // Codes of chunks deleted (by triggers, or replaced under another owner) since they were loaded.
-        const found = new Set(rows.map((r) => r.rowid));
-        for (const r of cands) if (!found.has(r)) store.remove(r);
-      }
       rows.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
       return rows.slice(0, opts.k);
+    },
+
+    /**
+     * Cosine similarity of some of the owner's chunks with `query`: from the int8 copies held in
+     * memory where the owner's codes are loaded, else exactly from the float vectors.
+     */
+    similarities(slot: ModelSlot, userId: string, query: Float32Array, ids: number[]): Map<number, number> {
+      const held = memory.loaded(slot.slot, userId)?.cosines(query, ids) ?? new Map<number, number>();
+      const rest = ids.filter((id) => !held.has(id));
+      if (rest.length > 0) {
+        for (const r of sqlite
+          .query<{ rowid: number; distance: number }, [Uint8Array, number, string]>(
+            "SELECT chunk_rowid rowid, vec_distance_cosine(embedding, ?) distance FROM chunk_vectors WHERE slot = ? AND chunk_rowid IN (SELECT value FROM json_each(?))",
+          )
+          .all(blob(query), slot.slot, JSON.stringify(rest))) {
+          held.set(r.rowid, 1 - r.distance);
+        }
+      }
+      return held;
     },
 
     /** Bytes of codes held in memory (all owners). */
@@ -323,6 +372,11 @@ function createCodeCache(sqlite: Database, budget: number) {
     /** Keeps a loaded store in step with a code written to the table (unloaded ones load it later). */
     put(slot: number, userId: string, rowid: number, docType: string, code: Uint8Array, vector: Float32Array): void {
       stores.get(key(slot, userId))?.put(rowid, docType, code, vector);
+    },
+    /** The owner's codes if they are in memory now (never loads them). */
+    loaded(slot: number, userId: string): CodeStore | undefined {
+      checkVersion();
+      return stores.get(key(slot, userId));
     },
     /** The owner's codes in memory, loading them if they fit; null means "search the table". */
     store(slot: ModelSlot, table: string, userId: string, bits: number): CodeStore | null {
