@@ -15,7 +15,7 @@ import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { FEED_POLL_JOB } from "../src/features/feeds/index.ts";
 import { insertWorkflow } from "../src/features/feeds/testing.ts";
-import { systemActor } from "../src/features/accounts/actor.ts";
+import { systemActor } from "../src/actor.ts";
 import { newId } from "../src/ids.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";

@@ -18,7 +18,7 @@ import { openDatabase } from "../src/db/client.ts";
 import { newId } from "../src/ids.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices, type Services } from "../src/services.ts";
-import { systemActor } from "../src/features/accounts/actor.ts";
+import { systemActor } from "../src/actor.ts";
 import type { SearchMode } from "../src/features/search/schema.ts";
 import { createVectorIndex } from "../src/features/search/vectors.ts";
 

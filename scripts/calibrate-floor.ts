@@ -16,7 +16,7 @@ import { createNeuralEmbedder } from "../src/ai/embedder/neural.ts";
 import { createBuiltinEmbedder } from "../src/ai/embedder/builtin.ts";
 import { dot } from "../src/ai/embedder/port.ts";
 import { embeddingText } from "../src/features/search/indexer.ts";
-import { systemActor } from "../src/features/accounts/actor.ts";
+import { systemActor } from "../src/actor.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "test", "fixtures", "search");
 /** Questions whose answer is in no article of the set (and whose words mostly are not either). */

@@ -6,7 +6,7 @@ import { openDatabase } from "./db/client.ts";
 import { AppError } from "./errors.ts";
 import { silentLogger } from "./log.ts";
 import { createServices } from "./services.ts";
-import { systemActor } from "./features/accounts/actor.ts";
+import { systemActor } from "./actor.ts";
 import { passwordFromStdin, PromptInterrupted, promptNewPassword, type PromptInput } from "./cli-password.ts";
 
 const USAGE = `usage: bun run cli <command> [options]

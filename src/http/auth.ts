@@ -1,6 +1,7 @@
 // Bearer authentication for /api/v1 plus the per-user rate limit; sets the request's actor.
+import { bearerToken } from "./bearer.ts";
 import { AppError } from "../errors.ts";
-import type { Actor } from "../features/accounts/actor.ts";
+import type { Actor } from "../actor.ts";
 import type { KeysService } from "../features/keys/service.ts";
 import { metaOf } from "./context.ts";
 import { rateLimitHeaders, type RateLimiter } from "./rate-limiter.ts";
@@ -21,13 +22,12 @@ export function unauthorized(detail: string, wwwAuthenticate: string): AppError 
 export function createApiAuth(deps: { keys: KeysService; limiter: RateLimiter; extraResolvers?: BearerResolver[] }) {
   const { keys, limiter } = deps;
   return (request: Request): Record<string, string> => {
-    const header = request.headers.get("authorization");
-    if (!header) {
-      throw unauthorized("Send your API key as `Authorization: Bearer cpk_…`", REALM);
+    const bearer = bearerToken(request);
+    if ("problem" in bearer) {
+      if (bearer.problem === "missing") throw unauthorized("Send your API key as `Authorization: Bearer cpk_…`", REALM);
+      throw unauthorized("The Authorization header must be `Bearer <key>`", `${REALM}, error="invalid_request"`);
     }
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m) throw unauthorized("The Authorization header must be `Bearer <key>`", `${REALM}, error="invalid_request"`);
-    const token = m[1]!;
+    const { token } = bearer;
     let actor: Actor | undefined;
     if (token.startsWith("cpk_")) {
       try {

@@ -1,5 +1,5 @@
 // Per-request facts shared by the cross-cutting plugins (request id, start time, actor).
-import type { Actor } from "../features/accounts/actor.ts";
+import type { Actor } from "../actor.ts";
 
 export interface RequestMeta {
   id: string;

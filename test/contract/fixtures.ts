@@ -1,7 +1,7 @@
 // A library with one of everything the API exposes (ready source, notebook, note, ready episode,
 // workflow with a finished run, tokens, a feed watch), made through the API where it can be, for
 // the contract test to call every operation on. Objects to delete are separate from objects to read.
-import { systemActor } from "../../src/features/accounts/actor.ts";
+import { systemActor } from "../../src/actor.ts";
 import { rss, startFeedServer } from "../../src/features/feeds/testing.ts";
 import { insertReadySource } from "../../src/features/podcasts/testing.ts";
 import { SHORT_ARTICLE } from "../../src/features/podcasts/testdata.ts";

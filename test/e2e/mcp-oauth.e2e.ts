@@ -7,7 +7,7 @@ import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Browser } from "playwright-core";
-import { systemActor } from "../../src/features/accounts/actor.ts";
+import { systemActor } from "../../src/actor.ts";
 import { userWithKey, type TestContext } from "../helpers.ts";
 import { launchChromium, startLiveApp } from "./browser.ts";
 

@@ -2,7 +2,7 @@
 // idle, and a crash during an embedding job is retried by the job runner.
 import { describe, expect, test } from "bun:test";
 import { createTestContext } from "../../../test/helpers.ts";
-import { systemActor } from "../../features/accounts/actor.ts";
+import { systemActor } from "../../actor.ts";
 import { EMBED_JOB } from "../../features/search/indexer.ts";
 import { clipWords, createNeuralEmbedder, type NeuralEmbedder } from "./neural.ts";
 import { dot } from "./port.ts";

@@ -4,7 +4,7 @@ import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
 import type { Config } from "../../config.ts";
 import type { SessionRow, UserRow } from "../../db/schema/index.ts";
-import { hashSecret } from "../keys/format.ts";
+import { hashSecret } from "../../crypto.ts";
 import type { ChangeWatch } from "../../db/change-watch.ts";
 import type { AccountsRepo } from "./repo.ts";
 

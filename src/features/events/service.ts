@@ -3,7 +3,7 @@
 // Progress notes (podcast.progress) are published to live listeners only and never stored.
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { EventsRepo } from "./repo.ts";
 
 export const EVENT_TYPES = [

@@ -5,7 +5,7 @@ import type { FeedWatchRow } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import { iso, type Clock } from "../../time.ts";
-import { systemActor } from "../accounts/actor.ts";
+import { systemActor } from "../../actor.ts";
 import type { SourcesService } from "../sources/service.ts";
 import { fetchFeed, PollFailure, type FeedFetchDeps, type Fetched } from "./fetch.ts";
 import { contentHash, FeedFormatError, FeedRefusedError, newestFirst, parseFeedText, type FeedEntry, type ParsedFeed } from "./parse.ts";

@@ -1,7 +1,7 @@
 // /api/v1/feeds over HTTP: listing, reading and polling one's own watches; other users' are 404.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
-import { systemActor } from "../accounts/actor.ts";
+import { systemActor } from "../../actor.ts";
 import { insertWorkflow, rss, startFeedServer } from "./testing.ts";
 
 let server: ReturnType<typeof startFeedServer>;

@@ -4,7 +4,7 @@ import { inTransaction } from "../../db/tx.ts";
 import { invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { iso, type Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import { parseHttpUrl } from "../sources/normalize.ts";
 import type { Poller, PollResult } from "./poller.ts";
 import type { FeedsRepo, WatchWithState } from "./repo.ts";

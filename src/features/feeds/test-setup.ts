@@ -4,7 +4,7 @@ import { openDatabase, openTestDatabase, type Db } from "../../db/client.ts";
 import { fakeClock, type FakeClock } from "../../jobs/testing.ts";
 import { silentLogger } from "../../log.ts";
 import { createServices } from "../../services.ts";
-import { systemActor } from "../accounts/actor.ts";
+import { systemActor } from "../../actor.ts";
 import { createNotebooksRepo } from "../notebooks/repo.ts";
 import { userWithKey } from "../../../test/helpers.ts";
 import { createFeeds } from "./index.ts";

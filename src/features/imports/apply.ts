@@ -1,7 +1,7 @@
 // Turns import items into library objects, one time slice per transaction: sources (deduplicated on the
 // normalised URL, so importing twice creates nothing), notebooks by name, notes, and their problems.
 import { newId } from "../../ids.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { EventsService } from "../events/service.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
 import type { NotebooksService } from "../notebooks/service.ts";

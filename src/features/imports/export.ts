@@ -1,6 +1,6 @@
 // The whole-account export: versioned JSON (docs/import-export.md) or Netscape bookmark HTML, written as
 // a stream page by page so a large library never sits in memory at once.
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { Services } from "../../services.ts";
 import { EXPORT_FORMAT_NAME, EXPORT_VERSION } from "./formats/commonplace.ts";
 

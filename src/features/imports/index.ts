@@ -2,7 +2,7 @@
 import { t } from "elysia";
 import type { Runner } from "../../jobs/runner.ts";
 import { defineJob } from "../../jobs/types.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { FeedsService } from "../feeds/service.ts";
 import type { WorkflowsService } from "../workflows/service.ts";
 import type { FeedWatcher } from "./apply.ts";

@@ -7,7 +7,7 @@ import { newId } from "../../ids.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
-import { systemActor, type Actor } from "../accounts/actor.ts";
+import { systemActor, type Actor } from "../../actor.ts";
 import { queueImportFetches, SLICE_MS, yieldToEventLoop } from "./fetches.ts";
 import { createApplier, type ApplyDeps, type Outcome, type Problem } from "./apply.ts";
 import { detectFormat, ImportFormatError, parseImport, type ImportFormat, type ImportItem } from "./formats/index.ts";

@@ -1,6 +1,7 @@
 // Key format: shape, offline checksum, display hint, hashing and uniqueness of generated keys.
 import { describe, expect, test } from "bun:test";
-import { checkKey, generateKey, hashSecret, keyHint } from "./format.ts";
+import { hashSecret } from "../../crypto.ts";
+import { checkKey, generateKey, keyHint } from "./format.ts";
 
 const B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const KEY_SHAPE = /^cpk_[0-9A-Za-z]{46}$/;

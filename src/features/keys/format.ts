@@ -36,10 +36,6 @@ export function checkKey(key: string): KeyCheck {
   return checksum(m[1]!) === m[2] ? "ok" : "bad_checksum";
 }
 
-export function hashSecret(secret: string): string {
-  return Bun.SHA256.hash(secret, "hex") as string;
-}
-
 /** What the UI shows: the prefix and the last four characters. */
 export function keyHint(key: string): string {
   return `${key.slice(0, 8)}…${key.slice(-4)}`;

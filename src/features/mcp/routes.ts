@@ -1,5 +1,6 @@
 // POST /mcp: MCP Streamable HTTP (stateless, JSON responses) for OAuth access tokens issued for this
 // resource and for personal API keys. Origin is checked first (DNS rebinding), then the bearer.
+import { bearerToken } from "../../http/bearer.ts";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
@@ -7,7 +8,7 @@ import { readJson } from "../../http/body.ts";
 import { metaOf } from "../../http/context.ts";
 import { rateLimitHeaders, type RateLimiter } from "../../http/rate-limiter.ts";
 import type { Services } from "../../services.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import { resourceMetadataUrl } from "../oauth/metadata.ts";
 import { createMcpServer } from "./server.ts";
 
@@ -30,11 +31,12 @@ export function mcpRoutes(s: Services, deps: { limiter: RateLimiter }) {
   }
 
   function authenticate(request: Request): Actor | Response {
-    const header = request.headers.get("authorization");
-    if (!header) return unauthorized("Authorization required: connect with OAuth, or send a personal API key as a bearer token");
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m) return unauthorized("The Authorization header must be `Bearer <token>`", "invalid_request");
-    const token = m[1]!;
+    const bearer = bearerToken(request);
+    if ("problem" in bearer) {
+      if (bearer.problem === "missing") return unauthorized("Authorization required: connect with OAuth, or send a personal API key as a bearer token");
+      return unauthorized("The Authorization header must be `Bearer <token>`", "invalid_request");
+    }
+    const { token } = bearer;
     if (token.startsWith("cpk_")) {
       try {
         return s.keys.authenticate(token);

@@ -5,7 +5,7 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import { checkArguments, toJsonSchema } from "./schema.ts";
 import { TOOLS, type ToolDef, type ToolServices } from "./tools.ts";
 

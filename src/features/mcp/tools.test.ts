@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
-import { systemActor } from "../accounts/actor.ts";
+import { systemActor } from "../../actor.ts";
 import { connectedUser } from "../oauth/test-flow.ts";
 import { mcpClient, rpc } from "./test-client.ts";
 

@@ -4,7 +4,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
 import { decodeCursor, encodeCursor, ListQuery, listOf } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import { NotebookPublic } from "../notebooks/schema.ts";
 import { NoteCreate, NotePublic } from "../notes/schema.ts";
 import { AskRequest, AskResponse, SearchRequest, SearchResponse } from "../search/schema.ts";

@@ -4,7 +4,7 @@ import JSZip from "jszip";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { startOutsideWeb } from "../../../test/outside-web.ts";
 import { newId } from "../../ids.ts";
-import { systemActor } from "../accounts/actor.ts";
+import { systemActor } from "../../actor.ts";
 import { EXPORT_PAGE_SIZE, exportPages, frontMatter, notebookZip, slugify, uniqueSlugger } from "./export.ts";
 
 const web = startOutsideWeb();

@@ -2,7 +2,7 @@
 // that opens as an Obsidian vault: index.md, sources/<slug>.md and notes/<slug>.md, each with YAML
 // front matter.
 import type { NoteRow, SourceRow } from "../../db/schema/index.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { NotesService } from "../notes/service.ts";
 import type { SourcesService } from "../sources/service.ts";
 import type { NotebookWithCounts } from "./repo.ts";

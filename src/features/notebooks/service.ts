@@ -4,7 +4,7 @@ import { inTransaction } from "../../db/tx.ts";
 import { notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { EventsService } from "../events/service.ts";
 import type { NotebooksRepo, NotebookWithCounts } from "./repo.ts";
 import type { NotebookCreate, NotebookPublic, NotebookUpdate } from "./schema.ts";

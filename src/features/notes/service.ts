@@ -5,7 +5,7 @@ import type { NoteRow } from "../../db/schema/index.ts";
 import { invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { EventsService } from "../events/service.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
 import type { SourcesRepo } from "../sources/repo.ts";

@@ -1,6 +1,5 @@
 // Opaque OAuth secrets (codes, access and refresh tokens) and the PKCE S256 check.
-import { timingSafeEqual } from "node:crypto";
-import { hashSecret } from "../keys/format.ts";
+import { hashSecret, randomToken, sameSecret } from "../../crypto.ts";
 
 export const ACCESS_PREFIX = "cpat_";
 export const REFRESH_PREFIX = "cprt_";
@@ -8,7 +7,7 @@ export const CODE_PREFIX = "cpac_";
 
 /** 256 random bits, base64url, behind a prefix that says what the secret is (and helps leak scanners). */
 export function newSecret(prefix: string): string {
-  return prefix + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  return prefix + randomToken(32);
 }
 
 /** Secrets are stored as SHA-256: the same hash as API keys, so one helper serves both. */
@@ -27,7 +26,5 @@ export function s256(verifier: string): string {
 
 export function pkceMatches(verifier: string, challenge: string): boolean {
   if (!isVerifier(verifier)) return false;
-  const a = Buffer.from(s256(verifier));
-  const b = Buffer.from(challenge);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return sameSecret(s256(verifier), challenge);
 }

@@ -8,7 +8,7 @@ import { newId } from "../../ids.ts";
 import type { BearerResolver } from "../../http/auth.ts";
 import { createRateLimiter } from "../../http/rate-limiter.ts";
 import { iso, type Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import { createAuthorizer } from "./authorize.ts";
 import { OAuthError } from "./errors.ts";
 import { clientInformation, redirectUrisOf, validateRegistration, type ClientInformation } from "./registration.ts";

@@ -5,7 +5,7 @@ import { inTransaction } from "../../db/tx.ts";
 import type { OAuthClientRow, OAuthGrantRow } from "../../db/schema/index.ts";
 import { newId } from "../../ids.ts";
 import { iso, type Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import { OAuthError } from "./errors.ts";
 import type { OAuthRepo } from "./repo.ts";
 import { ACCESS_PREFIX, hashToken, newSecret, pkceMatches, REFRESH_PREFIX } from "./secrets.ts";

@@ -13,7 +13,7 @@ import { AppError } from "../../errors.ts";
 import { ulid } from "../../ids.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
-import { systemActor, type Actor } from "../accounts/actor.ts";
+import { systemActor, type Actor } from "../../actor.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
 import type { SourcesRepo } from "../sources/repo.ts";

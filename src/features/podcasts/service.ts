@@ -11,7 +11,7 @@ import { newId } from "../../ids.ts";
 import type { Queue } from "../../jobs/queue.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";

@@ -3,7 +3,7 @@
 import { t } from "elysia";
 import { actionSchema, asStepFailure, checkRendered, StringList } from "../workflows/actions/base.ts";
 import { StepFailure, type ActionModule } from "../workflows/actions/types.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import { PODCAST_FORMATS } from "./format-names.ts";
 import { PodcastCreate, type PodcastPublic } from "./schema.ts";
 

@@ -5,7 +5,7 @@ import { AIError, aiErrorToAppError } from "../../ai/openai-client.ts";
 import { contentStems } from "../../ai/text.ts";
 import type { Config } from "../../config.ts";
 import { invalid, notFound } from "../../errors.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
 import type { SourcesRepo } from "../sources/repo.ts";

@@ -2,7 +2,7 @@
 // pages wait gets its vectors first, and imported pages are still embedded in the end.
 import { expect, test } from "bun:test";
 import { createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
-import { systemActor } from "../accounts/actor.ts";
+import { systemActor } from "../../actor.ts";
 import { runImports, upload } from "../imports/test-support.ts";
 import { EMBED_IMPORT_JOB, EMBED_JOB } from "./indexer.ts";
 

@@ -3,7 +3,7 @@
 import type { Database } from "bun:sqlite";
 import type { Embedder } from "../../ai/embedder/port.ts";
 import { AIError, aiErrorToAppError } from "../../ai/openai-client.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import { invalid } from "../../errors.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
 import { type ChunkRow, type ChunksRepo, type DocType, NOTEBOOK_CHUNKS_SQL, SOURCES_CHUNKS_SQL } from "./chunks-repo.ts";

@@ -2,7 +2,7 @@
 // already saved source) indexes the source again, so search finds the new tag and not the old one.
 import { expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
-import { systemActor } from "../accounts/actor.ts";
+import { systemActor } from "../../actor.ts";
 import { runImports, upload } from "../imports/test-support.ts";
 
 /** A source made ready the way ingestion leaves it: content stored, then the ready hooks (which index it). */

@@ -5,7 +5,7 @@ import { inTransaction } from "../../db/tx.ts";
 import type { SourceRow } from "../../db/schema/index.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
-import { systemActor, type Actor } from "../accounts/actor.ts";
+import { systemActor, type Actor } from "../../actor.ts";
 import type { EventsService } from "../events/service.ts";
 import type { SafeResponse } from "../../net/response.ts";
 import type { Extracted, ExtractInput } from "./extract/index.ts";

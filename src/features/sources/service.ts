@@ -7,7 +7,7 @@ import { AppError, invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { EventsService } from "../events/service.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
 import { normalizeUrl, parseHttpUrl } from "./normalize.ts";

@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
 import type { Services } from "../../services.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import { accountPage, settingsIndexPage, type SpendView } from "./account-pages.ts";
 import { pageResponse, type Flash } from "./html.ts";
 import { formField, redirect } from "./http.ts";

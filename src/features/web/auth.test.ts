@@ -2,7 +2,7 @@
 // CSRF and Origin checks, the login rate limit and session invalidation.
 import { describe, expect, test } from "bun:test";
 import { createTestContext } from "../../../test/helpers.ts";
-import { hashSecret } from "../keys/format.ts";
+import { hashSecret } from "../../crypto.ts";
 import { rememberClientAddress } from "./http.ts";
 import { hiddenFields, signUp, testBrowser } from "./test-client.ts";
 

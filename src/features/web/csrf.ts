@@ -1,11 +1,11 @@
 // CSRF defences for web forms: same-origin check on every POST and constant-time token comparison.
-import { timingSafeEqual } from "node:crypto";
+import { randomToken, sameSecret } from "../../crypto.ts";
 import { AppError } from "../../errors.ts";
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{32,64}$/;
 
 export function newCsrfToken(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url");
+  return randomToken(24);
 }
 
 /** A token from a cookie is only reused when it has the shape we issue. */
@@ -47,9 +47,7 @@ const crossSite = (from: string, baseUrl: string) =>
 
 export function tokensMatch(expected: string | undefined, sent: string): boolean {
   if (!expected || !sent) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(sent);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return sameSecret(expected, sent);
 }
 
 export function requireToken(expected: string | undefined, sent: string): void {

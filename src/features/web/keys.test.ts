@@ -2,7 +2,7 @@
 // revocation, escaping of key names and refusal of resubmitted forms.
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
-import { hashSecret } from "../keys/format.ts";
+import { hashSecret } from "../../crypto.ts";
 import { hiddenFields, signUp, testBrowser, type TestBrowser } from "./test-client.ts";
 
 const KEY_RE = /cpk_[0-9A-Za-z]{46}/g;

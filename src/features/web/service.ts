@@ -6,7 +6,7 @@ import { AppError, type FieldError } from "../../errors.ts";
 import { isId } from "../../ids.ts";
 import { createRateLimiter, type RateLimiter } from "../../http/rate-limiter.ts";
 import type { Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { AccountsService } from "../accounts/service.ts";
 import type { KeysService } from "../keys/service.ts";
 

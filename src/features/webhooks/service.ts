@@ -5,7 +5,7 @@ import type { WebhookTokenRow } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { WebhooksRepo } from "./repo.ts";
 import type { TokenPublic, TokenWithUrl } from "./schema.ts";
 import { generateWebhookToken, hashWebhookToken, looksLikeWebhookToken, webhookTokenHint, webhookUrl } from "./token.ts";

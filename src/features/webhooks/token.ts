@@ -1,11 +1,11 @@
 // Webhook token values: 32 random bytes, URL-safe, recognisable by prefix; only their hash is stored.
-import { hashSecret } from "../keys/format.ts";
+import { hashSecret, randomToken } from "../../crypto.ts";
 
 const PREFIX = "cpw_";
 const TOKEN_RE = /^cpw_[A-Za-z0-9_-]{43}$/;
 
 export function generateWebhookToken(): string {
-  return PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  return PREFIX + randomToken(32);
 }
 
 /** Cheap shape check before any lookup: a malformed token is simply unknown. */

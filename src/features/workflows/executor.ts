@@ -5,7 +5,7 @@ import { newId } from "../../ids.ts";
 import { defaultBackoff, RetryLaterError } from "../../jobs/retry.ts";
 import type { JobContext } from "../../jobs/types.ts";
 import type { Clock } from "../../time.ts";
-import { systemActor } from "../accounts/actor.ts";
+import { systemActor } from "../../actor.ts";
 import { ACTIONS } from "./actions/registry.ts";
 import { StepFailure, type ActionDeps, type ActionModule, type StepEnv, type StepOutcome } from "./actions/types.ts";
 import { actionAt, enterBranch, nextAfter, type ActionDef } from "./paths.ts";

@@ -1,7 +1,7 @@
 // Run events for the live stream (run.started, run.step_finished, run.succeeded, run.failed), recorded
 // in the transaction that changed the run. They carry the run without its trigger body or step
 // inputs and outputs: those can be large, and GET /runs/{id} has them.
-import { systemActor } from "../accounts/actor.ts";
+import { systemActor } from "../../actor.ts";
 import type { EventsService, RunEventType } from "../events/service.ts";
 import type { RunRow, RunsRepo, StepRow } from "./runs-repo.ts";
 

@@ -5,7 +5,7 @@ import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import { StepFailure, type RunInfo } from "./actions/types.ts";
 import { walkActions, type ActionDef } from "./paths.ts";
 import type { WorkflowsRepo } from "./repo.ts";

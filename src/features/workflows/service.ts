@@ -6,7 +6,7 @@ import type { WorkflowRow } from "../../db/schema/index.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
-import type { Actor } from "../accounts/actor.ts";
+import type { Actor } from "../../actor.ts";
 import type { WebhookTokensService } from "../webhooks/service.ts";
 import { newSigningSecret } from "./actions/http-send.ts";
 import { checkActions, checkTrigger, type DefinitionContext } from "./definition.ts";

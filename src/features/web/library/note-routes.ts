@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors.ts";
 import type { Services } from "../../../services.ts";
-import type { Actor } from "../../accounts/actor.ts";
+import type { Actor } from "../../../actor.ts";
 import { contentDisposition, slugify } from "../../notebooks/export.ts";
 import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";

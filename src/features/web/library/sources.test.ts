@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { call } from "../../../../test/helpers.ts";
 import { startOutsideWeb } from "../../../../test/outside-web.ts";
-import { systemActor } from "../../accounts/actor.ts";
+import { systemActor } from "../../../actor.ts";
 import { idIn, post, setup } from "./test-helpers.ts";
 
 const web = startOutsideWeb();

@@ -1,7 +1,7 @@
 // The library and notebook pages: tag chips link to the tag's list, ?tag= filters, and sorting by the
 // original saved time (kept from imports) with paging.
 import { expect, test } from "bun:test";
-import { systemActor } from "../../accounts/actor.ts";
+import { systemActor } from "../../../actor.ts";
 import { setup } from "./test-helpers.ts";
 
 test("tag chips link to ?tag=, which lists only sources with that tag; sort=saved_at orders and pages by saved time", async () => {

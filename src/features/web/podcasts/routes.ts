@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors.ts";
 import type { Services } from "../../../services.ts";
-import type { Actor } from "../../accounts/actor.ts";
+import type { Actor } from "../../../actor.ts";
 import { PODCAST_STATUSES } from "../../../db/schema/podcasts.ts";
 import { audioResponse } from "../../podcasts/audio-response.ts";
 import { DEFAULT_PODCAST_FORMAT } from "../../podcasts/formats.ts";

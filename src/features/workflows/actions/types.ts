@@ -3,7 +3,7 @@ import type { TObject } from "@sinclair/typebox";
 import type { Config } from "../../../config.ts";
 import type { FieldError } from "../../../errors.ts";
 import type { SafeFetch } from "../../../net/safe-fetch.ts";
-import type { Actor } from "../../accounts/actor.ts";
+import type { Actor } from "../../../actor.ts";
 import type { NotebooksService } from "../../notebooks/service.ts";
 import type { SourcesService } from "../../sources/service.ts";
 import type { ActionDef, Branch } from "../paths.ts";
