@@ -4,7 +4,7 @@ import { AppError } from "../errors.ts";
 import type { Actor } from "../actor.ts";
 import type { KeysService } from "../features/keys/service.ts";
 import { metaOf } from "./context.ts";
-import { rateLimitHeaders, type RateLimiter } from "./rate-limiter.ts";
+import { checkRate, type RateLimiter } from "./rate-limiter.ts";
 
 const REALM = 'Bearer realm="commonplace"';
 
@@ -44,14 +44,12 @@ export function createApiAuth(deps: { keys: KeysService; limiter: RateLimiter; e
       if (!actor) throw unauthorized("The bearer token is not a valid Commonplace key", `${REALM}, error="invalid_token"`);
     }
     metaOf(request).actor = actor;
-    const d = limiter.hit(actor.userId);
-    const headers = rateLimitHeaders(d, limiter.windowSeconds);
-    if (!d.allowed) {
-      throw new AppError("rate_limited", `Rate limit of ${d.limit} requests per ${limiter.windowSeconds} s reached; retry in ${d.resetSeconds} s`, {
-        headers: { ...headers, "retry-after": String(d.resetSeconds) },
-      });
+    const rate = checkRate(limiter, actor.userId);
+    if (!rate.allowed) {
+      const d = rate.decision;
+      throw new AppError("rate_limited", `Rate limit of ${d.limit} requests per ${limiter.windowSeconds} s reached; retry in ${d.resetSeconds} s`, { headers: rate.headers });
     }
-    return headers;
+    return rate.headers;
   };
 }
 export type ApiAuth = ReturnType<typeof createApiAuth>;

@@ -44,3 +44,14 @@ export function rateLimitHeaders(d: RateDecision, windowSeconds: number, policy 
   if (!p) policies.set(key, (p = `"${policy}";q=${d.limit};w=${windowSeconds}`));
   return { "ratelimit-policy": p, ratelimit: `"${policy}";r=${d.remaining};t=${d.resetSeconds}` };
 }
+
+/**
+ * Counts one request against `key` and gives the RateLimit headers to send; when the request is
+ * refused they include Retry-After. The one place "hit, set headers, refuse" is written.
+ */
+export function checkRate(limiter: RateLimiter, key: string, policy = "default"): { allowed: boolean; decision: RateDecision; headers: Record<string, string> } {
+  const decision = limiter.hit(key);
+  const headers = rateLimitHeaders(decision, limiter.windowSeconds, policy);
+  if (!decision.allowed) headers["retry-after"] = String(decision.resetSeconds);
+  return { allowed: decision.allowed, decision, headers };
+}

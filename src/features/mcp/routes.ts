@@ -6,7 +6,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
 import { readJson } from "../../http/body.ts";
 import { metaOf } from "../../http/context.ts";
-import { rateLimitHeaders, type RateLimiter } from "../../http/rate-limiter.ts";
+import { checkRate, type RateLimiter } from "../../http/rate-limiter.ts";
 import type { Services } from "../../services.ts";
 import type { Actor } from "../../actor.ts";
 import { resourceMetadataUrl } from "../oauth/metadata.ts";
@@ -61,9 +61,9 @@ export function mcpRoutes(s: Services, deps: { limiter: RateLimiter }) {
         const actor = authenticate(request);
         if (actor instanceof Response) return actor;
         metaOf(request).actor = actor;
-        const d = deps.limiter.hit(actor.userId);
-        const limitHeaders = rateLimitHeaders(d, deps.limiter.windowSeconds);
-        if (!d.allowed) return rpcError(429, `Rate limit reached; retry in ${d.resetSeconds} s`, { ...limitHeaders, "retry-after": String(d.resetSeconds) });
+        const rate = checkRate(deps.limiter, actor.userId);
+        const limitHeaders = rate.headers;
+        if (!rate.allowed) return rpcError(429, `Rate limit reached; retry in ${rate.decision.resetSeconds} s`, limitHeaders);
 
         // The body is read here, within the size and nesting limits, and handed to the SDK parsed.
         // Limits are the HTTP layer's (problem+json, like every 413); a parse error is JSON-RPC's own.

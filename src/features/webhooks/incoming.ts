@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { AppError } from "../../errors.ts";
 import { readJson, type JsonLimits } from "../../http/body.ts";
-import { createRateLimiter, rateLimitHeaders } from "../../http/rate-limiter.ts";
+import { checkRate, createRateLimiter } from "../../http/rate-limiter.ts";
 import type { Services } from "../../services.ts";
 import type { Clock } from "../../time.ts";
 import type { Deliveries } from "./deliveries.ts";
@@ -50,14 +50,12 @@ export function incomingWebhookRoutes(deps: IncomingDeps) {
       async ({ request, params, set }) => {
         const token = deps.tokens.resolve(params.token);
         if (!token) throw new AppError("not_found", "No webhook at this URL (the token is unknown or was regenerated)");
-        const decision = limiter.hit(token.id);
-        const limits = rateLimitHeaders(decision, limiter.windowSeconds, "webhook");
-        Object.assign(set.headers, limits);
-        if (!decision.allowed) {
-          throw new AppError("rate_limited", `This webhook accepts ${decision.limit} requests a minute; retry in ${decision.resetSeconds} s`, {
-            headers: { ...limits, "retry-after": String(decision.resetSeconds) },
-          });
+        const rate = checkRate(limiter, token.id, "webhook");
+        if (!rate.allowed) {
+          const d = rate.decision;
+          throw new AppError("rate_limited", `This webhook accepts ${d.limit} requests a minute; retry in ${d.resetSeconds} s`, { headers: rate.headers });
         }
+        Object.assign(set.headers, rate.headers);
         const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
         if (type !== "application/json" && !type.endsWith("+json")) {
           throw new AppError("unsupported_media_type", `Send the body as application/json, not ${type || "an unlabelled body"}`);
