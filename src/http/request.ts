@@ -8,6 +8,7 @@ import { declaredLength, decodeUtf8, parseJson, readBody, tooLarge } from "./bod
 import { adoptMeta, metaOf } from "./context.ts";
 import type { ErrorPageRenderer } from "./errors.ts";
 import { problemResponse } from "./problem.ts";
+import { isJsonType, mediaType } from "../media-type.ts";
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
@@ -38,8 +39,8 @@ function headBytes(request: Request, pathAndQuery: number): number {
 }
 
 const isJson = (request: Request) => {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  return { type, json: type === "application/json" || type.endsWith("+json") };
+  const type = mediaType(request.headers.get("content-type"));
+  return { type, json: isJsonType(type) };
 };
 
 /**

@@ -1,5 +1,6 @@
 // Turns the final response into a SafeResponse: content-type allow-list, size limit, bounded body read.
 import { FetchError } from "./errors.ts";
+import { mediaType } from "../media-type.ts";
 
 export interface SafeResponse {
   status: number;
@@ -24,9 +25,7 @@ export interface FinishOptions {
   accept?: readonly string[];
 }
 
-export function mimeType(header: string | null): string {
-  return (header ?? "").split(";")[0]!.trim().toLowerCase();
-}
+export const mimeType = (header: string | null): string => mediaType(header);
 
 function charsetOf(header: string | null): string {
   const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(header ?? "");

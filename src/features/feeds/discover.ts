@@ -1,5 +1,6 @@
 // Feed discovery: a web page that advertises its feed with <link rel="alternate" type="application/rss+xml">.
 import { parseDocument, resolveUrl } from "../sources/extract/dom.ts";
+import { mediaType } from "../../media-type.ts";
 
 // Most specific first: a page offering several formats gets the one we read best.
 const FEED_TYPES = ["application/atom+xml", "application/rss+xml", "application/feed+json", "application/rdf+xml", "application/json"];
@@ -19,7 +20,7 @@ export function advertisedFeed(html: string, pageUrl: string): string | null {
     (l.getAttribute("rel") ?? "").toLowerCase().split(/\s+/).includes("alternate"),
   );
   for (const type of FEED_TYPES) {
-    const link = links.find((l) => (l.getAttribute("type") ?? "").trim().toLowerCase().split(";")[0] === type);
+    const link = links.find((l) => mediaType(l.getAttribute("type")) === type);
     const href = link && resolveUrl(link.getAttribute("href") ?? "", pageUrl);
     if (href && /^https?:/i.test(href)) return href;
   }

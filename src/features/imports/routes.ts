@@ -8,6 +8,7 @@ import { IMPORT_FORMATS, type ImportFormat } from "./formats/types.ts";
 import { ImportPublic } from "./schema.ts";
 import { exportJson, exportNetscape } from "./export.ts";
 import { toPublicUser } from "../accounts/service.ts";
+import { mediaType } from "../../media-type.ts";
 
 const Params = t.Object({ id: t.String({ description: "An import id (imp_…)" }) });
 const FORMATS = ["auto", ...IMPORT_FORMATS] as string[];
@@ -30,7 +31,7 @@ const uploadBody = {
 
 /** Reads the multipart form: `file` and an optional `format`. */
 async function readUpload(request: Request): Promise<{ bytes: Uint8Array; filename: string | null; format: ImportFormat | "auto" }> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = mediaType(request.headers.get("content-type"));
   if (type !== "multipart/form-data") throw new AppError("unsupported_media_type", `Send the file as multipart/form-data, not ${type || "an unlabelled body"}`);
   let form: FormData;
   try {

@@ -9,6 +9,7 @@ import { clientAddress } from "../web/http.ts";
 import { errorPage } from "../web/pages.ts";
 import { AuthorizePageError, OAuthError, oauthErrorResponse, oauthJson } from "./errors.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
+import { mediaType } from "../../media-type.ts";
 
 const MAX_REGISTRATION_BYTES = 16 * 1024;
 const MAX_FORM_BYTES = 16 * 1024;
@@ -30,7 +31,7 @@ async function boundedText(request: Request, maxBytes: number, error: OAuthError
 }
 
 async function formBody(request: Request): Promise<URLSearchParams> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = mediaType(request.headers.get("content-type"));
   if (type !== "application/x-www-form-urlencoded") {
     throw new OAuthError("invalid_request", "Send the parameters as application/x-www-form-urlencoded");
   }
@@ -39,7 +40,7 @@ async function formBody(request: Request): Promise<URLSearchParams> {
 
 /** Client metadata as JSON; RFC 7591 wants its errors as invalid_client_metadata, so too-deep JSON is one too. */
 async function jsonBody(request: Request, maxDepth: number): Promise<unknown> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = mediaType(request.headers.get("content-type"));
   if (type !== "application/json") throw new OAuthError("invalid_client_metadata", "Send the client metadata as application/json");
   const limit = new OAuthError("invalid_client_metadata", `The metadata must be at most ${MAX_REGISTRATION_BYTES} bytes`);
   const text = await boundedText(request, MAX_REGISTRATION_BYTES, limit);

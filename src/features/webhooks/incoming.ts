@@ -7,6 +7,7 @@ import type { Services } from "../../services.ts";
 import type { Clock } from "../../time.ts";
 import type { Deliveries } from "./deliveries.ts";
 import type { WebhookTokensService } from "./service.ts";
+import { isJsonType, mediaType } from "../../media-type.ts";
 
 const DEDUPE_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
@@ -56,8 +57,8 @@ export function incomingWebhookRoutes(deps: IncomingDeps) {
           throw new AppError("rate_limited", `This webhook accepts ${d.limit} requests a minute; retry in ${d.resetSeconds} s`, { headers: rate.headers });
         }
         Object.assign(set.headers, rate.headers);
-        const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-        if (type !== "application/json" && !type.endsWith("+json")) {
+        const type = mediaType(request.headers.get("content-type"));
+        if (!isJsonType(type)) {
           throw new AppError("unsupported_media_type", `Send the body as application/json, not ${type || "an unlabelled body"}`);
         }
         const dedupeKey = dedupeKeyOf(request.headers);

@@ -5,6 +5,7 @@ import { extractPdf } from "./pdf.ts";
 import { nestingDepth } from "./nesting.ts";
 import { extractPlainText } from "./text.ts";
 import { DEFAULT_EXTRACT_LIMITS, ExtractError, type ExtractInput, type ExtractLimits, type Extracted } from "./types.ts";
+import { mediaType } from "../../../media-type.ts";
 
 export { countWords, htmlToMarkdown } from "./markdown.ts";
 export {
@@ -22,7 +23,7 @@ function textual(text: string, type: string): string {
 
 /** The content type extraction dispatches on, or null when no handler reads it. */
 export function extractableType(contentType: string): string | null {
-  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  const type = mediaType(contentType);
   return HTML_TYPES.has(type) || TEXT_TYPES.has(type) || type === "application/pdf" ? type : null;
 }
 
@@ -38,7 +39,7 @@ function shallowEnough(html: string, maxDepth: number): string {
  * which adds the time and memory bounds; the limits here are the cheap checks made up front.
  */
 export async function extract(input: ExtractInput, limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS): Promise<Extracted> {
-  const type = input.contentType.split(";")[0]!.trim().toLowerCase();
+  const type = mediaType(input.contentType);
   if (HTML_TYPES.has(type)) return extractHtml(shallowEnough(textual(decodeMarkup(input.body, input.charset), type), limits.maxDepth), input.url);
   if (type === "application/pdf") return extractPdf(input.body, input.url, undefined, limits.maxPdfPages);
   if (TEXT_TYPES.has(type)) return extractPlainText(textual(decodeText(input.body, input.charset), type), input.url);
