@@ -26,8 +26,8 @@ describe("Settings", () => {
   test("signed out, settings pages send to sign in and come back", async () => {
     const { ctx } = await setup();
     const anon = testBrowser(ctx);
-    expect((await anon.get("/settings")).location).toBe("/signin?next=/settings");
-    expect((await anon.get("/settings/account")).location).toBe("/signin?next=/settings/account");
+    expect((await anon.get("/settings")).location).toBe(`/signin?next=${encodeURIComponent("/settings")}`);
+    expect((await anon.get("/settings/account")).location).toBe(`/signin?next=${encodeURIComponent("/settings/account")}`);
   });
 
   test("the navigation names each place plainly", async () => {

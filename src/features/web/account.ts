@@ -6,7 +6,7 @@ import type { Services } from "../../services.ts";
 import type { Actor } from "../../actor.ts";
 import { accountPage, settingsIndexPage, type SpendView } from "./account-pages.ts";
 import { pageResponse, type Flash } from "./html.ts";
-import { formField, redirect } from "./http.ts";
+import { formField, redirect, signInFirst } from "./http.ts";
 import type { WebHelpers } from "./oauth-routes.ts";
 import type { FieldErrors } from "./pages.ts";
 import type { SignedIn, WebService } from "./service.ts";
@@ -62,7 +62,7 @@ export function accountWebRoutes(s: Services, h: WebHelpers, web: WebService) {
       "/settings",
       h.page(({ request }) => {
         const me = h.signedIn(request);
-        if (!me) return redirect("/signin?next=/settings");
+        if (!me) return signInFirst("/settings");
         return pageResponse(settingsIndexPage({ user: h.layoutUser(me) }));
       }),
     )
@@ -73,7 +73,7 @@ export function accountWebRoutes(s: Services, h: WebHelpers, web: WebService) {
       "/settings/account",
       h.page(({ request, query }) => {
         const me = h.signedIn(request);
-        if (!me) return redirect("/signin?next=/settings/account");
+        if (!me) return signInFirst("/settings/account");
         const flash = query.notice && Object.hasOwn(NOTICES, query.notice) ? NOTICES[query.notice] : undefined;
         return accountResponse(me, { flash });
       }),
@@ -83,7 +83,7 @@ export function accountWebRoutes(s: Services, h: WebHelpers, web: WebService) {
       "/settings/account/password",
       h.page(async ({ request, body }) => {
         const me = h.checkSessionPost(request, body);
-        if (!me) return redirect("/signin?next=/settings/account");
+        if (!me) return signInFirst("/settings/account");
         try {
           await web.changePassword(me, { current: formField(body, "current_password"), next: formField(body, "new_password") });
         } catch (e) {

@@ -236,7 +236,7 @@ describe("sign out", () => {
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
     const replay = await testBrowser(ctx).get("/settings/keys", { cookie: `cp_session=${token}` });
     expect(replay.status).toBe(303);
-    expect(replay.location).toBe("/signin?next=/settings/keys");
+    expect(replay.location).toBe(`/signin?next=${encodeURIComponent("/settings/keys")}`);
     expect((await b.get("/signin?notice=signed_out")).text).toContain("You are signed out.");
   });
 

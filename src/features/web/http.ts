@@ -42,6 +42,9 @@ export function redirect(location: string, cookies: string[] = []): Response {
   return new Response(null, { status: 303, headers });
 }
 
+/** Sign in first, then come back to `path` (a local path with its query): every page's guard. */
+export const signInFirst = (path: string): Response => redirect(`/signin?next=${encodeURIComponent(path)}`);
+
 /** Where to go after signing in: only a path on this site, never another origin. */
 export function safeNext(next: string | undefined, fallback = "/settings/keys"): string {
   if (!next || !/^\/(?![/\\])[\x21-\x7e]*$/.test(next) || next.length > 500) return fallback;

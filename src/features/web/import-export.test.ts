@@ -62,5 +62,5 @@ test("upload a file, follow its progress and problems, download both exports; ot
   await signUp(other, "other@example.com");
   expect((await other.get(detailPath)).status).toBe(404);
   expect((await other.get("/settings/import-export")).text).not.toContain("my &lt;links&gt;.txt");
-  expect((await testBrowser(ctx).get("/settings/import-export")).location).toBe("/signin?next=/settings/import-export");
+  expect((await testBrowser(ctx).get("/settings/import-export")).location).toBe(`/signin?next=${encodeURIComponent("/settings/import-export")}`);
 });

@@ -8,7 +8,7 @@ import { exportJson, exportNetscape } from "../imports/export.ts";
 import { IMPORT_FORMATS, type ImportFormat } from "../imports/formats/types.ts";
 import type { ImportPublic } from "../imports/schema.ts";
 import { html, layout, pageResponse, type LayoutUser, type SafeHtml } from "./html.ts";
-import { formField, redirect } from "./http.ts";
+import { formField, redirect, signInFirst } from "./http.ts";
 import type { WebHelpers } from "./oauth-routes.ts";
 
 const PATH = "/settings/import-export";
@@ -87,7 +87,7 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
       PATH,
       h.page(({ request }) => {
         const me = h.signedIn(request);
-        if (!me) return redirect(`/signin?next=${PATH}`);
+        if (!me) return signInFirst(PATH);
         const list = s.imports.list(me.actor, { limit: 50 });
         return pageResponse(mainPage(h.layoutUser(me), list), { headers: refreshing(list) });
       }),
@@ -97,7 +97,7 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
       PATH,
       h.page(async ({ request, body }) => {
         const me = h.checkSessionPost(request, body);
-        if (!me) return redirect(`/signin?next=${PATH}`);
+        if (!me) return signInFirst(PATH);
         const file = (body as Record<string, unknown> | undefined)?.["file"];
         const format = formField(body, "format") || "auto";
         try {
@@ -117,7 +117,7 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
       `${PATH}/export.:kind`,
       h.page(({ request, params }) => {
         const me = h.signedIn(request);
-        if (!me) return redirect(`/signin?next=${PATH}`);
+        if (!me) return signInFirst(PATH);
         const day = new Date(s.clock.now()).toISOString().slice(0, 10);
         if (params.kind === "html") {
           return new Response(exportNetscape(s, me.actor), {
@@ -135,7 +135,7 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
       `${PATH}/:id`,
       h.page(({ request, params }) => {
         const me = h.signedIn(request);
-        if (!me) return redirect(`/signin?next=${PATH}`);
+        if (!me) return signInFirst(PATH);
         const imp = s.imports.get(me.actor, params.id ?? "");
         return pageResponse(detailPage(h.layoutUser(me), imp), { headers: refreshing([imp]) });
       }),

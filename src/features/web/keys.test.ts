@@ -25,7 +25,7 @@ describe("Settings → API keys", () => {
     const ctx = createTestContext();
     const res = await testBrowser(ctx).get("/settings/keys");
     expect(res.status).toBe(303);
-    expect(res.location).toBe("/signin?next=/settings/keys");
+    expect(res.location).toBe(`/signin?next=${encodeURIComponent("/settings/keys")}`);
   });
 
   test("a new key is shown in full once, works, and afterwards only its hint is listed", async () => {

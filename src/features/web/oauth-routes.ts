@@ -5,7 +5,7 @@ import { AppError } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { contentSecurityPolicy } from "./assets.ts";
 import { pageResponse, type Flash, type LayoutUser } from "./html.ts";
-import { formField, redirect } from "./http.ts";
+import { formField, redirect, signInFirst } from "./http.ts";
 import { connectedAppsPage, consentPage } from "./oauth-pages.ts";
 import type { SignedIn } from "./service.ts";
 
@@ -29,7 +29,6 @@ const NOTICES: Record<string, Flash> = {
 };
 const REQUEST_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
-const signInFirst = (next: string) => redirect(`/signin?next=${encodeURIComponent(next)}`);
 
 /** The Allow form redirects to the app: CSP form-action must admit that one origin, and only it. */
 function consentCsp(redirectUri: string): string {

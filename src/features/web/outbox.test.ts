@@ -39,7 +39,7 @@ test("lists and shows the signed-in user's outbox messages only", async () => {
   expect((await other.get("/settings/outbox")).text).toContain("The outbox is empty.");
   expect((await other.get(`/settings/outbox/${name}`)).status).toBe(404);
   expect((await other.get("/settings/outbox/..%2F..%2Fetc%2Fpasswd")).status).toBe(404);
-  expect((await testBrowser(ctx).get("/settings/outbox")).location).toBe("/signin?next=/settings/outbox");
+  expect((await testBrowser(ctx).get("/settings/outbox")).location).toBe(`/signin?next=${encodeURIComponent("/settings/outbox")}`);
 }, 60_000);
 
 test("decodes encoded header words", () => {

@@ -6,7 +6,7 @@ import type { Services } from "../../services.ts";
 import { createOutboxReader, type OutboxMessage } from "../mail/outbox-reader.ts";
 import { html, layout, pageResponse, type LayoutUser } from "./html.ts";
 import type { WebHelpers } from "./oauth-routes.ts";
-import { redirect } from "./http.ts";
+import { redirect, signInFirst } from "./http.ts";
 
 function listPage(user: LayoutUser, messages: OutboxMessage[], smtp: boolean) {
   const note = smtp
@@ -36,7 +36,7 @@ export function outboxWebRoutes(s: Services, h: WebHelpers) {
       "/settings/outbox",
       h.page(async ({ request }) => {
         const me = h.signedIn(request);
-        if (!me) return redirect("/signin?next=/settings/outbox");
+        if (!me) return signInFirst("/settings/outbox");
         return pageResponse(listPage(h.layoutUser(me), await reader.list(me.user.id), Boolean(s.config.mail.smtpUrl)));
       }),
     )
@@ -46,7 +46,7 @@ export function outboxWebRoutes(s: Services, h: WebHelpers) {
       h.page(async ({ request, params, query }) => {
         const me = h.signedIn(request);
         const name = params.name ?? "";
-        if (!me) return redirect(`/signin?next=${encodeURIComponent(`/settings/outbox/${name}`)}`);
+        if (!me) return signInFirst(`/settings/outbox/${name}`);
         const eml = await reader.read(me.user.id, name);
         if (eml === undefined) throw new AppError("not_found", "No such message in your outbox");
         if (query.download) {

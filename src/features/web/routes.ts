@@ -7,7 +7,7 @@ import type { Services } from "../../services.ts";
 import { faviconRoutes } from "./favicon.ts";
 import { checkOrigin, isCsrfToken, newCsrfToken, requireToken } from "./csrf.ts";
 import { pageResponse, type Flash, type LayoutUser } from "./html.ts";
-import { clientAddress, cookie, CSRF_COOKIE, formField, readCookie, redirect, safeNext, SESSION_COOKIE } from "./http.ts";
+import { clientAddress, cookie, CSRF_COOKIE, formField, readCookie, redirect, safeNext, SESSION_COOKIE, signInFirst } from "./http.ts";
 import { errorPage, keysPage, signInPage, signupClosedPage, signUpPage, type FieldErrors, type KeysPageInput } from "./pages.ts";
 import { createWebService, type SignedIn } from "./service.ts";
 import { oauthWebRoutes } from "./oauth-routes.ts";
@@ -183,7 +183,7 @@ export function webRoutes(s: Services) {
       "/settings/keys",
       page(({ request, query }) => {
         const me = signedIn(request);
-        if (!me) return redirect("/signin?next=/settings/keys");
+        if (!me) return signInFirst("/settings/keys");
         return keysResponse(me, { flash: query.notice ? NOTICES[query.notice] : undefined, before: query.before });
       }),
     )
@@ -192,7 +192,7 @@ export function webRoutes(s: Services) {
       "/settings/keys",
       page(({ request, body }) => {
         const me = checkSessionPost(request, body);
-        if (!me) return redirect("/signin?next=/settings/keys");
+        if (!me) return signInFirst("/settings/keys");
         const name = formField(body, "name");
         try {
           const created = web.createKey(me.actor, name, formField(body, "form_id"));
@@ -212,7 +212,7 @@ export function webRoutes(s: Services) {
       "/settings/keys/:id/revoke",
       page(({ request, body, params }) => {
         const me = checkSessionPost(request, body);
-        if (!me) return redirect("/signin?next=/settings/keys");
+        if (!me) return signInFirst("/settings/keys");
         web.revokeKey(me.actor, params.id ?? "");
         return redirect("/settings/keys?notice=revoked");
       }),

@@ -53,8 +53,7 @@ ${f.body}`;
   return pageResponse(markup, { status: f.status, headers: { ...f.headers, "content-security-policy": libraryCsp({ webImages: f.webImages, media: f.media }) } });
 }
 
-/** Sign in first, then come back to `path` (a local path with its query). */
-export const signInFirst = (path: string) => redirect(`/signin?next=${encodeURIComponent(path)}`);
+export { signInFirst } from "../http.ts";
 
 /** The path and query of a GET request: where to come back to after signing in. */
 export function here(request: Request): string {
