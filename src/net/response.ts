@@ -25,8 +25,6 @@ export interface FinishOptions {
   accept?: readonly string[];
 }
 
-export const mimeType = (header: string | null): string => mediaType(header);
-
 function charsetOf(header: string | null): string {
   const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(header ?? "");
   return match?.[1]?.toLowerCase() ?? "utf-8";
@@ -85,7 +83,7 @@ function decode(body: Uint8Array, charset: string): string {
 
 export async function finishResponse(res: Response, opts: FinishOptions): Promise<SafeResponse> {
   const header = res.headers.get("content-type");
-  const contentType = mimeType(header);
+  const contentType = mediaType(header);
   if (opts.accept && res.ok && !contentTypeAllowed(opts.accept, contentType)) {
     discard(res);
     const got = contentType === "" ? "no content type" : `"${contentType}"`;

@@ -20,6 +20,21 @@ async function* pages<T extends { id: string }>(list: (before: string | undefine
   }
 }
 
+/** A byte stream pulling text from a generator, one part per pull (back-pressure keeps memory flat). */
+function textStream(it: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  return new ReadableStream({
+    async pull(controller) {
+      const { value, done } = await it.next();
+      if (done) controller.close();
+      else controller.enqueue(enc.encode(value));
+    },
+    async cancel() {
+      await it.return(undefined);
+    },
+  });
+}
+
 function stripWorkflowSecrets(w: Json): Json {
   const { signing_secret: _s, webhook_url: _u, ...rest } = w;
   // Header values of outgoing requests often carry tokens: the names are kept, the values are not.
@@ -30,7 +45,6 @@ function stripWorkflowSecrets(w: Json): Json {
 }
 
 export function exportJson(s: Services, actor: Actor, user: Json): ReadableStream<Uint8Array> {
-  const enc = new TextEncoder();
   async function* parts(): AsyncGenerator<string> {
     yield `{"format":${JSON.stringify(EXPORT_FORMAT_NAME)},"version":${EXPORT_VERSION},"exported_at":${JSON.stringify(new Date(s.clock.now()).toISOString())},"account":${JSON.stringify(user)}`;
     async function* section(name: string, items: AsyncGenerator<unknown>): AsyncGenerator<string> {
@@ -52,17 +66,7 @@ export function exportJson(s: Services, actor: Actor, user: Json): ReadableStrea
     yield* section("feed_watches", pages((before) => s.feeds.list(actor, { limit: PAGE, before })));
     yield "}\n";
   }
-  const it = parts();
-  return new ReadableStream({
-    async pull(controller) {
-      const { value, done } = await it.next();
-      if (done) controller.close();
-      else controller.enqueue(enc.encode(value));
-    },
-    async cancel() {
-      await it.return(undefined);
-    },
-  });
+  return textStream(parts());
 }
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -73,7 +77,6 @@ const secs = (iso: string) => Math.floor(Date.parse(iso) / 1000);
  * sources in no notebook at the top level. A source in several notebooks appears in each.
  */
 export function exportNetscape(s: Services, actor: Actor): ReadableStream<Uint8Array> {
-  const enc = new TextEncoder();
   async function* parts(): AsyncGenerator<string> {
     yield `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<!-- This is an automatically generated file. It will be read and overwritten. DO NOT EDIT! -->\n<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">\n<TITLE>Bookmarks</TITLE>\n<H1>Bookmarks</H1>\n<DL><p>\n`;
     const link = (r: { url: string; title: string | null; saved_at: string; tags: string[] }, depth: number) =>
@@ -107,15 +110,5 @@ export function exportNetscape(s: Services, actor: Actor): ReadableStream<Uint8A
     }
     yield "</DL><p>\n";
   }
-  const it = parts();
-  return new ReadableStream({
-    async pull(controller) {
-      const { value, done } = await it.next();
-      if (done) controller.close();
-      else controller.enqueue(enc.encode(value));
-    },
-    async cancel() {
-      await it.return(undefined);
-    },
-  });
+  return textStream(parts());
 }
