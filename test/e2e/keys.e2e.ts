@@ -3,10 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import type { TestContext } from "../helpers.ts";
-import { launchChromium, startLiveApp, watch } from "./browser.ts";
+import { launchChromium, startLiveApp, watch, signUp } from "./browser.ts";
 
 const KEY_RE = /^cpk_[0-9A-Za-z]{46}$/;
-const PASSWORD = "correct horse battery";
 
 let browser: Browser;
 let server: ReturnType<typeof Bun.serve>;
@@ -26,13 +25,6 @@ afterAll(async () => {
 const apiMe = (key: string) => fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
 
 
-async function signUp(page: Page, email: string) {
-  await page.goto(`${base}/signup`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${base}/settings/keys`);
-}
 
 async function createKey(page: Page, name: string): Promise<string> {
   await page.getByLabel("Name").fill(name);
@@ -46,7 +38,7 @@ describe("web app in a browser", () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const seen = watch(page);
-    await signUp(page, "ada@example.com");
+    await signUp(page, base, "ada@example.com");
 
     const key = await createKey(page, "e2e key");
     expect(key).toMatch(KEY_RE);
@@ -84,7 +76,7 @@ describe("web app in a browser", () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const seen = watch(page);
-    await signUp(page, "mallory@example.com");
+    await signUp(page, base, "mallory@example.com");
     const evil = "<script>alert(1)</script>";
     await createKey(page, evil);
     expect(await page.locator("h2", { hasText: "Your new key" }).textContent()).toBe(`Your new key “${evil}”`);
@@ -98,7 +90,7 @@ describe("web app in a browser", () => {
   test("everything works with JavaScript turned off", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await signUp(page, "nojs@example.com");
+    await signUp(page, base, "nojs@example.com");
     const key = await createKey(page, "no-js key");
     expect(key).toMatch(KEY_RE);
     expect(await page.getByRole("button", { name: "Copy" }).count()).toBe(0);

@@ -2,10 +2,10 @@
 // wait for the builtin offline voices, then play and seek the episode in the page's player.
 // Run with `bun run test:e2e` (not part of plain `bun test`).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import type { TestContext } from "../helpers.ts";
 import { startOutsideWeb } from "../outside-web.ts";
-import { launchChromium, startLiveApp, watch } from "./browser.ts";
+import { launchChromium, startLiveApp, watch, signUp } from "./browser.ts";
 
 let browser: Browser;
 let server: ReturnType<typeof Bun.serve>;
@@ -26,20 +26,13 @@ afterAll(async () => {
 }, 120_000);
 
 
-async function signUp(page: Page, email: string) {
-  await page.goto(`${base}/signup`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${base}/settings/keys`);
-}
 
 describe("podcasts in a browser", () => {
   test("make a podcast from a saved source and play it", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const seen = watch(page);
-    await signUp(page, "pod@example.com");
+    await signUp(page, base, "pod@example.com");
 
     // Save a link, let the job runner fetch it, open it.
     await page.goto(`${base}/library`);
@@ -103,7 +96,7 @@ describe("podcasts in a browser", () => {
   test("delete asks first and works with JavaScript turned off", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await signUp(page, "nojs-pod@example.com");
+    await signUp(page, base, "nojs-pod@example.com");
     await page.goto(`${base}/library`);
     await page.getByLabel("Link").fill(web.url("/notes.txt"));
     await page.getByText("Quick podcast").click();

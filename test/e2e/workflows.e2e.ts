@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { rss, startFeedServer } from "../../src/features/feeds/testing.ts";
 import type { TestContext } from "../helpers.ts";
-import { launchChromium, startLiveApp } from "./browser.ts";
+import { launchChromium, startLiveApp, signUp } from "./browser.ts";
 
 let browser: Browser;
 let server: ReturnType<typeof Bun.serve>;
@@ -48,13 +48,6 @@ function watch(page: Page) {
   return problems;
 }
 
-async function signUp(page: Page, email: string) {
-  await page.goto(`${base}/signup`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${base}/settings/keys`);
-}
 
 const field = (page: Page, name: string) => page.locator(`[name="${name}"]`);
 
@@ -71,7 +64,7 @@ describe("workflows in a browser", () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const problems = watch(page);
-    await signUp(page, "flows@example.com");
+    await signUp(page, base, "flows@example.com");
 
     await page.goto(`${base}/workflows`);
     await page.getByRole("link", { name: "New workflow" }).click();
@@ -135,7 +128,7 @@ describe("workflows in a browser", () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const problems = watch(page);
-    await signUp(page, "feeds@example.com");
+    await signUp(page, base, "feeds@example.com");
 
     await page.goto(`${base}/workflows/new`);
     await page.getByLabel("Name").fill("Tide news");
@@ -161,7 +154,7 @@ describe("workflows in a browser", () => {
   test("the editor works with JavaScript turned off", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await signUp(page, "nojs-flows@example.com");
+    await signUp(page, base, "nojs-flows@example.com");
     await page.goto(`${base}/workflows/new`);
     await page.getByLabel("Name").fill("No script");
     await addAction(page, "actions", "create_notebook", "Add action");
