@@ -21,7 +21,9 @@ p.muted, .muted { color: var(--muted); }
 label { display: block; font-weight: 600; margin: .9rem 0 .3rem; }
 input[type=text], input[type=email], input[type=password] { width: 100%; padding: .55rem .65rem; font: inherit;
   color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
-input:focus, button:focus { outline: 2px solid var(--accent); outline-offset: 1px; }
+input:focus, select:focus, button:focus { outline: 2px solid var(--accent); outline-offset: 1px; }
+select, input[type=file] { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line);
+  border-radius: 6px; padding: .45rem .6rem; max-width: 100%; }
 input[aria-invalid=true] { border-color: var(--danger); }
 .field-error { color: var(--danger); font-size: .9rem; margin: .25rem 0 0; }
 button { font: inherit; padding: .5rem 1rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent);

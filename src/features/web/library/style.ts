@@ -51,7 +51,7 @@ details.card { margin: 1rem 0; }
 details > summary { cursor: pointer; font-weight: 600; }
 form details { margin: .9rem 0 0; }
 label .muted, legend .muted { font-weight: 400; }
-@media (max-width: 40rem) { .card fieldset { padding: .3rem .5rem .5rem; } .formats label.format { padding: .45rem .5rem; } }
+@media (max-width: 40rem) { .card fieldset { padding: .3rem .5rem .5rem; } .formats label.format { padding: .45rem .5rem; } .formats .cost { white-space: normal; } }
 .podcast-status { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin: 1rem 0; }
 .podcast-status progress { flex: 1 1 10rem; }
 audio { width: 100%; margin: .5rem 0; }
