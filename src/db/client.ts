@@ -1,19 +1,15 @@
 // Opens the SQLite database: pragmas for a busy single-file service, sqlite-vec, drizzle on top.
 import { Database } from "bun:sqlite";
-import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { drizzle } from "drizzle-orm/bun-sqlite";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import * as sqliteVec from "sqlite-vec";
 import { migrate } from "./migrate.ts";
+import type { Conn, Db } from "./port.ts";
+import { createSqliteTransactor } from "./sqlite-tx.ts";
 
-export type Orm = BunSQLiteDatabase;
-
-export interface Db {
-  sqlite: Database;
-  orm: Orm;
-  close(): void;
-}
+export type { Conn, Db, Orm, Transactor } from "./port.ts";
 
 let unpackedVec: string | undefined;
 
@@ -48,7 +44,17 @@ export function openDatabase(path: string, opts: { migrate?: boolean } = {}): Db
   sqlite.loadExtension(vecPath());
   if (opts.migrate !== false) migrate(sqlite);
   const orm = drizzle({ client: sqlite });
-  return { sqlite, orm, close: () => sqlite.close() };
+  const conn: Conn = { sqlite, orm };
+  const { tx, afterCommit } = createSqliteTransactor(sqlite);
+  return {
+    sqlite,
+    orm,
+    query: (fn) => fn(conn),
+    exec: (fn) => fn(conn),
+    tx,
+    afterCommit,
+    close: () => sqlite.close(),
+  } satisfies Db;
 }
 
 /** A fresh in-memory database with the real migrations, for tests. */
