@@ -121,7 +121,7 @@ export function createServices(deps: CoreDeps) {
 
   const scheduler = createScheduler({ clock, logger });
   const feeds = createFeeds({
-    sqlite, orm, sources, safeFetch, jobs: queue, scheduler, clock, logger,
+    db, sources, safeFetch, jobs: queue, scheduler, clock, logger,
     existingNotebookIds: (userId, ids) => notebooksRepo.existingIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
   });
