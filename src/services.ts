@@ -157,7 +157,7 @@ export function createServices(deps: CoreDeps) {
   const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });
   const oauth = createOAuthService({ repo: createOAuthRepo(orm), sqlite, clock, config });
   const imports = createImports({
-    sqlite, repo: createImportsRepo(orm), sources: sourcesRepo, sourcesService: sources, notebooksRepo, notebooks, notesRepo, notes, events, jobs: queue, clock, logger,
+    db, repo: createImportsRepo(db), sources: sourcesRepo, sourcesService: sources, notebooksRepo, notebooks, notesRepo, notes, events, jobs: queue, clock, logger,
     allowPrivate: config.net.allowPrivateNetwork, hostSpacingMs: config.imports.hostSpacingMs,
     feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
     limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },
