@@ -127,7 +127,7 @@ export function createServices(deps: CoreDeps) {
   });
   registerFeedJobs(runner, feeds);
   const mail = createMailService({ mailer: createMailer(config), from: config.mail.from });
-  const podcasts = setupPodcasts({ config, sqlite, orm, clock, logger, events, credits, queue, runner, ai, sources: sourcesRepo, notebooks: notebooksRepo, onSourceReady });
+  const podcasts = setupPodcasts({ config, db, clock, logger, events, credits, queue, runner, ai, sources: sourcesRepo, notebooks: notebooksRepo, onSourceReady });
 
   const webhooksRepo = createWebhooksRepo(orm, sqlite);
   const webhookTokens = createWebhookTokensService({ sqlite, repo: webhooksRepo, clock, baseUrl: config.baseUrl });
