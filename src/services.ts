@@ -121,13 +121,13 @@ export function createServices(deps: CoreDeps) {
 
   const scheduler = createScheduler({ clock, logger });
   const feeds = createFeeds({
-    sqlite, orm, sources, safeFetch, jobs: queue, scheduler, clock, logger,
+    db, sources, safeFetch, jobs: queue, scheduler, clock, logger,
     existingNotebookIds: (userId, ids) => notebooksRepo.existingIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
   });
   registerFeedJobs(runner, feeds);
   const mail = createMailService({ mailer: createMailer(config), from: config.mail.from });
-  const podcasts = setupPodcasts({ config, sqlite, orm, clock, logger, events, credits, queue, runner, ai, sources: sourcesRepo, notebooks: notebooksRepo, onSourceReady });
+  const podcasts = setupPodcasts({ config, db, clock, logger, events, credits, queue, runner, ai, sources: sourcesRepo, notebooks: notebooksRepo, onSourceReady });
 
   const webhooksRepo = createWebhooksRepo(orm, sqlite);
   const webhookTokens = createWebhookTokensService({ sqlite, repo: webhooksRepo, clock, baseUrl: config.baseUrl });
@@ -157,7 +157,7 @@ export function createServices(deps: CoreDeps) {
   const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });
   const oauth = createOAuthService({ repo: createOAuthRepo(orm), sqlite, clock, config });
   const imports = createImports({
-    sqlite, repo: createImportsRepo(orm), sources: sourcesRepo, sourcesService: sources, notebooksRepo, notebooks, notesRepo, notes, events, jobs: queue, clock, logger,
+    db, repo: createImportsRepo(db), sources: sourcesRepo, sourcesService: sources, notebooksRepo, notebooks, notesRepo, notes, events, jobs: queue, clock, logger,
     allowPrivate: config.net.allowPrivateNetwork, hostSpacingMs: config.imports.hostSpacingMs,
     feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
     limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },

@@ -2,16 +2,13 @@
 import { integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "./users.ts";
 
-export const PODCAST_STATUSES = ["queued", "generating", "ready", "failed"] as const;
-export type PodcastStatus = (typeof PODCAST_STATUSES)[number];
-
 export const podcasts = sqliteTable("podcasts", {
   id: text("id").primaryKey(),
   userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
   title: text("title").notNull(),
   format: text("format").notNull(),
   language: text("language").notNull(),
-  status: text("status", { enum: PODCAST_STATUSES }).notNull().default("queued"),
+  status: text("status", { enum: ["queued", "generating", "ready", "failed"] }).notNull().default("queued"),
   error: text("error"),
   errorDetail: text("error_detail"),
   sourceIds: text("source_ids", { mode: "json" }).$type<string[]>().notNull(),
@@ -31,3 +28,4 @@ export const podcasts = sqliteTable("podcasts", {
   finishedAt: text("finished_at"),
 });
 export type PodcastRow = typeof podcasts.$inferSelect;
+export type PodcastStatus = PodcastRow["status"];

@@ -1,6 +1,5 @@
 // Builds the feeds feature from its dependencies: repo, poller, service and the scheduler's dispatcher.
-import type { Database } from "bun:sqlite";
-import type { Orm } from "../../db/client.ts";
+import type { Db } from "../../db/port.ts";
 import type { Logger } from "../../log.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { Scheduler } from "../../jobs/scheduler.ts";
@@ -19,8 +18,7 @@ export type { FeedsService, WatchOutput } from "./service.ts";
 export type { PollResult } from "./poller.ts";
 
 export interface FeedsDeps {
-  sqlite: Database;
-  orm: Orm;
+  db: Db;
   sources: Pick<SourcesService, "create">;
   existingNotebookIds(userId: string, ids: string[]): Set<string>;
   safeFetch: SafeFetch;
@@ -36,9 +34,9 @@ export interface FeedsDeps {
 
 export function createFeeds(deps: FeedsDeps) {
   const videoSite = deps.videoSite ?? YOUTUBE;
-  const repo = createFeedsRepo(deps.orm);
+  const repo = createFeedsRepo(deps.db);
   const poller = createPoller({
-    sqlite: deps.sqlite,
+    db: deps.db,
     repo,
     sources: deps.sources,
     existingNotebookIds: deps.existingNotebookIds,
@@ -50,7 +48,7 @@ export function createFeeds(deps: FeedsDeps) {
     logger: deps.logger,
   });
   const service = createFeedsService({
-    sqlite: deps.sqlite,
+    db: deps.db,
     repo,
     poller,
     existingNotebookIds: deps.existingNotebookIds,

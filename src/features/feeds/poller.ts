@@ -1,6 +1,5 @@
 // Polls one watch: fetch, parse, dedupe against what it has seen, turn new entries into sources, record state.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { FeedWatchRow } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
@@ -23,7 +22,7 @@ export interface PollResult {
 }
 
 export interface PollerDeps extends FeedFetchDeps {
-  sqlite: Database;
+  db: Transactor;
   repo: FeedsRepo;
   sources: Pick<SourcesService, "create">;
   existingNotebookIds(userId: string, ids: string[]): Set<string>;
@@ -33,7 +32,7 @@ export interface PollerDeps extends FeedFetchDeps {
 }
 
 export function createPoller(deps: PollerDeps) {
-  const { sqlite, repo, clock, logger } = deps;
+  const { db, repo, clock, logger } = deps;
   const inFlight = new Map<string, Promise<PollResult | null>>();
 
   function next(watch: FeedWatchRow, now: number, bounds: (number | null)[]): number {
@@ -64,7 +63,7 @@ export function createPoller(deps: PollerDeps) {
   /** Creates the source of one new entry and remembers its identities, atomically: its source id, null when it
    * has no savable link, undefined when a concurrent poll recorded it first. */
   function importEntry(watch: FeedWatchRow, entry: FeedEntry, notebookIds: string[], at: string): string | null | undefined {
-    return inTransaction(sqlite, () => {
+    return db.tx(() => {
       if (repo.knownKeys(watch.id, entry.keys).size > 0) return undefined;
       let sourceId: string | null = null;
       if (entry.url) {

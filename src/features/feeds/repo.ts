@@ -1,6 +1,6 @@
 // SQL for feed watches and the entry identities each has seen; the only module that touches their tables.
 import { and, asc, count, desc, eq, inArray, lt, lte, sql } from "drizzle-orm";
-import type { Orm } from "../../db/client.ts";
+import type { Db, Orm } from "../../db/port.ts";
 import { feedEntries, feedWatches, workflows, type FeedWatchRow } from "../../db/schema/index.ts";
 
 export type WatchWithState = FeedWatchRow & { active: boolean };
@@ -10,46 +10,50 @@ export type WatchWithState = FeedWatchRow & { active: boolean };
 const stillWatching = sql<boolean>`(${workflows.active} = 1 AND ${workflows.actionsJson} LIKE '%"type":"watch_feed"%')`.mapWith((v) => Boolean(v));
 const withActive = { watch: feedWatches, active: stillWatching };
 
-export function createFeedsRepo(orm: Orm) {
-  const joined = () => orm.select(withActive).from(feedWatches).innerJoin(workflows, eq(workflows.id, feedWatches.workflowId));
-  const flat = (r: { watch: FeedWatchRow; active: boolean }): WatchWithState => ({ ...r.watch, active: r.active });
+const joined = (orm: Orm) => orm.select(withActive).from(feedWatches).innerJoin(workflows, eq(workflows.id, feedWatches.workflowId));
+const flat = (r: { watch: FeedWatchRow; active: boolean }): WatchWithState => ({ ...r.watch, active: r.active });
 
+export function createFeedsRepo(db: Db) {
   return {
     insert(row: typeof feedWatches.$inferInsert): void {
-      orm.insert(feedWatches).values(row).run();
+      db.exec((c) => c.orm.insert(feedWatches).values(row).run());
     },
     delete(userId: string, id: string): void {
-      orm.delete(feedWatches).where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId))).run();
+      db.exec((c) => c.orm.delete(feedWatches).where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId))).run());
     },
     update(id: string, patch: Partial<FeedWatchRow>): void {
-      orm.update(feedWatches).set(patch).where(eq(feedWatches.id, id)).run();
+      db.exec((c) => c.orm.update(feedWatches).set(patch).where(eq(feedWatches.id, id)).run());
     },
     byId(userId: string, id: string): WatchWithState | undefined {
-      const r = joined().where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId))).get();
+      const r = db.query((c) => joined(c.orm).where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId))).get());
       return r && flat(r);
     },
     /** For the poll job, which runs without a caller; the row carries its owner. */
     byIdUnscoped(id: string): WatchWithState | undefined {
-      const r = joined().where(eq(feedWatches.id, id)).get();
+      const r = db.query((c) => joined(c.orm).where(eq(feedWatches.id, id)).get());
       return r && flat(r);
     },
     byWorkflowAndUrl(userId: string, workflowId: string, feedUrl: string): FeedWatchRow | undefined {
-      return orm.select().from(feedWatches)
-        .where(and(eq(feedWatches.userId, userId), eq(feedWatches.workflowId, workflowId), eq(feedWatches.feedUrl, feedUrl)))
-        .get();
+      return db.query((c) =>
+        c.orm.select().from(feedWatches)
+          .where(and(eq(feedWatches.userId, userId), eq(feedWatches.workflowId, workflowId), eq(feedWatches.feedUrl, feedUrl)))
+          .get(),
+      );
     },
     list(userId: string, opts: { limit: number; before?: string; workflowId?: string }): WatchWithState[] {
       const conds = [eq(feedWatches.userId, userId)];
       if (opts.before) conds.push(lt(feedWatches.id, opts.before));
       if (opts.workflowId) conds.push(eq(feedWatches.workflowId, opts.workflowId));
-      return joined().where(and(...conds)).orderBy(desc(feedWatches.id)).limit(opts.limit).all().map(flat);
+      return db.query((c) => joined(c.orm).where(and(...conds)).orderBy(desc(feedWatches.id)).limit(opts.limit).all()).map(flat);
     },
     /** Watches of active workflows whose next poll is due, oldest due first. */
     due(now: number, limit: number): FeedWatchRow[] {
-      return orm.select({ watch: feedWatches }).from(feedWatches)
-        .innerJoin(workflows, eq(workflows.id, feedWatches.workflowId))
-        .where(and(lte(feedWatches.nextPollAt, now), stillWatching))
-        .orderBy(asc(feedWatches.nextPollAt)).limit(limit).all().map((r) => r.watch);
+      return db.query((c) =>
+        c.orm.select({ watch: feedWatches }).from(feedWatches)
+          .innerJoin(workflows, eq(workflows.id, feedWatches.workflowId))
+          .where(and(lte(feedWatches.nextPollAt, now), stillWatching))
+          .orderBy(asc(feedWatches.nextPollAt)).limit(limit).all(),
+      ).map((r) => r.watch);
     },
     /** Which of these identities the watch has already seen. */
     knownKeys(watchId: string, keys: string[]): Set<string> {
@@ -57,8 +61,10 @@ export function createFeedsRepo(orm: Orm) {
       // Chunks keep each statement well under SQLite's bound-parameter limit.
       for (let i = 0; i < keys.length; i += 500) {
         const part = keys.slice(i, i + 500);
-        const rows = orm.select({ key: feedEntries.key }).from(feedEntries)
-          .where(and(eq(feedEntries.watchId, watchId), inArray(feedEntries.key, part))).all();
+        const rows = db.query((c) =>
+          c.orm.select({ key: feedEntries.key }).from(feedEntries)
+            .where(and(eq(feedEntries.watchId, watchId), inArray(feedEntries.key, part))).all(),
+        );
         for (const r of rows) out.add(r.key);
       }
       return out;
@@ -68,7 +74,7 @@ export function createFeedsRepo(orm: Orm) {
       let added = 0;
       for (let i = 0; i < keys.length; i += 500) {
         const rows = keys.slice(i, i + 500).map((key) => ({ watchId, key, sourceId, seenAt: at }));
-        added += orm.insert(feedEntries).values(rows).onConflictDoNothing().returning({ key: feedEntries.key }).all().length;
+        added += db.exec((c) => c.orm.insert(feedEntries).values(rows).onConflictDoNothing().returning({ key: feedEntries.key }).all().length);
       }
       return added;
     },
@@ -77,15 +83,17 @@ export function createFeedsRepo(orm: Orm) {
       const out = new Map<string, number>();
       if (watchIds.length === 0) return out;
       // An entry is remembered under several identities (guid, link), each row naming the same source.
-      const rows = orm.select({ id: feedWatches.id, n: sql<number>`count(DISTINCT ${feedEntries.sourceId})`.mapWith(Number) }).from(feedWatches)
-        .innerJoin(feedEntries, and(eq(feedEntries.watchId, feedWatches.id), eq(feedEntries.seenAt, feedWatches.lastPolledAt)))
-        .where(and(eq(feedWatches.userId, userId), inArray(feedWatches.id, watchIds), sql`${feedEntries.sourceId} IS NOT NULL`))
-        .groupBy(feedWatches.id).all();
+      const rows = db.query((c) =>
+        c.orm.select({ id: feedWatches.id, n: sql<number>`count(DISTINCT ${feedEntries.sourceId})`.mapWith(Number) }).from(feedWatches)
+          .innerJoin(feedEntries, and(eq(feedEntries.watchId, feedWatches.id), eq(feedEntries.seenAt, feedWatches.lastPolledAt)))
+          .where(and(eq(feedWatches.userId, userId), inArray(feedWatches.id, watchIds), sql`${feedEntries.sourceId} IS NOT NULL`))
+          .groupBy(feedWatches.id).all(),
+      );
       for (const r of rows) out.set(r.id, r.n);
       return out;
     },
     entryCount(watchId: string): number {
-      return orm.select({ n: count() }).from(feedEntries).where(eq(feedEntries.watchId, watchId)).get()?.n ?? 0;
+      return db.query((c) => c.orm.select({ n: count() }).from(feedEntries).where(eq(feedEntries.watchId, watchId)).get()?.n ?? 0);
     },
   };
 }

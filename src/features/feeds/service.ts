@@ -1,6 +1,5 @@
 // Feed watches for callers: ensure a watch for a workflow (watch_feed), list and read them, poll one now.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import { invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { iso, type Clock } from "../../time.ts";
@@ -58,7 +57,7 @@ export interface WatchOutput {
 }
 
 export interface FeedsServiceDeps {
-  sqlite: Database;
+  db: Transactor;
   repo: FeedsRepo;
   poller: Poller;
   existingNotebookIds(userId: string, ids: string[]): Set<string>;
@@ -68,7 +67,7 @@ export interface FeedsServiceDeps {
 }
 
 export function createFeedsService(deps: FeedsServiceDeps) {
-  const { sqlite, repo, poller, clock } = deps;
+  const { db, repo, poller, clock } = deps;
 
   function get(actor: Actor, id: string): WatchWithState {
     const row = repo.byId(actor.userId, id);
@@ -96,7 +95,7 @@ export function createFeedsService(deps: FeedsServiceDeps) {
   /** Creates the workflow's watch of this URL, or brings its settings up to date; returns its id. */
   function ensure(actor: Actor, workflowId: string, input: FeedWatchInput): string {
     const c = check(actor, input);
-    return inTransaction(sqlite, () => {
+    return db.tx(() => {
       const at = iso(clock.now());
       const settings = { schedule: c.schedule, notebookIds: JSON.stringify(c.notebookIds), backfill: c.backfill, depth: actor.depth ?? 0 };
       const existing = repo.byWorkflowAndUrl(actor.userId, workflowId, c.feedUrl);

@@ -25,7 +25,7 @@ export function feedsTestContext(opts: FeedsTestOptions = {}) {
   const services = createServices({ config, db, logger: silentLogger, clock });
   const notebooksRepo = createNotebooksRepo(db.orm);
   const feeds = createFeeds({
-    sqlite: db.sqlite, orm: db.orm, sources: services.sources, safeFetch: services.safeFetch, jobs: services.queue,
+    db, sources: services.sources, safeFetch: services.safeFetch, jobs: services.queue,
     scheduler: services.scheduler, clock, logger: silentLogger, hostSpacingMs: config.feeds.hostSpacingMs,
     existingNotebookIds: (u, ids) => notebooksRepo.existingIds(u, ids),
     videoSite: opts.videoSite,

@@ -1,7 +1,6 @@
 // The fetches of an import's new sources are queued only once all its records exist: record creation
 // (time-sliced) and interactive saves then do not share the thread with the import's fetch lane.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
 import { INGEST_IMPORT_JOB } from "../sources/service.ts";
@@ -18,7 +17,7 @@ export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediat
 const CARRIED: Partial<Record<ImportFormat, "html" | "markdown">> = { omnivore: "html", commonplace: "markdown" };
 
 export interface FetchDeps {
-  sqlite: Database;
+  db: Transactor;
   sources: SourcesRepo;
   jobs: JobEnqueuer;
   hostSpacingMs: number;
@@ -54,7 +53,7 @@ export async function queueImportFetches(
     if (page.length === 0) return;
     const started = performance.now();
     let i = 0;
-    inTransaction(deps.sqlite, () => {
+    deps.db.tx(() => {
       for (; i < page.length && (i === 0 || performance.now() - started < SLICE_MS); i++) {
         const s = page[i]!;
         const carried = provided && s.hasContent;

@@ -1,6 +1,6 @@
 // SQL for imports: the job's row, its counts and problems; every user-facing query is scoped by owner.
-import { and, desc, eq, lt, sql } from "drizzle-orm";
-import type { Orm } from "../../db/client.ts";
+import { and, desc, eq, lt } from "drizzle-orm";
+import type { Db } from "../../db/port.ts";
 import { imports, type ImportRow } from "../../db/schema/index.ts";
 
 /** The row without the file (lists and progress never need the bytes). */
@@ -14,30 +14,34 @@ const view = {
 };
 export type ImportView = Omit<ImportRow, "file">;
 
-export function createImportsRepo(orm: Orm) {
-  const progressStmt = orm.select(view).from(imports).where(eq(imports.id, sql.placeholder("id"))).prepare();
+// The job reads its counts once per ~3 ms slice: plain SQL (compiled once per connection) instead of
+// building the drizzle query each time. Every column of the view is a plain text or integer, so the
+// rows are the same as drizzle's.
+const PROGRESS_SQL = `SELECT ${Object.entries(view).map(([key, col]) => `"${col.name}" AS "${key}"`).join(", ")} FROM imports WHERE id = ?`;
+
+export function createImportsRepo(db: Db) {
   return {
     insert(row: typeof imports.$inferInsert): void {
-      orm.insert(imports).values(row).run();
+      db.exec((c) => c.orm.insert(imports).values(row).run());
     },
     byId(userId: string, id: string): ImportView | undefined {
-      return orm.select(view).from(imports).where(and(eq(imports.id, id), eq(imports.userId, userId))).get();
+      return db.query((c) => c.orm.select(view).from(imports).where(and(eq(imports.id, id), eq(imports.userId, userId))).get());
     },
     /** The job's counts between slices (without the file, which is read once per run). */
     progressOf(id: string): ImportView | undefined {
-      return progressStmt.get({ id });
+      return db.query((c) => c.sqlite.query<ImportView, [string]>(PROGRESS_SQL).get(id) ?? undefined);
     },
     /** For the job, which carries only the id. */
     withFile(id: string): ImportRow | undefined {
-      return orm.select().from(imports).where(eq(imports.id, id)).get();
+      return db.query((c) => c.orm.select().from(imports).where(eq(imports.id, id)).get());
     },
     list(userId: string, opts: { limit: number; before?: string }): ImportView[] {
       const conds = [eq(imports.userId, userId)];
       if (opts.before) conds.push(lt(imports.id, opts.before));
-      return orm.select(view).from(imports).where(and(...conds)).orderBy(desc(imports.id)).limit(opts.limit).all();
+      return db.query((c) => c.orm.select(view).from(imports).where(and(...conds)).orderBy(desc(imports.id)).limit(opts.limit).all());
     },
     update(id: string, patch: Partial<typeof imports.$inferInsert>): void {
-      orm.update(imports).set(patch).where(eq(imports.id, id)).run();
+      db.exec((c) => c.orm.update(imports).set(patch).where(eq(imports.id, id)).run());
     },
   };
 }

@@ -1,7 +1,6 @@
 // Imports: accept a file (checked and parsed at once, so a wrong or broken file is a 4xx), then apply
 // its entries in a durable job, batch by batch, recording where it got to so a restart resumes there.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
@@ -23,7 +22,7 @@ const BATCH = 100;
 const MAX_PROBLEMS = 1000;
 
 export interface ImportsDeps extends ApplyDeps {
-  sqlite: Database;
+  db: Transactor;
   repo: ImportsRepo;
   jobs: JobEnqueuer;
   /** Fetches of one host are this far apart. */
@@ -67,7 +66,7 @@ export function toPublicImport(r: ImportView, fetched: Record<string, number> = 
 const countable = (i: ImportItem) => i.kind !== "notebook";
 
 export function createImportsService(deps: ImportsDeps) {
-  const { sqlite, repo, clock, logger } = deps;
+  const { db, repo, clock, logger } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
   const publicOf = (r: ImportView) => toPublicImport(r, deps.sources.statusCountsOfImport(r.id));
   // The entries parsed at upload, handed to the job when it runs in this process: parsing 10,000
@@ -106,7 +105,7 @@ export function createImportsService(deps: ImportsDeps) {
         throw new AppError("validation_failed", `file: ${message}`, { errors: [{ path: "file", message }] });
       }
       const sha = new Bun.CryptoHasher("sha256").update(input.bytes).digest("hex");
-      const created = inTransaction(sqlite, () => {
+      const created = db.tx(() => {
         const at = nowIso();
         const id = newId("import");
         // Feeds not yet watched get their workflows now, with the import, so a resumed run finds them.
@@ -164,7 +163,7 @@ export function createImportsService(deps: ImportsDeps) {
         await deps.interactiveQuiet?.();
         const from = position;
         const started = performance.now();
-        position = inTransaction(sqlite, () => {
+        position = db.tx(() => {
           const cur = repo.progressOf(row.id)!;
           const problems: Problem[] = [];
           const c = { created: 0, already_saved: 0, invalid: 0, failed: 0, notebook_created: 0, feed: 0 } as Record<Outcome, number>;
@@ -173,7 +172,7 @@ export function createImportsService(deps: ImportsDeps) {
           for (; i < items.length && i - from < BATCH && (i === from || performance.now() - started < SLICE_MS); i++) {
             let outcome: Outcome;
             try {
-              outcome = inTransaction(sqlite, () => apply(items[i]!, entryNo[i]!, problems));
+              outcome = db.tx(() => apply(items[i]!, entryNo[i]!, problems));
             } catch (e) {
               // One entry the library refuses (too long a name, …) is reported; the rest go on.
               problems.push({ entry: entryNo[i]!, line: items[i]!.line ?? null, url: "url" in items[i]! ? ((items[i] as { url?: string }).url ?? null) : null, reason: e instanceof AppError ? e.message : "could not be saved" });

@@ -70,8 +70,8 @@ function counting(writer: ScriptWriter) {
 function generatorWith(ctx: TestContext, parts: { speech?: SpeechEngine; writer?: ScriptWriter }) {
   const s = ctx.services;
   return createPodcastGenerator({
-    sqlite: s.db.sqlite,
-    repo: createPodcastsRepo(s.db.orm),
+    db: s.db,
+    repo: createPodcastsRepo(s.db),
     sources: createSourcesRepo(s.db.orm),
     events: s.events,
     credits: s.credits,

@@ -1,14 +1,13 @@
 // One generation run of an episode: script (kept once written), speech, MP3 written under a temporary
 // name and renamed, then "ready" and the charge in one transaction. Failures are classified: the
 // queue retries transient ones; the last attempt or a permanent failure marks the episode failed.
-import type { Database } from "bun:sqlite";
 import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { AIError, aiErrorToAppError } from "../../ai/openai-client.ts";
 import type { SpeechEngine } from "../../ai/speech/port.ts";
 import type { Config } from "../../config.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { PodcastRow } from "../../db/schema/index.ts";
-import { inTransaction } from "../../db/tx.ts";
 import { AppError } from "../../errors.ts";
 import { ulid } from "../../ids.ts";
 import type { Logger } from "../../log.ts";
@@ -30,7 +29,7 @@ import { audioPathOf, toPublicPodcast } from "./service.ts";
 export const GENERATION_ATTEMPTS = 3;
 
 export interface GeneratorDeps {
-  sqlite: Database;
+  db: Transactor;
   repo: PodcastsRepo;
   sources: SourcesRepo;
   events: EventsService;
@@ -78,14 +77,14 @@ export function classify(err: unknown): Failure {
 }
 
 export function createPodcastGenerator(deps: GeneratorDeps) {
-  const { sqlite, repo, events, clock, config, logger } = deps;
+  const { db, repo, events, clock, config, logger } = deps;
   const dir = join(config.dataDir, "podcasts");
   const nowIso = () => new Date(clock.now()).toISOString();
   const pub = (row: PodcastRow) => toPublicPodcast(row, config.baseUrl);
 
   /** Applies a change with its podcast.updated event; false when the episode is gone. */
   function change(actor: Actor, id: string, patch: Partial<PodcastRow>, extra?: (row: PodcastRow) => void): boolean {
-    return inTransaction(sqlite, () => {
+    return db.tx(() => {
       const before = repo.byIdUnscoped(id);
       if (!before) return false;
       extra?.(before);

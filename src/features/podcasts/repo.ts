@@ -1,61 +1,52 @@
 // SQL for podcasts and quick-podcast markers; every user-facing query is scoped by owner.
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
-import type { Orm } from "../../db/client.ts";
-import { notebookSources, podcastQuickSources, podcasts, sources, type PodcastRow, type PodcastStatus } from "../../db/schema/index.ts";
+import type { Db } from "../../db/port.ts";
+import { podcastQuickSources, podcasts, type PodcastRow, type PodcastStatus } from "../../db/schema/index.ts";
 
 export type PodcastInsert = typeof podcasts.$inferInsert;
 
-export function createPodcastsRepo(orm: Orm) {
+export function createPodcastsRepo(db: Db) {
   return {
     insert(row: PodcastInsert): void {
-      orm.insert(podcasts).values(row).run();
+      db.exec((c) => c.orm.insert(podcasts).values(row).run());
     },
     byId(userId: string, id: string): PodcastRow | undefined {
-      return orm.select().from(podcasts).where(and(eq(podcasts.id, id), eq(podcasts.userId, userId))).get();
+      return db.query((c) => c.orm.select().from(podcasts).where(and(eq(podcasts.id, id), eq(podcasts.userId, userId))).get());
     },
     /** For the generation job, which carries only the id. */
     byIdUnscoped(id: string): PodcastRow | undefined {
-      return orm.select().from(podcasts).where(eq(podcasts.id, id)).get();
+      return db.query((c) => c.orm.select().from(podcasts).where(eq(podcasts.id, id)).get());
     },
     list(userId: string, f: { limit: number; before?: string; status?: PodcastStatus }): PodcastRow[] {
       const conds = [eq(podcasts.userId, userId)];
       if (f.before) conds.push(lt(podcasts.id, f.before));
       if (f.status) conds.push(eq(podcasts.status, f.status));
-      return orm.select().from(podcasts).where(and(...conds)).orderBy(desc(podcasts.id)).limit(f.limit).all();
+      return db.query((c) => c.orm.select().from(podcasts).where(and(...conds)).orderBy(desc(podcasts.id)).limit(f.limit).all());
     },
     update(id: string, patch: Partial<PodcastInsert>): void {
-      orm.update(podcasts).set(patch).where(eq(podcasts.id, id)).run();
+      db.exec((c) => c.orm.update(podcasts).set(patch).where(eq(podcasts.id, id)).run());
     },
     delete(userId: string, id: string): void {
-      orm.delete(podcasts).where(and(eq(podcasts.id, id), eq(podcasts.userId, userId))).run();
+      db.exec((c) => c.orm.delete(podcasts).where(and(eq(podcasts.id, id), eq(podcasts.userId, userId))).run());
     },
     /** Credits promised to episodes not finished yet: held back from the balance at creation. */
     creditsOnHold(userId: string): number {
-      const r = orm
-        .select({ n: sql<number>`coalesce(sum(${podcasts.creditsQuoted}), 0)` })
-        .from(podcasts)
-        .where(and(eq(podcasts.userId, userId), inArray(podcasts.status, ["queued", "generating"])))
-        .get();
+      const r = db.query((c) =>
+        c.orm
+          .select({ n: sql<number>`coalesce(sum(${podcasts.creditsQuoted}), 0)` })
+          .from(podcasts)
+          .where(and(eq(podcasts.userId, userId), inArray(podcasts.status, ["queued", "generating"])))
+          .get(),
+      );
       return r?.n ?? 0;
-    },
-    /** The ready sources of a notebook, oldest first (the order they were saved in). */
-    readySourceIdsOfNotebook(userId: string, notebookId: string): string[] {
-      return orm
-        .select({ id: sources.id })
-        .from(sources)
-        .innerJoin(notebookSources, eq(notebookSources.sourceId, sources.id))
-        .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
-        .orderBy(sources.id)
-        .all()
-        .map((r) => r.id);
     },
     /** Returns true the first time for a source; false when its quick podcast was already made. */
     markQuick(sourceId: string, podcastId: string, at: string): boolean {
-      const r = orm.insert(podcastQuickSources).values({ sourceId, podcastId, createdAt: at }).onConflictDoNothing().returning().all();
+      const r = db.exec((c) => c.orm.insert(podcastQuickSources).values({ sourceId, podcastId, createdAt: at }).onConflictDoNothing().returning().all());
       return r.length > 0;
     },
     setQuickPodcast(sourceId: string, podcastId: string): void {
-      orm.update(podcastQuickSources).set({ podcastId }).where(eq(podcastQuickSources.sourceId, sourceId)).run();
+      db.exec((c) => c.orm.update(podcastQuickSources).set({ podcastId }).where(eq(podcastQuickSources.sourceId, sourceId)).run());
     },
   };
 }

@@ -2,13 +2,18 @@
 import { t, type Static } from "elysia";
 import { Cursor, Limit } from "../../http/pagination.ts";
 import { Int, Nullable, oneOf } from "../../http/schema.ts";
-import { PODCAST_STATUSES } from "../../db/schema/podcasts.ts";
+import type { PodcastStatus } from "../../db/schema/index.ts";
 import { PODCAST_FORMATS } from "./format-names.ts";
 
 const SourceId = t.String({ pattern: "^src_[0-9A-Z]{26}$", description: "A source id (src_…)" });
 const NotebookId = t.String({ pattern: "^nb_[0-9A-Z]{26}$", description: "A notebook id (nb_…)" });
 
 export const MAX_SOURCES = 20;
+
+export const PODCAST_STATUSES = ["queued", "generating", "ready", "failed"] as const;
+// The table's column lists the same statuses; a status added to one and not the other fails to compile.
+const sameStatuses: [PodcastStatus, (typeof PODCAST_STATUSES)[number]] extends [(typeof PODCAST_STATUSES)[number], PodcastStatus] ? true : never = true;
+void sameStatuses;
 
 export const PodcastCreate = t.Object(
   {

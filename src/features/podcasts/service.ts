@@ -1,11 +1,10 @@
 // Podcasts: create an episode from sources or a notebook (credits held, generation queued in the
 // same transaction), read, list and delete it, find its audio file, and make quick podcasts.
-import type { Database } from "bun:sqlite";
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { PodcastRow, PodcastStatus, SourceRow } from "../../db/schema/index.ts";
-import { inTransaction } from "../../db/tx.ts";
 import { AppError, invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Queue } from "../../jobs/queue.ts";
@@ -52,7 +51,7 @@ export function toPublicPodcast(row: PodcastRow, baseUrl: string): PodcastPublic
 }
 
 export interface PodcastsDeps {
-  sqlite: Database;
+  db: Transactor;
   repo: PodcastsRepo;
   sources: SourcesRepo;
   notebooks: NotebooksRepo;
@@ -84,7 +83,7 @@ interface Chosen {
 const wordsOf = (rows: SourceRow[]) => rows.reduce((n, r) => n + (r.wordCount ?? 0), 0);
 
 export function createPodcastsService(deps: PodcastsDeps) {
-  const { sqlite, repo, events, queue, credits, clock, config } = deps;
+  const { db, repo, events, queue, credits, clock, config } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
   const pub = (row: PodcastRow) => toPublicPodcast(row, config.baseUrl);
 
@@ -93,7 +92,7 @@ export function createPodcastsService(deps: PodcastsDeps) {
     if (input.notebook_id) {
       const nb = deps.notebooks.byId(actor.userId, input.notebook_id);
       if (!nb) throw invalid("notebook_id", `notebook ${input.notebook_id} does not exist`);
-      const ids = repo.readySourceIdsOfNotebook(actor.userId, nb.id);
+      const ids = deps.sources.readyIdsInNotebook(actor.userId, nb.id);
       if (ids.length === 0) throw invalid("notebook_id", "the notebook has no ready sources");
       const rows = deps.sources.byIds(actor.userId, ids.slice(0, MAX_SOURCES)).sort((a, b) => a.id.localeCompare(b.id));
       return { rows, notebookId: nb.id, title: nb.name };
@@ -159,7 +158,7 @@ export function createPodcastsService(deps: PodcastsDeps) {
     if (row.status !== "queued" && row.status !== "generating") return row;
     const job = row.jobId ? queue.get(row.jobId) : null;
     if (job && (job.status === "queued" || job.status === "running")) return row;
-    return inTransaction(sqlite, () => {
+    return db.tx(() => {
       const current = repo.byIdUnscoped(row.id);
       if (!current || (current.status !== "queued" && current.status !== "generating")) return current ?? row;
       const at = nowIso();
@@ -203,7 +202,7 @@ export function createPodcastsService(deps: PodcastsDeps) {
         throw invalid(input.notebook_id ? "notebook_id" : "source_ids", `an unabridged episode reads at most ${MAX_UNABRIDGED_WORDS} words; these sources have ${words}`);
       }
       const cost = creditCost(spec, words, config.credits.podcastPerMinute);
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         holdCredit(actor.userId, cost);
         const title = input.title?.trim() || chosen.title;
         return pub(insert(actor, { format, title, language: languageFor(input.language, chosen.rows), chosen, origin, cost }));
@@ -214,7 +213,7 @@ export function createPodcastsService(deps: PodcastsDeps) {
     onSourceReady(actor: Actor, source: SourceRow): void {
       if (!source.generateQuickPodcast) return;
       try {
-        inTransaction(sqlite, () => {
+        db.tx(() => {
           if (!repo.markQuick(source.id, "pending", nowIso())) return;
           const format = (PODCAST_FORMATS as readonly string[]).includes(source.podcastFormat ?? "") ? (source.podcastFormat as PodcastFormat) : DEFAULT_PODCAST_FORMAT;
           const chosen: Chosen = { rows: [source], notebookId: null, title: source.title ?? source.url };
@@ -240,7 +239,7 @@ export function createPodcastsService(deps: PodcastsDeps) {
     },
 
     delete(actor: Actor, id: string): PodcastPublic {
-      const before = inTransaction(sqlite, () => {
+      const before = db.tx(() => {
         const row = getRow(actor, id);
         repo.delete(actor.userId, id);
         const shown = pub(row);

@@ -1,8 +1,7 @@
 // Wires the podcasts feature: service, script writer (model or builtin), audio encoder, job and ready-hook.
-import type { Database } from "bun:sqlite";
 import type { AI } from "../../ai/select.ts";
 import type { Config } from "../../config.ts";
-import type { Orm } from "../../db/client.ts";
+import type { Db } from "../../db/port.ts";
 import type { Queue } from "../../jobs/queue.ts";
 import type { Runner } from "../../jobs/runner.ts";
 import type { Logger } from "../../log.ts";
@@ -22,8 +21,7 @@ import { createPodcastsService } from "./service.ts";
 
 export interface PodcastsSetupDeps {
   config: Config;
-  sqlite: Database;
-  orm: Orm;
+  db: Db;
   clock: Clock;
   logger: Logger;
   events: EventsService;
@@ -37,7 +35,7 @@ export interface PodcastsSetupDeps {
 }
 
 export function setupPodcasts(d: PodcastsSetupDeps) {
-  const repo = createPodcastsRepo(d.orm);
+  const repo = createPodcastsRepo(d.db);
   const service = createPodcastsService({ ...d, repo });
   // Worker threads start on first use, so building this costs nothing until an episode is made.
   const encoder = createAudioEncoder();

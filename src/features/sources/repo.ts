@@ -138,6 +138,17 @@ export function createSourcesRepo(orm: Orm) {
     countInNotebook(notebookId: string): number {
       return orm.select({ n: sql<number>`count(*)` }).from(notebookSources).where(eq(notebookSources.notebookId, notebookId)).get()?.n ?? 0;
     },
+    /** The ready sources of a notebook, oldest first (the order they were saved in): a podcast of the notebook reads them. */
+    readyIdsInNotebook(userId: string, notebookId: string): string[] {
+      return orm
+        .select({ id: sources.id })
+        .from(sources)
+        .innerJoin(notebookSources, eq(notebookSources.sourceId, sources.id))
+        .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
+        .orderBy(sources.id)
+        .all()
+        .map((r) => r.id);
+    },
   };
 }
 export type SourcesRepo = ReturnType<typeof createSourcesRepo>;
