@@ -4,6 +4,7 @@ import { Elysia } from "elysia";
 import { createApiAuth } from "./http/auth.ts";
 import { errorPlugin } from "./http/errors.ts";
 import { idempotencyPlugin } from "./http/idempotency.ts";
+import { createIdempotencyRepo } from "./http/idempotency-repo.ts";
 import { createRateLimiter } from "./http/rate-limiter.ts";
 import { withRequestHandling } from "./http/request.ts";
 import { apiReferenceRoutes } from "./http/api-reference.ts";
@@ -34,7 +35,7 @@ export function createApp(s: Services) {
 
   const api = new Elysia({ prefix: "/api/v1" })
     .use(strictBodies(() => routes()))
-    .use(idempotencyPlugin({ sqlite: s.db.sqlite, clock: s.clock }))
+    .use(idempotencyPlugin({ repo: createIdempotencyRepo(s.db), clock: s.clock }))
     .use(accountRoutes(s))
     .use(keyRoutes(s))
     .use(sourceRoutes(s))

@@ -66,10 +66,10 @@ export function createServices(deps: CoreDeps) {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger(config.logLevel);
 
-  const accountsRepo = createAccountsRepo(orm);
+  const accountsRepo = createAccountsRepo(db);
   const changes = createChangeWatch(sqlite);
   const accounts = createAccountsService({ repo: accountsRepo, clock, config, changes });
-  const keys = createKeysService({ repo: createKeysRepo(orm), changes, clock });
+  const keys = createKeysService({ repo: createKeysRepo(db), changes, clock });
   const credits = createCreditsService({ repo: createCreditsRepo(orm), accounts: accountsRepo, sqlite, clock, config });
 
   const queue = createQueue({ sqlite, clock });
@@ -155,7 +155,7 @@ export function createServices(deps: CoreDeps) {
   noteHooks.onSaved.push((n) => indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }));
   const search = createSearchService({ sqlite, chunks, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
   const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });
-  const oauth = createOAuthService({ repo: createOAuthRepo(orm), sqlite, clock, config });
+  const oauth = createOAuthService({ repo: createOAuthRepo(db), db, clock, config });
   const imports = createImports({
     db, repo: createImportsRepo(db), sources: sourcesRepo, sourcesService: sources, notebooksRepo, notebooks, notesRepo, notes, events, jobs: queue, clock, logger,
     allowPrivate: config.net.allowPrivateNetwork, hostSpacingMs: config.imports.hostSpacingMs,

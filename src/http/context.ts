@@ -1,5 +1,6 @@
 // Per-request facts shared by the cross-cutting plugins (request id, start time, actor).
 import type { Actor } from "../actor.ts";
+import type { SecretOnce } from "./secret-once.ts";
 
 export interface RequestMeta {
   id: string;
@@ -7,8 +8,8 @@ export interface RequestMeta {
   actor?: Actor;
   /** Run by the error plugin when the request fails (e.g. release an idempotency claim). */
   onError?: (() => void)[];
-  /** The response carries a secret shown once (a new key or webhook URL): never store it. */
-  secretResponse?: boolean;
+  /** Set by the secret-once route trait: the response carries a secret shown once, never store it. */
+  secretResponse?: SecretOnce;
   /** The TCP peer's address, when the server entry point knows it (app.handle alone does not). */
   peer?: string;
 }

@@ -184,6 +184,23 @@ describe("idempotency", () => {
     expect(JSON.stringify(ctx.db.sqlite.query("SELECT * FROM idempotency_keys").all())).not.toContain(token.body.url);
   });
 
+  test("a workflow is unstored only when its response shows a new webhook URL", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const actions = [{ id: "n", type: "create_notebook", name: "NB" }];
+    const post = (key: string, trigger: unknown) =>
+      call(ctx, "POST", "/api/v1/workflows", { key: u.key, body: { name: "w", trigger, actions }, headers: { "idempotency-key": key } });
+    const hook = await post("wf-hook", { type: "webhook" });
+    expect(hook.body.webhook_url).toContain("/api/webhooks/workflows/");
+    expect(JSON.stringify(ctx.db.sqlite.query("SELECT * FROM idempotency_keys").all())).not.toContain(hook.body.webhook_url);
+    expectProblem(await post("wf-hook", { type: "webhook" }), 409, "conflict");
+    const event = await post("wf-event", { type: "event", event: "source.created" });
+    expect(event.status).toBe(201);
+    const replay = await post("wf-event", { type: "event", event: "source.created" });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body).toEqual(event.body);
+  });
+
   test("a failed request is not recorded, so it can be retried with the same key", async () => {
     const ctx = createTestContext();
     const u = await userWithKey(ctx);

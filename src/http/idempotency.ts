@@ -1,9 +1,10 @@
 // Idempotency-Key on POST: the first response is stored and replayed for 24 hours.
-import type { Database } from "bun:sqlite";
 import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
 import type { Clock } from "../time.ts";
 import { metaOf } from "./context.ts";
+import type { IdempotencyRepo } from "./idempotency-repo.ts";
+import { showsSecret } from "./secret-once.ts";
 
 const TTL_MS = 24 * 3600 * 1000;
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -15,25 +16,8 @@ interface Pending {
 }
 const pending = new WeakMap<Request, Pending>();
 
-/** Handlers whose response shows a secret once call this, so the idempotency record keeps no copy. */
-export function markSecretResponse(request: Request): void {
-  metaOf(request).secretResponse = true;
-}
-
-export function idempotencyPlugin(deps: { sqlite: Database; clock: Clock }) {
-  const { sqlite, clock } = deps;
-  const find = sqlite.prepare<
-    { request_hash: string; state: string; response_status: number | null; response_headers: string | null; response_body: string | null; created_at: string },
-    [string, string]
-  >("SELECT request_hash, state, response_status, response_headers, response_body, created_at FROM idempotency_keys WHERE user_id = ? AND key = ?");
-  const remove = sqlite.prepare<unknown, [string, string]>("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?");
-  const claim = sqlite.prepare<unknown, [string, string, string, string, string, string]>(
-    "INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, state, created_at) VALUES (?, ?, ?, ?, ?, 'in_progress', ?)",
-  );
-  const finish = sqlite.prepare<unknown, [number, string, string | null, string, string]>(
-    "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_headers = ?, response_body = ? WHERE user_id = ? AND key = ?",
-  );
-  const sweep = sqlite.prepare<unknown, [string]>("DELETE FROM idempotency_keys WHERE created_at < ?");
+export function idempotencyPlugin(deps: { repo: IdempotencyRepo; clock: Clock }) {
+  const { repo, clock } = deps;
   let lastSweep = 0;
 
   return new Elysia({ name: "idempotency" })
@@ -46,34 +30,34 @@ export function idempotencyPlugin(deps: { sqlite: Database; clock: Clock }) {
       if (!actor) return;
       const now = clock.now();
       if (now - lastSweep > 60_000) {
-        sweep.run(new Date(now - TTL_MS).toISOString());
+        repo.sweep(new Date(now - TTL_MS).toISOString());
         lastSweep = now;
       }
       const path = new URL(request.url).pathname;
       const hash = new Bun.CryptoHasher("sha256").update(`${request.method} ${path}\n${JSON.stringify(body ?? null)}`).digest("hex");
-      const existing = find.get(actor.userId, key);
-      if (existing && Date.parse(existing.created_at) > now - TTL_MS) {
-        if (existing.request_hash !== hash) {
+      const existing = repo.find(actor.userId, key);
+      if (existing && Date.parse(existing.createdAt) > now - TTL_MS) {
+        if (existing.requestHash !== hash) {
           throw new AppError("idempotency_mismatch", "This Idempotency-Key was used with a different request; use a new key");
         }
         if (existing.state !== "done") throw new AppError("idempotency_in_progress", "A request with this Idempotency-Key is still in progress");
-        if (existing.response_body === null) {
+        if (existing.responseBody === null) {
           throw new AppError(
             "conflict",
             "A request with this Idempotency-Key already succeeded; its response held a secret that is shown only once, so it cannot be replayed",
           );
         }
-        const headers = new Headers(JSON.parse(existing.response_headers ?? "{}"));
+        const headers = new Headers(JSON.parse(existing.responseHeaders ?? "{}"));
         headers.set("idempotent-replayed", "true");
         headers.set("x-request-id", metaOf(request).id);
-        return new Response(existing.response_body, { status: existing.response_status ?? 200, headers });
+        return new Response(existing.responseBody, { status: existing.responseStatus ?? 200, headers });
       }
-      if (existing) remove.run(actor.userId, key);
-      claim.run(actor.userId, key, request.method, path, hash, new Date(now).toISOString());
+      if (existing) repo.remove(actor.userId, key);
+      repo.claim({ userId: actor.userId, key, method: request.method, path, requestHash: hash, createdAt: new Date(now).toISOString() });
       pending.set(request, { userId: actor.userId, key });
       // A failed request is not recorded, so the client may retry it with the same key.
       (metaOf(request).onError ??= []).push(() => {
-        if (pending.delete(request)) remove.run(actor.userId, key);
+        if (pending.delete(request)) repo.remove(actor.userId, key);
       });
     })
     .onAfterHandle({ as: "scoped" }, ({ request, response, set }) => {
@@ -88,7 +72,7 @@ export function idempotencyPlugin(deps: { sqlite: Database; clock: Clock }) {
       }
       headers["content-type"] ??= "application/json";
       // Secrets are stored only as hashes: a response that shows one is recorded without its body.
-      const body = metaOf(request).secretResponse ? null : typeof response === "string" ? response : JSON.stringify(response ?? null);
-      finish.run(status, JSON.stringify(headers), body, p.userId, p.key);
+      const body = showsSecret(request, response) ? null : typeof response === "string" ? response : JSON.stringify(response ?? null);
+      repo.finish(p.userId, p.key, { status, headers: JSON.stringify(headers), body });
     });
 }

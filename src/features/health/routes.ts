@@ -2,15 +2,17 @@
 import { Elysia, t } from "elysia";
 import { ERROR_CODES, isErrorCode } from "../../errors.ts";
 import type { Services } from "../../services.ts";
+import { createHealthRepo } from "./repo.ts";
 
 export function healthRoutes(s: Services) {
+  const health = createHealthRepo(s.db);
   return new Elysia({ tags: ["Health"] })
     .get("/healthz", () => ({ status: "ok" }), { detail: { summary: "The process is alive" } })
     .get(
       "/readyz",
       ({ set }) => {
         try {
-          s.db.sqlite.query("SELECT count(*) FROM _migrations").get();
+          health.ping();
           return { status: "ok", database: "ok" };
         } catch {
           set.status = 503;

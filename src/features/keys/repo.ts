@@ -1,34 +1,36 @@
 // SQL for api_keys; every query takes the owner so another user's key is simply absent.
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
-import type { Orm } from "../../db/client.ts";
+import type { Db } from "../../db/port.ts";
 import { apiKeys, type ApiKeyRow } from "../../db/schema/index.ts";
 
-export function createKeysRepo(orm: Orm) {
+export function createKeysRepo(db: Db) {
   return {
     insert(row: ApiKeyRow): void {
-      orm.insert(apiKeys).values(row).run();
+      db.exec((c) => c.orm.insert(apiKeys).values(row).run());
     },
     byHash(hash: string): ApiKeyRow | undefined {
-      return orm.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).get();
+      return db.query((c) => c.orm.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).get());
     },
     byId(userId: string, id: string): ApiKeyRow | undefined {
-      return orm.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId))).get();
+      return db.query((c) => c.orm.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId))).get());
     },
     byIdAnyOwner(id: string): ApiKeyRow | undefined {
-      return orm.select().from(apiKeys).where(eq(apiKeys.id, id)).get();
+      return db.query((c) => c.orm.select().from(apiKeys).where(eq(apiKeys.id, id)).get());
     },
     list(userId: string, opts: { limit: number; before?: string; includeRevoked?: boolean }): ApiKeyRow[] {
       const conds = [eq(apiKeys.userId, userId)];
       if (opts.before) conds.push(lt(apiKeys.id, opts.before));
       if (!opts.includeRevoked) conds.push(isNull(apiKeys.revokedAt));
-      return orm.select().from(apiKeys).where(and(...conds)).orderBy(desc(apiKeys.id)).limit(opts.limit).all();
+      return db.query((c) => c.orm.select().from(apiKeys).where(and(...conds)).orderBy(desc(apiKeys.id)).limit(opts.limit).all());
     },
     revoke(id: string, at: string): boolean {
-      const r = orm.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id }).all();
+      const r = db.exec((c) =>
+        c.orm.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id }).all(),
+      );
       return r.length > 0;
     },
     touch(id: string, at: string): void {
-      orm.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run();
+      db.exec((c) => c.orm.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run());
     },
   };
 }

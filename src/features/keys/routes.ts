@@ -1,14 +1,15 @@
 // /api/v1/keys: a key-authenticated script may list, create and revoke its owner's keys.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import { markSecretResponse } from "../../http/idempotency.ts";
 import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
+import { secretOnce } from "../../http/secret-once.ts";
 import type { Services } from "../../services.ts";
 import { KeyCreate, KeyCreated, KeyPublic } from "./schema.ts";
 import { toPublicKey } from "./service.ts";
 
 export function keyRoutes(s: Services) {
   return new Elysia({ prefix: "/keys", tags: ["API keys"] })
+    .use(secretOnce)
     // GET /api/v1/keys
     .get(
       "/",
@@ -33,7 +34,6 @@ export function keyRoutes(s: Services) {
       "/",
       ({ request, body, set }) => {
         const { key, row } = s.keys.create(actorOf(request).userId, body.name);
-        markSecretResponse(request);
         set.status = 201;
         set.headers["location"] = `/api/v1/keys/${row.id}`;
         return { ...toPublicKey(row), key };
@@ -41,6 +41,7 @@ export function keyRoutes(s: Services) {
       {
         body: KeyCreate,
         response: { 201: KeyCreated },
+        secretOnce: true,
         detail: {
           operationId: "createKey",
           summary: "Create an API key (its value is returned once)",

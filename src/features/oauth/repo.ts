@@ -1,6 +1,6 @@
 // SQL for OAuth clients, grants, codes and tokens. Lookups by secret take its SHA-256 hash.
 import { and, desc, eq, isNull, lt, notExists, sql } from "drizzle-orm";
-import type { Orm } from "../../db/client.ts";
+import type { Db } from "../../db/port.ts";
 import {
   oauthClients,
   oauthCodes,
@@ -23,110 +23,124 @@ export interface ConnectedAppRow {
   lastUsedAt: string | null;
 }
 
-export function createOAuthRepo(orm: Orm) {
+export function createOAuthRepo(db: Db) {
   return {
     insertClient(row: OAuthClientRow): void {
-      orm.insert(oauthClients).values(row).run();
+      db.exec((c) => c.orm.insert(oauthClients).values(row).run());
     },
     clientById(id: string): OAuthClientRow | undefined {
-      return orm.select().from(oauthClients).where(eq(oauthClients.id, id)).get();
+      return db.query((c) => c.orm.select().from(oauthClients).where(eq(oauthClients.id, id)).get());
     },
     /** Registered clients nobody ever authorised, older than `before`: registration is open, so they are swept. */
     deleteUnusedClients(before: string): number {
-      const unused = and(
-        lt(oauthClients.createdAt, before),
-        notExists(orm.select({ one: sql`1` }).from(oauthGrants).where(eq(oauthGrants.clientId, oauthClients.id))),
-        notExists(orm.select({ one: sql`1` }).from(oauthCodes).where(eq(oauthCodes.clientId, oauthClients.id))),
-      );
-      return orm.delete(oauthClients).where(unused).returning({ id: oauthClients.id }).all().length;
+      return db.exec(({ orm }) => {
+        const unused = and(
+          lt(oauthClients.createdAt, before),
+          notExists(orm.select({ one: sql`1` }).from(oauthGrants).where(eq(oauthGrants.clientId, oauthClients.id))),
+          notExists(orm.select({ one: sql`1` }).from(oauthCodes).where(eq(oauthCodes.clientId, oauthClients.id))),
+        );
+        return orm.delete(oauthClients).where(unused).returning({ id: oauthClients.id }).all().length;
+      });
     },
 
     insertCode(row: OAuthCodeRow): void {
-      orm.insert(oauthCodes).values(row).run();
+      db.exec((c) => c.orm.insert(oauthCodes).values(row).run());
     },
     codeByHash(hash: string): OAuthCodeRow | undefined {
-      return orm.select().from(oauthCodes).where(eq(oauthCodes.codeHash, hash)).get();
+      return db.query((c) => c.orm.select().from(oauthCodes).where(eq(oauthCodes.codeHash, hash)).get());
     },
     /** Marks the code used; false when it already was (only one redemption can win). */
     useCode(hash: string, at: string, grantId: string): boolean {
-      const r = orm
-        .update(oauthCodes)
-        .set({ usedAt: at, grantId })
-        .where(and(eq(oauthCodes.codeHash, hash), isNull(oauthCodes.usedAt)))
-        .returning({ h: oauthCodes.codeHash })
-        .all();
+      const r = db.exec((c) =>
+        c.orm
+          .update(oauthCodes)
+          .set({ usedAt: at, grantId })
+          .where(and(eq(oauthCodes.codeHash, hash), isNull(oauthCodes.usedAt)))
+          .returning({ h: oauthCodes.codeHash })
+          .all(),
+      );
       return r.length > 0;
     },
     deleteExpiredCodes(now: string): void {
-      orm.delete(oauthCodes).where(lt(oauthCodes.expiresAt, now)).run();
+      db.exec((c) => c.orm.delete(oauthCodes).where(lt(oauthCodes.expiresAt, now)).run());
     },
 
     insertGrant(row: OAuthGrantRow): void {
-      orm.insert(oauthGrants).values(row).run();
+      db.exec((c) => c.orm.insert(oauthGrants).values(row).run());
     },
     grantById(id: string): OAuthGrantRow | undefined {
-      return orm.select().from(oauthGrants).where(eq(oauthGrants.id, id)).get();
+      return db.query((c) => c.orm.select().from(oauthGrants).where(eq(oauthGrants.id, id)).get());
     },
     revokeGrant(id: string, at: string, reason: string): void {
-      orm.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt))).run();
+      db.exec((c) =>
+        c.orm.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt))).run(),
+      );
     },
     /** Revokes every live grant of one user for one client; returns how many. */
     revokeUserClient(userId: string, clientId: string, at: string, reason: string): number {
-      return orm
-        .update(oauthGrants)
-        .set({ revokedAt: at, revokedReason: reason })
-        .where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.clientId, clientId), isNull(oauthGrants.revokedAt)))
-        .returning({ id: oauthGrants.id })
-        .all().length;
+      return db.exec(
+        (c) =>
+          c.orm
+            .update(oauthGrants)
+            .set({ revokedAt: at, revokedReason: reason })
+            .where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.clientId, clientId), isNull(oauthGrants.revokedAt)))
+            .returning({ id: oauthGrants.id })
+            .all().length,
+      );
     },
     touchGrant(id: string, at: string): void {
-      orm.update(oauthGrants).set({ lastUsedAt: at }).where(eq(oauthGrants.id, id)).run();
+      db.exec((c) => c.orm.update(oauthGrants).set({ lastUsedAt: at }).where(eq(oauthGrants.id, id)).run());
     },
     /** Clients with a live grant of this user, most recently used first. */
     connectedApps(userId: string): ConnectedAppRow[] {
-      const rows = orm
-        .select({
-          client: oauthClients,
-          firstAuthorizedAt: sql<string>`min(${oauthGrants.createdAt})`,
-          lastUsedAt: sql<string | null>`max(${oauthGrants.lastUsedAt})`,
-        })
-        .from(oauthGrants)
-        .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
-        .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
-        .groupBy(oauthClients.id)
-        .orderBy(desc(sql`max(coalesce(${oauthGrants.lastUsedAt}, ${oauthGrants.createdAt}))`))
-        .all();
-      return rows;
+      return db.query((c) =>
+        c.orm
+          .select({
+            client: oauthClients,
+            firstAuthorizedAt: sql<string>`min(${oauthGrants.createdAt})`,
+            lastUsedAt: sql<string | null>`max(${oauthGrants.lastUsedAt})`,
+          })
+          .from(oauthGrants)
+          .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+          .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
+          .groupBy(oauthClients.id)
+          .orderBy(desc(sql`max(coalesce(${oauthGrants.lastUsedAt}, ${oauthGrants.createdAt}))`))
+          .all(),
+      );
     },
 
     insertTokens(rows: OAuthTokenRow[]): void {
-      orm.insert(oauthTokens).values(rows).run();
+      db.exec((c) => c.orm.insert(oauthTokens).values(rows).run());
     },
     /** The token and its grant, whatever their state: the caller decides what counts as valid. */
     tokenByHash(hash: string): TokenWithGrant | undefined {
-      return orm
-        .select({ token: oauthTokens, grant: oauthGrants })
-        .from(oauthTokens)
-        .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
-        .where(eq(oauthTokens.tokenHash, hash))
-        .get();
+      return db.query((c) =>
+        c.orm
+          .select({ token: oauthTokens, grant: oauthGrants })
+          .from(oauthTokens)
+          .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+          .where(eq(oauthTokens.tokenHash, hash))
+          .get(),
+      );
     },
     /** Marks a refresh token exchanged; false when it already was. */
     rotateToken(hash: string, at: string): boolean {
-      const r = orm
-        .update(oauthTokens)
-        .set({ rotatedAt: at })
-        .where(and(eq(oauthTokens.tokenHash, hash), isNull(oauthTokens.rotatedAt), isNull(oauthTokens.revokedAt)))
-        .returning({ h: oauthTokens.tokenHash })
-        .all();
+      const r = db.exec((c) =>
+        c.orm
+          .update(oauthTokens)
+          .set({ rotatedAt: at })
+          .where(and(eq(oauthTokens.tokenHash, hash), isNull(oauthTokens.rotatedAt), isNull(oauthTokens.revokedAt)))
+          .returning({ h: oauthTokens.tokenHash })
+          .all(),
+      );
       return r.length > 0;
     },
     revokeToken(hash: string, at: string): void {
-      orm.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.tokenHash, hash), isNull(oauthTokens.revokedAt))).run();
+      db.exec((c) => c.orm.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.tokenHash, hash), isNull(oauthTokens.revokedAt))).run());
     },
     /** Expired tokens of a grant can no longer be used or reused: drop them to keep the table small. */
     deleteExpiredTokens(grantId: string, now: string): void {
-      orm.delete(oauthTokens).where(and(eq(oauthTokens.grantId, grantId), lt(oauthTokens.expiresAt, now))).run();
+      db.exec((c) => c.orm.delete(oauthTokens).where(and(eq(oauthTokens.grantId, grantId), lt(oauthTokens.expiresAt, now))).run());
     },
   };
 }

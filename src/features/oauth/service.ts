@@ -1,7 +1,7 @@
 // The OAuth 2.1 authorization server for MCP clients: registration, authorization, tokens,
 // verification of access tokens for a resource, and the user's list of connected apps.
-import type { Database } from "bun:sqlite";
 import type { Config } from "../../config.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { OAuthClientRow } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -31,12 +31,12 @@ export interface ConnectedApp {
 /** The resources tokens may be issued for: the MCP endpoint (and nothing else for now). */
 export const mcpResource = (baseUrl: string) => `${baseUrl}/mcp`;
 
-export function createOAuthService(deps: { repo: OAuthRepo; sqlite: Database; clock: Clock; config: Config }) {
+export function createOAuthService(deps: { repo: OAuthRepo; db: Transactor; clock: Clock; config: Config }) {
   const { repo, clock, config } = deps;
   const issuer = config.baseUrl;
   const resources = [mcpResource(config.baseUrl)] as const;
   const authorizer = createAuthorizer({ repo, clock, issuer, resources });
-  const tokens = createTokenIssuer({ repo, sqlite: deps.sqlite, clock });
+  const tokens = createTokenIssuer({ repo, db: deps.db, clock });
   const registrations = createRateLimiter({ limit: REGISTRATIONS_PER_HOUR, windowMs: 3600_000, now: () => clock.now() });
 
   return {

@@ -1,7 +1,6 @@
 // The token endpoint's grants (authorization_code, refresh_token with rotation), revocation
 // (RFC 7009) and verification of access tokens for a resource.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { OAuthClientRow, OAuthGrantRow } from "../../db/schema/index.ts";
 import { newId } from "../../ids.ts";
 import { iso, type Clock } from "../../time.ts";
@@ -35,8 +34,8 @@ function param(p: URLSearchParams, name: string, required = false): string | und
   return v || undefined;
 }
 
-export function createTokenIssuer(deps: { repo: OAuthRepo; sqlite: Database; clock: Clock }) {
-  const { repo, sqlite, clock } = deps;
+export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock: Clock }) {
+  const { repo, db, clock } = deps;
   const touched = new Map<string, number>();
 
   function client(p: URLSearchParams): OAuthClientRow {
@@ -82,7 +81,7 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; sqlite: Database; clo
     if (row.redirectUri !== redirectUri) throw new OAuthError("invalid_grant", "redirect_uri does not match the one of the authorization request");
     if (!pkceMatches(verifier, row.codeChallenge)) throw new OAuthError("invalid_grant", "code_verifier does not match the code_challenge");
     checkResource(p, row.resource);
-    return inTransaction(sqlite, () => {
+    return db.tx(() => {
       const grant: OAuthGrantRow = {
         id: newId("oauthGrant"),
         userId: row.userId,
@@ -121,7 +120,7 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; sqlite: Database; clo
     if (scope && scope.split(" ").some((s) => s && !grant.scope.split(" ").includes(s))) {
       throw new OAuthError("invalid_scope", `The grant covers only "${grant.scope}"`);
     }
-    return inTransaction(sqlite, () => {
+    return db.tx(() => {
       if (!repo.rotateToken(hash, iso(now))) throw new OAuthError("invalid_grant", "The refresh token was already used");
       repo.deleteExpiredTokens(grant.id, iso(now));
       return issue(grant, now);

@@ -1,8 +1,8 @@
 // /api/v1/webhook-tokens: create (URL shown once), list, regenerate, delete.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import { markSecretResponse } from "../../http/idempotency.ts";
 import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
+import { secretOnce } from "../../http/secret-once.ts";
 import { TokenPublic, TokenWithUrl } from "./schema.ts";
 import type { WebhookTokensService } from "./service.ts";
 
@@ -10,6 +10,7 @@ const Params = t.Object({ id: t.String({ description: "A webhook token id (whk_â
 
 export function webhookTokenRoutes(tokens: WebhookTokensService) {
   return new Elysia({ prefix: "/webhook-tokens", tags: ["Webhook tokens"] })
+    .use(secretOnce)
     // GET /api/v1/webhook-tokens
     .get(
       "/",
@@ -33,13 +34,13 @@ export function webhookTokenRoutes(tokens: WebhookTokensService) {
       "/",
       ({ request, set }) => {
         const token = tokens.create(actorOf(request));
-        markSecretResponse(request);
         set.status = 201;
         set.headers["location"] = `/api/v1/webhook-tokens/${token.id}`;
         return token;
       },
       {
         response: { 201: TokenWithUrl },
+        secretOnce: true,
         detail: {
           operationId: "createWebhookToken",
           summary: "Create a webhook token; its URL is in this response only",
@@ -59,13 +60,10 @@ export function webhookTokenRoutes(tokens: WebhookTokensService) {
       },
     })
     // POST /api/v1/webhook-tokens/{id}/regenerate
-    .post("/:id/regenerate", ({ request, params }) => {
-      const token = tokens.regenerate(actorOf(request), params.id);
-      markSecretResponse(request);
-      return token;
-    }, {
+    .post("/:id/regenerate", ({ request, params }) => tokens.regenerate(actorOf(request), params.id), {
       params: Params,
       response: TokenWithUrl,
+      secretOnce: true,
       detail: {
         operationId: "regenerateWebhookToken",
         summary: "Replace the token: the new URL is in this response only, the old one stops at once",

@@ -1,8 +1,8 @@
 // /api/v1/workflows and /api/v1/runs: definitions, run history, replay.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import { markSecretResponse } from "../../http/idempotency.ts";
 import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
+import { secretOnce } from "../../http/secret-once.ts";
 import type { Services } from "../../services.ts";
 import { webhookTokenRoutes } from "../webhooks/routes.ts";
 import type { Runs } from "./runs.ts";
@@ -13,6 +13,7 @@ const Params = t.Object({ id: t.String() });
 
 export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
   return new Elysia({ prefix: "/workflows", tags: ["Workflows"] })
+    .use(secretOnce)
     // GET /api/v1/workflows
     .get(
       "/",
@@ -36,7 +37,6 @@ export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
       "/",
       ({ request, body, set }) => {
         const wf = workflows.create(actorOf(request), body as WorkflowCreate);
-        if ((wf as { webhook_url?: unknown }).webhook_url) markSecretResponse(request);
         set.status = 201;
         set.headers["location"] = `/api/v1/workflows/${wf.id}`;
         return wf;
@@ -44,6 +44,8 @@ export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
       {
         body: WorkflowCreate,
         response: { 201: WorkflowPublic },
+        // A webhook trigger without token_id mints a token whose URL is shown only here.
+        secretOnce: (wf: Record<string, unknown>) => Boolean(wf.webhook_url),
         detail: {
           operationId: "createWorkflow",
           summary: "Create a workflow (a webhook trigger without token_id returns webhook_url once)",

@@ -1,0 +1,12 @@
+// SQL for readiness: one cheap read proving the database opens, is migrated and answers.
+import type { Db } from "../../db/port.ts";
+
+export function createHealthRepo(db: Db) {
+  return {
+    /** Throws when the database cannot answer (closed, locked past the busy timeout, not migrated). */
+    ping(): void {
+      db.query((c) => c.sqlite.query("SELECT count(*) FROM _migrations").get());
+    },
+  };
+}
+export type HealthRepo = ReturnType<typeof createHealthRepo>;
