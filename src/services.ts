@@ -72,7 +72,7 @@ export function createServices(deps: CoreDeps) {
   const keys = createKeysService({ repo: createKeysRepo(orm), changes, clock });
   const credits = createCreditsService({ repo: createCreditsRepo(orm), accounts: accountsRepo, sqlite, clock, config });
 
-  const queue = createQueue({ sqlite, clock });
+  const queue = createQueue({ db, clock });
   const runner = createRunner({
     queue,
     concurrency: config.jobs.concurrency,
