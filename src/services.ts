@@ -34,6 +34,7 @@ import { createWebhooksRepo } from "./features/webhooks/repo.ts";
 import { createWebhookTokensService } from "./features/webhooks/service.ts";
 import { createWebhooksFeature } from "./features/webhooks/feature.ts";
 import { createWorkflowsFeature } from "./features/workflows/feature.ts";
+import { createWorkflowsRepo } from "./features/workflows/repo.ts";
 import { createAI } from "./ai/select.ts";
 import { createAskService } from "./features/search/ask.ts";
 import { createChunksRepo } from "./features/search/chunks-repo.ts";
@@ -72,7 +73,7 @@ export function createServices(deps: CoreDeps) {
   const keys = createKeysService({ repo: createKeysRepo(db), changes, clock });
   const credits = createCreditsService({ repo: createCreditsRepo(orm), accounts: accountsRepo, sqlite, clock, config });
 
-  const queue = createQueue({ sqlite, clock });
+  const queue = createQueue({ db, clock });
   const runner = createRunner({
     queue,
     concurrency: config.jobs.concurrency,
@@ -88,7 +89,7 @@ export function createServices(deps: CoreDeps) {
     : safeFetch;
   const ai = createAI(config, aiFetch);
 
-  const events = createEventsService({ repo: createEventsRepo(orm), clock });
+  const events = createEventsService({ repo: createEventsRepo(db), db, clock });
   // Open event streams share one hub; what a stream needs to run is bundled as `live`.
   const hub = createLiveHub({ events, changes, maxPerUser: config.events.maxStreamsPerUser, now: () => clock.now() });
   const live = { events, hub, heartbeatMs: config.events.heartbeatMs };
@@ -129,14 +130,14 @@ export function createServices(deps: CoreDeps) {
   const mail = createMailService({ mailer: createMailer(config), from: config.mail.from });
   const podcasts = setupPodcasts({ config, db, clock, logger, events, credits, queue, runner, ai, sources: sourcesRepo, notebooks: notebooksRepo, onSourceReady });
 
-  const webhooksRepo = createWebhooksRepo(orm, sqlite);
-  const webhookTokens = createWebhookTokensService({ sqlite, repo: webhooksRepo, clock, baseUrl: config.baseUrl });
+  const webhooksRepo = createWebhooksRepo(db);
+  const webhookTokens = createWebhookTokensService({ db, repo: webhooksRepo, workflows: createWorkflowsRepo(db), changes, clock, baseUrl: config.baseUrl });
   const workflows = createWorkflowsFeature({
     config, db, clock, logger, queue, runner, events, sources, notebooks, safeFetch, tokens: webhookTokens,
     pruneDeliveries: (before) => webhooksRepo.pruneDeliveries(before),
     actionDeps: { feeds: feeds.service, mail, podcasts },
   });
-  const webhooks = createWebhooksFeature({ sqlite, repo: webhooksRepo, clock, tokens: webhookTokens, workflows });
+  const webhooks = createWebhooksFeature({ db, repo: webhooksRepo, clock, tokens: webhookTokens, workflows });
 
   const chunks = createChunksRepo(sqlite);
   const vectors = createVectorIndex(sqlite, { memoryBytes: config.ai.vectorMemoryMb * 1024 * 1024 });

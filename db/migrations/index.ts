@@ -9,6 +9,7 @@ import m0007 from "./0007_podcasts.sql" with { type: "text" };
 import m0008 from "./0008_oauth.sql" with { type: "text" };
 import m0009 from "./0009_import_export.sql" with { type: "text" };
 import m0010 from "./0010_import_pages.sql" with { type: "text" };
+import m0011 from "./0011_events_outbox_claims.sql" with { type: "text" };
 
 export const migrations: { name: string; sql: string }[] = [
   { name: "0001_foundation", sql: m0001 },
@@ -21,4 +22,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: "0008_oauth", sql: m0008 },
   { name: "0009_import_export", sql: m0009 },
   { name: "0010_import_pages", sql: m0010 },
+  { name: "0011_events_outbox_claims", sql: m0011 },
 ];

@@ -32,8 +32,8 @@ describe("two runners, one database file", () => {
     const path = tempDbPath();
     const [a, b] = [open(path), open(path)];
     expect(a.sqlite.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
-    const queueA = createQueue({ sqlite: a.sqlite });
-    const queueB = createQueue({ sqlite: b.sqlite });
+    const queueA = createQueue({ db: a });
+    const queueB = createQueue({ db: b });
     a.sqlite.transaction(() => {
       for (let i = 0; i < 500; i++) queueA.enqueue("contend", { i });
     })();
@@ -64,7 +64,7 @@ describe("two runners, one database file", () => {
   test("two processes draining the same file: 2000 jobs, each handled exactly once", async () => {
     const path = tempDbPath();
     const db = open(path);
-    const queue = createQueue({ sqlite: db.sqlite });
+    const queue = createQueue({ db });
     db.sqlite.transaction(() => {
       for (let i = 0; i < 2_000; i++) queue.enqueue("contend", { i });
     })();

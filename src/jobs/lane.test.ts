@@ -8,7 +8,7 @@ import { deferred, fakeClock } from "./testing.ts";
 test("bulk jobs are capped and never take the slot an interactive job is due for", async () => {
   const db = openTestDatabase();
   const clock = fakeClock();
-  const queue = createQueue({ sqlite: db.sqlite, clock });
+  const queue = createQueue({ db, clock });
   const runner = createRunner({ queue, clock, concurrency: 3 });
   const gate = deferred();
   let bulkRunning = 0;
@@ -41,7 +41,7 @@ test("bulk jobs are capped and never take the slot an interactive job is due for
 test("quietFor waits while a job of the given types runs, and no longer than its limit", async () => {
   const db = openTestDatabase();
   const clock = fakeClock();
-  const queue = createQueue({ sqlite: db.sqlite, clock });
+  const queue = createQueue({ db, clock });
   const runner = createRunner({ queue, clock, concurrency: 2 });
   const started = deferred();
   const gate = deferred();

@@ -8,7 +8,7 @@ import { deferred, fakeClock, waitFor } from "./testing.ts";
 function setup(opts: { concurrency?: number; leaseMs?: number } = {}) {
   const db = openTestDatabase();
   const clock = fakeClock();
-  const queue = createQueue({ sqlite: db.sqlite, clock });
+  const queue = createQueue({ db, clock });
   const runner = createRunner({ queue, clock, concurrency: opts.concurrency ?? 2, leaseMs: opts.leaseMs ?? 60_000, pollMs: 10_000 });
   return { db, clock, queue, runner };
 }
@@ -146,7 +146,7 @@ describe("leases", () => {
     clock.advance(80);
     await waitFor(() => queue.get(id)!.leaseUntil! > firstLease, "a heartbeat");
     clock.advance(80); // past the first lease, within the extended one
-    const other = createQueue({ sqlite: db.sqlite, clock });
+    const other = createQueue({ db, clock });
     expect(other.claim("other-worker", 10, 90)).toEqual([]);
     finish.resolve();
     await runner.stop();
@@ -189,7 +189,7 @@ describe("leases", () => {
     await entered.promise;
     expect(queue.get(id)).toMatchObject({ status: "running", lockedBy: dead.workerId });
 
-    const queue2 = createQueue({ sqlite: db.sqlite, clock });
+    const queue2 = createQueue({ db, clock });
     const survivor = createRunner({ queue: queue2, clock, leaseMs: 60_000 });
     const ran: number[] = [];
     survivor.register("ingest", { async handle(_p, ctx) { ran.push(ctx.attempt); } });
@@ -220,7 +220,7 @@ describe("pruning", () => {
   test("the loop prunes finished jobs past their retention", async () => {
     const db = openTestDatabase();
     const clock = fakeClock();
-    const queue = createQueue({ sqlite: db.sqlite, clock });
+    const queue = createQueue({ db, clock });
     const old = queue.enqueue("t", {}).id;
     queue.claim("w", 1, 1_000);
     queue.complete(old);

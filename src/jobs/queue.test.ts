@@ -8,7 +8,7 @@ import { fakeClock } from "./testing.ts";
 function setup() {
   const db = openTestDatabase();
   const clock = fakeClock();
-  const queue = createQueue({ sqlite: db.sqlite, clock });
+  const queue = createQueue({ db, clock });
   return { db, clock, queue };
 }
 
@@ -28,6 +28,27 @@ describe("enqueue", () => {
     const [job] = queue.claim("w", 10, 1000);
     expect(job?.type).toBe("things.index");
     expect(job?.payload).toEqual({ id: "b" });
+  });
+
+  test("wakes listeners only after the enqueuing transaction commits, never on rollback", async () => {
+    const { db, queue } = setup();
+    const woken: string[] = [];
+    queue.onEnqueue((type) => woken.push(type));
+    expect(() =>
+      db.tx(() => {
+        queue.enqueue("lost", {});
+        throw new Error("boom");
+      }),
+    ).toThrow("boom");
+    db.tx(() => {
+      queue.enqueue("kept", {});
+      // Inside the transaction nobody has been told yet: the job is not visible to other connections.
+      expect(woken).toEqual([]);
+    });
+    expect(woken).toEqual(["kept"]);
+    queue.enqueue("alone", {});
+    await Promise.resolve();
+    expect(woken).toEqual(["kept", "alone"]);
   });
 
   test("stores the job with its defaults", () => {

@@ -1,12 +1,13 @@
 // The durable job queue over SQLite: enqueue joins the caller's transaction (outbox), claims use leases.
-import type { Database } from "bun:sqlite";
+import type { Db } from "../db/port.ts";
 import { newId } from "../ids.ts";
 import { systemClock, type Clock } from "../time.ts";
 import { createJobsRepo } from "./repo.ts";
 import type { EnqueueOptions, Job, JobLock, JobStatus } from "./types.ts";
 
 export interface QueueDeps {
-  sqlite: Database;
+  /** The queue's repository runs on it, and wake-ups wait for the caller's commit. */
+  db: Db;
   clock?: Clock;
 }
 
@@ -16,7 +17,7 @@ const MAX_ERROR_CHARS = 4000;
 const PRUNE_BATCH = 500;
 
 export function createQueue(deps: QueueDeps) {
-  const repo = createJobsRepo(deps.sqlite);
+  const repo = createJobsRepo(deps.db);
   const clock = deps.clock ?? systemClock;
   const listeners = new Set<(type: string) => void>();
 
@@ -33,8 +34,8 @@ export function createQueue(deps: QueueDeps) {
       maxAttempts: opts.maxAttempts ?? null, runAt, idempotencyKey: key, now,
     });
     if (id === null) return { id: repo.idByKey(type, key!)!, created: false };
-    // Listeners run after the current synchronous work, so after the caller's transaction has committed.
-    if (listeners.size > 0) queueMicrotask(() => listeners.forEach((l) => l(type)));
+    // Listeners run once the caller's transaction has committed (never if it rolls back).
+    if (listeners.size > 0) deps.db.afterCommit(() => listeners.forEach((l) => l(type)));
     return { id, created: true };
   }
 

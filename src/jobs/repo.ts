@@ -1,5 +1,5 @@
-// SQL for the jobs table: prepared bun:sqlite statements, synchronous so enqueue joins a caller's transaction.
-import type { Database } from "bun:sqlite";
+// SQL for the jobs table: prepared statements run through the Db port, synchronous so enqueue joins a caller's transaction.
+import type { Db } from "../db/port.ts";
 import type { Job, JobLock, JobStatus } from "./types.ts";
 
 interface JobRow {
@@ -57,21 +57,17 @@ const OWNED = `id = $id AND status = 'running'
 
 const TYPES = `($types IS NULL OR type IN (SELECT value FROM json_each($types)))`;
 
-export function createJobsRepo(sqlite: Database) {
-  const insert = sqlite.prepare<{ id: string }, [Record<string, string | number | null>]>(
-    `INSERT INTO jobs (id, type, payload, status, attempts, max_attempts, run_at, idempotency_key, created_at, updated_at)
+type P = Record<string, string | number | null>;
+
+const INSERT = `INSERT INTO jobs (id, type, payload, status, attempts, max_attempts, run_at, idempotency_key, created_at, updated_at)
      VALUES ($id, $type, $payload, 'queued', 0, $maxAttempts, $runAt, $key, $now, $now)
      ON CONFLICT (type, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-     RETURNING id`,
-  );
-  const byKey = sqlite.prepare<{ id: string }, [Record<string, string>]>(
-    `SELECT id FROM jobs WHERE type = $type AND idempotency_key = $key`,
-  );
-  const byId = sqlite.prepare<JobRow, [Record<string, string>]>(`SELECT * FROM jobs WHERE id = $id`);
-  // One statement, so the pick and the mark are atomic across connections and processes. Each arm walks
-  // its index in order and stops at the limit, so a long backlog does not make every claim sort it all.
-  const claim = sqlite.prepare<JobRow, [Record<string, string | number | null>]>(
-    `WITH
+     RETURNING id`;
+const BY_KEY = `SELECT id FROM jobs WHERE type = $type AND idempotency_key = $key`;
+const BY_ID = `SELECT * FROM jobs WHERE id = $id`;
+// One statement, so the pick and the mark are atomic across connections and processes. Each arm walks
+// its index in order and stops at the limit, so a long backlog does not make every claim sort it all.
+const CLAIM = `WITH
        expired AS (SELECT id FROM jobs WHERE status = 'running' AND lease_until <= $now AND ${TYPES}
                    ORDER BY lease_until LIMIT $limit),
        due AS (SELECT id FROM jobs WHERE status = 'queued' AND run_at <= $now AND ${TYPES}
@@ -79,86 +75,76 @@ export function createJobsRepo(sqlite: Database) {
      UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = $leaseUntil,
        locked_by = $workerId, updated_at = $now
      WHERE id IN (SELECT id FROM expired UNION ALL SELECT id FROM due LIMIT $limit)
-     RETURNING *`,
-  );
-  const complete = sqlite.prepare<null, [Record<string, string | number | null>]>(
-    `UPDATE jobs SET status = 'succeeded', lease_until = NULL,
+     RETURNING *`;
+const COMPLETE = `UPDATE jobs SET status = 'succeeded', lease_until = NULL,
        finished_at = $now, updated_at = $now
-     WHERE ${OWNED}`,
-  );
-  const retry = sqlite.prepare<null, [Record<string, string | number | null>]>(
-    `UPDATE jobs SET status = 'queued', run_at = $runAt, lease_until = NULL, locked_by = NULL,
+     WHERE ${OWNED}`;
+const RETRY = `UPDATE jobs SET status = 'queued', run_at = $runAt, lease_until = NULL, locked_by = NULL,
        last_error = $error, updated_at = $now
-     WHERE ${OWNED}`,
-  );
-  const fail = sqlite.prepare<null, [Record<string, string | number | null>]>(
-    `UPDATE jobs SET status = 'failed', lease_until = NULL, last_error = $error,
+     WHERE ${OWNED}`;
+const FAIL = `UPDATE jobs SET status = 'failed', lease_until = NULL, last_error = $error,
        finished_at = $now, updated_at = $now
-     WHERE ${OWNED}`,
-  );
-  // Handing a job back undoes its attempt: a shutdown is not the job's fault.
-  const release = sqlite.prepare<null, [Record<string, string | number | null>]>(
-    `UPDATE jobs SET status = 'queued', attempts = attempts - 1, run_at = $now, lease_until = NULL,
+     WHERE ${OWNED}`;
+// Handing a job back undoes its attempt: a shutdown is not the job's fault.
+const RELEASE = `UPDATE jobs SET status = 'queued', attempts = attempts - 1, run_at = $now, lease_until = NULL,
        locked_by = NULL, updated_at = $now
-     WHERE ${OWNED}`,
-  );
-  const extend = sqlite.prepare<null, [Record<string, string | number | null>]>(
-    `UPDATE jobs SET lease_until = $until, updated_at = $now WHERE ${OWNED}`,
-  );
-  const counts = sqlite.prepare<{ status: JobStatus; n: number }, [Record<string, string | null>]>(
-    `SELECT status, count(*) AS n FROM jobs WHERE $type IS NULL OR type = $type GROUP BY status`,
-  );
-  const prune = sqlite.prepare<null, [Record<string, string | number | null>]>(
-    `DELETE FROM jobs WHERE id IN (
+     WHERE ${OWNED}`;
+const EXTEND = `UPDATE jobs SET lease_until = $until, updated_at = $now WHERE ${OWNED}`;
+const COUNTS = `SELECT status, count(*) AS n FROM jobs WHERE $type IS NULL OR type = $type GROUP BY status`;
+const PRUNE = `DELETE FROM jobs WHERE id IN (
        SELECT id FROM jobs WHERE status = $status AND finished_at < $before LIMIT $limit
-     )`,
-  );
+     )`;
+
+// Hot paths (claim, complete, lease) use c.sqlite.query: bun compiles each statement once per connection.
+export function createJobsRepo(db: Db) {
+  const write = (sql: string, params: P): number => db.exec((c) => c.sqlite.query<null, [P]>(sql).run(params).changes);
 
   return {
     /** Returns the new id, or null when (type, key) already exists. */
     insert(j: NewJobRow): string | null {
-      const row = insert.get({
+      const params = {
         id: j.id, type: j.type, payload: j.payload, maxAttempts: j.maxAttempts,
         runAt: j.runAt, key: j.idempotencyKey, now: j.now,
-      });
-      return row?.id ?? null;
+      };
+      return db.exec((c) => c.sqlite.query<{ id: string }, [P]>(INSERT).get(params)?.id ?? null);
     },
     idByKey(type: string, key: string): string | null {
-      return byKey.get({ type, key })?.id ?? null;
+      return db.query((c) => c.sqlite.query<{ id: string }, [P]>(BY_KEY).get({ type, key })?.id ?? null);
     },
     get(id: string): Job | null {
-      const r = byId.get({ id });
+      const r = db.query((c) => c.sqlite.query<JobRow, [P]>(BY_ID).get({ id }));
       return r ? toJob(r) : null;
     },
     claim(p: { workerId: string; limit: number; leaseUntil: number; now: number; types: string[] | null }): Job[] {
-      const rows = claim.all({
+      const params = {
         workerId: p.workerId, limit: p.limit, leaseUntil: p.leaseUntil, now: p.now,
         types: p.types ? JSON.stringify(p.types) : null,
-      });
+      };
+      const rows = db.exec((c) => c.sqlite.query<JobRow, [P]>(CLAIM).all(params));
       // RETURNING order is unspecified; hand jobs out oldest first.
       return rows.map(toJob).sort((a, b) => a.runAt - b.runAt || (a.id < b.id ? -1 : 1));
     },
     complete(id: string, lock: Lock, now: number): boolean {
-      return complete.run({ id, ...lockParams(lock), now }).changes > 0;
+      return write(COMPLETE, { id, ...lockParams(lock), now }) > 0;
     },
     retry(id: string, lock: Lock, error: string, runAt: number, now: number): boolean {
-      return retry.run({ id, ...lockParams(lock), error, runAt, now }).changes > 0;
+      return write(RETRY, { id, ...lockParams(lock), error, runAt, now }) > 0;
     },
     fail(id: string, lock: Lock, error: string, now: number): boolean {
-      return fail.run({ id, ...lockParams(lock), error, now }).changes > 0;
+      return write(FAIL, { id, ...lockParams(lock), error, now }) > 0;
     },
     release(id: string, lock: Lock, now: number): boolean {
-      return release.run({ id, ...lockParams(lock), now }).changes > 0;
+      return write(RELEASE, { id, ...lockParams(lock), now }) > 0;
     },
     extendLease(id: string, lock: Lock, until: number, now: number): boolean {
-      return extend.run({ id, ...lockParams(lock), until, now }).changes > 0;
+      return write(EXTEND, { id, ...lockParams(lock), until, now }) > 0;
     },
     counts(type: string | null): { status: JobStatus; n: number }[] {
-      return counts.all({ type });
+      return db.query((c) => c.sqlite.query<{ status: JobStatus; n: number }, [P]>(COUNTS).all({ type }));
     },
     /** Deletes up to `limit` finished jobs of one status; returns how many went. */
     prune(status: "succeeded" | "failed", before: number, limit: number): number {
-      return prune.run({ status, before, limit }).changes;
+      return write(PRUNE, { status, before, limit });
     },
   };
 }

@@ -11,7 +11,7 @@ import { defineJob, type JobContext } from "./types.ts";
 function setup() {
   const db = openTestDatabase();
   const clock = fakeClock();
-  const queue = createQueue({ sqlite: db.sqlite, clock });
+  const queue = createQueue({ db, clock });
   const runner = createRunner({ queue, clock, concurrency: 3, leaseMs: 60_000 });
   return { db, clock, queue, runner };
 }

@@ -10,5 +10,9 @@ export const events = sqliteTable("events", {
   data: text("data").notNull(),
   previous: text("previous"),
   depth: integer("depth").notNull().default(0),
+  /** When the workflow dispatcher handled it (ms epoch); written at once for types that trigger nothing. */
+  dispatchedAt: integer("dispatched_at"),
+  /** A dispatcher's claim on a pending event (ms epoch); an expired one may be claimed again. */
+  dispatchLeaseUntil: integer("dispatch_lease_until"),
 });
 export type EventRow = typeof events.$inferSelect;

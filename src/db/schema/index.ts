@@ -15,7 +15,6 @@ export * from "./workflows.ts";
 export * from "./webhook-deliveries.ts";
 export * from "./workflow-runs.ts";
 export * from "./workflow-steps.ts";
-export * from "./workflow-dispatch.ts";
 export * from "./oauth-clients.ts";
 export * from "./oauth-grants.ts";
 export * from "./oauth-codes.ts";

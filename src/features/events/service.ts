@@ -1,6 +1,8 @@
 // Internal events: every change to a source, notebook, note, podcast or workflow run is recorded in
 // the outbox inside the caller's transaction, so an event exists exactly when its change committed.
 // Progress notes (podcast.progress) are published to live listeners only and never stored.
+import type { Transactor } from "../../db/port.ts";
+import type { EventRow } from "../../db/schema/index.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
@@ -53,14 +55,9 @@ export interface AppEvent {
   depth: number;
 }
 
-export function createEventsService(deps: { repo: EventsRepo; clock: Clock }) {
-  const { repo, clock } = deps;
-  const listeners = new Set<(types: ReadonlySet<string>) => void>();
-  const published = new Set<(e: PublishedEvent) => void>();
-  // Types recorded since listeners were last told, so a listener can skip what it never handles.
-  let pendingTypes = new Set<string>();
-
-  const toEvent = (r: ReturnType<EventsRepo["after"]>[number]): AppEvent => ({
+/** A stored row as consumers see it (the dispatcher reads claimed rows through this too). */
+export function toAppEvent(r: EventRow): AppEvent {
+  return {
     seq: r.seq,
     id: r.id,
     user_id: r.userId,
@@ -69,32 +66,46 @@ export function createEventsService(deps: { repo: EventsRepo; clock: Clock }) {
     data: JSON.parse(r.data),
     previous: r.previous === null ? null : JSON.parse(r.previous),
     depth: r.depth,
-  });
+  };
+}
+
+export function createEventsService(deps: { repo: EventsRepo; db: Transactor; clock: Clock }) {
+  const { repo, db, clock } = deps;
+  const listeners = new Set<(types: ReadonlySet<string>) => void>();
+  const published = new Set<(e: PublishedEvent) => void>();
+  // Types committed since listeners were last told, so a listener can skip what it never handles.
+  let pendingTypes = new Set<string>();
+
+  /** After a commit: tell listeners once for everything committed in this tick. */
+  function committed(type: string): void {
+    if (pendingTypes.size === 0) {
+      queueMicrotask(() => {
+        const types = pendingTypes;
+        pendingTypes = new Set();
+        for (const l of listeners) l(types);
+      });
+    }
+    pendingTypes.add(type);
+  }
 
   return {
     /** Call inside the transaction of the change; listeners are told after the current tick. */
     record(actor: Actor, type: StoredEventType, data: unknown, previous?: unknown): string {
       const id = newId("event");
+      const now = clock.now();
       repo.insert({
         id,
         userId: actor.userId,
         type,
-        occurredAt: new Date(clock.now()).toISOString(),
+        occurredAt: new Date(now).toISOString(),
         data: JSON.stringify(data),
         previous: previous === undefined ? null : JSON.stringify(previous),
         depth: actor.depth ?? 0,
+        // Run events can never trigger a workflow: written already dispatched, the dispatcher never claims them.
+        dispatchedAt: isTriggerType(type) ? null : now,
       });
-      if (listeners.size > 0) {
-        // The transaction is synchronous, so by the time the microtask runs it has committed (or rolled back).
-        if (pendingTypes.size === 0) {
-          queueMicrotask(() => {
-            const types = pendingTypes;
-            pendingTypes = new Set();
-            for (const l of listeners) l(types);
-          });
-        }
-        pendingTypes.add(type);
-      }
+      // Told only once the change and its event have committed (never when they roll back).
+      if (listeners.size > 0) db.afterCommit(() => committed(type));
       return id;
     },
     /** A live-only event (progress): listeners get it now; nothing is stored. */
@@ -108,17 +119,17 @@ export function createEventsService(deps: { repo: EventsRepo; clock: Clock }) {
       return () => published.delete(listener);
     },
     after(seq: number, limit = 100): AppEvent[] {
-      return repo.after(seq, limit).map(toEvent);
+      return repo.after(seq, limit).map(toAppEvent);
     },
     /** One user's events after `seq`, oldest first: what a resumed stream missed. */
     afterForUser(userId: string, seq: number, limit: number): AppEvent[] {
-      return repo.afterForUser(userId, seq, limit).map(toEvent);
+      return repo.afterForUser(userId, seq, limit).map(toAppEvent);
     },
     latestSeq(): number {
       return repo.latestSeq();
     },
     forUser(userId: string, opts: { limit: number; beforeSeq?: number; type?: string }): AppEvent[] {
-      return repo.forUser(userId, opts).map(toEvent);
+      return repo.forUser(userId, opts).map(toAppEvent);
     },
     /** Wakes consumers (the workflow dispatcher, the live hub) after commit with the types recorded. */
     onRecorded(listener: (types: ReadonlySet<string>) => void): () => void {

@@ -1,6 +1,5 @@
 // Reads the outbox folder for the web app: the messages a user's workflows wrote while no SMTP
 // server was configured. A file's name starts with the run id that sent it, which names its owner.
-import type { Database } from "bun:sqlite";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { OUTBOX_DIR } from "./outbox.ts";
@@ -43,7 +42,12 @@ export function parseHeaders(eml: string): Record<string, string> {
   return out;
 }
 
-export function createOutboxReader(deps: { sqlite: Database; dataDir: string }) {
+/** Which of these runs belong to the user: the workflows feature's runs repository answers. */
+export interface RunOwnership {
+  ownedIds(userId: string, runIds: string[]): string[];
+}
+
+export function createOutboxReader(deps: { runs: RunOwnership; dataDir: string }) {
   const dir = join(deps.dataDir, OUTBOX_DIR);
 
   async function ownedNames(userId: string): Promise<string[]> {
@@ -55,12 +59,7 @@ export function createOutboxReader(deps: { sqlite: Database; dataDir: string }) 
     }
     const runIds = [...new Set(names.map((n) => FILE_RE.exec(n)![1]!))];
     if (runIds.length === 0) return [];
-    const owned = new Set(
-      deps.sqlite
-        .query<{ id: string }, [string, string]>("SELECT id FROM workflow_runs WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))")
-        .all(userId, JSON.stringify(runIds))
-        .map((r) => r.id),
-    );
+    const owned = new Set(deps.runs.ownedIds(userId, runIds));
     return names.filter((n) => owned.has(FILE_RE.exec(n)![1]!));
   }
 

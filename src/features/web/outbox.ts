@@ -29,7 +29,7 @@ function messagePage(user: LayoutUser, name: string, eml: string) {
 }
 
 export function outboxWebRoutes(s: Services, h: WebHelpers) {
-  const reader = createOutboxReader({ sqlite: s.db.sqlite, dataDir: s.config.dataDir });
+  const reader = createOutboxReader({ runs: s.workflows.runsRepo, dataDir: s.config.dataDir });
   return new Elysia()
     // GET /settings/outbox
     .get(

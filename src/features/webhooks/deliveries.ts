@@ -1,6 +1,5 @@
 // Accepting an incoming webhook: dedupe, one run per active workflow of the token, all in one commit.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
 import type { WebhooksRepo } from "./repo.ts";
@@ -14,7 +13,7 @@ export interface Accepted {
 }
 
 export interface DeliveryDeps {
-  sqlite: Database;
+  db: Transactor;
   repo: WebhooksRepo;
   clock: Clock;
   dedupeWindowMs: number;
@@ -27,7 +26,7 @@ export interface DeliveryDeps {
 }
 
 export function createDeliveries(deps: DeliveryDeps) {
-  const { sqlite, repo, clock } = deps;
+  const { db, repo, clock } = deps;
 
   /** `started`: collect the new runs for one shared job instead of a job each. */
   function acceptNow(token: ResolvedToken, body: Record<string, unknown>, dedupeKey: string | null, listeners = deps.workflowsFor, started?: string[]): Accepted {
@@ -64,7 +63,7 @@ export function createDeliveries(deps: DeliveryDeps) {
       // Within one transaction the workflows of a token cannot change: look them up once per token.
       const seen = new Map<string, string[]>();
       const listeners = (tokenId: string) => seen.get(tokenId) ?? seen.set(tokenId, deps.workflowsFor(tokenId)).get(tokenId)!;
-      values = inTransaction(sqlite, () => {
+      values = db.tx(() => {
         const started: string[] = [];
         const out = items.map((item) => item.run(listeners, started));
         deps.startJob(started);
@@ -74,7 +73,7 @@ export function createDeliveries(deps: DeliveryDeps) {
       // One bad item must not fail the others: fall back to one transaction each.
       for (const item of items) {
         try {
-          item.resolve(inTransaction(sqlite, () => item.run()));
+          item.resolve(db.tx(() => item.run()));
         } catch (error) {
           item.reject(error);
         }

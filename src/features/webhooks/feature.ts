@@ -1,14 +1,14 @@
 // Wires incoming webhooks: deliveries start one run per active workflow of the token.
-import type { Database } from "bun:sqlite";
+import type { Transactor } from "../../db/port.ts";
 import type { Clock } from "../../time.ts";
 import { DEDUPE_WINDOW_MS, type WorkflowsFeature } from "../workflows/feature.ts";
 import { createDeliveries } from "./deliveries.ts";
 import type { WebhooksRepo } from "./repo.ts";
 import type { WebhookTokensService } from "./service.ts";
 
-export function createWebhooksFeature(d: { sqlite: Database; repo: WebhooksRepo; clock: Clock; tokens: WebhookTokensService; workflows: WorkflowsFeature }) {
+export function createWebhooksFeature(d: { db: Transactor; repo: WebhooksRepo; clock: Clock; tokens: WebhookTokensService; workflows: WorkflowsFeature }) {
   const deliveries = createDeliveries({
-    sqlite: d.sqlite,
+    db: d.db,
     repo: d.repo,
     clock: d.clock,
     dedupeWindowMs: DEDUPE_WINDOW_MS,

@@ -1,11 +1,12 @@
 // Webhook tokens: create (URL shown once), regenerate (the old URL stops at once), delete, resolve.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { ChangeWatch } from "../../db/change-watch.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { WebhookTokenRow } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
+import type { WorkflowsRepo } from "../workflows/repo.ts";
 import type { WebhooksRepo } from "./repo.ts";
 import type { TokenPublic, TokenWithUrl } from "./schema.ts";
 import { generateWebhookToken, hashWebhookToken, looksLikeWebhookToken, webhookTokenHint, webhookUrl } from "./token.ts";
@@ -15,12 +16,19 @@ export interface ResolvedToken {
   userId: string;
 }
 
-export function createWebhookTokensService(deps: { sqlite: Database; repo: WebhooksRepo; clock: Clock; baseUrl: string }) {
-  const { sqlite, repo, clock, baseUrl } = deps;
+export function createWebhookTokensService(deps: {
+  db: Transactor;
+  repo: WebhooksRepo;
+  /** Which workflows use a token (the workflows feature's table). */
+  workflows: Pick<WorkflowsRepo, "idsByToken">;
+  /** Moves when another connection (the CLI) commits: the cache may then be stale. */
+  changes: ChangeWatch;
+  clock: Clock;
+  baseUrl: string;
+}) {
+  const { db, repo, workflows, changes, clock, baseUrl } = deps;
   const cache = new Map<string, ResolvedToken>();
-  // Another connection (the CLI) committing moves data_version: the cache may then be stale.
-  const dataVersion = sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version");
-  let seenVersion = dataVersion.get()?.data_version ?? 0;
+  let seenGeneration = changes.generation();
   const nowIso = () => new Date(clock.now()).toISOString();
 
   function toPublic(row: WebhookTokenRow, workflowIds: string[]): TokenPublic {
@@ -34,7 +42,7 @@ export function createWebhookTokensService(deps: { sqlite: Database; repo: Webho
   }
 
   function publicOf(row: WebhookTokenRow): TokenPublic {
-    return toPublic(row, repo.workflowIds([row.id]).get(row.id) ?? []);
+    return toPublic(row, workflows.idsByToken([row.id]).get(row.id) ?? []);
   }
 
   return {
@@ -59,12 +67,12 @@ export function createWebhookTokensService(deps: { sqlite: Database; repo: Webho
 
     list(actor: Actor, opts: { limit: number; before?: string }): TokenPublic[] {
       const rows = repo.list(actor.userId, opts);
-      const ids = repo.workflowIds(rows.map((r) => r.id));
+      const ids = workflows.idsByToken(rows.map((r) => r.id));
       return rows.map((r) => toPublic(r, ids.get(r.id) ?? []));
     },
 
     regenerate(actor: Actor, id: string): TokenWithUrl {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         getRow(actor, id);
         const token = generateWebhookToken();
         repo.setHash(id, hashWebhookToken(token), webhookTokenHint(token), nowIso());
@@ -74,7 +82,7 @@ export function createWebhookTokensService(deps: { sqlite: Database; repo: Webho
     },
 
     delete(actor: Actor, id: string): TokenPublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const before = publicOf(getRow(actor, id));
         if (before.workflow_ids.length > 0) {
           throw new AppError("conflict", `The token is used by ${before.workflow_ids.join(", ")}; change or delete those workflows first`);
@@ -88,9 +96,9 @@ export function createWebhookTokensService(deps: { sqlite: Database; repo: Webho
     /** The token behind a webhook URL, or undefined for an unknown, malformed or replaced one. */
     resolve(token: string): ResolvedToken | undefined {
       if (!looksLikeWebhookToken(token)) return undefined;
-      const v = dataVersion.get()?.data_version ?? 0;
-      if (v !== seenVersion) {
-        seenVersion = v;
+      const g = changes.generation();
+      if (g !== seenGeneration) {
+        seenGeneration = g;
         cache.clear();
       }
       const hash = hashWebhookToken(token);

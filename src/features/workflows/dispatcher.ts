@@ -1,28 +1,35 @@
-// Event triggers: reads the events outbox after a stored cursor and starts a run per matching workflow,
-// moving the cursor in the same transaction, so each event is dispatched exactly once.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+// Event triggers: claims pending events of the outbox with a lease and, per event in one transaction,
+// starts a run per matching workflow and marks the event dispatched, so each event is dispatched once
+// even when events commit out of sequence order or two dispatchers run at the same time.
+import type { Transactor } from "../../db/port.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { Logger } from "../../log.ts";
-import { isTriggerType, type AppEvent, type EventsService } from "../events/service.ts";
+import type { Clock } from "../../time.ts";
+import type { EventsRepo } from "../events/repo.ts";
+import { isTriggerType, toAppEvent, type AppEvent } from "../events/service.ts";
 import { MAX_DEPTH } from "./actions/run-workflow.ts";
-import type { WorkflowsRepo, WorkflowStateRepo } from "./repo.ts";
+import type { WorkflowsRepo } from "./repo.ts";
 import type { Runs, StartRun } from "./runs.ts";
 import { eventTrigger } from "./scope.ts";
 
 export const DISPATCH_JOB = "workflow.dispatch";
 const BATCH = 200;
 
-export function createDispatcher(deps: {
-  sqlite: Database;
-  events: EventsService;
+export interface DispatcherDeps {
+  db: Transactor;
+  /** The outbox's claims (the events feature's table). */
+  outbox: Pick<EventsRepo, "claimPending" | "markDispatched" | "releaseClaims" | "latestPendingSeq" | "nextLeaseExpiry">;
   workflows: WorkflowsRepo;
-  state: WorkflowStateRepo;
   runs: Runs;
   queue: JobEnqueuer;
+  clock: Clock;
+  /** How long a claim holds its events; a dispatcher that died mid-batch leaves them to the next after this. */
+  leaseMs: number;
   logger: Logger;
-}) {
-  const { sqlite, events, workflows, state, runs } = deps;
+}
+
+export function createDispatcher(deps: DispatcherDeps) {
+  const { db, outbox, workflows, runs, clock } = deps;
 
   function dispatchEvent(e: AppEvent): number {
     if (!isTriggerType(e.type)) return 0; // run.* events only feed the live stream
@@ -40,31 +47,55 @@ export function createDispatcher(deps: {
     return started;
   }
 
-  /** Dispatches every event recorded so far, in batches of one transaction each; returns runs started. */
+  /** Claims one batch and dispatches it; returns how many events were claimed and runs started. */
+  function dispatchBatch(): { claimed: number; started: number } {
+    const now = clock.now();
+    const lease = now + deps.leaseMs;
+    const batch = outbox.claimPending({ now, leaseUntil: lease, limit: BATCH }).map(toAppEvent);
+    let started = 0;
+    let done = 0;
+    try {
+      for (const e of batch) {
+        started += db.tx(() => {
+          // Marked first, against this claim's lease: when another dispatcher took the event over
+          // after our lease ran out, nothing is started here and the transaction changes nothing.
+          if (!outbox.markDispatched(e.seq, lease, clock.now())) return 0;
+          return dispatchEvent(e);
+        });
+        done++;
+      }
+    } finally {
+      // A failure leaves the rest of the batch to the next claim at once, not after the lease.
+      if (done < batch.length) outbox.releaseClaims(batch.slice(done).map((e) => e.seq), lease);
+    }
+    return { claimed: batch.length, started };
+  }
+
+  /** Dispatches every pending event it can claim, batch by batch; returns runs started. */
   function runOnce(): number {
     let total = 0;
     for (;;) {
-      const n = inTransaction(sqlite, () => {
-        const batch = events.after(state.dispatchCursor(), BATCH);
-        for (const e of batch) total += dispatchEvent(e);
-        if (batch.length > 0) state.setDispatchCursor(batch[batch.length - 1]!.seq);
-        return batch.length;
-      });
-      if (n < BATCH) return total;
+      const { claimed, started } = dispatchBatch();
+      total += started;
+      if (claimed < BATCH) break;
     }
+    // Events still claimed by someone else (a dispatcher that may have died): look again when that lease ends.
+    const until = outbox.nextLeaseExpiry(clock.now());
+    if (until !== null) deps.queue.enqueue(DISPATCH_JOB, {}, { runAt: until, idempotencyKey: `lease:${until}` });
+    return total;
   }
 
   /** Queues a dispatch job when events wait and some workflow listens; cheap when none does. */
   function kick(): void {
     try {
       if (!workflows.hasEventWorkflows()) return;
-      const latest = state.latestEventSeq();
-      if (latest > state.dispatchCursor()) deps.queue.enqueue(DISPATCH_JOB, {}, { idempotencyKey: `upto:${latest}` });
+      const latest = outbox.latestPendingSeq();
+      if (latest !== null) deps.queue.enqueue(DISPATCH_JOB, {}, { idempotencyKey: `upto:${latest}` });
     } catch (err) {
       deps.logger.warn("could not queue event dispatch", { error: err instanceof Error ? err.message : String(err) });
     }
   }
 
-  return { runOnce, kick, pending: () => state.latestEventSeq() > state.dispatchCursor() };
+  return { runOnce, kick, pending: () => outbox.latestPendingSeq() !== null };
 }
 export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -1,6 +1,5 @@
 // Executes runs: render a step, run it, then commit its outcome with the run's cursor (and the next job) at once.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 import { defaultBackoff, RetryLaterError } from "../../jobs/retry.ts";
 import type { JobContext } from "../../jobs/types.ts";
@@ -9,7 +8,7 @@ import { systemActor } from "../../actor.ts";
 import { ACTIONS } from "./actions/registry.ts";
 import { StepFailure, type ActionDeps, type ActionModule, type StepEnv, type StepOutcome } from "./actions/types.ts";
 import { actionAt, enterBranch, nextAfter, type ActionDef } from "./paths.ts";
-import type { WorkflowStateRepo } from "./repo.ts";
+import type { WorkflowsRepo } from "./repo.ts";
 import { runInfo, type Runs } from "./runs.ts";
 import type { RunEvents } from "./run-events.ts";
 import type { RunRow, RunsRepo, StepRow } from "./runs-repo.ts";
@@ -17,10 +16,10 @@ import { buildScope } from "./scope.ts";
 import { render, TemplateError } from "./templates.ts";
 
 export interface ExecutorDeps {
-  sqlite: Database;
+  db: Transactor;
   runs: RunsRepo;
   starter: Runs;
-  state: WorkflowStateRepo;
+  workflows: Pick<WorkflowsRepo, "signingSecret">;
   clock: Clock;
   actions: Omit<ActionDeps, "startChildRun">;
   /** Told when a run reaches succeeded or failed (retention pruning hooks in here). */
@@ -45,7 +44,7 @@ interface Prepared {
 }
 
 export function createExecutor(deps: ExecutorDeps) {
-  const { sqlite, runs, clock } = deps;
+  const { db, runs, clock } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
   const actionDeps: ActionDeps = { ...deps.actions, startChildRun: deps.starter.startChild };
 
@@ -105,7 +104,7 @@ export function createExecutor(deps: ExecutorDeps) {
   function fail(p: Prepared, started: boolean, failure: StepFailure, input: unknown, log: string[], ctx: JobContext): void {
     const tries = p.mod.maxTries?.(p.action) ?? 1;
     let delay: number | null = null;
-    inTransaction(sqlite, () => {
+    db.tx(() => {
       // A try whose start was rolled back (or never written) is recorded now, so it still counts.
       const row = started ? runs.stepAt(p.run.id, p.path)! : startStep(p);
       const failures = row.failures + 1;
@@ -140,7 +139,7 @@ export function createExecutor(deps: ExecutorDeps) {
     const env: StepEnv = {
       run: info, stepId: "", action, attempt: 1, signal,
       actor: systemActor(run.user_id, `workflow ${run.workflow_id} run ${run.id}`, run.depth + 1),
-      scope: scopeOf(run), signingSecret: action.sign === true ? deps.state.signingSecret(run.workflow_id) : "", deps: actionDeps,
+      scope: scopeOf(run), signingSecret: action.sign === true ? deps.workflows.signingSecret(run.workflow_id) : "", deps: actionDeps,
     };
     return { run, actions, path: run.cursor, action, mod, env };
   }
@@ -182,7 +181,7 @@ export function createExecutor(deps: ExecutorDeps) {
     }
     const { input, log } = rendered;
     if (p.mod.mode === "transaction") return runInTransaction(p, input, log, ctx);
-    const step = inTransaction(sqlite, () => startStep(p));
+    const step = db.tx(() => startStep(p));
     p.env.stepId = step.id;
     let outcome: StepOutcome;
     try {
@@ -194,7 +193,7 @@ export function createExecutor(deps: ExecutorDeps) {
       return false;
     }
     try {
-      inTransaction(sqlite, () => complete(p, step, input, log, outcome));
+      db.tx(() => complete(p, step, input, log, outcome));
     } catch (err) {
       if (err instanceof AlreadyAdvanced) return false;
       throw err;
@@ -205,7 +204,7 @@ export function createExecutor(deps: ExecutorDeps) {
   function runInTransaction(p: Prepared, input: Record<string, unknown>, log: string[], ctx: JobContext): boolean {
     let outcome: StepOutcome;
     try {
-      outcome = inTransaction(sqlite, () => {
+      outcome = db.tx(() => {
         const step = startStep(p);
         p.env.stepId = step.id;
         const out = p.mod.run(input, p.env);

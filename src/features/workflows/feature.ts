@@ -15,7 +15,8 @@ import type { WebhookTokensService } from "../webhooks/service.ts";
 import type { ActionDeps } from "./actions/types.ts";
 import { createDispatcher, DISPATCH_JOB } from "./dispatcher.ts";
 import { createExecutor } from "./executor.ts";
-import { createWorkflowsRepo, createWorkflowStateRepo } from "./repo.ts";
+import { createEventsRepo } from "../events/repo.ts";
+import { createWorkflowsRepo } from "./repo.ts";
 import { createRuns, START_JOB, STEP_JOB } from "./runs.ts";
 import { createRunsRepo } from "./runs-repo.ts";
 import { createRunEvents } from "./run-events.ts";
@@ -46,14 +47,15 @@ export interface WorkflowsFeatureDeps {
 }
 
 export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
-  const { sqlite, orm } = d.db;
-  const repo = createWorkflowsRepo(orm, sqlite);
-  const state = createWorkflowStateRepo(sqlite);
-  const runsRepo = createRunsRepo(sqlite);
+  const { db } = d;
+  const repo = createWorkflowsRepo(db);
+  const runsRepo = createRunsRepo(db);
   const runEvents = createRunEvents({ events: d.events, runs: runsRepo });
-  const runs = createRuns({ sqlite, runs: runsRepo, workflows: repo, queue: d.queue, clock: d.clock, runEvents });
-  const service = createWorkflowsService({ sqlite, repo, tokens: d.tokens, config: d.config, clock: d.clock });
-  const dispatcher = createDispatcher({ sqlite, events: d.events, workflows: repo, state, runs, queue: d.queue, logger: d.logger });
+  const runs = createRuns({ db, runs: runsRepo, workflows: repo, queue: d.queue, clock: d.clock, runEvents });
+  const service = createWorkflowsService({ db, repo, tokens: d.tokens, config: d.config, clock: d.clock });
+  const dispatcher = createDispatcher({
+    db, outbox: createEventsRepo(db), workflows: repo, runs, queue: d.queue, clock: d.clock, leaseMs: d.config.jobs.leaseMs, logger: d.logger,
+  });
 
   let lastPrune = -Infinity;
   /** Queues retention pruning at most once an hour, driven by finished runs. */
@@ -65,7 +67,7 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
   }
 
   const executor = createExecutor({
-    sqlite, runs: runsRepo, starter: runs, state, clock: d.clock, onFinished: schedulePrune, runEvents,
+    db, runs: runsRepo, starter: runs, workflows: repo, clock: d.clock, onFinished: schedulePrune, runEvents,
     actions: { ...d.actionDeps, config: d.config, safeFetch: d.safeFetch, sources: d.sources, notebooks: d.notebooks, now: () => d.clock.now() },
   });
 

@@ -1,6 +1,5 @@
 // Runs: starting them (inside the caller's transaction, with their first step job), reading them, replaying them.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
@@ -54,8 +53,8 @@ export function runInfo(r: RunRow): RunInfo {
   return { id: r.id, workflowId: r.workflow_id, userId: r.user_id, depth: r.depth, chain: JSON.parse(r.chain) as string[] };
 }
 
-export function createRuns(deps: { sqlite: Database; runs: RunsRepo; workflows: WorkflowsRepo; queue: JobEnqueuer; clock: Clock; runEvents: RunEvents }) {
-  const { sqlite, runs, workflows, queue, clock, runEvents } = deps;
+export function createRuns(deps: { db: Transactor; runs: RunsRepo; workflows: WorkflowsRepo; queue: JobEnqueuer; clock: Clock; runEvents: RunEvents }) {
+  const { db, runs, workflows, queue, clock, runEvents } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
 
   function enqueueStep(runId: string, seq: number): void {
@@ -114,7 +113,7 @@ export function createRuns(deps: { sqlite: Database; runs: RunsRepo; workflows: 
   }
 
   function replay(actor: Actor, id: string, from: "start" | "failed"): RunPublic {
-    return inTransaction(sqlite, () => {
+    return db.tx(() => {
       const orig = getRow(actor, id);
       if (orig.status === "queued" || orig.status === "running") throw new AppError("conflict", "The run has not finished yet");
       const wf = workflows.byId(actor.userId, orig.workflow_id);

@@ -1,7 +1,6 @@
 // Workflow definitions: validate every trigger, action and template at save time, then store them.
-import type { Database } from "bun:sqlite";
 import type { Config } from "../../config.ts";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { WorkflowRow } from "../../db/schema/index.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -32,8 +31,8 @@ function rejected(errors: FieldError[]): AppError {
   return new AppError("validation_failed", `${first.path}: ${first.message}`, { errors: errors.slice(0, 20) });
 }
 
-export function createWorkflowsService(deps: { sqlite: Database; repo: WorkflowsRepo; tokens: WebhookTokensService; config: Config; clock: Clock }) {
-  const { sqlite, repo, tokens, config, clock } = deps;
+export function createWorkflowsService(deps: { db: Transactor; repo: WorkflowsRepo; tokens: WebhookTokensService; config: Config; clock: Clock }) {
+  const { db, repo, tokens, config, clock } = deps;
   const limits = { maxActions: config.workflows.maxActions, maxConditionDepth: config.workflows.maxConditionDepth };
   const nowIso = () => new Date(clock.now()).toISOString();
 
@@ -87,7 +86,7 @@ export function createWorkflowsService(deps: { sqlite: Database; repo: Workflows
 
     create(actor: Actor, input: WorkflowCreate): WorkflowPublic {
       const checked = validate(actor, input.trigger, input.actions);
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const { trigger, url } = withToken(actor, checked);
         const at = nowIso();
         const row: WorkflowRow = {
@@ -101,7 +100,7 @@ export function createWorkflowsService(deps: { sqlite: Database; repo: Workflows
     },
 
     update(actor: Actor, id: string, input: WorkflowUpdate): WorkflowPublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const row = getRow(actor, id);
         const patch: Partial<WorkflowRow> = { updatedAt: nowIso() };
         if (input.name !== undefined) patch.name = input.name.trim();
@@ -120,7 +119,7 @@ export function createWorkflowsService(deps: { sqlite: Database; repo: Workflows
     },
 
     delete(actor: Actor, id: string): WorkflowPublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const before = toPublicWorkflow(getRow(actor, id));
         repo.delete(actor.userId, id);
         return before;
