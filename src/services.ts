@@ -70,7 +70,7 @@ export function createServices(deps: CoreDeps) {
   const changes = createChangeWatch(sqlite);
   const accounts = createAccountsService({ repo: accountsRepo, clock, config, changes });
   const keys = createKeysService({ repo: createKeysRepo(orm), changes, clock });
-  const credits = createCreditsService({ repo: createCreditsRepo(orm), accounts: accountsRepo, sqlite, clock, config });
+  const credits = createCreditsService({ repo: createCreditsRepo(db), accounts: accountsRepo, db, clock, config });
 
   const queue = createQueue({ sqlite, clock });
   const runner = createRunner({
@@ -92,21 +92,21 @@ export function createServices(deps: CoreDeps) {
   // Open event streams share one hub; what a stream needs to run is bundled as `live`.
   const hub = createLiveHub({ events, changes, maxPerUser: config.events.maxStreamsPerUser, now: () => clock.now() });
   const live = { events, hub, heartbeatMs: config.events.heartbeatMs };
-  const sourcesRepo = createSourcesRepo(orm);
-  const notebooksRepo = createNotebooksRepo(orm);
+  const sourcesRepo = createSourcesRepo(db);
+  const notebooksRepo = createNotebooksRepo(db);
   const onSourceReindex: ((row: SourceRow) => void)[] = [];
-  const sources = createSourcesService({ sqlite, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock, onReindex: onSourceReindex });
-  const notebooks = createNotebooksService({ sqlite, repo: notebooksRepo, events, clock });
+  const sources = createSourcesService({ db, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock, onReindex: onSourceReindex });
   const noteHooks = { onSaved: [] as ((n: NoteRow) => void)[] };
-  const notesRepo = createNotesRepo(orm);
-  const notes = createNotesService({ sqlite, repo: notesRepo, notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });
+  const notesRepo = createNotesRepo(db);
+  const notebooks = createNotebooksService({ db, repo: notebooksRepo, events, clock, exportRows: { sources: sourcesRepo, notes: notesRepo } });
+  const notes = createNotesService({ db, repo: notesRepo, notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });
 
   const onSourceReady: ReadyHook[] = [];
   // Threads start on the first extraction, so building the pool costs nothing until a page is read.
   const { workers, timeoutMs, maxMemoryMb, maxDepth, maxPdfPages } = config.extract;
   const extractor = deps.extractor ?? createExtractor({ size: workers, timeoutMs, maxMemoryMb, limits: { maxDepth, maxPdfPages }, logger });
   const ingest = createIngester({
-    sqlite,
+    db,
     repo: sourcesRepo,
     events,
     fetchPage: (url, init) => safeFetch(url, { accept: init?.accept }),
