@@ -138,8 +138,8 @@ export function createServices(deps: CoreDeps) {
   });
   const webhooks = createWebhooksFeature({ sqlite, repo: webhooksRepo, clock, tokens: webhookTokens, workflows });
 
-  const chunks = createChunksRepo(sqlite);
-  const vectors = createVectorIndex(sqlite, { memoryBytes: config.ai.vectorMemoryMb * 1024 * 1024 });
+  const chunks = createChunksRepo(db);
+  const vectors = createVectorIndex(db, { memoryBytes: config.ai.vectorMemoryMb * 1024 * 1024 });
   const indexer = createIndexer({ chunks, vectors, jobs: queue, embedder: ai.embedder, logger });
   indexer.register(runner);
   sources.setEmbeddingProgress((ids) => indexer.progress(ids));
@@ -153,7 +153,7 @@ export function createServices(deps: CoreDeps) {
   onSourceReady.push((_actor, row) => indexSource(row, row.importId != null));
   onSourceReindex.push((row) => indexSource(row));
   noteHooks.onSaved.push((n) => indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }));
-  const search = createSearchService({ sqlite, chunks, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
+  const search = createSearchService({ chunks, sources: sourcesRepo, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
   const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });
   const oauth = createOAuthService({ repo: createOAuthRepo(orm), sqlite, clock, config });
   const imports = createImports({

@@ -56,6 +56,15 @@ export function createSourcesRepo(db: Db) {
     byIdUnscoped(id: string): SourceRow | undefined {
       return db.query((c) => byIdStmt(c).get({ id }));
     },
+    /** Title and address of sources by id, whoever owns them (search shows the sources of hits already scoped to their owner). */
+    titlesAndUrls(ids: string[]): { id: string; title: string | null; url: string }[] {
+      if (ids.length === 0) return [];
+      return db.query((c) =>
+        c.sqlite
+          .query<{ id: string; title: string | null; url: string }, [string]>("SELECT id, title, url FROM sources WHERE id IN (SELECT value FROM json_each(?))")
+          .all(JSON.stringify(ids)),
+      );
+    },
     byNormalizedUrl(userId: string, normalizedUrl: string): SourceRow | undefined {
       return db.query((c) => byNormalized(c).get({ userId, n: normalizedUrl }));
     },
