@@ -57,7 +57,7 @@ function corpus(n: number) {
 
 /** Ready sources written through the sources repo (no fetch, no ingest job) and indexed for search. */
 function seed(s: Services, userId: string, n: number): void {
-  const repo = createSourcesRepo(s.db.orm);
+  const repo = createSourcesRepo(s.db);
   const at = new Date().toISOString();
   inTransaction(s.db.sqlite, () => {
     for (const doc of corpus(n)) {

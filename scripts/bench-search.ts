@@ -176,7 +176,7 @@ async function build(dbPath: string, dataDir: string, nSources: number, seed: nu
     done += n;
     process.stderr.write(`\r  embedded ${done}/${chunks}`);
   }
-  const slot = createVectorIndex(sqlite).active()!;
+  const slot = createVectorIndex(s.db).active()!;
   sqlite.exec(`CREATE VIRTUAL TABLE ${FLOAT_TABLE} USING vec0(embedding float[${slot.dimensions}] distance_metric=cosine)`);
   sqlite.query(`INSERT INTO ${FLOAT_TABLE}(rowid, embedding) SELECT chunk_rowid, embedding FROM chunk_vectors WHERE slot = ?`).run(slot.slot);
   sqlite.exec("CREATE TABLE bench_meta (user_id TEXT NOT NULL, seed INTEGER NOT NULL)");

@@ -71,7 +71,7 @@ export function createServices(deps: CoreDeps) {
   const changes = createChangeWatch(sqlite);
   const accounts = createAccountsService({ repo: accountsRepo, clock, config, changes });
   const keys = createKeysService({ repo: createKeysRepo(db), changes, clock });
-  const credits = createCreditsService({ repo: createCreditsRepo(orm), accounts: accountsRepo, sqlite, clock, config });
+  const credits = createCreditsService({ repo: createCreditsRepo(db), accounts: accountsRepo, db, clock, config });
 
   const queue = createQueue({ db, clock });
   const runner = createRunner({
@@ -93,21 +93,21 @@ export function createServices(deps: CoreDeps) {
   // Open event streams share one hub; what a stream needs to run is bundled as `live`.
   const hub = createLiveHub({ events, changes, maxPerUser: config.events.maxStreamsPerUser, now: () => clock.now() });
   const live = { events, hub, heartbeatMs: config.events.heartbeatMs };
-  const sourcesRepo = createSourcesRepo(orm);
-  const notebooksRepo = createNotebooksRepo(orm);
+  const sourcesRepo = createSourcesRepo(db);
+  const notebooksRepo = createNotebooksRepo(db);
   const onSourceReindex: ((row: SourceRow) => void)[] = [];
-  const sources = createSourcesService({ sqlite, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock, onReindex: onSourceReindex });
-  const notebooks = createNotebooksService({ sqlite, repo: notebooksRepo, events, clock });
+  const sources = createSourcesService({ db, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock, onReindex: onSourceReindex });
   const noteHooks = { onSaved: [] as ((n: NoteRow) => void)[] };
-  const notesRepo = createNotesRepo(orm);
-  const notes = createNotesService({ sqlite, repo: notesRepo, notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });
+  const notesRepo = createNotesRepo(db);
+  const notebooks = createNotebooksService({ db, repo: notebooksRepo, events, clock, exportRows: { sources: sourcesRepo, notes: notesRepo } });
+  const notes = createNotesService({ db, repo: notesRepo, notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });
 
   const onSourceReady: ReadyHook[] = [];
   // Threads start on the first extraction, so building the pool costs nothing until a page is read.
   const { workers, timeoutMs, maxMemoryMb, maxDepth, maxPdfPages } = config.extract;
   const extractor = deps.extractor ?? createExtractor({ size: workers, timeoutMs, maxMemoryMb, limits: { maxDepth, maxPdfPages }, logger });
   const ingest = createIngester({
-    sqlite,
+    db,
     repo: sourcesRepo,
     events,
     fetchPage: (url, init) => safeFetch(url, { accept: init?.accept }),
@@ -139,8 +139,8 @@ export function createServices(deps: CoreDeps) {
   });
   const webhooks = createWebhooksFeature({ db, repo: webhooksRepo, clock, tokens: webhookTokens, workflows });
 
-  const chunks = createChunksRepo(sqlite);
-  const vectors = createVectorIndex(sqlite, { memoryBytes: config.ai.vectorMemoryMb * 1024 * 1024 });
+  const chunks = createChunksRepo(db);
+  const vectors = createVectorIndex(db, { memoryBytes: config.ai.vectorMemoryMb * 1024 * 1024 });
   const indexer = createIndexer({ chunks, vectors, jobs: queue, embedder: ai.embedder, logger });
   indexer.register(runner);
   sources.setEmbeddingProgress((ids) => indexer.progress(ids));
@@ -154,7 +154,7 @@ export function createServices(deps: CoreDeps) {
   onSourceReady.push((_actor, row) => indexSource(row, row.importId != null));
   onSourceReindex.push((row) => indexSource(row));
   noteHooks.onSaved.push((n) => indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }));
-  const search = createSearchService({ sqlite, chunks, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
+  const search = createSearchService({ chunks, sources: sourcesRepo, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
   const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });
   const oauth = createOAuthService({ repo: createOAuthRepo(db), db, clock, config });
   const imports = createImports({

@@ -1,6 +1,6 @@
 // Credits: a monthly allowance per plan, periods anchored on the sign-up day, atomic spending.
-import type { Database } from "bun:sqlite";
 import type { Config, Plan } from "../../config.ts";
+import type { Transactor } from "../../db/port.ts";
 import { AppError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
@@ -43,8 +43,8 @@ export function periodFor(anchorIso: string, nowMs: number): { start: Date; end:
   return { start: addMonths(anchor, k), end: addMonths(anchor, k + 1) };
 }
 
-export function createCreditsService(deps: { repo: CreditsRepo; accounts: AccountsRepo; sqlite: Database; clock: Clock; config: Config }) {
-  const { repo, accounts, sqlite, clock, config } = deps;
+export function createCreditsService(deps: { repo: CreditsRepo; accounts: AccountsRepo; db: Transactor; clock: Clock; config: Config }) {
+  const { repo, accounts, db, clock, config } = deps;
 
   function planOf(planId: string): Plan {
     return config.credits.plans.find((p) => p.id === planId) ?? config.credits.plans.find((p) => p.id === config.credits.defaultPlanId)!;
@@ -77,22 +77,20 @@ export function createCreditsService(deps: { repo: CreditsRepo; accounts: Accoun
     /** Throws 402 insufficient_credit when short; the check and the ledger row are one transaction. */
     spend(userId: string, amount: number, reason: string, ref?: string): Balance {
       if (!Number.isInteger(amount) || amount < 0) throw new Error(`invalid credit amount ${amount}`);
-      return sqlite
-        .transaction(() => {
-          const b = balance(userId);
-          if (b.remaining < amount) {
-            throw new AppError(
-              "insufficient_credit",
-              `This needs ${amount} credit${amount === 1 ? "" : "s"} and ${b.remaining} remain until ${b.period_end}`,
-            );
-          }
-          if (amount > 0) {
-            repo.insert({ id: newId("ledger"), userId, amount, reason, ref: ref ?? null, createdAt: new Date(clock.now()).toISOString() });
-          }
-          const { plan: _plan, ...rest } = b;
-          return { ...rest, used: b.used + amount, remaining: b.remaining - amount };
-        })
-        .immediate();
+      return db.tx(() => {
+        const b = balance(userId);
+        if (b.remaining < amount) {
+          throw new AppError(
+            "insufficient_credit",
+            `This needs ${amount} credit${amount === 1 ? "" : "s"} and ${b.remaining} remain until ${b.period_end}`,
+          );
+        }
+        if (amount > 0) {
+          repo.insert({ id: newId("ledger"), userId, amount, reason, ref: ref ?? null, createdAt: new Date(clock.now()).toISOString() });
+        }
+        const { plan: _plan, ...rest } = b;
+        return { ...rest, used: b.used + amount, remaining: b.remaining - amount };
+      });
     },
 
     /** Throws 402 without charging when the balance cannot cover `amount`. */

@@ -23,7 +23,7 @@ export function feedsTestContext(opts: FeedsTestOptions = {}) {
   const config = testConfig({ FEED_HOST_SPACING_MS: "0", ...opts.env });
   const db: Db = opts.dbPath ? openDatabase(opts.dbPath) : openTestDatabase();
   const services = createServices({ config, db, logger: silentLogger, clock });
-  const notebooksRepo = createNotebooksRepo(db.orm);
+  const notebooksRepo = createNotebooksRepo(db);
   const feeds = createFeeds({
     db, sources: services.sources, safeFetch: services.safeFetch, jobs: services.queue,
     scheduler: services.scheduler, clock, logger: silentLogger, hostSpacingMs: config.feeds.hostSpacingMs,

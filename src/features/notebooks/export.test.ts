@@ -120,3 +120,20 @@ describe("a notebook of many sources", () => {
     expect(new Set(bodies.map((b) => /Body (\d+)/.exec(b)![1])).size).toBe(total);
   }, 60_000);
 });
+
+describe("exportMarkdown (the one export the API and the web page serve)", () => {
+  test("names the zip after the notebook, holds the owner's rows and refuses another user's notebook", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const other = await userWithKey(ctx);
+    const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "Crème brûlée" } })).body;
+    await call(ctx, "POST", "/api/v1/notes", { key: u.key, body: { title: "Caramel", content: "Burn the sugar.", notebook_id: nb.id } });
+    const { filename, zip } = ctx.services.notebooks.exportMarkdown(systemActor(u.userId, "test"), nb.id);
+    expect(filename).toBe("creme-brulee.zip");
+    const files = await JSZip.loadAsync(await new Response(zip).arrayBuffer());
+    expect(Object.keys(files.files).filter((n) => !files.files[n]!.dir)).toEqual(["notes/caramel.md", "index.md"]);
+    expect(() => ctx.services.notebooks.exportMarkdown(systemActor(other.userId, "test"), nb.id)).toThrow("Notebook");
+    const res = await ctx.app.handle(new Request(`http://localhost/api/v1/notebooks/${nb.id}/export/markdown`, { headers: { authorization: `Bearer ${u.key}` } }));
+    expect(res.headers.get("content-disposition")).toContain('filename="creme-brulee.zip"');
+  });
+});

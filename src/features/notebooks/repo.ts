@@ -1,11 +1,11 @@
 // SQL for notebooks, with the counts the public view shows.
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
-import type { Orm } from "../../db/client.ts";
+import type { Db } from "../../db/port.ts";
 import { notebooks, type NotebookRow } from "../../db/schema/index.ts";
 
 export type NotebookWithCounts = NotebookRow & { sourceCount: number; noteCount: number };
 
-export function createNotebooksRepo(orm: Orm) {
+export function createNotebooksRepo(db: Db) {
   const withCounts = {
     id: notebooks.id,
     userId: notebooks.userId,
@@ -19,33 +19,33 @@ export function createNotebooksRepo(orm: Orm) {
   };
   return {
     insert(row: NotebookRow): void {
-      orm.insert(notebooks).values(row).run();
+      db.exec((c) => c.orm.insert(notebooks).values(row).run());
     },
     byId(userId: string, id: string): NotebookWithCounts | undefined {
-      return orm.select(withCounts).from(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId))).get();
+      return db.query((c) => c.orm.select(withCounts).from(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId))).get());
     },
     existingIds(userId: string, ids: string[]): Set<string> {
       if (ids.length === 0) return new Set();
-      const rows = orm.select({ id: notebooks.id }).from(notebooks).where(and(eq(notebooks.userId, userId), inArray(notebooks.id, ids))).all();
+      const rows = db.query((c) => c.orm.select({ id: notebooks.id }).from(notebooks).where(and(eq(notebooks.userId, userId), inArray(notebooks.id, ids))).all());
       return new Set(rows.map((r) => r.id));
     },
     list(userId: string, opts: { limit: number; before?: string }): NotebookWithCounts[] {
       const conds = [eq(notebooks.userId, userId)];
       if (opts.before) conds.push(lt(notebooks.id, opts.before));
-      return orm.select(withCounts).from(notebooks).where(and(...conds)).orderBy(desc(notebooks.id)).limit(opts.limit).all();
+      return db.query((c) => c.orm.select(withCounts).from(notebooks).where(and(...conds)).orderBy(desc(notebooks.id)).limit(opts.limit).all());
     },
     /** Every notebook's id by name (the oldest wins on a repeated name): imports find folders by name. */
     idsByName(userId: string): Map<string, string> {
-      const rows = orm.select({ id: notebooks.id, name: notebooks.name }).from(notebooks).where(eq(notebooks.userId, userId)).orderBy(notebooks.id).all();
+      const rows = db.query((c) => c.orm.select({ id: notebooks.id, name: notebooks.name }).from(notebooks).where(eq(notebooks.userId, userId)).orderBy(notebooks.id).all());
       const out = new Map<string, string>();
       for (const r of rows) if (!out.has(r.name)) out.set(r.name, r.id);
       return out;
     },
     update(id: string, patch: Partial<NotebookRow>): void {
-      orm.update(notebooks).set(patch).where(eq(notebooks.id, id)).run();
+      db.exec((c) => c.orm.update(notebooks).set(patch).where(eq(notebooks.id, id)).run());
     },
     delete(userId: string, id: string): void {
-      orm.delete(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId))).run();
+      db.exec((c) => c.orm.delete(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId))).run());
     },
   };
 }

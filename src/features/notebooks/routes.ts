@@ -4,7 +4,7 @@ import { actorOf } from "../../http/auth.ts";
 import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
 import { SourcePublic } from "../sources/schema.ts";
-import { contentDisposition, exportPages, notebookZip, slugify } from "./export.ts";
+import { contentDisposition } from "./export.ts";
 import { NotebookCreate, NotebookPublic, NotebookUpdate } from "./schema.ts";
 
 const Params = t.Object({ id: t.String() });
@@ -109,11 +109,11 @@ export function notebookRoutes(s: Services) {
       "/:id/export/markdown",
       ({ request, params }) => {
         const actor = actorOf(request);
-        const nb = s.notebooks.getRow(actor, params.id);
-        return new Response(notebookZip(nb, exportPages(s, actor, nb.id)), {
+        const { filename, zip } = s.notebooks.exportMarkdown(actor, params.id);
+        return new Response(zip, {
           headers: {
             "content-type": "application/zip",
-            "content-disposition": contentDisposition(`${slugify(nb.name, "notebook")}.zip`),
+            "content-disposition": contentDisposition(filename),
           },
         });
       },

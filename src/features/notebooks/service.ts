@@ -1,11 +1,13 @@
 // Notebooks: named groups of sources and notes. Deleting one keeps its sources and notes.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import { notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
 import type { EventsService } from "../events/service.ts";
+import type { NotesRepo } from "../notes/repo.ts";
+import type { SourcesRepo } from "../sources/repo.ts";
+import { notebookZip, slugify, type ExportPages } from "./export.ts";
 import type { NotebooksRepo, NotebookWithCounts } from "./repo.ts";
 import type { NotebookCreate, NotebookPublic, NotebookUpdate } from "./schema.ts";
 
@@ -19,8 +21,15 @@ export const toPublicNotebook = (r: NotebookWithCounts): NotebookPublic => ({
   updated_at: r.updatedAt,
 });
 
-export function createNotebooksService(deps: { sqlite: Database; repo: NotebooksRepo; events: EventsService; clock: Clock }) {
-  const { sqlite, repo, events, clock } = deps;
+export function createNotebooksService(deps: {
+  db: Transactor;
+  repo: NotebooksRepo;
+  events: EventsService;
+  clock: Clock;
+  /** What the Markdown export reads, page by page (a notebook's sources and notes). */
+  exportRows: { sources: Pick<SourcesRepo, "list">; notes: Pick<NotesRepo, "list"> };
+}) {
+  const { db, repo, events, clock } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
 
   function getRow(actor: Actor, id: string): NotebookWithCounts {
@@ -34,7 +43,7 @@ export function createNotebooksService(deps: { sqlite: Database; repo: Notebooks
     get: (actor: Actor, id: string) => toPublicNotebook(getRow(actor, id)),
 
     create(actor: Actor, input: NotebookCreate): NotebookPublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const at = nowIso();
         const id = newId("notebook");
         repo.insert({ id, userId: actor.userId, name: input.name.trim(), description: input.description ?? null, createdAt: at, updatedAt: at });
@@ -44,12 +53,23 @@ export function createNotebooksService(deps: { sqlite: Database; repo: Notebooks
       });
     },
 
+    /** The notebook as a zip of Markdown files (the API's export and the web page's), streamed as it is read. */
+    exportMarkdown(actor: Actor, id: string): { filename: string; zip: ReadableStream<Uint8Array> } {
+      const nb = getRow(actor, id);
+      const { sources, notes } = deps.exportRows;
+      const pages: ExportPages = {
+        sources: (before, limit) => sources.list(actor.userId, { limit, before, notebookId: nb.id }),
+        notes: (before, limit) => notes.list(actor.userId, { limit, before, notebookId: nb.id }),
+      };
+      return { filename: `${slugify(nb.name, "notebook")}.zip`, zip: notebookZip(nb, pages) };
+    },
+
     list(actor: Actor, opts: { limit: number; before?: string }): NotebookPublic[] {
       return repo.list(actor.userId, opts).map(toPublicNotebook);
     },
 
     update(actor: Actor, id: string, input: NotebookUpdate): NotebookPublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const before = toPublicNotebook(getRow(actor, id));
         repo.update(id, {
           ...(input.name !== undefined ? { name: input.name.trim() } : {}),
@@ -63,7 +83,7 @@ export function createNotebooksService(deps: { sqlite: Database; repo: Notebooks
     },
 
     delete(actor: Actor, id: string): NotebookPublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const before = toPublicNotebook(getRow(actor, id));
         repo.delete(actor.userId, id);
         events.record(actor, "notebook.deleted", before);

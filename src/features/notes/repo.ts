@@ -1,45 +1,49 @@
 // SQL for notes and the sources they reference.
 import { and, desc, eq, inArray, isNull, lt } from "drizzle-orm";
-import type { Orm } from "../../db/client.ts";
+import type { Db } from "../../db/port.ts";
 import { notes, noteSources, type NoteRow } from "../../db/schema/index.ts";
 
-export function createNotesRepo(orm: Orm) {
+export function createNotesRepo(db: Db) {
   return {
     /** A note with this exact title and content exists: re-importing a file adds no copies. */
     hasSame(userId: string, title: string | null, content: string): boolean {
       const t = title === null ? isNull(notes.title) : eq(notes.title, title);
-      return orm.select({ id: notes.id }).from(notes).where(and(eq(notes.userId, userId), t, eq(notes.content, content))).limit(1).get() !== undefined;
+      return db.query((c) => c.orm.select({ id: notes.id }).from(notes).where(and(eq(notes.userId, userId), t, eq(notes.content, content))).limit(1).get()) !== undefined;
     },
     insert(row: NoteRow): void {
-      orm.insert(notes).values(row).run();
+      db.exec((c) => c.orm.insert(notes).values(row).run());
     },
     byId(userId: string, id: string): NoteRow | undefined {
-      return orm.select().from(notes).where(and(eq(notes.id, id), eq(notes.userId, userId))).get();
+      return db.query((c) => c.orm.select().from(notes).where(and(eq(notes.id, id), eq(notes.userId, userId))).get());
     },
     list(userId: string, opts: { limit: number; before?: string; notebookId?: string; sourceId?: string }): NoteRow[] {
       const conds = [eq(notes.userId, userId)];
       if (opts.before) conds.push(lt(notes.id, opts.before));
       if (opts.notebookId) conds.push(eq(notes.notebookId, opts.notebookId));
       // Notes about a source: those whose source_ids contain it.
-      if (opts.sourceId) conds.push(inArray(notes.id, orm.select({ id: noteSources.noteId }).from(noteSources).where(eq(noteSources.sourceId, opts.sourceId))));
-      return orm.select().from(notes).where(and(...conds)).orderBy(desc(notes.id)).limit(opts.limit).all();
+      return db.query((c) => {
+        if (opts.sourceId) conds.push(inArray(notes.id, c.orm.select({ id: noteSources.noteId }).from(noteSources).where(eq(noteSources.sourceId, opts.sourceId))));
+        return c.orm.select().from(notes).where(and(...conds)).orderBy(desc(notes.id)).limit(opts.limit).all();
+      });
     },
     update(id: string, patch: Partial<NoteRow>): void {
-      orm.update(notes).set(patch).where(eq(notes.id, id)).run();
+      db.exec((c) => c.orm.update(notes).set(patch).where(eq(notes.id, id)).run());
     },
     delete(userId: string, id: string): void {
-      orm.delete(notes).where(and(eq(notes.id, id), eq(notes.userId, userId))).run();
+      db.exec((c) => c.orm.delete(notes).where(and(eq(notes.id, id), eq(notes.userId, userId))).run());
     },
     sourceIds(noteIds: string[]): Map<string, string[]> {
       const out = new Map<string, string[]>();
       if (noteIds.length === 0) return out;
-      const rows = orm.select().from(noteSources).where(inArray(noteSources.noteId, noteIds)).orderBy(noteSources.sourceId).all();
+      const rows = db.query((c) => c.orm.select().from(noteSources).where(inArray(noteSources.noteId, noteIds)).orderBy(noteSources.sourceId).all());
       for (const r of rows) out.set(r.noteId, [...(out.get(r.noteId) ?? []), r.sourceId]);
       return out;
     },
     setSources(noteId: string, sourceIds: string[]): void {
-      orm.delete(noteSources).where(eq(noteSources.noteId, noteId)).run();
-      if (sourceIds.length) orm.insert(noteSources).values(sourceIds.map((sourceId) => ({ noteId, sourceId }))).run();
+      db.exec((c) => {
+        c.orm.delete(noteSources).where(eq(noteSources.noteId, noteId)).run();
+        if (sourceIds.length) c.orm.insert(noteSources).values(sourceIds.map((sourceId) => ({ noteId, sourceId }))).run();
+      });
     },
   };
 }

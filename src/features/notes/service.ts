@@ -1,6 +1,5 @@
 // Notes: Markdown written by the user, optionally in a notebook and about some sources.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { NoteRow } from "../../db/schema/index.ts";
 import { invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -28,7 +27,7 @@ export interface NoteHooks {
 }
 
 export function createNotesService(deps: {
-  sqlite: Database;
+  db: Transactor;
   repo: NotesRepo;
   notebooks: NotebooksRepo;
   sources: SourcesRepo;
@@ -36,7 +35,7 @@ export function createNotesService(deps: {
   clock: Clock;
   hooks?: NoteHooks;
 }) {
-  const { sqlite, repo, notebooks, sources, events, clock } = deps;
+  const { db, repo, notebooks, sources, events, clock } = deps;
   const hooks = deps.hooks ?? { onSaved: [] };
   const nowIso = () => new Date(clock.now()).toISOString();
 
@@ -66,7 +65,7 @@ export function createNotesService(deps: {
 
     create(actor: Actor, input: NoteCreate): NotePublic {
       checkRefs(actor, input.notebook_id, input.source_ids);
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const at = nowIso();
         const row: NoteRow = {
           id: newId("note"),
@@ -98,7 +97,7 @@ export function createNotesService(deps: {
 
     update(actor: Actor, id: string, input: NoteUpdate): NotePublic {
       checkRefs(actor, input.notebook_id, input.source_ids);
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const before = publicOf(getRow(actor, id));
         const patch: Partial<NoteRow> = { updatedAt: nowIso() };
         if (input.content !== undefined) patch.content = input.content;
@@ -115,7 +114,7 @@ export function createNotesService(deps: {
     },
 
     delete(actor: Actor, id: string): NotePublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const before = publicOf(getRow(actor, id));
         repo.delete(actor.userId, id);
         events.record(actor, "note.deleted", before);

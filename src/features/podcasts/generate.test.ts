@@ -72,7 +72,7 @@ function generatorWith(ctx: TestContext, parts: { speech?: SpeechEngine; writer?
   return createPodcastGenerator({
     db: s.db,
     repo: createPodcastsRepo(s.db),
-    sources: createSourcesRepo(s.db.orm),
+    sources: createSourcesRepo(s.db),
     events: s.events,
     credits: s.credits,
     writer: parts.writer ?? createBuiltinScriptWriter(),

@@ -1,14 +1,17 @@
 // Owners' binary codes held in memory for vector search (a cache over the vec0 code table).
-import type { Database } from "bun:sqlite";
-import { type CodeStore, createCodeStore } from "./code-store.ts";
+import { type CodeStore, codeBytes, createCodeStore } from "./code-store.ts";
 import type { ModelSlot } from "./vectors.ts";
+import type { VectorsRepo } from "./vectors-repo.ts";
+
+/** Float vectors read per query while loading an owner (each page's blobs are then let go). */
+const FLOAT_PAGE = 16384;
 
 /**
  * Owners' codes in memory, loaded lazily from the code table, kept up to date by this index's own
  * writes, least recently used owners evicted beyond the byte budget. Another connection's commit
  * (the CLI, another process) changes `PRAGMA data_version`: everything is reloaded on demand then.
  */
-export function createCodeCache(sqlite: Database, budget: number) {
+export function createCodeCache(repo: VectorsRepo, budget: number) {
   const stores = new Map<string, CodeStore>(); // "slot:user" → store, least recently used first
   const tooBig = new Set<string>();
   let version = -1;
@@ -16,7 +19,7 @@ export function createCodeCache(sqlite: Database, budget: number) {
   const total = () => [...stores.values()].reduce((n, s) => n + s.bytes, 0);
 
   function checkVersion(): void {
-    const v = sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
+    const v = repo.dataVersion();
     if (v !== version) {
       stores.clear();
       tooBig.clear();
@@ -39,7 +42,7 @@ export function createCodeCache(sqlite: Database, budget: number) {
       return stores.get(key(slot, userId));
     },
     /** The owner's codes in memory, loading them if they fit; null means "search the table". */
-    store(slot: ModelSlot, table: string, userId: string, bits: number): CodeStore | null {
+    store(slot: ModelSlot, userId: string, bits: number): CodeStore | null {
       checkVersion();
       const k = key(slot.slot, userId);
       const hit = stores.get(k);
@@ -49,26 +52,25 @@ export function createCodeCache(sqlite: Database, budget: number) {
         return hit;
       }
       if (tooBig.has(k)) return null;
-      const rows = sqlite.query<{ rowid: number; docType: string; code: Uint8Array }, [string]>(
-        `SELECT rowid, doc_type docType, embedding code FROM ${table} WHERE user_id = ?`,
-      );
+      // Each code costs the store at least its bytes, its int8 vector and its rowid: more rows than
+      // this cannot fit, so no more are read (an owner far over the budget is not read whole).
+      const fits = Math.floor(budget / (codeBytes(bits) + slot.dimensions + 8)) + 1;
       const store = createCodeStore(bits, 1024, { dims: slot.dimensions });
-      for (const r of rows.iterate(userId)) {
+      const codes = repo.ownerCodes(slot.slot, userId, fits);
+      for (const r of codes) {
         store.put(r.rowid, r.docType, r.code);
         if (store.bytes > budget) {
           tooBig.add(k);
           return null;
         }
       }
-      const floats = sqlite.query<{ rowid: number; e: Uint8Array }, [number, string]>(
-        "SELECT v.chunk_rowid rowid, v.embedding e FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid WHERE v.slot = ? AND c.user_id = ?",
-      );
-      let n = 0;
-      for (const r of floats.iterate(slot.slot, userId)) {
-        store.setVector(r.rowid, new Float32Array(r.e.buffer, r.e.byteOffset, r.e.byteLength / 4));
+      // The float vectors of the chunks just loaded (a code exists for every vector), a page at a time.
+      for (let i = 0; i < codes.length; i += FLOAT_PAGE) {
+        const page = repo.floatsOf(slot.slot, codes.slice(i, i + FLOAT_PAGE).map((r) => r.rowid));
+        for (const r of page) store.setVector(r.rowid, new Float32Array(r.e.buffer, r.e.byteOffset, r.e.byteLength / 4));
         // Each row is a fresh blob the collector does not hurry to free: without this, loading
         // 100k vectors left ~300 MB of garbage behind (peak RSS).
-        if (++n % 16384 === 0) Bun.gc(false);
+        if (page.length === FLOAT_PAGE) Bun.gc(false);
       }
       stores.set(k, store);
       for (const other of stores.keys()) {

@@ -1,12 +1,12 @@
 // Search: text (FTS5 BM25), vector (binary candidates + exact cosine) and hybrid (RRF, k = 60),
 // results grouped per source or note with the best chunk as snippet. Always scoped to the owner.
-import type { Database } from "bun:sqlite";
 import type { Embedder } from "../../ai/embedder/port.ts";
 import { AIError, aiErrorToAppError } from "../../ai/openai-client.ts";
 import type { Actor } from "../../actor.ts";
 import { invalid } from "../../errors.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
-import { type ChunkRow, type ChunksRepo, type DocType, NOTEBOOK_CHUNKS_SQL, SOURCES_CHUNKS_SQL } from "./chunks-repo.ts";
+import type { SourcesRepo } from "../sources/repo.ts";
+import type { ChunkRow, ChunkScope, ChunksRepo, DocType } from "./chunks-repo.ts";
 import { ftsExpression, makeSnippet } from "./query.ts";
 import type { SearchHit, SearchMode } from "./schema.ts";
 import type { VectorIndex } from "./vectors.ts";
@@ -77,13 +77,14 @@ export function keepTextAhead(fused: Ranked[], inText: Set<number>, cos: Map<num
 }
 
 export function createSearchService(deps: {
-  sqlite: Database;
   chunks: ChunksRepo;
+  /** Titles and addresses of the sources hits come from. */
+  sources: Pick<SourcesRepo, "titlesAndUrls">;
   vectors: VectorIndex;
   notebooks: NotebooksRepo;
   embedderFor: (model: string) => Embedder | null;
 }) {
-  const { sqlite, chunks, vectors, notebooks } = deps;
+  const { chunks, vectors, notebooks } = deps;
 
   function textRanking(userId: string, query: string, o: SearchOptions, pool: number): Ranked[] {
     const match = ftsExpression(query);
@@ -105,24 +106,10 @@ export function createSearchService(deps: {
     return v && v.some((x) => x !== 0) ? v : null;
   }
 
-  /** SQL (and its arguments) selecting the chunks a filtered search may return, or null for "all of the user's". */
-  function scope(userId: string, o: SearchOptions, docType: DocType | undefined): { sql: string; args: (string | number)[] } | null {
+  /** The chunks a filtered search may return, or null for "all of the user's". */
+  function scope(userId: string, o: SearchOptions, docType: DocType | undefined): ChunkScope | null {
     if (!o.notebookId && !o.sourceIds) return null;
-    let sql = "SELECT c.id FROM chunks c WHERE c.user_id = ?";
-    const args: (string | number)[] = [userId];
-    if (docType) {
-      sql += " AND c.doc_type = ?";
-      args.push(docType);
-    }
-    if (o.notebookId) {
-      sql += ` AND c.id IN (${NOTEBOOK_CHUNKS_SQL})`;
-      args.push(userId, o.notebookId, o.notebookId);
-    }
-    if (o.sourceIds) {
-      sql += ` AND c.id IN (${SOURCES_CHUNKS_SQL})`;
-      args.push(userId, JSON.stringify(o.sourceIds));
-    }
-    return { sql, args };
+    return { userId, docType, notebookId: o.notebookId, sourceIds: o.sourceIds };
   }
 
   /** The active slot's embedder, its floor and the query's vector; null when vector search cannot run. */
@@ -145,7 +132,7 @@ export function createSearchService(deps: {
     const docType = o.types?.length === 1 ? o.types[0] : undefined;
     const scoped = scope(userId, o, docType);
     const hits = scoped
-      ? vectors.exact(qv.slot, qv.q, scoped.sql, scoped.args, pool)
+      ? vectors.exactInScope(qv.slot, qv.q, scoped, pool)
       : vectors.knn(qv.slot, userId, qv.q, { k: pool, candidates: Math.max(candidates, pool * 2), docType });
     // Below the calibrated floor a chunk is unrelated: a query about nothing in the library finds nothing.
     return hits.filter((h) => 1 - h.distance > qv.floor).map((h) => ({ rowid: h.rowid, score: 1 - h.distance }));
@@ -183,11 +170,7 @@ export function createSearchService(deps: {
     const out = new Map<string, { title: string | null; url: string | null }>();
     const srcIds = rows.filter((r) => r.docType === "source").map((r) => r.docId);
     if (srcIds.length) {
-      for (const s of sqlite
-        .query<{ id: string; title: string | null; url: string }, [string]>("SELECT id, title, url FROM sources WHERE id IN (SELECT value FROM json_each(?))")
-        .all(JSON.stringify(srcIds))) {
-        out.set(`source:${s.id}`, { title: s.title, url: s.url });
-      }
+      for (const s of deps.sources.titlesAndUrls(srcIds)) out.set(`source:${s.id}`, { title: s.title, url: s.url });
     }
     for (const r of rows) if (r.docType === "note") out.set(`note:${r.docId}`, { title: r.title || null, url: null });
     return out;

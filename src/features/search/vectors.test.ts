@@ -36,8 +36,8 @@ const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * 
 /** An index over `vectors`, one chunk each, owned by `userId` (type by index parity). */
 function indexOf(vectors: Float32Array[], opts: { users?: string[] } = {}) {
   const db = openTestDatabase();
-  const chunks = createChunksRepo(db.sqlite);
-  const index = createVectorIndex(db.sqlite);
+  const chunks = createChunksRepo(db);
+  const index = createVectorIndex(db);
   const users = opts.users ?? ["usr_a"];
   const owner = (i: number) => users[i % users.length]!;
   const type = (i: number): DocType => (i % 2 ? "note" : "source");
@@ -113,7 +113,7 @@ describe("knn", () => {
     expect(Math.abs(hits[0]!.distance)).toBeLessThan(0.01);
     for (const h of hits) expect(Math.abs(h.distance - (1 - dot(q, vectors[rowOf.get(h.rowid)!]!)))).toBeLessThan(0.01);
     for (let i = 1; i < hits.length; i++) expect(hits[i]!.distance).toBeGreaterThanOrEqual(hits[i - 1]!.distance);
-    const exact = createVectorIndex(db.sqlite, { memoryBytes: 0 }).knn(slot, "usr_a", q, { k: 5, candidates: 512 });
+    const exact = createVectorIndex(db, { memoryBytes: 0 }).knn(slot, "usr_a", q, { k: 5, candidates: 512 });
     expect(exact[0]!.distance).toBeCloseTo(0, 5);
     for (const h of exact) expect(h.distance).toBeCloseTo(1 - dot(q, vectors[rowOf.get(h.rowid)!]!), 5);
   });
@@ -160,15 +160,15 @@ describe("codes held in memory", () => {
       const one = openDatabase(path);
       const two = openDatabase(path);
       const vectors = clustered(50, 16, 12);
-      const chunks = createChunksRepo(one.sqlite);
+      const chunks = createChunksRepo(one);
       vectors.forEach((_, i) => chunks.replace({ type: "note", id: `doc_${i}`, userId: "usr_a", title: "" }, [{ index: 0, text: `c ${i}`, start: 0, end: 3, heading: null, tokenCount: 1 }]));
       const rows = one.sqlite.query<{ rowid: number; docId: string }, []>("SELECT id rowid, doc_id docId FROM chunks ORDER BY id").all();
-      const a = createVectorIndex(one.sqlite);
+      const a = createVectorIndex(one);
       const slot = a.ensureSlot("m", 16);
       a.upsert(slot, rows.slice(0, 25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[i]! })));
       a.activate(slot.slot);
       expect(a.knn(a.active()!, "usr_a", vectors[40]!, { k: 50, candidates: 64 })).toHaveLength(25);
-      const b = createVectorIndex(two.sqlite);
+      const b = createVectorIndex(two);
       b.upsert(b.active()!, rows.slice(25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[25 + i]! })));
       const hits = a.knn(a.active()!, "usr_a", vectors[40]!, { k: 50, candidates: 64 });
       expect(hits).toHaveLength(50);
@@ -183,7 +183,7 @@ describe("codes held in memory", () => {
   test("with no memory budget the code table is searched instead, with the same results", () => {
     const vectors = clustered(500, 32, 13);
     const { db, index, slot } = indexOf(vectors);
-    const inTable = createVectorIndex(db.sqlite, { memoryBytes: 0 });
+    const inTable = createVectorIndex(db, { memoryBytes: 0 });
     for (const q of vectors.slice(0, 10)) {
       const viaMemory = index.knn(slot, "usr_a", q, { k: 3, candidates: 512 });
       const viaTable = inTable.knn(slot, "usr_a", q, { k: 3, candidates: 512 });
@@ -214,7 +214,7 @@ describe("upkeep", () => {
     const t = `vecidx_${slot.slot}`;
     db.sqlite.exec(`DROP TRIGGER chunks_ad_${t}; DROP TABLE ${t}`);
     db.sqlite.exec(`CREATE VIRTUAL TABLE vecbin_${slot.slot} USING vec0(user_id text partition key, doc_type text, embedding bit[32])`);
-    const fresh = createVectorIndex(db.sqlite); // a new process
+    const fresh = createVectorIndex(db); // a new process
     fresh.prepare();
     const tables = db.sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND type = 'table' AND name NOT LIKE '%\\_%\\_%' ESCAPE '\\'").all();
     expect(tables.map((r) => r.name)).toEqual([t]);

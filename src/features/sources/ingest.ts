@@ -1,7 +1,6 @@
 // The ingestion job: fetch a source through safeFetch, extract its article, store it ready or failed.
 // One bad page never stops the queue: every failure is recorded on the source with a readable code.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { SourceRow } from "../../db/schema/index.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
@@ -28,7 +27,7 @@ export class TransientIngestError extends Error {}
 export type ReadyHook = (actor: Actor, row: SourceRow) => void;
 
 export interface IngestDeps {
-  sqlite: Database;
+  db: Transactor;
   repo: SourcesRepo;
   events: EventsService;
   fetchPage: PageFetcher;
@@ -45,11 +44,11 @@ function charsetOf(headers: Headers): string | undefined {
 }
 
 export function createIngester(deps: IngestDeps) {
-  const { sqlite, repo, events, clock, logger } = deps;
+  const { db, repo, events, clock, logger } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
 
   function finish(row: SourceRow, actor: Actor, patch: Partial<SourceRow>) {
-    inTransaction(sqlite, () => {
+    db.tx(() => {
       const current = repo.byIdUnscoped(row.id);
       if (!current) return; // deleted while we fetched
       const links = repo.notebookIds([row.id]).get(row.id) ?? [];

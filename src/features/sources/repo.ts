@@ -1,6 +1,7 @@
 // SQL for sources and their notebook links; every user-facing query is scoped by owner.
 import { and, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
-import type { Orm } from "../../db/client.ts";
+import type { Db } from "../../db/port.ts";
+import { preparedOn } from "../../db/prepared.ts";
 import { notebookSources, sources, type SourceRow } from "../../db/schema/index.ts";
 
 export interface SourceListFilter {
@@ -19,45 +20,57 @@ function splitSavedCursor(c: string): [string, string] {
   return i === -1 ? ["", c] : [c.slice(0, i), c.slice(i + 1)];
 }
 
-export function createSourcesRepo(orm: Orm) {
-  // The lookups and writes an import makes per entry, prepared once (building drizzle SQL per call costs
-  // far more than running it).
-  const ph = (name: string) => sql.placeholder(name);
-  const byNormalized = orm.select().from(sources).where(and(eq(sources.userId, ph("userId")), eq(sources.normalizedUrl, ph("n")))).prepare();
-  const byIdStmt = orm.select().from(sources).where(eq(sources.id, ph("id"))).prepare();
-  const linkStmt = orm.insert(notebookSources).values({ notebookId: ph("nb"), sourceId: ph("src"), addedAt: ph("at") }).onConflictDoNothing().returning().prepare();
-  const insertImportedStmt = orm
+// The lookups and writes an import makes per entry, prepared once per connection (building drizzle SQL
+// per call costs far more than running it).
+const ph = (name: string) => sql.placeholder(name);
+const byNormalized = preparedOn((orm) => orm.select().from(sources).where(and(eq(sources.userId, ph("userId")), eq(sources.normalizedUrl, ph("n")))).prepare());
+const byIdStmt = preparedOn((orm) => orm.select().from(sources).where(eq(sources.id, ph("id"))).prepare());
+const linkStmt = preparedOn((orm) => orm.insert(notebookSources).values({ notebookId: ph("nb"), sourceId: ph("src"), addedAt: ph("at") }).onConflictDoNothing().returning().prepare());
+const insertImportedStmt = preparedOn((orm) =>
+  orm
     .insert(sources)
     .values({
       id: ph("id"), userId: ph("userId"), url: ph("url"), normalizedUrl: ph("normalizedUrl"), title: ph("title"), status: "pending",
       tags: ph("tags"), archived: ph("archived"), content: ph("content"), savedAt: ph("savedAt"), createdAt: ph("createdAt"), updatedAt: ph("updatedAt"),
       importId: ph("importId"),
     })
-    .prepare();
+    .prepare(),
+);
+
+export function createSourcesRepo(db: Db) {
   return {
     insert(row: typeof sources.$inferInsert): void {
-      orm.insert(sources).values(row).run();
+      db.exec((c) => c.orm.insert(sources).values(row).run());
     },
     /** A new pending source from an import (prepared: called once per imported link). */
     insertImported(row: {
       id: string; userId: string; url: string; normalizedUrl: string; title: string | null; tags: string; archived: boolean;
       content: string | null; savedAt: string; createdAt: string; updatedAt: string; importId: string;
     }): void {
-      insertImportedStmt.run({ ...row, archived: row.archived ? 1 : 0 });
+      db.exec((c) => insertImportedStmt(c).run({ ...row, archived: row.archived ? 1 : 0 }));
     },
     byId(userId: string, id: string): SourceRow | undefined {
-      return orm.select().from(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).get();
+      return db.query((c) => c.orm.select().from(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).get());
     },
     /** For background jobs that carry only the id (the owner is read from the row). */
     byIdUnscoped(id: string): SourceRow | undefined {
-      return byIdStmt.get({ id });
+      return db.query((c) => byIdStmt(c).get({ id }));
+    },
+    /** Title and address of sources by id, whoever owns them (search shows the sources of hits already scoped to their owner). */
+    titlesAndUrls(ids: string[]): { id: string; title: string | null; url: string }[] {
+      if (ids.length === 0) return [];
+      return db.query((c) =>
+        c.sqlite
+          .query<{ id: string; title: string | null; url: string }, [string]>("SELECT id, title, url FROM sources WHERE id IN (SELECT value FROM json_each(?))")
+          .all(JSON.stringify(ids)),
+      );
     },
     byNormalizedUrl(userId: string, normalizedUrl: string): SourceRow | undefined {
-      return byNormalized.get({ userId, n: normalizedUrl });
+      return db.query((c) => byNormalized(c).get({ userId, n: normalizedUrl }));
     },
     byIds(userId: string, ids: string[]): SourceRow[] {
       if (ids.length === 0) return [];
-      return orm.select().from(sources).where(and(eq(sources.userId, userId), inArray(sources.id, ids))).all();
+      return db.query((c) => c.orm.select().from(sources).where(and(eq(sources.userId, userId), inArray(sources.id, ids))).all());
     },
     list(userId: string, f: SourceListFilter): SourceRow[] {
       const conds = [eq(sources.userId, userId)];
@@ -71,82 +84,94 @@ export function createSourcesRepo(orm: Orm) {
         conds.push(sql`(${sources.savedAt} < ${at} OR (${sources.savedAt} = ${at} AND ${sources.id} < ${id}))`);
       }
       const order = bySaved ? [desc(sources.savedAt), desc(sources.id)] : [desc(sources.id)];
-      if (f.notebookId) {
+      const notebookId = f.notebookId;
+      if (notebookId) {
         // By creation: walks the notebook's links backwards from the cursor and stops at the limit (an
         // IN (subquery) listed every link of the notebook on each page, so paging a large notebook was
         // quadratic). By saved time: the notebook's rows past the cursor are sorted, keeping the top page.
         if (f.before && !bySaved) conds.push(lt(notebookSources.sourceId, f.before));
-        return orm
-          .select({ s: sources })
-          .from(notebookSources)
-          .innerJoin(sources, eq(sources.id, notebookSources.sourceId))
-          .where(and(eq(notebookSources.notebookId, f.notebookId), ...conds))
-          .orderBy(...(bySaved ? order : [desc(notebookSources.sourceId)]))
-          .limit(f.limit)
-          .all()
-          .map((r) => r.s);
+        return db.query((c) =>
+          c.orm
+            .select({ s: sources })
+            .from(notebookSources)
+            .innerJoin(sources, eq(sources.id, notebookSources.sourceId))
+            .where(and(eq(notebookSources.notebookId, notebookId), ...conds))
+            .orderBy(...(bySaved ? order : [desc(notebookSources.sourceId)]))
+            .limit(f.limit)
+            .all()
+            .map((r) => r.s),
+        );
       }
       if (f.before && !bySaved) conds.push(lt(sources.id, f.before));
-      return orm.select().from(sources).where(and(...conds)).orderBy(...order).limit(f.limit).all();
+      return db.query((c) => c.orm.select().from(sources).where(and(...conds)).orderBy(...order).limit(f.limit).all());
     },
     /** A page of an import's sources still waiting to be fetched, by id after `afterId`. */
     pendingOfImport(importId: string, afterId: string, limit: number): { id: string; url: string; hasContent: boolean }[] {
-      return orm
-        .select({ id: sources.id, url: sources.url, hasContent: sql<number>`${sources.content} IS NOT NULL` })
-        .from(sources)
-        .where(and(eq(sources.importId, importId), eq(sources.status, "pending"), gt(sources.id, afterId)))
-        .orderBy(sources.id)
-        .limit(limit)
-        .all()
-        .map((r) => ({ ...r, hasContent: Boolean(r.hasContent) }));
+      return db.query((c) =>
+        c.orm
+          .select({ id: sources.id, url: sources.url, hasContent: sql<number>`${sources.content} IS NOT NULL` })
+          .from(sources)
+          .where(and(eq(sources.importId, importId), eq(sources.status, "pending"), gt(sources.id, afterId)))
+          .orderBy(sources.id)
+          .limit(limit)
+          .all()
+          .map((r) => ({ ...r, hasContent: Boolean(r.hasContent) })),
+      );
     },
     /** How far fetching the sources an import created has got, by status. */
     statusCountsOfImport(importId: string): Record<string, number> {
-      const rows = orm.select({ status: sources.status, n: sql<number>`count(*)` }).from(sources).where(eq(sources.importId, importId)).groupBy(sources.status).all();
+      const rows = db.query((c) => c.orm.select({ status: sources.status, n: sql<number>`count(*)` }).from(sources).where(eq(sources.importId, importId)).groupBy(sources.status).all());
       return Object.fromEntries(rows.map((r) => [r.status, r.n]));
     },
     update(id: string, patch: Partial<typeof sources.$inferInsert>): void {
-      orm.update(sources).set(patch).where(eq(sources.id, id)).run();
+      db.exec((c) => c.orm.update(sources).set(patch).where(eq(sources.id, id)).run());
     },
     delete(userId: string, id: string): void {
-      orm.delete(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).run();
+      db.exec((c) => c.orm.delete(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).run());
     },
     notebookIds(sourceIds: string[]): Map<string, string[]> {
       const out = new Map<string, string[]>();
       if (sourceIds.length === 0) return out;
-      const rows = orm
-        .select({ s: notebookSources.sourceId, n: notebookSources.notebookId })
-        .from(notebookSources)
-        .where(inArray(notebookSources.sourceId, sourceIds))
-        .orderBy(notebookSources.notebookId)
-        .all();
+      const rows = db.query((c) =>
+        c.orm
+          .select({ s: notebookSources.sourceId, n: notebookSources.notebookId })
+          .from(notebookSources)
+          .where(inArray(notebookSources.sourceId, sourceIds))
+          .orderBy(notebookSources.notebookId)
+          .all(),
+      );
       for (const r of rows) out.set(r.s, [...(out.get(r.s) ?? []), r.n]);
       return out;
     },
     /** Returns true when the link is new. */
     link(notebookId: string, sourceId: string, at: string): boolean {
-      return linkStmt.all({ nb: notebookId, src: sourceId, at }).length > 0;
+      return db.exec((c) => linkStmt(c).all({ nb: notebookId, src: sourceId, at })).length > 0;
     },
     unlink(notebookId: string, sourceId: string): boolean {
-      const r = orm
-        .delete(notebookSources)
-        .where(and(eq(notebookSources.notebookId, notebookId), eq(notebookSources.sourceId, sourceId)))
-        .returning()
-        .all();
+      const r = db.exec((c) =>
+        c.orm
+          .delete(notebookSources)
+          .where(and(eq(notebookSources.notebookId, notebookId), eq(notebookSources.sourceId, sourceId)))
+          .returning()
+          .all(),
+      );
       return r.length > 0;
     },
     countInNotebook(notebookId: string): number {
-      return orm.select({ n: sql<number>`count(*)` }).from(notebookSources).where(eq(notebookSources.notebookId, notebookId)).get()?.n ?? 0;
+      return db.query((c) => c.orm.select({ n: sql<number>`count(*)` }).from(notebookSources).where(eq(notebookSources.notebookId, notebookId)).get())?.n ?? 0;
     },
     /** The ready sources of a notebook, oldest first (the order they were saved in): a podcast of the notebook reads them. */
     readyIdsInNotebook(userId: string, notebookId: string): string[] {
-      return orm
-        .select({ id: sources.id })
-        .from(sources)
-        .innerJoin(notebookSources, eq(notebookSources.sourceId, sources.id))
-        .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
-        .orderBy(sources.id)
-        .all()
+      return db
+        .query((c) =>
+          c.orm
+            .select({ id: sources.id })
+            .from(sources)
+            .innerJoin(notebookSources, eq(notebookSources.sourceId, sources.id))
+            .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
+            .orderBy(sources.id)
+            .all(),
+        )
         .map((r) => r.id);
     },
   };

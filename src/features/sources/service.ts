@@ -1,7 +1,6 @@
 // Sources: save a link (deduplicated on its normalised URL), read, update, delete, refetch.
 // Every change writes its event and its ingestion job in the same transaction.
-import type { Database } from "bun:sqlite";
-import { inTransaction } from "../../db/tx.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { SourceRow } from "../../db/schema/index.ts";
 import { AppError, invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -81,7 +80,7 @@ function checkCursor(f: SourceListFilter): void {
 }
 
 export interface SourcesDeps {
-  sqlite: Database;
+  db: Transactor;
   repo: SourcesRepo;
   notebooks: NotebooksRepo;
   events: EventsService;
@@ -92,7 +91,7 @@ export interface SourcesDeps {
 }
 
 export function createSourcesService(deps: SourcesDeps) {
-  const { sqlite, repo, notebooks, events, jobs, clock } = deps;
+  const { db, repo, notebooks, events, jobs, clock } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
   // Set once search is wired (it is built after this service).
   let embeddingProgress: EmbeddingProgress | undefined;
@@ -141,7 +140,7 @@ export function createSourcesService(deps: SourcesDeps) {
       if (!parsed.ok) throw invalid("url", parsed.message);
       const normalized = normalizeUrl(parsed.url);
       const notebookIds = requireNotebooks(actor, input.notebook_ids);
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const at = nowIso();
         const existing = repo.byNormalizedUrl(actor.userId, normalized);
         if (existing) {
@@ -208,7 +207,7 @@ export function createSourcesService(deps: SourcesDeps) {
     },
 
     update(actor: Actor, id: string, input: SourceUpdate): SourcePublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const row = get(actor, id);
         const before = publicOf(row);
         const patch: Partial<SourceRow> = { updatedAt: nowIso() };
@@ -234,7 +233,7 @@ export function createSourcesService(deps: SourcesDeps) {
     },
 
     delete(actor: Actor, id: string): SourcePublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const before = publicOf(get(actor, id));
         repo.delete(actor.userId, id);
         events.record(actor, "source.deleted", before);
@@ -243,7 +242,7 @@ export function createSourcesService(deps: SourcesDeps) {
     },
 
     refetch(actor: Actor, id: string): SourcePublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         const row = get(actor, id);
         if (row.status === "pending") throw new AppError("conflict", "This source is already being fetched");
         const before = publicOf(row);
@@ -257,7 +256,7 @@ export function createSourcesService(deps: SourcesDeps) {
     },
 
     addToNotebook(actor: Actor, notebookId: string, sourceId: string): SourcePublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         if (notebooks.existingIds(actor.userId, [notebookId]).size === 0) throw notFound("Notebook");
         const row = get(actor, sourceId);
         const before = publicOf(row);
@@ -270,7 +269,7 @@ export function createSourcesService(deps: SourcesDeps) {
     },
 
     removeFromNotebook(actor: Actor, notebookId: string, sourceId: string): SourcePublic {
-      return inTransaction(sqlite, () => {
+      return db.tx(() => {
         if (notebooks.existingIds(actor.userId, [notebookId]).size === 0) throw notFound("Notebook");
         const row = get(actor, sourceId);
         const before = publicOf(row);

@@ -1,7 +1,7 @@
 // Web routes for notebooks: list and create, one notebook (rename, remove sources, delete) and its zip export.
 import { Elysia } from "elysia";
 import type { Services } from "../../../services.ts";
-import { contentDisposition, exportPages, notebookZip, slugify } from "../../notebooks/export.ts";
+import { contentDisposition } from "../../notebooks/export.ts";
 import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
@@ -117,11 +117,11 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
       h.page(({ request, params }) => {
         const me = h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const nb = s.notebooks.getRow(me.actor, params.id ?? "");
-        return new Response(notebookZip(nb, exportPages(s, me.actor, nb.id)), {
+        const { filename, zip } = s.notebooks.exportMarkdown(me.actor, params.id ?? "");
+        return new Response(zip, {
           headers: {
             "content-type": "application/zip",
-            "content-disposition": contentDisposition(`${slugify(nb.name, "notebook")}.zip`),
+            "content-disposition": contentDisposition(filename),
             "cache-control": "no-store",
             "x-content-type-options": "nosniff",
           },
