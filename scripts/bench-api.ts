@@ -28,7 +28,7 @@ async function serveApp(): Promise<void> {
   const log = Bun.file(join(config.dataDir, "requests.log")).writer();
   const services = createServices({ config, db, logger: createLogger(config.logLevel, (chunk) => void log.write(chunk)) });
   const user = await services.accounts.createUser({ email: "bench@example.com", password: "bench-password" }, { bypassSignupPolicy: true });
-  const { key } = services.keys.create(user.id, "bench");
+  const { key } = await services.keys.create(user.id, "bench");
   const app = createApp(services);
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
   console.log(JSON.stringify({ url: `http://127.0.0.1:${server.port}/api/v1/me`, key }));

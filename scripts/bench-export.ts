@@ -17,8 +17,8 @@ const db = openDatabase(join(dir, "commonplace.db"));
 const services = createServices({ config: loadConfig({ EMBEDDER: process.env.EMBEDDER ?? "hashed", DATA_DIR: dir, LOG_LEVEL: "warn" }), db });
 const app = createApp(services);
 const user = await services.accounts.createUser({ email: "bench@example.com", password: "benchmark-password" });
-const { key } = services.keys.create(user.id, "bench");
-const nb = services.notebooks.create({ userId: user.id, auth: { type: "system", reason: "bench" } }, { name: "Bench notebook" });
+const { key } = await services.keys.create(user.id, "bench");
+const nb = await services.notebooks.create({ userId: user.id, auth: { type: "system", reason: "bench" } }, { name: "Bench notebook" });
 
 const body = (i: number) => `## Section ${i}\n\n` + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(80);
 const now = new Date().toISOString();

@@ -95,19 +95,19 @@ async function main() {
   db.sqlite.query("INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, 'bench@example.com', 'bench', 'x', 'free', ?, ?)").run(userId, at, at);
   const workflowId = insertWorkflow(db.sqlite, userId);
   const actor = systemActor(userId, "bench");
-  for (let f = 0; f < count; f++) s.feeds.ensure(actor, workflowId, { feed_url: `${origin}/feed/${f}.xml` });
+  for (let f = 0; f < count; f++) await s.feeds.ensure(actor, workflowId, { feed_url: `${origin}/feed/${f}.xml` });
 
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 25);
   s.runner.start();
 
   async function round(name: string) {
-    const before = s.queue.counts(FEED_POLL_JOB).succeeded;
+    const before = (await s.queue.counts(FEED_POLL_JOB)).succeeded;
     const start = performance.now();
-    const added = s.feedScheduler.dispatchDue();
+    const added = await s.feedScheduler.dispatchDue();
     if (added !== count) throw new Error(`${name}: expected ${count} poll jobs, got ${added}`);
-    while (s.queue.counts(FEED_POLL_JOB).succeeded - before < count) {
-      if (s.queue.counts(FEED_POLL_JOB).failed > 0) throw new Error("a poll job failed");
+    while ((await s.queue.counts(FEED_POLL_JOB)).succeeded - before < count) {
+      if ((await s.queue.counts(FEED_POLL_JOB)).failed > 0) throw new Error("a poll job failed");
       await Bun.sleep(5);
     }
     const seconds = (performance.now() - start) / 1000;

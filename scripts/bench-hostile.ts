@@ -166,7 +166,7 @@ for (const mode of values.modes!.split(",")) {
   rows.push(await runMode(mode));
 }
 articleProc.kill();
-web.stop(true);
+void web.stop(true);
 console.log(`bench:hostile  pages=${PAGES}  probe every ${PROBE_EVERY_MS} ms  (targets: healthz ≤ 100 ms, RSS growth ≤ 400 MB, ≥ 100 pages/s)`);
 console.log(table(rows));
 process.exit(0);

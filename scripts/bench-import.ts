@@ -31,7 +31,7 @@ const db = openDatabase(join(dir, "commonplace.db"));
 const services = createServices({ config, db });
 const app = createApp(services);
 const user = await services.accounts.createUser({ email: "bench@example.com", password: "benchmark-password" });
-const { key } = services.keys.create(user.id, "bench");
+const { key } = await services.keys.create(user.id, "bench");
 const auth = { authorization: `Bearer ${key}` };
 
 // 10,000 links in 100 folders, two levels deep, with ADD_DATE and TAGS, like a large browser export.

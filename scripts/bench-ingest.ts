@@ -25,7 +25,7 @@ const db = openDatabase(join(dir, "commonplace.db"));
 const services = createServices({ config, db });
 const app = createApp(services);
 const user = await services.accounts.createUser({ email: "bench@example.com", password: "benchmark-password" });
-const { key } = services.keys.create(user.id, "bench");
+const { key } = await services.keys.create(user.id, "bench");
 
 const rss = trackPeakRss();
 const t0 = performance.now();
@@ -51,7 +51,7 @@ for (;;) {
 }
 const done = performance.now();
 // Embedding runs after a source is ready; report when the search index has caught up too.
-while (services.queue.counts().queued + services.queue.counts().running > 0) await Bun.sleep(20);
+while ((await services.queue.counts()).queued + (await services.queue.counts()).running > 0) await Bun.sleep(20);
 const indexed = performance.now();
 const peak = rss.stop();
 const c = count.get()!;

@@ -12,7 +12,6 @@ import { parseArgs } from "node:util";
 import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
-import { inTransaction } from "../src/db/tx.ts";
 import { createSourcesRepo } from "../src/features/sources/repo.ts";
 import { newId } from "../src/ids.ts";
 import { s256 } from "../src/features/oauth/secrets.ts";
@@ -56,29 +55,29 @@ function corpus(n: number) {
 }
 
 /** Ready sources written through the sources repo (no fetch, no ingest job) and indexed for search. */
-function seed(s: Services, userId: string, n: number): void {
+async function seed(s: Services, userId: string, n: number): Promise<void> {
   const repo = createSourcesRepo(s.db);
   const at = new Date().toISOString();
-  inTransaction(s.db.sqlite, () => {
+  await s.db.tx(async () => {
     for (const doc of corpus(n)) {
       const id = newId("source");
-      repo.insert({ id, userId, url: doc.url, normalizedUrl: doc.url, title: doc.title, status: "ready", content: doc.markdown, fetchedAt: at, createdAt: at, updatedAt: at });
-      s.indexer.index({ type: "source", id, userId, title: doc.title, markdown: doc.markdown });
+      await repo.insert({ id, userId, url: doc.url, normalizedUrl: doc.url, title: doc.title, status: "ready", content: doc.markdown, fetchedAt: at, createdAt: at, updatedAt: at });
+      await s.indexer.index({ type: "source", id, userId, title: doc.title, markdown: doc.markdown });
     }
   });
 }
 
 /** An access token the way a client gets one: registration, authorization with consent, code exchange. */
-function oauthToken(s: Services, userId: string, i: number): string {
+async function oauthToken(s: Services, userId: string, i: number): Promise<string> {
   const redirect = `http://127.0.0.1:9/cb${i}`;
-  const client = s.oauth.register({ client_name: `bench ${i}`, redirect_uris: [redirect] }, `10.0.${i >> 8}.${i & 255}`);
+  const client = await s.oauth.register({ client_name: `bench ${i}`, redirect_uris: [redirect] }, `10.0.${i >> 8}.${i & 255}`);
   const verifier = `bench-verifier-${i}-${"x".repeat(40)}`;
   const q = new URLSearchParams({ response_type: "code", client_id: client.client_id, redirect_uri: redirect, code_challenge: s256(verifier), code_challenge_method: "S256", resource: s.oauth.mcpResource });
-  const started = s.oauth.authorize(q);
+  const started = await s.oauth.authorize(q);
   if (started.kind !== "consent") throw new Error(`authorize failed: ${started.location}`);
-  const code = new URL(s.oauth.decide(userId, started.requestId, true)).searchParams.get("code")!;
+  const code = new URL(await s.oauth.decide(userId, started.requestId, true)).searchParams.get("code")!;
   const form = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirect, code_verifier: verifier, client_id: client.client_id });
-  return s.oauth.token(form).access_token;
+  return (await s.oauth.token(form)).access_token;
 }
 
 async function serve(connections: number, sources: number): Promise<void> {
@@ -88,10 +87,10 @@ async function serve(connections: number, sources: number): Promise<void> {
   const s = createServices({ config, db, logger: createLogger(config.logLevel, (chunk) => void log.write(chunk)) });
   const user = await s.accounts.createUser({ email: "bench@example.com", password: "bench-password" }, { bypassSignupPolicy: true });
   const t0 = performance.now();
-  seed(s, user.id, sources);
+  await seed(s, user.id, sources);
   const seedMs = performance.now() - t0;
   const tokens = Array.from({ length: connections }, (_, i) => oauthToken(s, user.id, i));
-  const keys = Array.from({ length: connections }, (_, i) => s.keys.create(user.id, `bench ${i}`).key);
+  const keys = Array.from({ length: connections }, async (_, i) => (await s.keys.create(user.id, `bench ${i}`)).key);
   const app = createApp(s);
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
   const base = `http://127.0.0.1:${server.port}`;

@@ -31,7 +31,7 @@ const app = createApp(services);
 const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
 const base = `http://127.0.0.1:${server.port}`;
 const user = await services.accounts.createUser({ email: "bench@example.com", password: "benchmark-password" });
-const { key } = services.keys.create(user.id, "bench");
+const { key } = await services.keys.create(user.id, "bench");
 const sourceId = insertReadySource(services, user.id, { title: "The quiet revolution on city rooftops", markdown: LONG_ARTICLE });
 const words = LONG_ARTICLE.split(/\s+/).filter((w) => /\w/.test(w)).length;
 services.runner.start();
@@ -133,7 +133,7 @@ else {
 
 await services.runner.stop({ graceMs: 1000 });
 await services.podcasts.close();
-server.stop(true);
+void server.stop(true);
 db.close();
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -154,16 +154,16 @@ async function build(dbPath: string, dataDir: string, nSources: number, seed: nu
   const now = new Date().toISOString();
   const BATCH = 250;
   for (let i = 0; i < nSources; i += BATCH) {
-    sqlite.transaction(() => {
+    await s.db.tx(async () => {
       for (let j = i; j < Math.min(nSources, i + BATCH); j++) {
         const doc = makeDocument(lang, rnd, 6 + Math.floor(rnd() * 9));
         const id = newId("source");
         const url = `https://example.com/articles/${j}`;
         insertSource.run(id, user.id, url, url, doc.title, doc.markdown, doc.markdown.split(/\s+/).length, now, now);
         insertQuery.run(doc.query);
-        s.indexer.index({ type: "source", id, userId: user.id, title: doc.title, markdown: doc.markdown });
+        await s.indexer.index({ type: "source", id, userId: user.id, title: doc.title, markdown: doc.markdown });
       }
-    })();
+    });
     if ((i / BATCH) % 8 === 0) process.stderr.write(`\r  chunked ${i + BATCH} sources`);
   }
   // The indexer enqueued one embed job per source; the loop below does their work in bulk.
@@ -176,7 +176,7 @@ async function build(dbPath: string, dataDir: string, nSources: number, seed: nu
     done += n;
     process.stderr.write(`\r  embedded ${done}/${chunks}`);
   }
-  const slot = createVectorIndex(s.db).active()!;
+  const slot = (await createVectorIndex(s.db).active())!;
   sqlite.exec(`CREATE VIRTUAL TABLE ${FLOAT_TABLE} USING vec0(embedding float[${slot.dimensions}] distance_metric=cosine)`);
   sqlite.query(`INSERT INTO ${FLOAT_TABLE}(rowid, embedding) SELECT chunk_rowid, embedding FROM chunk_vectors WHERE slot = ?`).run(slot.slot);
   sqlite.exec("CREATE TABLE bench_meta (user_id TEXT NOT NULL, seed INTEGER NOT NULL)");
@@ -245,7 +245,7 @@ async function measure(s: Services, queries: string[]) {
 }
 
 async function measureHttp(s: Services, queries: string[], mode: SearchMode) {
-  const { key } = s.keys.create(s.db.sqlite.query<{ user_id: string }, []>("SELECT user_id FROM bench_meta").get()!.user_id, "bench");
+  const { key } = await s.keys.create(s.db.sqlite.query<{ user_id: string }, []>("SELECT user_id FROM bench_meta").get()!.user_id, "bench");
   const app = createApp(s);
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
   const url = `http://127.0.0.1:${server.port}/api/v1/search`;

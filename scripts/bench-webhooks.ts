@@ -32,7 +32,7 @@ async function serveApp(): Promise<void> {
   const services = createServices({ config, db, logger: silentLogger });
   const user = await services.accounts.createUser({ email: "bench@example.com", password: "bench-password" }, { bypassSignupPolicy: true });
   const actor = { userId: user.id, auth: { type: "system" as const, reason: "bench" } };
-  const wf = services.workflows.service.create(actor, {
+  const wf = await services.workflows.service.create(actor, {
     name: "bench",
     trigger: { type: "webhook" },
     actions: [{ id: "check", type: "condition", if: { all: [{ left: "{{ n }}", op: "gt", right: 10 }] } }],

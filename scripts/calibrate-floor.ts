@@ -45,7 +45,7 @@ const actor = systemActor(user.id, "calibrate");
 const dir = join(FIXTURES, "articles");
 const slugOf = new Map<string, string>();
 for (const f of readdirSync(dir).filter((f) => f.endsWith(".md"))) {
-  const note = services.notes.create(actor, { content: readFileSync(join(dir, f), "utf8") });
+  const note = await services.notes.create(actor, { content: readFileSync(join(dir, f), "utf8") });
   slugOf.set(note.id, f.replace(/\.md$/, ""));
 }
 const chunks = services.db.sqlite

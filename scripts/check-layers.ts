@@ -19,7 +19,6 @@ for await (const path of new Glob("src/**/*.ts").scan(".")) {
     if (/^import\s[^;]*from\s+"(bun:sqlite|drizzle-orm[^"]*)"/.test(line)) problems.push(`${where} imports ${line.match(/"([^"]+)"/)![1]}`);
     if (/^import\s+(?!type\b)[^;]*from\s+"[./]*\/?db\/schema[^"]*"/.test(line)) problems.push(`${where} imports tables from db/schema`);
     if (/^import\s+(?!type\b)[^;]*from\s+"[./]*\/?db\/(client|tx)\.ts"/.test(line) && !/openDatabase|openTestDatabase/.test(line)) problems.push(`${where} imports db internals`);
-    if (/\binTransaction\(/.test(line)) problems.push(`${where} opens a transaction by hand (use Transactor.tx)`);
     if (/\.(sqlite|orm)\b(?!\s*:)/.test(line) && !/^\s*(\/\/|\*)/.test(line)) problems.push(`${where} reaches a connection: ${line.trim()}`);
   });
 }

@@ -115,28 +115,28 @@ export async function runCli(
         break;
       }
       case "key:create": {
-        const u = s.accounts.userByEmail(opts.email!);
+        const u = await s.accounts.userByEmail(opts.email!);
         if (!opts.name!.trim()) throw new UsageError("--name must not be empty");
-        const { key, row } = s.keys.create(u.id, opts.name!);
+        const { key, row } = await s.keys.create(u.id, opts.name!);
         out(key);
         out(`# ${row.id} "${row.name}" for ${u.email}; this is the only time the key is shown`);
         break;
       }
       case "key:list": {
-        const u = s.accounts.userByEmail(opts.email!);
-        const rows = s.keys.list(systemActor(u.id, "cli"), { limit: 1000, includeRevoked: true });
+        const u = await s.accounts.userByEmail(opts.email!);
+        const rows = await s.keys.list(systemActor(u.id, "cli"), { limit: 1000, includeRevoked: true });
         out(["id", "name", "hint", "created_at", "last_used_at", "revoked_at"].join("\t"));
         for (const r of rows) out([r.id, r.name, r.hint, r.createdAt, r.lastUsedAt ?? "-", r.revokedAt ?? "-"].join("\t"));
         break;
       }
       case "key:revoke": {
-        const r = s.keys.revoke(null, opts.id!);
+        const r = await s.keys.revoke(null, opts.id!);
         out(`revoked ${r.id} "${r.name}"`);
         break;
       }
       case "plan:set": {
-        const u = s.accounts.userByEmail(opts.email!);
-        s.accounts.setPlan(u.id, opts.plan!);
+        const u = await s.accounts.userByEmail(opts.email!);
+        await s.accounts.setPlan(u.id, opts.plan!);
         out(`${u.email} is now on plan ${opts.plan}`);
         break;
       }

@@ -7,7 +7,7 @@ import { createServices } from "./services.ts";
 import { serveOptions } from "./http/serve.ts";
 import { ensureWritableDataDir, listenError, StartupError } from "./startup.ts";
 
-function start() {
+async function start() {
   let config;
   try {
     config = loadConfig();
@@ -29,9 +29,9 @@ function start() {
     db.close();
     throw listenError(e, config.port, config.hostname);
   }
-  services.indexer.ensureCurrent();
+  await services.indexer.ensureCurrent();
   services.runner.start();
-  services.feedScheduler.start();
+  await services.feedScheduler.start();
   void services.accounts.warmUp();
   services.logger.info("listening", { url: `http://${server.hostname}:${server.port}`, base_url: config.baseUrl, data_dir: config.dataDir });
 
@@ -57,7 +57,7 @@ function start() {
 }
 
 try {
-  start();
+  await start();
 } catch (e) {
   // Things a self-hoster can fix get one line, not a stack trace.
   if (!(e instanceof StartupError)) throw e;

@@ -95,9 +95,9 @@ export function createServices(deps: CoreDeps) {
   const live = { events, hub, heartbeatMs: config.events.heartbeatMs };
   const sourcesRepo = createSourcesRepo(db);
   const notebooksRepo = createNotebooksRepo(db);
-  const onSourceReindex: ((row: SourceRow) => void)[] = [];
+  const onSourceReindex: ((row: SourceRow) => void | Promise<void>)[] = [];
   const sources = createSourcesService({ db, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock, onReindex: onSourceReindex });
-  const noteHooks = { onSaved: [] as ((n: NoteRow) => void)[] };
+  const noteHooks = { onSaved: [] as ((n: NoteRow) => void | Promise<void>)[] };
   const notesRepo = createNotesRepo(db);
   const notebooks = createNotebooksService({ db, repo: notebooksRepo, events, clock, exportRows: { sources: sourcesRepo, notes: notesRepo } });
   const notes = createNotesService({ db, repo: notesRepo, notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });

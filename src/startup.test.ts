@@ -24,7 +24,7 @@ describe("the server process refuses to start with one line", () => {
       expect(r.lines).toEqual([expect.stringContaining(`PORT ${busy.port} is already in use`)]);
       expect(r.stderr).not.toContain("    at ");
     } finally {
-      busy.stop(true);
+      void busy.stop(true);
     }
   }, 60_000);
 

@@ -179,10 +179,10 @@ describe("user:create without the password on the command line", () => {
     };
     const reader = proc.stdout.getReader();
     const afterFirst = await waitFor(reader, "Password: ", 0);
-    proc.stdin.write(`${secret}\r`);
+    void proc.stdin.write(`${secret}\r`);
     await proc.stdin.flush();
     await waitFor(reader, "Repeat password: ", afterFirst);
-    proc.stdin.write(`${secret}\r`);
+    void proc.stdin.write(`${secret}\r`);
     await proc.stdin.flush();
     await waitFor(reader, "created user", 0);
     for (;;) {

@@ -40,7 +40,7 @@ export async function userWithKey(ctx: TestContext, email = `u${Math.random().to
   ctx.db.sqlite
     .query("INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'free', ?, ?)")
     .run(id, email, email.split("@")[0]!, fastHash, now, now);
-  const { key, row } = ctx.services.keys.create(id, "test key");
+  const { key, row } = await ctx.services.keys.create(id, "test key");
   return { userId: id, email, key, keyId: row.id };
 }
 

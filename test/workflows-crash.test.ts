@@ -156,5 +156,5 @@ test("kill -9 while webhooks arrive: every accepted delivery runs to success, fi
 
   // A graceful stop (SIGTERM) exits cleanly.
   expect(await server.stop()).toBe(0);
-  rx.stop();
+  void rx.stop();
 }, 240_000);

@@ -79,7 +79,7 @@ export async function buildLibrary(set: EvalSet) {
   const services = createServices({ config, db, logger: silentLogger });
   const app = createApp(services);
   const user = await services.accounts.createUser({ email: "eval@example.com", password: "eval-password" }, { bypassSignupPolicy: true });
-  const { key } = services.keys.create(user.id, "eval");
+  const { key } = await services.keys.create(user.id, "eval");
   const post = async (path: string, body: unknown) => {
     const res = await app.handle(
       new Request(`http://localhost${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) }),

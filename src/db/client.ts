@@ -6,8 +6,8 @@ import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import * as sqliteVec from "sqlite-vec";
 import { migrate } from "./migrate.ts";
-import type { Conn, Db } from "./port.ts";
-import { createSqliteTransactor } from "./sqlite-tx.ts";
+import type { Db } from "./port.ts";
+import { createSqlitePort } from "./sqlite-tx.ts";
 
 export type { Conn, Db, Orm, Transactor } from "./port.ts";
 
@@ -33,28 +33,34 @@ function vecPath(): string {
   return unpackedVec;
 }
 
-export function openDatabase(path: string, opts: { migrate?: boolean } = {}): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new Database(path, { create: true, strict: true });
+export function openDatabase(path: string, opts: { migrate?: boolean; readers?: boolean } = {}): Db {
+  const memory = path === ":memory:";
+  if (!memory) mkdirSync(dirname(path), { recursive: true });
+  const writer = connect(path, { create: true });
+  if (opts.migrate !== false) migrate(writer);
+  // In WAL a second connection reads committed rows while the writer holds a transaction open.
+  const reader = memory || opts.readers === false ? null : connect(path, { readonly: true });
+  return createSqlitePort(
+    { sqlite: writer, orm: drizzle({ client: writer }) },
+    reader ? { sqlite: reader, orm: drizzle({ client: reader }) } : null,
+    {
+      close: () => {
+        reader?.close();
+        writer.close();
+      },
+    },
+  );
+}
+
+function connect(path: string, mode: { create: true } | { readonly: true }): Database {
+  const sqlite = new Database(path, { ...mode, strict: true });
   sqlite.exec("PRAGMA busy_timeout = 5000");
-  if (path !== ":memory:") sqlite.exec("PRAGMA journal_mode = WAL");
+  if ("create" in mode && path !== ":memory:") sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA temp_store = MEMORY");
   sqlite.loadExtension(vecPath());
-  if (opts.migrate !== false) migrate(sqlite);
-  const orm = drizzle({ client: sqlite });
-  const conn: Conn = { sqlite, orm };
-  const { tx, afterCommit } = createSqliteTransactor(sqlite);
-  return {
-    sqlite,
-    orm,
-    query: (fn) => fn(conn),
-    exec: (fn) => fn(conn),
-    tx,
-    afterCommit,
-    close: () => sqlite.close(),
-  } satisfies Db;
+  return sqlite;
 }
 
 /** A fresh in-memory database with the real migrations, for tests. */

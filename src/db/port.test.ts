@@ -1,37 +1,122 @@
-import { describe, expect, test } from "bun:test";
-import { openTestDatabase } from "./client.ts";
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase, openTestDatabase, type Db } from "./client.ts";
 
-describe("Db port", () => {
-  test("afterCommit inside tx runs after commit, not on rollback", async () => {
+const count = (db: Db) => db.query(({ sqlite }) => sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n);
+const insert = (db: Db, x: number) => db.exec(({ sqlite }) => sqlite.run("INSERT INTO t VALUES (?)", [x]));
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function fileDb(): Db {
+  const dir = mkdtempSync(join(tmpdir(), "cp-port-"));
+  dirs.push(dir);
+  const db = openDatabase(join(dir, "db.sqlite"));
+  db.sqlite.exec("CREATE TABLE t (x INTEGER)");
+  return db;
+}
+
+describe("Db port on SQLite", () => {
+  test("afterCommit runs after commit, never after a rollback, and a rolled-back savepoint drops its own", async () => {
     const db = openTestDatabase();
     db.sqlite.exec("CREATE TABLE t (x INTEGER)");
     const seen: number[] = [];
-    db.tx(() => {
-      db.exec(({ sqlite }) => sqlite.run("INSERT INTO t VALUES (1)"));
-      db.afterCommit(() => seen.push(db.query(({ sqlite }) => sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n)));
+    await db.tx(async () => {
+      await insert(db, 1);
+      db.afterCommit(() => seen.push(1));
       expect(seen).toEqual([]);
     });
     expect(seen).toEqual([1]);
-    expect(() =>
-      db.tx(() => {
+    await expect(
+      db.tx(async () => {
+        await insert(db, 2);
         db.afterCommit(() => seen.push(99));
         throw new Error("boom");
       }),
-    ).toThrow("boom");
-    db.tx(() => {
-      try {
-        db.tx(() => {
+    ).rejects.toThrow("boom");
+    await db.tx(async () => {
+      await db
+        .tx(async () => {
+          await insert(db, 3);
           db.afterCommit(() => seen.push(98));
           throw new Error("inner");
-        });
-      } catch {
-        // the savepoint rolled back; the outer transaction goes on
-      }
+        })
+        .catch(() => undefined);
       db.afterCommit(() => seen.push(2));
     });
     expect(seen).toEqual([1, 2]);
-    const later = new Promise<void>((resolve) => db.afterCommit(resolve));
-    await later;
+    expect(await count(db)).toBe(1);
+    db.close();
+  });
+
+  test("a transaction owns the writer across awaits: other writes wait, then see its rows", async () => {
+    const db = fileDb();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let wrote!: () => void;
+    const inside = new Promise<void>((r) => (wrote = r));
+    const order: string[] = [];
+    const t = db.tx(async () => {
+      await insert(db, 1);
+      order.push("tx wrote");
+      wrote();
+      await gate;
+      await insert(db, 2);
+      order.push("tx done");
+    });
+    await inside;
+    // A write outside the transaction must not join it: it waits for the commit.
+    const outside = insert(db, 3).then(() => order.push("outside wrote"));
+    // A read outside the transaction sees only committed rows (the reader connection).
+    expect(await count(db)).toBe(0);
+    release();
+    await Promise.all([t, outside]);
+    expect(order).toEqual(["tx wrote", "tx done", "outside wrote"]);
+    expect(await count(db)).toBe(3);
+    db.close();
+  });
+
+  test("a rolled-back transaction leaves nothing and frees the writer", async () => {
+    const db = fileDb();
+    await expect(
+      db.tx(async () => {
+        await insert(db, 1);
+        throw new Error("no");
+      }),
+    ).rejects.toThrow("no");
+    await insert(db, 2);
+    expect(await count(db)).toBe(1);
+    db.close();
+  });
+
+  test("work that escapes a transaction does not run inside it later", async () => {
+    const db = fileDb();
+    let escaped!: Promise<unknown>;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await db.tx(async () => {
+      await insert(db, 1);
+      // Started inside, finishes after commit: it must run as its own write, not on a closed transaction.
+      escaped = gate.then(() => insert(db, 2));
+    });
+    let holding!: () => void;
+    let holds!: () => void;
+    const held = new Promise<void>((r) => (holds = r));
+    const other = db.tx(async () => {
+      await insert(db, 3);
+      holds();
+      await new Promise<void>((r) => (holding = r));
+    });
+    await held;
+    release();
+    // The escaped write now waits for the writer, which "other" holds; it must not join "other".
+    await gate;
+    holding();
+    await Promise.all([other, escaped]);
+    expect(await count(db)).toBe(3);
     db.close();
   });
 });

@@ -14,18 +14,22 @@ export interface Conn {
 
 /** What a service may do with the database: group repository calls and act after they commit. */
 export interface Transactor {
-  /** Runs fn in one transaction (a savepoint when nested): everything in it commits or nothing does. */
-  tx<T>(fn: () => T): T;
-  /** Runs fn after the current transaction commits (never if it rolls back); at once outside one. */
+  /**
+   * Runs fn in one transaction (a savepoint when nested): everything in it commits or nothing does.
+   * The transaction follows fn's awaits (AsyncLocalStorage), so repository calls inside it join it.
+   * Do only database work inside: the writer is held until fn settles.
+   */
+  tx<T>(fn: () => Promise<T> | T): Promise<T>;
+  /** Runs fn after the current transaction commits (never if it rolls back); soon, outside one. */
   afterCommit(fn: () => void): void;
 }
 
 export interface Db extends Transactor {
-  /** Runs a read. Inside tx it sees the transaction's own writes. */
-  query<T>(fn: (c: Conn) => T): T;
-  /** Runs a write; outside tx it is its own transaction. */
-  exec<T>(fn: (c: Conn) => T): T;
-  /** The SQLite handles, for src/db, migrations and tests that inspect rows. */
+  /** Runs a read: inside tx on the transaction, outside on a reader that sees committed rows. */
+  query<T>(fn: (c: Conn) => T): Promise<T>;
+  /** Runs a write: inside tx on the transaction, outside as its own (waits for the writer). */
+  exec<T>(fn: (c: Conn) => T): Promise<T>;
+  /** The writer's SQLite handles, for src/db, migrations and tests that inspect rows. */
   readonly sqlite: Database;
   readonly orm: Orm;
   close(): void;

@@ -1,48 +1,130 @@
-// Transactions on the SQLite connection: BEGIN IMMEDIATE (a savepoint when nested) and the
-// after-commit queue, so wake-ups and events fire only once their rows are visible.
-import type { Database } from "bun:sqlite";
-import type { Transactor } from "./port.ts";
+// The SQLite side of the Db port: one writer connection behind an async mutex (a transaction owns
+// it from BEGIN IMMEDIATE to COMMIT, across awaits), the current transaction carried in
+// AsyncLocalStorage, savepoints when nested, and after-commit callbacks run once rows are visible.
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Conn, Db } from "./port.ts";
 
-export function createSqliteTransactor(sqlite: Database): Transactor {
-  let pending: (() => void)[] | null = null;
+interface TxContext {
+  /** Cleared at commit or rollback: work that escaped the transaction (a timer, a stray promise) must not use it. */
+  active: boolean;
+  afterCommit: (() => void)[];
+  savepoints: number;
+}
 
-  function runAll(fns: (() => void)[]): void {
-    for (const fn of fns) {
-      try {
-        fn();
-      } catch (err) {
-        // A wake-up that throws must not undo or hide a committed transaction.
-        console.error("afterCommit callback failed", err);
+/** A FIFO lock: whoever holds it owns the writer connection. */
+function createMutex() {
+  let locked = false;
+  const waiting: (() => void)[] = [];
+  return {
+    get locked() {
+      return locked;
+    },
+    async acquire(): Promise<void> {
+      if (!locked) {
+        locked = true;
+        return;
       }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    release(): void {
+      const next = waiting.shift();
+      if (next) next(); // ownership passes straight to the next waiter
+      else locked = false;
+    },
+  };
+}
+
+function runCallbacks(fns: (() => void)[], onError: (err: unknown) => void): void {
+  for (const fn of fns) {
+    try {
+      fn();
+    } catch (err) {
+      // A wake-up that throws must not undo or hide a committed transaction.
+      onError(err);
+    }
+  }
+}
+
+export function createSqlitePort(
+  writer: Conn,
+  reader: Conn | null,
+  opts: { onCallbackError?: (err: unknown) => void; close: () => void },
+): Db {
+  const als = new AsyncLocalStorage<TxContext>();
+  const mutex = createMutex();
+  const onError = opts.onCallbackError ?? ((err) => console.error("afterCommit callback failed", err));
+  const current = (): TxContext | undefined => {
+    const ctx = als.getStore();
+    return ctx?.active ? ctx : undefined;
+  };
+
+  async function withWriter<T>(fn: (c: Conn) => T): Promise<T> {
+    await mutex.acquire();
+    try {
+      return fn(writer);
+    } finally {
+      mutex.release();
     }
   }
 
-  return {
-    tx<T>(fn: () => T): T {
-      if (pending) {
-        // A savepoint that rolls back takes its wake-ups with it.
-        const mark = pending.length;
-        try {
-          return sqlite.transaction(fn).immediate();
-        } catch (err) {
-          pending.length = mark;
-          throw err;
-        }
-      }
-      const queued: (() => void)[] = [];
-      pending = queued;
-      let result: T;
+  async function tx<T>(fn: () => Promise<T> | T): Promise<T> {
+    const ctx = current();
+    if (ctx) {
+      const name = `sp${++ctx.savepoints}`;
+      const mark = ctx.afterCommit.length;
+      writer.sqlite.run(`SAVEPOINT ${name}`);
       try {
-        result = sqlite.transaction(fn).immediate();
-      } finally {
-        pending = null;
+        const result = await fn();
+        writer.sqlite.run(`RELEASE ${name}`);
+        return result;
+      } catch (err) {
+        // A savepoint that rolls back takes its wake-ups with it.
+        writer.sqlite.run(`ROLLBACK TO ${name}`);
+        writer.sqlite.run(`RELEASE ${name}`);
+        ctx.afterCommit.length = mark;
+        throw err;
       }
-      runAll(queued);
-      return result;
+    }
+    await mutex.acquire();
+    const own: TxContext = { active: true, afterCommit: [], savepoints: 0 };
+    let result: T;
+    try {
+      writer.sqlite.run("BEGIN IMMEDIATE");
+      try {
+        result = await als.run(own, fn);
+        writer.sqlite.run("COMMIT");
+      } catch (err) {
+        if (writer.sqlite.inTransaction) writer.sqlite.run("ROLLBACK");
+        throw err;
+      } finally {
+        own.active = false;
+      }
+    } finally {
+      mutex.release();
+    }
+    if (own.afterCommit.length > 0) als.exit(() => runCallbacks(own.afterCommit, onError));
+    return result;
+  }
+
+  return {
+    sqlite: writer.sqlite,
+    orm: writer.orm,
+    async query<T>(fn: (c: Conn) => T): Promise<T> {
+      if (current()) return fn(writer);
+      if (reader) return fn(reader);
+      // One connection (in memory): wait for an open transaction so a read never sees its uncommitted rows.
+      return mutex.locked ? withWriter(fn) : fn(writer);
     },
+    async exec<T>(fn: (c: Conn) => T): Promise<T> {
+      if (current()) return fn(writer);
+      return mutex.locked ? withWriter(fn) : fn(writer);
+    },
+    tx,
     afterCommit(fn: () => void): void {
-      if (pending) pending.push(fn);
-      else queueMicrotask(() => runAll([fn]));
+      const ctx = current();
+      if (ctx) ctx.afterCommit.push(fn);
+      else queueMicrotask(() => als.exit(() => runCallbacks([fn], onError)));
     },
+    close: opts.close,
   };
 }

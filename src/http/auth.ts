@@ -8,7 +8,7 @@ import { checkRate, type RateLimiter } from "./rate-limiter.ts";
 
 const REALM = 'Bearer realm="commonplace"';
 
-export type BearerResolver = (token: string, request: Request) => Actor | undefined;
+export type BearerResolver = (token: string, request: Request) => Actor | undefined | Promise<Actor | undefined>;
 
 export function unauthorized(detail: string, wwwAuthenticate: string): AppError {
   return new AppError("unauthorized", detail, { headers: { "www-authenticate": wwwAuthenticate } });
@@ -21,7 +21,7 @@ export function unauthorized(detail: string, wwwAuthenticate: string): AppError 
  */
 export function createApiAuth(deps: { keys: KeysService; limiter: RateLimiter; extraResolvers?: BearerResolver[] }) {
   const { keys, limiter } = deps;
-  return (request: Request): Record<string, string> => {
+  return async (request: Request): Promise<Record<string, string>> => {
     const bearer = bearerToken(request);
     if ("problem" in bearer) {
       if (bearer.problem === "missing") throw unauthorized("Send your API key as `Authorization: Bearer cpk_…`", REALM);
@@ -31,14 +31,14 @@ export function createApiAuth(deps: { keys: KeysService; limiter: RateLimiter; e
     let actor: Actor | undefined;
     if (token.startsWith("cpk_")) {
       try {
-        actor = keys.authenticate(token);
+        actor = await keys.authenticate(token);
       } catch (e) {
         if (e instanceof AppError) throw unauthorized(e.detail ?? "Invalid API key", `${REALM}, error="invalid_token"`);
         throw e;
       }
     } else {
       for (const resolve of deps.extraResolvers ?? []) {
-        actor = resolve(token, request);
+        actor = await resolve(token, request);
         if (actor) break;
       }
       if (!actor) throw unauthorized("The bearer token is not a valid Commonplace key", `${REALM}, error="invalid_token"`);

@@ -7,7 +7,7 @@ export interface RequestMeta {
   start: number;
   actor?: Actor;
   /** Run by the error plugin when the request fails (e.g. release an idempotency claim). */
-  onError?: (() => void)[];
+  onError?: (() => void | Promise<void>)[];
   /** Set by the secret-once route trait: the response carries a secret shown once, never store it. */
   secretResponse?: SecretOnce;
   /** The TCP peer's address, when the server entry point knows it (app.handle alone does not). */

@@ -38,26 +38,26 @@ function allowedMethods(routes: { method: string; path: string }[]): RouteMatche
 export type ErrorPageRenderer = (
   request: Request,
   e: { code: ErrorCode; detail?: string; requestId: string; headers?: Record<string, string> },
-) => Response | undefined;
+) => Response | undefined | Promise<Response | undefined>;
 
 export function errorPlugin(logger: Logger, routes: () => { method: string; path: string }[], opts: { page?: ErrorPageRenderer } = {}) {
   let matcher: RouteMatcher | undefined;
   type Ctx = { code: string | number; error: unknown; request: Request; set: { headers?: Record<string, unknown> } };
 
-  function toProblem(ctx: Ctx): Response {
+  async function toProblem(ctx: Ctx): Promise<Response> {
     const { code, error, request, set } = ctx;
     const meta = metaOf(request);
     for (const cleanup of meta.onError?.splice(0) ?? []) {
       try {
-        cleanup();
+        await cleanup();
       } catch (e) {
         logger.error("error cleanup failed", { request_id: meta.id, error: String(e) });
       }
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(set.headers ?? {})) if (typeof v === "string") headers[k] = v;
-    const render = (c: ErrorCode, detail?: string, errors?: FieldError[], extra?: Record<string, string>) =>
-      opts.page?.(request, { code: c, detail, requestId: meta.id, headers: { ...headers, ...extra } }) ??
+    const render = async (c: ErrorCode, detail?: string, errors?: FieldError[], extra?: Record<string, string>) =>
+      (await opts.page?.(request, { code: c, detail, requestId: meta.id, headers: { ...headers, ...extra } })) ??
       problemResponse({ code: c, detail, errors, requestId: meta.id, headers: { ...headers, ...extra } });
 
     if (error instanceof AppError) return render(error.code, error.detail, error.extra.errors, error.extra.headers);
@@ -92,9 +92,9 @@ export function errorPlugin(logger: Logger, routes: () => { method: string; path
     return render("internal_error", "Something went wrong on our side; the request id identifies it in our logs");
   }
 
-  return new Elysia({ name: "errors" }).onError({ as: "global" }, (ctx) => {
+  return new Elysia({ name: "errors" }).onError({ as: "global" }, async (ctx) => {
     try {
-      return toProblem(ctx);
+      return await toProblem(ctx);
     } catch (e) {
       // Rendering the error failed in turn: still answer problem+json with the request id.
       const meta = metaOf(ctx.request);

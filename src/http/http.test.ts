@@ -21,8 +21,8 @@ describe("authentication", () => {
     const good = u.key;
     const flipped = good.slice(0, 10) + (good[10] === "a" ? "b" : "a") + good.slice(11);
     const unknown = (await userWithKey(createTestContext())).key; // valid format, other database
-    const revoked = ctx.services.keys.create(u.userId, "soon revoked");
-    ctx.services.keys.revoke(null, revoked.row.id);
+    const revoked = await ctx.services.keys.create(u.userId, "soon revoked");
+    await ctx.services.keys.revoke(null, revoked.row.id);
 
     const none = await call(ctx, "GET", "/api/v1/me");
     expectProblem(none, 401, "unauthorized");
@@ -68,9 +68,9 @@ describe("authentication", () => {
     const cli = createServices({ config, db: openDatabase(file), logger: silentLogger });
     const app = createApp(server);
     const user = await cli.accounts.createUser({ email: "a@example.com", password: "password123" });
-    const { key, row } = cli.keys.create(user.id, "k");
+    const { key, row } = await cli.keys.create(user.id, "k");
     expect((await call({ app }, "GET", "/api/v1/me", { key })).status).toBe(200);
-    cli.keys.revoke(null, row.id);
+    await cli.keys.revoke(null, row.id);
     // Another connection's commit is seen by requests that start 1 ms or more after it (the change
     // watch reads PRAGMA data_version at most once per ms); a real CLI takes far longer to exit.
     await Bun.sleep(2);

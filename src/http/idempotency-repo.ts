@@ -21,23 +21,40 @@ const SWEEP = "DELETE FROM idempotency_keys WHERE created_at < ?";
 
 export function createIdempotencyRepo(db: Db) {
   return {
-    find(userId: string, key: string): IdempotencyRecord | undefined {
+    async find(userId: string, key: string): Promise<IdempotencyRecord | undefined> {
       return db.query((c) => c.sqlite.query<IdempotencyRecord, [string, string]>(FIND).get(userId, key) ?? undefined);
     },
-    remove(userId: string, key: string): void {
-      db.exec((c) => c.sqlite.query<unknown, [string, string]>(REMOVE).run(userId, key));
+    async remove(userId: string, key: string): Promise<void> {
+      await db.exec((c) => c.sqlite.query<unknown, [string, string]>(REMOVE).run(userId, key));
     },
     /** Records the key as in progress; fails on the primary key if another request holds it. */
-    claim(r: { userId: string; key: string; method: string; path: string; requestHash: string; createdAt: string }): void {
-      db.exec((c) => c.sqlite.query<unknown, [string, string, string, string, string, string]>(CLAIM).run(r.userId, r.key, r.method, r.path, r.requestHash, r.createdAt));
+    async claim(r: { userId: string; key: string; method: string; path: string; requestHash: string; createdAt: string }): Promise<void> {
+      await db.exec((c) => c.sqlite.query<unknown, [string, string, string, string, string, string]>(CLAIM).run(r.userId, r.key, r.method, r.path, r.requestHash, r.createdAt));
     },
-    finish(userId: string, key: string, response: { status: number; headers: string; body: string | null }): void {
-      db.exec((c) =>
+    async finish(userId: string, key: string, response: { status: number; headers: string; body: string | null }): Promise<void> {
+      await db.exec((c) =>
         c.sqlite.query<unknown, [number, string, string | null, string, string]>(FINISH).run(response.status, response.headers, response.body, userId, key),
       );
     },
+    /**
+     * Claims the key for a new request in one step on the writer: returns the live record another
+     * request left (to replay or refuse), or undefined once this request holds the key. A record
+     * created before `expiredBefore` is replaced. Two requests racing with one key never both claim it.
+     */
+    async claimOrFind(
+      r: { userId: string; key: string; method: string; path: string; requestHash: string; createdAt: string },
+      expiredBefore: string,
+    ): Promise<IdempotencyRecord | undefined> {
+      return db.exec((c) => {
+        const existing = c.sqlite.query<IdempotencyRecord, [string, string]>(FIND).get(r.userId, r.key);
+        if (existing && existing.createdAt > expiredBefore) return existing;
+        if (existing) c.sqlite.query<unknown, [string, string]>(REMOVE).run(r.userId, r.key);
+        c.sqlite.query<unknown, [string, string, string, string, string, string]>(CLAIM).run(r.userId, r.key, r.method, r.path, r.requestHash, r.createdAt);
+        return undefined;
+      });
+    },
     /** Drops records created before `before`; returns how many. */
-    sweep(before: string): number {
+    async sweep(before: string): Promise<number> {
       return db.exec((c) => c.sqlite.query<unknown, [string]>(SWEEP).run(before).changes);
     },
   };

@@ -21,7 +21,7 @@ export function idempotencyPlugin(deps: { repo: IdempotencyRepo; clock: Clock })
   let lastSweep = 0;
 
   return new Elysia({ name: "idempotency" })
-    .onBeforeHandle({ as: "scoped" }, ({ request, body }) => {
+    .onBeforeHandle({ as: "scoped" }, async ({ request, body }) => {
       if (request.method !== "POST") return;
       const key = request.headers.get("idempotency-key");
       if (key === null) return;
@@ -30,13 +30,14 @@ export function idempotencyPlugin(deps: { repo: IdempotencyRepo; clock: Clock })
       if (!actor) return;
       const now = clock.now();
       if (now - lastSweep > 60_000) {
-        repo.sweep(new Date(now - TTL_MS).toISOString());
+        await repo.sweep(new Date(now - TTL_MS).toISOString());
         lastSweep = now;
       }
       const path = new URL(request.url).pathname;
       const hash = new Bun.CryptoHasher("sha256").update(`${request.method} ${path}\n${JSON.stringify(body ?? null)}`).digest("hex");
-      const existing = repo.find(actor.userId, key);
-      if (existing && Date.parse(existing.createdAt) > now - TTL_MS) {
+      const claim = { userId: actor.userId, key, method: request.method, path, requestHash: hash, createdAt: new Date(now).toISOString() };
+      const existing = await repo.claimOrFind(claim, new Date(now - TTL_MS).toISOString());
+      if (existing) {
         if (existing.requestHash !== hash) {
           throw new AppError("idempotency_mismatch", "This Idempotency-Key was used with a different request; use a new key");
         }
@@ -52,15 +53,13 @@ export function idempotencyPlugin(deps: { repo: IdempotencyRepo; clock: Clock })
         headers.set("x-request-id", metaOf(request).id);
         return new Response(existing.responseBody, { status: existing.responseStatus ?? 200, headers });
       }
-      if (existing) repo.remove(actor.userId, key);
-      repo.claim({ userId: actor.userId, key, method: request.method, path, requestHash: hash, createdAt: new Date(now).toISOString() });
       pending.set(request, { userId: actor.userId, key });
       // A failed request is not recorded, so the client may retry it with the same key.
-      (metaOf(request).onError ??= []).push(() => {
-        if (pending.delete(request)) repo.remove(actor.userId, key);
+      (metaOf(request).onError ??= []).push(async () => {
+        if (pending.delete(request)) await repo.remove(actor.userId, key);
       });
     })
-    .onAfterHandle({ as: "scoped" }, ({ request, response, set }) => {
+    .onAfterHandle({ as: "scoped" }, async ({ request, response, set }) => {
       const p = pending.get(request);
       if (!p) return;
       pending.delete(request);
@@ -73,6 +72,6 @@ export function idempotencyPlugin(deps: { repo: IdempotencyRepo; clock: Clock })
       headers["content-type"] ??= "application/json";
       // Secrets are stored only as hashes: a response that shows one is recorded without its body.
       const body = showsSecret(request, response) ? null : typeof response === "string" ? response : JSON.stringify(response ?? null);
-      repo.finish(p.userId, p.key, { status, headers: JSON.stringify(headers), body });
+      await repo.finish(p.userId, p.key, { status, headers: JSON.stringify(headers), body });
     });
 }

@@ -86,7 +86,7 @@ async function prepareBody(request: Request, path: string, limits: RequestLimits
 
 export function withRequestHandling<A extends HttpApp>(
   app: A,
-  opts: { logger: Logger; limits: RequestLimits; apiAuth?: (request: Request) => Record<string, string>; page?: ErrorPageRenderer },
+  opts: { logger: Logger; limits: RequestLimits; apiAuth?: (request: Request) => Promise<Record<string, string>>; page?: ErrorPageRenderer },
 ) {
   const { logger, limits } = opts;
   return async (request: Request): Promise<Response> => {
@@ -104,18 +104,18 @@ export function withRequestHandling<A extends HttpApp>(
         throw new AppError("header_fields_too_large", `The request line and headers take more than ${limits.maxHeaderBytes} bytes`);
       }
       // Who is calling comes first: without a valid key, nothing else about the request is judged.
-      if (opts.apiAuth && path.startsWith("/api/v1/")) extra = opts.apiAuth(request);
+      if (opts.apiAuth && path.startsWith("/api/v1/")) extra = await opts.apiAuth(request);
       res = await app.handle(await prepareBody(request, path, limits));
     } catch (e) {
       if (e instanceof AppError) {
         res =
-          opts.page?.(request, { code: e.code, detail: e.detail, requestId: meta.id, headers: e.extra.headers }) ??
+          (await opts.page?.(request, { code: e.code, detail: e.detail, requestId: meta.id, headers: e.extra.headers })) ??
           problemResponse({ code: e.code, detail: e.detail, errors: e.extra.errors, requestId: meta.id, headers: e.extra.headers });
       } else {
         // The error plugin answers for the app; this is the last resort if even that failed.
         logger.error("unhandled error outside the app", { request_id: meta.id, path, error: e instanceof Error ? { message: e.message, stack: e.stack } : String(e) });
         const detail = "Something went wrong on our side; the request id identifies it in our logs";
-        res = opts.page?.(request, { code: "internal_error", detail, requestId: meta.id }) ?? problemResponse({ code: "internal_error", detail, requestId: meta.id });
+        res = (await opts.page?.(request, { code: "internal_error", detail, requestId: meta.id })) ?? problemResponse({ code: "internal_error", detail, requestId: meta.id });
       }
     }
     try {

@@ -34,9 +34,9 @@ describe("two runners, one database file", () => {
     expect(a.sqlite.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
     const queueA = createQueue({ db: a });
     const queueB = createQueue({ db: b });
-    a.sqlite.transaction(() => {
-      for (let i = 0; i < 500; i++) queueA.enqueue("contend", { i });
-    })();
+    await a.tx(async () => {
+      for (let i = 0; i < 500; i++) await queueA.enqueue("contend", { i });
+    });
     const handled = new Map<string, string[]>();
     const all = deferred();
     const runners = (["A", "B"] as const).map((name) => {
@@ -58,16 +58,16 @@ describe("two runners, one database file", () => {
     const byA = [...handled.values()].filter((by) => by[0] === "A").length;
     expect(byA).toBeGreaterThan(0);
     expect(byA).toBeLessThan(500);
-    expect(queueB.counts()).toEqual({ queued: 0, running: 0, succeeded: 500, failed: 0 });
+    expect(await queueB.counts()).toEqual({ queued: 0, running: 0, succeeded: 500, failed: 0 });
   }, 60_000);
 
   test("two processes draining the same file: 2000 jobs, each handled exactly once", async () => {
     const path = tempDbPath();
     const db = open(path);
     const queue = createQueue({ db });
-    db.sqlite.transaction(() => {
-      for (let i = 0; i < 2_000; i++) queue.enqueue("contend", { i });
-    })();
+    await db.tx(async () => {
+      for (let i = 0; i < 2_000; i++) await queue.enqueue("contend", { i });
+    });
     const script = join(import.meta.dir, "fixtures", "drain-worker.ts");
     const workers = [0, 1].map(() =>
       Bun.spawn([process.execPath, script, path], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }),
@@ -75,7 +75,7 @@ describe("two runners, one database file", () => {
     const readers = workers.map((w) => lines(w.stdout));
     for (const r of readers) expect(await r.next()).toEqual({ done: false, value: "ready" });
     for (const w of workers) {
-      w.stdin.write("go\n");
+      void w.stdin.write("go\n");
       await w.stdin.flush();
       await w.stdin.end();
     }
@@ -84,7 +84,7 @@ describe("two runners, one database file", () => {
     const ids = results.flat();
     expect(ids).toHaveLength(2_000);
     expect(new Set(ids).size).toBe(2_000);
-    expect(queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 2_000, failed: 0 });
+    expect(await queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 2_000, failed: 0 });
   }, 60_000);
 });
 

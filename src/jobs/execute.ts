@@ -50,36 +50,36 @@ export async function execute(deps: ExecuteDeps, exec: Omit<Execution, "done">, 
       logger: withFields(logger, log),
     });
   } catch (err) {
-    return settle(deps, exec, err, maxAttempts, handler.backoff);
+    return await settle(deps, exec, err, maxAttempts, handler.backoff);
   } finally {
     stopHeartbeat();
   }
-  if (queue.complete(job.id, lock)) return "succeeded";
+  if (await queue.complete(job.id, lock)) return "succeeded";
   logger.warn("job finished after losing its lease", log);
   return "lost";
 }
 
-function settle(
+async function settle(
   deps: ExecuteDeps,
   exec: Omit<Execution, "done">,
   err: unknown,
   maxAttempts: number,
   backoff: (attempt: number) => number = defaultBackoff,
-): Outcome {
+): Promise<Outcome> {
   const { queue, clock, logger } = deps;
   const { job, lock } = exec;
   const log = { job_id: job.id, job_type: job.type, attempt: job.attempts, max_attempts: maxAttempts, error: errorText(err) };
   if (exec.shutdown) {
-    return queue.release(job.id, lock) ? "released" : "lost";
+    return await queue.release(job.id, lock) ? "released" : "lost";
   }
   const final = err instanceof PermanentError || job.attempts >= maxAttempts;
   if (final) {
-    if (!queue.fail(job.id, err, { lock })) return "lost";
+    if (!await queue.fail(job.id, err, { lock })) return "lost";
     logger.error("job failed", log);
     return "failed";
   }
   const delay = err instanceof RetryLaterError ? Math.max(0, err.delayMs) : Math.max(0, backoff(job.attempts));
-  if (!queue.fail(job.id, err, { lock, retryAt: clock.now() + delay })) return "lost";
+  if (!await queue.fail(job.id, err, { lock, retryAt: clock.now() + delay })) return "lost";
   logger.warn("job will retry", { ...log, retry_in_ms: delay });
   return "retried";
 }
@@ -87,9 +87,9 @@ function settle(
 /** Extends the lease every third of its length; a lost lease aborts the handler, whose work is now another's. */
 function heartbeat(deps: ExecuteDeps, exec: Omit<Execution, "done">): () => void {
   const { queue, clock, logger, leaseMs } = deps;
-  const timer = setInterval(() => {
+  async function beat(): Promise<void> {
     try {
-      if (!queue.extendLease(exec.job.id, clock.now() + leaseMs, exec.lock)) {
+      if (!(await queue.extendLease(exec.job.id, clock.now() + leaseMs, exec.lock))) {
         exec.controller.abort(new Error("job lease lost"));
         clearInterval(timer);
       }
@@ -97,7 +97,8 @@ function heartbeat(deps: ExecuteDeps, exec: Omit<Execution, "done">): () => void
       // A busy database now and then is fine: the lease has two more beats before it runs out.
       logger.warn("job lease extension failed", { job_id: exec.job.id, error: errorText(err) });
     }
-  }, Math.max(1, Math.floor(leaseMs / 3)));
+  }
+  const timer = setInterval(() => void beat(), Math.max(1, Math.floor(leaseMs / 3)));
   timer.unref?.();
   return () => clearInterval(timer);
 }

@@ -26,9 +26,9 @@ test("bulk jobs are capped and never take the slot an interactive job is due for
   });
   runner.register("save", { async handle() { order.push("save"); } });
   // Bulk work was queued first (older run_at), the interactive save after it.
-  for (let i = 0; i < 10; i++) queue.enqueue("bulk", { i });
+  for (let i = 0; i < 10; i++) await queue.enqueue("bulk", { i });
   clock.advance(1);
-  queue.enqueue("save", {});
+  await queue.enqueue("save", {});
   const done = runner.drain({ timeoutMs: 10_000 });
   await Bun.sleep(0);
   expect(order[0]).toBe("save");
@@ -54,7 +54,7 @@ test("quietFor waits while a job of the given types runs, and no longer than its
   runner.register("other", { async handle() {} });
   // Nothing running: resolves at once.
   await runner.quietFor(new Set(["save"]), 60_000);
-  queue.enqueue("save", {});
+  await queue.enqueue("save", {});
   const done = runner.drain({ timeoutMs: 10_000 });
   await started.promise;
   let quiet = false;

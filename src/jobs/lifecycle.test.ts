@@ -25,11 +25,11 @@ describe("start and stop", () => {
       },
     });
     runner.start();
-    queue.enqueue("t", 1);
-    queue.enqueue("t", 2);
+    await queue.enqueue("t", 1);
+    await queue.enqueue("t", 2);
     await second.promise;
     await runner.stop();
-    expect(queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 1, failed: 1 });
+    expect(await queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 1, failed: 1 });
   });
 
   test("never runs more than `concurrency` handlers at once", async () => {
@@ -47,10 +47,10 @@ describe("start and stop", () => {
         running--;
       },
     });
-    for (let i = 0; i < 6; i++) queue.enqueue("slow", i);
+    for (let i = 0; i < 6; i++) await queue.enqueue("slow", i);
     runner.start();
     await waitFor(() => gates.size === 2, "two handlers to start");
-    expect(queue.counts().running).toBe(2);
+    expect((await queue.counts()).running).toBe(2);
     runner.wake();
     await Bun.sleep(0);
     expect(started).toHaveLength(2);
@@ -58,7 +58,7 @@ describe("start and stop", () => {
       await waitFor(() => gates.size > released, "the next handler");
       gates.get(started[released]!)!();
     }
-    await waitFor(() => queue.counts().succeeded === 6, "all jobs");
+    await waitFor(async () => (await queue.counts()).succeeded === 6, "all jobs");
     await runner.stop();
     expect(peak).toBe(2);
   });
@@ -73,18 +73,18 @@ describe("start and stop", () => {
         await finish.promise;
       },
     });
-    const first = queue.enqueue("t", 1).id;
+    const first = (await queue.enqueue("t", 1)).id;
     runner.start();
     await entered.promise;
     let stopped = false;
     const stopping = runner.stop({ graceMs: 30_000 }).then(() => (stopped = true));
-    const second = queue.enqueue("t", 2).id;
+    const second = (await queue.enqueue("t", 2)).id;
     await Bun.sleep(20);
     expect(stopped).toBe(false);
     finish.resolve();
     await stopping;
-    expect(queue.get(first)?.status).toBe("succeeded");
-    expect(queue.get(second)?.status).toBe("queued");
+    expect((await queue.get(first))?.status).toBe("succeeded");
+    expect((await queue.get(second))?.status).toBe("queued");
     expect(runner.active()).toBe(0);
   });
 
@@ -98,12 +98,12 @@ describe("start and stop", () => {
         await new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject((reason = ctx.signal.reason))));
       },
     });
-    const id = queue.enqueue("long", {}).id;
+    const id = (await queue.enqueue("long", {})).id;
     runner.start();
     await entered.promise;
     await runner.stop({ graceMs: 10 });
     expect(String(reason)).toContain("stopping");
-    expect(queue.get(id)).toMatchObject({ status: "queued", attempts: 0, lastError: null, leaseUntil: null });
+    expect(await queue.get(id)).toMatchObject({ status: "queued", attempts: 0, lastError: null, leaseUntil: null });
   });
 
   test("a handler that ignores its abort signal still lets stop() return, and its job is released", async () => {
@@ -116,15 +116,15 @@ describe("start and stop", () => {
         await never.promise;
       },
     });
-    const id = queue.enqueue("deaf", {}).id;
+    const id = (await queue.enqueue("deaf", {})).id;
     runner.start();
     await entered.promise;
     await runner.stop({ graceMs: 10 });
-    expect(queue.get(id)).toMatchObject({ status: "queued", attempts: 0 });
+    expect(await queue.get(id)).toMatchObject({ status: "queued", attempts: 0 });
     // When it finally returns, its stale lock no longer matches: the job stays queued for a new run.
     never.resolve();
     await Bun.sleep(0);
-    expect(queue.get(id)?.status).toBe("queued");
+    expect((await queue.get(id))?.status).toBe("queued");
   });
 });
 
@@ -139,18 +139,18 @@ describe("leases", () => {
         await finish.promise;
       },
     });
-    const id = queue.enqueue("long", {}).id;
+    const id = (await queue.enqueue("long", {})).id;
     runner.start();
     await entered.promise;
-    const firstLease = queue.get(id)!.leaseUntil!;
+    const firstLease = (await queue.get(id))!.leaseUntil!;
     clock.advance(80);
-    await waitFor(() => queue.get(id)!.leaseUntil! > firstLease, "a heartbeat");
+    await waitFor(async () => (await queue.get(id))!.leaseUntil! > firstLease, "a heartbeat");
     clock.advance(80); // past the first lease, within the extended one
     const other = createQueue({ db, clock });
-    expect(other.claim("other-worker", 10, 90)).toEqual([]);
+    expect(await other.claim("other-worker", 10, 90)).toEqual([]);
     finish.resolve();
     await runner.stop();
-    expect(queue.get(id)).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(await queue.get(id)).toMatchObject({ status: "succeeded", attempts: 1 });
   });
 
   test("a handler whose lease was taken over is aborted and cannot overwrite the new owner", async () => {
@@ -164,15 +164,15 @@ describe("leases", () => {
         aborted.resolve();
       },
     });
-    const id = queue.enqueue("t", {}).id;
+    const id = (await queue.enqueue("t", {})).id;
     runner.start();
     await entered.promise;
     clock.advance(1_000);
-    const [taken] = queue.claim("other-worker", 1, 60_000);
+    const [taken] = await queue.claim("other-worker", 1, 60_000);
     expect(taken?.id).toBe(id);
     await aborted.promise;
     await runner.stop();
-    expect(queue.get(id)).toMatchObject({ status: "running", lockedBy: "other-worker", attempts: 2 });
+    expect(await queue.get(id)).toMatchObject({ status: "running", lockedBy: "other-worker", attempts: 2 });
   });
 
   test("crash: a job claimed by a runner that died is picked up by another after its lease", async () => {
@@ -184,10 +184,10 @@ describe("leases", () => {
         await new Promise(() => {}); // the process is "killed" here: nothing ever settles
       },
     });
-    const id = queue.enqueue("ingest", { url: "https://example.com" }).id;
+    const id = (await queue.enqueue("ingest", { url: "https://example.com" })).id;
     void dead.runDue();
     await entered.promise;
-    expect(queue.get(id)).toMatchObject({ status: "running", lockedBy: dead.workerId });
+    expect(await queue.get(id)).toMatchObject({ status: "running", lockedBy: dead.workerId });
 
     const queue2 = createQueue({ db, clock });
     const survivor = createRunner({ queue: queue2, clock, leaseMs: 60_000 });
@@ -197,22 +197,22 @@ describe("leases", () => {
     clock.advance(60_000);
     expect(await survivor.drain()).toMatchObject({ ran: 1, succeeded: 1 });
     expect(ran).toEqual([2]);
-    expect(queue.get(id)).toMatchObject({ status: "succeeded", attempts: 2, lockedBy: survivor.workerId });
+    expect(await queue.get(id)).toMatchObject({ status: "succeeded", attempts: 2, lockedBy: survivor.workerId });
   });
 
   test("a job that keeps killing its worker is failed once its attempts are used up", async () => {
     const { clock, queue, runner } = setup();
     let ran = 0;
     runner.register("poison", { maxAttempts: 2, async handle() { ran++; } });
-    const id = queue.enqueue("poison", {}).id;
-    queue.claim("crashed-1", 1, 1_000);
+    const id = (await queue.enqueue("poison", {})).id;
+    await queue.claim("crashed-1", 1, 1_000);
     clock.advance(1_000);
-    queue.claim("crashed-2", 1, 1_000);
+    await queue.claim("crashed-2", 1, 1_000);
     clock.advance(1_000);
     expect(await runner.drain()).toMatchObject({ ran: 1, failed: 1 });
     expect(ran).toBe(0);
-    expect(queue.get(id)).toMatchObject({ status: "failed", attempts: 3 });
-    expect(queue.get(id)?.lastError).toContain("lease expired");
+    expect(await queue.get(id)).toMatchObject({ status: "failed", attempts: 3 });
+    expect((await queue.get(id))?.lastError).toContain("lease expired");
   });
 });
 
@@ -221,16 +221,16 @@ describe("pruning", () => {
     const db = openTestDatabase();
     const clock = fakeClock();
     const queue = createQueue({ db, clock });
-    const old = queue.enqueue("t", {}).id;
-    queue.claim("w", 1, 1_000);
-    queue.complete(old);
+    const old = (await queue.enqueue("t", {})).id;
+    await queue.claim("w", 1, 1_000);
+    await queue.complete(old);
     clock.advance(2_000);
     const runner = createRunner({ queue, retention: { succeededMs: 1_000 }, pollMs: 10_000 });
     runner.register("t", { async handle() {} });
-    const fresh = queue.enqueue("t", {}).id;
+    const fresh = (await queue.enqueue("t", {})).id;
     runner.start();
-    await waitFor(() => queue.get(fresh)?.status === "succeeded", "the fresh job");
+    await waitFor(async () => (await queue.get(fresh))?.status === "succeeded", "the fresh job");
     await runner.stop();
-    expect(queue.get(old)).toBeNull();
+    expect(await queue.get(old)).toBeNull();
   });
 });

@@ -4,5 +4,5 @@ import type { EnqueueOptions } from "./types.ts";
 export type { EnqueueOptions };
 
 export interface JobEnqueuer {
-  enqueue(type: string, payload: unknown, opts?: EnqueueOptions): { id: string; created: boolean };
+  enqueue(type: string, payload: unknown, opts?: EnqueueOptions): Promise<{ id: string; created: boolean }>;
 }

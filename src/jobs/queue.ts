@@ -21,7 +21,7 @@ export function createQueue(deps: QueueDeps) {
   const clock = deps.clock ?? systemClock;
   const listeners = new Set<(type: string) => void>();
 
-  function enqueue(type: string, payload: unknown, opts: EnqueueOptions = {}): { id: string; created: boolean } {
+  async function enqueue(type: string, payload: unknown, opts: EnqueueOptions = {}): Promise<{ id: string; created: boolean }> {
     if (!type) throw new Error("job type is required");
     if (opts.maxAttempts !== undefined && !(Number.isInteger(opts.maxAttempts) && opts.maxAttempts >= 1)) {
       throw new Error(`maxAttempts must be a whole number ≥ 1, got ${opts.maxAttempts}`);
@@ -29,11 +29,11 @@ export function createQueue(deps: QueueDeps) {
     const now = clock.now();
     const runAt = Math.round(opts.runAt ?? now + Math.max(0, opts.delayMs ?? 0));
     const key = opts.idempotencyKey ?? null;
-    const id = repo.insert({
+    const id = await repo.insert({
       id: newId("job"), type, payload: JSON.stringify(payload ?? null),
       maxAttempts: opts.maxAttempts ?? null, runAt, idempotencyKey: key, now,
     });
-    if (id === null) return { id: repo.idByKey(type, key!)!, created: false };
+    if (id === null) return { id: (await repo.idByKey(type, key!))!, created: false };
     // Listeners run once the caller's transaction has committed (never if it rolls back).
     if (listeners.size > 0) deps.db.afterCommit(() => listeners.forEach((l) => l(type)));
     return { id, created: true };
@@ -43,19 +43,19 @@ export function createQueue(deps: QueueDeps) {
     enqueue,
 
     /** Atomically takes up to `limit` due jobs (queued and due, or running with an expired lease). */
-    claim(workerId: string, limit: number, leaseMs: number, types?: readonly string[]): Job[] {
+    async claim(workerId: string, limit: number, leaseMs: number, types?: readonly string[]): Promise<Job[]> {
       if (limit <= 0 || (types && types.length === 0)) return [];
       const now = clock.now();
       return repo.claim({ workerId, limit, leaseUntil: now + leaseMs, now, types: types ? [...types] : null });
     },
 
     /** Marks a running job succeeded. With `lock`, only if this worker still holds it. */
-    complete(id: string, lock?: JobLock): boolean {
+    async complete(id: string, lock?: JobLock): Promise<boolean> {
       return repo.complete(id, lock, clock.now());
     },
 
     /** retryAt: queue again at that time; null/absent: final failure. */
-    fail(id: string, error: unknown, opts: { retryAt?: number | null; lock?: JobLock } = {}): boolean {
+    async fail(id: string, error: unknown, opts: { retryAt?: number | null; lock?: JobLock } = {}): Promise<boolean> {
       const message = errorText(error);
       const now = clock.now();
       if (opts.retryAt === undefined || opts.retryAt === null) return repo.fail(id, opts.lock, message, now);
@@ -63,26 +63,26 @@ export function createQueue(deps: QueueDeps) {
     },
 
     /** Hands a running job back, due now, without counting the attempt (graceful shutdown). */
-    release(id: string, lock?: JobLock): boolean {
+    async release(id: string, lock?: JobLock): Promise<boolean> {
       return repo.release(id, lock, clock.now());
     },
 
-    extendLease(id: string, until: number, lock?: JobLock): boolean {
+    async extendLease(id: string, until: number, lock?: JobLock): Promise<boolean> {
       return repo.extendLease(id, lock, until, clock.now());
     },
 
-    get(id: string): Job | null {
+    async get(id: string): Promise<Job | null> {
       return repo.get(id);
     },
 
-    counts(type?: string): JobCounts {
+    async counts(type?: string): Promise<JobCounts> {
       const out: JobCounts = { queued: 0, running: 0, succeeded: 0, failed: 0 };
-      for (const r of repo.counts(type ?? null)) out[r.status] = r.n;
+      for (const r of await repo.counts(type ?? null)) out[r.status] = r.n;
       return out;
     },
 
     /** Deletes finished jobs older than the cut-offs (ms epoch), in small batches to keep write locks short. */
-    prune(opts: { succeededBefore: number; failedBefore?: number }): number {
+    async prune(opts: { succeededBefore: number; failedBefore?: number }): Promise<number> {
       let total = 0;
       const cuts: ["succeeded" | "failed", number | undefined][] = [
         ["succeeded", opts.succeededBefore],
@@ -92,7 +92,7 @@ export function createQueue(deps: QueueDeps) {
         if (before === undefined) continue;
         let n: number;
         do {
-          n = repo.prune(status, before, PRUNE_BATCH);
+          n = await repo.prune(status, before, PRUNE_BATCH);
           total += n;
         } while (n === PRUNE_BATCH);
       }

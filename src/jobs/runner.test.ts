@@ -25,8 +25,8 @@ describe("drain", () => {
       ...N,
       async handle(p) {
         seen.push(`fetch:${p.n}`);
-        queue.enqueue("index", { n: p.n });
-        queue.enqueue("index", { n: p.n, later: true }, { delayMs: 60_000 });
+        await queue.enqueue("index", { n: p.n });
+        await queue.enqueue("index", { n: p.n, later: true }, { delayMs: 60_000 });
       },
     });
     runner.register("index", {
@@ -35,12 +35,12 @@ describe("drain", () => {
         seen.push(`index:${p.n}`);
       },
     });
-    queue.enqueue("fetch", { n: 1 });
-    queue.enqueue("fetch", { n: 2 });
+    await queue.enqueue("fetch", { n: 1 });
+    await queue.enqueue("fetch", { n: 2 });
     const summary = await runner.drain();
     expect(summary).toEqual({ ran: 4, succeeded: 4, retried: 0, failed: 0 });
     expect(seen.sort()).toEqual(["fetch:1", "fetch:2", "index:1", "index:2"]);
-    expect(queue.counts()).toEqual({ queued: 2, running: 0, succeeded: 4, failed: 0 });
+    expect(await queue.counts()).toEqual({ queued: 2, running: 0, succeeded: 4, failed: 0 });
     expect(await runner.drain()).toEqual({ ran: 0, succeeded: 0, retried: 0, failed: 0 });
   });
 
@@ -48,18 +48,18 @@ describe("drain", () => {
     const { queue, runner } = setup();
     let ctx: JobContext | undefined;
     runner.register("known", { maxAttempts: 7, async handle(_p, c) { ctx = c; } });
-    const id = queue.enqueue("known", null).id;
-    const other = queue.enqueue("unknown", null).id;
+    const id = (await queue.enqueue("known", null)).id;
+    const other = (await queue.enqueue("unknown", null)).id;
     await runner.drain();
     expect(ctx).toMatchObject({ jobId: id, attempt: 1, maxAttempts: 7 });
     expect(ctx?.signal.aborted).toBe(false);
-    expect(queue.get(other)?.status).toBe("queued");
+    expect((await queue.get(other))?.status).toBe("queued");
   });
 
   test("one pass with runDue() runs at most `concurrency` jobs", async () => {
     const { queue, runner } = setup();
     runner.register("t", { async handle() {} });
-    for (let i = 0; i < 5; i++) queue.enqueue("t", i);
+    for (let i = 0; i < 5; i++) await queue.enqueue("t", i);
     expect((await runner.runDue()).ran).toBe(3);
     expect((await runner.runDue()).ran).toBe(2);
     expect((await runner.runDue()).ran).toBe(0);
@@ -68,7 +68,7 @@ describe("drain", () => {
   test("rejects when handlers never finish within timeoutMs", async () => {
     const { queue, runner } = setup();
     runner.register("stuck", { handle: () => new Promise<void>(() => {}) });
-    queue.enqueue("stuck", {});
+    await queue.enqueue("stuck", {});
     await expect(runner.drain({ timeoutMs: 50 })).rejects.toThrow(/timed out.*stuck:job_/);
   });
 
@@ -91,17 +91,17 @@ describe("failures and retries", () => {
         throw new Error(`nope ${ctx.attempt}`);
       },
     });
-    const id = queue.enqueue("flaky", {}).id;
+    const id = (await queue.enqueue("flaky", {})).id;
     expect(await runner.drain()).toMatchObject({ ran: 1, retried: 1 });
-    expect(queue.get(id)).toMatchObject({ status: "queued", attempts: 1, lastError: "nope 1", runAt: clock.now() + 1_000 });
+    expect(await queue.get(id)).toMatchObject({ status: "queued", attempts: 1, lastError: "nope 1", runAt: clock.now() + 1_000 });
     clock.advance(999);
     expect((await runner.drain()).ran).toBe(0);
     clock.advance(1);
     await runner.drain();
-    expect(queue.get(id)).toMatchObject({ status: "queued", attempts: 2, runAt: clock.now() + 2_000 });
+    expect(await queue.get(id)).toMatchObject({ status: "queued", attempts: 2, runAt: clock.now() + 2_000 });
     clock.advance(2_000);
     expect(await runner.drain()).toMatchObject({ ran: 1, failed: 1 });
-    expect(queue.get(id)).toMatchObject({ status: "failed", attempts: 3, lastError: "nope 3", finishedAt: clock.now() });
+    expect(await queue.get(id)).toMatchObject({ status: "failed", attempts: 3, lastError: "nope 3", finishedAt: clock.now() });
     clock.advance(3_600_000);
     expect((await runner.drain()).ran).toBe(0);
     expect(attempts).toEqual([1, 2, 3]);
@@ -110,17 +110,17 @@ describe("failures and retries", () => {
   test("the default is 5 attempts with exponential backoff and jitter", async () => {
     const { queue, runner, clock } = setup();
     runner.register("bad", { async handle() { throw new Error("down"); } });
-    const id = queue.enqueue("bad", {}).id;
+    const id = (await queue.enqueue("bad", {})).id;
     const delays: number[] = [];
     for (let i = 1; i <= 5; i++) {
       const before = clock.now();
       await runner.drain();
-      const job = queue.get(id)!;
+      const job = (await queue.get(id))!;
       if (job.status === "failed") break;
       delays.push(job.runAt - before);
       clock.set(job.runAt);
     }
-    expect(queue.get(id)).toMatchObject({ status: "failed", attempts: 5 });
+    expect(await queue.get(id)).toMatchObject({ status: "failed", attempts: 5 });
     expect(delays).toHaveLength(4);
     delays.forEach((d, i) => {
       const step = 1_000 * 2 ** i;
@@ -132,28 +132,28 @@ describe("failures and retries", () => {
   test("maxAttempts given at enqueue wins over the handler's", async () => {
     const { queue, runner } = setup();
     runner.register("bad", { maxAttempts: 9, async handle() { throw new Error("x"); } });
-    const id = queue.enqueue("bad", {}, { maxAttempts: 1 }).id;
+    const id = (await queue.enqueue("bad", {}, { maxAttempts: 1 })).id;
     await runner.drain();
-    expect(queue.get(id)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(await queue.get(id)).toMatchObject({ status: "failed", attempts: 1 });
   });
 
   test("PermanentError fails the job at once", async () => {
     const { queue, runner } = setup();
     runner.register("gone", { async handle() { throw new PermanentError("source deleted"); } });
-    const id = queue.enqueue("gone", {}).id;
+    const id = (await queue.enqueue("gone", {})).id;
     expect(await runner.drain()).toMatchObject({ failed: 1 });
-    expect(queue.get(id)).toMatchObject({ status: "failed", attempts: 1, lastError: "PermanentError: source deleted" });
+    expect(await queue.get(id)).toMatchObject({ status: "failed", attempts: 1, lastError: "PermanentError: source deleted" });
   });
 
   test("RetryLaterError retries after exactly its delay and uses up an attempt", async () => {
     const { queue, runner, clock } = setup();
     runner.register("limited", { maxAttempts: 2, async handle() { throw new RetryLaterError(42_000); } });
-    const id = queue.enqueue("limited", {}).id;
+    const id = (await queue.enqueue("limited", {})).id;
     await runner.drain();
-    expect(queue.get(id)).toMatchObject({ status: "queued", attempts: 1, runAt: clock.now() + 42_000 });
+    expect(await queue.get(id)).toMatchObject({ status: "queued", attempts: 1, runAt: clock.now() + 42_000 });
     clock.advance(42_000);
     await runner.drain();
-    expect(queue.get(id)).toMatchObject({ status: "failed", attempts: 2 });
+    expect(await queue.get(id)).toMatchObject({ status: "failed", attempts: 2 });
   });
 
   test("a handler that throws, even synchronously, does not stop the others", async () => {
@@ -167,7 +167,7 @@ describe("failures and retries", () => {
         return Promise.resolve();
       },
     });
-    for (let i = 1; i <= 4; i++) queue.enqueue("mixed", i);
+    for (let i = 1; i <= 4; i++) await queue.enqueue("mixed", i);
     expect(await runner.drain()).toEqual({ ran: 4, succeeded: 3, retried: 0, failed: 1 });
     expect(done.sort()).toEqual([1, 3, 4]);
   });
@@ -185,13 +185,13 @@ describe("payload validation", () => {
   test("a valid payload reaches the handler; an invalid one fails at once without running it", async () => {
     const { queue, runner } = setup();
     runner.register("source.fetch", job);
-    const ok = queue.enqueue("source.fetch", { sourceId: "src_1" }).id;
-    const bad = queue.enqueue("source.fetch", { sourceId: 12 }).id;
+    const ok = (await queue.enqueue("source.fetch", { sourceId: "src_1" })).id;
+    const bad = (await queue.enqueue("source.fetch", { sourceId: 12 })).id;
     expect(await runner.drain()).toEqual({ ran: 2, succeeded: 1, retried: 0, failed: 1 });
     expect(handled).toEqual(["src_1"]);
-    expect(queue.get(ok)?.status).toBe("succeeded");
-    expect(queue.get(bad)).toMatchObject({ status: "failed", attempts: 1 });
-    expect(queue.get(bad)?.lastError).toContain("invalid payload: /sourceId");
+    expect((await queue.get(ok))?.status).toBe("succeeded");
+    expect(await queue.get(bad)).toMatchObject({ status: "failed", attempts: 1 });
+    expect((await queue.get(bad))?.lastError).toContain("invalid payload: /sourceId");
   });
 });
 

@@ -58,8 +58,18 @@ export function createRunner(deps: RunnerDeps) {
     wake();
   }
 
-  /** Claims as many due jobs as there are free slots and starts them; never throws. */
-  function fill(): Promise<Outcome>[] {
+  let filling: Promise<unknown> = Promise.resolve();
+  /**
+   * Claims as many due jobs as there are free slots and starts them; never throws. Passes run one
+   * after another, so two wake-ups never count the same free slot twice while a claim is awaited.
+   */
+  function fill(): Promise<Promise<Outcome>[]> {
+    const pass = filling.then(fillNow, fillNow);
+    filling = pass;
+    return pass;
+  }
+
+  async function fillNow(): Promise<Promise<Outcome>[]> {
     let slots = concurrency - inFlight.size;
     if (slots <= 0 || handlers.size === 0) return [];
     const open: string[] = [];
@@ -71,7 +81,7 @@ export function createRunner(deps: RunnerDeps) {
     const jobs: Execution["job"][] = [];
     try {
       // Ordinary jobs first; lane jobs only take what is left, and never more than their cap.
-      if (open.length > 0) jobs.push(...queue.claim(workerId, slots, leaseMs, open));
+      if (open.length > 0) jobs.push(...await queue.claim(workerId, slots, leaseMs, open));
       slots -= jobs.length;
       for (const [type, cap] of lanes) {
         if (slots <= 0) break;
@@ -79,7 +89,7 @@ export function createRunner(deps: RunnerDeps) {
         for (const e of inFlight) if (e.job.type === type) running++;
         const take = Math.min(slots, cap - running);
         if (take <= 0) continue;
-        const got = queue.claim(workerId, take, leaseMs, [type]);
+        const got = await queue.claim(workerId, take, leaseMs, [type]);
         jobs.push(...got);
         slots -= got.length;
       }
@@ -105,20 +115,20 @@ export function createRunner(deps: RunnerDeps) {
     return exec.done;
   }
 
-  function tick(): void {
+  async function tick(): Promise<void> {
     timer = undefined;
     if (!running) return;
-    maybePrune();
-    fill();
-    timer = setTimeout(tick, pollMs);
+    await maybePrune();
+    void fill(); // never rejects; awaiting it here would let a wake-up start a second timer
+    timer = setTimeout(() => void tick(), pollMs);
   }
 
-  function maybePrune(): void {
+  async function maybePrune(): Promise<void> {
     const now = clock.now();
     if (now - lastPrune < pruneEveryMs) return;
     lastPrune = now;
     try {
-      const removed = queue.prune({ succeededBefore: now - retention.succeededMs, failedBefore: now - retention.failedMs });
+      const removed = await queue.prune({ succeededBefore: now - retention.succeededMs, failedBefore: now - retention.failedMs });
       if (removed > 0) logger.info("pruned finished jobs", { removed });
     } catch (err) {
       logger.warn("pruning jobs failed", { error: errorText(err) });
@@ -129,7 +139,7 @@ export function createRunner(deps: RunnerDeps) {
   function wake(): void {
     if (!running) return;
     if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(tick, 0);
+    timer = setTimeout(() => void tick(), 0);
   }
 
   function start(): void {
@@ -162,7 +172,7 @@ export function createRunner(deps: RunnerDeps) {
     for (const exec of left) {
       if (!inFlight.has(exec)) continue;
       try {
-        queue.release(exec.job.id, exec.lock);
+        await queue.release(exec.job.id, exec.lock);
       } catch (err) {
         logger.warn("releasing a job at shutdown failed", { job_id: exec.job.id, error: errorText(err) });
       }
@@ -171,7 +181,7 @@ export function createRunner(deps: RunnerDeps) {
 
   /** One pass: claims the jobs due now (up to the free slots), runs them, waits for them. */
   async function runDue(): Promise<RunSummary> {
-    return summarize(await Promise.all(fill()));
+    return summarize(await Promise.all(await fill()));
   }
 
   /**
@@ -190,7 +200,7 @@ export function createRunner(deps: RunnerDeps) {
     });
     try {
       for (;;) {
-        outcomes.push(...fill());
+        outcomes.push(...(await fill()));
         if (inFlight.size === 0) break;
         await Promise.race([expired, ...[...inFlight].map((e) => e.done)]);
         if (timedOut || performance.now() > end) throw drainTimeout(timeoutMs);

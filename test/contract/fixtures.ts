@@ -52,7 +52,7 @@ export async function buildFixtures() {
   const feed = (await ctx.services.feeds.watch(actor, workflow.id, { feed_url: feeds.url("/feed.xml") })).feed_id;
   feeds.set("/other.xml", { body: rss([{ id: "2", title: "Two" }]) });
   const feedToDelete = (await ctx.services.feeds.watch(actor, workflow.id, { feed_url: feeds.url("/other.xml") })).feed_id;
-  const keyToRevoke = ctx.services.keys.create(a.userId, "spare").row.id;
+  const keyToRevoke = (await ctx.services.keys.create(a.userId, "spare")).row.id;
   const importId = (await ctx.services.imports.create(actor, { bytes: new TextEncoder().encode("https://example.com/imported\n"), filename: "links.txt", format: "urls" })).id;
   const audio = await call(ctx, "GET", `/api/v1/podcasts/${podcast.id}/audio`, { key: k });
   if (audio.status !== 200) throw new Error(`fixture: the episode is not ready (${audio.status}) ${JSON.stringify(audio.body).slice(0, 300)}`);
@@ -69,8 +69,8 @@ export async function buildFixtures() {
     feed, feedToDelete, importId,
     async close() {
       await ctx.services.podcasts.close();
-      web.stop();
-      feeds.stop();
+      void web.stop();
+      void feeds.stop();
     },
   };
 }

@@ -83,7 +83,7 @@ async function search(client: Client, query: string): Promise<{ data: { title: s
 describe("MCP over OAuth with a real browser", () => {
   test("discovery → registration → sign-in and consent → token → tools → refresh", async () => {
     const { email, userId } = await userWithKey(ctx);
-    ctx.services.notes.create(systemActor(userId, "seed"), { title: "Kettle", content: "Descale the kettle with citric acid every month." });
+    await ctx.services.notes.create(systemActor(userId, "seed"), { title: "Kettle", content: "Descale the kettle with citric acid every month." });
     const provider = new MemoryProvider(`http://127.0.0.1:${callback.port}/callback`);
 
     // 1. The first connection is refused with 401; the SDK discovers, registers and asks us to redirect.

@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop(true);
-  web.stop();
+  void web.stop();
   await ctx?.services.podcasts.close();
 }, 120_000);
 

@@ -30,8 +30,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop(true);
-  receiver.stop(true);
-  feeds.stop();
+  void receiver.stop(true);
+  void feeds.stop();
 });
 
 /** Dialogs, script errors and CSP violations, which must never happen on our pages. */

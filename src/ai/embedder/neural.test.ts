@@ -63,7 +63,7 @@ describe("builtin neural embedder", () => {
     try {
       const user = await services.accounts.createUser({ email: "n@example.com", password: "neural-password" }, { bypassSignupPolicy: true });
       embedder.crashNextCall();
-      services.notes.create(systemActor(user.id, "test"), { content: "# Bees\n\nHoneybee scouts dance to choose a nest." });
+      await services.notes.create(systemActor(user.id, "test"), { content: "# Bees\n\nHoneybee scouts dance to choose a nest." });
       const first = await services.runner.drain({ timeoutMs: 100_000 });
       expect(first.retried).toBe(1);
       const vectors = () => services.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunk_vectors").get()!.n;

@@ -10,41 +10,41 @@ const USER_BY_ID =
 
 export function createAccountsRepo(db: Db) {
   return {
-    insertUser(row: UserRow): void {
-      db.exec((c) => c.orm.insert(users).values(row).run());
+    async insertUser(row: UserRow): Promise<void> {
+      await db.exec((c) => c.orm.insert(users).values(row).run());
     },
-    countUsers(): number {
+    async countUsers(): Promise<number> {
       return db.query((c) => c.orm.select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0);
     },
-    userById(id: string): UserRow | undefined {
+    async userById(id: string): Promise<UserRow | undefined> {
       return db.query((c) => c.sqlite.query<UserRow, [string]>(USER_BY_ID).get(id) ?? undefined);
     },
-    userByEmail(email: string): UserRow | undefined {
+    async userByEmail(email: string): Promise<UserRow | undefined> {
       return db.query((c) => c.orm.select().from(users).where(sql`${users.email} = ${email} COLLATE NOCASE`).get());
     },
-    setPlan(id: string, planId: string, at: string): void {
-      db.exec((c) => c.orm.update(users).set({ planId, updatedAt: at }).where(eq(users.id, id)).run());
+    async setPlan(id: string, planId: string, at: string): Promise<void> {
+      await db.exec((c) => c.orm.update(users).set({ planId, updatedAt: at }).where(eq(users.id, id)).run());
     },
-    setPassword(id: string, passwordHash: string, at: string): void {
-      db.exec((c) => c.orm.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, id)).run());
+    async setPassword(id: string, passwordHash: string, at: string): Promise<void> {
+      await db.exec((c) => c.orm.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, id)).run());
     },
     /** Ends every session of the user except `keepId`; returns how many ended. */
-    deleteOtherSessions(userId: string, keepId: string): number {
+    async deleteOtherSessions(userId: string, keepId: string): Promise<number> {
       return db.exec(
         (c) => c.orm.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId))).returning({ id: sessions.id }).all().length,
       );
     },
-    insertSession(row: SessionRow): void {
-      db.exec((c) => c.orm.insert(sessions).values(row).run());
+    async insertSession(row: SessionRow): Promise<void> {
+      await db.exec((c) => c.orm.insert(sessions).values(row).run());
     },
-    sessionByHash(hash: string, now: string): SessionRow | undefined {
+    async sessionByHash(hash: string, now: string): Promise<SessionRow | undefined> {
       return db.query((c) => c.orm.select().from(sessions).where(and(eq(sessions.tokenHash, hash), gt(sessions.expiresAt, now))).get());
     },
-    deleteSession(id: string): void {
-      db.exec((c) => c.orm.delete(sessions).where(eq(sessions.id, id)).run());
+    async deleteSession(id: string): Promise<void> {
+      await db.exec((c) => c.orm.delete(sessions).where(eq(sessions.id, id)).run());
     },
-    deleteExpiredSessions(now: string): void {
-      db.exec((c) => c.orm.delete(sessions).where(lt(sessions.expiresAt, now)).run());
+    async deleteExpiredSessions(now: string): Promise<void> {
+      await db.exec((c) => c.orm.delete(sessions).where(lt(sessions.expiresAt, now)).run());
     },
   };
 }

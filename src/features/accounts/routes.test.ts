@@ -23,7 +23,7 @@ describe("GET /api/v1/account", () => {
   test("shows the plan and this period's credits", async () => {
     const ctx = createTestContext({ DEFAULT_MONTHLY_CREDITS: "42" });
     const u = await userWithKey(ctx);
-    ctx.services.credits.spend(u.userId, 5, "test");
+    await ctx.services.credits.spend(u.userId, 5, "test");
     const r = await call(ctx, "GET", "/api/v1/account", { key: u.key });
     expect(r.status).toBe(200);
     expect(r.body.plan).toEqual({ id: "free", name: "Free", monthly_credits: 42 });
@@ -34,7 +34,7 @@ describe("GET /api/v1/account", () => {
   test("a plan set by the admin changes the allowance", async () => {
     const ctx = createTestContext({ PLANS: JSON.stringify([{ id: "pro", name: "Pro", monthly_credits: 1000 }]) });
     const u = await userWithKey(ctx);
-    ctx.services.accounts.setPlan(u.userId, "pro");
+    await ctx.services.accounts.setPlan(u.userId, "pro");
     const r = await call(ctx, "GET", "/api/v1/account", { key: u.key });
     expect(r.body.plan).toEqual({ id: "pro", name: "Pro", monthly_credits: 1000 });
     expect(r.body.credits.remaining).toBe(1000);
@@ -63,7 +63,7 @@ describe("/api/v1/keys", () => {
   test("pagination with cursor and Link header", async () => {
     const ctx = createTestContext();
     const a = await userWithKey(ctx);
-    for (let i = 0; i < 4; i++) ctx.services.keys.create(a.userId, `k${i}`);
+    for (let i = 0; i < 4; i++) await ctx.services.keys.create(a.userId, `k${i}`);
     const first = await call(ctx, "GET", "/api/v1/keys?limit=2", { key: a.key });
     expect(first.body.data.map((k: any) => k.name)).toEqual(["k3", "k2"]);
     expect(first.body.next_cursor).toBeString();

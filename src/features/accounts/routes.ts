@@ -10,11 +10,11 @@ export function accountRoutes(s: Services) {
     // GET /api/v1/me
     .get(
       "/me",
-      ({ request }) => {
+      async ({ request }) => {
         const actor = actorOf(request);
         const { type, ...rest } = actor.auth as { type: string } & Record<string, string>;
         const auth = type === "oauth" ? { type, client_id: rest.client_id } : { type, ...rest };
-        return { ...toPublicUser(s.accounts.userById(actor.userId)), auth };
+        return { ...toPublicUser(await s.accounts.userById(actor.userId)), auth };
       },
       {
         response: MePublic,
@@ -29,8 +29,8 @@ export function accountRoutes(s: Services) {
     // GET /api/v1/account
     .get(
       "/account",
-      ({ request }) => {
-        const { plan, ...credits } = s.credits.balance(actorOf(request).userId);
+      async ({ request }) => {
+        const { plan, ...credits } = await s.credits.balance(actorOf(request).userId);
         return { plan, credits };
       },
       {

@@ -36,7 +36,7 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
   // connection (the CLI setting a plan) commits, and this service's own writes evict entries.
   const users = new Map<string, UserRow>();
   let usersGeneration = deps.changes.generation();
-  function cachedUser(id: string): UserRow | undefined {
+  async function cachedUser(id: string): Promise<UserRow | undefined> {
     const g = deps.changes.generation();
     if (g !== usersGeneration) {
       usersGeneration = g;
@@ -44,7 +44,7 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
     }
     let u = users.get(id);
     if (!u) {
-      u = repo.userById(id);
+      u = await repo.userById(id);
       if (u) users.set(id, u);
     }
     return u;
@@ -64,15 +64,15 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
       checkPassword("password", input.password);
       const name = (input.name ?? "").trim() || email.split("@")[0]!;
       if (name.length > 100) throw invalid("name", "must be at most 100 characters");
-      if (!opts.bypassSignupPolicy && !config.allowSignup && repo.countUsers() > 0) {
+      if (!opts.bypassSignupPolicy && !config.allowSignup && await repo.countUsers() > 0) {
         throw new AppError("signup_closed", "Sign-up is closed on this server; ask its administrator for an account");
       }
       const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
-      if (repo.userByEmail(email)) throw new AppError("conflict", "An account with this email already exists");
+      if (await repo.userByEmail(email)) throw new AppError("conflict", "An account with this email already exists");
       const at = nowIso();
       const row: UserRow = { id: newId("user"), email, name, passwordHash, planId: config.credits.defaultPlanId, createdAt: at, updatedAt: at };
       try {
-        repo.insertUser(row);
+        await repo.insertUser(row);
       } catch (e) {
         if (String(e).includes("UNIQUE")) throw new AppError("conflict", "An account with this email already exists");
         throw e;
@@ -80,35 +80,35 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
       return row;
     },
 
-    signupOpen(): boolean {
-      return config.allowSignup || repo.countUsers() === 0;
+    async signupOpen(): Promise<boolean> {
+      return config.allowSignup || await repo.countUsers() === 0;
     },
 
     async verifyPassword(email: string, password: string): Promise<UserRow> {
-      const user = repo.userByEmail(email.trim());
+      const user = await repo.userByEmail(email.trim());
       const ok = await Bun.password.verify(password, user ? user.passwordHash : await dummy());
       if (!user || !ok) throw new AppError("invalid_credentials", "Email or password is wrong");
       return user;
     },
 
-    userById(id: string): UserRow {
-      const u = cachedUser(id);
+    async userById(id: string): Promise<UserRow> {
+      const u = await cachedUser(id);
       if (!u) throw notFound("User");
       return u;
     },
 
-    userByEmail(email: string): UserRow {
-      const u = repo.userByEmail(email);
+    async userByEmail(email: string): Promise<UserRow> {
+      const u = await repo.userByEmail(email);
       if (!u) throw notFound(`User ${email}`);
       return u;
     },
 
-    setPlan(userId: string, planId: string): void {
+    async setPlan(userId: string, planId: string): Promise<void> {
       if (!config.credits.plans.some((p) => p.id === planId)) {
         const known = config.credits.plans.map((p) => p.id).join(", ");
         throw invalid("plan", `unknown plan "${planId}"; known: ${known} (plans are defined by the PLANS setting, shared by the server and the CLI)`);
       }
-      repo.setPlan(userId, planId, nowIso());
+      await repo.setPlan(userId, planId, nowIso());
       users.delete(userId);
     },
 
@@ -117,19 +117,19 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
      * user (a stolen session stops working); `keepSessionId` stays signed in. Returns how many ended.
      */
     async changePassword(userId: string, input: { current: string; next: string }, keepSessionId: string): Promise<number> {
-      const user = repo.userById(userId);
+      const user = await repo.userById(userId);
       if (!user) throw notFound("User");
       if (!input.current) throw invalid("current_password", "Enter your current password");
       checkPassword("new_password", input.next);
       if (!(await Bun.password.verify(input.current, user.passwordHash))) throw invalid("current_password", "is wrong");
       if (input.next === input.current) throw invalid("new_password", "must differ from the current password");
       const hash = await Bun.password.hash(input.next, { algorithm: "argon2id" });
-      repo.setPassword(userId, hash, nowIso());
+      await repo.setPassword(userId, hash, nowIso());
       users.delete(userId);
       return repo.deleteOtherSessions(userId, keepSessionId);
     },
 
-    createSession(userId: string): { token: string; session: SessionRow } {
+    async createSession(userId: string): Promise<{ token: string; session: SessionRow }> {
       const token = randomToken();
       const now = clock.now();
       const session: SessionRow = {
@@ -140,17 +140,17 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
         createdAt: new Date(now).toISOString(),
         expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
       };
-      repo.insertSession(session);
+      await repo.insertSession(session);
       return { token, session };
     },
 
-    sessionFromToken(token: string | undefined): SessionRow | undefined {
+    async sessionFromToken(token: string | undefined): Promise<SessionRow | undefined> {
       if (!token || token.length > 200) return undefined;
       return repo.sessionByHash(hashSecret(token), nowIso());
     },
 
-    endSession(id: string): void {
-      repo.deleteSession(id);
+    async endSession(id: string): Promise<void> {
+      await repo.deleteSession(id);
     },
   };
 }

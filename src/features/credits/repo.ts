@@ -14,15 +14,15 @@ const used = preparedOn((orm) =>
 
 export function createCreditsRepo(db: Db) {
   return {
-    usedBetween(userId: string, from: string, to: string): number {
-      return db.query((c) => used(c).get({ userId, from, to }))?.used ?? 0;
+    async usedBetween(userId: string, from: string, to: string): Promise<number> {
+      return (await db.query((c) => used(c).get({ userId, from, to })))?.used ?? 0;
     },
     /** The user's latest spends, newest first (the (user_id, created_at) index serves it). */
     recent(userId: string, limit: number) {
       return db.query((c) => c.orm.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.createdAt), desc(creditLedger.id)).limit(limit).all());
     },
-    insert(row: typeof creditLedger.$inferInsert): void {
-      db.exec((c) => c.orm.insert(creditLedger).values(row).run());
+    async insert(row: typeof creditLedger.$inferInsert): Promise<void> {
+      await db.exec((c) => c.orm.insert(creditLedger).values(row).run());
     },
   };
 }

@@ -52,36 +52,36 @@ describe("periodFor", () => {
 });
 
 describe("credits service", () => {
-  test("the allowance renews when the period rolls over, anchored on sign-up (Jan 31 → Feb 29)", () => {
+  test("the allowance renews when the period rolls over, anchored on sign-up (Jan 31 → Feb 29)", async () => {
     const now = { t: at("2024-01-31T12:00:00.000Z") };
     const s = services(openTestDatabase(), 10, now);
     const user = insertUser(s.db.sqlite, "2024-01-31T12:00:00.000Z");
-    s.credits.spend(user, 7, "ask");
+    await s.credits.spend(user, 7, "ask");
     now.t = at("2024-02-29T11:59:59.000Z");
-    expect(s.credits.balance(user)).toMatchObject({ used: 7, remaining: 3, period_end: "2024-02-29T12:00:00.000Z" });
+    expect(await s.credits.balance(user)).toMatchObject({ used: 7, remaining: 3, period_end: "2024-02-29T12:00:00.000Z" });
     now.t = at("2024-02-29T12:00:00.000Z");
-    const b = s.credits.balance(user);
+    const b = await s.credits.balance(user);
     expect(b).toMatchObject({ allowance: 10, used: 0, remaining: 10 });
     expect([b.period_start, b.period_end]).toEqual(["2024-02-29T12:00:00.000Z", "2024-03-31T12:00:00.000Z"]);
   });
 
-  test("spend returns the new balance and records one ledger row", () => {
+  test("spend returns the new balance and records one ledger row", async () => {
     const now = { t: at("2024-05-01T00:00:00.000Z") };
     const s = services(openTestDatabase(), 10, now);
     const user = insertUser(s.db.sqlite, "2024-04-20T00:00:00.000Z");
-    expect(s.credits.spend(user, 4, "ask", "ref_1")).toMatchObject({ allowance: 10, used: 4, remaining: 6 });
-    expect(s.credits.balance(user)).toMatchObject({ used: 4, remaining: 6 });
+    expect(await s.credits.spend(user, 4, "ask", "ref_1")).toMatchObject({ allowance: 10, used: 4, remaining: 6 });
+    expect(await s.credits.balance(user)).toMatchObject({ used: 4, remaining: 6 });
     expect(ledgerCount(s.db.sqlite, user)).toBe(1);
   });
 
-  test("spending more than remains is refused with 402 insufficient_credit and charges nothing", () => {
+  test("spending more than remains is refused with 402 insufficient_credit and charges nothing", async () => {
     const now = { t: at("2024-05-01T00:00:00.000Z") };
     const s = services(openTestDatabase(), 5, now);
     const user = insertUser(s.db.sqlite, "2024-04-20T00:00:00.000Z");
-    s.credits.spend(user, 3, "ask");
+    await s.credits.spend(user, 3, "ask");
     let err: unknown;
     try {
-      s.credits.spend(user, 3, "ask");
+      await s.credits.spend(user, 3, "ask");
     } catch (e) {
       err = e;
     }
@@ -89,18 +89,18 @@ describe("credits service", () => {
     expect((err as AppError).code).toBe("insufficient_credit");
     expect((err as AppError).status).toBe(402);
     expect((err as AppError).detail).toContain("2 remain");
-    expect(s.credits.balance(user)).toMatchObject({ used: 3, remaining: 2 });
+    expect(await s.credits.balance(user)).toMatchObject({ used: 3, remaining: 2 });
     expect(ledgerCount(s.db.sqlite, user)).toBe(1);
-    expect(() => s.credits.ensure(user, 3)).toThrow(AppError);
+    await expect(s.credits.ensure(user, 3)).rejects.toThrow(AppError);
     expect(() => s.credits.ensure(user, 2)).not.toThrow();
   });
 
-  test("a user's plan sets the allowance", () => {
+  test("a user's plan sets the allowance", async () => {
     const now = { t: at("2024-05-01T00:00:00.000Z") };
     const config = testConfig({ PLANS: '[{"id":"pro","name":"Pro","monthly_credits":1000}]' });
     const s = createServices({ config, db: openTestDatabase(), logger: silentLogger, clock: { now: () => now.t } });
     const user = insertUser(s.db.sqlite, "2024-04-20T00:00:00.000Z", "pro");
-    expect(s.credits.balance(user)).toMatchObject({ plan: { id: "pro" }, allowance: 1000, remaining: 1000 });
+    expect(await s.credits.balance(user)).toMatchObject({ plan: { id: "pro" }, allowance: 1000, remaining: 1000 });
   });
 });
 
@@ -108,25 +108,20 @@ describe("two connections to one database file", () => {
   const dir = mkdtempSync(join(tmpdir(), "commonplace-credits-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  test("the last credit goes to exactly one of two spenders", () => {
+  // Two connections on two threads (as two processes would be): in one thread, a connection waiting
+  // for the file's write lock would block the thread that holds it.
+  test("the last credit goes to exactly one of two spenders", async () => {
     const file = join(dir, "two-handles.db");
-    const now = { t: at("2024-05-01T00:00:00.000Z") };
-    const a = services(openDatabase(file), 1, now);
-    const b = services(openDatabase(file), 1, now);
-    const user = insertUser(a.db.sqlite, "2024-04-20T00:00:00.000Z");
-    const outcomes = [a, b].map((s) => {
-      try {
-        s.credits.spend(user, 1, "ask");
-        return "won";
-      } catch (e) {
-        return e instanceof AppError ? e.code : String(e);
-      }
-    });
+    const setup = openDatabase(file);
+    const user = insertUser(setup.sqlite, new Date().toISOString());
+    setup.close();
+    const workers = await Promise.all([raceWorker(file, [user]), raceWorker(file, [user])]);
+    const outcomes = (await Promise.all(workers.map((w) => w.go()))).map((r) => r[0]!);
     expect(outcomes.sort()).toEqual(["insufficient_credit", "won"]);
-    expect(ledgerCount(b.db.sqlite, user)).toBe(1);
-    a.db.close();
-    b.db.close();
-  });
+    const check = openDatabase(file);
+    expect(ledgerCount(check.sqlite, user)).toBe(1);
+    check.close();
+  }, 60_000);
 
   test("two threads racing over many users: each user's last credit is spent exactly once", async () => {
     const file = join(dir, "race.db");
@@ -156,17 +151,18 @@ async function raceWorker(file: string, users: string[]) {
     import { silentLogger } from ${JSON.stringify(join(src, "log.ts"))};
     import { createServices } from ${JSON.stringify(join(src, "services.ts"))};
     let s, db;
-    self.onmessage = ({ data }) => {
+    self.onmessage = async ({ data }) => {
       if (data.type === "open") {
         db = openDatabase(data.file);
         s = createServices({ config: loadConfig(data.env), db, logger: silentLogger });
         postMessage("ready");
         return;
       }
-      const out = data.users.map((u) => {
-        try { s.credits.spend(u, 1, "ask"); return "won"; }
-        catch (e) { return e instanceof AppError ? e.code : String(e); }
-      });
+      const out = [];
+      for (const u of data.users) {
+        try { await s.credits.spend(u, 1, "ask"); out.push("won"); }
+        catch (e) { out.push(e instanceof AppError ? e.code : String(e)); }
+      }
       db.close();
       postMessage(out);
     };`;

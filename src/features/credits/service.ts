@@ -50,12 +50,12 @@ export function createCreditsService(deps: { repo: CreditsRepo; accounts: Accoun
     return config.credits.plans.find((p) => p.id === planId) ?? config.credits.plans.find((p) => p.id === config.credits.defaultPlanId)!;
   }
 
-  function balance(userId: string): Balance & { plan: Plan } {
-    const user = accounts.userById(userId);
+  async function balance(userId: string): Promise<Balance & { plan: Plan }> {
+    const user = await accounts.userById(userId);
     if (!user) throw new AppError("not_found", "User not found");
     const plan = planOf(user.planId);
     const { start, end } = periodFor(user.createdAt, clock.now());
-    const used = repo.usedBetween(userId, start.toISOString(), end.toISOString());
+    const used = await repo.usedBetween(userId, start.toISOString(), end.toISOString());
     return {
       plan,
       allowance: plan.monthly_credits,
@@ -70,15 +70,15 @@ export function createCreditsService(deps: { repo: CreditsRepo; accounts: Accoun
     balance,
 
     /** The latest spends: what (reason, and the podcast id for podcasts), when, how many credits. */
-    recentSpends(userId: string, limit: number): Spend[] {
-      return repo.recent(userId, limit).map((r) => ({ id: r.id, amount: r.amount, reason: r.reason, ref: r.ref, created_at: r.createdAt }));
+    async recentSpends(userId: string, limit: number): Promise<Spend[]> {
+      return (await repo.recent(userId, limit)).map((r) => ({ id: r.id, amount: r.amount, reason: r.reason, ref: r.ref, created_at: r.createdAt }));
     },
 
     /** Throws 402 insufficient_credit when short; the check and the ledger row are one transaction. */
-    spend(userId: string, amount: number, reason: string, ref?: string): Balance {
+    async spend(userId: string, amount: number, reason: string, ref?: string): Promise<Balance> {
       if (!Number.isInteger(amount) || amount < 0) throw new Error(`invalid credit amount ${amount}`);
-      return db.tx(() => {
-        const b = balance(userId);
+      return db.tx(async () => {
+        const b = await balance(userId);
         if (b.remaining < amount) {
           throw new AppError(
             "insufficient_credit",
@@ -86,7 +86,7 @@ export function createCreditsService(deps: { repo: CreditsRepo; accounts: Accoun
           );
         }
         if (amount > 0) {
-          repo.insert({ id: newId("ledger"), userId, amount, reason, ref: ref ?? null, createdAt: new Date(clock.now()).toISOString() });
+          await repo.insert({ id: newId("ledger"), userId, amount, reason, ref: ref ?? null, createdAt: new Date(clock.now()).toISOString() });
         }
         const { plan: _plan, ...rest } = b;
         return { ...rest, used: b.used + amount, remaining: b.remaining - amount };
@@ -94,8 +94,8 @@ export function createCreditsService(deps: { repo: CreditsRepo; accounts: Accoun
     },
 
     /** Throws 402 without charging when the balance cannot cover `amount`. */
-    ensure(userId: string, amount: number): void {
-      const b = balance(userId);
+    async ensure(userId: string, amount: number): Promise<void> {
+      const b = await balance(userId);
       if (b.remaining < amount) {
         throw new AppError("insufficient_credit", `This needs ${amount} credits and ${b.remaining} remain until ${b.period_end}`);
       }

@@ -6,7 +6,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testConfig } from "../../config.ts";
 import { openDatabase, openTestDatabase } from "../../db/client.ts";
-import { inTransaction } from "../../db/tx.ts";
 import { newId } from "../../ids.ts";
 import { silentLogger } from "../../log.ts";
 import { createServices } from "../../services.ts";
@@ -49,14 +48,13 @@ describe("live hub", () => {
     const user = insertUser(s);
     const actor = { userId: user, auth: { type: "system" as const, reason: "test" } };
     const c = collector();
-    s.live.hub.subscribe(user, c.sink);
-    expect(() =>
-      inTransaction(s.db.sqlite, () => {
-        s.events.record(actor, "notebook.created", { id: "nb_rolled_back" });
+    await s.live.hub.subscribe(user, c.sink);
+    await expect(s.db.tx(async () => {
+        await s.events.record(actor, "notebook.created", { id: "nb_rolled_back" });
         throw new Error("abort the change");
       }),
-    ).toThrow("abort the change");
-    const nb = s.notebooks.create(actor, { name: "kept" });
+    ).rejects.toThrow("abort the change");
+    const nb = await s.notebooks.create(actor, { name: "kept" });
     expect(await c.stored(1)).toEqual([nb.id]);
     s.live.hub.close();
   });
@@ -71,8 +69,8 @@ describe("live hub", () => {
     const other = createServices({ config, db: openDatabase(file), logger: silentLogger });
     const user = insertUser(server);
     const c = collector();
-    server.live.hub.subscribe(user, c.sink);
-    const nb = other.notebooks.create({ userId: user, auth: { type: "system", reason: "cli" } }, { name: "from elsewhere" });
+    await server.live.hub.subscribe(user, c.sink);
+    const nb = await other.notebooks.create({ userId: user, auth: { type: "system", reason: "cli" } }, { name: "from elsewhere" });
     expect(await c.stored(1, 10_000)).toEqual([nb.id]);
     server.live.hub.close();
     other.live.hub.close();

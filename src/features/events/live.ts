@@ -41,14 +41,51 @@ export function createLiveHub(deps: LiveHubDeps) {
 
   /** The outbox is read while streams are open or progress is held (its end must be seen). */
   const active = () => open > 0 || snapshots.size > 0;
-  function activate(): void {
-    if (!active()) cursor = events.latestSeq(); // nothing was fanned out while idle: start from now
+  /** The cursor's read when the hub last woke from idle; every outbox read waits for it. */
+  let cursorReady: Promise<void> = Promise.resolve();
+  /** Waking from idle: nothing was fanned out meanwhile, so fan-out starts from the outbox's end. */
+  function activate(): Promise<void> {
+    if (!active()) {
+      cursorReady = events.latestSeq().then(
+        (seq) => void (cursor = seq),
+        (err: unknown) => console.error("live hub: reading the outbox's end failed", err),
+      );
+    }
+    return cursorReady;
   }
 
-  function pump(): void {
+  let pumping: Promise<void> | null = null;
+  let pumpAgain = false;
+  /**
+   * Reads the outbox past the cursor and fans it out. One read at a time: two overlapping reads would
+   * start from the same cursor and deliver the same events twice, so a wake-up during a read asks for
+   * one more pass instead. Never rejects (a failed read waits for the next wake-up or backstop).
+   */
+  function pump(): Promise<void> {
+    if (pumping) {
+      pumpAgain = true;
+      return pumping;
+    }
+    pumping = (async () => {
+      try {
+        do {
+          pumpAgain = false;
+          await pumpOnce();
+        } while (pumpAgain);
+      } catch (err) {
+        console.error("live hub: reading the events outbox failed", err);
+      } finally {
+        pumping = null;
+      }
+    })();
+    return pumping;
+  }
+
+  async function pumpOnce(): Promise<void> {
+    await cursorReady;
     if (!active()) return;
     for (;;) {
-      const batch = events.after(cursor, BATCH);
+      const batch = await events.after(cursor, BATCH);
       for (const e of batch) {
         cursor = e.seq;
         forgetProgress(e);
@@ -65,14 +102,15 @@ export function createLiveHub(deps: LiveHubDeps) {
     if (typeof id === "string" && snapshots.has(id)) snapshots.delete(id);
   }
 
+  // Synchronous, so a progress snapshot is held the moment it is published.
   function onPublished(e: PublishedEvent): void {
-    activate();
+    void activate();
     snapshots.set(e.data.id, { event: e, at: now() });
     const sinks = byUser.get(e.user_id);
     if (sinks) for (const sink of sinks) sink.deliver({ published: e });
   }
 
-  const stopRecorded = events.onRecorded(() => pump());
+  const stopRecorded = events.onRecorded(() => void pump());
   const stopPublished = events.onPublished(onPublished);
 
   function startBackstop(): void {
@@ -81,7 +119,7 @@ export function createLiveHub(deps: LiveHubDeps) {
       const g = deps.changes!.generation();
       if (g === generation) return;
       generation = g;
-      pump();
+      void pump();
     }, deps.backstopMs ?? 1000);
     backstop.unref?.();
   }
@@ -91,12 +129,12 @@ export function createLiveHub(deps: LiveHubDeps) {
      * Adds a stream of `userId`; null when the user already has the most streams allowed. The hub
      * delivers events committed after this call; what came before is the stream's to read.
      */
-    subscribe(userId: string, sink: LiveSink): (() => void) | null {
+    async subscribe(userId: string, sink: LiveSink): Promise<(() => void) | null> {
       if (closed) return null;
       let sinks = byUser.get(userId);
       if (sinks && sinks.size >= deps.maxPerUser) return null;
       if (open === 0) {
-        activate();
+        await activate();
         generation = deps.changes?.generation() ?? 0;
         startBackstop();
       }

@@ -34,50 +34,50 @@ const NEXT_EXPIRY = `SELECT min(dispatch_lease_until) AS until FROM events WHERE
 export type NewEvent = Omit<EventRow, "seq" | "dispatchLeaseUntil">;
 
 export function createEventsRepo(db: Db) {
-  const rows = (sql: string, params: P): EventRow[] => db.query((c) => c.sqlite.query<EventRow, [P]>(sql).all(params));
+  const rows = async (sql: string, params: P): Promise<EventRow[]> => db.query((c) => c.sqlite.query<EventRow, [P]>(sql).all(params));
 
   return {
     /** `dispatchedAt` set: the event can trigger nothing, so the dispatcher never sees it. */
-    insert(row: NewEvent): number {
+    async insert(row: NewEvent): Promise<number> {
       const params = {
         id: row.id, userId: row.userId, type: row.type, occurredAt: row.occurredAt, data: row.data,
         previous: row.previous, depth: row.depth, dispatchedAt: row.dispatchedAt,
       };
       return db.exec((c) => c.sqlite.query<{ seq: number }, [P]>(INSERT).get(params)!.seq);
     },
-    after(seq: number, limit: number): EventRow[] {
+    async after(seq: number, limit: number): Promise<EventRow[]> {
       return rows(AFTER, { seq, limit });
     },
-    afterForUser(userId: string, seq: number, limit: number): EventRow[] {
+    async afterForUser(userId: string, seq: number, limit: number): Promise<EventRow[]> {
       return rows(AFTER_FOR_USER, { userId, seq, limit });
     },
-    latestSeq(): number {
+    async latestSeq(): Promise<number> {
       return db.query((c) => c.sqlite.query<{ seq: number | null }, []>(LATEST).get()?.seq ?? 0);
     },
-    forUser(userId: string, opts: { limit: number; beforeSeq?: number; type?: string }): EventRow[] {
+    async forUser(userId: string, opts: { limit: number; beforeSeq?: number; type?: string }): Promise<EventRow[]> {
       return rows(FOR_USER, { userId, beforeSeq: opts.beforeSeq ?? null, type: opts.type ?? null, limit: opts.limit });
     },
     /** Leases up to `limit` pending events whose lease is free or expired; oldest first. */
-    claimPending(p: { now: number; leaseUntil: number; limit: number }): EventRow[] {
-      const claimed = db.exec((c) => c.sqlite.query<EventRow, [P]>(CLAIM).all({ now: p.now, leaseUntil: p.leaseUntil, limit: p.limit }));
+    async claimPending(p: { now: number; leaseUntil: number; limit: number }): Promise<EventRow[]> {
+      const claimed = await db.exec((c) => c.sqlite.query<EventRow, [P]>(CLAIM).all({ now: p.now, leaseUntil: p.leaseUntil, limit: p.limit }));
       // RETURNING order is unspecified; dispatch in sequence order.
       return claimed.sort((a, b) => a.seq - b.seq);
     },
     /** Marks a claimed event dispatched; false when the claim `lease` no longer holds it (taken over or done). */
-    markDispatched(seq: number, lease: number, now: number): boolean {
+    async markDispatched(seq: number, lease: number, now: number): Promise<boolean> {
       return db.exec((c) => c.sqlite.query<null, [P]>(MARK).run({ seq, lease, now }).changes > 0);
     },
     /** Frees this claim's events that were not dispatched, so the next claim need not wait for the lease. */
-    releaseClaims(seqs: number[], lease: number): void {
+    async releaseClaims(seqs: number[], lease: number): Promise<void> {
       if (seqs.length === 0) return;
-      db.exec((c) => c.sqlite.query<null, [P]>(RELEASE).run({ seqs: JSON.stringify(seqs), lease }));
+      await db.exec((c) => c.sqlite.query<null, [P]>(RELEASE).run({ seqs: JSON.stringify(seqs), lease }));
     },
     /** The newest event still waiting for dispatch (claimed or not), or null when none waits. */
-    latestPendingSeq(): number | null {
+    async latestPendingSeq(): Promise<number | null> {
       return db.query((c) => c.sqlite.query<{ seq: number | null }, []>(LATEST_PENDING).get()?.seq ?? null);
     },
     /** When the earliest live claim on a pending event runs out, or null when none is held. */
-    nextLeaseExpiry(now: number): number | null {
+    async nextLeaseExpiry(now: number): Promise<number | null> {
       return db.query((c) => c.sqlite.query<{ until: number | null }, [P]>(NEXT_EXPIRY).get({ now })?.until ?? null);
     },
   };

@@ -90,10 +90,10 @@ export function createEventsService(deps: { repo: EventsRepo; db: Transactor; cl
 
   return {
     /** Call inside the transaction of the change; listeners are told after the current tick. */
-    record(actor: Actor, type: StoredEventType, data: unknown, previous?: unknown): string {
+    async record(actor: Actor, type: StoredEventType, data: unknown, previous?: unknown): Promise<string> {
       const id = newId("event");
       const now = clock.now();
-      repo.insert({
+      await repo.insert({
         id,
         userId: actor.userId,
         type,
@@ -118,18 +118,18 @@ export function createEventsService(deps: { repo: EventsRepo; db: Transactor; cl
       published.add(listener);
       return () => published.delete(listener);
     },
-    after(seq: number, limit = 100): AppEvent[] {
-      return repo.after(seq, limit).map(toAppEvent);
+    async after(seq: number, limit = 100): Promise<AppEvent[]> {
+      return (await repo.after(seq, limit)).map(toAppEvent);
     },
     /** One user's events after `seq`, oldest first: what a resumed stream missed. */
-    afterForUser(userId: string, seq: number, limit: number): AppEvent[] {
-      return repo.afterForUser(userId, seq, limit).map(toAppEvent);
+    async afterForUser(userId: string, seq: number, limit: number): Promise<AppEvent[]> {
+      return (await repo.afterForUser(userId, seq, limit)).map(toAppEvent);
     },
-    latestSeq(): number {
+    async latestSeq(): Promise<number> {
       return repo.latestSeq();
     },
-    forUser(userId: string, opts: { limit: number; beforeSeq?: number; type?: string }): AppEvent[] {
-      return repo.forUser(userId, opts).map(toAppEvent);
+    async forUser(userId: string, opts: { limit: number; beforeSeq?: number; type?: string }): Promise<AppEvent[]> {
+      return (await repo.forUser(userId, opts)).map(toAppEvent);
     },
     /** Wakes consumers (the workflow dispatcher, the live hub) after commit with the types recorded. */
     onRecorded(listener: (types: ReadonlySet<string>) => void): () => void {

@@ -36,7 +36,7 @@ describe("event stream", () => {
     const sse = sseReader(res);
     const first = await sse.next();
     expect(first.retry).toBe("3000");
-    expect(first.id).toBe(String(ctx.services.events.latestSeq()));
+    expect(first.id).toBe(String(await ctx.services.events.latestSeq()));
     await sse.cancel();
 
     const anon = await ctx.app.handle(new Request("http://localhost/api/v1/events/stream"));
@@ -136,7 +136,7 @@ describe("event stream", () => {
     const a = await userWithKey(ctx);
     const b = await userWithKey(ctx);
     await notebook(ctx, a, "stored");
-    const cursor = String(ctx.services.events.latestSeq());
+    const cursor = String(await ctx.services.events.latestSeq());
     const sse = sseReader(await open(ctx, a.key));
     const bSse = sseReader(await open(ctx, b.key));
     ctx.services.events.publish(a.userId, "podcast.progress", { id: "pod_X", status: "generating", phase: "speech", percent: 40, detail: "Speaking line 2 of 5" });
@@ -159,7 +159,7 @@ describe("event stream", () => {
     const sse = sseReader(await open(ctx, a.key));
     await sse.next(); // the opening lines
     const ids: string[] = [];
-    for (let i = 0; i < 300; i++) ids.push(ctx.services.notebooks.create({ userId: a.userId, auth: { type: "system", reason: "test" } }, { name: `n${i}` }).id);
+    for (let i = 0; i < 300; i++) ids.push((await ctx.services.notebooks.create({ userId: a.userId, auth: { type: "system", reason: "test" } }, { name: `n${i}` })).id);
     await Bun.sleep(0);
     const got: string[] = [];
     while (got.length < ids.length) got.push(dataOf(await sse.event()).data.id);

@@ -51,10 +51,10 @@ export const EVENT_STREAM_HEADERS = {
   "x-accel-buffering": "no",
 };
 
-export function openEventStream(deps: StreamDeps, req: StreamRequest): Response {
+export async function openEventStream(deps: StreamDeps, req: StreamRequest): Promise<Response> {
   const { events, hub } = deps;
   const requested = parseCursor(req.lastEventId);
-  const latest = events.latestSeq();
+  const latest = await events.latestSeq();
   // A cursor beyond the outbox (a restored backup, another server) resumes from the newest event.
   let lastSent = requested === null ? latest : Math.min(requested, latest);
   let replaying = requested !== null;
@@ -86,7 +86,7 @@ export function openEventStream(deps: StreamDeps, req: StreamRequest): Response 
   }
 
   if (hub.isClosed()) throw new AppError("service_unavailable", "The server is shutting down; reconnect in a moment");
-  const unsubscribe = hub.subscribe(req.userId, { deliver, end: () => onAbort() });
+  const unsubscribe = await hub.subscribe(req.userId, { deliver, end: () => onAbort() });
   if (!unsubscribe) {
     throw new AppError("rate_limited", "Too many event streams are open for this account; close one and try again", {
       headers: { "retry-after": String(Math.ceil(RETRY_MS / 1000)) },
@@ -125,9 +125,9 @@ export function openEventStream(deps: StreamDeps, req: StreamRequest): Response 
         if (req.signal?.aborted) onAbort();
         else req.signal?.addEventListener("abort", onAbort);
       },
-      pull() {
+      async pull() {
         if (closed || !replaying) return;
-        const page = events.afterForUser(req.userId, lastSent, REPLAY_PAGE);
+        const page = await events.afterForUser(req.userId, lastSent, REPLAY_PAGE);
         for (const e of page) {
           send(frame(e.seq, e));
           lastSent = e.seq;

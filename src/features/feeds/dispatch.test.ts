@@ -15,7 +15,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   ctx.feeds.dispatcher.stop();
-  server.stop();
+  void server.stop();
   ctx.db.close();
 });
 
@@ -27,19 +27,19 @@ const pollJobs = () =>
 describe("dispatching", () => {
   test("a due watch gets one job per slot; running it polls and moves the slot", async () => {
     const owner = await ownerWithWorkflow(ctx);
-    const id = ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
-    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(1);
-    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(0);
+    const id = await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(1);
+    expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(0);
     expect(JSON.parse(pollJobs()[0]!.payload)).toEqual({ watch_id: id, slot: ctx.clock.now() });
 
     expect(await ctx.runner.drain()).toMatchObject({ succeeded: 1, failed: 0 });
     expect(server.hits("/a.xml")).toHaveLength(1);
-    const watch = ctx.feeds.service.get(owner.actor, id);
+    const watch = await ctx.feeds.service.get(owner.actor, id);
     expect(watch.status).toBe("ok");
-    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(0);
+    expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(0);
 
     ctx.clock.set(Date.parse(watch.next_poll_at!));
-    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(1);
+    expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(1);
     await ctx.runner.drain();
     expect(server.hits("/a.xml").map((r) => r.status)).toEqual([200, 304]);
   });
@@ -48,16 +48,16 @@ describe("dispatching", () => {
     ctx.db.close();
     ctx = feedsTestContext({ env: { FEED_HOST_SPACING_MS: "1500" } });
     const owner = await ownerWithWorkflow(ctx);
-    ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
-    ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/b.xml") });
-    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(2);
+    await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/b.xml") });
+    expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(2);
     expect(pollJobs().map((j) => j.run_at - ctx.clock.now())).toEqual([0, 1500]);
   });
 
   test("a job whose slot was already polled (poll now, watch_feed) does nothing", async () => {
     const owner = await ownerWithWorkflow(ctx);
-    const id = ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
-    ctx.feeds.dispatcher.dispatchDue();
+    const id = await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    await ctx.feeds.dispatcher.dispatchDue();
     await ctx.feeds.service.pollNow(owner.actor, id);
     await ctx.runner.drain();
     expect(server.hits("/a.xml")).toHaveLength(1);
@@ -65,39 +65,39 @@ describe("dispatching", () => {
 
   test("deactivating the workflow stops its watches; reactivating resumes them; deleting removes them", async () => {
     const owner = await ownerWithWorkflow(ctx);
-    const id = ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
-    ctx.feeds.dispatcher.dispatchDue();
+    const id = await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    await ctx.feeds.dispatcher.dispatchDue();
     ctx.db.sqlite.query("UPDATE workflows SET active = 0 WHERE id = ?").run(owner.workflowId);
     await ctx.runner.drain();
     expect(server.requests).toHaveLength(0);
     ctx.clock.advance(60 * MIN);
-    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(0);
-    expect(ctx.feeds.service.get(owner.actor, id)).toMatchObject({ active: false, next_poll_at: null });
+    expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(0);
+    expect(await ctx.feeds.service.get(owner.actor, id)).toMatchObject({ active: false, next_poll_at: null });
 
     ctx.db.sqlite.query("UPDATE workflows SET active = 1 WHERE id = ?").run(owner.workflowId);
-    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(1);
+    expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(1);
     await ctx.runner.drain();
     expect(server.requests).toHaveLength(1);
 
     ctx.db.sqlite.query("DELETE FROM workflows WHERE id = ?").run(owner.workflowId);
-    expect(() => ctx.feeds.service.get(owner.actor, id)).toThrow("Feed not found");
+    await expect(ctx.feeds.service.get(owner.actor, id)).rejects.toThrow("Feed not found");
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM feed_entries").get()).toEqual({ n: 0 });
   });
 
   test("removing the watch_feed action from the workflow stops its watches", async () => {
     const owner = await ownerWithWorkflow(ctx);
-    const id = ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    const id = await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
     ctx.db.sqlite.query(`UPDATE workflows SET actions_json = '[{"id":"x","type":"condition","if":{"all":[]}}]' WHERE id = ?`).run(owner.workflowId);
-    expect(ctx.feeds.dispatcher.dispatchDue()).toBe(0);
-    expect(ctx.feeds.service.get(owner.actor, id)).toMatchObject({ active: false });
+    expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(0);
+    expect(await ctx.feeds.service.get(owner.actor, id)).toMatchObject({ active: false });
     await ctx.runner.drain();
     expect(server.requests).toHaveLength(0);
   });
 
   test("start() registers a croner schedule that dispatches; stop() removes it", async () => {
     const owner = await ownerWithWorkflow(ctx);
-    ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
-    ctx.feeds.dispatcher.start();
+    await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
+    await ctx.feeds.dispatcher.start();
     expect(ctx.services.scheduler.has("feeds.dispatch")).toBe(true);
     expect(pollJobs()).toHaveLength(1);
     ctx.db.sqlite.exec("DELETE FROM jobs");

@@ -37,17 +37,17 @@ export function createFeedDispatcher(deps: DispatcherDeps) {
   const { repo, jobs, clock, logger } = deps;
 
   /** Enqueues one poll per due watch (idempotent per slot); returns how many jobs were added. */
-  function dispatchDue(): number {
+  async function dispatchDue(): Promise<number> {
     const now = clock.now();
     const perHost = new Map<string, number>();
     let added = 0;
-    for (const w of repo.due(now, BATCH)) {
+    for (const w of await repo.due(now, BATCH)) {
       const host = hostOf(pollUrl(w, deps.videoSite));
       const k = perHost.get(host) ?? 0;
       perHost.set(host, k + 1);
       // Watches of one host due together are spread out in the queue instead of waiting on each other.
       const runAt = now + k * deps.hostSpacingMs;
-      const res = jobs.enqueue(FEED_POLL_JOB, { watch_id: w.id, slot: w.nextPollAt }, { idempotencyKey: `${w.id}:${w.nextPollAt}`, runAt });
+      const res = await jobs.enqueue(FEED_POLL_JOB, { watch_id: w.id, slot: w.nextPollAt }, { idempotencyKey: `${w.id}:${w.nextPollAt}`, runAt });
       if (res.created) added++;
     }
     if (added > 0) logger.debug("feed polls enqueued", { count: added });
@@ -56,9 +56,9 @@ export function createFeedDispatcher(deps: DispatcherDeps) {
 
   return {
     dispatchDue,
-    start(): void {
+    async start(): Promise<void> {
       deps.scheduler.schedule(SCHEDULE_NAME, TICK, dispatchDue);
-      dispatchDue();
+      await dispatchDue();
     },
     stop(): void {
       deps.scheduler.unschedule(SCHEDULE_NAME);

@@ -20,7 +20,7 @@ export type { PollResult } from "./poller.ts";
 export interface FeedsDeps {
   db: Db;
   sources: Pick<SourcesService, "create">;
-  existingNotebookIds(userId: string, ids: string[]): Set<string>;
+  existingNotebookIds(userId: string, ids: string[]): Promise<Set<string>>;
   safeFetch: SafeFetch;
   jobs: JobEnqueuer;
   scheduler: Scheduler;

@@ -11,7 +11,7 @@ beforeEach(() => {
   ctx = feedsTestContext();
 });
 afterEach(() => {
-  server.stop();
+  void server.stop();
   ctx.db.close();
 });
 
@@ -21,13 +21,13 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 describe("RSS end to end", () => {
   test("first poll is a baseline; unchanged polls are 304s; new entries become sources in the notebooks", async () => {
     const owner = await ownerWithWorkflow(ctx);
-    const notebook = ctx.services.notebooks.create(owner.actor, { name: "Reading" });
+    const notebook = await ctx.services.notebooks.create(owner.actor, { name: "Reading" });
     server.set("/feed.xml", { body: rss(range(1, 3).reverse()) });
 
     const first = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml"), notebook_ids: [notebook.id] });
     expect(first).toMatchObject({ feed_url: server.url("/feed.xml"), title: "Example News", new_entries: 0, sources: [], poll_status: "updated", error: null });
     expect(sourceRows(ctx, owner.userId)).toEqual([]);
-    const watch = ctx.feeds.service.get(owner.actor, first.feed_id);
+    const watch = await ctx.feeds.service.get(owner.actor, first.feed_id);
     expect(watch).toMatchObject({ status: "ok", entries_seen: 3, sources_created: 0, last_status: 200, consecutive_failures: 0, active: true });
 
     const again = await ctx.feeds.service.pollNow(owner.actor, first.feed_id);
@@ -95,7 +95,7 @@ describe("backfill", () => {
     const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml"), backfill: 2 });
     expect(out.new_entries).toBe(2);
     expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual(["Post number 4", "Post number 5"]);
-    expect(ctx.feeds.service.get(owner.actor, out.feed_id)).toMatchObject({ entries_seen: 5, sources_created: 2 });
+    expect(await ctx.feeds.service.get(owner.actor, out.feed_id)).toMatchObject({ entries_seen: 5, sources_created: 2 });
     server.set("/feed.xml", { body: rss([item(6), item(2), item(5), item(1), item(4), item(3)]) });
     const next = await ctx.feeds.service.pollNow(owner.actor, out.feed_id);
     expect(next.poll.new_entries).toBe(1);
@@ -132,15 +132,15 @@ describe("watch settings", () => {
   test("the same workflow and URL keep one watch; a changed schedule or notebooks updates it", async () => {
     const owner = await ownerWithWorkflow(ctx);
     server.set("/feed.xml", { body: rss(range(1, 1)) });
-    const nb = ctx.services.notebooks.create(owner.actor, { name: "Later" });
+    const nb = await ctx.services.notebooks.create(owner.actor, { name: "Later" });
     const a = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml") });
     ctx.clock.advance(1000);
     const b = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml"), schedule: "0 * * * *", notebook_ids: [nb.id] });
     expect(b.feed_id).toBe(a.feed_id);
-    const w = ctx.feeds.service.get(owner.actor, a.feed_id);
+    const w = await ctx.feeds.service.get(owner.actor, a.feed_id);
     expect(w).toMatchObject({ schedule: "0 * * * *", notebook_ids: [nb.id] });
     expect(w.updated_at).toBe(iso(ctx.clock.now()));
-    expect(ctx.feeds.service.list(owner.actor, { limit: 10 })).toHaveLength(1);
+    expect(await ctx.feeds.service.list(owner.actor, { limit: 10 })).toHaveLength(1);
   });
 
   test.each([
@@ -153,12 +153,12 @@ describe("watch settings", () => {
     const owner = await ownerWithWorkflow(ctx);
     let err: any;
     try {
-      ctx.feeds.service.ensure(owner.actor, owner.workflowId, input);
+      await ctx.feeds.service.ensure(owner.actor, owner.workflowId, input);
     } catch (e) {
       err = e;
     }
     expect(err?.status).toBe(422);
     expect(err?.extra.errors[0].path).toBe(path);
-    expect(ctx.feeds.service.list(owner.actor, { limit: 10 })).toEqual([]);
+    expect(await ctx.feeds.service.list(owner.actor, { limit: 10 })).toEqual([]);
   });
 });

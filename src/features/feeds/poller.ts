@@ -25,7 +25,7 @@ export interface PollerDeps extends FeedFetchDeps {
   db: Transactor;
   repo: FeedsRepo;
   sources: Pick<SourcesService, "create">;
-  existingNotebookIds(userId: string, ids: string[]): Set<string>;
+  existingNotebookIds(userId: string, ids: string[]): Promise<Set<string>>;
   nextRun(expr: string, after: number): number | null;
   clock: Clock;
   logger: Logger;
@@ -39,7 +39,7 @@ export function createPoller(deps: PollerDeps) {
     return nextPollAt({ now, schedule: watch.schedule, nextRun: deps.nextRun, lowerBoundsMs: bounds });
   }
 
-  function recordFailure(watch: FeedWatchRow, err: unknown): PollResult {
+  async function recordFailure(watch: FeedWatchRow, err: unknown): Promise<PollResult> {
     const now = clock.now();
     const failures = watch.consecutiveFailures + 1;
     const f = err instanceof PollFailure ? err : null;
@@ -54,7 +54,7 @@ export function createPoller(deps: PollerDeps) {
       nextPollAt: next(watch, now, [failureBackoffMs(failures), retryAfterMs(f?.retryAfter ?? null, now)]),
     };
     if (f?.gone) Object.assign(patch, { fetchUrl: null, etag: null, lastModified: null, bodyHash: null });
-    repo.update(watch.id, patch);
+    await repo.update(watch.id, patch);
     const result: PollResult = { status: "failed", http_status: patch.lastStatus ?? null, new_entries: 0, sources: [], error: message };
     if (refused) result.refused = true;
     return result;
@@ -62,27 +62,27 @@ export function createPoller(deps: PollerDeps) {
 
   /** Creates the source of one new entry and remembers its identities, atomically: its source id, null when it
    * has no savable link, undefined when a concurrent poll recorded it first. */
-  function importEntry(watch: FeedWatchRow, entry: FeedEntry, notebookIds: string[], at: string): string | null | undefined {
-    return db.tx(() => {
-      if (repo.knownKeys(watch.id, entry.keys).size > 0) return undefined;
+  async function importEntry(watch: FeedWatchRow, entry: FeedEntry, notebookIds: string[], at: string): Promise<string | null | undefined> {
+    return db.tx(async () => {
+      if ((await repo.knownKeys(watch.id, entry.keys)).size > 0) return undefined;
       let sourceId: string | null = null;
       if (entry.url) {
         const actor = systemActor(watch.userId, `feed:${watch.id}`, watch.depth);
         const input = { url: entry.url, notebook_ids: notebookIds, ...(entry.title ? { title: entry.title } : {}) };
         try {
-          sourceId = deps.sources.create(actor, input).source.id;
+          sourceId = (await deps.sources.create(actor, input)).source.id;
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           logger.warn("feed entry not saved", { feed_id: watch.id, url: entry.url, error: err.detail ?? err.message });
         }
       }
-      repo.remember(watch.id, entry.keys, sourceId, at);
+      await repo.remember(watch.id, entry.keys, sourceId, at);
       return sourceId;
     });
   }
 
-  function importEntries(watch: FeedWatchRow, feed: ParsedFeed, at: string): { recorded: number; imported: number; sources: string[] } {
-    const known = repo.knownKeys(watch.id, feed.entries.flatMap((e) => e.keys));
+  async function importEntries(watch: FeedWatchRow, feed: ParsedFeed, at: string): Promise<{ recorded: number; imported: number; sources: string[] }> {
+    const known = await repo.knownKeys(watch.id, feed.entries.flatMap((e) => e.keys));
     const seenNow = new Set<string>();
     const fresh = feed.entries.filter((e) => {
       const isNew = !e.keys.some((k) => known.has(k) || seenNow.has(k));
@@ -94,12 +94,12 @@ export function createPoller(deps: PollerDeps) {
     const toImport = (watch.baselineAt ? ordered : ordered.slice(0, watch.backfill)).reverse();
     const importing = new Set(toImport);
     const baseline = fresh.filter((e) => !importing.has(e));
-    if (baseline.length > 0) repo.remember(watch.id, baseline.flatMap((e) => e.keys), null, at);
-    const notebookIds = toImport.length ? [...deps.existingNotebookIds(watch.userId, JSON.parse(watch.notebookIds) as string[])] : [];
+    if (baseline.length > 0) await repo.remember(watch.id, baseline.flatMap((e) => e.keys), null, at);
+    const notebookIds = toImport.length ? [...await deps.existingNotebookIds(watch.userId, JSON.parse(watch.notebookIds) as string[])] : [];
     const sources: string[] = [];
     let imported = 0;
     for (const entry of toImport) {
-      const id = importEntry(watch, entry, notebookIds, at);
+      const id = await importEntry(watch, entry, notebookIds, at);
       if (id === undefined) continue;
       imported++;
       if (id) sources.push(id);
@@ -107,10 +107,10 @@ export function createPoller(deps: PollerDeps) {
     return { recorded: baseline.length + imported, imported, sources };
   }
 
-  function recordSuccess(watch: FeedWatchRow, got: Fetched, feed: ParsedFeed | null, bodyHash: string | null): PollResult {
+  async function recordSuccess(watch: FeedWatchRow, got: Fetched, feed: ParsedFeed | null, bodyHash: string | null): Promise<PollResult> {
     const now = clock.now();
     const at = iso(now);
-    const { recorded, imported, sources } = feed ? importEntries(watch, feed, at) : { recorded: 0, imported: 0, sources: [] };
+    const { recorded, imported, sources } = feed ? await importEntries(watch, feed, at) : { recorded: 0, imported: 0, sources: [] };
     const headers = got.res.headers;
     const patch: Partial<FeedWatchRow> = {
       fetchUrl: got.url,
@@ -130,29 +130,29 @@ export function createPoller(deps: PollerDeps) {
       patch.entriesSeen = watch.entriesSeen + recorded;
       patch.sourcesCreated = watch.sourcesCreated + sources.length;
     }
-    repo.update(watch.id, patch);
+    await repo.update(watch.id, patch);
     return { status: feed ? "updated" : "not_modified", http_status: got.res.status, new_entries: imported, sources, error: null };
   }
 
   async function run(watch: FeedWatchRow, signal?: AbortSignal): Promise<PollResult> {
     try {
       const got = await fetchFeed(deps, watch, signal);
-      if (got.kind === "not_modified") return recordSuccess(watch, got, null, null);
+      if (got.kind === "not_modified") return await recordSuccess(watch, got, null, null);
       const hash = contentHash(got.text);
       // A server that sends no validators but the same bytes: nothing to parse.
-      if (hash === watch.bodyHash && got.url === watch.fetchUrl && watch.baselineAt) return recordSuccess(watch, got, null, hash);
-      return recordSuccess(watch, got, parseFeedText(got.text, got.res.url, deps.videoSite), hash);
+      if (hash === watch.bodyHash && got.url === watch.fetchUrl && watch.baselineAt) return await recordSuccess(watch, got, null, hash);
+      return await recordSuccess(watch, got, parseFeedText(got.text, got.res.url, deps.videoSite), hash);
     } catch (err) {
       if (signal?.aborted) throw err;
-      return recordFailure(repo.byIdUnscoped(watch.id) ?? watch, err);
+      return recordFailure(await repo.byIdUnscoped(watch.id) ?? watch, err);
     }
   }
 
   /** Polls now; a poll of the same watch already under way is joined, not doubled. Never throws for feed errors. */
-  function poll(watchId: string, signal?: AbortSignal): Promise<PollResult | null> {
+  async function poll(watchId: string, signal?: AbortSignal): Promise<PollResult | null> {
     const running = inFlight.get(watchId);
     if (running) return running;
-    const watch = repo.byIdUnscoped(watchId);
+    const watch = await repo.byIdUnscoped(watchId);
     if (!watch) return Promise.resolve(null);
     const p = run(watch, signal).finally(() => inFlight.delete(watchId));
     inFlight.set(watchId, p);
@@ -164,11 +164,11 @@ export function createPoller(deps: PollerDeps) {
 
     /** The scheduled poll of one slot: skipped if the watch was polled since or its workflow is inactive. */
     async pollSlot(watchId: string, slot: number | undefined, signal?: AbortSignal): Promise<PollResult | null> {
-      const w = repo.byIdUnscoped(watchId);
+      const w = await repo.byIdUnscoped(watchId);
       if (!w || (slot !== undefined && w.nextPollAt > slot)) return null;
       if (!w.active) {
         // Frees this slot's job key: once reactivated, the watch is due at once under a new key.
-        repo.update(w.id, { nextPollAt: Math.max(clock.now(), (slot ?? w.nextPollAt) + 1) });
+        await repo.update(w.id, { nextPollAt: Math.max(clock.now(), (slot ?? w.nextPollAt) + 1) });
         return null;
       }
       return poll(w.id, signal);

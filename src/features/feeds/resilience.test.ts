@@ -20,8 +20,8 @@ function setup(opts: Parameters<typeof feedsTestContext>[0] = {}) {
 }
 
 const item = (n: number): Item => ({ id: `p${n}`, title: `Item ${n}`, link: `https://news.example/p${n}`, date: `2024-02-${String(n).padStart(2, "0")}T00:00:00Z` });
-const nextIn = (ctx: FeedsTestContext, actor: Parameters<FeedsTestContext["feeds"]["service"]["get"]>[0], id: string) =>
-  Date.parse(ctx.feeds.service.get(actor, id).next_poll_at!) - ctx.clock.now();
+const nextIn = async (ctx: FeedsTestContext, actor: Parameters<FeedsTestContext["feeds"]["service"]["get"]>[0], id: string) =>
+  Date.parse((await ctx.feeds.service.get(actor, id)).next_poll_at!) - ctx.clock.now();
 
 describe("errors", () => {
   test("a failing feed backs off exponentially, keeps its watch, and resumes when it recovers", async () => {
@@ -29,7 +29,7 @@ describe("errors", () => {
     const owner = await ownerWithWorkflow(ctx);
     server.set("/feed.xml", { body: rss([item(1)]) });
     const { feed_id } = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml"), schedule: "* * * * *" });
-    expect(nextIn(ctx, owner.actor, feed_id)).toBe(5 * MIN);
+    expect(await nextIn(ctx, owner.actor, feed_id)).toBe(5 * MIN);
 
     server.set("/feed.xml", { body: "down for maintenance", status: 500 });
     const delays: number[] = [];
@@ -37,17 +37,17 @@ describe("errors", () => {
       const { poll, feed } = await ctx.feeds.service.pollNow(owner.actor, feed_id);
       expect(poll).toMatchObject({ status: "failed", http_status: 500, error: "HTTP 500 Internal Server Error" });
       expect(feed).toMatchObject({ status: "failing", consecutive_failures: i, last_error: "HTTP 500 Internal Server Error", active: true });
-      delays.push(nextIn(ctx, owner.actor, feed_id));
+      delays.push(await nextIn(ctx, owner.actor, feed_id));
     }
     expect(delays).toEqual([5 * MIN, 10 * MIN, 20 * MIN, 40 * MIN]);
     for (let i = 0; i < 10; i++) await ctx.feeds.service.pollNow(owner.actor, feed_id);
-    expect(nextIn(ctx, owner.actor, feed_id)).toBe(24 * 60 * MIN);
+    expect(await nextIn(ctx, owner.actor, feed_id)).toBe(24 * 60 * MIN);
 
     server.set("/feed.xml", { body: rss([item(2), item(1)]) });
     const back = await ctx.feeds.service.pollNow(owner.actor, feed_id);
     expect(back.poll).toMatchObject({ status: "updated", new_entries: 1 });
     expect(back.feed).toMatchObject({ status: "ok", consecutive_failures: 0, last_error: null, last_status: 200 });
-    expect(nextIn(ctx, owner.actor, feed_id)).toBe(5 * MIN);
+    expect(await nextIn(ctx, owner.actor, feed_id)).toBe(5 * MIN);
   });
 
   test("Retry-After on a 429 or 503 sets the earliest next poll", async () => {
@@ -56,7 +56,7 @@ describe("errors", () => {
     server.set("/busy", { body: "slow down", status: 503, headers: { "retry-after": "7200" } });
     const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/busy") });
     expect(out).toMatchObject({ poll_status: "failed", error: "HTTP 503 Service Unavailable", new_entries: 0 });
-    expect(nextIn(ctx, owner.actor, out.feed_id)).toBe(120 * MIN);
+    expect(await nextIn(ctx, owner.actor, out.feed_id)).toBe(120 * MIN);
   });
 
   test("<ttl> and Cache-Control max-age are lower bounds on the next poll", async () => {
@@ -66,8 +66,8 @@ describe("errors", () => {
     server.set("/cc.xml", { body: rss([item(1)]), headers: { "cache-control": "public, max-age=3600" } });
     const ttl = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/ttl.xml") });
     const cc = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/cc.xml") });
-    expect(nextIn(ctx, owner.actor, ttl.feed_id)).toBe(180 * MIN);
-    expect(nextIn(ctx, owner.actor, cc.feed_id)).toBe(60 * MIN);
+    expect(await nextIn(ctx, owner.actor, ttl.feed_id)).toBe(180 * MIN);
+    expect(await nextIn(ctx, owner.actor, cc.feed_id)).toBe(60 * MIN);
   });
 
   test("malformed XML is recorded on the watch, not thrown; a fixed feed then gets its baseline", async () => {
@@ -77,7 +77,7 @@ describe("errors", () => {
     const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/broken.xml"), backfill: 5 });
     expect(out.poll_status).toBe("failed");
     expect(out.error).toStartWith("malformed feed:");
-    expect(ctx.feeds.service.get(owner.actor, out.feed_id)).toMatchObject({ status: "failing", last_status: 200, consecutive_failures: 1 });
+    expect(await ctx.feeds.service.get(owner.actor, out.feed_id)).toMatchObject({ status: "failing", last_status: 200, consecutive_failures: 1 });
     server.set("/broken.xml", { body: rss([item(1), item(2)]) });
     const fixed = await ctx.feeds.service.pollNow(owner.actor, out.feed_id);
     expect(fixed.poll.new_entries).toBe(2);
@@ -106,7 +106,7 @@ describe("finding the feed", () => {
     server.set("/blog/feed.xml", { body: rss([item(1)]) });
     const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/blog/"), backfill: 1 });
     expect(out).toMatchObject({ new_entries: 1, title: "Example News", feed_url: server.url("/blog/") });
-    expect(ctx.feeds.service.get(owner.actor, out.feed_id).fetch_url).toBe(server.url("/blog/feed.xml"));
+    expect((await ctx.feeds.service.get(owner.actor, out.feed_id)).fetch_url).toBe(server.url("/blog/feed.xml"));
     await ctx.feeds.service.pollNow(owner.actor, out.feed_id);
     expect(server.hits("/blog/")).toHaveLength(1);
     expect(server.hits("/blog/feed.xml").map((r) => r.status)).toEqual([200, 304]);
@@ -133,7 +133,7 @@ describe("finding the feed", () => {
     expect(server.requests.map((r) => r.path)).toEqual([feedPath]);
     expect(out).toMatchObject({ new_entries: 1, title: "Example Channel" });
     expect(sourceRows(ctx, owner.userId).map((s) => [s.url, s.title])).toEqual([[`${server.origin}/watch?v=vid00000001`, "First video"]]);
-    expect(ctx.feeds.service.get(owner.actor, out.feed_id).fetch_url).toBe(server.url(feedPath));
+    expect((await ctx.feeds.service.get(owner.actor, out.feed_id)).fetch_url).toBe(server.url(feedPath));
 
     // The same video with a changed link (tracking parameter) is still the same video.
     const videos = [

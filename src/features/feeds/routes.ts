@@ -12,9 +12,9 @@ export function feedRoutes(s: { feeds: FeedsService }) {
     // GET /api/v1/feeds
     .get(
       "/",
-      (ctx) => {
+      async (ctx) => {
         const limit = ctx.query.limit ?? 20;
-        const rows = s.feeds.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), workflowId: ctx.query.workflow_id });
+        const rows = await s.feeds.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), workflowId: ctx.query.workflow_id });
         return page(rows, limit, (r) => r, ctx);
       },
       {

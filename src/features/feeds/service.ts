@@ -60,7 +60,7 @@ export interface FeedsServiceDeps {
   db: Transactor;
   repo: FeedsRepo;
   poller: Poller;
-  existingNotebookIds(userId: string, ids: string[]): Set<string>;
+  existingNotebookIds(userId: string, ids: string[]): Promise<Set<string>>;
   /** null when the cron expression is valid, else what is wrong with it. */
   validateSchedule(expr: string): string | null;
   clock: Clock;
@@ -69,21 +69,21 @@ export interface FeedsServiceDeps {
 export function createFeedsService(deps: FeedsServiceDeps) {
   const { db, repo, poller, clock } = deps;
 
-  function get(actor: Actor, id: string): WatchWithState {
-    const row = repo.byId(actor.userId, id);
+  async function get(actor: Actor, id: string): Promise<WatchWithState> {
+    const row = await repo.byId(actor.userId, id);
     if (!row) throw notFound("Feed");
     return row;
   }
 
   /** Checks a watch's input the way a save would; throws 422 with the field's path. */
-  function check(actor: Actor, input: FeedWatchInput) {
+  async function check(actor: Actor, input: FeedWatchInput) {
     const parsed = parseHttpUrl(input.feed_url);
     if (!parsed.ok) throw invalid("feed_url", parsed.message);
     const schedule = (input.schedule ?? "").trim() || DEFAULT_SCHEDULE;
     const bad = deps.validateSchedule(schedule);
     if (bad) throw invalid("schedule", `is not a valid cron expression: ${bad}`);
     const notebookIds = input.notebook_ids ?? [];
-    const found = deps.existingNotebookIds(actor.userId, notebookIds);
+    const found = await deps.existingNotebookIds(actor.userId, notebookIds);
     notebookIds.forEach((id, i) => {
       if (!found.has(id)) throw invalid(`notebook_ids[${i}]`, `notebook ${id} does not exist`);
     });
@@ -93,29 +93,29 @@ export function createFeedsService(deps: FeedsServiceDeps) {
   }
 
   /** Creates the workflow's watch of this URL, or brings its settings up to date; returns its id. */
-  function ensure(actor: Actor, workflowId: string, input: FeedWatchInput): string {
-    const c = check(actor, input);
-    return db.tx(() => {
+  async function ensure(actor: Actor, workflowId: string, input: FeedWatchInput): Promise<string> {
+    const c = await check(actor, input);
+    return db.tx(async () => {
       const at = iso(clock.now());
       const settings = { schedule: c.schedule, notebookIds: JSON.stringify(c.notebookIds), backfill: c.backfill, depth: actor.depth ?? 0 };
-      const existing = repo.byWorkflowAndUrl(actor.userId, workflowId, c.feedUrl);
+      const existing = await repo.byWorkflowAndUrl(actor.userId, workflowId, c.feedUrl);
       if (!existing) {
         const id = newId("feed");
-        repo.insert({ id, userId: actor.userId, workflowId, feedUrl: c.feedUrl, ...settings, nextPollAt: clock.now(), createdAt: at, updatedAt: at });
+        await repo.insert({ id, userId: actor.userId, workflowId, feedUrl: c.feedUrl, ...settings, nextPollAt: clock.now(), createdAt: at, updatedAt: at });
         return id;
       }
       const changed = (Object.keys(settings) as (keyof typeof settings)[]).some((k) => existing[k] !== settings[k]);
-      if (changed) repo.update(existing.id, { ...settings, updatedAt: at });
+      if (changed) await repo.update(existing.id, { ...settings, updatedAt: at });
       return existing.id;
     });
   }
 
   async function pollOwned(actor: Actor, id: string, signal?: AbortSignal): Promise<{ feed: FeedPublic; poll: PollResult }> {
-    get(actor, id);
+    await get(actor, id);
     const poll = await poller.poll(id, signal);
     // The watch was deleted with its workflow while the poll ran.
     if (!poll) throw notFound("Feed");
-    return { feed: toPublicFeed(get(actor, id)), poll: publicPoll(poll) };
+    return { feed: toPublicFeed(await get(actor, id)), poll: publicPoll(poll) };
   }
 
   return {
@@ -124,36 +124,36 @@ export function createFeedsService(deps: FeedsServiceDeps) {
 
     /** watch_feed: ensure the watch, poll it now, report what the poll brought. */
     async watch(actor: Actor, workflowId: string, input: FeedWatchInput, signal?: AbortSignal): Promise<WatchOutput> {
-      const id = ensure(actor, workflowId, input);
-      get(actor, id);
+      const id = await ensure(actor, workflowId, input);
+      await get(actor, id);
       const poll = await poller.poll(id, signal);
       if (!poll) throw notFound("Feed");
       // Unlike a site that is down, a hostile document is not something to wait out: the step says so.
       if (poll.refused) throw new FeedRefusedStep(`feed ${input.feed_url} ${poll.error ?? "was refused"}`);
-      const feed = toPublicFeed(get(actor, id));
+      const feed = toPublicFeed(await get(actor, id));
       return {
         feed_id: feed.id, feed_url: feed.feed_url, title: feed.title,
         new_entries: poll.new_entries, sources: poll.sources, poll_status: poll.status, error: poll.error,
       };
     },
 
-    list(actor: Actor, opts: { limit: number; before?: string; workflowId?: string }): FeedPublic[] {
-      return repo.list(actor.userId, opts).map(toPublicFeed);
+    async list(actor: Actor, opts: { limit: number; before?: string; workflowId?: string }): Promise<FeedPublic[]> {
+      return (await repo.list(actor.userId, opts)).map(toPublicFeed);
     },
 
-    get: (actor: Actor, id: string): FeedPublic => toPublicFeed(get(actor, id)),
+    get: async (actor: Actor, id: string): Promise<FeedPublic> => toPublicFeed(await get(actor, id)),
 
     /** How many sources each listed watch's latest poll created (the web app's feeds page). */
-    lastPollSources(actor: Actor, ids: string[]): Map<string, number> {
+    async lastPollSources(actor: Actor, ids: string[]): Promise<Map<string, number>> {
       return repo.lastPollSources(actor.userId, ids);
     },
 
     pollNow: pollOwned,
 
     /** Stops a watch (and forgets its entries); running the workflow's watch_feed again recreates it. */
-    remove(actor: Actor, id: string): FeedPublic {
-      const feed = toPublicFeed(get(actor, id));
-      repo.delete(actor.userId, id);
+    async remove(actor: Actor, id: string): Promise<FeedPublic> {
+      const feed = toPublicFeed(await get(actor, id));
+      await repo.delete(actor.userId, id);
       return feed;
     },
   };

@@ -4,8 +4,8 @@ import type { Db } from "../../db/port.ts";
 export function createHealthRepo(db: Db) {
   return {
     /** Throws when the database cannot answer (closed, locked past the busy timeout, not migrated). */
-    ping(): void {
-      db.query((c) => c.sqlite.query("SELECT count(*) FROM _migrations").get());
+    async ping(): Promise<void> {
+      await db.query((c) => c.sqlite.query("SELECT count(*) FROM _migrations").get());
     },
   };
 }

@@ -10,9 +10,9 @@ export function healthRoutes(s: Services) {
     .get("/healthz", () => ({ status: "ok" }), { detail: { summary: "The process is alive" } })
     .get(
       "/readyz",
-      ({ set }) => {
+      async ({ set }) => {
         try {
-          health.ping();
+          await health.ping();
           return { status: "ok", database: "ok" };
         } catch {
           set.status = 503;

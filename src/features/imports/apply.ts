@@ -30,11 +30,11 @@ export interface ApplyDeps {
 /** The feed side of OPML imports, through the same watches watch_feed actions make. */
 export interface FeedWatcher {
   /** Feed URLs the user already watches. */
-  watched(actor: Actor): Set<string>;
+  watched(actor: Actor): Promise<Set<string>>;
   /** Workflows (active, with one watch_feed action per feed) that own the new watches; URL -> workflow id. */
-  createWorkflows(actor: Actor, feeds: { url: string; title?: string }[], label: string): Record<string, string>;
+  createWorkflows(actor: Actor, feeds: { url: string; title?: string }[], label: string): Promise<Record<string, string>>;
   /** Creates the watch now; its first poll records a baseline, so old entries are not imported. */
-  ensure(actor: Actor, workflowId: string, feedUrl: string): void;
+  ensure(actor: Actor, workflowId: string, feedUrl: string): Promise<void>;
 }
 
 export type Outcome = "created" | "already_saved" | "invalid" | "failed" | "notebook" | "notebook_created" | "feed";
@@ -51,17 +51,17 @@ const NAME_MAX = 200;
 export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, importId: string, feedWorkflows: Record<string, string> = {}) {
   let nbByName: Map<string, string> | undefined;
 
-  function notebookId(name: string): { id: string; created: boolean } {
-    nbByName ??= deps.notebooksRepo.idsByName(actor.userId);
+  async function notebookId(name: string): Promise<{ id: string; created: boolean }> {
+    nbByName ??= await deps.notebooksRepo.idsByName(actor.userId);
     const key = name.trim().slice(0, NAME_MAX) || "Untitled folder";
     const found = nbByName.get(key);
     if (found) return { id: found, created: false };
-    const nb = deps.notebooks.create(actor, { name: key });
+    const nb = await deps.notebooks.create(actor, { name: key });
     nbByName.set(key, nb.id);
     return { id: nb.id, created: true };
   }
 
-  return function apply(item: ImportItem, entry: number, problems: Problem[]): Outcome {
+  return async function apply(item: ImportItem, entry: number, problems: Problem[]): Promise<Outcome> {
     const problem = (reason: string, url?: string) =>
       problems.push({ entry, line: item.line ?? null, url: url ?? ("url" in item ? (item.url ?? null) : null), reason });
     switch (item.kind) {
@@ -69,8 +69,8 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
         problem(item.reason);
         return "invalid";
       case "notebook": {
-        const r = notebookId(item.name);
-        if (r.created && item.description) deps.notebooksRepo.update(r.id, { description: item.description });
+        const r = await notebookId(item.name);
+        if (r.created && item.description) await deps.notebooksRepo.update(r.id, { description: item.description });
         return r.created ? "notebook_created" : "notebook";
       }
       case "feed": {
@@ -81,21 +81,21 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
         }
         const wf = feedWorkflows[checked.url.href];
         if (!wf) return "already_saved";
-        deps.feeds.ensure(actor, wf, checked.url.href);
+        await deps.feeds.ensure(actor, wf, checked.url.href);
         return "feed";
       }
       case "note": {
-        if (deps.notesRepo.hasSame(actor.userId, item.title?.trim() || null, item.content)) return "already_saved";
-        const sourceIds = item.sourceUrls
-          .map((u) => {
-            const c = checkImportUrl(u, true);
-            return c.ok ? deps.sources.byNormalizedUrl(actor.userId, normalizeUrl(c.url))?.id : undefined;
-          })
-          .filter((x): x is string => Boolean(x));
-        deps.notes.create(actor, {
+        if (await deps.notesRepo.hasSame(actor.userId, item.title?.trim() || null, item.content)) return "already_saved";
+        const sourceIds: string[] = [];
+        for (const u of item.sourceUrls) {
+          const c = checkImportUrl(u, true);
+          const id = c.ok ? (await deps.sources.byNormalizedUrl(actor.userId, normalizeUrl(c.url)))?.id : undefined;
+          if (id) sourceIds.push(id);
+        }
+        await deps.notes.create(actor, {
           content: item.content,
           title: item.title?.trim().slice(0, 500) || undefined,
-          notebook_id: item.notebook ? notebookId(item.notebook).id : undefined,
+          notebook_id: item.notebook ? (await notebookId(item.notebook)).id : undefined,
           source_ids: [...new Set(sourceIds)],
         });
         return "created";
@@ -105,7 +105,7 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
     }
   };
 
-  function applyLink(item: Extract<ImportItem, { kind: "link" }>, problem: (reason: string, url?: string) => void): Outcome {
+  async function applyLink(item: Extract<ImportItem, { kind: "link" }>, problem: (reason: string, url?: string) => void): Promise<Outcome> {
     const checked = checkImportUrl(item.url, deps.allowPrivate);
     if (!checked.ok) {
       problem(checked.reason, item.url.slice(0, 300));
@@ -113,34 +113,35 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
     }
     const url = checked.url;
     const normalized = normalizeUrl(url);
-    const nbIds = item.notebooks.map((n) => notebookId(n).id);
+    const nbIds: string[] = [];
+    for (const n of item.notebooks) nbIds.push((await notebookId(n)).id);
     const tags = item.tags.map((x) => x.slice(0, 100)).filter(Boolean);
     const at = new Date(now()).toISOString();
-    const existing = deps.sources.byNormalizedUrl(actor.userId, normalized);
+    const existing = await deps.sources.byNormalizedUrl(actor.userId, normalized);
     if (existing) {
       // Already saved (by hand, by an earlier import, or twice in this file): add what is new, change nothing else.
-      const links = deps.sources.notebookIds([existing.id]).get(existing.id) ?? [];
+      const links = (await deps.sources.notebookIds([existing.id])).get(existing.id) ?? [];
       const before = toPublicSource(existing, links);
       let changed = false;
-      for (const nb of nbIds) changed = deps.sources.link(nb, existing.id, at) || changed;
+      for (const nb of nbIds) changed = await deps.sources.link(nb, existing.id, at) || changed;
       const old = parseTags(existing.tags);
       const merged = [...new Set([...old, ...tags])];
       if (merged.length !== old.length) {
-        deps.sources.update(existing.id, { tags: JSON.stringify(merged) });
+        await deps.sources.update(existing.id, { tags: JSON.stringify(merged) });
         changed = true;
       }
       if (changed) {
-        deps.sources.update(existing.id, { updatedAt: at });
-        const row = deps.sources.byIdUnscoped(existing.id)!;
-        deps.sourcesService.indexedFieldsChanged(existing, row);
-        deps.events.record(actor, "source.updated", toPublicSource(row, deps.sources.notebookIds([row.id]).get(row.id) ?? []), before);
+        await deps.sources.update(existing.id, { updatedAt: at });
+        const row = (await deps.sources.byIdUnscoped(existing.id))!;
+        await deps.sourcesService.indexedFieldsChanged(existing, row);
+        await deps.events.record(actor, "source.updated", toPublicSource(row, (await deps.sources.notebookIds([row.id])).get(row.id) ?? []), before);
       }
       return "already_saved";
     }
     const saved = readSavedAt(item.savedAt, now());
     if (saved && "error" in saved) problem(saved.error);
     const id = newId("source");
-    deps.sources.insertImported({
+    await deps.sources.insertImported({
       id,
       userId: actor.userId,
       url: url.href,
@@ -155,8 +156,8 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
       updatedAt: at,
       importId,
     });
-    for (const nb of nbIds) deps.sources.link(nb, id, at);
-    deps.events.record(actor, "source.created", toPublicSource(deps.sources.byIdUnscoped(id)!, nbIds));
+    for (const nb of nbIds) await deps.sources.link(nb, id, at);
+    await deps.events.record(actor, "source.created", toPublicSource((await deps.sources.byIdUnscoped(id))!, nbIds));
     // Its fetch is queued once every record of the import exists (fetches.ts).
     return "created";
   }

@@ -14,7 +14,7 @@ describe("durable", () => {
     const a = await userWithKey(ctx);
     const r = await upload(ctx, a.key, links(1200), { format: "urls" });
     // A worker claims the job and is stopped (its signal aborted) after the first slice is committed.
-    ctx.queue.claim("dead-worker", 1, 1, ["import.run"]);
+    await ctx.queue.claim("dead-worker", 1, 1, ["import.run"]);
     const ctl = new AbortController();
     setTimeout(() => ctl.abort(), 0);
     const stopped = await ctx.services.imports.run(r.body.id, ctl.signal).then(() => "finished", (e: Error) => e.message);
@@ -24,7 +24,7 @@ describe("durable", () => {
     const mid = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
     expect(mid).toMatchObject({ status: "running", counts: { created: at, processed: at } });
     // No fetch is queued while records are still being created.
-    expect(ctx.queue.counts("source.ingest_import").queued).toBe(0);
+    expect((await ctx.queue.counts("source.ingest_import")).queued).toBe(0);
     // Its 1 ms lease runs out; another worker claims the job and finishes from where it stopped.
     await Bun.sleep(5);
     await runImports(ctx);
@@ -32,7 +32,7 @@ describe("durable", () => {
     expect(done).toMatchObject({ status: "succeeded", counts: { total: 1200, created: 1200, already_saved: 0 } });
     expect((ctx.db.sqlite.query("SELECT count(*) AS n FROM sources").get() as { n: number }).n).toBe(1200);
     // Then one fetch per created source.
-    expect(ctx.queue.counts("source.ingest_import").queued).toBe(1200);
+    expect((await ctx.queue.counts("source.ingest_import")).queued).toBe(1200);
     expect((ctx.db.sqlite.query("SELECT file FROM imports WHERE id = ?").get(r.body.id) as { file: unknown }).file).toBeNull();
   }, 30_000);
 
@@ -90,7 +90,7 @@ describe("durable", () => {
       const imp = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
       expect(imp).toMatchObject({ status: "succeeded", fetching: { pending: 0, ready: 1, failed: 0 } });
     } finally {
-      web.stop();
+      void web.stop();
     }
   }, 30_000);
 });
@@ -133,6 +133,6 @@ describe("Omnivore", () => {
     const r = await upload(ctx, a.key, bomb);
     expect(r.status).toBe(422);
     expect(r.body.detail).toContain("unpacks to more than");
-    expect(ctx.queue.counts("import.run").queued).toBe(0);
+    expect((await ctx.queue.counts("import.run")).queued).toBe(0);
   }, 30_000);
 });

@@ -8,10 +8,10 @@ const PAGE = 200;
 type Json = Record<string, unknown>;
 
 /** Walks a newest-first, id-cursored list to its end. */
-async function* pages<T extends { id: string }>(list: (before: string | undefined) => T[]): AsyncGenerator<T> {
+async function* pages<T extends { id: string }>(list: (before: string | undefined) => Promise<T[]>): AsyncGenerator<T> {
   let before: string | undefined;
   for (;;) {
-    const rows = list(before);
+    const rows = await list(before);
     for (const r of rows) yield r;
     if (rows.length < PAGE) return;
     before = rows[rows.length - 1]!.id;

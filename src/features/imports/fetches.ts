@@ -49,15 +49,15 @@ export async function queueImportFetches(
   for (;;) {
     if (signal?.aborted) throw new Error("the import was interrupted while queueing its fetches; it resumes there");
     await deps.interactiveQuiet?.();
-    const page = deps.sources.pendingOfImport(imp.id, after, PAGE);
+    const page = await deps.sources.pendingOfImport(imp.id, after, PAGE);
     if (page.length === 0) return;
     const started = performance.now();
     let i = 0;
-    deps.db.tx(() => {
+    await deps.db.tx(async () => {
       for (; i < page.length && (i === 0 || performance.now() - started < SLICE_MS); i++) {
         const s = page[i]!;
         const carried = provided && s.hasContent;
-        deps.jobs.enqueue(
+        await deps.jobs.enqueue(
           INGEST_IMPORT_JOB,
           { source_id: s.id, depth: imp.depth, ...(carried ? { provided } : {}) },
           { idempotencyKey: `${s.id}:0`, runAt: carried ? now() : runAtFor(s.url) },

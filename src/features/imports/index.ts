@@ -14,22 +14,22 @@ import { createImportsService, IMPORT_JOB, type ImportsDeps, type ImportsService
  */
 export function importFeedWatcher(feeds: FeedsService, workflows: WorkflowsService, maxActions: number): FeedWatcher {
   return {
-    watched(actor: Actor) {
+    async watched(actor: Actor) {
       const out = new Set<string>();
       let before: string | undefined;
       for (;;) {
-        const page = feeds.list(actor, { limit: 100, before });
+        const page = await feeds.list(actor, { limit: 100, before });
         for (const f of page) out.add(f.feed_url);
         if (page.length < 100) return out;
         before = page[page.length - 1]!.id;
       }
     },
-    createWorkflows(actor, list, label) {
+    async createWorkflows(actor, list, label) {
       const out: Record<string, string> = {};
       const parts = Math.ceil(list.length / maxActions);
       for (let p = 0; p < parts; p++) {
         const chunk = list.slice(p * maxActions, (p + 1) * maxActions);
-        const wf = workflows.create(actor, {
+        const wf = await workflows.create(actor, {
           name: `Feeds from ${label}${parts > 1 ? ` (${p + 1} of ${parts})` : ""}`.slice(0, 200),
           trigger: { type: "webhook" },
           actions: chunk.map((f, i) => ({ id: `feed_${i + 1}`, type: "watch_feed", feed_url: f.url })),
@@ -38,8 +38,8 @@ export function importFeedWatcher(feeds: FeedsService, workflows: WorkflowsServi
       }
       return out;
     },
-    ensure(actor, workflowId, feedUrl) {
-      feeds.ensure(actor, workflowId, { feed_url: feedUrl });
+    async ensure(actor, workflowId, feedUrl) {
+      await feeds.ensure(actor, workflowId, { feed_url: feedUrl });
     },
   };
 }

@@ -52,6 +52,6 @@ test("an import waits for a save in flight before creating records", async () =>
     expect(done.counts.created).toBe(30);
   } finally {
     await ctx.runner.stop();
-    site.stop(true);
+    void site.stop(true);
   }
 }, 60_000);

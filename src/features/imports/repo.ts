@@ -21,27 +21,27 @@ const PROGRESS_SQL = `SELECT ${Object.entries(view).map(([key, col]) => `"${col.
 
 export function createImportsRepo(db: Db) {
   return {
-    insert(row: typeof imports.$inferInsert): void {
-      db.exec((c) => c.orm.insert(imports).values(row).run());
+    async insert(row: typeof imports.$inferInsert): Promise<void> {
+      await db.exec((c) => c.orm.insert(imports).values(row).run());
     },
-    byId(userId: string, id: string): ImportView | undefined {
+    async byId(userId: string, id: string): Promise<ImportView | undefined> {
       return db.query((c) => c.orm.select(view).from(imports).where(and(eq(imports.id, id), eq(imports.userId, userId))).get());
     },
     /** The job's counts between slices (without the file, which is read once per run). */
-    progressOf(id: string): ImportView | undefined {
+    async progressOf(id: string): Promise<ImportView | undefined> {
       return db.query((c) => c.sqlite.query<ImportView, [string]>(PROGRESS_SQL).get(id) ?? undefined);
     },
     /** For the job, which carries only the id. */
-    withFile(id: string): ImportRow | undefined {
+    async withFile(id: string): Promise<ImportRow | undefined> {
       return db.query((c) => c.orm.select().from(imports).where(eq(imports.id, id)).get());
     },
-    list(userId: string, opts: { limit: number; before?: string }): ImportView[] {
+    async list(userId: string, opts: { limit: number; before?: string }): Promise<ImportView[]> {
       const conds = [eq(imports.userId, userId)];
       if (opts.before) conds.push(lt(imports.id, opts.before));
       return db.query((c) => c.orm.select(view).from(imports).where(and(...conds)).orderBy(desc(imports.id)).limit(opts.limit).all());
     },
-    update(id: string, patch: Partial<typeof imports.$inferInsert>): void {
-      db.exec((c) => c.orm.update(imports).set(patch).where(eq(imports.id, id)).run());
+    async update(id: string, patch: Partial<typeof imports.$inferInsert>): Promise<void> {
+      await db.exec((c) => c.orm.update(imports).set(patch).where(eq(imports.id, id)).run());
     },
   };
 }

@@ -44,8 +44,8 @@ describe("Netscape bookmarks", () => {
     expect(long.saved_at).toBe(new Date(1650000000 * 1000).toISOString());
     expect(byUrl(list, "no-date").saved_at).toBe(byUrl(list, "no-date").created_at);
     // Imported links wait in the background lane.
-    expect(ctx.queue.counts("source.ingest_import").queued).toBe(4);
-    expect(ctx.queue.counts("source.ingest").queued).toBe(0);
+    expect((await ctx.queue.counts("source.ingest_import")).queued).toBe(4);
+    expect((await ctx.queue.counts("source.ingest")).queued).toBe(0);
     // Someone else sees none of it.
     expect((await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: b.key })).status).toBe(404);
     expect(await sources(ctx, b.key)).toEqual([]);
@@ -149,7 +149,7 @@ describe("bad input", () => {
     const noFile = await call(ctx, "POST", "/api/v1/imports", { key: a.key, rawBody: "--x--\r\n", headers: { "content-type": "multipart/form-data; boundary=x" } });
     expect([400, 422]).toContain(noFile.status);
     expect((await call(ctx, "POST", "/api/v1/imports", { key: a.key, body: { url: "x" } })).status).toBe(415);
-    expect(ctx.queue.counts("import.run").queued).toBe(0);
+    expect((await ctx.queue.counts("import.run")).queued).toBe(0);
   });
 
   test("a file over the limit is 413 before it is read", async () => {
@@ -186,7 +186,7 @@ describe("OPML", () => {
       expect((await call(ctx, "GET", `/api/v1/imports/${again.body.id}`, { key: a.key })).body.counts).toMatchObject({ created: 0, already_saved: 1 });
       expect((await call(ctx, "GET", "/api/v1/workflows", { key: a.key })).body.data.length).toBe(1);
     } finally {
-      server.stop();
+      void server.stop();
     }
   }, 30_000);
 });

@@ -74,7 +74,7 @@ export function importRoutes(s: Services) {
       },
     )
     // GET /api/v1/imports
-    .get("/", (ctx) => page(s.imports.list(actorOf(ctx.request), { limit: (ctx.query.limit ?? 20) + 1, before: decodeCursor(ctx.query.cursor) }), ctx.query.limit ?? 20, (r) => r, ctx), {
+    .get("/", async (ctx) => page(await s.imports.list(actorOf(ctx.request), { limit: (ctx.query.limit ?? 20) + 1, before: decodeCursor(ctx.query.cursor) }), ctx.query.limit ?? 20, (r) => r, ctx), {
       query: ListQuery,
       response: listOf(ImportPublic),
       detail: { operationId: "listImports", summary: "List imports, newest first", description: "Each with its status, counts and problems." },
@@ -101,7 +101,7 @@ export function exportRoutes(s: Services) {
     // GET /api/v1/export
     .get(
       "/export",
-      ({ request, query }) => {
+      async ({ request, query }) => {
         const actor = actorOf(request);
         const day = new Date(s.clock.now()).toISOString().slice(0, 10);
         if (query.format === "netscape") {
@@ -109,7 +109,7 @@ export function exportRoutes(s: Services) {
             headers: { "content-type": "text/html; charset=utf-8", "content-disposition": `attachment; filename="commonplace-bookmarks-${day}.html"` },
           });
         }
-        const user = toPublicUser(s.accounts.userById(actor.userId));
+        const user = toPublicUser(await s.accounts.userById(actor.userId));
         return new Response(exportJson(s, actor, user as unknown as Record<string, unknown>), {
           headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="commonplace-export-${day}.json"` },
         });

@@ -68,7 +68,7 @@ const countable = (i: ImportItem) => i.kind !== "notebook";
 export function createImportsService(deps: ImportsDeps) {
   const { db, repo, clock, logger } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
-  const publicOf = (r: ImportView) => toPublicImport(r, deps.sources.statusCountsOfImport(r.id));
+  const publicOf = async (r: ImportView) => toPublicImport(r, await deps.sources.statusCountsOfImport(r.id));
   // The entries parsed at upload, handed to the job when it runs in this process: parsing 10,000
   // bookmarks again holds the thread ~100 ms, which a save made just after the upload would wait for.
   // A resume (or another process) parses the stored file. A few at most, in case jobs run elsewhere.
@@ -105,51 +105,51 @@ export function createImportsService(deps: ImportsDeps) {
         throw new AppError("validation_failed", `file: ${message}`, { errors: [{ path: "file", message }] });
       }
       const sha = new Bun.CryptoHasher("sha256").update(input.bytes).digest("hex");
-      const created = db.tx(() => {
+      const created = await db.tx(async () => {
         const at = nowIso();
         const id = newId("import");
         // Feeds not yet watched get their workflows now, with the import, so a resumed run finds them.
-        const watched = items.some((i) => i.kind === "feed") ? deps.feeds.watched(actor) : new Set<string>();
+        const watched = items.some((i) => i.kind === "feed") ? await deps.feeds.watched(actor) : new Set<string>();
         const newFeeds = new Map<string, { url: string; title?: string }>();
         for (const it of items) {
           if (it.kind !== "feed") continue;
           const c = checkImportUrl(it.url, deps.allowPrivate);
           if (c.ok && !watched.has(c.url.href)) newFeeds.set(c.url.href, { url: c.url.href, title: it.title });
         }
-        const feedWorkflows = newFeeds.size > 0 ? deps.feeds.createWorkflows(actor, [...newFeeds.values()], input.filename || "an OPML file") : {};
-        repo.insert({
+        const feedWorkflows = newFeeds.size > 0 ? await deps.feeds.createWorkflows(actor, [...newFeeds.values()], input.filename || "an OPML file") : {};
+        await repo.insert({
           id, userId: actor.userId, format, filename: input.filename?.slice(0, 255) || null, fileSha256: sha,
           file: Buffer.from(input.bytes), status: "queued", total, feedWorkflows: JSON.stringify(feedWorkflows), createdAt: at, updatedAt: at,
         });
-        deps.jobs.enqueue(IMPORT_JOB, { import_id: id }, { idempotencyKey: id });
-        return publicOf(repo.byId(actor.userId, id)!);
+        await deps.jobs.enqueue(IMPORT_JOB, { import_id: id }, { idempotencyKey: id });
+        return publicOf((await repo.byId(actor.userId, id))!);
       });
       keepParsed(created.id, items);
       return created;
     },
 
-    get(actor: Actor, id: string): ImportPublic {
-      const r = repo.byId(actor.userId, id);
+    async get(actor: Actor, id: string): Promise<ImportPublic> {
+      const r = await repo.byId(actor.userId, id);
       if (!r) throw notFound("Import");
       return publicOf(r);
     },
 
-    list(actor: Actor, opts: { limit: number; before?: string }): ImportPublic[] {
-      return repo.list(actor.userId, opts).map(publicOf);
+    async list(actor: Actor, opts: { limit: number; before?: string }): Promise<ImportPublic[]> {
+      return Promise.all((await repo.list(actor.userId, opts)).map(publicOf));
     },
 
     /** The job: applies the entries from `position` on, one transaction per time slice, then queues the fetches. */
     async run(importId: string, signal?: AbortSignal): Promise<void> {
-      const row = repo.withFile(importId);
+      const row = await repo.withFile(importId);
       if (!row || row.status === "succeeded" || row.status === "failed" || !row.file) return;
       const actor = systemActor(row.userId, "import");
-      if (row.status === "queued") repo.update(row.id, { status: "running", startedAt: nowIso(), updatedAt: nowIso() });
+      if (row.status === "queued") await repo.update(row.id, { status: "running", startedAt: nowIso(), updatedAt: nowIso() });
       let items: ImportItem[];
       try {
         items = justParsed.get(row.id) ?? (await parse(row.format as ImportFormat, new Uint8Array(row.file)));
         justParsed.delete(row.id);
       } catch (e) {
-        repo.update(row.id, { status: "failed", error: e instanceof Error ? e.message : String(e), file: null, finishedAt: nowIso(), updatedAt: nowIso() });
+        await repo.update(row.id, { status: "failed", error: e instanceof Error ? e.message : String(e), file: null, finishedAt: nowIso(), updatedAt: nowIso() });
         return;
       }
       const apply = createApplier(deps, actor, () => clock.now(), row.id, JSON.parse(row.feedWorkflows) as Record<string, string>);
@@ -163,8 +163,8 @@ export function createImportsService(deps: ImportsDeps) {
         await deps.interactiveQuiet?.();
         const from = position;
         const started = performance.now();
-        position = db.tx(() => {
-          const cur = repo.progressOf(row.id)!;
+        position = await db.tx(async () => {
+          const cur = (await repo.progressOf(row.id))!;
           const problems: Problem[] = [];
           const c = { created: 0, already_saved: 0, invalid: 0, failed: 0, notebook_created: 0, feed: 0 } as Record<Outcome, number>;
           let i = from;
@@ -172,7 +172,7 @@ export function createImportsService(deps: ImportsDeps) {
           for (; i < items.length && i - from < BATCH && (i === from || performance.now() - started < SLICE_MS); i++) {
             let outcome: Outcome;
             try {
-              outcome = db.tx(() => apply(items[i]!, entryNo[i]!, problems));
+              outcome = await db.tx(() => apply(items[i]!, entryNo[i]!, problems));
             } catch (e) {
               // One entry the library refuses (too long a name, …) is reported; the rest go on.
               problems.push({ entry: entryNo[i]!, line: items[i]!.line ?? null, url: "url" in items[i]! ? ((items[i] as { url?: string }).url ?? null) : null, reason: e instanceof AppError ? e.message : "could not be saved" });
@@ -181,7 +181,7 @@ export function createImportsService(deps: ImportsDeps) {
             }
             c[outcome] = (c[outcome] ?? 0) + 1;
           }
-          repo.update(row.id, {
+          await repo.update(row.id, {
             position: i,
             created: cur.created + (c.created ?? 0) + (c.feed ?? 0),
             feedsWatched: cur.feedsWatched + (c.feed ?? 0),
@@ -201,7 +201,7 @@ export function createImportsService(deps: ImportsDeps) {
       }
       // Only now do the import's fetches start (interactive saves are claimed before them all the same).
       await queueImportFetches(deps, { id: row.id, format: row.format as ImportFormat, depth: actor.depth ?? 0 }, () => clock.now(), signal);
-      repo.update(row.id, { status: "succeeded", file: null, finishedAt: nowIso(), updatedAt: nowIso() });
+      await repo.update(row.id, { status: "succeeded", file: null, finishedAt: nowIso(), updatedAt: nowIso() });
     },
   };
 }

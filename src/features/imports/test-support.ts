@@ -20,11 +20,11 @@ export const fixture = (name: string) => Bun.file(new URL(`../../../test/fixture
 /** Runs only the import job (not the ingestion it queues), as the runner would. */
 export async function runImports(ctx: TestContext): Promise<void> {
   for (;;) {
-    const jobs = ctx.queue.claim("test", 10, 60_000, ["import.run"]);
+    const jobs = await ctx.queue.claim("test", 10, 60_000, ["import.run"]);
     if (jobs.length === 0) return;
     for (const j of jobs) {
       await ctx.services.imports.run((j.payload as { import_id: string }).import_id);
-      ctx.queue.complete(j.id);
+      await ctx.queue.complete(j.id);
     }
   }
 }

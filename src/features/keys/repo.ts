@@ -5,32 +5,32 @@ import { apiKeys, type ApiKeyRow } from "../../db/schema/index.ts";
 
 export function createKeysRepo(db: Db) {
   return {
-    insert(row: ApiKeyRow): void {
-      db.exec((c) => c.orm.insert(apiKeys).values(row).run());
+    async insert(row: ApiKeyRow): Promise<void> {
+      await db.exec((c) => c.orm.insert(apiKeys).values(row).run());
     },
-    byHash(hash: string): ApiKeyRow | undefined {
+    async byHash(hash: string): Promise<ApiKeyRow | undefined> {
       return db.query((c) => c.orm.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).get());
     },
-    byId(userId: string, id: string): ApiKeyRow | undefined {
+    async byId(userId: string, id: string): Promise<ApiKeyRow | undefined> {
       return db.query((c) => c.orm.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId))).get());
     },
-    byIdAnyOwner(id: string): ApiKeyRow | undefined {
+    async byIdAnyOwner(id: string): Promise<ApiKeyRow | undefined> {
       return db.query((c) => c.orm.select().from(apiKeys).where(eq(apiKeys.id, id)).get());
     },
-    list(userId: string, opts: { limit: number; before?: string; includeRevoked?: boolean }): ApiKeyRow[] {
+    async list(userId: string, opts: { limit: number; before?: string; includeRevoked?: boolean }): Promise<ApiKeyRow[]> {
       const conds = [eq(apiKeys.userId, userId)];
       if (opts.before) conds.push(lt(apiKeys.id, opts.before));
       if (!opts.includeRevoked) conds.push(isNull(apiKeys.revokedAt));
       return db.query((c) => c.orm.select().from(apiKeys).where(and(...conds)).orderBy(desc(apiKeys.id)).limit(opts.limit).all());
     },
-    revoke(id: string, at: string): boolean {
-      const r = db.exec((c) =>
+    async revoke(id: string, at: string): Promise<boolean> {
+      const r = await db.exec((c) =>
         c.orm.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id }).all(),
       );
       return r.length > 0;
     },
-    touch(id: string, at: string): void {
-      db.exec((c) => c.orm.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run());
+    async touch(id: string, at: string): Promise<void> {
+      await db.exec((c) => c.orm.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run());
     },
   };
 }

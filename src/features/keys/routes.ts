@@ -13,9 +13,9 @@ export function keyRoutes(s: Services) {
     // GET /api/v1/keys
     .get(
       "/",
-      (ctx) => {
+      async (ctx) => {
         const limit = ctx.query.limit ?? 20;
-        const rows = s.keys.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
+        const rows = await s.keys.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
         return page(rows, limit, toPublicKey, ctx);
       },
       {
@@ -32,8 +32,8 @@ export function keyRoutes(s: Services) {
     // POST /api/v1/keys
     .post(
       "/",
-      ({ request, body, set }) => {
-        const { key, row } = s.keys.create(actorOf(request).userId, body.name);
+      async ({ request, body, set }) => {
+        const { key, row } = await s.keys.create(actorOf(request).userId, body.name);
         set.status = 201;
         set.headers["location"] = `/api/v1/keys/${row.id}`;
         return { ...toPublicKey(row), key };
@@ -52,7 +52,7 @@ export function keyRoutes(s: Services) {
     // DELETE /api/v1/keys/{id}
     .delete(
       "/:id",
-      ({ request, params }) => toPublicKey(s.keys.revoke(actorOf(request), params.id)),
+      async ({ request, params }) => toPublicKey(await s.keys.revoke(actorOf(request), params.id)),
       {
         params: t.Object({ id: t.String() }),
         response: KeyPublic,

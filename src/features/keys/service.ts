@@ -46,7 +46,7 @@ export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; 
   }
 
   return {
-    create(userId: string, name: string): { key: string; row: ApiKeyRow } {
+    async create(userId: string, name: string): Promise<{ key: string; row: ApiKeyRow }> {
       const key = generateKey();
       const row: ApiKeyRow = {
         id: newId("key"),
@@ -58,12 +58,12 @@ export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; 
         lastUsedAt: null,
         revokedAt: null,
       };
-      repo.insert(row);
+      await repo.insert(row);
       return { key, row };
     },
 
     /** Resolves a bearer key to an actor or throws 401 with a reason that does not leak existence. */
-    authenticate(key: string): Actor {
+    async authenticate(key: string): Promise<Actor> {
       invalidateIfChangedElsewhere();
       const hash = hashSecret(key);
       // Only keys that matched a stored hash are cached, so a hit needs no format check.
@@ -72,7 +72,7 @@ export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; 
         const check = checkKey(key);
         if (check === "malformed") throw new AppError("unauthorized", "The API key is malformed");
         if (check === "bad_checksum") throw new AppError("unauthorized", "The API key's checksum does not match");
-        const row = repo.byHash(hash);
+        const row = await repo.byHash(hash);
         if (!row || row.revokedAt) throw new AppError("unauthorized", "The API key is unknown or revoked");
         hit = { keyId: row.id, userId: row.userId, name: row.name, lastTouch: row.lastUsedAt ? Date.parse(row.lastUsedAt) : 0 };
         cache.set(hash, hit);
@@ -80,27 +80,27 @@ export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; 
       const now = clock.now();
       if (now - hit.lastTouch >= TOUCH_INTERVAL_MS) {
         hit.lastTouch = now;
-        repo.touch(hit.keyId, new Date(now).toISOString());
+        await repo.touch(hit.keyId, new Date(now).toISOString());
       }
       return { userId: hit.userId, auth: { type: "api_key", key_id: hit.keyId, key_name: hit.name } };
     },
 
-    list(actor: Actor, opts: { limit: number; before?: string; includeRevoked?: boolean }): ApiKeyRow[] {
+    async list(actor: Actor, opts: { limit: number; before?: string; includeRevoked?: boolean }): Promise<ApiKeyRow[]> {
       return repo.list(actor.userId, opts);
     },
 
-    get(actor: Actor, id: string): ApiKeyRow {
-      const row = repo.byId(actor.userId, id);
+    async get(actor: Actor, id: string): Promise<ApiKeyRow> {
+      const row = await repo.byId(actor.userId, id);
       if (!row) throw notFound("API key");
       return row;
     },
 
-    revoke(actor: Actor | null, id: string): ApiKeyRow {
-      const row = actor ? repo.byId(actor.userId, id) : repo.byIdAnyOwner(id);
+    async revoke(actor: Actor | null, id: string): Promise<ApiKeyRow> {
+      const row = actor ? await repo.byId(actor.userId, id) : await repo.byIdAnyOwner(id);
       if (!row) throw notFound("API key");
-      repo.revoke(id, new Date(clock.now()).toISOString());
+      await repo.revoke(id, new Date(clock.now()).toISOString());
       for (const [h, v] of cache) if (v.keyId === id) cache.delete(h);
-      return repo.byIdAnyOwner(id)!;
+      return (await repo.byIdAnyOwner(id))!;
     },
   };
 }

@@ -44,7 +44,7 @@ export function parseHeaders(eml: string): Record<string, string> {
 
 /** Which of these runs belong to the user: the workflows feature's runs repository answers. */
 export interface RunOwnership {
-  ownedIds(userId: string, runIds: string[]): string[];
+  ownedIds(userId: string, runIds: string[]): Promise<string[]>;
 }
 
 export function createOutboxReader(deps: { runs: RunOwnership; dataDir: string }) {
@@ -59,7 +59,7 @@ export function createOutboxReader(deps: { runs: RunOwnership; dataDir: string }
     }
     const runIds = [...new Set(names.map((n) => FILE_RE.exec(n)![1]!))];
     if (runIds.length === 0) return [];
-    const owned = new Set(deps.runs.ownedIds(userId, runIds));
+    const owned = new Set(await deps.runs.ownedIds(userId, runIds));
     return names.filter((n) => owned.has(FILE_RE.exec(n)![1]!));
   }
 

@@ -30,7 +30,7 @@ export function mcpRoutes(s: Services, deps: { limiter: RateLimiter }) {
     return rpcError(401, message, { "www-authenticate": challenge });
   }
 
-  function authenticate(request: Request): Actor | Response {
+  async function authenticate(request: Request): Promise<Actor | Response> {
     const bearer = bearerToken(request);
     if ("problem" in bearer) {
       if (bearer.problem === "missing") return unauthorized("Authorization required: connect with OAuth, or send a personal API key as a bearer token");
@@ -39,13 +39,13 @@ export function mcpRoutes(s: Services, deps: { limiter: RateLimiter }) {
     const { token } = bearer;
     if (token.startsWith("cpk_")) {
       try {
-        return s.keys.authenticate(token);
+        return await s.keys.authenticate(token);
       } catch (e) {
         if (e instanceof AppError) return unauthorized(e.detail ?? "Invalid API key", "invalid_token");
         throw e;
       }
     }
-    const check = s.oauth.verifyAccess(token, resource);
+    const check = await s.oauth.verifyAccess(token, resource);
     return check.ok ? check.actor : unauthorized(check.reason, "invalid_token");
   }
 
@@ -58,7 +58,7 @@ export function mcpRoutes(s: Services, deps: { limiter: RateLimiter }) {
       async ({ request }) => {
         const origin = request.headers.get("origin");
         if (origin !== null && origin !== ourOrigin) return rpcError(403, `Origin ${origin} is not allowed`);
-        const actor = authenticate(request);
+        const actor = await authenticate(request);
         if (actor instanceof Response) return actor;
         metaOf(request).actor = actor;
         const rate = checkRate(deps.limiter, actor.userId);

@@ -14,10 +14,10 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
 }
 
 /** A ready, indexed source, as ingestion would leave it. */
-function readySource(ctx: TestContext, userId: string, url: string, title: string, markdown: string): string {
-  const { source } = ctx.services.sources.create(systemActor(userId, "test"), { url, title });
+async function readySource(ctx: TestContext, userId: string, url: string, title: string, markdown: string): Promise<string> {
+  const { source } = await ctx.services.sources.create(systemActor(userId, "test"), { url, title });
   ctx.db.sqlite.query("UPDATE sources SET status = 'ready', content = ? WHERE id = ?").run(markdown, source.id);
-  ctx.services.indexer.index({ type: "source", id: source.id, userId, title, markdown });
+  await ctx.services.indexer.index({ type: "source", id: source.id, userId, title, markdown });
   return source.id;
 }
 
@@ -39,7 +39,7 @@ describe("MCP tools", () => {
   test("search with an API key returns the same hits as POST /api/v1/search, as text and structuredContent", async () => {
     const ctx = createTestContext();
     const { key, userId } = await userWithKey(ctx);
-    readySource(ctx, userId, "https://bread.example/sourdough", "Sourdough basics", "# Starter\n\nFeed the sourdough starter with rye flour every morning.");
+    await readySource(ctx, userId, "https://bread.example/sourdough", "Sourdough basics", "# Starter\n\nFeed the sourdough starter with rye flour every morning.");
     const client = await mcpClient(ctx, key);
     const res = await callTool(client, "search", { query: "sourdough starter" });
     expect(res.isError).toBeUndefined();
@@ -55,14 +55,14 @@ describe("MCP tools", () => {
     const ctx = createTestContext();
     const u = await connectedUser(ctx);
     const client = await mcpClient(ctx, u.access);
-    const nb = ctx.services.notebooks.create(systemActor(u.userId, "test"), { name: "Baking" });
+    const nb = await ctx.services.notebooks.create(systemActor(u.userId, "test"), { name: "Baking" });
 
     const saved = await callTool(client, "save_source", { url: "https://example.com/a?utm_source=x", title: "A page", notebook_ids: [nb.id] });
     expect(saved.structuredContent).toMatchObject({ created: true, source: { status: "pending", title: "A page", notebook_ids: [nb.id] } });
     const again = await callTool(client, "save_source", { url: "https://example.com/a" });
     expect(again.structuredContent).toMatchObject({ created: false, source: { id: saved.structuredContent!.source.id } });
 
-    const id = readySource(ctx, u.userId, "https://bread.example/rye", "Rye bread", "Rye bread needs a long, slow proof in a cool kitchen.");
+    const id = await readySource(ctx, u.userId, "https://bread.example/rye", "Rye bread", "Rye bread needs a long, slow proof in a cool kitchen.");
     const got = await callTool(client, "get_source", { id });
     expect(got.structuredContent).toMatchObject({ id, status: "ready", content: "Rye bread needs a long, slow proof in a cool kitchen." });
 
@@ -91,7 +91,8 @@ describe("MCP tools", () => {
     const { key, userId } = await userWithKey(ctx);
     const client = await mcpClient(ctx, key);
     const actor = systemActor(userId, "test");
-    const ids = ["old", "older", "oldest"].map((p) => ctx.services.sources.create(actor, { url: `https://example.com/${p}` }).source.id);
+    const ids: string[] = [];
+    for (const p of ["old", "older", "oldest"]) ids.push((await ctx.services.sources.create(actor, { url: `https://example.com/${p}` })).source.id);
     const times = ["2018-03-01T00:00:00.000Z", "2017-03-01T00:00:00.000Z", "2016-03-01T00:00:00.000Z"];
     // Created in the order old, older, oldest; saved the other way round, so the two orders differ.
     times.forEach((t, i) => ctx.db.sqlite.query("UPDATE sources SET saved_at = ?, tags = ? WHERE id = ?").run(t, i === 1 ? '["keep"]' : '["keep","x"]', ids[i]!));
@@ -149,9 +150,9 @@ describe("MCP tools", () => {
   test("another user's sources, notes and notebooks are never returned", async () => {
     const ctx = createTestContext();
     const owner = await userWithKey(ctx);
-    const secret = readySource(ctx, owner.userId, "https://private.example/diary", "Diary", "The secret recipe uses cardamom and saffron.");
-    const nb = ctx.services.notebooks.create(systemActor(owner.userId, "test"), { name: "Private" });
-    ctx.services.notes.create(systemActor(owner.userId, "test"), { content: "Cardamom note", notebook_id: nb.id });
+    const secret = await readySource(ctx, owner.userId, "https://private.example/diary", "Diary", "The secret recipe uses cardamom and saffron.");
+    const nb = await ctx.services.notebooks.create(systemActor(owner.userId, "test"), { name: "Private" });
+    await ctx.services.notes.create(systemActor(owner.userId, "test"), { content: "Cardamom note", notebook_id: nb.id });
 
     const intruder = await connectedUser(ctx);
     const client = await mcpClient(ctx, intruder.access);

@@ -66,8 +66,8 @@ export const TOOLS: ToolDef[] = [
     input: SaveInput,
     output: t.Object({ created: t.Boolean(), source: SourcePublic }),
     readOnly: false,
-    run(s, actor, a) {
-      const { source, created } = s.sources.create(actor, a);
+    async run(s, actor, a) {
+      const { source, created } = await s.sources.create(actor, a);
       return { created, source };
     },
   }),
@@ -79,9 +79,9 @@ export const TOOLS: ToolDef[] = [
     input: SourceListQuery,
     output: listOf(SourcePublic),
     readOnly: true,
-    run(s, actor, a) {
+    async run(s, actor, a) {
       const limit = a.limit ?? 20;
-      const rows = s.sources.list(actor, {
+      const rows = await s.sources.list(actor, {
         limit: limit + 1,
         before: decodeCursor(a.cursor),
         notebookId: a.notebook_id,
@@ -101,7 +101,7 @@ export const TOOLS: ToolDef[] = [
     input: GetSourceInput,
     output: SourcePublic,
     readOnly: true,
-    run: (s, actor, a) => s.sources.publicOf(s.sources.get(actor, a.id), true),
+    run: async (s, actor, a) => s.sources.publicOf(await s.sources.get(actor, a.id), true),
   }),
   tool({
     name: "list_notebooks",
@@ -110,9 +110,9 @@ export const TOOLS: ToolDef[] = [
     input: ListQuery,
     output: listOf(NotebookPublic),
     readOnly: true,
-    run(s, actor, a) {
+    async run(s, actor, a) {
       const limit = a.limit ?? 20;
-      return pageOf(s.notebooks.list(actor, { limit: limit + 1, before: decodeCursor(a.cursor) }), limit);
+      return pageOf(await s.notebooks.list(actor, { limit: limit + 1, before: decodeCursor(a.cursor) }), limit);
     },
   }),
   tool({

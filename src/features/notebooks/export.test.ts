@@ -97,10 +97,10 @@ describe("a notebook of many sources", () => {
     const pages = exportPages(ctx.services, actor, nb.id);
     const reads: string[] = [];
     const counted = {
-      sources: (before: string | undefined, limit: number) => (reads.push("s"), pages.sources(before, limit)),
-      notes: (before: string | undefined, limit: number) => (reads.push("n"), pages.notes(before, limit)),
+      sources: async (before: string | undefined, limit: number) => (reads.push("s"), await pages.sources(before, limit)),
+      notes: async (before: string | undefined, limit: number) => (reads.push("n"), await pages.notes(before, limit)),
     };
-    const reader = notebookZip(ctx.services.notebooks.getRow(actor, nb.id), counted).getReader();
+    const reader = notebookZip(await ctx.services.notebooks.getRow(actor, nb.id), counted).getReader();
     await reader.read();
     expect(reads).toEqual(["s"]); // one page of sources so far, nothing else
     const chunks: Uint8Array[] = [];
@@ -128,11 +128,11 @@ describe("exportMarkdown (the one export the API and the web page serve)", () =>
     const other = await userWithKey(ctx);
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "Crème brûlée" } })).body;
     await call(ctx, "POST", "/api/v1/notes", { key: u.key, body: { title: "Caramel", content: "Burn the sugar.", notebook_id: nb.id } });
-    const { filename, zip } = ctx.services.notebooks.exportMarkdown(systemActor(u.userId, "test"), nb.id);
+    const { filename, zip } = await ctx.services.notebooks.exportMarkdown(systemActor(u.userId, "test"), nb.id);
     expect(filename).toBe("creme-brulee.zip");
     const files = await JSZip.loadAsync(await new Response(zip).arrayBuffer());
     expect(Object.keys(files.files).filter((n) => !files.files[n]!.dir)).toEqual(["notes/caramel.md", "index.md"]);
-    expect(() => ctx.services.notebooks.exportMarkdown(systemActor(other.userId, "test"), nb.id)).toThrow("Notebook");
+    await expect(ctx.services.notebooks.exportMarkdown(systemActor(other.userId, "test"), nb.id)).rejects.toThrow("Notebook");
     const res = await ctx.app.handle(new Request(`http://localhost/api/v1/notebooks/${nb.id}/export/markdown`, { headers: { authorization: `Bearer ${u.key}` } }));
     expect(res.headers.get("content-disposition")).toContain('filename="creme-brulee.zip"');
   });

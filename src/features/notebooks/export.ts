@@ -53,17 +53,17 @@ const mdLinkText = (s: string) => s.replace(/([\\[\]])/g, "\\$1");
 
 /** One page of a notebook's rows, newest first, older than `before` (an id) when given. */
 export interface ExportPages {
-  sources(before: string | undefined, limit: number): SourceRow[];
-  notes(before: string | undefined, limit: number): NoteRow[];
+  sources(before: string | undefined, limit: number): Promise<SourceRow[]>;
+  notes(before: string | undefined, limit: number): Promise<NoteRow[]>;
 }
 
 /** Rows read per database query: enough to keep queries few, small enough to keep memory flat. */
 export const EXPORT_PAGE_SIZE = 100;
 
-function* paged<T extends { id: string }>(read: (before: string | undefined, limit: number) => T[]): Generator<T> {
+async function* paged<T extends { id: string }>(read: (before: string | undefined, limit: number) => Promise<T[]>): AsyncGenerator<T> {
   let before: string | undefined;
   for (;;) {
-    const rows = read(before, EXPORT_PAGE_SIZE);
+    const rows = await read(before, EXPORT_PAGE_SIZE);
     yield* rows;
     if (rows.length < EXPORT_PAGE_SIZE) return;
     before = rows[rows.length - 1]!.id;
@@ -80,14 +80,14 @@ function sourceFile(s: SourceRow, title: string): string {
  * The export's files, read page by page as the zip is pulled: one per source, one per note, and
  * index.md last (it lists them all, so only its lines, not the files' text, are kept meanwhile).
  */
-export function* notebookEntries(nb: NotebookWithCounts, pages: ExportPages): Generator<ZipEntry> {
+export async function* notebookEntries(nb: NotebookWithCounts, pages: ExportPages): AsyncGenerator<ZipEntry> {
   const index: string[] = [frontMatter({ title: nb.name, exported_at: new Date().toISOString() }), `# ${nb.name}`, ""];
   if (nb.description) index.push(nb.description, "");
 
   index.push("## Sources", "");
   const slug = uniqueSlugger();
   let count = 0;
-  for (const s of paged(pages.sources)) {
+  for await (const s of paged(pages.sources)) {
     const title = s.title || s.url;
     const name = `sources/${slug(title, s.id.toLowerCase())}.md`;
     yield { name, data: sourceFile(s, title) };
@@ -99,7 +99,7 @@ export function* notebookEntries(nb: NotebookWithCounts, pages: ExportPages): Ge
   index.push("", "## Notes", "");
   const noteSlug = uniqueSlugger();
   count = 0;
-  for (const n of paged(pages.notes)) {
+  for await (const n of paged(pages.notes)) {
     const title = n.title || n.content.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "").slice(0, 80) || "Untitled note";
     const name = `notes/${noteSlug(title, n.id.toLowerCase())}.md`;
     yield { name, data: frontMatter({ title, created_at: n.createdAt, updated_at: n.updatedAt, id: n.id }) + `${n.content}\n` };

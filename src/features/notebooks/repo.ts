@@ -18,34 +18,34 @@ export function createNotebooksRepo(db: Db) {
     noteCount: sql<number>`(SELECT count(*) FROM notes n WHERE n.notebook_id = "notebooks"."id")`,
   };
   return {
-    insert(row: NotebookRow): void {
-      db.exec((c) => c.orm.insert(notebooks).values(row).run());
+    async insert(row: NotebookRow): Promise<void> {
+      await db.exec((c) => c.orm.insert(notebooks).values(row).run());
     },
-    byId(userId: string, id: string): NotebookWithCounts | undefined {
+    async byId(userId: string, id: string): Promise<NotebookWithCounts | undefined> {
       return db.query((c) => c.orm.select(withCounts).from(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId))).get());
     },
-    existingIds(userId: string, ids: string[]): Set<string> {
+    async existingIds(userId: string, ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const rows = db.query((c) => c.orm.select({ id: notebooks.id }).from(notebooks).where(and(eq(notebooks.userId, userId), inArray(notebooks.id, ids))).all());
+      const rows = await db.query((c) => c.orm.select({ id: notebooks.id }).from(notebooks).where(and(eq(notebooks.userId, userId), inArray(notebooks.id, ids))).all());
       return new Set(rows.map((r) => r.id));
     },
-    list(userId: string, opts: { limit: number; before?: string }): NotebookWithCounts[] {
+    async list(userId: string, opts: { limit: number; before?: string }): Promise<NotebookWithCounts[]> {
       const conds = [eq(notebooks.userId, userId)];
       if (opts.before) conds.push(lt(notebooks.id, opts.before));
       return db.query((c) => c.orm.select(withCounts).from(notebooks).where(and(...conds)).orderBy(desc(notebooks.id)).limit(opts.limit).all());
     },
     /** Every notebook's id by name (the oldest wins on a repeated name): imports find folders by name. */
-    idsByName(userId: string): Map<string, string> {
-      const rows = db.query((c) => c.orm.select({ id: notebooks.id, name: notebooks.name }).from(notebooks).where(eq(notebooks.userId, userId)).orderBy(notebooks.id).all());
+    async idsByName(userId: string): Promise<Map<string, string>> {
+      const rows = await db.query((c) => c.orm.select({ id: notebooks.id, name: notebooks.name }).from(notebooks).where(eq(notebooks.userId, userId)).orderBy(notebooks.id).all());
       const out = new Map<string, string>();
       for (const r of rows) if (!out.has(r.name)) out.set(r.name, r.id);
       return out;
     },
-    update(id: string, patch: Partial<NotebookRow>): void {
-      db.exec((c) => c.orm.update(notebooks).set(patch).where(eq(notebooks.id, id)).run());
+    async update(id: string, patch: Partial<NotebookRow>): Promise<void> {
+      await db.exec((c) => c.orm.update(notebooks).set(patch).where(eq(notebooks.id, id)).run());
     },
-    delete(userId: string, id: string): void {
-      db.exec((c) => c.orm.delete(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId))).run());
+    async delete(userId: string, id: string): Promise<void> {
+      await db.exec((c) => c.orm.delete(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId))).run());
     },
   };
 }

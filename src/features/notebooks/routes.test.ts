@@ -88,7 +88,7 @@ describe("notebooks", () => {
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "E" } })).body;
     await call(ctx, "PATCH", `/api/v1/notebooks/${nb.id}`, { key: a.key, body: { description: "d" } });
     await call(ctx, "DELETE", `/api/v1/notebooks/${nb.id}`, { key: a.key });
-    const evs = ctx.services.events.forUser(a.userId, { limit: 10 }).reverse();
+    const evs = (await ctx.services.events.forUser(a.userId, { limit: 10 })).reverse();
     expect(evs.map((e) => e.type)).toEqual(["notebook.created", "notebook.updated", "notebook.deleted"]);
     expect(evs[1]!.previous).toMatchObject({ description: null });
     expect(evs[1]!.data).toMatchObject({ description: "d" });

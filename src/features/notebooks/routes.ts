@@ -15,9 +15,9 @@ export function notebookRoutes(s: Services) {
     // GET /api/v1/notebooks
     .get(
       "/",
-      (ctx) => {
+      async (ctx) => {
         const limit = ctx.query.limit ?? 20;
-        const rows = s.notebooks.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
+        const rows = await s.notebooks.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
         return page(rows, limit, (r) => r, ctx);
       },
       {
@@ -33,8 +33,8 @@ export function notebookRoutes(s: Services) {
     // POST /api/v1/notebooks
     .post(
       "/",
-      ({ request, body, set }) => {
-        const nb = s.notebooks.create(actorOf(request), body);
+      async ({ request, body, set }) => {
+        const nb = await s.notebooks.create(actorOf(request), body);
         set.status = 201;
         set.headers["location"] = `/api/v1/notebooks/${nb.id}`;
         return nb;
@@ -107,9 +107,9 @@ export function notebookRoutes(s: Services) {
     // GET /api/v1/notebooks/{id}/export/markdown
     .get(
       "/:id/export/markdown",
-      ({ request, params }) => {
+      async ({ request, params }) => {
         const actor = actorOf(request);
-        const { filename, zip } = s.notebooks.exportMarkdown(actor, params.id);
+        const { filename, zip } = await s.notebooks.exportMarkdown(actor, params.id);
         return new Response(zip, {
           headers: {
             "content-type": "application/zip",

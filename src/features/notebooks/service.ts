@@ -32,30 +32,30 @@ export function createNotebooksService(deps: {
   const { db, repo, events, clock } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
 
-  function getRow(actor: Actor, id: string): NotebookWithCounts {
-    const row = repo.byId(actor.userId, id);
+  async function getRow(actor: Actor, id: string): Promise<NotebookWithCounts> {
+    const row = await repo.byId(actor.userId, id);
     if (!row) throw notFound("Notebook");
     return row;
   }
 
   return {
     getRow,
-    get: (actor: Actor, id: string) => toPublicNotebook(getRow(actor, id)),
+    get: async (actor: Actor, id: string) => toPublicNotebook(await getRow(actor, id)),
 
-    create(actor: Actor, input: NotebookCreate): NotebookPublic {
-      return db.tx(() => {
+    async create(actor: Actor, input: NotebookCreate): Promise<NotebookPublic> {
+      return db.tx(async () => {
         const at = nowIso();
         const id = newId("notebook");
-        repo.insert({ id, userId: actor.userId, name: input.name.trim(), description: input.description ?? null, createdAt: at, updatedAt: at });
-        const nb = toPublicNotebook(repo.byId(actor.userId, id)!);
-        events.record(actor, "notebook.created", nb);
+        await repo.insert({ id, userId: actor.userId, name: input.name.trim(), description: input.description ?? null, createdAt: at, updatedAt: at });
+        const nb = toPublicNotebook((await repo.byId(actor.userId, id))!);
+        await events.record(actor, "notebook.created", nb);
         return nb;
       });
     },
 
     /** The notebook as a zip of Markdown files (the API's export and the web page's), streamed as it is read. */
-    exportMarkdown(actor: Actor, id: string): { filename: string; zip: ReadableStream<Uint8Array> } {
-      const nb = getRow(actor, id);
+    async exportMarkdown(actor: Actor, id: string): Promise<{ filename: string; zip: ReadableStream<Uint8Array> }> {
+      const nb = await getRow(actor, id);
       const { sources, notes } = deps.exportRows;
       const pages: ExportPages = {
         sources: (before, limit) => sources.list(actor.userId, { limit, before, notebookId: nb.id }),
@@ -64,29 +64,29 @@ export function createNotebooksService(deps: {
       return { filename: `${slugify(nb.name, "notebook")}.zip`, zip: notebookZip(nb, pages) };
     },
 
-    list(actor: Actor, opts: { limit: number; before?: string }): NotebookPublic[] {
-      return repo.list(actor.userId, opts).map(toPublicNotebook);
+    async list(actor: Actor, opts: { limit: number; before?: string }): Promise<NotebookPublic[]> {
+      return (await repo.list(actor.userId, opts)).map(toPublicNotebook);
     },
 
-    update(actor: Actor, id: string, input: NotebookUpdate): NotebookPublic {
-      return db.tx(() => {
-        const before = toPublicNotebook(getRow(actor, id));
-        repo.update(id, {
+    async update(actor: Actor, id: string, input: NotebookUpdate): Promise<NotebookPublic> {
+      return db.tx(async () => {
+        const before = toPublicNotebook(await getRow(actor, id));
+        await repo.update(id, {
           ...(input.name !== undefined ? { name: input.name.trim() } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
           updatedAt: nowIso(),
         });
-        const after = toPublicNotebook(repo.byId(actor.userId, id)!);
-        events.record(actor, "notebook.updated", after, before);
+        const after = toPublicNotebook((await repo.byId(actor.userId, id))!);
+        await events.record(actor, "notebook.updated", after, before);
         return after;
       });
     },
 
-    delete(actor: Actor, id: string): NotebookPublic {
-      return db.tx(() => {
-        const before = toPublicNotebook(getRow(actor, id));
-        repo.delete(actor.userId, id);
-        events.record(actor, "notebook.deleted", before);
+    async delete(actor: Actor, id: string): Promise<NotebookPublic> {
+      return db.tx(async () => {
+        const before = toPublicNotebook(await getRow(actor, id));
+        await repo.delete(actor.userId, id);
+        await events.record(actor, "notebook.deleted", before);
         return before;
       });
     },

@@ -6,17 +6,17 @@ import { notes, noteSources, type NoteRow } from "../../db/schema/index.ts";
 export function createNotesRepo(db: Db) {
   return {
     /** A note with this exact title and content exists: re-importing a file adds no copies. */
-    hasSame(userId: string, title: string | null, content: string): boolean {
+    async hasSame(userId: string, title: string | null, content: string): Promise<boolean> {
       const t = title === null ? isNull(notes.title) : eq(notes.title, title);
-      return db.query((c) => c.orm.select({ id: notes.id }).from(notes).where(and(eq(notes.userId, userId), t, eq(notes.content, content))).limit(1).get()) !== undefined;
+      return await db.query((c) => c.orm.select({ id: notes.id }).from(notes).where(and(eq(notes.userId, userId), t, eq(notes.content, content))).limit(1).get()) !== undefined;
     },
-    insert(row: NoteRow): void {
-      db.exec((c) => c.orm.insert(notes).values(row).run());
+    async insert(row: NoteRow): Promise<void> {
+      await db.exec((c) => c.orm.insert(notes).values(row).run());
     },
-    byId(userId: string, id: string): NoteRow | undefined {
+    async byId(userId: string, id: string): Promise<NoteRow | undefined> {
       return db.query((c) => c.orm.select().from(notes).where(and(eq(notes.id, id), eq(notes.userId, userId))).get());
     },
-    list(userId: string, opts: { limit: number; before?: string; notebookId?: string; sourceId?: string }): NoteRow[] {
+    async list(userId: string, opts: { limit: number; before?: string; notebookId?: string; sourceId?: string }): Promise<NoteRow[]> {
       const conds = [eq(notes.userId, userId)];
       if (opts.before) conds.push(lt(notes.id, opts.before));
       if (opts.notebookId) conds.push(eq(notes.notebookId, opts.notebookId));
@@ -26,21 +26,21 @@ export function createNotesRepo(db: Db) {
         return c.orm.select().from(notes).where(and(...conds)).orderBy(desc(notes.id)).limit(opts.limit).all();
       });
     },
-    update(id: string, patch: Partial<NoteRow>): void {
-      db.exec((c) => c.orm.update(notes).set(patch).where(eq(notes.id, id)).run());
+    async update(id: string, patch: Partial<NoteRow>): Promise<void> {
+      await db.exec((c) => c.orm.update(notes).set(patch).where(eq(notes.id, id)).run());
     },
-    delete(userId: string, id: string): void {
-      db.exec((c) => c.orm.delete(notes).where(and(eq(notes.id, id), eq(notes.userId, userId))).run());
+    async delete(userId: string, id: string): Promise<void> {
+      await db.exec((c) => c.orm.delete(notes).where(and(eq(notes.id, id), eq(notes.userId, userId))).run());
     },
-    sourceIds(noteIds: string[]): Map<string, string[]> {
+    async sourceIds(noteIds: string[]): Promise<Map<string, string[]>> {
       const out = new Map<string, string[]>();
       if (noteIds.length === 0) return out;
-      const rows = db.query((c) => c.orm.select().from(noteSources).where(inArray(noteSources.noteId, noteIds)).orderBy(noteSources.sourceId).all());
+      const rows = await db.query((c) => c.orm.select().from(noteSources).where(inArray(noteSources.noteId, noteIds)).orderBy(noteSources.sourceId).all());
       for (const r of rows) out.set(r.noteId, [...(out.get(r.noteId) ?? []), r.sourceId]);
       return out;
     },
-    setSources(noteId: string, sourceIds: string[]): void {
-      db.exec((c) => {
+    async setSources(noteId: string, sourceIds: string[]): Promise<void> {
+      await db.exec((c) => {
         c.orm.delete(noteSources).where(eq(noteSources.noteId, noteId)).run();
         if (sourceIds.length) c.orm.insert(noteSources).values(sourceIds.map((sourceId) => ({ noteId, sourceId }))).run();
       });

@@ -13,9 +13,9 @@ export function noteRoutes(s: Services) {
     // GET /api/v1/notes
     .get(
       "/",
-      (ctx) => {
+      async (ctx) => {
         const limit = ctx.query.limit ?? 20;
-        const rows = s.notes.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), notebookId: ctx.query.notebook_id, sourceId: ctx.query.source_id });
+        const rows = await s.notes.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), notebookId: ctx.query.notebook_id, sourceId: ctx.query.source_id });
         return page(rows, limit, (r) => r, ctx);
       },
       {
@@ -31,8 +31,8 @@ export function noteRoutes(s: Services) {
     // POST /api/v1/notes
     .post(
       "/",
-      ({ request, body, set }) => {
-        const note = s.notes.create(actorOf(request), body);
+      async ({ request, body, set }) => {
+        const note = await s.notes.create(actorOf(request), body);
         set.status = 201;
         set.headers["location"] = `/api/v1/notes/${note.id}`;
         return note;
@@ -81,8 +81,8 @@ export function noteRoutes(s: Services) {
     // GET /api/v1/notes/{id}/download
     .get(
       "/:id/download",
-      ({ request, params }) => {
-        const note = s.notes.get(actorOf(request), params.id);
+      async ({ request, params }) => {
+        const note = await s.notes.get(actorOf(request), params.id);
         const name = slugify(note.title ?? note.content.split("\n")[0]?.replace(/^#+\s*/, "") ?? "", "note");
         return new Response(note.content, {
           headers: { "content-type": "text/markdown; charset=utf-8", "content-disposition": contentDisposition(`${name}.md`) },

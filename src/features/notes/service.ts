@@ -23,7 +23,7 @@ export const toPublicNote = (r: NoteRow, sourceIds: string[]): NotePublic => ({
 
 /** Hooks run inside the note's transaction (the search index keeps itself in step). */
 export interface NoteHooks {
-  onSaved: ((note: NoteRow) => void)[];
+  onSaved: ((note: NoteRow) => void | Promise<void>)[];
 }
 
 export function createNotesService(deps: {
@@ -39,33 +39,33 @@ export function createNotesService(deps: {
   const hooks = deps.hooks ?? { onSaved: [] };
   const nowIso = () => new Date(clock.now()).toISOString();
 
-  const publicOf = (r: NoteRow) => toPublicNote(r, repo.sourceIds([r.id]).get(r.id) ?? []);
+  const publicOf = async (r: NoteRow) => toPublicNote(r, (await repo.sourceIds([r.id])).get(r.id) ?? []);
 
-  function checkRefs(actor: Actor, notebookId: string | null | undefined, sourceIds: string[] | undefined) {
-    if (notebookId && notebooks.existingIds(actor.userId, [notebookId]).size === 0) {
+  async function checkRefs(actor: Actor, notebookId: string | null | undefined, sourceIds: string[] | undefined) {
+    if (notebookId && (await notebooks.existingIds(actor.userId, [notebookId])).size === 0) {
       throw invalid("notebook_id", `notebook ${notebookId} does not exist`);
     }
     if (sourceIds?.length) {
-      const found = new Set(sources.byIds(actor.userId, sourceIds).map((s) => s.id));
+      const found = new Set((await sources.byIds(actor.userId, sourceIds)).map((s) => s.id));
       sourceIds.forEach((id, i) => {
         if (!found.has(id)) throw invalid(`source_ids[${i}]`, `source ${id} does not exist`);
       });
     }
   }
 
-  function getRow(actor: Actor, id: string): NoteRow {
-    const row = repo.byId(actor.userId, id);
+  async function getRow(actor: Actor, id: string): Promise<NoteRow> {
+    const row = await repo.byId(actor.userId, id);
     if (!row) throw notFound("Note");
     return row;
   }
 
   return {
     getRow,
-    get: (actor: Actor, id: string) => publicOf(getRow(actor, id)),
+    get: async (actor: Actor, id: string) => publicOf(await getRow(actor, id)),
 
-    create(actor: Actor, input: NoteCreate): NotePublic {
-      checkRefs(actor, input.notebook_id, input.source_ids);
-      return db.tx(() => {
+    async create(actor: Actor, input: NoteCreate): Promise<NotePublic> {
+      await checkRefs(actor, input.notebook_id, input.source_ids);
+      return db.tx(async () => {
         const at = nowIso();
         const row: NoteRow = {
           id: newId("note"),
@@ -76,48 +76,48 @@ export function createNotesService(deps: {
           createdAt: at,
           updatedAt: at,
         };
-        repo.insert(row);
-        repo.setSources(row.id, input.source_ids ?? []);
-        for (const h of hooks.onSaved) h(row);
-        const note = publicOf(row);
-        events.record(actor, "note.created", note);
+        await repo.insert(row);
+        await repo.setSources(row.id, input.source_ids ?? []);
+        for (const h of hooks.onSaved) await h(row);
+        const note = await publicOf(row);
+        await events.record(actor, "note.created", note);
         return note;
       });
     },
 
-    list(actor: Actor, opts: { limit: number; before?: string; notebookId?: string; sourceId?: string }): NotePublic[] {
-      const rows = repo.list(actor.userId, opts);
-      const links = repo.sourceIds(rows.map((r) => r.id));
+    async list(actor: Actor, opts: { limit: number; before?: string; notebookId?: string; sourceId?: string }): Promise<NotePublic[]> {
+      const rows = await repo.list(actor.userId, opts);
+      const links = await repo.sourceIds(rows.map((r) => r.id));
       return rows.map((r) => toPublicNote(r, links.get(r.id) ?? []));
     },
 
-    listRows(actor: Actor, opts: { limit: number; before?: string; notebookId?: string }): NoteRow[] {
+    async listRows(actor: Actor, opts: { limit: number; before?: string; notebookId?: string }): Promise<NoteRow[]> {
       return repo.list(actor.userId, opts);
     },
 
-    update(actor: Actor, id: string, input: NoteUpdate): NotePublic {
-      checkRefs(actor, input.notebook_id, input.source_ids);
-      return db.tx(() => {
-        const before = publicOf(getRow(actor, id));
+    async update(actor: Actor, id: string, input: NoteUpdate): Promise<NotePublic> {
+      await checkRefs(actor, input.notebook_id, input.source_ids);
+      return db.tx(async () => {
+        const before = await publicOf(await getRow(actor, id));
         const patch: Partial<NoteRow> = { updatedAt: nowIso() };
         if (input.content !== undefined) patch.content = input.content;
         if (input.title !== undefined) patch.title = input.title?.trim() || null;
         if (input.notebook_id !== undefined) patch.notebookId = input.notebook_id;
-        repo.update(id, patch);
-        if (input.source_ids !== undefined) repo.setSources(id, input.source_ids);
-        const row = repo.byId(actor.userId, id)!;
-        if (input.content !== undefined || input.title !== undefined) for (const h of hooks.onSaved) h(row);
-        const after = publicOf(row);
-        events.record(actor, "note.updated", after, before);
+        await repo.update(id, patch);
+        if (input.source_ids !== undefined) await repo.setSources(id, input.source_ids);
+        const row = (await repo.byId(actor.userId, id))!;
+        if (input.content !== undefined || input.title !== undefined) for (const h of hooks.onSaved) await h(row);
+        const after = await publicOf(row);
+        await events.record(actor, "note.updated", after, before);
         return after;
       });
     },
 
-    delete(actor: Actor, id: string): NotePublic {
-      return db.tx(() => {
-        const before = publicOf(getRow(actor, id));
-        repo.delete(actor.userId, id);
-        events.record(actor, "note.deleted", before);
+    async delete(actor: Actor, id: string): Promise<NotePublic> {
+      return db.tx(async () => {
+        const before = await publicOf(await getRow(actor, id));
+        await repo.delete(actor.userId, id);
+        await events.record(actor, "note.deleted", before);
         return before;
       });
     },

@@ -61,13 +61,13 @@ export function createAuthorizer(deps: { repo: OAuthRepo; clock: Clock; issuer: 
     return { codeChallenge: challenge, resource, scope: grantedScope(q.get("scope")), state };
   }
 
-  function verifiedClient(q: URLSearchParams): { client: OAuthClientRow; redirectUri: string } {
+  async function verifiedClient(q: URLSearchParams): Promise<{ client: OAuthClientRow; redirectUri: string }> {
     if (q.getAll("client_id").length > 1 || q.getAll("redirect_uri").length > 1) {
       throw new AuthorizePageError("The request names more than one app or redirect address.");
     }
     const clientId = q.get("client_id");
     if (!clientId) throw new AuthorizePageError("The request does not say which app is asking (client_id is missing).");
-    const client = repo.clientById(clientId);
+    const client = await repo.clientById(clientId);
     if (!client) throw new AuthorizePageError("The app that sent you here is not registered with this server. Ask it to connect again.");
     const redirectUri = q.get("redirect_uri");
     if (!redirectUri) throw new AuthorizePageError("The request does not say where to send you back (redirect_uri is missing).");
@@ -92,8 +92,8 @@ export function createAuthorizer(deps: { repo: OAuthRepo; clock: Clock; issuer: 
     redirectUrl(p.redirectUri, { ...params, state: p.state, iss: issuer });
 
   return {
-    start(q: URLSearchParams): AuthorizeResult {
-      const { client, redirectUri } = verifiedClient(q);
+    async start(q: URLSearchParams): Promise<AuthorizeResult> {
+      const { client, redirectUri } = await verifiedClient(q);
       try {
         const checked = checkParams(q);
         const now = clock.now();
@@ -111,15 +111,15 @@ export function createAuthorizer(deps: { repo: OAuthRepo; clock: Clock; issuer: 
     pending: pendingById,
 
     /** The user's answer. The request is used up either way; returns where to send the browser. */
-    decide(userId: string, id: string, allow: boolean): string {
+    async decide(userId: string, id: string, allow: boolean): Promise<string> {
       const p = pendingById(id);
       if (!p) throw new AppError("not_found", "This authorization request expired or was already answered. Go back to the app and connect again.");
       pending.delete(id);
       if (!allow) return answer(p, { error: "access_denied", error_description: "The user declined to connect the app" });
       const code = newSecret(CODE_PREFIX);
       const now = clock.now();
-      repo.deleteExpiredCodes(iso(now));
-      repo.insertCode({
+      await repo.deleteExpiredCodes(iso(now));
+      await repo.insertCode({
         codeHash: hashToken(code),
         clientId: p.client.id,
         userId,

@@ -5,7 +5,7 @@ import { createTestContext, type TestContext } from "../../../test/helpers.ts";
 import { hiddenFields, testBrowser } from "../web/test-client.ts";
 import { connectedUser, token } from "./test-flow.ts";
 
-const verify = (ctx: TestContext, t: string) => ctx.services.oauth.verifyAccess(t, `${ctx.config.baseUrl}/mcp`).ok;
+const verify = async (ctx: TestContext, t: string) => (await ctx.services.oauth.verifyAccess(t, `${ctx.config.baseUrl}/mcp`)).ok;
 
 describe("Settings → Connected apps", () => {
   test("signed-out visitors are sent to sign in", async () => {
@@ -29,13 +29,13 @@ describe("Settings → Connected apps", () => {
   test("revoking an app stops its access and refresh tokens at once", async () => {
     const ctx = createTestContext();
     const u = await connectedUser(ctx);
-    expect(verify(ctx, u.access)).toBe(true);
+    expect(await verify(ctx, u.access)).toBe(true);
     const page = await u.b.get("/settings/apps");
     const action = `/settings/apps/${u.clientId}/revoke`;
     const res = await u.b.post(action, hiddenFields(page.text, action));
     expect(res.status).toBe(303);
     expect(res.location).toBe("/settings/apps?notice=app_revoked");
-    expect(verify(ctx, u.access)).toBe(false);
+    expect(await verify(ctx, u.access)).toBe(false);
     const refresh = await token(ctx, { grant_type: "refresh_token", refresh_token: u.refresh, client_id: u.clientId });
     expect(refresh.body.error).toBe("invalid_grant");
     const after = await u.b.get(res.location!);
@@ -51,10 +51,10 @@ describe("Settings → Connected apps", () => {
     const csrf = hiddenFields(page.text, "/signout").csrf!;
     const res = await bob.b.post(`/settings/apps/${ada.clientId}/revoke`, { csrf });
     expect(res.status).toBe(404);
-    expect(verify(ctx, ada.access)).toBe(true);
+    expect(await verify(ctx, ada.access)).toBe(true);
     const forged = await bob.b.post(`/settings/apps/${bob.clientId}/revoke`, { csrf: "y".repeat(32) });
     expect(forged.status).toBe(403);
-    expect(verify(ctx, bob.access)).toBe(true);
+    expect(await verify(ctx, bob.access)).toBe(true);
   }, 60_000);
 
   test("a client registered with a hostile name renders as text", async () => {

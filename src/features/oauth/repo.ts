@@ -25,14 +25,14 @@ export interface ConnectedAppRow {
 
 export function createOAuthRepo(db: Db) {
   return {
-    insertClient(row: OAuthClientRow): void {
-      db.exec((c) => c.orm.insert(oauthClients).values(row).run());
+    async insertClient(row: OAuthClientRow): Promise<void> {
+      await db.exec((c) => c.orm.insert(oauthClients).values(row).run());
     },
-    clientById(id: string): OAuthClientRow | undefined {
+    async clientById(id: string): Promise<OAuthClientRow | undefined> {
       return db.query((c) => c.orm.select().from(oauthClients).where(eq(oauthClients.id, id)).get());
     },
     /** Registered clients nobody ever authorised, older than `before`: registration is open, so they are swept. */
-    deleteUnusedClients(before: string): number {
+    async deleteUnusedClients(before: string): Promise<number> {
       return db.exec(({ orm }) => {
         const unused = and(
           lt(oauthClients.createdAt, before),
@@ -43,15 +43,15 @@ export function createOAuthRepo(db: Db) {
       });
     },
 
-    insertCode(row: OAuthCodeRow): void {
-      db.exec((c) => c.orm.insert(oauthCodes).values(row).run());
+    async insertCode(row: OAuthCodeRow): Promise<void> {
+      await db.exec((c) => c.orm.insert(oauthCodes).values(row).run());
     },
-    codeByHash(hash: string): OAuthCodeRow | undefined {
+    async codeByHash(hash: string): Promise<OAuthCodeRow | undefined> {
       return db.query((c) => c.orm.select().from(oauthCodes).where(eq(oauthCodes.codeHash, hash)).get());
     },
     /** Marks the code used; false when it already was (only one redemption can win). */
-    useCode(hash: string, at: string, grantId: string): boolean {
-      const r = db.exec((c) =>
+    async useCode(hash: string, at: string, grantId: string): Promise<boolean> {
+      const r = await db.exec((c) =>
         c.orm
           .update(oauthCodes)
           .set({ usedAt: at, grantId })
@@ -61,23 +61,23 @@ export function createOAuthRepo(db: Db) {
       );
       return r.length > 0;
     },
-    deleteExpiredCodes(now: string): void {
-      db.exec((c) => c.orm.delete(oauthCodes).where(lt(oauthCodes.expiresAt, now)).run());
+    async deleteExpiredCodes(now: string): Promise<void> {
+      await db.exec((c) => c.orm.delete(oauthCodes).where(lt(oauthCodes.expiresAt, now)).run());
     },
 
-    insertGrant(row: OAuthGrantRow): void {
-      db.exec((c) => c.orm.insert(oauthGrants).values(row).run());
+    async insertGrant(row: OAuthGrantRow): Promise<void> {
+      await db.exec((c) => c.orm.insert(oauthGrants).values(row).run());
     },
-    grantById(id: string): OAuthGrantRow | undefined {
+    async grantById(id: string): Promise<OAuthGrantRow | undefined> {
       return db.query((c) => c.orm.select().from(oauthGrants).where(eq(oauthGrants.id, id)).get());
     },
-    revokeGrant(id: string, at: string, reason: string): void {
-      db.exec((c) =>
+    async revokeGrant(id: string, at: string, reason: string): Promise<void> {
+      await db.exec((c) =>
         c.orm.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt))).run(),
       );
     },
     /** Revokes every live grant of one user for one client; returns how many. */
-    revokeUserClient(userId: string, clientId: string, at: string, reason: string): number {
+    async revokeUserClient(userId: string, clientId: string, at: string, reason: string): Promise<number> {
       return db.exec(
         (c) =>
           c.orm
@@ -88,11 +88,11 @@ export function createOAuthRepo(db: Db) {
             .all().length,
       );
     },
-    touchGrant(id: string, at: string): void {
-      db.exec((c) => c.orm.update(oauthGrants).set({ lastUsedAt: at }).where(eq(oauthGrants.id, id)).run());
+    async touchGrant(id: string, at: string): Promise<void> {
+      await db.exec((c) => c.orm.update(oauthGrants).set({ lastUsedAt: at }).where(eq(oauthGrants.id, id)).run());
     },
     /** Clients with a live grant of this user, most recently used first. */
-    connectedApps(userId: string): ConnectedAppRow[] {
+    async connectedApps(userId: string): Promise<ConnectedAppRow[]> {
       return db.query((c) =>
         c.orm
           .select({
@@ -109,11 +109,11 @@ export function createOAuthRepo(db: Db) {
       );
     },
 
-    insertTokens(rows: OAuthTokenRow[]): void {
-      db.exec((c) => c.orm.insert(oauthTokens).values(rows).run());
+    async insertTokens(rows: OAuthTokenRow[]): Promise<void> {
+      await db.exec((c) => c.orm.insert(oauthTokens).values(rows).run());
     },
     /** The token and its grant, whatever their state: the caller decides what counts as valid. */
-    tokenByHash(hash: string): TokenWithGrant | undefined {
+    async tokenByHash(hash: string): Promise<TokenWithGrant | undefined> {
       return db.query((c) =>
         c.orm
           .select({ token: oauthTokens, grant: oauthGrants })
@@ -124,8 +124,8 @@ export function createOAuthRepo(db: Db) {
       );
     },
     /** Marks a refresh token exchanged; false when it already was. */
-    rotateToken(hash: string, at: string): boolean {
-      const r = db.exec((c) =>
+    async rotateToken(hash: string, at: string): Promise<boolean> {
+      const r = await db.exec((c) =>
         c.orm
           .update(oauthTokens)
           .set({ rotatedAt: at })
@@ -135,12 +135,12 @@ export function createOAuthRepo(db: Db) {
       );
       return r.length > 0;
     },
-    revokeToken(hash: string, at: string): void {
-      db.exec((c) => c.orm.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.tokenHash, hash), isNull(oauthTokens.revokedAt))).run());
+    async revokeToken(hash: string, at: string): Promise<void> {
+      await db.exec((c) => c.orm.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.tokenHash, hash), isNull(oauthTokens.revokedAt))).run());
     },
     /** Expired tokens of a grant can no longer be used or reused: drop them to keep the table small. */
-    deleteExpiredTokens(grantId: string, now: string): void {
-      db.exec((c) => c.orm.delete(oauthTokens).where(and(eq(oauthTokens.grantId, grantId), lt(oauthTokens.expiresAt, now))).run());
+    async deleteExpiredTokens(grantId: string, now: string): Promise<void> {
+      await db.exec((c) => c.orm.delete(oauthTokens).where(and(eq(oauthTokens.grantId, grantId), lt(oauthTokens.expiresAt, now))).run());
     },
   };
 }

@@ -80,14 +80,14 @@ export function oauthRoutes(s: Services) {
       ({ request, server }) =>
         oauthEndpoint(async () => {
           const body = await jsonBody(request, s.config.http.maxJsonDepth);
-          return oauthJson(oauth.register(body, clientAddress(request, server as PeerSource | null)), 201);
+          return oauthJson(await oauth.register(body, clientAddress(request, server as PeerSource | null)), 201);
         }),
       { parse: "none" },
     )
     // GET /oauth/authorize — checks the request, then the consent page in the web app takes over.
-    .get("/oauth/authorize", ({ request }) => {
+    .get("/oauth/authorize", async ({ request }) => {
       try {
-        const r = oauth.authorize(new URL(request.url).searchParams);
+        const r = await oauth.authorize(new URL(request.url).searchParams);
         const location = r.kind === "redirect" ? r.location : `/oauth/consent?request=${r.requestId}`;
         return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
       } catch (e) {
@@ -97,13 +97,13 @@ export function oauthRoutes(s: Services) {
       }
     })
     // POST /oauth/token
-    .post("/oauth/token", ({ request }) => oauthEndpoint(async () => oauthJson(oauth.token(await formBody(request)))), { parse: "none" })
+    .post("/oauth/token", ({ request }) => oauthEndpoint(async () => oauthJson(await oauth.token(await formBody(request)))), { parse: "none" })
     // POST /oauth/revoke (RFC 7009): 200 with an empty body whether or not the token existed.
     .post(
       "/oauth/revoke",
       ({ request }) =>
         oauthEndpoint(async () => {
-          oauth.revoke(await formBody(request));
+          await oauth.revoke(await formBody(request));
           return new Response(null, { status: 200, headers: { "cache-control": "no-store" } });
         }),
       { parse: "none" },

@@ -45,7 +45,7 @@ export function createOAuthService(deps: { repo: OAuthRepo; db: Transactor; cloc
     mcpResource: resources[0],
 
     /** RFC 7591. `address` is the caller's IP when known (the limit is per address). */
-    register(body: unknown, address: string | undefined): ClientInformation {
+    async register(body: unknown, address: string | undefined): Promise<ClientInformation> {
       const d = registrations.hit(`reg:${address ?? "unknown"}`);
       if (!d.allowed) {
         throw new OAuthError("slow_down", `Too many client registrations from this address; retry in ${d.resetSeconds} s`, {
@@ -54,12 +54,12 @@ export function createOAuthService(deps: { repo: OAuthRepo; db: Transactor; cloc
       }
       const now = clock.now();
       const row = validateRegistration(body, newId("oauthClient"), iso(now));
-      repo.deleteUnusedClients(iso(now - UNUSED_CLIENT_TTL_MS));
-      repo.insertClient(row);
+      await repo.deleteUnusedClients(iso(now - UNUSED_CLIENT_TTL_MS));
+      await repo.insertClient(row);
       return clientInformation(row);
     },
 
-    client: (id: string): OAuthClientRow | undefined => repo.clientById(id),
+    client: async (id: string): Promise<OAuthClientRow | undefined> => repo.clientById(id),
     authorize: authorizer.start,
     pendingAuthorization: authorizer.pending,
     decide: authorizer.decide,
@@ -67,13 +67,13 @@ export function createOAuthService(deps: { repo: OAuthRepo; db: Transactor; cloc
     revoke: tokens.revoke,
     verifyAccess: tokens.verifyAccess,
     /** For createApiAuth's extraResolvers: accepts access tokens issued for `resource` only. */
-    bearerResolver: (resource: string): BearerResolver => (token) => {
-      const check = tokens.verifyAccess(token, resource);
+    bearerResolver: (resource: string): BearerResolver => async (token) => {
+      const check = await tokens.verifyAccess(token, resource);
       return check.ok ? check.actor : undefined;
     },
 
-    connectedApps(actor: Actor): ConnectedApp[] {
-      return repo.connectedApps(actor.userId).map((r) => ({
+    async connectedApps(actor: Actor): Promise<ConnectedApp[]> {
+      return (await repo.connectedApps(actor.userId)).map((r) => ({
         clientId: r.client.id,
         name: r.client.name,
         redirectHosts: [...new Set(redirectUrisOf(r.client).map((u) => new URL(u).host))],
@@ -84,8 +84,8 @@ export function createOAuthService(deps: { repo: OAuthRepo; db: Transactor; cloc
     },
 
     /** Settings → Connected apps: every grant of this user for the client ends at once. */
-    disconnect(actor: Actor, clientId: string): void {
-      const n = repo.revokeUserClient(actor.userId, clientId, iso(clock.now()), "revoked_by_user");
+    async disconnect(actor: Actor, clientId: string): Promise<void> {
+      const n = await repo.revokeUserClient(actor.userId, clientId, iso(clock.now()), "revoked_by_user");
       if (n === 0) throw notFound("Connected app");
     },
   };

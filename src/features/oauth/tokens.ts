@@ -38,19 +38,19 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
   const { repo, db, clock } = deps;
   const touched = new Map<string, number>();
 
-  function client(p: URLSearchParams): OAuthClientRow {
+  async function client(p: URLSearchParams): Promise<OAuthClientRow> {
     const id = param(p, "client_id");
     if (!id) throw new OAuthError("invalid_client", "client_id is required (public clients identify themselves with it)");
-    const row = repo.clientById(id);
+    const row = await repo.clientById(id);
     if (!row) throw new OAuthError("invalid_client", "Unknown client_id; register again");
     return row;
   }
 
-  function issue(grant: OAuthGrantRow, now: number): TokenResponse {
+  async function issue(grant: OAuthGrantRow, now: number): Promise<TokenResponse> {
     const access = newSecret(ACCESS_PREFIX);
     const refresh = newSecret(REFRESH_PREFIX);
     const base = { grantId: grant.id, createdAt: iso(now), rotatedAt: null, revokedAt: null };
-    repo.insertTokens([
+    await repo.insertTokens([
       { ...base, tokenHash: hashToken(access), kind: "access", expiresAt: iso(now + ACCESS_TTL_MS) },
       { ...base, tokenHash: hashToken(refresh), kind: "refresh", expiresAt: iso(now + REFRESH_TTL_MS) },
     ]);
@@ -62,18 +62,18 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
     if (resource !== undefined && resource !== bound) throw new OAuthError("invalid_target", `This grant is for ${bound}, not ${resource}`);
   }
 
-  function authorizationCode(p: URLSearchParams): TokenResponse {
-    const c = client(p);
+  async function authorizationCode(p: URLSearchParams): Promise<TokenResponse> {
+    const c = await client(p);
     const code = param(p, "code", true);
     const redirectUri = param(p, "redirect_uri", true);
     const verifier = param(p, "code_verifier", true);
     const hash = hashToken(code);
-    const row = repo.codeByHash(hash);
+    const row = await repo.codeByHash(hash);
     if (!row) throw new OAuthError("invalid_grant", "The authorization code is unknown or expired");
     const now = clock.now();
     if (row.usedAt) {
       // A code seen twice may have been stolen: whatever its first use issued is revoked.
-      if (row.grantId) repo.revokeGrant(row.grantId, iso(now), "code_reuse");
+      if (row.grantId) await repo.revokeGrant(row.grantId, iso(now), "code_reuse");
       throw new OAuthError("invalid_grant", "The authorization code was already used; the tokens it issued are revoked");
     }
     if (row.clientId !== c.id) throw new OAuthError("invalid_grant", "The authorization code was issued to another client");
@@ -81,7 +81,7 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
     if (row.redirectUri !== redirectUri) throw new OAuthError("invalid_grant", "redirect_uri does not match the one of the authorization request");
     if (!pkceMatches(verifier, row.codeChallenge)) throw new OAuthError("invalid_grant", "code_verifier does not match the code_challenge");
     checkResource(p, row.resource);
-    return db.tx(() => {
+    return db.tx(async () => {
       const grant: OAuthGrantRow = {
         id: newId("oauthGrant"),
         userId: row.userId,
@@ -93,17 +93,17 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
         revokedAt: null,
         revokedReason: null,
       };
-      repo.insertGrant(grant);
-      if (!repo.useCode(hash, iso(now), grant.id)) throw new OAuthError("invalid_grant", "The authorization code was already used");
+      await repo.insertGrant(grant);
+      if (!await repo.useCode(hash, iso(now), grant.id)) throw new OAuthError("invalid_grant", "The authorization code was already used");
       return issue(grant, now);
     });
   }
 
-  function refreshToken(p: URLSearchParams): TokenResponse {
-    const c = client(p);
+  async function refreshToken(p: URLSearchParams): Promise<TokenResponse> {
+    const c = await client(p);
     const token = param(p, "refresh_token", true);
     const hash = hashToken(token);
-    const hit = repo.tokenByHash(hash);
+    const hit = await repo.tokenByHash(hash);
     if (!hit || hit.token.kind !== "refresh") throw new OAuthError("invalid_grant", "The refresh token is unknown or expired");
     const { grant } = hit;
     const now = clock.now();
@@ -111,7 +111,7 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
     if (grant.revokedAt || hit.token.revokedAt) throw new OAuthError("invalid_grant", "The refresh token was revoked");
     if (hit.token.rotatedAt) {
       // Reuse of a rotated token means two parties hold the family: end it for both.
-      repo.revokeGrant(grant.id, iso(now), "refresh_reuse");
+      await repo.revokeGrant(grant.id, iso(now), "refresh_reuse");
       throw new OAuthError("invalid_grant", "The refresh token was already used; this authorization is revoked");
     }
     if (hit.token.expiresAt <= iso(now)) throw new OAuthError("invalid_grant", "The refresh token expired");
@@ -120,16 +120,16 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
     if (scope && scope.split(" ").some((s) => s && !grant.scope.split(" ").includes(s))) {
       throw new OAuthError("invalid_scope", `The grant covers only "${grant.scope}"`);
     }
-    return db.tx(() => {
-      if (!repo.rotateToken(hash, iso(now))) throw new OAuthError("invalid_grant", "The refresh token was already used");
-      repo.deleteExpiredTokens(grant.id, iso(now));
+    return db.tx(async () => {
+      if (!await repo.rotateToken(hash, iso(now))) throw new OAuthError("invalid_grant", "The refresh token was already used");
+      await repo.deleteExpiredTokens(grant.id, iso(now));
       return issue(grant, now);
     });
   }
 
   return {
     /** POST /oauth/token with a parsed form body. */
-    token(p: URLSearchParams): TokenResponse {
+    async token(p: URLSearchParams): Promise<TokenResponse> {
       const type = param(p, "grant_type", true);
       if (type === "authorization_code") return authorizationCode(p);
       if (type === "refresh_token") return refreshToken(p);
@@ -137,21 +137,21 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
     },
 
     /** RFC 7009: unknown tokens and other clients' tokens are ignored, so the answer says nothing. */
-    revoke(p: URLSearchParams): void {
-      const c = client(p);
+    async revoke(p: URLSearchParams): Promise<void> {
+      const c = await client(p);
       const token = param(p, "token", true);
-      const hit = repo.tokenByHash(hashToken(token));
+      const hit = await repo.tokenByHash(hashToken(token));
       if (!hit || hit.grant.clientId !== c.id) return;
       const at = iso(clock.now());
       // A refresh token stands for the whole authorization; an access token only for itself.
-      if (hit.token.kind === "refresh") repo.revokeGrant(hit.grant.id, at, "revoked_by_client");
-      else repo.revokeToken(hit.token.tokenHash, at);
+      if (hit.token.kind === "refresh") await repo.revokeGrant(hit.grant.id, at, "revoked_by_client");
+      else await repo.revokeToken(hit.token.tokenHash, at);
     },
 
     /** Is this an unexpired, unrevoked access token issued for `resource`? */
-    verifyAccess(token: string, resource: string): AccessCheck {
+    async verifyAccess(token: string, resource: string): Promise<AccessCheck> {
       if (!token.startsWith(ACCESS_PREFIX)) return { ok: false, reason: "The bearer token is not an access token issued by this server" };
-      const hit = repo.tokenByHash(hashToken(token));
+      const hit = await repo.tokenByHash(hashToken(token));
       if (!hit || hit.token.kind !== "access") return { ok: false, reason: "The access token is unknown" };
       const { grant } = hit;
       const now = clock.now();
@@ -160,7 +160,7 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
       if (grant.resource !== resource) return { ok: false, reason: `The access token was issued for ${grant.resource}, not ${resource}` };
       if (now - (touched.get(grant.id) ?? 0) >= TOUCH_INTERVAL_MS) {
         touched.set(grant.id, now);
-        repo.touchGrant(grant.id, iso(now));
+        await repo.touchGrant(grant.id, iso(now));
       }
       return { ok: true, grant, actor: { userId: grant.userId, auth: { type: "oauth", client_id: grant.clientId, grant_id: grant.id } } };
     },

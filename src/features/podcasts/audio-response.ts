@@ -3,7 +3,7 @@ import { AppError } from "../../errors.ts";
 import { parseRange } from "./range.ts";
 import type { PodcastsService } from "./service.ts";
 
-type AudioFile = ReturnType<PodcastsService["audioFile"]>;
+type AudioFile = Awaited<ReturnType<PodcastsService["audioFile"]>>;
 
 function disposition(filename: string, type: "inline" | "attachment"): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");

@@ -38,7 +38,7 @@ test("a runner killed mid-episode: another finishes it cleanly, charged once", a
   const user = await userWithKey(first);
   const actor = { userId: user.userId, auth: { type: "system" as const, reason: "test" } };
   const src = insertReadySource(first.services, user.userId, { markdown: ARTICLE });
-  const id = first.services.podcasts.create(actor, { format: "deep_dive", source_ids: [src] }).id;
+  const id = (await first.services.podcasts.create(actor, { format: "deep_dive", source_ids: [src] })).id;
   const podcastsDir = join(dir, "podcasts");
   const status = () => first.db.sqlite.query<{ status: string; transcript: string | null }, [string]>("SELECT status, transcript FROM podcasts WHERE id = ?").get(id)!;
   const partial = () => (existsSync(podcastsDir) ? readdirSync(podcastsDir).filter((f) => f.endsWith(".part")) : []);
@@ -59,7 +59,7 @@ test("a runner killed mid-episode: another finishes it cleanly, charged once", a
   const second = open(5_000);
   try {
     await second.runner.drain({ timeoutMs: 170_000 });
-    const p = second.services.podcasts.get(actor, id);
+    const p = await second.services.podcasts.get(actor, id);
     expect(p.status).toBe("ready");
     expect(JSON.stringify(p.transcript)).toBe(before.transcript!);
     expect(readdirSync(podcastsDir)).toEqual([`${id}.mp3`]);

@@ -119,10 +119,11 @@ const partFiles = (ctx: TestContext) => {
 describe("every format, offline", () => {
   test("each becomes a ready episode whose MP3 parses and lasts what it reports", async () => {
     const { ctx, actor, sourceId } = await setup();
-    const ids = PODCAST_FORMATS.map((format) => ctx.services.podcasts.create(actor, { format, source_ids: [sourceId] }).id);
+    const ids: string[] = [];
+    for (const format of PODCAST_FORMATS) ids.push((await ctx.services.podcasts.create(actor, { format, source_ids: [sourceId] })).id);
     await ctx.runner.drain({ timeoutMs: 280_000 });
     for (const [i, id] of ids.entries()) {
-      const p = ctx.services.podcasts.get(actor, id);
+      const p = await ctx.services.podcasts.get(actor, id);
       const format = PODCAST_FORMATS[i]!;
       expect({ format, status: p.status, error: p.error }).toEqual({ format, status: "ready", error: null });
       const info = parseMp3Frames(episodeFile(ctx.services, id));
@@ -136,7 +137,7 @@ describe("every format, offline", () => {
       expect(p.credits_used!).toBeLessThanOrEqual(p.credits_quoted);
     }
     expect(partFiles(ctx)).toEqual([]);
-    expect(ctx.services.credits.balance(actor.userId).used).toBe(ids.reduce((n, id) => n + ctx.services.podcasts.get(actor, id).credits_used!, 0));
+    expect((await ctx.services.credits.balance(actor.userId)).used).toBe((await Promise.all(ids.map(async (id) => (await ctx.services.podcasts.get(actor, id)).credits_used!))).reduce((n, c) => n + c, 0));
   }, 300_000);
 });
 
@@ -144,9 +145,9 @@ describe("voices", () => {
   test("a two-host episode is spoken by two clearly different voices", async () => {
     const { ctx, actor, sourceId } = await setup();
     const rec = recording(ctx.services.ai.speech);
-    const id = ctx.services.podcasts.create(actor, { format: "debate", source_ids: [sourceId] }).id;
+    const id = (await ctx.services.podcasts.create(actor, { format: "debate", source_ids: [sourceId] })).id;
     await generatorWith(ctx, { speech: rec.speech }).generate(id, { attempt: 1 });
-    const p = ctx.services.podcasts.get(actor, id);
+    const p = await ctx.services.podcasts.get(actor, id);
     expect(p.status).toBe("ready");
     expect(new Set(p.transcript!.map((t) => t.speaker))).toEqual(new Set(["Maya", "Theo"]));
     const byVoice = (v: string) => rec.clips.filter((c) => c.voice === v).map((c) => c.clip);
@@ -165,53 +166,53 @@ describe("voices", () => {
 describe("failures, retries and crashes", () => {
   test("a crash mid-speech: the episode waits as queued, keeps its script, and the next attempt finishes cleanly", async () => {
     const { ctx, actor, sourceId } = await setup();
-    const id = ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] }).id;
+    const id = (await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] })).id;
     mkdirSync(join(ctx.config.dataDir, "podcasts"), { recursive: true });
     writeFileSync(join(ctx.config.dataDir, "podcasts", `${id}.OLD.part`), "left by a crashed process");
     const writer = counting(createBuiltinScriptWriter());
     const crashing = recording(ctx.services.ai.speech, { call: 2, error: () => new Error("speech worker crashed: thread exited") });
     const err = await generatorWith(ctx, { speech: crashing.speech, writer: writer.writer }).generate(id, { attempt: 1 }).catch((e: unknown) => e);
     expect(String(err)).toContain("worker crashed");
-    const waiting = ctx.services.podcasts.get(actor, id);
+    const waiting = await ctx.services.podcasts.get(actor, id);
     expect(waiting).toMatchObject({ status: "queued", error: null, audio_url: null });
     expect(waiting.transcript!.length).toBeGreaterThan(2);
     expect(partFiles(ctx)).toEqual([]);
     await generatorWith(ctx, { writer: writer.writer }).generate(id, { attempt: 2 });
-    const done = ctx.services.podcasts.get(actor, id);
+    const done = await ctx.services.podcasts.get(actor, id);
     expect(done.status).toBe("ready");
     expect(done.transcript).toEqual(waiting.transcript);
     expect(writer.calls()).toBe(1);
-    expect(ctx.services.credits.balance(actor.userId).used).toBe(done.credits_used!);
+    expect((await ctx.services.credits.balance(actor.userId)).used).toBe(done.credits_used!);
   }, 180_000);
 
   test("the last attempt failing marks the episode failed, and nothing is charged", async () => {
     const { ctx, actor, sourceId } = await setup();
-    const id = ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] }).id;
+    const id = (await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] })).id;
     const down = recording(ctx.services.ai.speech, { call: 1, error: () => new AppError("upstream_error", "speech server answered HTTP 500: secret-ish body") });
     await generatorWith(ctx, { speech: down.speech }).generate(id, { attempt: 3 });
-    const p = ctx.services.podcasts.get(actor, id);
+    const p = await ctx.services.podcasts.get(actor, id);
     expect(p).toMatchObject({ status: "failed", error: "speech_failed", credits_used: null, audio_url: null });
     expect(p.error_detail).not.toContain("secret");
-    expect(ctx.services.credits.balance(actor.userId).used).toBe(0);
+    expect((await ctx.services.credits.balance(actor.userId)).used).toBe(0);
     expect(existsSync(join(ctx.config.dataDir, "podcasts", `${id}.mp3`))).toBe(false);
   }, 180_000);
 
   test("a run that kept crashing past every attempt is recorded as failed; so is a job the queue gave up on", async () => {
     const { ctx, actor, sourceId } = await setup();
-    const first = ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] }).id;
+    const first = (await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] })).id;
     await generatorWith(ctx, {}).generate(first, { attempt: 4 });
-    expect(ctx.services.podcasts.get(actor, first)).toMatchObject({ status: "failed", error: "generation_stopped" });
-    const second = ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] });
+    expect(await ctx.services.podcasts.get(actor, first)).toMatchObject({ status: "failed", error: "generation_stopped" });
+    const second = await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] });
     const jobId = ctx.db.sqlite.query<{ job_id: string }, [string]>("SELECT job_id FROM podcasts WHERE id = ?").get(second.id)!.job_id;
-    expect(ctx.queue.claim("a-worker-that-dies", 10, 60_000).map((j) => j.id)).toContain(jobId);
-    expect(ctx.queue.fail(jobId, new Error("gave up"))).toBe(true);
-    expect(ctx.services.podcasts.get(actor, second.id)).toMatchObject({ status: "failed", error: "generation_stopped" });
-    expect(ctx.services.credits.balance(actor.userId).used).toBe(0);
+    expect((await ctx.queue.claim("a-worker-that-dies", 10, 60_000)).map((j) => j.id)).toContain(jobId);
+    expect(await ctx.queue.fail(jobId, new Error("gave up"))).toBe(true);
+    expect(await ctx.services.podcasts.get(actor, second.id)).toMatchObject({ status: "failed", error: "generation_stopped" });
+    expect((await ctx.services.credits.balance(actor.userId)).used).toBe(0);
   });
 
   test("an episode deleted while it is being spoken stops and leaves no file", async () => {
     const { ctx, actor, sourceId } = await setup();
-    const id = ctx.services.podcasts.create(actor, { format: "deep_dive", source_ids: [sourceId] }).id;
+    const id = (await ctx.services.podcasts.create(actor, { format: "deep_dive", source_ids: [sourceId] })).id;
     let deleted = false;
     const base = ctx.services.ai.speech;
     const speech: SpeechEngine = {
@@ -219,21 +220,21 @@ describe("failures, retries and crashes", () => {
       async synthesize(text, voice, opts) {
         if (!deleted) {
           deleted = true;
-          ctx.services.podcasts.delete(actor, id);
+          await ctx.services.podcasts.delete(actor, id);
         }
         return base.synthesize(text, voice, opts);
       },
     };
     await generatorWith(ctx, { speech }).generate(id, { attempt: 1 });
     expect(readdirSync(join(ctx.config.dataDir, "podcasts")).filter((f) => f.startsWith(id))).toEqual([]);
-    expect(ctx.services.credits.balance(actor.userId).used).toBe(0);
+    expect((await ctx.services.credits.balance(actor.userId)).used).toBe(0);
   }, 180_000);
 
   test("sources deleted before generation: failed with no_content", async () => {
     const { ctx, actor, sourceId } = await setup();
-    const id = ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] }).id;
-    ctx.services.sources.delete(actor, sourceId);
+    const id = (await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] })).id;
+    await ctx.services.sources.delete(actor, sourceId);
     await ctx.runner.drain();
-    expect(ctx.services.podcasts.get(actor, id)).toMatchObject({ status: "failed", error: "no_content", source_ids: [sourceId] });
+    expect(await ctx.services.podcasts.get(actor, id)).toMatchObject({ status: "failed", error: "no_content", source_ids: [sourceId] });
   });
 });

@@ -83,13 +83,13 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
   const pub = (row: PodcastRow) => toPublicPodcast(row, config.baseUrl);
 
   /** Applies a change with its podcast.updated event; false when the episode is gone. */
-  function change(actor: Actor, id: string, patch: Partial<PodcastRow>, extra?: (row: PodcastRow) => void): boolean {
-    return db.tx(() => {
-      const before = repo.byIdUnscoped(id);
+  async function change(actor: Actor, id: string, patch: Partial<PodcastRow>, extra?: (row: PodcastRow) => void | Promise<void>): Promise<boolean> {
+    return db.tx(async () => {
+      const before = await repo.byIdUnscoped(id);
       if (!before) return false;
-      extra?.(before);
-      repo.update(id, { ...patch, updatedAt: nowIso() });
-      events.record(actor, "podcast.updated", pub(repo.byIdUnscoped(id)!), pub(before));
+      await extra?.(before);
+      await repo.update(id, { ...patch, updatedAt: nowIso() });
+      await events.record(actor, "podcast.updated", pub((await repo.byIdUnscoped(id))!), pub(before));
       return true;
     });
   }
@@ -104,7 +104,7 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
   async function script(row: PodcastRow, progress: ReturnType<typeof progressOf>, signal?: AbortSignal): Promise<Turn[]> {
     if (row.transcript) return row.transcript;
     progress.script();
-    const found = new Map(deps.sources.byIds(row.userId, row.sourceIds).map((s) => [s.id, s]));
+    const found = new Map((await deps.sources.byIds(row.userId, row.sourceIds)).map((s) => [s.id, s]));
     const documents = row.sourceIds
       .map((id) => found.get(id))
       .filter((s): s is NonNullable<typeof s> => Boolean(s?.content?.trim()))
@@ -114,7 +114,7 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
     const turns = await deps.writer.write({ spec, title: row.title, language: row.language, documents, signal });
     if (turns.length === 0) throw new ScriptError("no_content", "The script came out empty");
     // Kept so a retry after a crash speaks the same script instead of asking the model again.
-    repo.update(row.id, { transcript: turns, scriptEngine: deps.writer.id });
+    await repo.update(row.id, { transcript: turns, scriptEngine: deps.writer.id });
     return turns;
   }
 
@@ -124,7 +124,7 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
   }
 
   /** Ready and charged in one transaction: the charge is made once, and only for an episode that exists. */
-  function complete(actor: Actor, row: PodcastRow, result: { durationSeconds: number; bytes: number }): boolean {
+  async function complete(actor: Actor, row: PodcastRow, result: { durationSeconds: number; bytes: number }): Promise<boolean> {
     const minutes = Math.max(1, Math.ceil(result.durationSeconds / 60));
     const charge = Math.min(row.creditsQuoted, Math.ceil(config.credits.podcastPerMinute * minutes));
     const at = nowIso();
@@ -142,19 +142,19 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
         speechEngine: deps.speech.id,
         finishedAt: at,
       },
-      () => deps.credits.spend(row.userId, charge, "podcast", row.id),
+      async () => void (await deps.credits.spend(row.userId, charge, "podcast", row.id)),
     );
   }
 
   async function generate(id: string, ctx: RunContext): Promise<void> {
-    const row = repo.byIdUnscoped(id);
+    const row = await repo.byIdUnscoped(id);
     if (!row || row.status === "ready" || row.status === "failed") return;
     const actor = systemActor(row.userId, "podcast");
     if (ctx.attempt > GENERATION_ATTEMPTS) {
-      fail(actor, id, { code: "generation_stopped", detail: "Generation stopped before it finished on every attempt" });
+      await fail(actor, id, { code: "generation_stopped", detail: "Generation stopped before it finished on every attempt" });
       return;
     }
-    if (row.status !== "generating" && !change(actor, id, { status: "generating", error: null, errorDetail: null })) return;
+    if (row.status !== "generating" && !await change(actor, id, { status: "generating", error: null, errorDetail: null })) return;
     mkdirSync(dir, { recursive: true });
     const part = join(dir, `${id}.${ulid()}.part`);
     const final = join(config.dataDir, audioPathOf(id));
@@ -169,12 +169,12 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
         voices,
         language: row.language,
         signal: ctx.signal,
-        cancelled: () => !repo.byIdUnscoped(id),
+        cancelled: async () => !await repo.byIdUnscoped(id),
         tag: episodeTag(row, clock.now()),
         onProgress: (p) => (p.phase === "speech" ? progress.speech(p.done, p.total) : progress.encoding()),
       });
       renameSync(part, final);
-      if (!complete(actor, row, result)) rmSync(final, { force: true });
+      if (!await complete(actor, row, result)) rmSync(final, { force: true });
     } catch (err) {
       rmSync(part, { force: true });
       if (ctx.signal?.aborted) throw err; // shutdown or a lost lease: the queue hands the job on
@@ -183,11 +183,11 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
       const f = classify(err);
       logger.warn("podcast generation failed", { podcast_id: id, attempt: ctx.attempt, code: f.code, error: err instanceof Error ? err.message : String(err) });
       if (f.permanent || ctx.attempt >= GENERATION_ATTEMPTS) {
-        fail(actor, id, f);
+        await fail(actor, id, f);
         return;
       }
       // Waiting for the next attempt: "queued" again, which is what it is.
-      change(actor, id, { status: "queued" });
+      await change(actor, id, { status: "queued" });
       throw err;
     }
   }

@@ -90,7 +90,7 @@ describe("openai script writer and speech", () => {
     expect(p.error_detail).toMatch(/^The chat model \(fake-chat\) sent an unusable transcript for segment 1 3 times; the last problem: the reply is not valid JSON/);
     expect(chatCalls()).toHaveLength(1 + 3);
     expect(speechCalls()).toHaveLength(0);
-    expect(ctx.queue.counts("podcast.generate")).toMatchObject({ queued: 0, failed: 0 });
+    expect(await ctx.queue.counts("podcast.generate")).toMatchObject({ queued: 0, failed: 0 });
     expect((await call(ctx, "GET", "/api/v1/account", { key: a.key })).body.credits.used).toBe(0);
   }, 180_000);
 

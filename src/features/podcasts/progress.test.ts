@@ -45,9 +45,9 @@ describe("podcast generation progress", () => {
     const mine = sseReader(await open(owner.key));
     const theirs = sseReader(await open(other.key));
     const actor = { userId: owner.userId, auth: { type: "system" as const, reason: "test" } };
-    const pod = ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] });
+    const pod = await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] });
     await ctx.runner.drain({ timeoutMs: 100_000 });
-    expect(ctx.services.podcasts.get(actor, pod.id).status).toBe("ready");
+    expect((await ctx.services.podcasts.get(actor, pod.id)).status).toBe("ready");
 
     const phases = published.map((e) => e.data.phase);
     expect(phases[0]).toBe("script");
@@ -76,7 +76,7 @@ describe("podcast generation progress", () => {
     const seen: (number | undefined)[] = [];
     const stop = ctx.services.events.onPublished((e) => seen.push(ctx.services.live.hub.progress(e.data.id)?.data.percent as number | undefined));
     const actor = { userId: owner.userId, auth: { type: "system" as const, reason: "test" } };
-    const pod = ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] });
+    const pod = await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] });
     await ctx.runner.drain({ timeoutMs: 100_000 });
     stop();
     expect(ctx.services.live.hub.connections()).toBe(0);

@@ -62,7 +62,7 @@ describe("quick podcasts", () => {
     expect((await call(ctx, "GET", `/api/v1/sources/${saved.body.id}`, { key: a.key })).body.status).toBe("ready");
     const [episode] = await podcastsOf(ctx, a.key);
     expect(episode).toMatchObject({ status: "failed", error: "insufficient_credit", credits_used: null });
-    expect(ctx.queue.counts("podcast.generate")).toMatchObject({ queued: 0, succeeded: 0 });
+    expect(await ctx.queue.counts("podcast.generate")).toMatchObject({ queued: 0, succeeded: 0 });
     expect((await call(ctx, "GET", "/api/v1/account", { key: a.key })).body.credits.used).toBe(0);
   });
 });

@@ -16,7 +16,7 @@ export interface RenderOptions {
   language?: string;
   signal?: AbortSignal;
   /** Checked between turns: true stops the work (the episode was deleted). */
-  cancelled?: () => boolean;
+  cancelled?: () => boolean | Promise<boolean>;
   kbps?: number;
   /** Seconds of speech per encoded segment; by default about a sixth of the episode, 6–30 s. */
   segmentSeconds?: number;
@@ -107,7 +107,7 @@ export async function renderEpisode(turns: Turn[], path: string, opts: RenderOpt
 
   try {
     for (let i = 0; i < turns.length; i++) {
-      if (opts.cancelled?.()) throw new RenderCancelled("the episode was deleted");
+      if (await opts.cancelled?.()) throw new RenderCancelled("the episode was deleted");
       const turn = turns[i]!;
       const voice = opts.voices.get(turn.speaker);
       if (!voice) throw new Error(`no voice for speaker "${turn.speaker}"`);

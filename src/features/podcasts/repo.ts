@@ -7,31 +7,31 @@ export type PodcastInsert = typeof podcasts.$inferInsert;
 
 export function createPodcastsRepo(db: Db) {
   return {
-    insert(row: PodcastInsert): void {
-      db.exec((c) => c.orm.insert(podcasts).values(row).run());
+    async insert(row: PodcastInsert): Promise<void> {
+      await db.exec((c) => c.orm.insert(podcasts).values(row).run());
     },
-    byId(userId: string, id: string): PodcastRow | undefined {
+    async byId(userId: string, id: string): Promise<PodcastRow | undefined> {
       return db.query((c) => c.orm.select().from(podcasts).where(and(eq(podcasts.id, id), eq(podcasts.userId, userId))).get());
     },
     /** For the generation job, which carries only the id. */
-    byIdUnscoped(id: string): PodcastRow | undefined {
+    async byIdUnscoped(id: string): Promise<PodcastRow | undefined> {
       return db.query((c) => c.orm.select().from(podcasts).where(eq(podcasts.id, id)).get());
     },
-    list(userId: string, f: { limit: number; before?: string; status?: PodcastStatus }): PodcastRow[] {
+    async list(userId: string, f: { limit: number; before?: string; status?: PodcastStatus }): Promise<PodcastRow[]> {
       const conds = [eq(podcasts.userId, userId)];
       if (f.before) conds.push(lt(podcasts.id, f.before));
       if (f.status) conds.push(eq(podcasts.status, f.status));
       return db.query((c) => c.orm.select().from(podcasts).where(and(...conds)).orderBy(desc(podcasts.id)).limit(f.limit).all());
     },
-    update(id: string, patch: Partial<PodcastInsert>): void {
-      db.exec((c) => c.orm.update(podcasts).set(patch).where(eq(podcasts.id, id)).run());
+    async update(id: string, patch: Partial<PodcastInsert>): Promise<void> {
+      await db.exec((c) => c.orm.update(podcasts).set(patch).where(eq(podcasts.id, id)).run());
     },
-    delete(userId: string, id: string): void {
-      db.exec((c) => c.orm.delete(podcasts).where(and(eq(podcasts.id, id), eq(podcasts.userId, userId))).run());
+    async delete(userId: string, id: string): Promise<void> {
+      await db.exec((c) => c.orm.delete(podcasts).where(and(eq(podcasts.id, id), eq(podcasts.userId, userId))).run());
     },
     /** Credits promised to episodes not finished yet: held back from the balance at creation. */
-    creditsOnHold(userId: string): number {
-      const r = db.query((c) =>
+    async creditsOnHold(userId: string): Promise<number> {
+      const r = await db.query((c) =>
         c.orm
           .select({ n: sql<number>`coalesce(sum(${podcasts.creditsQuoted}), 0)` })
           .from(podcasts)
@@ -41,12 +41,12 @@ export function createPodcastsRepo(db: Db) {
       return r?.n ?? 0;
     },
     /** Returns true the first time for a source; false when its quick podcast was already made. */
-    markQuick(sourceId: string, podcastId: string, at: string): boolean {
-      const r = db.exec((c) => c.orm.insert(podcastQuickSources).values({ sourceId, podcastId, createdAt: at }).onConflictDoNothing().returning().all());
+    async markQuick(sourceId: string, podcastId: string, at: string): Promise<boolean> {
+      const r = await db.exec((c) => c.orm.insert(podcastQuickSources).values({ sourceId, podcastId, createdAt: at }).onConflictDoNothing().returning().all());
       return r.length > 0;
     },
-    setQuickPodcast(sourceId: string, podcastId: string): void {
-      db.exec((c) => c.orm.update(podcastQuickSources).set({ podcastId }).where(eq(podcastQuickSources.sourceId, sourceId)).run());
+    async setQuickPodcast(sourceId: string, podcastId: string): Promise<void> {
+      await db.exec((c) => c.orm.update(podcastQuickSources).set({ podcastId }).where(eq(podcastQuickSources.sourceId, sourceId)).run());
     },
   };
 }

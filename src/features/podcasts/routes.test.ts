@@ -22,8 +22,8 @@ async function setup(env: Record<string, string> = {}) {
   return { ctx, a, b, src };
 }
 
-const eventTypes = (ctx: TestContext, userId: string) =>
-  ctx.services.events.forUser(userId, { limit: 100 }).map((e) => e.type).filter((t) => t.startsWith("podcast.")).reverse();
+const eventTypes = async (ctx: TestContext, userId: string) =>
+  (await ctx.services.events.forUser(userId, { limit: 100 })).map((e) => e.type).filter((t) => t.startsWith("podcast.")).reverse();
 
 describe("POST /api/v1/podcasts", () => {
   test("202 queued with Location, defaults (deep_dive, source title, source language), one job, one event", async () => {
@@ -46,8 +46,8 @@ describe("POST /api/v1/podcasts", () => {
     });
     expect(r.body.id).toMatch(/^pod_[0-9A-Z]{26}$/);
     expect(r.body.credits_quoted).toBe(16); // 2 credits a minute × 8 planned minutes
-    expect(ctx.queue.counts("podcast.generate").queued).toBe(1);
-    expect(eventTypes(ctx, a.userId)).toEqual(["podcast.created"]);
+    expect((await ctx.queue.counts("podcast.generate")).queued).toBe(1);
+    expect(await eventTypes(ctx, a.userId)).toEqual(["podcast.created"]);
   });
 
   test("a notebook's ready sources, with the given title and language", async () => {
@@ -73,7 +73,7 @@ describe("POST /api/v1/podcasts", () => {
     const r = await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: JSON.parse(JSON.stringify(body).replace("SRC", src)) });
     expect(r.status).toBe(422);
     expect(r.body.errors[0].path).toBe(path);
-    expect(ctx.queue.counts("podcast.generate").queued).toBe(0);
+    expect((await ctx.queue.counts("podcast.generate")).queued).toBe(0);
   });
 
   test("sources and notebooks must be the caller's, ready, and given one way", async () => {
@@ -94,7 +94,7 @@ describe("POST /api/v1/podcasts", () => {
       expect({ status: r.status, path: r.body.errors?.[0]?.path }).toEqual({ status: 422, path });
       expect(r.body.detail).toMatch(message);
     }
-    expect(ctx.queue.counts("podcast.generate").queued).toBe(0);
+    expect((await ctx.queue.counts("podcast.generate")).queued).toBe(0);
   });
 
   test("no key → 401", async () => {
@@ -111,9 +111,9 @@ describe("credits", () => {
     expect(r.status).toBe(402);
     expect(r.body.code).toBe("insufficient_credit");
     expect(r.body.detail).toContain("needs 16 credits");
-    expect(ctx.queue.counts("podcast.generate").queued).toBe(0);
+    expect((await ctx.queue.counts("podcast.generate")).queued).toBe(0);
     expect((await call(ctx, "GET", "/api/v1/podcasts", { key: a.key })).body.data).toEqual([]);
-    expect(eventTypes(ctx, a.userId)).toEqual([]);
+    expect(await eventTypes(ctx, a.userId)).toEqual([]);
   });
 
   test("episodes still generating hold their credits, so two cannot spend the same allowance", async () => {
@@ -238,6 +238,6 @@ describe("GET /api/v1/podcasts/{id}/audio", () => {
     expect(existsSync(path)).toBe(false);
     expect((await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key })).status).toBe(404);
     expect((await get()).status).toBe(404);
-    expect(eventTypes(ctx, userId)).toEqual(["podcast.created", "podcast.updated", "podcast.updated", "podcast.deleted"]);
+    expect(await eventTypes(ctx, userId)).toEqual(["podcast.created", "podcast.updated", "podcast.updated", "podcast.deleted"]);
   });
 });

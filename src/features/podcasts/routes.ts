@@ -13,9 +13,9 @@ export function podcastRoutes(s: Services) {
     // GET /api/v1/podcasts
     .get(
       "/",
-      (ctx) => {
+      async (ctx) => {
         const limit = ctx.query.limit ?? 20;
-        const rows = s.podcasts.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), status: ctx.query.status });
+        const rows = await s.podcasts.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor), status: ctx.query.status });
         return page(rows, limit, (r) => r, ctx);
       },
       {
@@ -31,8 +31,8 @@ export function podcastRoutes(s: Services) {
     // POST /api/v1/podcasts
     .post(
       "/",
-      ({ request, body, set }) => {
-        const podcast = s.podcasts.create(actorOf(request), body);
+      async ({ request, body, set }) => {
+        const podcast = await s.podcasts.create(actorOf(request), body);
         set.status = 202;
         set.headers["location"] = `/api/v1/podcasts/${podcast.id}`;
         return podcast;
@@ -69,7 +69,7 @@ export function podcastRoutes(s: Services) {
       },
     })
     // GET /api/v1/podcasts/{id}/audio
-    .get("/:id/audio", ({ request, params }) => audioResponse(request, s.podcasts.audioFile(actorOf(request), params.id)), {
+    .get("/:id/audio", async ({ request, params }) => audioResponse(request, await s.podcasts.audioFile(actorOf(request), params.id)), {
       params: Params,
       detail: {
         operationId: "getPodcastAudio",

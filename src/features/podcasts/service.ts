@@ -87,18 +87,18 @@ export function createPodcastsService(deps: PodcastsDeps) {
   const nowIso = () => new Date(clock.now()).toISOString();
   const pub = (row: PodcastRow) => toPublicPodcast(row, config.baseUrl);
 
-  function chooseSources(actor: Actor, input: PodcastCreate): Chosen {
+  async function chooseSources(actor: Actor, input: PodcastCreate): Promise<Chosen> {
     if (input.source_ids && input.notebook_id) throw invalid("notebook_id", "give source_ids or notebook_id, not both");
     if (input.notebook_id) {
-      const nb = deps.notebooks.byId(actor.userId, input.notebook_id);
+      const nb = await deps.notebooks.byId(actor.userId, input.notebook_id);
       if (!nb) throw invalid("notebook_id", `notebook ${input.notebook_id} does not exist`);
-      const ids = deps.sources.readyIdsInNotebook(actor.userId, nb.id);
+      const ids = await deps.sources.readyIdsInNotebook(actor.userId, nb.id);
       if (ids.length === 0) throw invalid("notebook_id", "the notebook has no ready sources");
-      const rows = deps.sources.byIds(actor.userId, ids.slice(0, MAX_SOURCES)).sort((a, b) => a.id.localeCompare(b.id));
+      const rows = (await deps.sources.byIds(actor.userId, ids.slice(0, MAX_SOURCES))).sort((a, b) => a.id.localeCompare(b.id));
       return { rows, notebookId: nb.id, title: nb.name };
     }
     if (!input.source_ids) throw invalid("source_ids", "give source_ids or notebook_id");
-    const found = new Map(deps.sources.byIds(actor.userId, input.source_ids).map((r) => [r.id, r]));
+    const found = new Map((await deps.sources.byIds(actor.userId, input.source_ids)).map((r) => [r.id, r]));
     const rows = input.source_ids.map((id, i) => {
       const row = found.get(id);
       if (!row) throw invalid(`source_ids[${i}]`, `source ${id} does not exist`);
@@ -110,9 +110,9 @@ export function createPodcastsService(deps: PodcastsDeps) {
   }
 
   /** 402 unless the balance covers this cost on top of what unfinished episodes already hold. */
-  function holdCredit(userId: string, cost: number): void {
-    const b = credits.balance(userId);
-    const held = repo.creditsOnHold(userId);
+  async function holdCredit(userId: string, cost: number): Promise<void> {
+    const b = await credits.balance(userId);
+    const held = await repo.creditsOnHold(userId);
     if (b.remaining - held < cost) {
       const pending = held > 0 ? ` (${held} held for episodes still generating)` : "";
       throw new AppError("insufficient_credit", `This episode needs ${cost} credits and ${Math.max(0, b.remaining - held)} are free${pending} until ${b.period_end}`);
@@ -120,11 +120,11 @@ export function createPodcastsService(deps: PodcastsDeps) {
   }
 
   /** Inserts the episode and, when queued, its generation job; call inside a transaction. */
-  function insert(actor: Actor, fields: { format: PodcastFormat; title: string; language: string; chosen: Chosen; origin: PodcastRow["origin"]; cost: number; failed?: AppError }): PodcastRow {
+  async function insert(actor: Actor, fields: { format: PodcastFormat; title: string; language: string; chosen: Chosen; origin: PodcastRow["origin"]; cost: number; failed?: AppError }): Promise<PodcastRow> {
     const at = nowIso();
     const id = newId("podcast");
     const failed = fields.failed;
-    repo.insert({
+    await repo.insert({
       id,
       userId: actor.userId,
       title: fields.title.slice(0, 500),
@@ -141,9 +141,9 @@ export function createPodcastsService(deps: PodcastsDeps) {
       updatedAt: at,
       finishedAt: failed ? at : null,
     });
-    if (!failed) repo.update(id, { jobId: queue.enqueue(GENERATE_JOB, { podcast_id: id }, { idempotencyKey: id }).id });
-    const row = repo.byIdUnscoped(id)!;
-    events.record(actor, "podcast.created", pub(row));
+    if (!failed) await repo.update(id, { jobId: (await queue.enqueue(GENERATE_JOB, { podcast_id: id }, { idempotencyKey: id })).id });
+    const row = (await repo.byIdUnscoped(id))!;
+    await events.record(actor, "podcast.created", pub(row));
     return row;
   }
 
@@ -154,79 +154,79 @@ export function createPodcastsService(deps: PodcastsDeps) {
   }
 
   /** An episode whose job the queue gave up on (crashes past every retry) is reported failed, never left "generating". */
-  function truthful(row: PodcastRow): PodcastRow {
+  async function truthful(row: PodcastRow): Promise<PodcastRow> {
     if (row.status !== "queued" && row.status !== "generating") return row;
-    const job = row.jobId ? queue.get(row.jobId) : null;
+    const job = row.jobId ? await queue.get(row.jobId) : null;
     if (job && (job.status === "queued" || job.status === "running")) return row;
-    return db.tx(() => {
-      const current = repo.byIdUnscoped(row.id);
+    return db.tx(async () => {
+      const current = await repo.byIdUnscoped(row.id);
       if (!current || (current.status !== "queued" && current.status !== "generating")) return current ?? row;
       const at = nowIso();
-      repo.update(row.id, { status: "failed", error: "generation_stopped", errorDetail: "Generation stopped before it finished and will not be retried", updatedAt: at, finishedAt: at });
-      const after = repo.byIdUnscoped(row.id)!;
-      events.record({ userId: row.userId, auth: { type: "system", reason: "podcast" } }, "podcast.updated", pub(after), pub(current));
+      await repo.update(row.id, { status: "failed", error: "generation_stopped", errorDetail: "Generation stopped before it finished and will not be retried", updatedAt: at, finishedAt: at });
+      const after = (await repo.byIdUnscoped(row.id))!;
+      await events.record({ userId: row.userId, auth: { type: "system", reason: "podcast" } }, "podcast.updated", pub(after), pub(current));
       return after;
     });
   }
 
-  function getRow(actor: Actor, id: string): PodcastRow {
-    const row = repo.byId(actor.userId, id);
+  async function getRow(actor: Actor, id: string): Promise<PodcastRow> {
+    const row = await repo.byId(actor.userId, id);
     if (!row) throw notFound("Podcast");
     return truthful(row);
   }
 
   return {
     getRow,
-    get: (actor: Actor, id: string): PodcastPublic => pub(getRow(actor, id)),
+    get: async (actor: Actor, id: string): Promise<PodcastPublic> => pub(await getRow(actor, id)),
 
     /** The cost of each format for these sources or notebook (validated as create would), or for none yet. */
-    quote(actor: Actor, input: Pick<PodcastCreate, "source_ids" | "notebook_id"> | null): PodcastQuote {
-      const words = input ? wordsOf(chooseSources(actor, input).rows) : null;
+    async quote(actor: Actor, input: Pick<PodcastCreate, "source_ids" | "notebook_id"> | null): Promise<PodcastQuote> {
+      const words = input ? wordsOf((await chooseSources(actor, input)).rows) : null;
       const perMinute = config.credits.podcastPerMinute;
       const formats = {} as PodcastQuote["formats"];
       for (const f of PODCAST_FORMATS) {
         const spec = FORMATS[f];
         formats[f] = spec.targetWords === null && words === null ? null : { minutes: targetMinutes(spec, words ?? 0), credits: creditCost(spec, words ?? 0, perMinute) };
       }
-      const b = credits.balance(actor.userId);
-      return { words, perMinute, available: Math.max(0, b.remaining - repo.creditsOnHold(actor.userId)), periodEnd: b.period_end, formats };
+      const b = await credits.balance(actor.userId);
+      return { words, perMinute, available: Math.max(0, b.remaining - await repo.creditsOnHold(actor.userId)), periodEnd: b.period_end, formats };
     },
 
-    create(actor: Actor, input: PodcastCreate, origin: PodcastRow["origin"] = "api"): PodcastPublic {
+    async create(actor: Actor, input: PodcastCreate, origin: PodcastRow["origin"] = "api"): Promise<PodcastPublic> {
       const format = input.format ?? DEFAULT_PODCAST_FORMAT;
       const spec = FORMATS[format];
-      const chosen = chooseSources(actor, input);
+      const chosen = await chooseSources(actor, input);
       const words = wordsOf(chosen.rows);
       if (words === 0) throw invalid(input.notebook_id ? "notebook_id" : "source_ids", "the sources have no text");
       if (format === "unabridged" && words > MAX_UNABRIDGED_WORDS) {
         throw invalid(input.notebook_id ? "notebook_id" : "source_ids", `an unabridged episode reads at most ${MAX_UNABRIDGED_WORDS} words; these sources have ${words}`);
       }
       const cost = creditCost(spec, words, config.credits.podcastPerMinute);
-      return db.tx(() => {
-        holdCredit(actor.userId, cost);
+      return db.tx(async () => {
+        await holdCredit(actor.userId, cost);
         const title = input.title?.trim() || chosen.title;
-        return pub(insert(actor, { format, title, language: languageFor(input.language, chosen.rows), chosen, origin, cost }));
+        return pub(await insert(actor, { format, title, language: languageFor(input.language, chosen.rows), chosen, origin, cost }));
       });
     },
 
     /** The ready-hook: runs inside the ingest transaction; at most one quick episode per source, ever. */
-    onSourceReady(actor: Actor, source: SourceRow): void {
+    async onSourceReady(actor: Actor, source: SourceRow): Promise<void> {
       if (!source.generateQuickPodcast) return;
       try {
-        db.tx(() => {
-          if (!repo.markQuick(source.id, "pending", nowIso())) return;
+        await db.tx(async () => {
+          if (!await repo.markQuick(source.id, "pending", nowIso())) return;
           const format = (PODCAST_FORMATS as readonly string[]).includes(source.podcastFormat ?? "") ? (source.podcastFormat as PodcastFormat) : DEFAULT_PODCAST_FORMAT;
           const chosen: Chosen = { rows: [source], notebookId: null, title: source.title ?? source.url };
           const cost = creditCost(FORMATS[format], source.wordCount ?? 0, config.credits.podcastPerMinute);
           let failed: AppError | undefined;
           try {
-            holdCredit(actor.userId, cost);
+            await holdCredit(actor.userId, cost);
           } catch (e) {
             if (!(e instanceof AppError)) throw e;
             failed = e;
           }
-          const row = insert(actor, { format, title: chosen.title, language: languageFor(undefined, [source]), chosen, origin: "quick", cost, failed });
-          repo.setQuickPodcast(source.id, row.id);
+          const row = await insert(actor, { format, title: chosen.title, language: languageFor(undefined, [source]), chosen, origin: "quick", cost, failed });
+          await repo.setQuickPodcast(source.id, row.id);
         });
       } catch (err) {
         // A quick podcast must never keep its source from becoming ready.
@@ -234,16 +234,16 @@ export function createPodcastsService(deps: PodcastsDeps) {
       }
     },
 
-    list(actor: Actor, f: { limit: number; before?: string; status?: PodcastStatus }): PodcastPublic[] {
-      return repo.list(actor.userId, f).map((r) => pub(truthful(r)));
+    async list(actor: Actor, f: { limit: number; before?: string; status?: PodcastStatus }): Promise<PodcastPublic[]> {
+      return Promise.all((await repo.list(actor.userId, f)).map(async (r) => pub(await truthful(r))));
     },
 
-    delete(actor: Actor, id: string): PodcastPublic {
-      const before = db.tx(() => {
-        const row = getRow(actor, id);
-        repo.delete(actor.userId, id);
+    async delete(actor: Actor, id: string): Promise<PodcastPublic> {
+      const before = await db.tx(async () => {
+        const row = await getRow(actor, id);
+        await repo.delete(actor.userId, id);
         const shown = pub(row);
-        events.record(actor, "podcast.deleted", shown);
+        await events.record(actor, "podcast.deleted", shown);
         return shown;
       });
       rmSync(join(config.dataDir, audioPathOf(id)), { force: true });
@@ -251,8 +251,8 @@ export function createPodcastsService(deps: PodcastsDeps) {
     },
 
     /** The ready episode's file: 409 while it is not ready. */
-    audioFile(actor: Actor, id: string): { path: string; size: number; etag: string; lastModified: Date; filename: string } {
-      const row = getRow(actor, id);
+    async audioFile(actor: Actor, id: string): Promise<{ path: string; size: number; etag: string; lastModified: Date; filename: string }> {
+      const row = await getRow(actor, id);
       if (row.status !== "ready" || !row.audioPath) throw new AppError("conflict", `The episode has no audio yet (status ${row.status})`);
       const path = join(config.dataDir, row.audioPath);
       let size: number;

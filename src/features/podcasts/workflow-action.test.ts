@@ -22,9 +22,9 @@ async function setup(env: Record<string, string> = {}) {
   return { ctx, user, src, stepEnv };
 }
 
-const failure = (fn: () => unknown): StepFailure => {
+const failure = async (fn: () => unknown): Promise<StepFailure> => {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (e instanceof StepFailure) return e;
     throw e;
@@ -75,24 +75,24 @@ describe("create_podcast action", () => {
     const out = (await createPodcast.run({ format: "brief", source_ids: src, title: "", notebook_id: "" }, stepEnv)).output as { podcast: { id: string } };
     expect(out.podcast).toMatchObject({ format: "brief", status: "queued", source_ids: [src], title: "Life in the tide pools" });
     expect(ctx.db.sqlite.query("SELECT origin FROM podcasts WHERE id = ?").get(out.podcast.id)).toEqual({ origin: "workflow" });
-    expect(ctx.queue.counts("podcast.generate").queued).toBe(1);
-    const [event] = ctx.services.events.forUser(user.userId, { limit: 1 });
+    expect((await ctx.queue.counts("podcast.generate")).queued).toBe(1);
+    const [event] = await ctx.services.events.forUser(user.userId, { limit: 1 });
     expect(event).toMatchObject({ type: "podcast.created", depth: 1 });
   });
 
   test("the API's rules apply: unknown sources and a short balance fail the step with their codes", async () => {
     const { src, stepEnv } = await setup({ DEFAULT_MONTHLY_CREDITS: "3" });
-    const missing = failure(() => createPodcast.run({ format: "brief", source_ids: [src, "src_01J0000000000000000000000A"] }, stepEnv));
+    const missing = await failure(() => createPodcast.run({ format: "brief", source_ids: [src, "src_01J0000000000000000000000A"] }, stepEnv));
     expect(missing.code).toBe("validation_failed");
     expect(missing.message).toContain("source_ids[1]");
-    const bad = failure(() => createPodcast.run({ format: "nope", source_ids: [src] }, stepEnv));
+    const bad = await failure(() => createPodcast.run({ format: "nope", source_ids: [src] }, stepEnv));
     expect(bad).toMatchObject({ code: "validation_failed" });
-    const poor = failure(() => createPodcast.run({ format: "brief", source_ids: [src] }, stepEnv));
+    const poor = await failure(() => createPodcast.run({ format: "brief", source_ids: [src] }, stepEnv));
     expect(poor.code).toBe("insufficient_credit");
   });
 
-  test("without the podcasts feature in its deps the step says so", () => {
-    const err = failure(() => createPodcast.run({ format: "brief", source_ids: ["x"] }, { deps: {} } as unknown as StepEnv));
+  test("without the podcasts feature in its deps the step says so", async () => {
+    const err = await failure(() => createPodcast.run({ format: "brief", source_ids: ["x"] }, { deps: {} } as unknown as StepEnv));
     expect(err.code).toBe("action_unavailable");
   });
 });

@@ -9,7 +9,7 @@ import { PodcastCreate, type PodcastPublic } from "./schema.ts";
 
 /** What the action needs of the podcasts feature (the workflow engine passes it in its action deps). */
 export interface PodcastActionPort {
-  create(actor: Actor, input: PodcastCreate, origin: "workflow"): PodcastPublic;
+  create(actor: Actor, input: PodcastCreate, origin: "workflow"): Promise<PodcastPublic>;
 }
 
 declare module "../workflows/actions/types.ts" {
@@ -57,13 +57,13 @@ export const createPodcast: ActionModule = {
     if (action.source_ids === undefined && action.notebook_id === undefined) errors.push({ path: "source_ids", message: "give source_ids or notebook_id" });
     return errors;
   },
-  run(input, env) {
+  async run(input, env) {
     const podcasts = env.deps.podcasts;
     if (!podcasts) throw new StepFailure("action_unavailable", "create_podcast is not wired to the podcasts feature");
     const body = toBody(input);
     checkRendered(PodcastCreate, body);
     try {
-      return { output: { podcast: podcasts.create(env.actor, body as PodcastCreate, "workflow") } };
+      return { output: { podcast: await podcasts.create(env.actor, body as PodcastCreate, "workflow") } };
     } catch (err) {
       return asStepFailure(err);
     }

@@ -12,8 +12,8 @@ const read = (p: string) => readFileSync(join(HARD, p), "utf8");
 const site = startMarkdownSite();
 const pdfs = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(markdownPdf(read("pdfs/hot-composting-guide.md")), { headers: { "content-type": "application/pdf" } }) });
 afterAll(() => {
-  site.stop();
-  pdfs.stop(true);
+  void site.stop();
+  void pdfs.stop(true);
 });
 
 async function library() {

@@ -64,8 +64,8 @@ const DELETE_SQL = "DELETE FROM chunks WHERE doc_type = ? AND doc_id = ?";
 export function createChunksRepo(db: Db) {
   return {
     /** Replaces a document's chunks; call inside the transaction that changed the document. */
-    replace(doc: { type: DocType; id: string; userId: string; title: string }, chunks: Chunk[]): void {
-      db.exec((c) => {
+    async replace(doc: { type: DocType; id: string; userId: string; title: string }, chunks: Chunk[]): Promise<void> {
+      await db.exec((c) => {
         c.sqlite.query(DELETE_SQL).run(doc.type, doc.id);
         const insert = c.sqlite.query(INSERT_SQL);
         for (const ch of chunks) {
@@ -73,13 +73,13 @@ export function createChunksRepo(db: Db) {
         }
       });
     },
-    remove(type: DocType, id: string): void {
-      db.exec((c) => c.sqlite.query(DELETE_SQL).run(type, id));
+    async remove(type: DocType, id: string): Promise<void> {
+      await db.exec((c) => c.sqlite.query(DELETE_SQL).run(type, id));
     },
     /** Owner and document of chunks, without their text (picking hits reads many rows, shows few). */
-    keysByRowids(rowids: number[]): Map<number, Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">> {
+    async keysByRowids(rowids: number[]): Promise<Map<number, Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">>> {
       if (rowids.length === 0) return new Map();
-      const rows = db.query((c) =>
+      const rows = await db.query((c) =>
         c.sqlite
           .query<Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">, [string]>(
             "SELECT c.id rowid, c.user_id userId, c.doc_type docType, c.doc_id docId FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))",
@@ -88,22 +88,22 @@ export function createChunksRepo(db: Db) {
       );
       return new Map(rows.map((r) => [r.rowid, r]));
     },
-    byRowids(rowids: number[]): Map<number, ChunkRow> {
+    async byRowids(rowids: number[]): Promise<Map<number, ChunkRow>> {
       if (rowids.length === 0) return new Map();
-      const rows = db.query((c) =>
+      const rows = await db.query((c) =>
         c.sqlite.query<ChunkRow, [string]>(`SELECT ${COLS} FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(rowids)),
       );
       return new Map(rows.map((r) => [r.rowid, r]));
     },
-    forDoc(type: DocType, id: string): ChunkRow[] {
+    async forDoc(type: DocType, id: string): Promise<ChunkRow[]> {
       return db.query((c) => c.sqlite.query<ChunkRow, [string, string]>(`SELECT ${COLS} FROM chunks c WHERE c.doc_type = ? AND c.doc_id = ? ORDER BY c.idx`).all(type, id));
     },
-    count(): number {
+    async count(): Promise<number> {
       return db.query((c) => c.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n);
     },
 
     /** BM25 over title (weighted highest), heading and text, scoped to the owner and filters. */
-    fts(userId: string, match: string, opts: { limit: number; docType?: DocType; notebookId?: string; sourceIds?: string[] }): { rowid: number; rank: number }[] {
+    async fts(userId: string, match: string, opts: { limit: number; docType?: DocType; notebookId?: string; sourceIds?: string[] }): Promise<{ rowid: number; rank: number }[]> {
       const { conds, args } = scopeConditions({ userId, ...opts });
       return db.query((c) =>
         c.sqlite

@@ -18,8 +18,8 @@ export function createCodeCache(repo: VectorsRepo, budget: number) {
   const key = (slot: number, userId: string) => `${slot}:${userId}`;
   const total = () => [...stores.values()].reduce((n, s) => n + s.bytes, 0);
 
-  function checkVersion(): void {
-    const v = repo.dataVersion();
+  async function checkVersion(): Promise<void> {
+    const v = await repo.dataVersion();
     if (v !== version) {
       stores.clear();
       tooBig.clear();
@@ -37,13 +37,13 @@ export function createCodeCache(repo: VectorsRepo, budget: number) {
       stores.get(key(slot, userId))?.put(rowid, docType, code, vector);
     },
     /** The owner's codes if they are in memory now (never loads them). */
-    loaded(slot: number, userId: string): CodeStore | undefined {
-      checkVersion();
+    async loaded(slot: number, userId: string): Promise<CodeStore | undefined> {
+      await checkVersion();
       return stores.get(key(slot, userId));
     },
     /** The owner's codes in memory, loading them if they fit; null means "search the table". */
-    store(slot: ModelSlot, userId: string, bits: number): CodeStore | null {
-      checkVersion();
+    async store(slot: ModelSlot, userId: string, bits: number): Promise<CodeStore | null> {
+      await checkVersion();
       const k = key(slot.slot, userId);
       const hit = stores.get(k);
       if (hit) {
@@ -56,7 +56,7 @@ export function createCodeCache(repo: VectorsRepo, budget: number) {
       // this cannot fit, so no more are read (an owner far over the budget is not read whole).
       const fits = Math.floor(budget / (codeBytes(bits) + slot.dimensions + 8)) + 1;
       const store = createCodeStore(bits, 1024, { dims: slot.dimensions });
-      const codes = repo.ownerCodes(slot.slot, userId, fits);
+      const codes = await repo.ownerCodes(slot.slot, userId, fits);
       for (const r of codes) {
         store.put(r.rowid, r.docType, r.code);
         if (store.bytes > budget) {
@@ -66,7 +66,7 @@ export function createCodeCache(repo: VectorsRepo, budget: number) {
       }
       // The float vectors of the chunks just loaded (a code exists for every vector), a page at a time.
       for (let i = 0; i < codes.length; i += FLOAT_PAGE) {
-        const page = repo.floatsOf(slot.slot, codes.slice(i, i + FLOAT_PAGE).map((r) => r.rowid));
+        const page = await repo.floatsOf(slot.slot, codes.slice(i, i + FLOAT_PAGE).map((r) => r.rowid));
         for (const r of page) store.setVector(r.rowid, new Float32Array(r.e.buffer, r.e.byteOffset, r.e.byteLength / 4));
         // Each row is a fresh blob the collector does not hurry to free: without this, loading
         // 100k vectors left ~300 MB of garbage behind (peak RSS).

@@ -10,7 +10,7 @@ import { EMBED_IMPORT_JOB, EMBED_JOB } from "./indexer.ts";
 async function makeReady(ctx: TestContext, userId: string, id: string): Promise<void> {
   const actor = systemActor(userId, "test");
   ctx.db.sqlite.query("UPDATE sources SET status = 'ready', content = ? WHERE id = ?").run("Bees dance to show where the flowers are.", id);
-  const row = ctx.services.sources.get(actor, id);
+  const row = await ctx.services.sources.get(actor, id);
   for (const h of ctx.services.hooks.onSourceReady) await h(actor, row);
 }
 
@@ -27,7 +27,7 @@ test("an imported page embeds in the background lane, a saved one interactively,
   expect((await upload(ctx, u.key, file, { format: "netscape" })).status).toBe(202);
   await runImports(ctx);
   const imported = ctx.db.sqlite.query<{ id: string }, []>("SELECT id FROM sources WHERE import_id IS NOT NULL").get()!.id;
-  const { source: saved } = ctx.services.sources.create(systemActor(u.userId, "test"), { url: "https://bees.example/hive" });
+  const { source: saved } = await ctx.services.sources.create(systemActor(u.userId, "test"), { url: "https://bees.example/hive" });
 
   await makeReady(ctx, u.userId, imported);
   await makeReady(ctx, u.userId, saved.id);
@@ -37,7 +37,7 @@ test("an imported page embeds in the background lane, a saved one interactively,
   // Only the embedding is under test here: the saved link's fetch (to a host that does not exist) goes.
   ctx.db.sqlite.run("DELETE FROM jobs WHERE type LIKE 'source.%'");
   await ctx.runner.drain({ timeoutMs: 30_000 });
-  const progress = ctx.services.indexer.progress([imported, saved.id]);
+  const progress = await ctx.services.indexer.progress([imported, saved.id]);
   for (const id of [imported, saved.id]) {
     const p = progress.get(id)!;
     expect(p.total).toBeGreaterThan(0);

@@ -33,23 +33,23 @@ export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; 
 
   /** Embeds up to `limit` chunks that lack a vector for the configured model; returns how many. */
   async function embedMissing(limit: number, doc?: { type: DocType; id: string }, signal?: AbortSignal): Promise<number> {
-    let slot = vectors.byModel(embedder.id);
+    let slot = await vectors.byModel(embedder.id);
     const pending = slot
-      ? vectors.missing(slot.slot, limit, doc)
-      : vectors.missing(-1, limit, doc); // no slot yet: every chunk is missing
+      ? await vectors.missing(slot.slot, limit, doc)
+      : await vectors.missing(-1, limit, doc); // no slot yet: every chunk is missing
     if (pending.length === 0) return 0;
     for (let i = 0; i < pending.length; i += BATCH) {
       signal?.throwIfAborted();
       const batch = pending.slice(i, i + BATCH);
       const vecs = await embedder.embed(batch.map(embeddingText), "document");
-      slot ??= vectors.ensureSlot(embedder.id, vecs[0]!.length);
-      vectors.upsert(
+      slot ??= await vectors.ensureSlot(embedder.id, vecs[0]!.length);
+      await vectors.upsert(
         slot,
         batch.map((c, j) => ({ rowid: c.rowid, chunkId: c.chunkId, userId: c.userId, docType: c.docType, vector: vecs[j]! })),
       );
     }
     // The first model ever used becomes active as soon as it has vectors.
-    if (slot && !vectors.active()) vectors.activate(slot.slot);
+    if (slot && !await vectors.active()) await vectors.activate(slot.slot);
     return pending.length;
   }
 
@@ -57,30 +57,30 @@ export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; 
     embedMissing,
 
     /** Embedding progress of sources under the configured model (a model change starts again from 0). */
-    progress(ids: string[]): Map<string, { done: number; total: number }> {
+    async progress(ids: string[]): Promise<Map<string, { done: number; total: number }>> {
       if (ids.length === 0) return new Map();
-      return vectors.progress(vectors.byModel(embedder.id)?.slot ?? -1, "source", ids);
+      return vectors.progress((await vectors.byModel(embedder.id))?.slot ?? -1, "source", ids);
     },
 
     /**
      * Call inside the document's transaction. `background`: the document came in bulk (an import),
      * so its embedding waits behind interactive work and runs one at a time.
      */
-    index(doc: IndexableDoc, opts: { background?: boolean } = {}): void {
-      chunks.replace(doc, chunkMarkdown(doc.markdown));
-      jobs.enqueue(opts.background ? EMBED_IMPORT_JOB : EMBED_JOB, { doc_type: doc.type, doc_id: doc.id });
+    async index(doc: IndexableDoc, opts: { background?: boolean } = {}): Promise<void> {
+      await chunks.replace(doc, chunkMarkdown(doc.markdown));
+      await jobs.enqueue(opts.background ? EMBED_IMPORT_JOB : EMBED_JOB, { doc_type: doc.type, doc_id: doc.id });
     },
 
     /**
      * At start: rebuilds vector code tables an upgrade left missing, and enqueues a background
      * re-embedding when the configured model is not the active one.
      */
-    ensureCurrent(): boolean {
-      vectors.prepare();
-      const active = vectors.active();
+    async ensureCurrent(): Promise<boolean> {
+      await vectors.prepare();
+      const active = await vectors.active();
       if (active?.model === embedder.id) return false;
-      if (!active && chunksEmpty()) return false;
-      jobs.enqueue(REEMBED_JOB, { model: embedder.id }, { idempotencyKey: `reembed:${embedder.id}:${active?.model ?? "none"}` });
+      if (!active && await chunksEmpty()) return false;
+      await jobs.enqueue(REEMBED_JOB, { model: embedder.id }, { idempotencyKey: `reembed:${embedder.id}:${active?.model ?? "none"}` });
       logger.info("re-embedding the library", { from: active?.model ?? null, to: embedder.id });
       return true;
     },
@@ -105,16 +105,16 @@ export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; 
             if (p.model !== embedder.id) return; // configuration changed again since
             // Batches until done; search keeps using the previous model until the switch.
             while ((await embedMissing(512, undefined, ctx.signal)) > 0) ctx.signal.throwIfAborted();
-            const slot = vectors.byModel(embedder.id);
-            if (slot && slot.state !== "active") vectors.activate(slot.slot);
+            const slot = await vectors.byModel(embedder.id);
+            if (slot && slot.state !== "active") await vectors.activate(slot.slot);
           },
         }),
       );
     },
   };
 
-  function chunksEmpty(): boolean {
-    return chunks.count() === 0;
+  async function chunksEmpty(): Promise<boolean> {
+    return await chunks.count() === 0;
   }
 }
 export type Indexer = ReturnType<typeof createIndexer>;

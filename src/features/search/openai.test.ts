@@ -171,13 +171,13 @@ describe("changing the embedder", () => {
     const bread = await saveNote(first as unknown as TestContext, a.key, TEXTS.bread, { title: "Bread" });
     await saveNote(first as unknown as TestContext, a.key, TEXTS.tides, { title: "Tide pools" });
     await first.runner.drain();
-    expect(first.services.indexer.ensureCurrent()).toBe(false);
+    expect(await first.services.indexer.ensureCurrent()).toBe(false);
     first.db.close();
 
     const f = fake({ dimensions: 64 });
     const second = open({ AI_BASE_URL: f.url, AI_EMBEDDING_MODEL: "fake-embed" });
     const ctx = second as unknown as TestContext;
-    expect(second.services.indexer.ensureCurrent()).toBe(true);
+    expect(await second.services.indexer.ensureCurrent()).toBe(true);
     const models = () => ctx.db.sqlite.query<{ model: string; state: string }, []>("SELECT model, state FROM embedding_models ORDER BY slot").all();
     expect(models()).toEqual([{ model: "builtin-hash-v1", state: "active" }]);
     // Before the job runs, vector search still answers, with the builtin model's vectors.
@@ -197,7 +197,7 @@ describe("changing the embedder", () => {
     expect(after.body.data[0].id).toBe(bread);
     // The query itself was embedded by the new model.
     expect(f.requests.filter((r) => r.path === "/v1/embeddings").at(-1)!.body).toMatchObject({ input: ["sourdough starter flour"] });
-    expect(second.services.indexer.ensureCurrent()).toBe(false);
+    expect(await second.services.indexer.ensureCurrent()).toBe(false);
     second.db.close();
   });
 });

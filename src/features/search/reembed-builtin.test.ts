@@ -16,7 +16,7 @@ import { saveSource, search, startMarkdownSite, TEXTS } from "./library.fixture.
 const site = startMarkdownSite();
 const dir = mkdtempSync(join(tmpdir(), "commonplace-reembed-builtin-"));
 afterAll(() => {
-  site.stop();
+  void site.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -36,7 +36,7 @@ test("hashed → builtin re-embeds in the background with visible progress", asy
   const second = open({ EMBEDDER: "builtin" });
   const ctx = second as unknown as TestContext;
   try {
-    expect(second.services.indexer.ensureCurrent()).toBe(true);
+    expect(await second.services.indexer.ensureCurrent()).toBe(true);
     const progress = async () => (await call(ctx, "GET", `/api/v1/sources/${bread}`, { key: a.key })).body.embedding;
     expect(await progress()).toMatchObject({ status: "pending", chunks_done: 0 });
     // Before the job runs, text and vector search answer with the hashed vectors.

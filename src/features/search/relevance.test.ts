@@ -23,7 +23,7 @@ beforeAll(async () => {
   await ctx.runner.drain({ timeoutMs: 110_000 });
 }, 120_000);
 afterAll(async () => {
-  site.stop();
+  void site.stop();
   await (ctx.services.ai.embedder as NeuralEmbedder).release();
   ctx.db.close();
 });

@@ -288,6 +288,6 @@ test("renaming a ready source re-indexes its title", async () => {
     expect(after.body.data.map((h: any) => h.id)).toEqual([s.id]);
     expect(after.body.data[0].title).toBe("Zanzibarquokka field guide");
   } finally {
-    web.stop();
+    void web.stop();
   }
 });

@@ -86,12 +86,12 @@ export function createSearchService(deps: {
 }) {
   const { chunks, vectors, notebooks } = deps;
 
-  function textRanking(userId: string, query: string, o: SearchOptions, pool: number): Ranked[] {
+  async function textRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
     const match = ftsExpression(query);
     if (!match) return [];
     const docType = o.types?.length === 1 ? o.types[0] : undefined;
-    return chunks
-      .fts(userId, match, { limit: pool, docType, notebookId: o.notebookId, sourceIds: o.sourceIds })
+    return (await chunks
+      .fts(userId, match, { limit: pool, docType, notebookId: o.notebookId, sourceIds: o.sourceIds }))
       .map((r) => ({ rowid: r.rowid, score: -r.rank }));
   }
 
@@ -114,7 +114,7 @@ export function createSearchService(deps: {
 
   /** The active slot's embedder, its floor and the query's vector; null when vector search cannot run. */
   async function queryVector(query: string) {
-    const slot = vectors.active();
+    const slot = await vectors.active();
     if (!slot) return null;
     const embedder = deps.embedderFor(slot.model);
     if (!embedder) return null;
@@ -128,12 +128,12 @@ export function createSearchService(deps: {
     return qv ? vectorHits(userId, qv, o, pool) : [];
   }
 
-  function vectorHits(userId: string, qv: NonNullable<Awaited<ReturnType<typeof queryVector>>>, o: SearchOptions, pool: number, candidates = CANDIDATES): Ranked[] {
+  async function vectorHits(userId: string, qv: NonNullable<Awaited<ReturnType<typeof queryVector>>>, o: SearchOptions, pool: number, candidates = CANDIDATES): Promise<Ranked[]> {
     const docType = o.types?.length === 1 ? o.types[0] : undefined;
     const scoped = scope(userId, o, docType);
     const hits = scoped
-      ? vectors.exactInScope(qv.slot, qv.q, scoped, pool)
-      : vectors.knn(qv.slot, userId, qv.q, { k: pool, candidates: Math.max(candidates, pool * 2), docType });
+      ? await vectors.exactInScope(qv.slot, qv.q, scoped, pool)
+      : await vectors.knn(qv.slot, userId, qv.q, { k: pool, candidates: Math.max(candidates, pool * 2), docType });
     // Below the calibrated floor a chunk is unrelated: a query about nothing in the library finds nothing.
     return hits.filter((h) => 1 - h.distance > qv.floor).map((h) => ({ rowid: h.rowid, score: 1 - h.distance }));
   }
@@ -146,31 +146,31 @@ export function createSearchService(deps: {
    * at least as similar to the query.
    */
   async function hybridRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
-    const text = textRanking(userId, query, o, pool);
+    const text = await textRanking(userId, query, o, pool);
     const qv = await queryVector(query);
     if (!qv) return text;
-    const vector = vectorHits(userId, qv, o, pool, HYBRID_CANDIDATES);
+    const vector = await vectorHits(userId, qv, o, pool, HYBRID_CANDIDATES);
     const cos = new Map(vector.map((v) => [v.rowid, v.score]));
     const textIds = text.filter((t) => !cos.has(t.rowid)).map((t) => t.rowid);
     if (textIds.length) {
-      for (const [rowid, c] of vectors.similarities(qv.slot, userId, qv.q, textIds)) cos.set(rowid, c);
+      for (const [rowid, c] of await vectors.similarities(qv.slot, userId, qv.q, textIds)) cos.set(rowid, c);
     }
     return keepTextAhead(rrf([text, vector]), new Set(text.map((t) => t.rowid)), cos);
   }
 
   /** Chunk rankings for a mode (best first), before grouping. */
   async function rank(actor: Actor, query: string, o: SearchOptions, pool = POOL): Promise<Ranked[]> {
-    if (o.notebookId && notebooks.existingIds(actor.userId, [o.notebookId]).size === 0) return [];
+    if (o.notebookId && (await notebooks.existingIds(actor.userId, [o.notebookId])).size === 0) return [];
     if (o.mode === "text") return textRanking(actor.userId, query, o, pool);
     if (o.mode === "vector") return vectorRanking(actor.userId, query, o, pool);
     return hybridRanking(actor.userId, query, o, pool);
   }
 
-  function docInfo(rows: ChunkRow[]): Map<string, { title: string | null; url: string | null }> {
+  async function docInfo(rows: ChunkRow[]): Promise<Map<string, { title: string | null; url: string | null }>> {
     const out = new Map<string, { title: string | null; url: string | null }>();
     const srcIds = rows.filter((r) => r.docType === "source").map((r) => r.docId);
     if (srcIds.length) {
-      for (const s of deps.sources.titlesAndUrls(srcIds)) out.set(`source:${s.id}`, { title: s.title, url: s.url });
+      for (const s of await deps.sources.titlesAndUrls(srcIds)) out.set(`source:${s.id}`, { title: s.title, url: s.url });
     }
     for (const r of rows) if (r.docType === "note") out.set(`note:${r.docId}`, { title: r.title || null, url: null });
     return out;
@@ -181,7 +181,7 @@ export function createSearchService(deps: {
     /** Ranked chunks with their rows, filtered to the requested sources (for ask). */
     async passages(actor: Actor, query: string, o: SearchOptions, k: number): Promise<{ row: ChunkRow; score: number }[]> {
       const ranked = await rank(actor, query, o, Math.max(POOL, k * 4));
-      const rows = chunks.byRowids(ranked.map((r) => r.rowid));
+      const rows = await chunks.byRowids(ranked.map((r) => r.rowid));
       const allowed = o.sourceIds ? new Set(o.sourceIds) : null;
       const out: { row: ChunkRow; score: number }[] = [];
       for (const r of ranked) {
@@ -198,7 +198,7 @@ export function createSearchService(deps: {
       if (!query.trim()) throw invalid("query", "must not be empty");
       const ranked = await rank(actor, query, o);
       // The best chunk per document, chosen on keys only; the text is read for the chosen ones.
-      const keys = chunks.keysByRowids(ranked.map((r) => r.rowid));
+      const keys = await chunks.keysByRowids(ranked.map((r) => r.rowid));
       const picked = new Map<string, { rowid: number; score: number }>();
       for (const r of ranked) {
         const k = keys.get(r.rowid);
@@ -208,12 +208,12 @@ export function createSearchService(deps: {
         if (!picked.has(key)) picked.set(key, { rowid: r.rowid, score: r.score });
         if (picked.size >= o.limit) break;
       }
-      const rows = chunks.byRowids([...picked.values()].map((p) => p.rowid));
+      const rows = await chunks.byRowids([...picked.values()].map((p) => p.rowid));
       const best = [...picked.values()].flatMap((p) => {
         const row = rows.get(p.rowid);
         return row && row.userId === actor.userId ? [{ row, score: p.score }] : [];
       });
-      const info = docInfo(best.map((b) => b.row));
+      const info = await docInfo(best.map((b) => b.row));
       return best.map(({ row, score }) => {
         const { snippet, highlights } = makeSnippet(row.text, query);
         const meta = info.get(`${row.docType}:${row.docId}`);

@@ -8,9 +8,9 @@ import { runImports, upload } from "../imports/test-support.ts";
 /** A source made ready the way ingestion leaves it: content stored, then the ready hooks (which index it). */
 async function readySource(ctx: TestContext, userId: string, url: string): Promise<string> {
   const actor = systemActor(userId, "test");
-  const { source } = ctx.services.sources.create(actor, { url, title: "Bread notes" });
+  const { source } = await ctx.services.sources.create(actor, { url, title: "Bread notes" });
   ctx.db.sqlite.query("UPDATE sources SET status = 'ready', content = ? WHERE id = ?").run("A loaf wants a long, cool proof.", source.id);
-  const row = ctx.services.sources.get(actor, source.id);
+  const row = await ctx.services.sources.get(actor, source.id);
   for (const h of ctx.services.hooks.onSourceReady) await h(actor, row);
   return source.id;
 }

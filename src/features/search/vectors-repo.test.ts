@@ -5,58 +5,58 @@ import { createChunksRepo } from "./chunks-repo.ts";
 import { createVectorIndex } from "./vectors.ts";
 import { createVectorsRepo } from "./vectors-repo.ts";
 
-function library(perOwner: Record<string, number>) {
+async function library(perOwner: Record<string, number>) {
   const db = openTestDatabase();
   const chunks = createChunksRepo(db);
   const index = createVectorIndex(db, { memoryBytes: 0 });
-  const slot = index.ensureSlot("m", 8);
+  const slot = await index.ensureSlot("m", 8);
   let n = 0;
   for (const [userId, count] of Object.entries(perOwner)) {
     for (let i = 0; i < count; i++, n++) {
-      chunks.replace({ type: "source", id: `doc_${n}`, userId, title: "" }, [{ index: 0, text: `chunk ${n}`, start: 0, end: 7, heading: null, tokenCount: 2 }]);
+      await chunks.replace({ type: "source", id: `doc_${n}`, userId, title: "" }, [{ index: 0, text: `chunk ${n}`, start: 0, end: 7, heading: null, tokenCount: 2 }]);
     }
   }
   const rows = db.sqlite.query<{ rowid: number; userId: string }, []>("SELECT id rowid, user_id userId FROM chunks ORDER BY id").all();
   const vectorOf = (rowid: number) => Float32Array.from({ length: 8 }, (_, j) => Math.sin(rowid * (j + 1)));
-  index.upsert(slot, rows.map((r) => ({ rowid: r.rowid, userId: r.userId, docType: "source", vector: vectorOf(r.rowid) })));
+  await index.upsert(slot, rows.map((r) => ({ rowid: r.rowid, userId: r.userId, docType: "source", vector: vectorOf(r.rowid) })));
   return { db, repo: createVectorsRepo(db), slot, rows, vectorOf };
 }
 
-test("ownerCodes reads only the owner's codes, at most `limit` of them", () => {
-  const { repo, slot, rows } = library({ usr_a: 5, usr_b: 3 });
+test("ownerCodes reads only the owner's codes, at most `limit` of them", async () => {
+  const { repo, slot, rows } = await library({ usr_a: 5, usr_b: 3 });
   const mine = new Set(rows.filter((r) => r.userId === "usr_b").map((r) => r.rowid));
-  const all = repo.ownerCodes(slot.slot, "usr_b", 100);
+  const all = await repo.ownerCodes(slot.slot, "usr_b", 100);
   expect(new Set(all.map((r) => r.rowid))).toEqual(mine);
   expect(all.every((r) => r.docType === "source" && r.code.byteLength > 0)).toBe(true);
-  expect(repo.ownerCodes(slot.slot, "usr_a", 2)).toHaveLength(2);
+  expect(await repo.ownerCodes(slot.slot, "usr_a", 2)).toHaveLength(2);
 });
 
-test("floatsOf returns the stored vectors of the asked chunks only", () => {
-  const { repo, slot, rows, vectorOf } = library({ usr_a: 4 });
+test("floatsOf returns the stored vectors of the asked chunks only", async () => {
+  const { repo, slot, rows, vectorOf } = await library({ usr_a: 4 });
   const asked = [rows[1]!.rowid, rows[3]!.rowid];
-  const got = repo.floatsOf(slot.slot, asked).sort((x, y) => x.rowid - y.rowid);
+  const got = (await repo.floatsOf(slot.slot, asked)).sort((x, y) => x.rowid - y.rowid);
   expect(got.map((r) => r.rowid)).toEqual(asked);
   for (const r of got) expect([...new Float32Array(r.e.buffer, r.e.byteOffset, 8)]).toEqual([...vectorOf(r.rowid)]);
 });
 
-test("a memory budget that fits the small owner holds it (with vectors), and the large owner is searched in the table", () => {
-  const { db, slot, vectorOf, rows } = library({ usr_small: 3, usr_large: 3000 });
+test("a memory budget that fits the small owner holds it (with vectors), and the large owner is searched in the table", async () => {
+  const { db, slot, vectorOf, rows } = await library({ usr_small: 3, usr_large: 3000 });
   const q = vectorOf(rows[0]!.rowid);
   // What each owner takes in memory when nothing limits it; the budget is set between the two.
   const measure = createVectorIndex(db);
-  measure.knn(slot, "usr_small", q, { k: 1, candidates: 16 });
+  await measure.knn(slot, "usr_small", q, { k: 1, candidates: 16 });
   const small = measure.memoryBytes();
-  measure.knn(slot, "usr_large", q, { k: 1, candidates: 16 });
+  await measure.knn(slot, "usr_large", q, { k: 1, candidates: 16 });
   const large = measure.memoryBytes() - small;
   expect(large).toBeGreaterThan(small);
   const index = createVectorIndex(db, { memoryBytes: Math.floor((small + large) / 2) });
-  expect(index.knn(slot, "usr_small", q, { k: 1, candidates: 16 })[0]!.rowid).toBe(rows[0]!.rowid);
+  expect((await index.knn(slot, "usr_small", q, { k: 1, candidates: 16 }))[0]!.rowid).toBe(rows[0]!.rowid);
   const held = index.memoryBytes();
   expect(held).toBeGreaterThan(0);
   // The int8 copies came with the codes: similarities are answered from memory, close to exact.
-  const sims = index.similarities(slot, "usr_small", q, [rows[0]!.rowid]);
+  const sims = await index.similarities(slot, "usr_small", q, [rows[0]!.rowid]);
   expect(sims.get(rows[0]!.rowid)!).toBeGreaterThan(0.99);
   const first = rows.find((r) => r.userId === "usr_large")!.rowid;
-  expect(index.knn(slot, "usr_large", vectorOf(first), { k: 1, candidates: 64 })[0]!.rowid).toBe(first);
+  expect((await index.knn(slot, "usr_large", vectorOf(first), { k: 1, candidates: 64 }))[0]!.rowid).toBe(first);
   expect(index.memoryBytes()).toBe(held);
 });

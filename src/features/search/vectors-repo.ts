@@ -28,7 +28,7 @@ function dropTables(c: Conn, tables: string[]): void {
 
 export function createVectorsRepo(db: Db) {
   /** Exact cosine distances of the float vectors of the chunks `rowidsSql` selects, nearest first. */
-  const exact = (slot: number, query: Float32Array, rowidsSql: string, args: (string | number)[], k: number): Distance[] =>
+  const exact = async (slot: number, query: Float32Array, rowidsSql: string, args: (string | number)[], k: number): Promise<Distance[]> =>
     db.query((c) =>
       c.sqlite
         .query<Distance, any[]>(
@@ -39,27 +39,27 @@ export function createVectorsRepo(db: Db) {
     );
 
   return {
-    slots(): ModelSlot[] {
+    async slots(): Promise<ModelSlot[]> {
       return db.query((c) => c.sqlite.query<ModelSlot, []>("SELECT slot, model, dimensions, state FROM embedding_models ORDER BY slot").all());
     },
-    codeTableExists(slot: number): boolean {
+    async codeTableExists(slot: number): Promise<boolean> {
       return db.query((c) => c.sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(indexTable(slot)) !== null);
     },
     /** Drops a slot's code tables of earlier schemes (and with `current`, of this one too). */
-    dropCodeTables(slot: number, opts: { current: boolean }): void {
-      db.exec((c) => dropTables(c, [...(opts.current ? [indexTable(slot)] : []), ...LEGACY_TABLES(slot)]));
+    async dropCodeTables(slot: number, opts: { current: boolean }): Promise<void> {
+      await db.exec((c) => dropTables(c, [...(opts.current ? [indexTable(slot)] : []), ...LEGACY_TABLES(slot)]));
     },
-    createCodeTable(slot: number, bits: number): void {
+    async createCodeTable(slot: number, bits: number): Promise<void> {
       const t = indexTable(slot);
-      db.exec((c) => {
+      await db.exec((c) => {
         c.sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${t} USING vec0(user_id text partition key, shard integer partition key, doc_type text, embedding bit[${bits}])`);
         c.sqlite.exec(`CREATE TRIGGER IF NOT EXISTS chunks_ad_${t} AFTER DELETE ON chunks BEGIN DELETE FROM ${t} WHERE rowid = old.id; END`);
       });
     },
     /** Writes binary codes, replacing any previous code of the same chunk. */
-    putCodes(slot: number, rows: { rowid: number; userId: string; docType: string; code: Uint8Array }[]): void {
+    async putCodes(slot: number, rows: { rowid: number; userId: string; docType: string; code: Uint8Array }[]): Promise<void> {
       const t = indexTable(slot);
-      db.exec((c) => {
+      await db.exec((c) => {
         const del = c.sqlite.query(`DELETE FROM ${t} WHERE rowid = ?`);
         const put = c.sqlite.query(`INSERT INTO ${t} (rowid, user_id, shard, doc_type, embedding) VALUES (?, ?, ?, ?, vec_bit(?))`);
         for (const r of rows) {
@@ -69,7 +69,7 @@ export function createVectorsRepo(db: Db) {
       });
     },
     /** A page of a slot's float vectors with their chunk's owner and type, by chunk rowid after `after`. */
-    floatPage(slot: number, after: number, limit: number): { rowid: number; userId: string; docType: string; embedding: Uint8Array }[] {
+    async floatPage(slot: number, after: number, limit: number): Promise<{ rowid: number; userId: string; docType: string; embedding: Uint8Array }[]> {
       return db.query((c) =>
         c.sqlite
           .query<{ rowid: number; userId: string; docType: string; embedding: Uint8Array }, [number, number, number]>(
@@ -80,7 +80,7 @@ export function createVectorsRepo(db: Db) {
       );
     },
     /** Candidates from the code table: each shard of the owner's partition asked for its `perShard` best. */
-    shardCandidates(slot: number, userId: string, code: Uint8Array, perShard: number, docType?: string): number[] {
+    async shardCandidates(slot: number, userId: string, code: Uint8Array, perShard: number, docType?: string): Promise<number[]> {
       const typeFilter = docType ? "AND doc_type = ?" : "";
       return db.query((c) => {
         const shardQuery = c.sqlite.query<{ rowid: number }, any[]>(
@@ -96,16 +96,16 @@ export function createVectorsRepo(db: Db) {
       });
     },
     /** Exact nearest of the chunks a scope selects (a notebook's, some sources'). */
-    exactInScope(slot: number, query: Float32Array, scope: ChunkScope, k: number): Distance[] {
+    async exactInScope(slot: number, query: Float32Array, scope: ChunkScope, k: number): Promise<Distance[]> {
       const { conds, args } = scopeConditions(scope);
       return exact(slot, query, `SELECT c.id FROM chunks c WHERE ${conds.join(" AND ")}`, args, k);
     },
     /** Exact cosine distances of the given chunks (those with a vector under the slot). */
-    exactAmong(slot: number, query: Float32Array, ids: number[]): Distance[] {
+    async exactAmong(slot: number, query: Float32Array, ids: number[]): Promise<Distance[]> {
       return ids.length === 0 ? [] : exact(slot, query, "SELECT value FROM json_each(?)", [JSON.stringify(ids)], ids.length);
     },
     /** Exact cosine distances of candidates, keeping only the owner's chunks (of the type). */
-    rerank(slot: number, query: Float32Array, userId: string, cands: number[], docType?: string): Distance[] {
+    async rerank(slot: number, query: Float32Array, userId: string, cands: number[], docType?: string): Promise<Distance[]> {
       const typeFilter = docType ? "AND c.doc_type = ?" : "";
       const args: (string | number | Uint8Array)[] = [blob(query), slot, userId, JSON.stringify(cands)];
       if (docType) args.push(docType);
@@ -119,17 +119,17 @@ export function createVectorsRepo(db: Db) {
       );
     },
     /** Which of these chunks still exist and belong to the owner (and type). */
-    liveChunks(userId: string, ids: number[], docType?: string): Set<number> {
+    async liveChunks(userId: string, ids: number[], docType?: string): Promise<Set<number>> {
       const typeFilter = docType ? "AND +c.doc_type = ?" : "";
       const args: string[] = [userId, JSON.stringify(ids)];
       if (docType) args.push(docType);
-      const rows = db.query((c) =>
+      const rows = await db.query((c) =>
         c.sqlite.query<{ id: number }, string[]>(`SELECT c.id FROM chunks c WHERE +c.user_id = ? AND c.id IN (SELECT value FROM json_each(?)) ${typeFilter}`).all(...args),
       );
       return new Set(rows.map((r) => r.id));
     },
     /** A new slot (state building) for a model, replacing a retired slot's row of the same model. */
-    insertSlot(model: string, dimensions: number, replacing: number | null, at: string): number {
+    async insertSlot(model: string, dimensions: number, replacing: number | null, at: string): Promise<number> {
       return db.exec((c) => {
         if (replacing !== null) c.sqlite.query("DELETE FROM embedding_models WHERE slot = ?").run(replacing);
         return c.sqlite
@@ -138,20 +138,20 @@ export function createVectorsRepo(db: Db) {
       });
     },
     /** Retires a slot: its float vectors go (its code tables are dropped separately). */
-    retireSlot(slot: number): void {
-      db.exec((c) => {
+    async retireSlot(slot: number): Promise<void> {
+      await db.exec((c) => {
         c.sqlite.query("DELETE FROM chunk_vectors WHERE slot = ?").run(slot);
         c.sqlite.query("UPDATE embedding_models SET state = 'retired' WHERE slot = ?").run(slot);
       });
     },
-    markActive(slot: number, at: string): void {
-      db.exec((c) => c.sqlite.query("UPDATE embedding_models SET state = 'active', activated_at = ? WHERE slot = ?").run(at, slot));
+    async markActive(slot: number, at: string): Promise<void> {
+      await db.exec((c) => c.sqlite.query("UPDATE embedding_models SET state = 'active', activated_at = ? WHERE slot = ?").run(at, slot));
     },
     /**
      * Stores float vectors of chunks that still have the given chunk id (a chunk may have been
      * replaced while it was embedded, and its rowid reused); returns the rows stored.
      */
-    putFloats<R extends { rowid: number; chunkId?: string; vector: Float32Array }>(slot: number, dimensions: number, rows: R[]): R[] {
+    async putFloats<R extends { rowid: number; chunkId?: string; vector: Float32Array }>(slot: number, dimensions: number, rows: R[]): Promise<R[]> {
       return db.exec((c) => {
         const putFloat = c.sqlite.query("INSERT OR REPLACE INTO chunk_vectors (chunk_rowid, slot, dimensions, embedding) VALUES (?, ?, ?, ?)");
         const current = c.sqlite.query<{ chunkId: string }, [number]>("SELECT chunk_id chunkId FROM chunks WHERE id = ?");
@@ -166,7 +166,7 @@ export function createVectorsRepo(db: Db) {
       });
     },
     /** Per document: how many chunks it has and how many of them have a vector in this slot. */
-    progress(slot: number, docType: string, ids: string[]): { id: string; total: number; done: number }[] {
+    async progress(slot: number, docType: string, ids: string[]): Promise<{ id: string; total: number; done: number }[]> {
       return db.query((c) =>
         c.sqlite
           .query<{ id: string; total: number; done: number }, [number, string, string]>(
@@ -178,7 +178,7 @@ export function createVectorsRepo(db: Db) {
       );
     },
     /** Chunks of the given document (or of everyone) that have no vector in this slot yet. */
-    missing<T>(slot: number, limit: number, doc?: { type: string; id: string }): T[] {
+    async missing<T>(slot: number, limit: number, doc?: { type: string; id: string }): Promise<T[]> {
       const where = doc ? "AND c.doc_type = ? AND c.doc_id = ?" : "";
       const args = doc ? [slot, doc.type, doc.id, limit] : [slot, limit];
       return db.query((c) =>
@@ -192,11 +192,11 @@ export function createVectorsRepo(db: Db) {
       );
     },
     /** Changes whenever another connection commits (the in-memory code cache then reloads). */
-    dataVersion(): number {
+    async dataVersion(): Promise<number> {
       return db.query((c) => c.sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version);
     },
     /** Up to `limit` of the owner's binary codes (the cache asks for one more than would fit its budget). */
-    ownerCodes(slot: number, userId: string, limit: number): { rowid: number; docType: string; code: Uint8Array }[] {
+    async ownerCodes(slot: number, userId: string, limit: number): Promise<{ rowid: number; docType: string; code: Uint8Array }[]> {
       return db.query((c) =>
         c.sqlite
           .query<{ rowid: number; docType: string; code: Uint8Array }, [string, number]>(`SELECT rowid, doc_type docType, embedding code FROM ${indexTable(slot)} WHERE user_id = ? LIMIT ?`)
@@ -204,7 +204,7 @@ export function createVectorsRepo(db: Db) {
       );
     },
     /** Float vectors of some chunks under a slot (by the unique (chunk_rowid, slot) index). */
-    floatsOf(slot: number, rowids: number[]): { rowid: number; e: Uint8Array }[] {
+    async floatsOf(slot: number, rowids: number[]): Promise<{ rowid: number; e: Uint8Array }[]> {
       return db.query((c) =>
         c.sqlite
           .query<{ rowid: number; e: Uint8Array }, [number, string]>(

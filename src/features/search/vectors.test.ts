@@ -34,28 +34,28 @@ function clustered(count: number, dims: number, seed: number): Float32Array[] {
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
 /** An index over `vectors`, one chunk each, owned by `userId` (type by index parity). */
-function indexOf(vectors: Float32Array[], opts: { users?: string[] } = {}) {
+async function indexOf(vectors: Float32Array[], opts: { users?: string[] } = {}) {
   const db = openTestDatabase();
   const chunks = createChunksRepo(db);
   const index = createVectorIndex(db);
   const users = opts.users ?? ["usr_a"];
   const owner = (i: number) => users[i % users.length]!;
   const type = (i: number): DocType => (i % 2 ? "note" : "source");
-  vectors.forEach((_, i) =>
-    chunks.replace({ type: type(i), id: `doc_${i}`, userId: owner(i), title: "" }, [{ index: 0, text: `chunk ${i}`, start: 0, end: 7, heading: null, tokenCount: 2 }]),
-  );
+  for (const i of vectors.keys()) {
+    await chunks.replace({ type: type(i), id: `doc_${i}`, userId: owner(i), title: "" }, [{ index: 0, text: `chunk ${i}`, start: 0, end: 7, heading: null, tokenCount: 2 }]);
+  }
   const rows = db.sqlite.query<{ rowid: number; docId: string }, []>("SELECT id rowid, doc_id docId FROM chunks").all();
-  const slot = index.ensureSlot("test-model", vectors[0]!.length);
-  index.upsert(
+  const slot = await index.ensureSlot("test-model", vectors[0]!.length);
+  await index.upsert(
     slot,
     rows.map((r) => {
       const i = Number(r.docId.slice(4));
       return { rowid: r.rowid, userId: owner(i), docType: type(i), vector: vectors[i]! };
     }),
   );
-  index.activate(slot.slot);
+  await index.activate(slot.slot);
   const rowOf = new Map(rows.map((r) => [r.rowid, Number(r.docId.slice(4))]));
-  return { db, index, slot: index.active()!, rowOf, owner, type };
+  return { db, index, slot: (await index.active())!, rowOf, owner, type };
 }
 
 describe("binary codes", () => {
@@ -91,53 +91,53 @@ function popcount(x: number): number {
 }
 
 describe("knn", () => {
-  test("recall@10 against exact cosine search is at least 0.95", () => {
+  test("recall@10 against exact cosine search is at least 0.95", async () => {
     const vectors = clustered(4000, 64, 1);
-    const { index, slot, rowOf } = indexOf(vectors);
+    const { index, slot, rowOf } = await indexOf(vectors);
     const queries = clustered(40, 64, 2);
     let hits = 0;
     for (const q of queries) {
       const exact = vectors.map((v, i) => [i, dot(q, v)] as const).sort((x, y) => y[1] - x[1]).slice(0, 10).map(([i]) => i);
-      const got = index.knn(slot, "usr_a", q, { k: 10, candidates: 512 }).map((h) => rowOf.get(h.rowid)!);
+      const got = (await index.knn(slot, "usr_a", q, { k: 10, candidates: 512 })).map((h) => rowOf.get(h.rowid)!);
       hits += got.filter((i) => exact.includes(i)).length;
     }
     expect(hits / (queries.length * 10)).toBeGreaterThanOrEqual(0.95);
   }, 60_000);
 
-  test("distances are cosine distances (int8 copies in memory: within 0.01; exact from the table), nearest first", () => {
+  test("distances are cosine distances (int8 copies in memory: within 0.01; exact from the table), nearest first", async () => {
     const vectors = clustered(300, 32, 3);
-    const { db, index, slot, rowOf } = indexOf(vectors);
+    const { db, index, slot, rowOf } = await indexOf(vectors);
     const q = vectors[17]!;
-    const hits = index.knn(slot, "usr_a", q, { k: 5, candidates: 512 });
+    const hits = await index.knn(slot, "usr_a", q, { k: 5, candidates: 512 });
     expect(rowOf.get(hits[0]!.rowid)).toBe(17);
     expect(Math.abs(hits[0]!.distance)).toBeLessThan(0.01);
     for (const h of hits) expect(Math.abs(h.distance - (1 - dot(q, vectors[rowOf.get(h.rowid)!]!)))).toBeLessThan(0.01);
     for (let i = 1; i < hits.length; i++) expect(hits[i]!.distance).toBeGreaterThanOrEqual(hits[i - 1]!.distance);
-    const exact = createVectorIndex(db, { memoryBytes: 0 }).knn(slot, "usr_a", q, { k: 5, candidates: 512 });
+    const exact = await createVectorIndex(db, { memoryBytes: 0 }).knn(slot, "usr_a", q, { k: 5, candidates: 512 });
     expect(exact[0]!.distance).toBeCloseTo(0, 5);
     for (const h of exact) expect(h.distance).toBeCloseTo(1 - dot(q, vectors[rowOf.get(h.rowid)!]!), 5);
   });
 
-  test("only the owner's vectors are candidates, and the type filter applies", () => {
+  test("only the owner's vectors are candidates, and the type filter applies", async () => {
     const vectors = clustered(400, 32, 4);
-    const { index, slot, rowOf, owner, type } = indexOf(vectors, { users: ["usr_a", "usr_b"] });
+    const { index, slot, rowOf, owner, type } = await indexOf(vectors, { users: ["usr_a", "usr_b"] });
     for (const q of vectors.slice(0, 20)) {
-      for (const h of index.knn(slot, "usr_a", q, { k: 50, candidates: 512 })) expect(owner(rowOf.get(h.rowid)!)).toBe("usr_a");
-      for (const h of index.knn(slot, "usr_b", q, { k: 50, candidates: 512, docType: "note" })) {
+      for (const h of await index.knn(slot, "usr_a", q, { k: 50, candidates: 512 })) expect(owner(rowOf.get(h.rowid)!)).toBe("usr_a");
+      for (const h of await index.knn(slot, "usr_b", q, { k: 50, candidates: 512, docType: "note" })) {
         expect(owner(rowOf.get(h.rowid)!)).toBe("usr_b");
         expect(type(rowOf.get(h.rowid)!)).toBe("note");
       }
     }
-    expect(index.knn(slot, "usr_nobody", vectors[0]!, { k: 5, candidates: 512 })).toEqual([]);
+    expect(await index.knn(slot, "usr_nobody", vectors[0]!, { k: 5, candidates: 512 })).toEqual([]);
   });
 });
 
 describe("codes held in memory", () => {
-  test("a deleted chunk whose rowid comes back under another owner is never shown to the first", () => {
+  test("a deleted chunk whose rowid comes back under another owner is never shown to the first", async () => {
     const vectors = clustered(300, 32, 11);
-    const { db, index, slot, rowOf } = indexOf(vectors, { users: ["usr_a", "usr_b"] });
+    const { db, index, slot, rowOf } = await indexOf(vectors, { users: ["usr_a", "usr_b"] });
     const q = vectors[0]!; // owned by usr_a
-    const first = index.knn(slot, "usr_a", q, { k: 5, candidates: 64 }); // loads usr_a's codes
+    const first = await index.knn(slot, "usr_a", q, { k: 5, candidates: 64 }); // loads usr_a's codes
     const rowid = first[0]!.rowid;
     expect(rowOf.get(rowid)).toBe(0);
     // Deleted by SQL (a trigger path the cache does not see), then the rowid is reused for usr_b.
@@ -145,15 +145,15 @@ describe("codes held in memory", () => {
     db.sqlite
       .query("INSERT INTO chunks (id, chunk_id, user_id, doc_type, doc_id, idx, text, start_offset, end_offset, token_count) VALUES (?, 'chk_x', 'usr_b', 'source', 'doc_x', 0, 'x', 0, 1, 1)")
       .run(rowid);
-    index.upsert(slot, [{ rowid, userId: "usr_b", docType: "source", vector: q }]);
-    for (let i = 0; i < 2; i++) expect(index.knn(slot, "usr_a", q, { k: 20, candidates: 64 }).map((h) => h.rowid)).not.toContain(rowid);
+    await index.upsert(slot, [{ rowid, userId: "usr_b", docType: "source", vector: q }]);
+    for (let i = 0; i < 2; i++) expect((await index.knn(slot, "usr_a", q, { k: 20, candidates: 64 })).map((h) => h.rowid)).not.toContain(rowid);
     const other = first[1]!.rowid; // a plain delete: gone from the results at once
     db.sqlite.query("DELETE FROM chunks WHERE id = ?").run(other);
-    expect(index.knn(slot, "usr_a", q, { k: 20, candidates: 64 }).map((h) => h.rowid)).not.toContain(other);
-    expect(index.knn(slot, "usr_b", q, { k: 1, candidates: 64 })[0]!.rowid).toBe(rowid);
+    expect((await index.knn(slot, "usr_a", q, { k: 20, candidates: 64 })).map((h) => h.rowid)).not.toContain(other);
+    expect((await index.knn(slot, "usr_b", q, { k: 1, candidates: 64 }))[0]!.rowid).toBe(rowid);
   });
 
-  test("vectors written through another connection are found by a process that had loaded the codes", () => {
+  test("vectors written through another connection are found by a process that had loaded the codes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vec-conn-"));
     try {
       const path = join(dir, "t.db");
@@ -161,16 +161,18 @@ describe("codes held in memory", () => {
       const two = openDatabase(path);
       const vectors = clustered(50, 16, 12);
       const chunks = createChunksRepo(one);
-      vectors.forEach((_, i) => chunks.replace({ type: "note", id: `doc_${i}`, userId: "usr_a", title: "" }, [{ index: 0, text: `c ${i}`, start: 0, end: 3, heading: null, tokenCount: 1 }]));
+      for (const i of vectors.keys()) {
+        await chunks.replace({ type: "note", id: `doc_${i}`, userId: "usr_a", title: "" }, [{ index: 0, text: `c ${i}`, start: 0, end: 3, heading: null, tokenCount: 1 }]);
+      }
       const rows = one.sqlite.query<{ rowid: number; docId: string }, []>("SELECT id rowid, doc_id docId FROM chunks ORDER BY id").all();
       const a = createVectorIndex(one);
-      const slot = a.ensureSlot("m", 16);
-      a.upsert(slot, rows.slice(0, 25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[i]! })));
-      a.activate(slot.slot);
-      expect(a.knn(a.active()!, "usr_a", vectors[40]!, { k: 50, candidates: 64 })).toHaveLength(25);
+      const slot = await a.ensureSlot("m", 16);
+      await a.upsert(slot, rows.slice(0, 25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[i]! })));
+      await a.activate(slot.slot);
+      expect(await a.knn((await a.active())!, "usr_a", vectors[40]!, { k: 50, candidates: 64 })).toHaveLength(25);
       const b = createVectorIndex(two);
-      b.upsert(b.active()!, rows.slice(25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[25 + i]! })));
-      const hits = a.knn(a.active()!, "usr_a", vectors[40]!, { k: 50, candidates: 64 });
+      await b.upsert((await b.active())!, rows.slice(25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[25 + i]! })));
+      const hits = await a.knn((await a.active())!, "usr_a", vectors[40]!, { k: 50, candidates: 64 });
       expect(hits).toHaveLength(50);
       expect(hits[0]!.rowid).toBe(rows[40]!.rowid);
       one.close();
@@ -180,13 +182,13 @@ describe("codes held in memory", () => {
     }
   });
 
-  test("with no memory budget the code table is searched instead, with the same results", () => {
+  test("with no memory budget the code table is searched instead, with the same results", async () => {
     const vectors = clustered(500, 32, 13);
-    const { db, index, slot } = indexOf(vectors);
+    const { db, index, slot } = await indexOf(vectors);
     const inTable = createVectorIndex(db, { memoryBytes: 0 });
     for (const q of vectors.slice(0, 10)) {
-      const viaMemory = index.knn(slot, "usr_a", q, { k: 3, candidates: 512 });
-      const viaTable = inTable.knn(slot, "usr_a", q, { k: 3, candidates: 512 });
+      const viaMemory = await index.knn(slot, "usr_a", q, { k: 3, candidates: 512 });
+      const viaTable = await inTable.knn(slot, "usr_a", q, { k: 3, candidates: 512 });
       // The same chunks; near ties may swap (the int8 cosine is within 0.01 of the exact one).
       expect(viaTable.map((h) => h.rowid).sort()).toEqual(viaMemory.map((h) => h.rowid).sort());
       const exactOf = new Map(viaTable.map((h) => [h.rowid, h.distance]));
@@ -198,41 +200,41 @@ describe("codes held in memory", () => {
 });
 
 describe("upkeep", () => {
-  test("a vector computed for a chunk that was replaced meanwhile is not stored", () => {
-    const { db, index, slot } = indexOf(clustered(4, 16, 5));
+  test("a vector computed for a chunk that was replaced meanwhile is not stored", async () => {
+    const { db, index, slot } = await indexOf(clustered(4, 16, 5));
     const chunk = db.sqlite.query<{ rowid: number; chunkId: string }, []>("SELECT id rowid, chunk_id chunkId FROM chunks LIMIT 1").get()!;
     db.sqlite.query("DELETE FROM chunk_vectors WHERE chunk_rowid = ?").run(chunk.rowid);
-    index.upsert(slot, [{ rowid: chunk.rowid, chunkId: "chk_replaced", userId: "usr_a", docType: "source", vector: clustered(1, 16, 6)[0]! }]);
+    await index.upsert(slot, [{ rowid: chunk.rowid, chunkId: "chk_replaced", userId: "usr_a", docType: "source", vector: clustered(1, 16, 6)[0]! }]);
     expect(db.sqlite.query("SELECT 1 FROM chunk_vectors WHERE chunk_rowid = ?").get(chunk.rowid)).toBeNull();
-    index.upsert(slot, [{ rowid: chunk.rowid, chunkId: chunk.chunkId, userId: "usr_a", docType: "source", vector: clustered(1, 16, 6)[0]! }]);
+    await index.upsert(slot, [{ rowid: chunk.rowid, chunkId: chunk.chunkId, userId: "usr_a", docType: "source", vector: clustered(1, 16, 6)[0]! }]);
     expect(db.sqlite.query("SELECT 1 FROM chunk_vectors WHERE chunk_rowid = ?").get(chunk.rowid)).not.toBeNull();
   });
 
-  test("a missing code table (after an upgrade) is rebuilt from the float vectors; the old one is dropped", () => {
+  test("a missing code table (after an upgrade) is rebuilt from the float vectors; the old one is dropped", async () => {
     const vectors = clustered(200, 32, 8);
-    const { db, slot, rowOf } = indexOf(vectors);
+    const { db, slot, rowOf } = await indexOf(vectors);
     const t = `vecidx_${slot.slot}`;
     db.sqlite.exec(`DROP TRIGGER chunks_ad_${t}; DROP TABLE ${t}`);
     db.sqlite.exec(`CREATE VIRTUAL TABLE vecbin_${slot.slot} USING vec0(user_id text partition key, doc_type text, embedding bit[32])`);
     const fresh = createVectorIndex(db); // a new process
-    fresh.prepare();
+    await fresh.prepare();
     const tables = db.sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND type = 'table' AND name NOT LIKE '%\\_%\\_%' ESCAPE '\\'").all();
     expect(tables.map((r) => r.name)).toEqual([t]);
     expect(db.sqlite.query<{ n: number }, []>(`SELECT count(*) n FROM ${t}`).get()!.n).toBe(200);
-    const hits = fresh.knn(fresh.active()!, "usr_a", vectors[42]!, { k: 1, candidates: 512 });
+    const hits = await fresh.knn((await fresh.active())!, "usr_a", vectors[42]!, { k: 1, candidates: 512 });
     expect(rowOf.get(hits[0]!.rowid)).toBe(42);
     // The delete trigger came back too.
     db.sqlite.query("DELETE FROM chunks WHERE doc_id = 'doc_42'").run();
     expect(db.sqlite.query<{ n: number }, []>(`SELECT count(*) n FROM ${t}`).get()!.n).toBe(199);
   });
 
-  test("activating a new model drops the old model's vectors and codes", () => {
-    const { db, index, slot } = indexOf(clustered(20, 16, 9));
-    const next = index.ensureSlot("next-model", 8);
+  test("activating a new model drops the old model's vectors and codes", async () => {
+    const { db, index, slot } = await indexOf(clustered(20, 16, 9));
+    const next = await index.ensureSlot("next-model", 8);
     const rows = db.sqlite.query<{ rowid: number }, []>("SELECT id rowid FROM chunks").all();
-    index.upsert(next, rows.map((r) => ({ rowid: r.rowid, userId: "usr_a", docType: "source", vector: clustered(1, 8, r.rowid)[0]! })));
-    index.activate(next.slot);
-    expect(index.active()!.model).toBe("next-model");
+    await index.upsert(next, rows.map((r) => ({ rowid: r.rowid, userId: "usr_a", docType: "source", vector: clustered(1, 8, r.rowid)[0]! })));
+    await index.activate(next.slot);
+    expect((await index.active())!.model).toBe("next-model");
     expect(db.sqlite.query<{ n: number }, [number]>("SELECT count(*) n FROM chunk_vectors WHERE slot = ?").get(slot.slot)!.n).toBe(0);
     expect(db.sqlite.query("SELECT 1 FROM sqlite_master WHERE name = ?").get(`vecidx_${slot.slot}`)).toBeNull();
   });

@@ -55,35 +55,36 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
     return e;
   }
 
-  function dropCodeTables(slot: number): void {
-    repo.dropCodeTables(slot, { current: true });
+  async function dropCodeTables(slot: number): Promise<void> {
+    await repo.dropCodeTables(slot, { current: true });
     ready.delete(slot);
     memory.dropSlot(slot);
   }
 
-  function createCodeTable(slot: ModelSlot): void {
-    repo.createCodeTable(slot.slot, encoder(slot.dimensions).shape.bits);
+  async function createCodeTable(slot: ModelSlot): Promise<void> {
+    await repo.createCodeTable(slot.slot, encoder(slot.dimensions).shape.bits);
   }
 
   /** Writes codes for float vectors, replacing any previous code of the same chunk. */
-  function putCodes(slot: ModelSlot, rows: { rowid: number; userId: string; docType: string; vector: Float32Array }[]): void {
+  async function putCodes(slot: ModelSlot, rows: { rowid: number; userId: string; docType: string; vector: Float32Array }[]): Promise<void> {
     const enc = encoder(slot.dimensions);
     const coded = rows.map((r) => ({ ...r, code: enc.encode(r.vector) }));
-    repo.putCodes(slot.slot, coded);
+    await repo.putCodes(slot.slot, coded);
     for (const r of coded) memory.put(slot.slot, r.userId, r.rowid, r.docType, r.code, r.vector);
   }
 
   /** Makes sure a slot's code table exists, rebuilding it from the float vectors (after an upgrade). */
-  function ensureCodes(slot: ModelSlot): void {
+  async function ensureCodes(slot: ModelSlot): Promise<void> {
     if (ready.has(slot.slot)) return;
-    if (!repo.codeTableExists(slot.slot)) {
-      db.tx(() => {
-        repo.dropCodeTables(slot.slot, { current: false });
-        createCodeTable(slot);
+    if (!await repo.codeTableExists(slot.slot)) {
+      await db.tx(async () => {
+        if (await repo.codeTableExists(slot.slot)) return; // another job rebuilt it meanwhile
+        await repo.dropCodeTables(slot.slot, { current: false });
+        await createCodeTable(slot);
         for (let after = 0; ; ) {
-          const rows = repo.floatPage(slot.slot, after, REBUILD_BATCH);
+          const rows = await repo.floatPage(slot.slot, after, REBUILD_BATCH);
           if (rows.length === 0) break;
-          putCodes(
+          await putCodes(
             slot,
             rows.map((r) => ({ ...r, vector: new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4) })),
           );
@@ -95,7 +96,7 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
   }
 
   /** Candidates from the vec0 code table: each shard of the owner's partition asked for its best. */
-  function shardCandidates(slot: ModelSlot, userId: string, code: Uint8Array, opts: { candidates: number; docType?: string }): number[] {
+  async function shardCandidates(slot: ModelSlot, userId: string, code: Uint8Array, opts: { candidates: number; docType?: string }): Promise<number[]> {
     const perShard = Math.min(MAX_K, Math.ceil(opts.candidates / SHARDS));
     return repo.shardCandidates(slot.slot, userId, code, perShard, opts.docType);
   }
@@ -109,16 +110,16 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
    * and type (a code left behind by a deleted chunk is dropped here and forgotten). Candidates whose
    * vector is not held yet are scored exactly from the float vectors.
    */
-  function fromMemory(store: CodeStore, slot: ModelSlot, userId: string, query: Float32Array, code: Uint8Array, opts: { k: number; candidates: number; docType?: string }) {
+  async function fromMemory(store: CodeStore, slot: ModelSlot, userId: string, query: Float32Array, code: Uint8Array, opts: { k: number; candidates: number; docType?: string }) {
     const { hits, unknown } = store.best(code, query, opts.candidates, opts.k, opts.docType);
     const ids = [...hits.map((h) => h.rowid), ...unknown];
     if (ids.length === 0) return [];
-    const live = repo.liveChunks(userId, ids, opts.docType);
+    const live = await repo.liveChunks(userId, ids, opts.docType);
     for (const id of ids) if (!live.has(id)) store.remove(id);
     const out = hits.filter((h) => live.has(h.rowid)).map((h) => ({ rowid: h.rowid, distance: 1 - h.cos }));
     const pending = unknown.filter((id) => live.has(id));
     if (pending.length > 0) {
-      out.push(...exactAmong(slot, query, pending));
+      out.push(...await exactAmong(slot, query, pending));
     }
     out.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
     return out.slice(0, opts.k);
@@ -126,68 +127,74 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
 
   return {
     slots,
-    active(): ModelSlot | null {
-      return slots().find((s) => s.state === "active") ?? null;
+    async active(): Promise<ModelSlot | null> {
+      return (await slots()).find((s) => s.state === "active") ?? null;
     },
-    bySlot(slot: number): ModelSlot | null {
-      return slots().find((s) => s.slot === slot) ?? null;
+    async bySlot(slot: number): Promise<ModelSlot | null> {
+      return (await slots()).find((s) => s.slot === slot) ?? null;
     },
-    byModel(model: string): ModelSlot | null {
-      return slots().find((s) => s.model === model && s.state !== "retired") ?? null;
+    async byModel(model: string): Promise<ModelSlot | null> {
+      return (await slots()).find((s) => s.model === model && s.state !== "retired") ?? null;
     },
 
     /** Builds the code tables that are missing (after an upgrade of the code scheme). Call at start. */
-    prepare(): void {
-      for (const s of slots()) if (s.state !== "retired") ensureCodes(s);
+    async prepare(): Promise<void> {
+      for (const s of await slots()) if (s.state !== "retired") await ensureCodes(s);
     },
 
     /** The slot for a model, created (state building) with its vec0 table on first use. */
-    ensureSlot(model: string, dimensions: number): ModelSlot {
-      const existing = slots().find((s) => s.model === model);
-      if (existing && existing.state !== "retired") {
+    async ensureSlot(model: string, dimensions: number): Promise<ModelSlot> {
+      const usable = (existing: ModelSlot | undefined) => {
+        if (!existing || existing.state === "retired") return undefined;
         if (existing.dimensions !== dimensions) {
           throw new Error(`embedding model ${model} returned ${dimensions} dimensions; its index has ${existing.dimensions}`);
         }
         return existing;
-      }
-      return db.tx(() => {
-        const n = repo.insertSlot(model, dimensions, existing ? existing.slot : null, new Date().toISOString());
+      };
+      const found = usable((await slots()).find((s) => s.model === model));
+      if (found) return found;
+      return db.tx(async () => {
+        // Looked up again inside the transaction: two embed jobs may both have found no slot.
+        const existing = (await slots()).find((s) => s.model === model);
+        const again = usable(existing);
+        if (again) return again;
+        const n = await repo.insertSlot(model, dimensions, existing ? existing.slot : null, new Date().toISOString());
         const slot = { slot: n, model, dimensions, state: "building" as const };
-        dropCodeTables(slot.slot); // a slot number can come back after its row was deleted
-        createCodeTable(slot);
+        await dropCodeTables(slot.slot); // a slot number can come back after its row was deleted
+        await createCodeTable(slot);
         ready.add(slot.slot);
         return slot;
       });
     },
 
     /** Makes a slot the one searches use and drops the others' data. */
-    activate(slot: number): void {
-      db.tx(() => {
-        for (const s of slots()) {
+    async activate(slot: number): Promise<void> {
+      await db.tx(async () => {
+        for (const s of await slots()) {
           if (s.slot === slot || s.state === "retired") continue;
-          dropCodeTables(s.slot);
-          repo.retireSlot(s.slot);
+          await dropCodeTables(s.slot);
+          await repo.retireSlot(s.slot);
         }
-        repo.markActive(slot, new Date().toISOString());
+        await repo.markActive(slot, new Date().toISOString());
       });
     },
 
-    upsert(slot: ModelSlot, rows: VectorRow[]): void {
-      ensureCodes(slot);
+    async upsert(slot: ModelSlot, rows: VectorRow[]): Promise<void> {
+      await ensureCodes(slot);
       for (const r of rows) {
         if (r.vector.length !== slot.dimensions) throw new Error(`vector of ${r.vector.length} dimensions for a ${slot.dimensions}-dimension index`);
       }
-      db.tx(() => putCodes(slot, repo.putFloats(slot.slot, slot.dimensions, rows)));
+      await db.tx(async () => putCodes(slot, await repo.putFloats(slot.slot, slot.dimensions, rows)));
     },
 
     /** Per document: how many chunks it has and how many of them have a vector in this slot. */
-    progress(slot: number, docType: string, ids: string[]): Map<string, { done: number; total: number }> {
-      const rows = repo.progress(slot, docType, ids);
+    async progress(slot: number, docType: string, ids: string[]): Promise<Map<string, { done: number; total: number }>> {
+      const rows = await repo.progress(slot, docType, ids);
       return new Map(rows.map((r) => [r.id, { done: r.done, total: r.total }]));
     },
 
     /** Chunks of the given documents (or of everyone) that have no vector in this slot yet. */
-    missing(slot: number, limit: number, doc?: { type: string; id: string }): MissingChunk[] {
+    async missing(slot: number, limit: number, doc?: { type: string; id: string }): Promise<MissingChunk[]> {
       return repo.missing<MissingChunk>(slot, limit, doc);
     },
 
@@ -197,14 +204,14 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
      * cosine distance over the float vectors. The re-rank checks owner and type in SQLite, so a
      * stale code in memory can cost a candidate but never show another owner's chunk.
      */
-    knn(slot: ModelSlot, userId: string, query: Float32Array, opts: { k: number; candidates: number; docType?: string }): Distance[] {
-      ensureCodes(slot);
+    async knn(slot: ModelSlot, userId: string, query: Float32Array, opts: { k: number; candidates: number; docType?: string }): Promise<Distance[]> {
+      await ensureCodes(slot);
       const code = encoder(slot.dimensions).encode(query);
-      const store = memory.store(slot, userId, encoder(slot.dimensions).shape.bits);
+      const store = await memory.store(slot, userId, encoder(slot.dimensions).shape.bits);
       if (store) return fromMemory(store, slot, userId, query, code, opts);
-      const cands = shardCandidates(slot, userId, code, opts);
+      const cands = await shardCandidates(slot, userId, code, opts);
       if (cands.length === 0) return [];
-      const rows = repo.rerank(slot.slot, query, userId, cands, opts.docType);
+      const rows = await repo.rerank(slot.slot, query, userId, cands, opts.docType);
       rows.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
       return rows.slice(0, opts.k);
     },
@@ -213,10 +220,10 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
      * Cosine similarity of some of the owner's chunks with `query`: from the int8 copies held in
      * memory where the owner's codes are loaded, else exactly from the float vectors.
      */
-    similarities(slot: ModelSlot, userId: string, query: Float32Array, ids: number[]): Map<number, number> {
-      const held = memory.loaded(slot.slot, userId)?.cosines(query, ids) ?? new Map<number, number>();
+    async similarities(slot: ModelSlot, userId: string, query: Float32Array, ids: number[]): Promise<Map<number, number>> {
+      const held = (await memory.loaded(slot.slot, userId))?.cosines(query, ids) ?? new Map<number, number>();
       const rest = ids.filter((id) => !held.has(id));
-      for (const r of exactAmong(slot, query, rest)) held.set(r.rowid, 1 - r.distance);
+      for (const r of await exactAmong(slot, query, rest)) held.set(r.rowid, 1 - r.distance);
       return held;
     },
 
@@ -224,7 +231,7 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
     memoryBytes: () => memory.bytes(),
 
     /** Exact KNN over the chunks a scope selects (a notebook's, some sources'), for filtered searches. */
-    exactInScope(slot: ModelSlot, query: Float32Array, scope: ChunkScope, k: number): Distance[] {
+    async exactInScope(slot: ModelSlot, query: Float32Array, scope: ChunkScope, k: number): Promise<Distance[]> {
       return repo.exactInScope(slot.slot, query, scope, k);
     },
   };

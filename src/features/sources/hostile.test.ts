@@ -60,7 +60,7 @@ describe("hostile pages", () => {
     expect(failedPdf).toMatchObject({ status: "failed", error: "too_many_pages" });
     expect(failedPdf.error_detail).toContain("6000 pages");
     // Permanent failures: no retry was scheduled and nothing was fetched twice.
-    expect(ctx.queue.counts()).toMatchObject({ queued: 0, running: 0 });
+    expect(await ctx.queue.counts()).toMatchObject({ queued: 0, running: 0 });
     expect([hits.get("/deep/1"), hits.get("/pages.pdf")]).toEqual([1, 1]);
   }, 30_000);
 
@@ -90,7 +90,7 @@ describe("hostile pages", () => {
       await waitFor("the next page", async () => (await source(ctx, u.key, next)).status !== "pending");
       expect(await source(ctx, u.key, next)).toMatchObject({ status: "ready", title: "Life in the tide pools" });
     } finally {
-      server.stop(true);
+      void server.stop(true);
     }
   }, 60_000);
 

@@ -36,7 +36,7 @@ describe("ingestion", () => {
     for (const noise of ["Trending now", "cookies", "casino", "All rights reserved", "Subscribe to our newsletter"]) {
       expect(source.content).not.toContain(noise);
     }
-    const types = ctx.services.events.forUser(u.userId, { limit: 10 }).map((e) => e.type).reverse();
+    const types = (await ctx.services.events.forUser(u.userId, { limit: 10 })).map((e) => e.type).reverse();
     expect(types).toEqual(["source.created", "source.updated"]);
   });
 

@@ -24,7 +24,8 @@ const TRANSIENT_STATUS = (s: number) => s === 408 || s === 425 || s === 429 || s
 
 export class TransientIngestError extends Error {}
 
-export type ReadyHook = (actor: Actor, row: SourceRow) => void;
+/** Runs inside the transaction that marks the source ready (indexing and quick podcasts commit with it). */
+export type ReadyHook = (actor: Actor, row: SourceRow) => void | Promise<void>;
 
 export interface IngestDeps {
   db: Transactor;
@@ -47,22 +48,22 @@ export function createIngester(deps: IngestDeps) {
   const { db, repo, events, clock, logger } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
 
-  function finish(row: SourceRow, actor: Actor, patch: Partial<SourceRow>) {
-    db.tx(() => {
-      const current = repo.byIdUnscoped(row.id);
+  async function finish(row: SourceRow, actor: Actor, patch: Partial<SourceRow>) {
+    await db.tx(async () => {
+      const current = await repo.byIdUnscoped(row.id);
       if (!current) return; // deleted while we fetched
-      const links = repo.notebookIds([row.id]).get(row.id) ?? [];
+      const links = (await repo.notebookIds([row.id])).get(row.id) ?? [];
       const before = toPublicSource(current, links);
-      repo.update(row.id, { ...patch, updatedAt: nowIso() });
-      const updated = repo.byIdUnscoped(row.id)!;
-      events.record(actor, "source.updated", toPublicSource(updated, links), before);
-      if (updated.status === "ready") for (const hook of deps.onReady) hook(actor, updated);
+      await repo.update(row.id, { ...patch, updatedAt: nowIso() });
+      const updated = (await repo.byIdUnscoped(row.id))!;
+      await events.record(actor, "source.updated", toPublicSource(updated, links), before);
+      if (updated.status === "ready") for (const hook of deps.onReady) await hook(actor, updated);
     });
   }
 
-  function fail(row: SourceRow, actor: Actor, code: string, detail: string) {
+  async function fail(row: SourceRow, actor: Actor, code: string, detail: string) {
     logger.info("source failed", { source_id: row.id, error: code, detail });
-    finish(row, actor, { status: "failed", error: code, errorDetail: detail.slice(0, 500), fetchedAt: nowIso() });
+    await finish(row, actor, { status: "failed", error: code, errorDetail: detail.slice(0, 500), fetchedAt: nowIso() });
   }
 
   /** Ingests one source. Throws TransientIngestError when a retry may help and attempts remain. */
@@ -70,12 +71,12 @@ export function createIngester(deps: IngestDeps) {
     sourceId: string,
     opts: { depth: number; lastAttempt: boolean; provided?: "html" | "markdown"; background?: boolean },
   ): Promise<void> {
-    const row = repo.byIdUnscoped(sourceId);
+    const row = await repo.byIdUnscoped(sourceId);
     if (!row) return;
     const actor = systemActor(row.userId, "ingest", opts.depth);
-    const retryOr = (code: string, detail: string) => {
+    const retryOr = async (code: string, detail: string) => {
       if (!opts.lastAttempt) throw new TransientIngestError(`${code}: ${detail}`);
-      fail(row, actor, code, detail);
+      await fail(row, actor, code, detail);
     };
 
     let page: FetchedPage;
@@ -112,8 +113,8 @@ export function createIngester(deps: IngestDeps) {
       if (typeof (e as { code?: unknown }).code === "string") return fail(row, actor, (e as { code: string }).code, detail);
       return retryOr("extraction_failed", detail);
     }
-    const current = repo.byIdUnscoped(sourceId);
-    finish(row, actor, {
+    const current = await repo.byIdUnscoped(sourceId);
+    await finish(row, actor, {
       status: "ready",
       error: null,
       errorDetail: null,

@@ -39,25 +39,25 @@ const insertImportedStmt = preparedOn((orm) =>
 
 export function createSourcesRepo(db: Db) {
   return {
-    insert(row: typeof sources.$inferInsert): void {
-      db.exec((c) => c.orm.insert(sources).values(row).run());
+    async insert(row: typeof sources.$inferInsert): Promise<void> {
+      await db.exec((c) => c.orm.insert(sources).values(row).run());
     },
     /** A new pending source from an import (prepared: called once per imported link). */
-    insertImported(row: {
+    async insertImported(row: {
       id: string; userId: string; url: string; normalizedUrl: string; title: string | null; tags: string; archived: boolean;
       content: string | null; savedAt: string; createdAt: string; updatedAt: string; importId: string;
-    }): void {
-      db.exec((c) => insertImportedStmt(c).run({ ...row, archived: row.archived ? 1 : 0 }));
+    }): Promise<void> {
+      await db.exec((c) => insertImportedStmt(c).run({ ...row, archived: row.archived ? 1 : 0 }));
     },
-    byId(userId: string, id: string): SourceRow | undefined {
+    async byId(userId: string, id: string): Promise<SourceRow | undefined> {
       return db.query((c) => c.orm.select().from(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).get());
     },
     /** For background jobs that carry only the id (the owner is read from the row). */
-    byIdUnscoped(id: string): SourceRow | undefined {
+    async byIdUnscoped(id: string): Promise<SourceRow | undefined> {
       return db.query((c) => byIdStmt(c).get({ id }));
     },
     /** Title and address of sources by id, whoever owns them (search shows the sources of hits already scoped to their owner). */
-    titlesAndUrls(ids: string[]): { id: string; title: string | null; url: string }[] {
+    async titlesAndUrls(ids: string[]): Promise<{ id: string; title: string | null; url: string }[]> {
       if (ids.length === 0) return [];
       return db.query((c) =>
         c.sqlite
@@ -65,14 +65,14 @@ export function createSourcesRepo(db: Db) {
           .all(JSON.stringify(ids)),
       );
     },
-    byNormalizedUrl(userId: string, normalizedUrl: string): SourceRow | undefined {
+    async byNormalizedUrl(userId: string, normalizedUrl: string): Promise<SourceRow | undefined> {
       return db.query((c) => byNormalized(c).get({ userId, n: normalizedUrl }));
     },
-    byIds(userId: string, ids: string[]): SourceRow[] {
+    async byIds(userId: string, ids: string[]): Promise<SourceRow[]> {
       if (ids.length === 0) return [];
       return db.query((c) => c.orm.select().from(sources).where(and(eq(sources.userId, userId), inArray(sources.id, ids))).all());
     },
-    list(userId: string, f: SourceListFilter): SourceRow[] {
+    async list(userId: string, f: SourceListFilter): Promise<SourceRow[]> {
       const conds = [eq(sources.userId, userId)];
       if (f.tag !== undefined) conds.push(sql`EXISTS (SELECT 1 FROM json_each(${sources.tags}) WHERE value = ${f.tag})`);
       if (f.status) conds.push(eq(sources.status, f.status as SourceRow["status"]));
@@ -106,7 +106,7 @@ export function createSourcesRepo(db: Db) {
       return db.query((c) => c.orm.select().from(sources).where(and(...conds)).orderBy(...order).limit(f.limit).all());
     },
     /** A page of an import's sources still waiting to be fetched, by id after `afterId`. */
-    pendingOfImport(importId: string, afterId: string, limit: number): { id: string; url: string; hasContent: boolean }[] {
+    async pendingOfImport(importId: string, afterId: string, limit: number): Promise<{ id: string; url: string; hasContent: boolean }[]> {
       return db.query((c) =>
         c.orm
           .select({ id: sources.id, url: sources.url, hasContent: sql<number>`${sources.content} IS NOT NULL` })
@@ -119,20 +119,20 @@ export function createSourcesRepo(db: Db) {
       );
     },
     /** How far fetching the sources an import created has got, by status. */
-    statusCountsOfImport(importId: string): Record<string, number> {
-      const rows = db.query((c) => c.orm.select({ status: sources.status, n: sql<number>`count(*)` }).from(sources).where(eq(sources.importId, importId)).groupBy(sources.status).all());
+    async statusCountsOfImport(importId: string): Promise<Record<string, number>> {
+      const rows = await db.query((c) => c.orm.select({ status: sources.status, n: sql<number>`count(*)` }).from(sources).where(eq(sources.importId, importId)).groupBy(sources.status).all());
       return Object.fromEntries(rows.map((r) => [r.status, r.n]));
     },
-    update(id: string, patch: Partial<typeof sources.$inferInsert>): void {
-      db.exec((c) => c.orm.update(sources).set(patch).where(eq(sources.id, id)).run());
+    async update(id: string, patch: Partial<typeof sources.$inferInsert>): Promise<void> {
+      await db.exec((c) => c.orm.update(sources).set(patch).where(eq(sources.id, id)).run());
     },
-    delete(userId: string, id: string): void {
-      db.exec((c) => c.orm.delete(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).run());
+    async delete(userId: string, id: string): Promise<void> {
+      await db.exec((c) => c.orm.delete(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).run());
     },
-    notebookIds(sourceIds: string[]): Map<string, string[]> {
+    async notebookIds(sourceIds: string[]): Promise<Map<string, string[]>> {
       const out = new Map<string, string[]>();
       if (sourceIds.length === 0) return out;
-      const rows = db.query((c) =>
+      const rows = await db.query((c) =>
         c.orm
           .select({ s: notebookSources.sourceId, n: notebookSources.notebookId })
           .from(notebookSources)
@@ -144,11 +144,11 @@ export function createSourcesRepo(db: Db) {
       return out;
     },
     /** Returns true when the link is new. */
-    link(notebookId: string, sourceId: string, at: string): boolean {
-      return db.exec((c) => linkStmt(c).all({ nb: notebookId, src: sourceId, at })).length > 0;
+    async link(notebookId: string, sourceId: string, at: string): Promise<boolean> {
+      return (await db.exec((c) => linkStmt(c).all({ nb: notebookId, src: sourceId, at }))).length > 0;
     },
-    unlink(notebookId: string, sourceId: string): boolean {
-      const r = db.exec((c) =>
+    async unlink(notebookId: string, sourceId: string): Promise<boolean> {
+      const r = await db.exec((c) =>
         c.orm
           .delete(notebookSources)
           .where(and(eq(notebookSources.notebookId, notebookId), eq(notebookSources.sourceId, sourceId)))
@@ -157,12 +157,12 @@ export function createSourcesRepo(db: Db) {
       );
       return r.length > 0;
     },
-    countInNotebook(notebookId: string): number {
-      return db.query((c) => c.orm.select({ n: sql<number>`count(*)` }).from(notebookSources).where(eq(notebookSources.notebookId, notebookId)).get())?.n ?? 0;
+    async countInNotebook(notebookId: string): Promise<number> {
+      return (await db.query((c) => c.orm.select({ n: sql<number>`count(*)` }).from(notebookSources).where(eq(notebookSources.notebookId, notebookId)).get()))?.n ?? 0;
     },
     /** The ready sources of a notebook, oldest first (the order they were saved in): a podcast of the notebook reads them. */
-    readyIdsInNotebook(userId: string, notebookId: string): string[] {
-      return db
+    async readyIdsInNotebook(userId: string, notebookId: string): Promise<string[]> {
+      return (await db
         .query((c) =>
           c.orm
             .select({ id: sources.id })
@@ -171,7 +171,7 @@ export function createSourcesRepo(db: Db) {
             .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
             .orderBy(sources.id)
             .all(),
-        )
+        ))
         .map((r) => r.id);
     },
   };

@@ -20,7 +20,7 @@ describe("POST /api/v1/sources", () => {
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(c.body.id);
     expect(again.body.notebook_ids).toEqual([nb.id]);
-    expect(ctx.queue.counts().queued).toBe(1);
+    expect((await ctx.queue.counts()).queued).toBe(1);
   });
 
   test("quick podcast settings are validated and recorded", async () => {
@@ -50,7 +50,7 @@ describe("POST /api/v1/sources", () => {
     expect(r.status).toBe(422);
     expect(r.body.code).toBe("validation_failed");
     expect(r.body.errors[0].path).toBe(path);
-    expect(ctx.queue.counts().queued).toBe(0);
+    expect((await ctx.queue.counts()).queued).toBe(0);
   });
 
   test("another user's notebook cannot be named", async () => {
@@ -100,7 +100,7 @@ describe("reading and changing sources", () => {
     expect((await call(ctx, "POST", `/api/v1/sources/${s.id}/refetch`, { key: a.key })).status).toBe(409);
     expect((await call(ctx, "DELETE", `/api/v1/sources/${s.id}`, { key: a.key })).status).toBe(200);
     expect((await call(ctx, "GET", `/api/v1/sources/${s.id}`, { key: a.key })).status).toBe(404);
-    const types = ctx.services.events.forUser(a.userId, { limit: 10 }).map((e) => e.type).reverse();
+    const types = (await ctx.services.events.forUser(a.userId, { limit: 10 })).map((e) => e.type).reverse();
     expect(types).toEqual(["source.created", "source.updated", "source.deleted"]);
   });
 
@@ -124,12 +124,12 @@ describe("reading and changing sources", () => {
     const { ctx, a } = await setup();
     ctx.db.sqlite.exec("CREATE TRIGGER boom BEFORE INSERT ON notebook_sources BEGIN SELECT RAISE(ABORT, 'boom'); END");
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "NB" } })).body;
-    const before = ctx.services.events.forUser(a.userId, { limit: 100 }).length;
+    const before = (await ctx.services.events.forUser(a.userId, { limit: 100 })).length;
     const r = await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/z", notebook_ids: [nb.id] } });
     expect(r.status).toBe(500);
     expect(r.body.detail).not.toContain("boom");
-    expect(ctx.services.events.forUser(a.userId, { limit: 100 }).length).toBe(before);
-    expect(ctx.queue.counts().queued).toBe(0);
+    expect((await ctx.services.events.forUser(a.userId, { limit: 100 })).length).toBe(before);
+    expect((await ctx.queue.counts()).queued).toBe(0);
     expect(ctx.db.sqlite.query("SELECT count(*) n FROM sources").get()).toEqual({ n: 0 });
   });
 });

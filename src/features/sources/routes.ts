@@ -13,10 +13,10 @@ export function sourceRoutes(s: Services) {
     // GET /api/v1/sources
     .get(
       "/",
-      (ctx) => {
+      async (ctx) => {
         const { query } = ctx;
         const limit = query.limit ?? 20;
-        const rows = s.sources.list(actorOf(ctx.request), {
+        const rows = await s.sources.list(actorOf(ctx.request), {
           limit: limit + 1,
           before: decodeCursor(query.cursor),
           notebookId: query.notebook_id,
@@ -42,8 +42,8 @@ export function sourceRoutes(s: Services) {
     // POST /api/v1/sources
     .post(
       "/",
-      ({ request, body, set }) => {
-        const { source, created } = s.sources.create(actorOf(request), body);
+      async ({ request, body, set }) => {
+        const { source, created } = await s.sources.create(actorOf(request), body);
         set.status = created ? 201 : 200;
         if (created) set.headers["location"] = `/api/v1/sources/${source.id}`;
         return source;
@@ -72,7 +72,7 @@ export function sourceRoutes(s: Services) {
     // GET /api/v1/sources/{id}
     .get(
       "/:id",
-      ({ request, params, query }) => s.sources.publicOf(s.sources.get(actorOf(request), params.id), query.include === "content"),
+      async ({ request, params, query }) => s.sources.publicOf(await s.sources.get(actorOf(request), params.id), query.include === "content"),
       {
         params: Params,
         query: SourceGetQuery,

@@ -17,7 +17,7 @@ export const INGEST_JOB = "source.ingest";
 /** Ingestion of imported links: a capped background lane of the job queue. */
 export const INGEST_IMPORT_JOB = "source.ingest_import";
 
-export type EmbeddingProgress = (ids: string[]) => Map<string, { done: number; total: number }>;
+export type EmbeddingProgress = (ids: string[]) => Promise<Map<string, { done: number; total: number }>>;
 
 function embeddingOf(row: SourceRow, p: { done: number; total: number } | undefined): NonNullable<SourcePublic["embedding"]> {
   const done = p?.done ?? 0;
@@ -87,7 +87,7 @@ export interface SourcesDeps {
   jobs: JobEnqueuer;
   clock: Clock;
   /** Run inside the transaction when a ready source's title or tags change (the search index takes them in). */
-  onReindex?: ((row: SourceRow) => void)[];
+  onReindex?: ((row: SourceRow) => void | Promise<void>)[];
 }
 
 export function createSourcesService(deps: SourcesDeps) {
@@ -96,22 +96,22 @@ export function createSourcesService(deps: SourcesDeps) {
   // Set once search is wired (it is built after this service).
   let embeddingProgress: EmbeddingProgress | undefined;
 
-  function publicOf(row: SourceRow, includeContent = false): SourcePublic {
-    const progress = embeddingProgress ? (embeddingProgress([row.id]).get(row.id) ?? null) : undefined;
-    return toPublicSource(row, repo.notebookIds([row.id]).get(row.id) ?? [], includeContent, progress);
+  async function publicOf(row: SourceRow, includeContent = false): Promise<SourcePublic> {
+    const progress = embeddingProgress ? ((await embeddingProgress([row.id])).get(row.id) ?? null) : undefined;
+    return toPublicSource(row, (await repo.notebookIds([row.id])).get(row.id) ?? [], includeContent, progress);
   }
 
-  function requireNotebooks(actor: Actor, ids: string[] | undefined, field = "notebook_ids"): string[] {
+  async function requireNotebooks(actor: Actor, ids: string[] | undefined, field = "notebook_ids"): Promise<string[]> {
     const list = ids ?? [];
-    const found = notebooks.existingIds(actor.userId, list);
+    const found = await notebooks.existingIds(actor.userId, list);
     list.forEach((id, i) => {
       if (!found.has(id)) throw invalid(`${field}[${i}]`, `notebook ${id} does not exist`);
     });
     return list;
   }
 
-  function get(actor: Actor, id: string): SourceRow {
-    const row = repo.byId(actor.userId, id);
+  async function get(actor: Actor, id: string): Promise<SourceRow> {
+    const row = await repo.byId(actor.userId, id);
     if (!row) throw notFound("Source");
     return row;
   }
@@ -121,9 +121,9 @@ export function createSourcesService(deps: SourcesDeps) {
    * a ready source is indexed again in the same transaction, so search finds the new words and not the
    * old. A pending source is indexed when it becomes ready, from the row as it is then.
    */
-  function indexedFieldsChanged(before: SourceRow, after: SourceRow): void {
+  async function indexedFieldsChanged(before: SourceRow, after: SourceRow): Promise<void> {
     if (after.status !== "ready" || (after.title === before.title && after.tags === before.tags)) return;
-    for (const h of deps.onReindex ?? []) h(after);
+    for (const h of deps.onReindex ?? []) await h(after);
   }
 
   return {
@@ -135,26 +135,26 @@ export function createSourcesService(deps: SourcesDeps) {
     },
 
     /** Returns the source and whether it was created (201) or already saved (200). */
-    create(actor: Actor, input: SourceCreate): { source: SourcePublic; created: boolean } {
+    async create(actor: Actor, input: SourceCreate): Promise<{ source: SourcePublic; created: boolean }> {
       const parsed = parseHttpUrl(input.url);
       if (!parsed.ok) throw invalid("url", parsed.message);
       const normalized = normalizeUrl(parsed.url);
-      const notebookIds = requireNotebooks(actor, input.notebook_ids);
-      return db.tx(() => {
+      const notebookIds = await requireNotebooks(actor, input.notebook_ids);
+      return db.tx(async () => {
         const at = nowIso();
-        const existing = repo.byNormalizedUrl(actor.userId, normalized);
+        const existing = await repo.byNormalizedUrl(actor.userId, normalized);
         if (existing) {
-          const before = publicOf(existing);
+          const before = await publicOf(existing);
           let changed = false;
-          for (const nb of notebookIds) changed = repo.link(nb, existing.id, at) || changed;
+          for (const nb of notebookIds) changed = await repo.link(nb, existing.id, at) || changed;
           if (!changed) return { source: before, created: false };
-          repo.update(existing.id, { updatedAt: at });
-          const after = publicOf(repo.byIdUnscoped(existing.id)!);
-          events.record(actor, "source.updated", after, before);
+          await repo.update(existing.id, { updatedAt: at });
+          const after = await publicOf((await repo.byIdUnscoped(existing.id))!);
+          await events.record(actor, "source.updated", after, before);
           return { source: after, created: false };
         }
         const id = newId("source");
-        repo.insert({
+        await repo.insert({
           id,
           userId: actor.userId,
           url: parsed.url.href,
@@ -168,48 +168,48 @@ export function createSourcesService(deps: SourcesDeps) {
           createdAt: at,
           updatedAt: at,
         });
-        for (const nb of notebookIds) repo.link(nb, id, at);
-        const source = publicOf(repo.byIdUnscoped(id)!);
-        events.record(actor, "source.created", source);
-        jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:0` });
+        for (const nb of notebookIds) await repo.link(nb, id, at);
+        const source = await publicOf((await repo.byIdUnscoped(id))!);
+        await events.record(actor, "source.created", source);
+        await jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:0` });
         return { source, created: true };
       });
     },
 
-    check(actor: Actor, rawUrl: string) {
+    async check(actor: Actor, rawUrl: string) {
       const parsed = parseHttpUrl(rawUrl);
       if (!parsed.ok) throw invalid("query.url", parsed.message);
       const normalized = normalizeUrl(parsed.url);
-      const existing = repo.byNormalizedUrl(actor.userId, normalized);
+      const existing = await repo.byNormalizedUrl(actor.userId, normalized);
       return { url: parsed.url.href, normalized_url: normalized, saved: Boolean(existing), source_id: existing?.id ?? null };
     },
 
-    list(actor: Actor, f: SourceListFilter): SourcePublic[] {
+    async list(actor: Actor, f: SourceListFilter): Promise<SourcePublic[]> {
       checkCursor(f);
-      if (f.notebookId && notebooks.existingIds(actor.userId, [f.notebookId]).size === 0) return [];
-      const rows = repo.list(actor.userId, f);
-      const links = repo.notebookIds(rows.map((r) => r.id));
-      const progress = embeddingProgress?.(rows.map((r) => r.id));
+      if (f.notebookId && (await notebooks.existingIds(actor.userId, [f.notebookId])).size === 0) return [];
+      const rows = await repo.list(actor.userId, f);
+      const links = await repo.notebookIds(rows.map((r) => r.id));
+      const progress = await embeddingProgress?.(rows.map((r) => r.id));
       return rows.map((r) => toPublicSource(r, links.get(r.id) ?? [], false, progress ? (progress.get(r.id) ?? null) : undefined));
     },
 
     /** A page with the extracted Markdown of each (the account export); notebook links read in one query. */
-    listWithContent(actor: Actor, f: SourceListFilter): SourcePublic[] {
+    async listWithContent(actor: Actor, f: SourceListFilter): Promise<SourcePublic[]> {
       checkCursor(f);
-      const rows = repo.list(actor.userId, f);
-      const links = repo.notebookIds(rows.map((r) => r.id));
+      const rows = await repo.list(actor.userId, f);
+      const links = await repo.notebookIds(rows.map((r) => r.id));
       return rows.map((r) => toPublicSource(r, links.get(r.id) ?? [], true));
     },
 
-    listRows(actor: Actor, f: SourceListFilter): SourceRow[] {
+    async listRows(actor: Actor, f: SourceListFilter): Promise<SourceRow[]> {
       checkCursor(f);
       return repo.list(actor.userId, f);
     },
 
-    update(actor: Actor, id: string, input: SourceUpdate): SourcePublic {
-      return db.tx(() => {
-        const row = get(actor, id);
-        const before = publicOf(row);
+    async update(actor: Actor, id: string, input: SourceUpdate): Promise<SourcePublic> {
+      return db.tx(async () => {
+        const row = await get(actor, id);
+        const before = await publicOf(row);
         const patch: Partial<SourceRow> = { updatedAt: nowIso() };
         if (input.title !== undefined) {
           patch.title = input.title === null ? null : input.title.trim();
@@ -219,64 +219,64 @@ export function createSourcesService(deps: SourcesDeps) {
         if (input.podcast_format !== undefined) patch.podcastFormat = input.podcast_format;
         if (input.tags !== undefined) patch.tags = JSON.stringify(input.tags.map((x) => x.trim()).filter(Boolean));
         if (input.archived !== undefined) patch.archived = input.archived;
-        repo.update(id, patch);
-        const updated = repo.byIdUnscoped(id)!;
-        const after = publicOf(updated);
-        events.record(actor, "source.updated", after, before);
-        indexedFieldsChanged(row, updated);
+        await repo.update(id, patch);
+        const updated = (await repo.byIdUnscoped(id))!;
+        const after = await publicOf(updated);
+        await events.record(actor, "source.updated", after, before);
+        await indexedFieldsChanged(row, updated);
         // A cleared user title falls back to the extracted one on the next fetch.
         if (input.title === null && row.status === "ready") {
-          jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:${after.updated_at}` });
+          await jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:${after.updated_at}` });
         }
         return after;
       });
     },
 
-    delete(actor: Actor, id: string): SourcePublic {
-      return db.tx(() => {
-        const before = publicOf(get(actor, id));
-        repo.delete(actor.userId, id);
-        events.record(actor, "source.deleted", before);
+    async delete(actor: Actor, id: string): Promise<SourcePublic> {
+      return db.tx(async () => {
+        const before = await publicOf(await get(actor, id));
+        await repo.delete(actor.userId, id);
+        await events.record(actor, "source.deleted", before);
         return before;
       });
     },
 
-    refetch(actor: Actor, id: string): SourcePublic {
-      return db.tx(() => {
-        const row = get(actor, id);
+    async refetch(actor: Actor, id: string): Promise<SourcePublic> {
+      return db.tx(async () => {
+        const row = await get(actor, id);
         if (row.status === "pending") throw new AppError("conflict", "This source is already being fetched");
-        const before = publicOf(row);
+        const before = await publicOf(row);
         const at = nowIso();
-        repo.update(id, { status: "pending", error: null, errorDetail: null, updatedAt: at });
-        const after = publicOf(repo.byIdUnscoped(id)!);
-        events.record(actor, "source.updated", after, before);
-        jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:${at}` });
+        await repo.update(id, { status: "pending", error: null, errorDetail: null, updatedAt: at });
+        const after = await publicOf((await repo.byIdUnscoped(id))!);
+        await events.record(actor, "source.updated", after, before);
+        await jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:${at}` });
         return after;
       });
     },
 
-    addToNotebook(actor: Actor, notebookId: string, sourceId: string): SourcePublic {
-      return db.tx(() => {
-        if (notebooks.existingIds(actor.userId, [notebookId]).size === 0) throw notFound("Notebook");
-        const row = get(actor, sourceId);
-        const before = publicOf(row);
-        if (!repo.link(notebookId, sourceId, nowIso())) return before;
-        repo.update(sourceId, { updatedAt: nowIso() });
-        const after = publicOf(repo.byIdUnscoped(sourceId)!);
-        events.record(actor, "source.updated", after, before);
+    async addToNotebook(actor: Actor, notebookId: string, sourceId: string): Promise<SourcePublic> {
+      return db.tx(async () => {
+        if ((await notebooks.existingIds(actor.userId, [notebookId])).size === 0) throw notFound("Notebook");
+        const row = await get(actor, sourceId);
+        const before = await publicOf(row);
+        if (!await repo.link(notebookId, sourceId, nowIso())) return before;
+        await repo.update(sourceId, { updatedAt: nowIso() });
+        const after = await publicOf((await repo.byIdUnscoped(sourceId))!);
+        await events.record(actor, "source.updated", after, before);
         return after;
       });
     },
 
-    removeFromNotebook(actor: Actor, notebookId: string, sourceId: string): SourcePublic {
-      return db.tx(() => {
-        if (notebooks.existingIds(actor.userId, [notebookId]).size === 0) throw notFound("Notebook");
-        const row = get(actor, sourceId);
-        const before = publicOf(row);
-        if (!repo.unlink(notebookId, sourceId)) throw notFound("Source in this notebook");
-        repo.update(sourceId, { updatedAt: nowIso() });
-        const after = publicOf(repo.byIdUnscoped(sourceId)!);
-        events.record(actor, "source.updated", after, before);
+    async removeFromNotebook(actor: Actor, notebookId: string, sourceId: string): Promise<SourcePublic> {
+      return db.tx(async () => {
+        if ((await notebooks.existingIds(actor.userId, [notebookId])).size === 0) throw notFound("Notebook");
+        const row = await get(actor, sourceId);
+        const before = await publicOf(row);
+        if (!await repo.unlink(notebookId, sourceId)) throw notFound("Source in this notebook");
+        await repo.update(sourceId, { updatedAt: nowIso() });
+        const after = await publicOf((await repo.byIdUnscoped(sourceId))!);
+        await events.record(actor, "source.updated", after, before);
         return after;
       });
     },

@@ -57,9 +57,9 @@ describe("Account", () => {
     const asked = await call(ctx, "POST", "/api/v1/search/ask", { key: me.key, body: { question: "What is in a tide pool?" } });
     expect(asked.status).toBe(200);
     expect(asked.body.credits_used).toBeGreaterThan(0);
-    ctx.services.credits.spend(me.userId, 3, "podcast", "pod_01J00000000000000000000000");
+    await ctx.services.credits.spend(me.userId, 3, "podcast", "pod_01J00000000000000000000000");
     const after = await b.get("/settings/account");
-    const b0 = ctx.services.credits.balance(me.userId);
+    const b0 = await ctx.services.credits.balance(me.userId);
     expect(after.text).toContain(`<dd id="credits-used-count">${b0.used}</dd>`);
     expect(after.text).toContain(`<dd id="credits-remaining">${50 - b0.used}</dd>`);
     expect(after.text).toContain(`<meter id="credits-used" min="0" max="50" value="${b0.used}">`);
@@ -71,10 +71,10 @@ describe("Account", () => {
   test("a spend on an existing podcast links to it, its title escaped", async () => {
     const { ctx, b, me } = await setup();
     const actor = { userId: me.userId, auth: { type: "system" as const, reason: "test" } };
-    const src = ctx.services.sources.create(actor, { url: "https://example.com/x" }).source.id;
+    const src = (await ctx.services.sources.create(actor, { url: "https://example.com/x" })).source.id;
     ctx.db.sqlite.query("UPDATE sources SET status = 'ready', content = 'Some words here about pools.' , word_count = 5 WHERE id = ?").run(src);
-    const pod = ctx.services.podcasts.create(actor, { format: "brief", source_ids: [src], title: "<i>Pools</i>" });
-    ctx.services.credits.spend(me.userId, 2, "podcast", pod.id);
+    const pod = await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [src], title: "<i>Pools</i>" });
+    await ctx.services.credits.spend(me.userId, 2, "podcast", pod.id);
     const page = await b.get("/settings/account");
     expect(page.text).toContain(`<a href="/podcasts/${pod.id}">Podcast “&lt;i&gt;Pools&lt;/i&gt;”</a>`);
   });

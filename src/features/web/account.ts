@@ -26,29 +26,29 @@ function fieldErrors(e: AppError): FieldErrors {
 
 export function accountWebRoutes(s: Services, h: WebHelpers, web: WebService) {
   /** Spends in words: questions, and podcasts by their title while they exist. */
-  function spends(actor: Actor): SpendView[] {
-    return s.credits.recentSpends(actor.userId, RECENT_SPENDS).map((x) => {
+  async function spends(actor: Actor): Promise<SpendView[]> {
+    return Promise.all((await s.credits.recentSpends(actor.userId, RECENT_SPENDS)).map(async (x) => {
       if (x.reason === "ask") return { at: x.created_at, amount: x.amount, what: "Asked a question" };
       if (x.reason === "podcast" && x.ref) {
         try {
-          const p = s.podcasts.get(actor, x.ref);
+          const p = await s.podcasts.get(actor, x.ref);
           return { at: x.created_at, amount: x.amount, what: `Podcast “${p.title}”`, href: `/podcasts/${p.id}` };
         } catch {
           return { at: x.created_at, amount: x.amount, what: "A podcast since deleted" };
         }
       }
       return { at: x.created_at, amount: x.amount, what: x.reason };
-    });
+    }));
   }
 
-  function accountResponse(me: SignedIn, extra: { fieldErrors?: FieldErrors; flash?: Flash; status?: number; headers?: Record<string, string> } = {}): Response {
-    const { plan, ...balance } = s.credits.balance(me.user.id);
+  async function accountResponse(me: SignedIn, extra: { fieldErrors?: FieldErrors; flash?: Flash; status?: number; headers?: Record<string, string> } = {}): Promise<Response> {
+    const { plan, ...balance } = await s.credits.balance(me.user.id);
     const markup = accountPage({
       user: h.layoutUser(me),
       memberSince: me.user.createdAt,
       plan,
       balance,
-      spends: spends(me.actor),
+      spends: await spends(me.actor),
       costs: { ask: s.config.credits.askCost, podcastPerMinute: s.config.credits.podcastPerMinute },
       fieldErrors: extra.fieldErrors,
       flash: extra.flash,
@@ -60,8 +60,8 @@ export function accountWebRoutes(s: Services, h: WebHelpers, web: WebService) {
     // GET /settings
     .get(
       "/settings",
-      h.page(({ request }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst("/settings");
         return pageResponse(settingsIndexPage({ user: h.layoutUser(me) }));
       }),
@@ -71,8 +71,8 @@ export function accountWebRoutes(s: Services, h: WebHelpers, web: WebService) {
     // GET /settings/account
     .get(
       "/settings/account",
-      h.page(({ request, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst("/settings/account");
         const flash = query.notice && Object.hasOwn(NOTICES, query.notice) ? NOTICES[query.notice] : undefined;
         return accountResponse(me, { flash });
@@ -82,7 +82,7 @@ export function accountWebRoutes(s: Services, h: WebHelpers, web: WebService) {
     .post(
       "/settings/account/password",
       h.page(async ({ request, body }) => {
-        const me = h.checkSessionPost(request, body);
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst("/settings/account");
         try {
           await web.changePassword(me, { current: formField(body, "current_password"), next: formField(body, "new_password") });

@@ -18,7 +18,7 @@ export interface PageError {
   headers?: Record<string, string>;
 }
 
-export type PageErrorRenderer = (request: Request, e: PageError) => Response | undefined;
+export type PageErrorRenderer = (request: Request, e: PageError) => Promise<Response | undefined>;
 
 function words(e: PageError, request: Request, path: string): { title: string; detail: string } {
   switch (e.code) {
@@ -49,22 +49,22 @@ function shownPath(path: string): string {
 
 /** Renders page errors with the signed-in person's menu when there is a valid session. */
 export function createPageErrors(s: Pick<Services, "accounts">): PageErrorRenderer {
-  function userOf(request: Request): LayoutUser | null {
+  async function userOf(request: Request): Promise<LayoutUser | null> {
     try {
-      const session = s.accounts.sessionFromToken(readCookie(request, SESSION_COOKIE));
+      const session = await s.accounts.sessionFromToken(readCookie(request, SESSION_COOKIE));
       if (!session) return null;
-      const u = s.accounts.userById(session.userId);
+      const u = await s.accounts.userById(session.userId);
       return { name: u.name, email: u.email, csrfToken: session.csrfToken };
     } catch {
       return null; // an error page must render even when the database is what failed
     }
   }
-  return (request, e) => {
+  return async (request, e) => {
     const path = new URL(request.url).pathname;
     if (!isPagePath(path)) return undefined;
     const { title, detail } = words(e, request, shownPath(path));
     const status = ERROR_CODES[e.code][0];
-    const markup = errorPage({ status, title, detail, user: userOf(request), requestId: e.requestId });
+    const markup = errorPage({ status, title, detail, user: await userOf(request), requestId: e.requestId });
     const headers: Record<string, string> = { "x-request-id": e.requestId };
     // Keep what the error says (Allow, Retry-After); the page sets its own content headers.
     for (const [k, v] of Object.entries(e.headers ?? {})) if (!/^content-/i.test(k)) headers[k] = v;

@@ -85,10 +85,10 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
     // GET /settings/import-export
     .get(
       PATH,
-      h.page(({ request }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(PATH);
-        const list = s.imports.list(me.actor, { limit: 50 });
+        const list = await s.imports.list(me.actor, { limit: 50 });
         return pageResponse(mainPage(h.layoutUser(me), list), { headers: refreshing(list) });
       }),
     )
@@ -96,7 +96,7 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
     .post(
       PATH,
       h.page(async ({ request, body }) => {
-        const me = h.checkSessionPost(request, body);
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst(PATH);
         const file = (body as Record<string, unknown> | undefined)?.["file"];
         const format = formField(body, "format") || "auto";
@@ -107,7 +107,7 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
           return redirect(`${PATH}/${imp.id}`);
         } catch (e) {
           if (!(e instanceof AppError) || e.status >= 500) throw e;
-          const list = s.imports.list(me.actor, { limit: 50 });
+          const list = await s.imports.list(me.actor, { limit: 50 });
           return pageResponse(mainPage(h.layoutUser(me), list, e.detail ?? e.message), { status: e.status });
         }
       }),
@@ -115,8 +115,8 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
     // GET /settings/import-export/export.json and export.html
     .get(
       `${PATH}/export.:kind`,
-      h.page(({ request, params }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(PATH);
         const day = new Date(s.clock.now()).toISOString().slice(0, 10);
         if (params.kind === "html") {
@@ -133,10 +133,10 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
     // GET /settings/import-export/:id
     .get(
       `${PATH}/:id`,
-      h.page(({ request, params }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(PATH);
-        const imp = s.imports.get(me.actor, params.id ?? "");
+        const imp = await s.imports.get(me.actor, params.id ?? "");
         return pageResponse(detailPage(h.layoutUser(me), imp), { headers: refreshing([imp]) });
       }),
     );

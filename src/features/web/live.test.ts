@@ -60,7 +60,7 @@ describe("live library rows", () => {
   test("rows are marked live with a fragment that re-renders them; the list carries the cursor it was read at", async () => {
     const { ctx, b } = await setup();
     await post(ctx, b, "/library/sources", { url: web.url("/article") });
-    const cursor = ctx.services.events.latestSeq();
+    const cursor = await ctx.services.events.latestSeq();
     const list = await b.get("/library");
     const id = idIn(list.text, "src");
     expect(list.text).toContain(`<ul class="items" data-live-since="${cursor}">`);

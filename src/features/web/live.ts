@@ -42,8 +42,8 @@ export function liveWebRoutes(s: Services, h: WebHelpers) {
     // A GET that only reads: other sites cannot read it (no CORS) and SameSite=Lax keeps the cookie off their requests.
     .get(
       "/events/stream",
-      h.page(({ request, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, query }) => {
+        const me = await h.signedIn(request);
         if (!me) throw new AppError("unauthorized", "Sign in to follow live updates.");
         return openEventStream(s.live, {
           userId: me.user.id,

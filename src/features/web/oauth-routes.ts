@@ -18,9 +18,9 @@ export interface WebPageCtx {
 }
 
 export interface WebHelpers {
-  signedIn(request: Request): SignedIn | undefined;
+  signedIn(request: Request): Promise<SignedIn | undefined>;
   layoutUser(me: SignedIn): LayoutUser;
-  checkSessionPost(request: Request, body: unknown): SignedIn | undefined;
+  checkSessionPost(request: Request, body: unknown): Promise<SignedIn | undefined>;
   page(fn: (ctx: WebPageCtx) => Response | Promise<Response>): (ctx: WebPageCtx) => Promise<Response>;
 }
 
@@ -41,9 +41,9 @@ export function oauthWebRoutes(s: Services, h: WebHelpers) {
     // GET /oauth/consent?request=…
     .get(
       "/oauth/consent",
-      h.page(({ request, query }) => {
+      h.page(async ({ request, query }) => {
         const id = REQUEST_RE.test(query.request ?? "") ? query.request! : "";
-        const me = h.signedIn(request);
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(`/oauth/consent?request=${id}`);
         const p = oauth.pendingAuthorization(id);
         if (!p) throw new AppError("not_found", "This authorization request expired or was already answered. Go back to the app and connect again.");
@@ -54,31 +54,31 @@ export function oauthWebRoutes(s: Services, h: WebHelpers) {
     // POST /oauth/consent — Allow or Deny; either way the browser goes back to the app.
     .post(
       "/oauth/consent",
-      h.page(({ request, body }) => {
+      h.page(async ({ request, body }) => {
         const id = formField(body, "request");
-        const me = h.checkSessionPost(request, body);
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst(`/oauth/consent?request=${REQUEST_RE.test(id) ? id : ""}`);
-        const location = oauth.decide(me.user.id, id, formField(body, "decision") === "allow");
+        const location = await oauth.decide(me.user.id, id, formField(body, "decision") === "allow");
         return redirect(location);
       }),
     )
     // GET /settings/apps
     .get(
       "/settings/apps",
-      h.page(({ request, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst("/settings/apps");
         const flash = query.notice ? NOTICES[query.notice] : undefined;
-        return pageResponse(connectedAppsPage({ user: h.layoutUser(me), apps: oauth.connectedApps(me.actor), flash }));
+        return pageResponse(connectedAppsPage({ user: h.layoutUser(me), apps: await oauth.connectedApps(me.actor), flash }));
       }),
     )
     // POST /settings/apps/:id/revoke
     .post(
       "/settings/apps/:id/revoke",
-      h.page(({ request, body, params }) => {
-        const me = h.checkSessionPost(request, body);
+      h.page(async ({ request, body, params }) => {
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst("/settings/apps");
-        oauth.disconnect(me.actor, params.id ?? "");
+        await oauth.disconnect(me.actor, params.id ?? "");
         return redirect("/settings/apps?notice=app_revoked");
       }),
     );

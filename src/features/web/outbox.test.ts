@@ -17,7 +17,7 @@ test("lists and shows the signed-in user's outbox messages only", async () => {
   const b = testBrowser(ctx);
   await signUp(b, "owner@example.com");
   const ownerId = (ctx.db.sqlite.query("SELECT id FROM users WHERE email = 'owner@example.com'").get() as { id: string }).id;
-  const { key } = ctx.services.keys.create(ownerId, "k");
+  const { key } = await ctx.services.keys.create(ownerId, "k");
   const wf = await webhookWorkflow(ctx, key, [{ id: "notify", type: "send_email", to: "ada@example.test", subject: "Café <news>", text: "Body text here." }]);
   const run = await runToEnd(ctx, key, (await fire(ctx, wf.path, {})).runs[0]!);
   expect(run.status).toBe("succeeded");

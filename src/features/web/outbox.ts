@@ -35,7 +35,7 @@ export function outboxWebRoutes(s: Services, h: WebHelpers) {
     .get(
       "/settings/outbox",
       h.page(async ({ request }) => {
-        const me = h.signedIn(request);
+        const me = await h.signedIn(request);
         if (!me) return signInFirst("/settings/outbox");
         return pageResponse(listPage(h.layoutUser(me), await reader.list(me.user.id), Boolean(s.config.mail.smtpUrl)));
       }),
@@ -44,7 +44,7 @@ export function outboxWebRoutes(s: Services, h: WebHelpers) {
     .get(
       "/settings/outbox/:name",
       h.page(async ({ request, params, query }) => {
-        const me = h.signedIn(request);
+        const me = await h.signedIn(request);
         const name = params.name ?? "";
         if (!me) return signInFirst(`/settings/outbox/${name}`);
         const eml = await reader.read(me.user.id, name);

@@ -54,8 +54,8 @@ export function webRoutes(s: Services) {
   const secure = s.config.secureCookies;
   const baseUrl = s.config.baseUrl;
 
-  function signedIn(request: Request): SignedIn | undefined {
-    const me = web.current(readCookie(request, SESSION_COOKIE));
+  async function signedIn(request: Request): Promise<SignedIn | undefined> {
+    const me = await web.current(readCookie(request, SESSION_COOKIE));
     if (me) metaOf(request).actor = me.actor;
     return me;
   }
@@ -77,16 +77,16 @@ export function webRoutes(s: Services) {
     requireToken(isCsrfToken(token) ? token : undefined, formField(body, "csrf"));
     return token!;
   }
-  function checkSessionPost(request: Request, body: unknown): SignedIn | undefined {
+  async function checkSessionPost(request: Request, body: unknown): Promise<SignedIn | undefined> {
     checkOrigin(request, baseUrl);
-    const me = signedIn(request);
+    const me = await signedIn(request);
     if (me) requireToken(me.session.csrfToken, formField(body, "csrf"));
     return me;
   }
 
-  function keysResponse(me: SignedIn, extra: Partial<KeysPageInput> & { before?: string }, status = 200): Response {
+  async function keysResponse(me: SignedIn, extra: Partial<KeysPageInput> & { before?: string }, status = 200): Promise<Response> {
     const { before, ...rest } = extra;
-    const { rows, next } = web.listKeys(me.actor, before);
+    const { rows, next } = await web.listKeys(me.actor, before);
     return pageResponse(keysPage({ user: layoutUser(me), keys: rows, next, formId: newCsrfToken(), ...rest }), { status });
   }
 
@@ -98,7 +98,7 @@ export function webRoutes(s: Services) {
         return await fn(ctx);
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
-        const me = signedIn(ctx.request);
+        const me = await signedIn(ctx.request);
         const title = TITLES[e.code] ?? ERROR_CODES[e.code][1];
         const markup = errorPage({ status: e.status, title, detail: e.detail ?? title, user: me ? layoutUser(me) : null, requestId: metaOf(ctx.request).id });
         return pageResponse(markup, { status: e.status, headers: e.extra.headers });
@@ -107,16 +107,16 @@ export function webRoutes(s: Services) {
 
   return new Elysia()
     // GET /
-    .get("/", page(({ request }) => redirect(signedIn(request) ? "/library" : "/signin")))
+    .get("/", page(async ({ request }) => redirect(await signedIn(request) ? "/library" : "/signin")))
     // GET /signin
     .get(
       "/signin",
-      page(({ request, query }) => {
-        if (signedIn(request)) return redirect(safeNext(query.next));
+      page(async ({ request, query }) => {
+        if (await signedIn(request)) return redirect(safeNext(query.next));
         const { token, cookies } = preSessionToken(request);
         const next = query.next && safeNext(query.next) === query.next ? query.next : undefined;
         const flash = query.notice ? NOTICES[query.notice] : undefined;
-        return pageResponse(signInPage({ csrf: token, next, signupOpen: web.signupOpen(), flash }), { cookies });
+        return pageResponse(signInPage({ csrf: token, next, signupOpen: await web.signupOpen(), flash }), { cookies });
       }),
     )
     // POST /signin
@@ -133,7 +133,7 @@ export function webRoutes(s: Services) {
           if (!failed(e, "validation_failed", "invalid_credentials", "rate_limited")) throw e;
           const error = e.code === "validation_failed" ? undefined : e.detail;
           const next = rawNext && safeNext(rawNext) === rawNext ? rawNext : undefined;
-          const markup = signInPage({ csrf, email, next, error, fieldErrors: fieldErrors(e), signupOpen: web.signupOpen() });
+          const markup = signInPage({ csrf, email, next, error, fieldErrors: fieldErrors(e), signupOpen: await web.signupOpen() });
           return pageResponse(markup, { status: e.status, headers: e.extra.headers });
         }
       }),
@@ -141,10 +141,10 @@ export function webRoutes(s: Services) {
     // GET /signup
     .get(
       "/signup",
-      page(({ request, query }) => {
+      page(async ({ request, query }) => {
         const next = query.next && safeNext(query.next) === query.next ? query.next : undefined;
-        if (signedIn(request)) return redirect(next ?? "/settings/keys");
-        if (!web.signupOpen()) return pageResponse(signupClosedPage(), { status: 403 });
+        if (await signedIn(request)) return redirect(next ?? "/settings/keys");
+        if (!await web.signupOpen()) return pageResponse(signupClosedPage(), { status: 403 });
         const { token, cookies } = preSessionToken(request);
         return pageResponse(signUpPage({ csrf: token, next }), { cookies });
       }),
@@ -172,17 +172,17 @@ export function webRoutes(s: Services) {
     // POST /signout
     .post(
       "/signout",
-      page(({ request, body }) => {
-        const me = checkSessionPost(request, body);
-        if (me) web.signOut(me.session.id);
+      page(async ({ request, body }) => {
+        const me = await checkSessionPost(request, body);
+        if (me) await web.signOut(me.session.id);
         return redirect("/signin?notice=signed_out", [clearSession]);
       }),
     )
     // GET /settings/keys
     .get(
       "/settings/keys",
-      page(({ request, query }) => {
-        const me = signedIn(request);
+      page(async ({ request, query }) => {
+        const me = await signedIn(request);
         if (!me) return signInFirst("/settings/keys");
         return keysResponse(me, { flash: query.notice ? NOTICES[query.notice] : undefined, before: query.before });
       }),
@@ -190,17 +190,17 @@ export function webRoutes(s: Services) {
     // POST /settings/keys — the new key is in this response only: never in a URL, never stored.
     .post(
       "/settings/keys",
-      page(({ request, body }) => {
-        const me = checkSessionPost(request, body);
+      page(async ({ request, body }) => {
+        const me = await checkSessionPost(request, body);
         if (!me) return signInFirst("/settings/keys");
         const name = formField(body, "name");
         try {
-          const created = web.createKey(me.actor, name, formField(body, "form_id"));
+          const created = await web.createKey(me.actor, name, formField(body, "form_id"));
           if (created === "already_used") {
             const text = "This form was already submitted, so no new key was made and the key is not shown again. If you did not copy it, revoke it and create another.";
-            return keysResponse(me, { flash: { kind: "error", text } }, 409);
+            return await keysResponse(me, { flash: { kind: "error", text } }, 409);
           }
-          return keysResponse(me, { newKey: { name: created.row.name, key: created.key } });
+          return await keysResponse(me, { newKey: { name: created.row.name, key: created.key } });
         } catch (e) {
           if (!failed(e, "validation_failed")) throw e;
           return keysResponse(me, { name, nameError: fieldErrors(e).name }, 422);
@@ -210,10 +210,10 @@ export function webRoutes(s: Services) {
     // POST /settings/keys/:id/revoke
     .post(
       "/settings/keys/:id/revoke",
-      page(({ request, body, params }) => {
-        const me = checkSessionPost(request, body);
+      page(async ({ request, body, params }) => {
+        const me = await checkSessionPost(request, body);
         if (!me) return signInFirst("/settings/keys");
-        web.revokeKey(me.actor, params.id ?? "");
+        await web.revokeKey(me.actor, params.id ?? "");
         return redirect("/settings/keys?notice=revoked");
       }),
     )

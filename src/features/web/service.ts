@@ -54,7 +54,7 @@ export function createWebService(deps: { accounts: AccountsService; keys: KeysSe
   }
 
   return {
-    signupOpen: (): boolean => accounts.signupOpen(),
+    signupOpen: async (): Promise<boolean> => accounts.signupOpen(),
 
     async signUp(input: { email: string; password: string; name: string }): Promise<NewSession> {
       const user = await accounts.createUser(input);
@@ -80,43 +80,43 @@ export function createWebService(deps: { accounts: AccountsService; keys: KeysSe
       return accounts.changePassword(me.user.id, input, me.session.id);
     },
 
-    current(token: string | undefined): SignedIn | undefined {
-      const session = accounts.sessionFromToken(token);
+    async current(token: string | undefined): Promise<SignedIn | undefined> {
+      const session = await accounts.sessionFromToken(token);
       if (!session) return undefined;
       let user: UserRow;
       try {
-        user = accounts.userById(session.userId);
+        user = await accounts.userById(session.userId);
       } catch {
         return undefined;
       }
       return { session, user, actor: { userId: user.id, auth: { type: "session", session_id: session.id } } };
     },
 
-    signOut(sessionId: string): void {
-      accounts.endSession(sessionId);
+    async signOut(sessionId: string): Promise<void> {
+      await accounts.endSession(sessionId);
     },
 
-    listKeys(actor: Actor, before: string | undefined): { rows: ApiKeyRow[]; next: string | null } {
+    async listKeys(actor: Actor, before: string | undefined): Promise<{ rows: ApiKeyRow[]; next: string | null }> {
       const cursor = before && isId("key", before) ? before : undefined;
-      const rows = keys.list(actor, { limit: KEYS_PAGE + 1, before: cursor });
+      const rows = await keys.list(actor, { limit: KEYS_PAGE + 1, before: cursor });
       const more = rows.length > KEYS_PAGE;
       const page = more ? rows.slice(0, KEYS_PAGE) : rows;
       return { rows: page, next: more ? page[page.length - 1]!.id : null };
     },
 
     /** Returns the new key (to show once) or "already_used" when this form was answered before. */
-    createKey(actor: Actor, name: string, formId: string): { key: string; row: ApiKeyRow } | "already_used" {
+    async createKey(actor: Actor, name: string, formId: string): Promise<{ key: string; row: ApiKeyRow } | "already_used"> {
       const trimmed = name.trim();
       if (!trimmed) throw fieldErrors([{ path: "name", message: "Give the key a name, such as the script that will use it" }]);
       if (trimmed.length > 100) throw fieldErrors([{ path: "name", message: "Use at most 100 characters" }]);
       const tracked = FORM_ID_RE.test(formId);
       if (tracked && formAlreadyUsed(actor.userId, formId)) return "already_used";
-      const created = keys.create(actor.userId, trimmed);
+      const created = await keys.create(actor.userId, trimmed);
       if (tracked) usedForms.set(`${actor.userId}:${formId}`, now() + FORM_TTL_MS);
       return created;
     },
 
-    revokeKey(actor: Actor, id: string): ApiKeyRow {
+    async revokeKey(actor: Actor, id: string): Promise<ApiKeyRow> {
       return keys.revoke(actor, id);
     },
   };

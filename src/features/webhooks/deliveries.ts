@@ -18,62 +18,70 @@ export interface DeliveryDeps {
   clock: Clock;
   dedupeWindowMs: number;
   /** Active workflows listening on the token. */
-  workflowsFor(tokenId: string): string[];
+  workflowsFor(tokenId: string): Promise<string[]>;
   /** Starts a run inside the current transaction (with its own job unless `job` is false); null when the workflow is gone. */
-  startRun(r: { userId: string; workflowId: string; trigger: unknown; deliveryId: string }, job: boolean): string | null;
+  startRun(r: { userId: string; workflowId: string; trigger: unknown; deliveryId: string }, job: boolean): Promise<string | null>;
   /** One job that starts many runs, inside the current transaction. */
-  startJob(runIds: string[]): void;
+  startJob(runIds: string[]): Promise<void>;
 }
 
 export function createDeliveries(deps: DeliveryDeps) {
   const { db, repo, clock } = deps;
 
   /** `started`: collect the new runs for one shared job instead of a job each. */
-  function acceptNow(token: ResolvedToken, body: Record<string, unknown>, dedupeKey: string | null, listeners = deps.workflowsFor, started?: string[]): Accepted {
+  async function acceptNow(token: ResolvedToken, body: Record<string, unknown>, dedupeKey: string | null, listeners = deps.workflowsFor, started?: string[]): Promise<Accepted> {
     const now = clock.now();
     if (dedupeKey !== null) {
-      const seen = repo.findDelivery(token.id, dedupeKey);
+      const seen = await repo.findDelivery(token.id, dedupeKey);
       if (seen && seen.received_at > now - deps.dedupeWindowMs) {
         return { delivery_id: seen.id, runs: JSON.parse(seen.run_ids) as string[], replayed: true };
       }
-      if (seen) repo.dropDelivery(seen.id);
+      if (seen) await repo.dropDelivery(seen.id);
     }
     const id = newId("delivery");
     const runs: string[] = [];
-    for (const workflowId of listeners(token.id)) {
-      const runId = deps.startRun({ userId: token.userId, workflowId, trigger: body, deliveryId: id }, started === undefined);
+    for (const workflowId of await listeners(token.id)) {
+      const runId = await deps.startRun({ userId: token.userId, workflowId, trigger: body, deliveryId: id }, started === undefined);
       if (!runId) continue;
       runs.push(runId);
       started?.push(runId);
     }
-    repo.insertDelivery({ id, tokenId: token.id, dedupeKey, runIds: runs, receivedAt: now });
+    await repo.insertDelivery({ id, tokenId: token.id, dedupeKey, runIds: runs, receivedAt: now });
     return { delivery_id: id, runs, replayed: false };
   }
 
   // Group commit: requests that arrive together share one transaction, so the cost of a commit is
   // paid once per batch. Every caller still hears back only after that commit.
-  type Run = (listeners?: (tokenId: string) => string[], started?: string[]) => Accepted;
+  type Run = (listeners?: (tokenId: string) => Promise<string[]>, started?: string[]) => Promise<Accepted>;
   let batch: { run: Run; resolve: (a: Accepted) => void; reject: (e: unknown) => void }[] = [];
 
-  function flush(): void {
+  async function flush(): Promise<void> {
     const items = batch;
     batch = [];
     let values: Accepted[];
     try {
       // Within one transaction the workflows of a token cannot change: look them up once per token.
       const seen = new Map<string, string[]>();
-      const listeners = (tokenId: string) => seen.get(tokenId) ?? seen.set(tokenId, deps.workflowsFor(tokenId)).get(tokenId)!;
-      values = db.tx(() => {
+      const listeners = async (tokenId: string): Promise<string[]> => {
+        const known = seen.get(tokenId);
+        if (known) return known;
+        const lookup = await deps.workflowsFor(tokenId);
+        seen.set(tokenId, lookup);
+        return lookup;
+      };
+      values = await db.tx(async () => {
         const started: string[] = [];
-        const out = items.map((item) => item.run(listeners, started));
-        deps.startJob(started);
+        const out: Accepted[] = [];
+        // One after another: the items share the transaction's connection.
+        for (const item of items) out.push(await item.run(listeners, started));
+        await deps.startJob(started);
         return out;
       });
     } catch {
       // One bad item must not fail the others: fall back to one transaction each.
       for (const item of items) {
         try {
-          item.resolve(db.tx(() => item.run()));
+          item.resolve(await db.tx(() => item.run()));
         } catch (error) {
           item.reject(error);
         }
@@ -88,7 +96,7 @@ export function createDeliveries(deps: DeliveryDeps) {
     accept(token: ResolvedToken, body: Record<string, unknown>, dedupeKey: string | null): Promise<Accepted> {
       return new Promise((resolve, reject) => {
         batch.push({ run: (listeners, started) => acceptNow(token, body, dedupeKey, listeners, started), resolve, reject });
-        if (batch.length === 1) setImmediate(flush);
+        if (batch.length === 1) setImmediate(() => void flush()); // flush settles every item itself
       });
     },
   };

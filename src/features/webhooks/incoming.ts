@@ -49,7 +49,7 @@ export function incomingWebhookRoutes(deps: IncomingDeps) {
     .post(
       "/api/webhooks/workflows/:token",
       async ({ request, params, set }) => {
-        const token = deps.tokens.resolve(params.token);
+        const token = await deps.tokens.resolve(params.token);
         if (!token) throw new AppError("not_found", "No webhook at this URL (the token is unknown or was regenerated)");
         const rate = checkRate(limiter, token.id, "webhook");
         if (!rate.allowed) {

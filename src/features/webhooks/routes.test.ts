@@ -54,7 +54,7 @@ describe("POST /api/webhooks/workflows/{token}", () => {
     expect(r.body.runs).toHaveLength(2);
     const counts = ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries").get()!;
     expect(counts.n).toBe(1);
-    expect(ctx.queue.counts("workflow.runs").queued).toBe(1);
+    expect((await ctx.queue.counts("workflow.runs")).queued).toBe(1);
     const runs = await Promise.all(r.body.runs.map((id: string) => getRun(ctx, a.key, id)));
     expect(runs.map((x) => x.status)).toEqual(["queued", "queued"]);
     expect(runs[0]!.trigger).toEqual({ type: "webhook", delivery_id: r.body.delivery_id, data: { n: 7, nested: { x: [1] } } });
@@ -77,7 +77,7 @@ describe("POST /api/webhooks/workflows/{token}", () => {
     const otherAgain = await call(ctx, "POST", wf.path, { body: { n: 1 }, headers: { "idempotency-key": "k-2" } });
     expect(otherAgain.body).toEqual(other.body);
     expect(other.body.delivery_id).not.toBe(first.body.delivery_id);
-    expect(ctx.queue.counts("workflow.runs").queued).toBe(2);
+    expect((await ctx.queue.counts("workflow.runs")).queued).toBe(2);
   });
 
   test("a repeat after 24 hours is a new delivery", async () => {
@@ -106,7 +106,7 @@ describe("POST /api/webhooks/workflows/{token}", () => {
     const r = await call(ctx, "POST", wf.path, { rawBody: raw, headers: type ? { "content-type": type } : {} });
     expect(r.status).toBe(status);
     expect(r.body.code).toBe(code);
-    expect(ctx.queue.counts("workflow.runs").queued + ctx.queue.counts("workflow.step").queued).toBe(0);
+    expect((await ctx.queue.counts("workflow.runs")).queued + (await ctx.queue.counts("workflow.step")).queued).toBe(0);
   });
 
   test("a body nested deeper than MAX_JSON_DEPTH is a 422 problem and starts nothing; realistic nesting is accepted", async () => {
@@ -118,7 +118,7 @@ describe("POST /api/webhooks/workflows/{token}", () => {
     expect(r.headers.get("content-type")).toBe("application/problem+json");
     expect(r.body).toMatchObject({ code: "validation_failed", errors: [{ path: "body", message: "nests arrays and objects more than 64 levels deep" }] });
     expect(r.body.request_id).toBe(r.headers.get("x-request-id"));
-    expect(ctx.queue.counts("workflow.runs").queued).toBe(0);
+    expect((await ctx.queue.counts("workflow.runs")).queued).toBe(0);
     // A document-style payload (nested lists in a rich-text body) is far shallower than the limit.
     let node: unknown = { type: "text", text: "leaf" };
     for (let i = 0; i < 12; i++) node = { type: "bulletList", content: [{ type: "listItem", content: [node] }] };

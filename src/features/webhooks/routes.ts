@@ -14,9 +14,9 @@ export function webhookTokenRoutes(tokens: WebhookTokensService) {
     // GET /api/v1/webhook-tokens
     .get(
       "/",
-      (ctx) => {
+      async (ctx) => {
         const limit = ctx.query.limit ?? 20;
-        const rows = tokens.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
+        const rows = await tokens.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
         return page(rows, limit, (r) => r, ctx);
       },
       {
@@ -32,8 +32,8 @@ export function webhookTokenRoutes(tokens: WebhookTokensService) {
     // POST /api/v1/webhook-tokens
     .post(
       "/",
-      ({ request, set }) => {
-        const token = tokens.create(actorOf(request));
+      async ({ request, set }) => {
+        const token = await tokens.create(actorOf(request));
         set.status = 201;
         set.headers["location"] = `/api/v1/webhook-tokens/${token.id}`;
         return token;

@@ -35,19 +35,19 @@ export function createWebhookTokensService(deps: {
     return { id: row.id, hint: row.hint, workflow_ids: workflowIds, created_at: row.createdAt, regenerated_at: row.regeneratedAt };
   }
 
-  function getRow(actor: Actor, id: string): WebhookTokenRow {
-    const row = repo.byId(actor.userId, id);
+  async function getRow(actor: Actor, id: string): Promise<WebhookTokenRow> {
+    const row = await repo.byId(actor.userId, id);
     if (!row) throw notFound("Webhook token");
     return row;
   }
 
-  function publicOf(row: WebhookTokenRow): TokenPublic {
-    return toPublic(row, workflows.idsByToken([row.id]).get(row.id) ?? []);
+  async function publicOf(row: WebhookTokenRow): Promise<TokenPublic> {
+    return toPublic(row, (await workflows.idsByToken([row.id])).get(row.id) ?? []);
   }
 
   return {
     /** Joins the caller's transaction when there is one (a workflow created with a new token). */
-    create(actor: Actor): TokenWithUrl {
+    async create(actor: Actor): Promise<TokenWithUrl> {
       const token = generateWebhookToken();
       const row: WebhookTokenRow = {
         id: newId("token"),
@@ -57,44 +57,45 @@ export function createWebhookTokensService(deps: {
         createdAt: nowIso(),
         regeneratedAt: null,
       };
-      repo.insert(row);
-      return { ...publicOf(row), url: webhookUrl(baseUrl, token) };
+      await repo.insert(row);
+      return { ...await publicOf(row), url: webhookUrl(baseUrl, token) };
     },
 
-    get: (actor: Actor, id: string): TokenPublic => publicOf(getRow(actor, id)),
+    get: async (actor: Actor, id: string): Promise<TokenPublic> => publicOf(await getRow(actor, id)),
 
-    exists: (actor: Actor, id: string): boolean => repo.byId(actor.userId, id) !== undefined,
+    exists: async (actor: Actor, id: string): Promise<boolean> => await repo.byId(actor.userId, id) !== undefined,
+    existingIds: (actor: Actor, ids: string[]): Promise<Set<string>> => repo.existingIds(actor.userId, ids),
 
-    list(actor: Actor, opts: { limit: number; before?: string }): TokenPublic[] {
-      const rows = repo.list(actor.userId, opts);
-      const ids = workflows.idsByToken(rows.map((r) => r.id));
+    async list(actor: Actor, opts: { limit: number; before?: string }): Promise<TokenPublic[]> {
+      const rows = await repo.list(actor.userId, opts);
+      const ids = await workflows.idsByToken(rows.map((r) => r.id));
       return rows.map((r) => toPublic(r, ids.get(r.id) ?? []));
     },
 
-    regenerate(actor: Actor, id: string): TokenWithUrl {
-      return db.tx(() => {
-        getRow(actor, id);
+    async regenerate(actor: Actor, id: string): Promise<TokenWithUrl> {
+      return db.tx(async () => {
+        await getRow(actor, id);
         const token = generateWebhookToken();
-        repo.setHash(id, hashWebhookToken(token), webhookTokenHint(token), nowIso());
+        await repo.setHash(id, hashWebhookToken(token), webhookTokenHint(token), nowIso());
         forget(id);
-        return { ...publicOf(getRow(actor, id)), url: webhookUrl(baseUrl, token) };
+        return { ...await publicOf(await getRow(actor, id)), url: webhookUrl(baseUrl, token) };
       });
     },
 
-    delete(actor: Actor, id: string): TokenPublic {
-      return db.tx(() => {
-        const before = publicOf(getRow(actor, id));
+    async delete(actor: Actor, id: string): Promise<TokenPublic> {
+      return db.tx(async () => {
+        const before = await publicOf(await getRow(actor, id));
         if (before.workflow_ids.length > 0) {
           throw new AppError("conflict", `The token is used by ${before.workflow_ids.join(", ")}; change or delete those workflows first`);
         }
-        repo.delete(actor.userId, id);
+        await repo.delete(actor.userId, id);
         forget(id);
         return before;
       });
     },
 
     /** The token behind a webhook URL, or undefined for an unknown, malformed or replaced one. */
-    resolve(token: string): ResolvedToken | undefined {
+    async resolve(token: string): Promise<ResolvedToken | undefined> {
       if (!looksLikeWebhookToken(token)) return undefined;
       const g = changes.generation();
       if (g !== seenGeneration) {
@@ -104,7 +105,7 @@ export function createWebhookTokensService(deps: {
       const hash = hashWebhookToken(token);
       let hit = cache.get(hash);
       if (!hit) {
-        hit = repo.byHash(hash);
+        hit = await repo.byHash(hash);
         if (!hit) return undefined;
         if (cache.size > 10_000) cache.clear();
         cache.set(hash, hit);

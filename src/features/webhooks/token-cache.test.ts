@@ -32,12 +32,12 @@ test("a token regenerated on another connection stops resolving here", async () 
   const cli = open();
   const { userId } = await userWithKey({ db: dbs[0], services: server } as unknown as TestContext);
   const actor = systemActor(userId, "test");
-  const created = server.webhookTokens.create(actor);
+  const created = await server.webhookTokens.create(actor);
   const token = created.url.split("/").pop()!;
-  expect(server.webhookTokens.resolve(token)?.id).toBe(created.id);
+  expect((await server.webhookTokens.resolve(token))?.id).toBe(created.id);
   // Cached now; the regeneration below happens on the other connection.
-  const again = cli.webhookTokens.regenerate(actor, created.id);
-  await waitFor(() => server.webhookTokens.resolve(token) === undefined, "the old token to stop resolving", 5_000);
-  expect(server.webhookTokens.resolve(again.url.split("/").pop()!)?.id).toBe(created.id);
+  const again = await cli.webhookTokens.regenerate(actor, created.id);
+  await waitFor(async () => await server.webhookTokens.resolve(token) === undefined, "the old token to stop resolving", 5_000);
+  expect((await server.webhookTokens.resolve(again.url.split("/").pop()!))?.id).toBe(created.id);
   await Promise.all([server.extractor.close(), cli.extractor.close()]);
 }, 30_000);

@@ -51,28 +51,28 @@ describe("event dispatch", () => {
   test("an event that commits after a later one was dispatched is still dispatched", async () => {
     const { ctx, actor } = await setup();
     const { dispatcher } = ctx.services.workflows;
-    newNotebook(ctx, actor, "Late");
+    await newNotebook(ctx, actor, "Late");
     // Stand-in for a writer whose transaction took a sequence number first but commits last:
     // its row is invisible while the later event is dispatched, then appears with the lower seq.
     ctx.db.sqlite.exec("CREATE TEMP TABLE held AS SELECT * FROM events WHERE type = 'notebook.created'");
     ctx.db.sqlite.exec("DELETE FROM events WHERE type = 'notebook.created'");
-    newNotebook(ctx, actor, "Early");
-    expect(dispatcher.runOnce()).toBe(1);
-    expect(dispatcher.pending()).toBe(false);
+    await newNotebook(ctx, actor, "Early");
+    expect(await dispatcher.runOnce()).toBe(1);
+    expect(await dispatcher.pending()).toBe(false);
     ctx.db.sqlite.exec("INSERT INTO events SELECT * FROM held");
     const [late, early] = eventIds(ctx.db);
     const seqOf = (id: string) => ctx.db.sqlite.query<{ seq: number }, [string]>("SELECT seq FROM events WHERE id = ?").get(id)!.seq;
     expect(seqOf(late!)).toBeLessThan(seqOf(early!));
-    expect(dispatcher.pending()).toBe(true);
-    expect(dispatcher.runOnce()).toBe(1);
-    expect(dispatcher.runOnce()).toBe(0);
+    expect(await dispatcher.pending()).toBe(true);
+    expect(await dispatcher.runOnce()).toBe(1);
+    expect(await dispatcher.runOnce()).toBe(0);
     expect(runsPerEvent(ctx.db)).toEqual(new Map([[early!, 1], [late!, 1]]));
   });
 
   test("events that can never trigger a workflow are written already dispatched", async () => {
     const { ctx, actor } = await setup();
-    newNotebook(ctx, actor, "One");
-    ctx.services.events.record(actor, "run.started", { id: "run_x" });
+    await newNotebook(ctx, actor, "One");
+    await ctx.services.events.record(actor, "run.started", { id: "run_x" });
     const rows = ctx.db.sqlite
       .query<{ type: string; dispatched: number }, []>("SELECT type, dispatched_at IS NOT NULL AS dispatched FROM events ORDER BY seq")
       .all();
@@ -82,31 +82,31 @@ describe("event dispatch", () => {
   test("a dispatcher that claimed and died: its events wait for the lease, then are dispatched once", async () => {
     const { ctx, clock, actor } = await setup();
     const { dispatcher } = ctx.services.workflows;
-    newNotebook(ctx, actor, "One");
-    newNotebook(ctx, actor, "Two");
+    await newNotebook(ctx, actor, "One");
+    await newNotebook(ctx, actor, "Two");
     const leaseMs = ctx.config.jobs.leaseMs;
     // The claim of a dispatcher that crashed before marking anything.
-    const claimed = createEventsRepo(ctx.db).claimPending({ now: clock.now(), leaseUntil: clock.now() + leaseMs, limit: 200 });
+    const claimed = await createEventsRepo(ctx.db).claimPending({ now: clock.now(), leaseUntil: clock.now() + leaseMs, limit: 200 });
     expect(claimed).toHaveLength(2);
-    expect(dispatcher.runOnce()).toBe(0);
-    expect(dispatcher.pending()).toBe(true);
+    expect(await dispatcher.runOnce()).toBe(0);
+    expect(await dispatcher.pending()).toBe(true);
     // A dispatch job is due when the dead claim runs out, so nothing waits for the next event.
     const followUp = ctx.db.sqlite
       .query<{ run_at: number }, []>("SELECT run_at FROM jobs WHERE type = 'workflow.dispatch' AND idempotency_key LIKE 'lease:%'")
       .get();
     expect(followUp?.run_at).toBe(clock.now() + leaseMs);
     clock.advance(leaseMs - 1);
-    expect(dispatcher.runOnce()).toBe(0);
+    expect(await dispatcher.runOnce()).toBe(0);
     clock.advance(1);
-    expect(dispatcher.runOnce()).toBe(2);
-    expect(dispatcher.runOnce()).toBe(0);
-    expect(dispatcher.pending()).toBe(false);
+    expect(await dispatcher.runOnce()).toBe(2);
+    expect(await dispatcher.runOnce()).toBe(0);
+    expect(await dispatcher.pending()).toBe(false);
     expect([...runsPerEvent(ctx.db).values()]).toEqual([1, 1]);
   });
 
   test("a dispatcher whose lease was taken over mid-batch starts nothing for the events it lost", async () => {
     const { ctx, clock, actor } = await setup();
-    for (const name of ["One", "Two", "Three"]) newNotebook(ctx, actor, name);
+    for (const name of ["One", "Two", "Three"]) await newNotebook(ctx, actor, name);
     const services = ctx.services;
     const outbox = createEventsRepo(ctx.db);
     const leaseMs = 1_000;
@@ -117,18 +117,18 @@ describe("event dispatch", () => {
       db: ctx.db, workflows: services.workflows.repo, runs: services.workflows.runs, queue: services.queue, clock, leaseMs, logger: silentLogger,
       outbox: {
         ...outbox,
-        markDispatched(seq, lease, now) {
+        async markDispatched(seq, lease, now) {
           if (!interleaved && seq !== eventSeqs[0]) {
             interleaved = true;
             clock.advance(leaseMs);
-            expect(other.runOnce()).toBe(2);
+            expect(await other.runOnce()).toBe(2);
           }
           return outbox.markDispatched(seq, lease, now);
         },
       },
     });
     const eventSeqs = ctx.db.sqlite.query<{ seq: number }, []>("SELECT seq FROM events ORDER BY seq").all().map((r) => r.seq);
-    expect(a.runOnce()).toBe(1);
+    expect(await a.runOnce()).toBe(1);
     expect(interleaved).toBe(true);
     expect([...runsPerEvent(ctx.db).values()]).toEqual([1, 1, 1]);
   });
@@ -143,16 +143,16 @@ describe("event dispatch", () => {
     const ctx = { db, services, app: undefined } as unknown as TestContext;
     const user = await userWithKey(ctx);
     const actor = systemActor(user.userId, "test");
-    services.workflows.service.create(actor, { name: "on notebook", ...ON_NOTEBOOK } as never);
-    db.tx(() => {
-      for (let i = 0; i < 400; i++) services.notebooks.create(actor, { name: `nb ${i}` });
+    await services.workflows.service.create(actor, { name: "on notebook", ...ON_NOTEBOOK } as never);
+    await db.tx(async () => {
+      for (let i = 0; i < 400; i++) await services.notebooks.create(actor, { name: `nb ${i}` });
     });
     const script = join(import.meta.dir, "fixtures", "dispatch-worker.ts");
     const workers = [0, 1].map(() => Bun.spawn([process.execPath, script, path], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }));
     const readers = workers.map((w) => lines(w.stdout));
     for (const r of readers) expect(await r.next()).toEqual({ done: false, value: "ready" });
     for (const w of workers) {
-      w.stdin.write("go\n");
+      void w.stdin.write("go\n");
       await w.stdin.flush();
       await w.stdin.end();
     }

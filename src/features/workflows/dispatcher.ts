@@ -31,71 +31,71 @@ export interface DispatcherDeps {
 export function createDispatcher(deps: DispatcherDeps) {
   const { db, outbox, workflows, runs, clock } = deps;
 
-  function dispatchEvent(e: AppEvent): number {
+  async function dispatchEvent(e: AppEvent): Promise<number> {
     if (!isTriggerType(e.type)) return 0; // run.* events only feed the live stream
     let started = 0;
-    for (const workflowId of workflows.forEvent(e.user_id, e.type, e.occurred_at)) {
+    for (const workflowId of await workflows.forEvent(e.user_id, e.type, e.occurred_at)) {
       const r: StartRun = {
         userId: e.user_id, workflowId, triggerType: "event", trigger: eventTrigger(e),
         meta: { event_id: e.id, event_type: e.type }, depth: e.depth, chain: [],
       };
       if (e.depth >= MAX_DEPTH) {
         // The loop guard: this event was caused by a chain of workflow actions already MAX_DEPTH long.
-        runs.refuse(r, "depth_limit", `not started: ${e.type} was caused by ${e.depth} chained workflow runs (the limit is ${MAX_DEPTH})`);
-      } else if (runs.start(r)) started++;
+        await runs.refuse(r, "depth_limit", `not started: ${e.type} was caused by ${e.depth} chained workflow runs (the limit is ${MAX_DEPTH})`);
+      } else if (await runs.start(r)) started++;
     }
     return started;
   }
 
   /** Claims one batch and dispatches it; returns how many events were claimed and runs started. */
-  function dispatchBatch(): { claimed: number; started: number } {
+  async function dispatchBatch(): Promise<{ claimed: number; started: number }> {
     const now = clock.now();
     const lease = now + deps.leaseMs;
-    const batch = outbox.claimPending({ now, leaseUntil: lease, limit: BATCH }).map(toAppEvent);
+    const batch = (await outbox.claimPending({ now, leaseUntil: lease, limit: BATCH })).map(toAppEvent);
     let started = 0;
     let done = 0;
     try {
       for (const e of batch) {
-        started += db.tx(() => {
+        started += await db.tx(async () => {
           // Marked first, against this claim's lease: when another dispatcher took the event over
           // after our lease ran out, nothing is started here and the transaction changes nothing.
-          if (!outbox.markDispatched(e.seq, lease, clock.now())) return 0;
+          if (!await outbox.markDispatched(e.seq, lease, clock.now())) return 0;
           return dispatchEvent(e);
         });
         done++;
       }
     } finally {
       // A failure leaves the rest of the batch to the next claim at once, not after the lease.
-      if (done < batch.length) outbox.releaseClaims(batch.slice(done).map((e) => e.seq), lease);
+      if (done < batch.length) await outbox.releaseClaims(batch.slice(done).map((e) => e.seq), lease);
     }
     return { claimed: batch.length, started };
   }
 
   /** Dispatches every pending event it can claim, batch by batch; returns runs started. */
-  function runOnce(): number {
+  async function runOnce(): Promise<number> {
     let total = 0;
     for (;;) {
-      const { claimed, started } = dispatchBatch();
+      const { claimed, started } = await dispatchBatch();
       total += started;
       if (claimed < BATCH) break;
     }
     // Events still claimed by someone else (a dispatcher that may have died): look again when that lease ends.
-    const until = outbox.nextLeaseExpiry(clock.now());
-    if (until !== null) deps.queue.enqueue(DISPATCH_JOB, {}, { runAt: until, idempotencyKey: `lease:${until}` });
+    const until = await outbox.nextLeaseExpiry(clock.now());
+    if (until !== null) await deps.queue.enqueue(DISPATCH_JOB, {}, { runAt: until, idempotencyKey: `lease:${until}` });
     return total;
   }
 
   /** Queues a dispatch job when events wait and some workflow listens; cheap when none does. */
-  function kick(): void {
+  async function kick(): Promise<void> {
     try {
-      if (!workflows.hasEventWorkflows()) return;
-      const latest = outbox.latestPendingSeq();
-      if (latest !== null) deps.queue.enqueue(DISPATCH_JOB, {}, { idempotencyKey: `upto:${latest}` });
+      if (!await workflows.hasEventWorkflows()) return;
+      const latest = await outbox.latestPendingSeq();
+      if (latest !== null) await deps.queue.enqueue(DISPATCH_JOB, {}, { idempotencyKey: `upto:${latest}` });
     } catch (err) {
       deps.logger.warn("could not queue event dispatch", { error: err instanceof Error ? err.message : String(err) });
     }
   }
 
-  return { runOnce, kick, pending: () => outbox.latestPendingSeq() !== null };
+  return { runOnce, kick, pending: async () => await outbox.latestPendingSeq() !== null };
 }
 export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -48,9 +48,9 @@ export function createExecutor(deps: ExecutorDeps) {
   const nowIso = () => new Date(clock.now()).toISOString();
   const actionDeps: ActionDeps = { ...deps.actions, startChildRun: deps.starter.startChild };
 
-  function scopeOf(run: RunRow): Record<string, unknown> {
+  async function scopeOf(run: RunRow): Promise<Record<string, unknown>> {
     const steps: Record<string, unknown> = Object.create(null);
-    for (const s of runs.outputs(run.id)) steps[s.action_id] = s.output === null ? null : JSON.parse(s.output);
+    for (const s of await runs.outputs(run.id)) steps[s.action_id] = s.output === null ? null : JSON.parse(s.output);
     return buildScope({
       runId: run.id, workflowId: run.workflow_id, depth: run.depth, triggerType: run.trigger_type,
       trigger: JSON.parse(run.trigger_json), steps,
@@ -70,8 +70,8 @@ export function createExecutor(deps: ExecutorDeps) {
     }
   }
 
-  function startStep(p: Prepared): StepRow {
-    runs.markRunning(p.run.id, nowIso());
+  async function startStep(p: Prepared): Promise<StepRow> {
+    await runs.markRunning(p.run.id, nowIso());
     return runs.startStep({
       id: newId("step"), runId: p.run.id, seq: p.run.step_count, path: p.path, actionId: p.action.id, type: p.action.type, now: nowIso(),
     });
@@ -81,38 +81,38 @@ export function createExecutor(deps: ExecutorDeps) {
     outcome.branch ? enterBranch(p.actions, p.path, outcome.branch) : nextAfter(p.actions, p.path);
 
   /** Inside a transaction: the step's result, the run's cursor and the next step's job, together. */
-  function complete(p: Prepared, step: StepRow, input: unknown, log: string[], outcome: StepOutcome): void {
+  async function complete(p: Prepared, step: StepRow, input: unknown, log: string[], outcome: StepOutcome): Promise<void> {
     const next = nextPath(p, outcome);
     const now = nowIso();
-    runs.finishStep({
+    await runs.finishStep({
       id: step.id, status: "succeeded", input: JSON.stringify(shown(p, input)), output: JSON.stringify(outcome.output ?? null), error: null,
       log: JSON.stringify([...log, ...(outcome.log ?? [])]), failures: step.failures, nextAttemptAt: null, finishedAt: now,
     });
-    const moved = runs.advance({
+    const moved = await runs.advance({
       id: p.run.id, from: p.path, to: next, status: next ? "running" : "succeeded", error: null, finishedAt: next ? null : now, now,
     });
     if (!moved) throw new AlreadyAdvanced();
-    deps.runEvents.stepFinished(p.run.id, p.path);
-    if (!next) deps.runEvents.finished(p.run.id);
+    await deps.runEvents.stepFinished(p.run.id, p.path);
+    if (!next) await deps.runEvents.finished(p.run.id);
     // A transactional next step runs right after this commit in the same job (a crash before it
     // leaves that job unfinished, so it is taken over); an external one gets its own job now.
     const after = next ? actionAt(p.actions, next) : undefined;
-    if (after && ACTIONS.get(after.type)?.mode === "external") deps.starter.enqueueStep(p.run.id, p.run.step_count + 1);
+    if (after && ACTIONS.get(after.type)?.mode === "external") await deps.starter.enqueueStep(p.run.id, p.run.step_count + 1);
   }
 
   /** Records a failed try; schedules the next one (RetryLaterError) or fails the step and the run. */
-  function fail(p: Prepared, started: boolean, failure: StepFailure, input: unknown, log: string[], ctx: JobContext): void {
+  async function fail(p: Prepared, started: boolean, failure: StepFailure, input: unknown, log: string[], ctx: JobContext): Promise<void> {
     const tries = p.mod.maxTries?.(p.action) ?? 1;
     let delay: number | null = null;
-    db.tx(() => {
+    await db.tx(async () => {
       // A try whose start was rolled back (or never written) is recorded now, so it still counts.
-      const row = started ? runs.stepAt(p.run.id, p.path)! : startStep(p);
+      const row = started ? (await runs.stepAt(p.run.id, p.path))! : await startStep(p);
       const failures = row.failures + 1;
       const retry = failure.opts.retryable === true && failures < tries && ctx.attempt < ctx.maxAttempts;
       const now = clock.now();
       if (retry) delay = failure.opts.retryAfterMs ?? defaultBackoff(failures);
       const error = { code: failure.code, message: failure.message };
-      runs.finishStep({
+      await runs.finishStep({
         id: row.id, status: retry ? "waiting" : "failed", input: input === undefined ? null : JSON.stringify(shown(p, input as Record<string, unknown>)),
         output: failure.opts.output === undefined ? null : JSON.stringify(failure.opts.output), error: JSON.stringify(error),
         log: JSON.stringify(log), failures, nextAttemptAt: delay === null ? null : new Date(now + delay).toISOString(),
@@ -120,16 +120,16 @@ export function createExecutor(deps: ExecutorDeps) {
       });
       if (retry) return deps.runEvents.stepFinished(p.run.id, p.path);
       const iso = new Date(now).toISOString();
-      runs.advance({ id: p.run.id, from: p.path, to: p.path, status: "failed", error: JSON.stringify({ ...error, step: p.action.id }), finishedAt: iso, now: iso });
-      deps.runEvents.stepFinished(p.run.id, p.path);
-      deps.runEvents.finished(p.run.id);
+      await runs.advance({ id: p.run.id, from: p.path, to: p.path, status: "failed", error: JSON.stringify({ ...error, step: p.action.id }), finishedAt: iso, now: iso });
+      await deps.runEvents.stepFinished(p.run.id, p.path);
+      await deps.runEvents.finished(p.run.id);
     });
     if (delay !== null) throw new RetryLaterError(delay, `step ${p.action.id}: ${failure.message}`);
     deps.onFinished?.();
   }
 
-  function prepare(runId: string, signal: AbortSignal): Prepared | null {
-    const run = runs.get(runId);
+  async function prepare(runId: string, signal: AbortSignal): Promise<Prepared | null> {
+    const run = await runs.get(runId);
     if (!run || run.cursor === null || (run.status !== "queued" && run.status !== "running")) return null;
     const actions = JSON.parse(run.actions_json) as ActionDef[];
     const action = actionAt(actions, run.cursor);
@@ -139,7 +139,7 @@ export function createExecutor(deps: ExecutorDeps) {
     const env: StepEnv = {
       run: info, stepId: "", action, attempt: 1, signal,
       actor: systemActor(run.user_id, `workflow ${run.workflow_id} run ${run.id}`, run.depth + 1),
-      scope: scopeOf(run), signingSecret: action.sign === true ? deps.workflows.signingSecret(run.workflow_id) : "", deps: actionDeps,
+      scope: await scopeOf(run), signingSecret: action.sign === true ? await deps.workflows.signingSecret(run.workflow_id) : "", deps: actionDeps,
     };
     return { run, actions, path: run.cursor, action, mod, env };
   }
@@ -157,11 +157,11 @@ export function createExecutor(deps: ExecutorDeps) {
       // Transactional steps never wait on I/O: yield between them so HTTP requests are not starved.
       await yieldToLoop();
       if (ctx.signal.aborted) throw ctx.signal.reason;
-      const p = prepare(runId, ctx.signal);
+      const p = await prepare(runId, ctx.signal);
       if (!p) return;
       if (p.mod.mode === "external" && !(first && ownSeq === p.run.step_count)) {
         // Enqueued when this step became next; enqueueing again only matters after a crash and dedupes.
-        deps.starter.enqueueStep(p.run.id, p.run.step_count);
+        await deps.starter.enqueueStep(p.run.id, p.run.step_count);
         return;
       }
       if (!(await runOne(p, ctx))) return;
@@ -170,18 +170,18 @@ export function createExecutor(deps: ExecutorDeps) {
 
   /** Runs the step at the cursor; true when it succeeded and the run goes on. */
   async function runOne(p: Prepared, ctx: JobContext): Promise<boolean> {
-    const prior = runs.stepAt(p.run.id, p.path);
+    const prior = await runs.stepAt(p.run.id, p.path);
     p.env.attempt = (prior?.failures ?? 0) + 1;
     let rendered: { input: Record<string, unknown>; log: string[] };
     try {
       rendered = renderInput(p);
     } catch (err) {
-      fail(p, false, asFailure(err), undefined, [], ctx);
+      await fail(p, false, asFailure(err), undefined, [], ctx);
       return false;
     }
     const { input, log } = rendered;
     if (p.mod.mode === "transaction") return runInTransaction(p, input, log, ctx);
-    const step = db.tx(() => startStep(p));
+    const step = await db.tx(() => startStep(p));
     p.env.stepId = step.id;
     let outcome: StepOutcome;
     try {
@@ -189,11 +189,11 @@ export function createExecutor(deps: ExecutorDeps) {
     } catch (err) {
       // Stopping or a lost lease: leave the step as it is; it runs again from here.
       if (ctx.signal.aborted) throw err;
-      fail(p, true, asFailure(err), input, log, ctx);
+      await fail(p, true, asFailure(err), input, log, ctx);
       return false;
     }
     try {
-      db.tx(() => complete(p, step, input, log, outcome));
+      await db.tx(() => complete(p, step, input, log, outcome));
     } catch (err) {
       if (err instanceof AlreadyAdvanced) return false;
       throw err;
@@ -201,20 +201,20 @@ export function createExecutor(deps: ExecutorDeps) {
     return goesOn(p, outcome);
   }
 
-  function runInTransaction(p: Prepared, input: Record<string, unknown>, log: string[], ctx: JobContext): boolean {
+  async function runInTransaction(p: Prepared, input: Record<string, unknown>, log: string[], ctx: JobContext): Promise<boolean> {
     let outcome: StepOutcome;
     try {
-      outcome = db.tx(() => {
-        const step = startStep(p);
+      outcome = await db.tx(async () => {
+        const step = await startStep(p);
         p.env.stepId = step.id;
-        const out = p.mod.run(input, p.env);
-        if (out instanceof Promise) throw new Error(`${p.mod.type} must finish inside its transaction`);
-        complete(p, step, input, log, out);
+        // Database work only: the action's writes commit with the step, so a retry never repeats them.
+        const out = await p.mod.run(input, p.env);
+        await complete(p, step, input, log, out);
         return out;
       });
     } catch (err) {
       if (err instanceof AlreadyAdvanced) return false;
-      fail(p, false, asFailure(err), input, log, ctx);
+      await fail(p, false, asFailure(err), input, log, ctx);
       return false;
     }
     return goesOn(p, outcome);

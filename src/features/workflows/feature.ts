@@ -41,7 +41,7 @@ export interface WorkflowsFeatureDeps {
   safeFetch: SafeFetch;
   tokens: WebhookTokensService;
   /** Removes deliveries received before the cut-off (ms), up to a batch; returns how many. */
-  pruneDeliveries(before: number): number;
+  pruneDeliveries(before: number): Promise<number>;
   /** Services that later action modules need (mail, feeds, podcasts), added to ActionDeps by them. */
   actionDeps?: Partial<ActionDeps>;
 }
@@ -59,49 +59,54 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
 
   let lastPrune = -Infinity;
   /** Queues retention pruning at most once an hour, driven by finished runs. */
-  function schedulePrune(): void {
+  async function schedulePrune(): Promise<void> {
     const now = d.clock.now();
     if (now - lastPrune < HOUR) return;
     lastPrune = now;
-    d.queue.enqueue(PRUNE_JOB, {}, { idempotencyKey: `prune:${Math.floor(now / HOUR)}` });
+    await d.queue.enqueue(PRUNE_JOB, {}, { idempotencyKey: `prune:${Math.floor(now / HOUR)}` });
   }
 
   const executor = createExecutor({
-    db, runs: runsRepo, starter: runs, workflows: repo, clock: d.clock, onFinished: schedulePrune, runEvents,
+    db, runs: runsRepo, starter: runs, workflows: repo, clock: d.clock, runEvents,
+    // Fire and forget: pruning is hourly housekeeping, a failed enqueue only delays it.
+    onFinished: () => {
+      schedulePrune().catch((err: unknown) => d.logger.warn("could not queue run pruning", { error: String(err) }));
+    },
     actions: { ...d.actionDeps, config: d.config, safeFetch: d.safeFetch, sources: d.sources, notebooks: d.notebooks, now: () => d.clock.now() },
   });
 
   /** Deletes finished runs past the retention period and deliveries past the dedupe window. */
-  function prune(): { runs: number; deliveries: number } {
+  async function prune(): Promise<{ runs: number; deliveries: number }> {
     const now = d.clock.now();
     const runCut = new Date(now - d.config.workflows.runRetentionDays * DAY).toISOString();
-    return { runs: inBatches(() => runsRepo.prune(runCut)), deliveries: inBatches(() => d.pruneDeliveries(now - DEDUPE_WINDOW_MS)) };
+    return { runs: await inBatches(() => runsRepo.prune(runCut)), deliveries: await inBatches(() => d.pruneDeliveries(now - DEDUPE_WINDOW_MS)) };
   }
 
   const StepPayload = t.Object({ run_id: t.String(), seq: t.Integer({ minimum: 0 }) });
   d.runner.register(STEP_JOB, defineJob({ payload: StepPayload, handle: (p, ctx) => executor.runStep(p.run_id, p.seq, ctx) }));
   const StartPayload = t.Object({ run_ids: t.Array(t.String(), { maxItems: 10_000 }) });
   d.runner.register(START_JOB, defineJob({ payload: StartPayload, handle: (p, ctx) => executor.startRuns(p.run_ids, ctx) }));
-  d.runner.register(DISPATCH_JOB, defineJob({ handle: async () => void dispatcher.runOnce() }));
-  d.runner.register(PRUNE_JOB, defineJob({ handle: async () => void prune(), maxAttempts: 3 }));
+  d.runner.register(DISPATCH_JOB, defineJob({ handle: async () => void (await dispatcher.runOnce()) }));
+  d.runner.register(PRUNE_JOB, defineJob({ handle: async () => void (await prune()), maxAttempts: 3 }));
   // Run events (run.*) only feed the live stream: they never wake the dispatcher, or every step
   // would queue a dispatch job that finds nothing to start.
   d.events.onRecorded((types) => {
-    for (const type of types) if (isTriggerType(type)) return dispatcher.kick();
+    if ([...types].some(isTriggerType)) void dispatcher.kick(); // kick reports its own failures
   });
-  // Events committed just before a crash may never have queued their dispatch: catch up once now.
-  dispatcher.kick();
+  // Events committed just before a crash may never have queued their dispatch: catch up once now
+  // (kick reports its own failures, so nothing is left to await).
+  void dispatcher.kick();
 
   return { service, runs, dispatcher, executor, prune, repo, runsRepo };
 }
 export type WorkflowsFeature = ReturnType<typeof createWorkflowsFeature>;
 
 /** Repeats a batch delete until a batch removes nothing, so each write lock stays short. */
-function inBatches(step: () => number): number {
+async function inBatches(step: () => Promise<number>): Promise<number> {
   let total = 0;
   let n: number;
   do {
-    n = step();
+    n = await step();
     total += n;
   } while (n > 0);
   return total;

@@ -17,9 +17,9 @@ export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
     // GET /api/v1/workflows
     .get(
       "/",
-      (ctx) => {
+      async (ctx) => {
         const limit = ctx.query.limit ?? 20;
-        const rows = workflows.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
+        const rows = await workflows.list(actorOf(ctx.request), { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
         return page(rows, limit, (r) => r, ctx);
       },
       {
@@ -35,8 +35,8 @@ export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
     // POST /api/v1/workflows
     .post(
       "/",
-      ({ request, body, set }) => {
-        const wf = workflows.create(actorOf(request), body as WorkflowCreate);
+      async ({ request, body, set }) => {
+        const wf = await workflows.create(actorOf(request), body as WorkflowCreate);
         set.status = 201;
         set.headers["location"] = `/api/v1/workflows/${wf.id}`;
         return wf;
@@ -88,9 +88,9 @@ export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
     // GET /api/v1/workflows/{id}/runs
     .get(
       "/:id/runs",
-      (ctx) => {
+      async (ctx) => {
         const limit = ctx.query.limit ?? 20;
-        const rows = runs.list(actorOf(ctx.request), ctx.params.id, { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
+        const rows = await runs.list(actorOf(ctx.request), ctx.params.id, { limit: limit + 1, before: decodeCursor(ctx.query.cursor) });
         return page(rows, limit, (r) => r, ctx);
       },
       {

@@ -25,23 +25,23 @@ export function stepEventData(s: StepRow) {
 export function createRunEvents(deps: { events: EventsService; runs: RunsRepo }) {
   const { events, runs } = deps;
 
-  function record(type: RunEventType, runId: string, step?: StepRow | null): void {
-    const run = runs.get(runId);
+  async function record(type: RunEventType, runId: string, step?: StepRow | null): Promise<void> {
+    const run = await runs.get(runId);
     if (!run) return;
     const data = step ? { ...runEventData(run), step: stepEventData(step) } : runEventData(run);
-    events.record(systemActor(run.user_id, `workflow ${run.workflow_id} run ${run.id}`, run.depth), type, data);
+    await events.record(systemActor(run.user_id, `workflow ${run.workflow_id} run ${run.id}`, run.depth), type, data);
   }
 
   return {
     /** A run was created (queued) by a webhook, an event, another workflow or a replay. Call inside its transaction. */
     started: (runId: string) => record("run.started", runId),
     /** A step's try ended: succeeded, failed, or waiting for a retry. Call inside its transaction. */
-    stepFinished: (runId: string, path: string) => record("run.step_finished", runId, runs.stepAt(runId, path)),
+    stepFinished: async (runId: string, path: string) => record("run.step_finished", runId, await runs.stepAt(runId, path)),
     /** The run reached succeeded or failed. Call inside its transaction. */
-    finished(runId: string): void {
-      const status = runs.get(runId)?.status;
-      if (status === "succeeded") record("run.succeeded", runId);
-      else if (status === "failed") record("run.failed", runId);
+    async finished(runId: string): Promise<void> {
+      const status = (await runs.get(runId))?.status;
+      if (status === "succeeded") await record("run.succeeded", runId);
+      else if (status === "failed") await record("run.failed", runId);
     },
   };
 }

@@ -103,8 +103,8 @@ describe("event triggers", () => {
     await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Inbox" } });
     await call(ctx, "POST", "/api/v1/notebooks", { key: b.key, body: { name: "Theirs" } });
     await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "not a notebook" } });
-    expect(ctx.services.workflows.dispatcher.runOnce()).toBe(1);
-    expect(ctx.services.workflows.dispatcher.runOnce()).toBe(0);
+    expect(await ctx.services.workflows.dispatcher.runOnce()).toBe(1);
+    expect(await ctx.services.workflows.dispatcher.runOnce()).toBe(0);
     await ctx.runner.drain();
     const runs = (await call(ctx, "GET", `/api/v1/workflows/${wf.id}/runs`, { key: a.key })).body.data;
     expect(runs).toHaveLength(1);
@@ -174,7 +174,7 @@ describe("resuming", () => {
     await ctx.runner.runDue(); // the webhook's start job hands step one to a job of its own
     await ctx.runner.runDue(); // step one
     // A worker takes step two and dies before doing anything.
-    const [job] = ctx.queue.claim("dead-worker", 1, 5_000, ["workflow.step"]);
+    const [job] = await ctx.queue.claim("dead-worker", 1, 5_000, ["workflow.step"]);
     expect(job).toBeDefined();
     expect((await runToEnd(ctx, a.key, runs[0]!)).status).toBe("running");
     clock.advance(5_001);
@@ -204,7 +204,7 @@ describe("retention", () => {
     await ctx.runner.drain();
     clock.advance(31 * 24 * 3600 * 1000);
     const fresh = (await fire(ctx, wf.path)).runs[0]!;
-    expect(ctx.services.workflows.prune().runs).toBe(1);
+    expect((await ctx.services.workflows.prune()).runs).toBe(1);
     expect((await call(ctx, "GET", `/api/v1/runs/${old}`, { key: a.key })).status).toBe(404);
     expect((await call(ctx, "GET", `/api/v1/runs/${fresh}`, { key: a.key })).status).toBe(200);
   });

@@ -57,47 +57,47 @@ export function createRuns(deps: { db: Transactor; runs: RunsRepo; workflows: Wo
   const { db, runs, workflows, queue, clock, runEvents } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
 
-  function enqueueStep(runId: string, seq: number): void {
-    queue.enqueue(STEP_JOB, { run_id: runId, seq }, { idempotencyKey: `${runId}:${seq}`, maxAttempts: STEP_JOB_MAX_ATTEMPTS });
+  async function enqueueStep(runId: string, seq: number): Promise<void> {
+    await queue.enqueue(STEP_JOB, { run_id: runId, seq }, { idempotencyKey: `${runId}:${seq}`, maxAttempts: STEP_JOB_MAX_ATTEMPTS });
   }
 
   /** Call inside the transaction that started the runs (with `job: false`). */
-  function enqueueStart(runIds: string[]): void {
+  async function enqueueStart(runIds: string[]): Promise<void> {
     if (runIds.length === 0) return;
-    queue.enqueue(START_JOB, { run_ids: runIds }, { idempotencyKey: `start:${runIds[0]}`, maxAttempts: STEP_JOB_MAX_ATTEMPTS });
+    await queue.enqueue(START_JOB, { run_ids: runIds }, { idempotencyKey: `start:${runIds[0]}`, maxAttempts: STEP_JOB_MAX_ATTEMPTS });
   }
 
   /**
    * Call inside a transaction: the run and its first job commit together (or, with `job: false`,
    * the caller adds one START_JOB for many runs). Null: no such workflow of that user.
    */
-  function start(r: StartRun, opts: { job?: boolean } = {}): string | null {
+  async function start(r: StartRun, opts: { job?: boolean } = {}): Promise<string | null> {
     const id = newId("run");
-    const created = runs.fromWorkflow({
+    const created = await runs.fromWorkflow({
       id, userId: r.userId, workflowId: r.workflowId, triggerType: r.triggerType, triggerJson: JSON.stringify(r.trigger ?? null),
       meta: JSON.stringify(r.meta), depth: r.depth, chain: JSON.stringify(r.chain), now: nowIso(),
     });
     if (!created) return null;
-    if (opts.job !== false) enqueueStep(id, 0);
-    runEvents.started(id);
+    if (opts.job !== false) await enqueueStep(id, 0);
+    await runEvents.started(id);
     return id;
   }
 
   /** Records a run that was refused before it began (the loop guard), so the history says why. */
-  function refuse(r: StartRun, code: string, message: string): string {
+  async function refuse(r: StartRun, code: string, message: string): Promise<string> {
     const id = newId("run");
     const now = nowIso();
-    runs.insert({
+    await runs.insert({
       id, userId: r.userId, workflowId: r.workflowId, triggerType: r.triggerType, triggerJson: JSON.stringify(r.trigger ?? null),
       meta: JSON.stringify(r.meta), depth: r.depth, chain: JSON.stringify(r.chain), now, status: "failed", actions: "[]",
       cursor: null, stepCount: 0, error: JSON.stringify({ code, message }), finishedAt: now,
     });
-    runEvents.finished(id);
+    await runEvents.finished(id);
     return id;
   }
 
-  function startChild(parent: RunInfo, workflowId: string, input: unknown): { run_id: string; workflow_id: string } {
-    const id = start({
+  async function startChild(parent: RunInfo, workflowId: string, input: unknown): Promise<{ run_id: string; workflow_id: string }> {
+    const id = await start({
       userId: parent.userId, workflowId, triggerType: "workflow", trigger: input,
       meta: { parent_run_id: parent.id, parent_workflow_id: parent.workflowId },
       depth: parent.depth + 1, chain: [...parent.chain, parent.workflowId],
@@ -106,47 +106,47 @@ export function createRuns(deps: { db: Transactor; runs: RunsRepo; workflows: Wo
     return { run_id: id, workflow_id: workflowId };
   }
 
-  function getRow(actor: Actor, id: string): RunRow {
-    const row = runs.getOwned(actor.userId, id);
+  async function getRow(actor: Actor, id: string): Promise<RunRow> {
+    const row = await runs.getOwned(actor.userId, id);
     if (!row) throw notFound("Run");
     return row;
   }
 
-  function replay(actor: Actor, id: string, from: "start" | "failed"): RunPublic {
-    return db.tx(() => {
-      const orig = getRow(actor, id);
+  async function replay(actor: Actor, id: string, from: "start" | "failed"): Promise<RunPublic> {
+    return db.tx(async () => {
+      const orig = await getRow(actor, id);
       if (orig.status === "queued" || orig.status === "running") throw new AppError("conflict", "The run has not finished yet");
-      const wf = workflows.byId(actor.userId, orig.workflow_id);
+      const wf = await workflows.byId(actor.userId, orig.workflow_id);
       if (!wf) throw notFound("Workflow");
       const base = {
         userId: actor.userId, workflowId: wf.id, triggerType: orig.trigger_type as StartRun["triggerType"],
         trigger: JSON.parse(orig.trigger_json), meta: { ...(JSON.parse(orig.trigger_meta) as object), replay_of: orig.id },
         depth: orig.depth, chain: JSON.parse(orig.chain) as string[],
       };
-      const newRunId = from === "start" ? start(base)! : replayFromFailed(orig, JSON.parse(wf.actionsJson) as ActionDef[], base);
-      return toPublicRun(runs.get(newRunId)!, runs.steps(newRunId));
+      const newRunId = from === "start" ? (await start(base))! : await replayFromFailed(orig, JSON.parse(wf.actionsJson) as ActionDef[], base);
+      return toPublicRun((await runs.get(newRunId))!, await runs.steps(newRunId));
     });
   }
 
   /** A new run over the current actions that reuses the finished steps and resumes at the failed one. */
-  function replayFromFailed(orig: RunRow, actions: ActionDef[], base: StartRun): string {
+  async function replayFromFailed(orig: RunRow, actions: ActionDef[], base: StartRun): Promise<string> {
     if (orig.status !== "failed") throw new AppError("conflict", "Only a failed run can be replayed from its failed step; use ?from=start");
-    const failed = orig.cursor ? runs.stepAt(orig.id, orig.cursor) : null;
+    const failed = orig.cursor ? await runs.stepAt(orig.id, orig.cursor) : null;
     if (!failed) throw new AppError("conflict", "This run failed before any step ran; use ?from=start");
     const pathOf = new Map<string, string>();
     walkActions(actions, (a, path) => pathOf.set((a as ActionDef).id, path));
     const resume = pathOf.get(failed.action_id);
     if (!resume) throw new AppError("conflict", `Step "${failed.action_id}" is no longer in the workflow; use ?from=start`);
     const id = newId("run");
-    const done = runs.steps(orig.id).filter((s) => s.status === "succeeded" && pathOf.has(s.action_id));
-    runs.insert({
+    const done = (await runs.steps(orig.id)).filter((s) => s.status === "succeeded" && pathOf.has(s.action_id));
+    await runs.insert({
       id, userId: base.userId, workflowId: base.workflowId, triggerType: base.triggerType, triggerJson: orig.trigger_json,
       meta: JSON.stringify(base.meta), depth: base.depth, chain: orig.chain, now: nowIso(), status: "queued",
       actions: JSON.stringify(actions), cursor: resume, stepCount: done.length, error: null, finishedAt: null,
     });
-    for (const s of done) runs.copyStep(s.id, newId("step"), id, pathOf.get(s.action_id)!);
-    enqueueStep(id, done.length);
-    runEvents.started(id);
+    for (const s of done) await runs.copyStep(s.id, newId("step"), id, pathOf.get(s.action_id)!);
+    await enqueueStep(id, done.length);
+    await runEvents.started(id);
     return id;
   }
 
@@ -156,13 +156,13 @@ export function createRuns(deps: { db: Transactor; runs: RunsRepo; workflows: Wo
     refuse,
     startChild,
     enqueueStep,
-    get: (actor: Actor, id: string): RunPublic => {
-      const row = getRow(actor, id);
-      return toPublicRun(row, runs.steps(row.id));
+    get: async (actor: Actor, id: string): Promise<RunPublic> => {
+      const row = await getRow(actor, id);
+      return toPublicRun(row, await runs.steps(row.id));
     },
-    list(actor: Actor, workflowId: string, opts: { limit: number; before?: string }): RunPublic[] {
-      if (!workflows.byId(actor.userId, workflowId)) throw notFound("Workflow");
-      return runs.list(actor.userId, workflowId, opts.limit, opts.before).map((r) => toPublicRun(r));
+    async list(actor: Actor, workflowId: string, opts: { limit: number; before?: string }): Promise<RunPublic[]> {
+      if (!await workflows.byId(actor.userId, workflowId)) throw notFound("Workflow");
+      return (await runs.list(actor.userId, workflowId, opts.limit, opts.before)).map((r) => toPublicRun(r));
     },
     replay,
   };

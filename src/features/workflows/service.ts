@@ -36,16 +36,19 @@ export function createWorkflowsService(deps: { db: Transactor; repo: WorkflowsRe
   const limits = { maxActions: config.workflows.maxActions, maxConditionDepth: config.workflows.maxConditionDepth };
   const nowIso = () => new Date(clock.now()).toISOString();
 
-  function getRow(actor: Actor, id: string): WorkflowRow {
-    const row = repo.byId(actor.userId, id);
+  async function getRow(actor: Actor, id: string): Promise<WorkflowRow> {
+    const row = await repo.byId(actor.userId, id);
     if (!row) throw notFound("Workflow");
     return row;
   }
 
-  function validate(actor: Actor, trigger: unknown, actions: unknown[], selfId?: string): Trigger {
+  async function validate(actor: Actor, trigger: unknown, actions: unknown[], selfId?: string): Promise<Trigger> {
+    // The checks are synchronous: the ids the definition could name are looked up first, in two queries.
+    const candidates = [...idsIn([trigger, actions])];
+    const [tokenIds, workflowIds] = await Promise.all([tokens.existingIds(actor, candidates), repo.existingIds(actor.userId, candidates)]);
     const ctx: DefinitionContext = {
-      tokenExists: (id) => tokens.exists(actor, id),
-      workflowExists: (id) => id === selfId || repo.byId(actor.userId, id) !== undefined,
+      tokenExists: (id) => tokenIds.has(id),
+      workflowExists: (id) => id === selfId || workflowIds.has(id),
     };
     const errors = checkTrigger(trigger, ctx);
     if (errors.length > 0) throw rejected(errors);
@@ -56,9 +59,9 @@ export function createWorkflowsService(deps: { db: Transactor; repo: WorkflowsRe
   }
 
   /** A webhook trigger without token_id gets a new token; its URL is returned this once. */
-  function withToken(actor: Actor, trigger: Trigger): { trigger: Trigger; url?: string } {
+  async function withToken(actor: Actor, trigger: Trigger): Promise<{ trigger: Trigger; url?: string }> {
     if (trigger.type !== "webhook" || trigger.token_id) return { trigger };
-    const token = tokens.create(actor);
+    const token = await tokens.create(actor);
     return { trigger: { type: "webhook", token_id: token.id }, url: token.url };
   }
 
@@ -72,59 +75,68 @@ export function createWorkflowsService(deps: { db: Transactor; repo: WorkflowsRe
   }
 
   return {
-    get: (actor: Actor, id: string) => toPublicWorkflow(getRow(actor, id)),
+    get: async (actor: Actor, id: string) => toPublicWorkflow(await getRow(actor, id)),
 
     /** Checks a definition as create (or update of `selfId`) would, saving nothing: the web editor's dry run. */
-    check(actor: Actor, input: { trigger: unknown; actions: unknown[] }, selfId?: string): void {
-      if (selfId) getRow(actor, selfId);
-      validate(actor, input.trigger, input.actions, selfId);
+    async check(actor: Actor, input: { trigger: unknown; actions: unknown[] }, selfId?: string): Promise<void> {
+      if (selfId) await getRow(actor, selfId);
+      await validate(actor, input.trigger, input.actions, selfId);
     },
 
-    list(actor: Actor, opts: { limit: number; before?: string }): WorkflowPublic[] {
-      return repo.list(actor.userId, opts).map((r) => toPublicWorkflow(r));
+    async list(actor: Actor, opts: { limit: number; before?: string }): Promise<WorkflowPublic[]> {
+      return (await repo.list(actor.userId, opts)).map((r) => toPublicWorkflow(r));
     },
 
-    create(actor: Actor, input: WorkflowCreate): WorkflowPublic {
-      const checked = validate(actor, input.trigger, input.actions);
-      return db.tx(() => {
-        const { trigger, url } = withToken(actor, checked);
+    async create(actor: Actor, input: WorkflowCreate): Promise<WorkflowPublic> {
+      const checked = await validate(actor, input.trigger, input.actions);
+      return db.tx(async () => {
+        const { trigger, url } = await withToken(actor, checked);
         const at = nowIso();
         const row: WorkflowRow = {
           id: newId("workflow"), userId: actor.userId, name: input.name.trim(), active: input.active ?? true,
           ...triggerColumns(trigger), actionsJson: JSON.stringify(input.actions), signingSecret: newSigningSecret(),
           createdAt: at, updatedAt: at,
         };
-        repo.insert(row);
+        await repo.insert(row);
         return toPublicWorkflow(row, url);
       });
     },
 
-    update(actor: Actor, id: string, input: WorkflowUpdate): WorkflowPublic {
-      return db.tx(() => {
-        const row = getRow(actor, id);
+    async update(actor: Actor, id: string, input: WorkflowUpdate): Promise<WorkflowPublic> {
+      return db.tx(async () => {
+        const row = await getRow(actor, id);
         const patch: Partial<WorkflowRow> = { updatedAt: nowIso() };
         if (input.name !== undefined) patch.name = input.name.trim();
         if (input.active !== undefined) patch.active = input.active;
         let url: string | undefined;
         if (input.trigger !== undefined || input.actions !== undefined) {
           const actions = input.actions ?? (JSON.parse(row.actionsJson) as unknown[]);
-          const checked = validate(actor, input.trigger ?? JSON.parse(row.triggerJson), actions, id);
-          const next = withToken(actor, checked);
+          const checked = await validate(actor, input.trigger ?? JSON.parse(row.triggerJson), actions, id);
+          const next = await withToken(actor, checked);
           url = next.url;
           Object.assign(patch, triggerColumns(next.trigger), { actionsJson: JSON.stringify(actions) });
         }
-        repo.update(id, patch);
-        return toPublicWorkflow(getRow(actor, id), url);
+        await repo.update(id, patch);
+        return toPublicWorkflow(await getRow(actor, id), url);
       });
     },
 
-    delete(actor: Actor, id: string): WorkflowPublic {
-      return db.tx(() => {
-        const before = toPublicWorkflow(getRow(actor, id));
-        repo.delete(actor.userId, id);
+    async delete(actor: Actor, id: string): Promise<WorkflowPublic> {
+      return db.tx(async () => {
+        const before = toPublicWorkflow(await getRow(actor, id));
+        await repo.delete(actor.userId, id);
         return before;
       });
     },
   };
 }
 export type WorkflowsService = ReturnType<typeof createWorkflowsService>;
+
+/** Every string in a definition that looks like a token or workflow id (at most a few hundred: definitions are bounded). */
+function idsIn(value: unknown, out = new Set<string>()): Set<string> {
+  if (typeof value === "string") {
+    if (/^(whk|wf)_[0-9A-Z]{26}$/.test(value)) out.add(value);
+  } else if (Array.isArray(value)) for (const v of value) idsIn(v, out);
+  else if (value && typeof value === "object") for (const v of Object.values(value)) idsIn(v, out);
+  return out;
+}

@@ -23,28 +23,28 @@ const validationErrors = (e: unknown): FieldError[] | undefined =>
 export function editorWebRoutes(s: Services, h: WebHelpers) {
   const wfs = s.workflows.service;
 
-  function render(me: SignedIn, id: string | undefined, extra: Pick<EditorInput, "view" | "draft"> & Partial<EditorInput>): Response {
-    const name = id ? wfs.get(me.actor, id).name : "";
+  async function render(me: SignedIn, id: string | undefined, extra: Pick<EditorInput, "view" | "draft"> & Partial<EditorInput>): Promise<Response> {
+    const name = id ? (await wfs.get(me.actor, id)).name : "";
     return editorPage({
       user: h.layoutUser(me),
       action: id ? `/workflows/${id}/edit` : "/workflows/new",
       heading: id ? `Edit “${name}”` : "New workflow",
       cancel: id ? `/workflows/${id}` : "/workflows",
-      tokens: s.webhookTokens.list(me.actor, { limit: PICKER }),
-      workflows: wfs.list(me.actor, { limit: PICKER }).filter((w) => w.id !== id).map((w) => ({ id: w.id, name: w.name })),
+      tokens: await s.webhookTokens.list(me.actor, { limit: PICKER }),
+      workflows: (await wfs.list(me.actor, { limit: PICKER })).filter((w) => w.id !== id).map((w) => ({ id: w.id, name: w.name })),
       ...extra,
     });
   }
 
   /** Creates or updates; a new webhook token's URL is shown on the workflow's page in this response only. */
-  function save(me: SignedIn, id: string | undefined, def: JsonDefinition | Draft): Response {
+  async function save(me: SignedIn, id: string | undefined, def: JsonDefinition | Draft): Promise<Response> {
     const input = { name: def.name, active: def.active, trigger: def.trigger, actions: def.actions };
-    const wf: WorkflowPublic = id ? wfs.update(me.actor, id, input) : wfs.create(me.actor, input);
+    const wf: WorkflowPublic = id ? await wfs.update(me.actor, id, input) : await wfs.create(me.actor, input);
     if (wf.webhook_url) return workflowPageResponse(s, h, me, wf.id, { webhookUrl: wf.webhook_url, flash: { kind: "ok", text: id ? "Saved, with a new webhook token." : "Workflow created." } });
     return redirect(`/workflows/${wf.id}?notice=${id ? "saved" : "created"}`);
   }
 
-  function fromJson(me: SignedIn, id: string | undefined, body: unknown): Response {
+  async function fromJson(me: SignedIn, id: string | undefined, body: unknown): Promise<Response> {
     const json = lf(formField(body, "json"));
     const op = parseOp(formField(body, "op"));
     const { def, errors } = parseJsonDefinition(json);
@@ -57,7 +57,7 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
     const named = nameErrors(def.name);
     if (named.length) return again(named);
     try {
-      return save(me, id, def);
+      return await save(me, id, def);
     } catch (e) {
       const errs = validationErrors(e);
       if (!errs) throw e;
@@ -65,7 +65,7 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
     }
   }
 
-  function fromForm(me: SignedIn, id: string | undefined, body: unknown): Response {
+  async function fromForm(me: SignedIn, id: string | undefined, body: unknown): Promise<Response> {
     const { draft, errors: local } = parseForm(body as Record<string, unknown>);
     const op = parseOp(formField(body, "op"));
     if (op.verb === "view_json") {
@@ -78,7 +78,7 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
     }
     const errors = [...nameErrors(draft.name), ...local];
     try {
-      wfs.check(me.actor, { trigger: draft.trigger, actions: draft.actions }, id);
+      await wfs.check(me.actor, { trigger: draft.trigger, actions: draft.actions }, id);
     } catch (e) {
       const errs = validationErrors(e);
       if (!errs) throw e;
@@ -86,7 +86,7 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
     }
     if (errors.length) return render(me, id, { view: "form", draft, errors, status: 422 });
     try {
-      return save(me, id, draft);
+      return await save(me, id, draft);
     } catch (e) {
       const errs = validationErrors(e);
       if (!errs) throw e;
@@ -94,13 +94,13 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
     }
   }
 
-  function post(me: SignedIn, id: string | undefined, body: unknown): Response {
-    if (id) wfs.get(me.actor, id); // another user's workflow is 404 before anything is read
+  async function post(me: SignedIn, id: string | undefined, body: unknown): Promise<Response> {
+    if (id) await wfs.get(me.actor, id); // another user's workflow is 404 before anything is read
     return formField(body, "view") === "json" ? fromJson(me, id, body) : fromForm(me, id, body);
   }
 
-  function stored(me: SignedIn, id: string): Draft {
-    const wf = wfs.get(me.actor, id);
+  async function stored(me: SignedIn, id: string): Promise<Draft> {
+    const wf = await wfs.get(me.actor, id);
     return draftOf({ name: wf.name, active: wf.active, trigger: wf.trigger, actions: wf.actions });
   }
 
@@ -108,8 +108,8 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
     // GET /workflows/new
     .get(
       "/workflows/new",
-      h.page(({ request, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         const draft = blank();
         return query.view === "json" ? render(me, undefined, { view: "json", draft, json: jsonText(draft) }) : render(me, undefined, { view: "form", draft });
@@ -118,8 +118,8 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
     // POST /workflows/new — every editor button (save, views, add/remove/move) posts here
     .post(
       "/workflows/new",
-      h.page(({ request, body }) => {
-        const me = h.checkSessionPost(request, body);
+      h.page(async ({ request, body }) => {
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst("/workflows/new");
         return post(me, undefined, body);
       }),
@@ -127,20 +127,20 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
     // GET /workflows/:id/edit
     .get(
       "/workflows/:id/edit",
-      h.page(({ request, params, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         const id = params.id ?? "";
-        const draft = stored(me, id);
+        const draft = await stored(me, id);
         return query.view === "json" ? render(me, id, { view: "json", draft, json: jsonText(draft) }) : render(me, id, { view: "form", draft });
       }),
     )
     // POST /workflows/:id/edit
     .post(
       "/workflows/:id/edit",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = h.checkSessionPost(request, body);
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst(`/workflows/${id}/edit`);
         return post(me, id, body);
       }),

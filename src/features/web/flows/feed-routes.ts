@@ -34,13 +34,13 @@ export function feedWebRoutes(s: Services, h: WebHelpers) {
     // GET /settings/feeds
     .get(
       PATH,
-      h.page(({ request, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         const cursor = FEED_ID.test(query.before ?? "") ? query.before : undefined;
-        const { rows, next } = paged(feeds.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
-        const workflows = new Map(s.workflows.service.list(me.actor, { limit: 500 }).map((w) => [w.id, w.name]));
-        const lastNew = feeds.lastPollSources(me.actor, rows.map((f) => f.id));
+        const { rows, next } = paged(await feeds.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
+        const workflows = new Map((await s.workflows.service.list(me.actor, { limit: 500 })).map((w) => [w.id, w.name]));
+        const lastNew = await feeds.lastPollSources(me.actor, rows.map((f) => f.id));
         return feedsPage({ user: h.layoutUser(me), feeds: rows, lastNew, workflows, next, flash: notice(query) });
       }),
     )
@@ -48,7 +48,7 @@ export function feedWebRoutes(s: Services, h: WebHelpers) {
     .post(
       `${PATH}/:id/poll`,
       h.page(async ({ request, body, params }) => {
-        const me = h.checkSessionPost(request, body);
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst(PATH);
         const { poll } = await feeds.pollNow(me.actor, params.id ?? "");
         if (poll.status === "failed") return redirect(`${PATH}?notice=poll_failed`);
@@ -59,10 +59,10 @@ export function feedWebRoutes(s: Services, h: WebHelpers) {
     // GET /settings/feeds/:id/delete — asks first
     .get(
       `${PATH}/:id/delete`,
-      h.page(({ request, params }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const f = feeds.get(me.actor, params.id ?? "");
+        const f = await feeds.get(me.actor, params.id ?? "");
         return confirmPage({
           user: h.layoutUser(me), title: "Stop watching this feed?", name: f.title ?? f.feed_url, button: "Delete",
           note: "Sources it already saved stay in your library. While the workflow keeps its watch_feed action, its next run watches the feed again.",
@@ -73,10 +73,10 @@ export function feedWebRoutes(s: Services, h: WebHelpers) {
     // POST /settings/feeds/:id/delete
     .post(
       `${PATH}/:id/delete`,
-      h.page(({ request, body, params }) => {
-        const me = h.checkSessionPost(request, body);
+      h.page(async ({ request, body, params }) => {
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst(PATH);
-        feeds.remove(me.actor, params.id ?? "");
+        await feeds.remove(me.actor, params.id ?? "");
         return redirect(`${PATH}?notice=deleted`);
       }),
     );

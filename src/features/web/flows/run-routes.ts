@@ -17,25 +17,25 @@ const NOTICES: Record<string, Flash> = {
 export function runWebRoutes(s: Services, h: WebHelpers) {
   const runs = s.workflows.runs;
 
-  function workflowOf(me: SignedIn, id: string): WorkflowPublic | null {
+  async function workflowOf(me: SignedIn, id: string): Promise<WorkflowPublic | null> {
     try {
-      return s.workflows.service.get(me.actor, id);
+      return await s.workflows.service.get(me.actor, id);
     } catch {
       return null;
     }
   }
 
-  function runResponse(me: SignedIn, id: string, extra: { flash?: Flash; status?: number } = {}): Response {
-    const run = runs.get(me.actor, id);
-    return runPage({ user: h.layoutUser(me), run, workflow: workflowOf(me, run.workflow_id), ...extra });
+  async function runResponse(me: SignedIn, id: string, extra: { flash?: Flash; status?: number } = {}): Promise<Response> {
+    const run = await runs.get(me.actor, id);
+    return runPage({ user: h.layoutUser(me), run, workflow: await workflowOf(me, run.workflow_id), ...extra });
   }
 
   return new Elysia()
     // GET /runs/:id
     .get(
       "/runs/:id",
-      h.page(({ request, params, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         return runResponse(me, params.id ?? "", { flash: query.notice === "replayed" ? NOTICES.replayed : undefined });
       }),
@@ -43,13 +43,13 @@ export function runWebRoutes(s: Services, h: WebHelpers) {
     // POST /runs/:id/replay — from=failed (default) or from=start
     .post(
       "/runs/:id/replay",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = h.checkSessionPost(request, body);
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst(`/runs/${id}`);
         const from = formField(body, "from") === "start" ? "start" : "failed";
         try {
-          const next = runs.replay(me.actor, id, from);
+          const next = await runs.replay(me.actor, id, from);
           return redirect(`/runs/${next.id}?notice=replayed`);
         } catch (e) {
           // Not finished, nothing failed, the failed step was removed: say why on the run's own page.

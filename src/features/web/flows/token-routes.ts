@@ -33,20 +33,20 @@ export function tokenWebRoutes(s: Services, h: WebHelpers) {
     return true;
   }
 
-  function names(me: SignedIn): Map<string, string> {
-    return new Map(s.workflows.service.list(me.actor, { limit: 500 }).map((w) => [w.id, w.name]));
+  async function names(me: SignedIn): Promise<Map<string, string>> {
+    return new Map((await s.workflows.service.list(me.actor, { limit: 500 })).map((w) => [w.id, w.name]));
   }
 
-  function listResponse(me: SignedIn, extra: Partial<TokensPageInput> = {}): Response {
-    return tokensPage({ user: h.layoutUser(me), tokens: tokens.list(me.actor, { limit: SHOWN }), names: names(me), formId: newCsrfToken(), ...extra });
+  async function listResponse(me: SignedIn, extra: Partial<TokensPageInput> = {}): Promise<Response> {
+    return tokensPage({ user: h.layoutUser(me), tokens: await tokens.list(me.actor, { limit: SHOWN }), names: await names(me), formId: newCsrfToken(), ...extra });
   }
 
   return new Elysia()
     // GET /settings/webhook-tokens
     .get(
       PATH,
-      h.page(({ request, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         return listResponse(me, { flash: flashOf(NOTICES, query.notice) });
       }),
@@ -54,24 +54,24 @@ export function tokenWebRoutes(s: Services, h: WebHelpers) {
     // POST /settings/webhook-tokens — the URL is in this response only
     .post(
       PATH,
-      h.page(({ request, body }) => {
-        const me = h.checkSessionPost(request, body);
+      h.page(async ({ request, body }) => {
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst(PATH);
         if (!firstUse(me.user.id, formField(body, "form_id"))) {
           const text = "This form was already sent, so no other token was made and its URL is not shown again. If you did not copy it, regenerate the token.";
           return listResponse(me, { flash: { kind: "error", text }, status: 409 });
         }
-        const t = tokens.create(me.actor);
+        const t = await tokens.create(me.actor);
         return listResponse(me, { created: { url: t.url, hint: t.hint, regenerated: false } });
       }),
     )
     // GET /settings/webhook-tokens/:id/regenerate — asks first
     .get(
       `${PATH}/:id/regenerate`,
-      h.page(({ request, params }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const t = tokens.get(me.actor, params.id ?? "");
+        const t = await tokens.get(me.actor, params.id ?? "");
         const n = t.workflow_ids.length;
         return confirmPage({
           user: h.layoutUser(me), title: "Regenerate this token?", name: t.hint, button: "Regenerate",
@@ -83,26 +83,26 @@ export function tokenWebRoutes(s: Services, h: WebHelpers) {
     // POST /settings/webhook-tokens/:id/regenerate
     .post(
       `${PATH}/:id/regenerate`,
-      h.page(({ request, body, params }) => {
-        const me = h.checkSessionPost(request, body);
+      h.page(async ({ request, body, params }) => {
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst(PATH);
-        const t = tokens.regenerate(me.actor, params.id ?? "");
+        const t = await tokens.regenerate(me.actor, params.id ?? "");
         return listResponse(me, { created: { url: t.url, hint: t.hint, regenerated: true } });
       }),
     )
     // POST /settings/webhook-tokens/:id/delete
     .post(
       `${PATH}/:id/delete`,
-      h.page(({ request, body, params }) => {
-        const me = h.checkSessionPost(request, body);
+      h.page(async ({ request, body, params }) => {
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst(PATH);
         const id = params.id ?? "";
         try {
-          tokens.delete(me.actor, id);
+          await tokens.delete(me.actor, id);
         } catch (e) {
           if (!(e instanceof AppError) || e.code !== "conflict") throw e;
-          const t = tokens.get(me.actor, id);
-          const known = names(me);
+          const t = await tokens.get(me.actor, id);
+          const known = await names(me);
           const list = t.workflow_ids.map((w) => `“${known.get(w) ?? w}”`).join(", ");
           const text = `The token ${t.hint} is still used by ${list}. Choose another token in ${t.workflow_ids.length === 1 ? "that workflow" : "those workflows"} or delete ${t.workflow_ids.length === 1 ? "it" : "them"} first.`;
           return listResponse(me, { flash: { kind: "error", text }, status: 409 });

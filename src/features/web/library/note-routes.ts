@@ -26,13 +26,13 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
   const notebooksOf = (actor: Actor) => s.notebooks.list(actor, { limit: PICKER_LIMIT });
 
   /** The newest sources plus the given ones (linked or checked), so a checked box never disappears. */
-  function sourcesOf(actor: Actor, keep: string[] = []): SourceChoice[] {
-    const rows = s.sources.list(actor, { limit: SOURCE_CHOICES });
+  async function sourcesOf(actor: Actor, keep: string[] = []): Promise<SourceChoice[]> {
+    const rows = await s.sources.list(actor, { limit: SOURCE_CHOICES });
     const listed = new Set(rows.map((r) => r.id));
     for (const id of keep) {
       if (listed.has(id) || !ID_RE.source.test(id)) continue;
       try {
-        rows.push(s.sources.publicOf(s.sources.get(actor, id)));
+        rows.push(await s.sources.publicOf(await s.sources.get(actor, id)));
       } catch (e) {
         if (!(e instanceof AppError) || e.code !== "not_found") throw e;
       }
@@ -40,9 +40,9 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
     return rows.map((r) => ({ id: r.id, title: r.title || r.url }));
   }
 
-  function ownsNotebook(actor: Actor, id: string): boolean {
+  async function ownsNotebook(actor: Actor, id: string): Promise<boolean> {
     try {
-      s.notebooks.getRow(actor, id);
+      await s.notebooks.getRow(actor, id);
       return true;
     } catch (e) {
       if (e instanceof AppError && e.code === "not_found") return false;
@@ -51,7 +51,7 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
   }
 
   /** Checks the editor's fields like the API's schema, including that the notebook is the user's. */
-  function readForm(actor: Actor, body: unknown): ValidNote {
+  async function readForm(actor: Actor, body: unknown): Promise<ValidNote> {
     const title = formField(body, "title").trim();
     const content = lf(formField(body, "content"));
     const notebookId = formField(body, "notebook_id");
@@ -60,7 +60,7 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
     if (!content.trim()) errors.content = "Write something first.";
     else if (content.length > MAX_CONTENT) errors.content = "The note is longer than 1,000,000 characters.";
     if (title.length > 500) errors.title = "The title is longer than 500 characters.";
-    if (notebookId && (!ID_RE.notebook.test(notebookId) || !ownsNotebook(actor, notebookId))) {
+    if (notebookId && (!ID_RE.notebook.test(notebookId) || !await ownsNotebook(actor, notebookId))) {
       errors.notebook_id = "Choose a notebook from the list.";
     }
     if (sourceIds.length > 100) errors.source_ids = "Link at most 100 sources.";
@@ -69,9 +69,9 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
   }
 
   /** Saves through the service; a linked source that is gone (the API's source_ids check) comes back as a field error. */
-  function saved<T>(f: ValidNote, save: () => T): T | undefined {
+  async function saved<T>(f: ValidNote, save: () => Promise<T>): Promise<T | undefined> {
     try {
-      return save();
+      return await save();
     } catch (e) {
       if (!(e instanceof AppError) || e.code !== "validation_failed" || !e.extra.errors?.[0]?.path.startsWith("source_ids")) throw e;
       f.errors.source_ids = "One of the chosen sources no longer exists.";
@@ -79,74 +79,74 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
     }
   }
 
-  function notePost(request: Request, body: unknown, id: string): SignedIn | Response {
-    return h.checkSessionPost(request, body) ?? signInFirst(`/notes/${id}`);
+  async function notePost(request: Request, body: unknown, id: string): Promise<SignedIn | Response> {
+    return await h.checkSessionPost(request, body) ?? signInFirst(`/notes/${id}`);
   }
 
   return new Elysia()
     // GET /notes
     .get(
       "/notes",
-      h.page(({ request, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         const notebook = ID_RE.notebook.test(query.notebook ?? "") ? query.notebook : undefined;
         const before = ID_RE.note.test(query.before ?? "") ? query.before : undefined;
-        const { rows, next } = paged(s.notes.list(me.actor, { limit: PAGE_SIZE + 1, before, notebookId: notebook }), PAGE_SIZE);
-        return notesListPage({ user: h.layoutUser(me), notes: rows, next, notebooks: notebooksOf(me.actor), notebook, flash: flashOf(NOTICES, query.notice) });
+        const { rows, next } = paged(await s.notes.list(me.actor, { limit: PAGE_SIZE + 1, before, notebookId: notebook }), PAGE_SIZE);
+        return notesListPage({ user: h.layoutUser(me), notes: rows, next, notebooks: await notebooksOf(me.actor), notebook, flash: flashOf(NOTICES, query.notice) });
       }),
     )
     // GET /notes/new
     .get(
       "/notes/new",
-      h.page(({ request, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         const notebookId = ID_RE.notebook.test(query.notebook ?? "") ? query.notebook : undefined;
         const sourceIds = ID_RE.source.test(query.source ?? "") ? [query.source!] : [];
-        return newNotePage({ user: h.layoutUser(me), notebooks: notebooksOf(me.actor), sources: sourcesOf(me.actor, sourceIds), form: { notebookId, sourceIds } });
+        return newNotePage({ user: h.layoutUser(me), notebooks: await notebooksOf(me.actor), sources: await sourcesOf(me.actor, sourceIds), form: { notebookId, sourceIds } });
       }),
     )
     // POST /notes
     .post(
       "/notes",
-      h.page(({ request, body }) => {
-        const me = h.checkSessionPost(request, body);
+      h.page(async ({ request, body }) => {
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst("/notes/new");
-        const f = readForm(me.actor, body);
+        const f = await readForm(me.actor, body);
         const note = Object.keys(f.errors).length
           ? undefined
-          : saved(f, () => s.notes.create(me.actor, { content: f.content, title: f.title || undefined, notebook_id: f.notebookId || null, source_ids: f.sourceIds }));
-        if (!note) return newNotePage({ user: h.layoutUser(me), notebooks: notebooksOf(me.actor), sources: sourcesOf(me.actor, f.sourceIds), form: f, status: 422 });
+          : await saved(f, () => s.notes.create(me.actor, { content: f.content, title: f.title || undefined, notebook_id: f.notebookId || null, source_ids: f.sourceIds }));
+        if (!note) return newNotePage({ user: h.layoutUser(me), notebooks: await notebooksOf(me.actor), sources: await sourcesOf(me.actor, f.sourceIds), form: f, status: 422 });
         return redirect(`/notes/${note.id}?notice=created`);
       }),
     )
     // GET /notes/:id — rendered, with the editor below
     .get(
       "/notes/:id",
-      h.page(({ request, params, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const note = s.notes.get(me.actor, params.id ?? "");
-        const sources = sourcesOf(me.actor, note.source_ids);
-        return notePage({ user: h.layoutUser(me), note, notebooks: notebooksOf(me.actor), sources, flash: flashOf(NOTICES, query.notice) });
+        const note = await s.notes.get(me.actor, params.id ?? "");
+        const sources = await sourcesOf(me.actor, note.source_ids);
+        return notePage({ user: h.layoutUser(me), note, notebooks: await notebooksOf(me.actor), sources, flash: flashOf(NOTICES, query.notice) });
       }),
     )
     // POST /notes/:id
     .post(
       "/notes/:id",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = notePost(request, body, id);
+        const me = await notePost(request, body, id);
         if (me instanceof Response) return me;
-        const note = s.notes.get(me.actor, id);
-        const f = readForm(me.actor, body);
+        const note = await s.notes.get(me.actor, id);
+        const f = await readForm(me.actor, body);
         const done = Object.keys(f.errors).length
           ? undefined
-          : saved(f, () => s.notes.update(me.actor, id, { content: f.content, title: f.title || null, notebook_id: f.notebookId || null, source_ids: f.sourceIds }));
+          : await saved(f, () => s.notes.update(me.actor, id, { content: f.content, title: f.title || null, notebook_id: f.notebookId || null, source_ids: f.sourceIds }));
         if (!done) {
-          const sources = sourcesOf(me.actor, [...note.source_ids, ...f.sourceIds]);
-          return notePage({ user: h.layoutUser(me), note, notebooks: notebooksOf(me.actor), sources, form: f, status: 422 });
+          const sources = await sourcesOf(me.actor, [...note.source_ids, ...f.sourceIds]);
+          return notePage({ user: h.layoutUser(me), note, notebooks: await notebooksOf(me.actor), sources, form: f, status: 422 });
         }
         return redirect(`/notes/${id}?notice=saved`);
       }),
@@ -154,10 +154,10 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
     // GET /notes/:id/download
     .get(
       "/notes/:id/download",
-      h.page(({ request, params }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const note = s.notes.get(me.actor, params.id ?? "");
+        const note = await s.notes.get(me.actor, params.id ?? "");
         return new Response(note.content, {
           headers: {
             "content-type": "text/markdown; charset=utf-8",
@@ -171,21 +171,21 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
     // GET /notes/:id/delete — asks first
     .get(
       "/notes/:id/delete",
-      h.page(({ request, params }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const note = s.notes.get(me.actor, params.id ?? "");
+        const note = await s.notes.get(me.actor, params.id ?? "");
         return confirmDeletePage({ user: h.layoutUser(me), what: "note", name: noteTitle(note), action: `/notes/${note.id}/delete`, cancel: `/notes/${note.id}` });
       }),
     )
     // POST /notes/:id/delete
     .post(
       "/notes/:id/delete",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = notePost(request, body, id);
+        const me = await notePost(request, body, id);
         if (me instanceof Response) return me;
-        s.notes.delete(me.actor, id);
+        await s.notes.delete(me.actor, id);
         return redirect("/notes?notice=deleted");
       }),
     );

@@ -30,16 +30,16 @@ function readForm(body: unknown): { name: string; description: string; errors: N
 }
 
 export function notebookWebRoutes(s: Services, h: WebHelpers) {
-  function listResponse(me: SignedIn, before: string | undefined, extra: { form?: NotebookForm; flash?: Flash; status?: number } = {}) {
+  async function listResponse(me: SignedIn, before: string | undefined, extra: { form?: NotebookForm; flash?: Flash; status?: number } = {}) {
     const cursor = ID_RE.notebook.test(before ?? "") ? before : undefined;
-    const { rows, next } = paged(s.notebooks.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
+    const { rows, next } = paged(await s.notebooks.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
     return notebooksListPage({ user: h.layoutUser(me), notebooks: rows, next, ...extra });
   }
 
-  function detailResponse(me: SignedIn, id: string, extra: { form?: NotebookForm; flash?: Flash; status?: number; sort?: "saved_at" } = {}) {
-    const notebook = s.notebooks.get(me.actor, id);
-    const sources = s.sources.listRows(me.actor, { limit: SHOWN + 1, notebookId: id, sort: extra.sort });
-    const notes = s.notes.listRows(me.actor, { limit: SHOWN + 1, notebookId: id });
+  async function detailResponse(me: SignedIn, id: string, extra: { form?: NotebookForm; flash?: Flash; status?: number; sort?: "saved_at" } = {}) {
+    const notebook = await s.notebooks.get(me.actor, id);
+    const sources = await s.sources.listRows(me.actor, { limit: SHOWN + 1, notebookId: id, sort: extra.sort });
+    const notes = await s.notes.listRows(me.actor, { limit: SHOWN + 1, notebookId: id });
     return notebookPage({
       user: h.layoutUser(me),
       notebook,
@@ -52,16 +52,16 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
   }
 
   /** The POST's signed-in user, or a redirect to sign in and come back to the notebook. */
-  function notebookPost(request: Request, body: unknown, id: string): SignedIn | Response {
-    return h.checkSessionPost(request, body) ?? signInFirst(`/notebooks/${id}`);
+  async function notebookPost(request: Request, body: unknown, id: string): Promise<SignedIn | Response> {
+    return await h.checkSessionPost(request, body) ?? signInFirst(`/notebooks/${id}`);
   }
 
   return new Elysia()
     // GET /notebooks
     .get(
       "/notebooks",
-      h.page(({ request, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         return listResponse(me, query.before, { flash: flashOf(NOTICES, query.notice) });
       }),
@@ -69,20 +69,20 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
     // POST /notebooks
     .post(
       "/notebooks",
-      h.page(({ request, body }) => {
-        const me = h.checkSessionPost(request, body);
+      h.page(async ({ request, body }) => {
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst("/notebooks");
         const form = readForm(body);
         if (Object.keys(form.errors).length) return listResponse(me, undefined, { form, status: 422 });
-        const nb = s.notebooks.create(me.actor, { name: form.name, description: form.description || null });
+        const nb = await s.notebooks.create(me.actor, { name: form.name, description: form.description || null });
         return redirect(`/notebooks/${nb.id}?notice=created`);
       }),
     )
     // GET /notebooks/:id
     .get(
       "/notebooks/:id",
-      h.page(({ request, params, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         return detailResponse(me, params.id ?? "", { flash: flashOf(NOTICES, query.notice), sort: query.sort === "saved_at" ? "saved_at" : undefined });
       }),
@@ -90,34 +90,34 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
     // POST /notebooks/:id — rename or describe
     .post(
       "/notebooks/:id",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = notebookPost(request, body, id);
+        const me = await notebookPost(request, body, id);
         if (me instanceof Response) return me;
         const form = readForm(body);
         if (Object.keys(form.errors).length) return detailResponse(me, id, { form, status: 422 });
-        s.notebooks.update(me.actor, id, { name: form.name, description: form.description || null });
+        await s.notebooks.update(me.actor, id, { name: form.name, description: form.description || null });
         return redirect(`/notebooks/${id}?notice=saved`);
       }),
     )
     // POST /notebooks/:id/sources/:sid/remove
     .post(
       "/notebooks/:id/sources/:sid/remove",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = notebookPost(request, body, id);
+        const me = await notebookPost(request, body, id);
         if (me instanceof Response) return me;
-        s.sources.removeFromNotebook(me.actor, id, params.sid ?? "");
+        await s.sources.removeFromNotebook(me.actor, id, params.sid ?? "");
         return redirect(`/notebooks/${id}?notice=removed`);
       }),
     )
     // GET /notebooks/:id/export.zip — the API's Markdown export, for the signed-in browser
     .get(
       "/notebooks/:id/export.zip",
-      h.page(({ request, params }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const { filename, zip } = s.notebooks.exportMarkdown(me.actor, params.id ?? "");
+        const { filename, zip } = await s.notebooks.exportMarkdown(me.actor, params.id ?? "");
         return new Response(zip, {
           headers: {
             "content-type": "application/zip",
@@ -131,10 +131,10 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
     // GET /notebooks/:id/delete — asks first
     .get(
       "/notebooks/:id/delete",
-      h.page(({ request, params }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const nb = s.notebooks.get(me.actor, params.id ?? "");
+        const nb = await s.notebooks.get(me.actor, params.id ?? "");
         return confirmDeletePage({
           user: h.layoutUser(me),
           what: "notebook",
@@ -148,11 +148,11 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
     // POST /notebooks/:id/delete
     .post(
       "/notebooks/:id/delete",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = notebookPost(request, body, id);
+        const me = await notebookPost(request, body, id);
         if (me instanceof Response) return me;
-        s.notebooks.delete(me.actor, id);
+        await s.notebooks.delete(me.actor, id);
         return redirect("/notebooks?notice=deleted");
       }),
     );

@@ -33,8 +33,8 @@ function readQuery(query: Record<string, string | undefined>): SearchQuery {
 }
 
 export function searchWebRoutes(s: Services, h: WebHelpers) {
-  function render(me: SignedIn, p: Omit<SearchPageInput, "user" | "notebooks">): Response {
-    return searchPage({ user: h.layoutUser(me), notebooks: s.notebooks.list(me.actor, { limit: PICKER_LIMIT }), ...p });
+  async function render(me: SignedIn, p: Omit<SearchPageInput, "user" | "notebooks">): Promise<Response> {
+    return searchPage({ user: h.layoutUser(me), notebooks: await s.notebooks.list(me.actor, { limit: PICKER_LIMIT }), ...p });
   }
 
   return new Elysia()
@@ -42,13 +42,13 @@ export function searchWebRoutes(s: Services, h: WebHelpers) {
     .get(
       "/search",
       h.page(async ({ request, query }) => {
-        const me = h.signedIn(request);
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         const q = readQuery(query);
         if (!q.q) return render(me, { query: q });
         try {
           const hits = await s.search.search(me.actor, q.q, { mode: q.mode, types: q.type ? [q.type] : undefined, notebookId: q.notebook, limit: RESULTS });
-          return render(me, { query: q, hits });
+          return await render(me, { query: q, hits });
         } catch (e) {
           const f = askProblem(e);
           if (!f) throw e;
@@ -62,7 +62,7 @@ export function searchWebRoutes(s: Services, h: WebHelpers) {
     .post(
       "/search/ask",
       h.page(async ({ request, body }) => {
-        const me = h.checkSessionPost(request, body);
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst("/search");
         const question = formField(body, "question").trim();
         const nb = formField(body, "notebook_id");
@@ -75,7 +75,7 @@ export function searchWebRoutes(s: Services, h: WebHelpers) {
         }
         try {
           ask.result = await s.ask.ask(me.actor, { question, notebook_id: notebook });
-          return render(me, { query, ask });
+          return await render(me, { query, ask });
         } catch (e) {
           const f = askProblem(e);
           if (!f) throw e;

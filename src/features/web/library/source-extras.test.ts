@@ -8,7 +8,7 @@ import { idIn, post, setup, signedInPerson } from "./test-helpers.ts";
 const web = startOutsideWeb();
 const contexts: TestContext[] = [];
 afterAll(async () => {
-  web.stop();
+  void web.stop();
   for (const ctx of contexts) await ctx.services.podcasts.close();
 });
 

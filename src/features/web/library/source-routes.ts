@@ -35,18 +35,18 @@ const MAX_QUESTION = 2000;
 export function sourceWebRoutes(s: Services, h: WebHelpers) {
   const notebooksOf = (actor: Actor) => s.notebooks.list(actor, { limit: PICKER_LIMIT });
 
-  function listResponse(me: SignedIn, q: Record<string, string | undefined>, extra: { form?: AddForm; flash?: Flash; status?: number } = {}) {
+  async function listResponse(me: SignedIn, q: Record<string, string | undefined>, extra: { form?: AddForm; flash?: Flash; status?: number } = {}) {
     const status = SOURCE_STATUSES.find((x) => x === q.status);
     const notebook = ID_RE.notebook.test(q.notebook ?? "") ? q.notebook : undefined;
     const sort = q.sort === "saved_at" ? "saved_at" : undefined;
     const tag = q.tag?.trim() && q.tag.length <= 100 ? q.tag.trim() : undefined;
     // Sorted by saved time the cursor is "saved_at|id"; a cursor of the other order is ignored.
     const before = (sort ? SAVED_CURSOR : ID_RE.source).test(q.before ?? "") ? q.before : undefined;
-    const liveSince = s.live.events.latestSeq(); // read before the rows: a change after it reaches the page live
-    const list = s.sources.list(me.actor, { limit: PAGE_SIZE + 1, before, status, notebookId: notebook, tag, sort });
+    const liveSince = await s.live.events.latestSeq(); // read before the rows: a change after it reaches the page live
+    const list = await s.sources.list(me.actor, { limit: PAGE_SIZE + 1, before, status, notebookId: notebook, tag, sort });
     const { rows, next } = paged(list.map((r) => ({ id: sourceCursorKey(r, sort), r })), PAGE_SIZE);
     return libraryListPage({
-      user: h.layoutUser(me), sources: rows.map((x) => x.r), next, filters: { status, notebook, tag, sort }, notebooks: notebooksOf(me.actor), liveSince, ...extra,
+      user: h.layoutUser(me), sources: rows.map((x) => x.r), next, filters: { status, notebook, tag, sort }, notebooks: await notebooksOf(me.actor), liveSince, ...extra,
     });
   }
 
@@ -67,14 +67,14 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
   }
 
   /** The reader with its notebooks and the notes about it, plus whatever a form left to show. */
-  function readerResponse(me: SignedIn, id: string, extra: Pick<ReaderPageInput, "rename" | "ask" | "flash" | "status"> = {}): Response {
-    const liveSince = s.live.events.latestSeq();
-    const source = s.sources.publicOf(s.sources.get(me.actor, id), true);
-    const notes = s.notes.list(me.actor, { limit: LINKED_NOTES + 1, sourceId: source.id });
+  async function readerResponse(me: SignedIn, id: string, extra: Pick<ReaderPageInput, "rename" | "ask" | "flash" | "status"> = {}): Promise<Response> {
+    const liveSince = await s.live.events.latestSeq();
+    const source = await s.sources.publicOf(await s.sources.get(me.actor, id), true);
+    const notes = await s.notes.list(me.actor, { limit: LINKED_NOTES + 1, sourceId: source.id });
     return readerPage({
       user: h.layoutUser(me),
       source,
-      notebooks: notebooksOf(me.actor),
+      notebooks: await notebooksOf(me.actor),
       notes: notes.slice(0, LINKED_NOTES),
       moreNotes: notes.length > LINKED_NOTES,
       liveSince,
@@ -83,8 +83,8 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
   }
 
   /** The POST's source, or a redirect to sign in and come back to its reader. */
-  function sourcePost(request: Request, body: unknown, id: string): SignedIn | Response {
-    const me = h.checkSessionPost(request, body);
+  async function sourcePost(request: Request, body: unknown, id: string): Promise<SignedIn | Response> {
+    const me = await h.checkSessionPost(request, body);
     return me ?? signInFirst(`/library/sources/${id}`);
   }
 
@@ -92,8 +92,8 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
     // GET /library
     .get(
       "/library",
-      h.page(({ request, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         return listResponse(me, query, { flash: flashOf(NOTICES, query.notice) });
       }),
@@ -101,14 +101,14 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
     // POST /library/sources — save a link; an already saved URL only gains the chosen notebooks.
     .post(
       "/library/sources",
-      h.page(({ request, body }) => {
-        const me = h.checkSessionPost(request, body);
+      h.page(async ({ request, body }) => {
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst("/library");
         const form = readAddForm(body);
         if (Object.keys(form.errors).length) return listResponse(me, {}, { form, status: 422 });
         try {
           const quick = form.quick ? { generate_quick_podcast: true, podcast_format: form.podcastFormat as PodcastFormat } : {};
-          const { source, created } = s.sources.create(me.actor, { url: form.url!, title: form.title || undefined, notebook_ids: form.notebookIds, ...quick });
+          const { source, created } = await s.sources.create(me.actor, { url: form.url!, title: form.title || undefined, notebook_ids: form.notebookIds, ...quick });
           const grew = form.notebookIds!.some((id) => source.notebook_ids.includes(id));
           return redirect(`/library?notice=${created ? (form.quick ? "added_quick" : "added") : grew ? "exists_added" : "exists"}`);
         } catch (e) {
@@ -123,8 +123,8 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
     // GET /library/sources/:id — the reader
     .get(
       "/library/sources/:id",
-      h.page(({ request, params, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         return readerResponse(me, params.id ?? "", { flash: flashOf(NOTICES, query.notice) });
       }),
@@ -132,13 +132,13 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
     // POST /library/sources/:id/title — rename; empty goes back to the extracted title
     .post(
       "/library/sources/:id/title",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = sourcePost(request, body, id);
+        const me = await sourcePost(request, body, id);
         if (me instanceof Response) return me;
         const title = formField(body, "title").trim();
         if (title.length > 500) return readerResponse(me, id, { rename: { title, error: "The title is longer than 500 characters." }, status: 422 });
-        s.sources.update(me.actor, id, { title: title || null });
+        await s.sources.update(me.actor, id, { title: title || null });
         return redirect(`/library/sources/${id}?notice=renamed`);
       }),
     )
@@ -149,17 +149,17 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
       "/library/sources/:id/ask",
       h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = sourcePost(request, body, id);
+        const me = await sourcePost(request, body, id);
         if (me instanceof Response) return me;
         const question = formField(body, "question").trim();
-        s.sources.get(me.actor, id);
+        await s.sources.get(me.actor, id);
         if (!question || question.length > MAX_QUESTION) {
           const fieldError = question ? "The question is longer than 2000 characters." : "Write a question first.";
           return readerResponse(me, id, { ask: { question, fieldError }, status: 422 });
         }
         try {
           const result = await s.ask.ask(me.actor, { question, source_ids: [id] });
-          return readerResponse(me, id, { ask: { question, result } });
+          return await readerResponse(me, id, { ask: { question, result } });
         } catch (e) {
           const f = askProblem(e);
           if (!f) throw e;
@@ -170,34 +170,34 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
     // POST /library/sources/:id/notebooks
     .post(
       "/library/sources/:id/notebooks",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = sourcePost(request, body, id);
+        const me = await sourcePost(request, body, id);
         if (me instanceof Response) return me;
-        s.sources.addToNotebook(me.actor, formField(body, "notebook_id"), id);
+        await s.sources.addToNotebook(me.actor, formField(body, "notebook_id"), id);
         return redirect(`/library/sources/${id}?notice=added_to_notebook`);
       }),
     )
     // POST /library/sources/:id/notebooks/:nb/remove
     .post(
       "/library/sources/:id/notebooks/:nb/remove",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = sourcePost(request, body, id);
+        const me = await sourcePost(request, body, id);
         if (me instanceof Response) return me;
-        s.sources.removeFromNotebook(me.actor, params.nb ?? "", id);
+        await s.sources.removeFromNotebook(me.actor, params.nb ?? "", id);
         return redirect(`/library/sources/${id}?notice=removed_from_notebook`);
       }),
     )
     // POST /library/sources/:id/refetch
     .post(
       "/library/sources/:id/refetch",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = sourcePost(request, body, id);
+        const me = await sourcePost(request, body, id);
         if (me instanceof Response) return me;
         try {
-          s.sources.refetch(me.actor, id);
+          await s.sources.refetch(me.actor, id);
         } catch (e) {
           if (!(e instanceof AppError) || e.code !== "conflict") throw e;
           return redirect(`/library/sources/${id}?notice=already_fetching`);
@@ -208,10 +208,10 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
     // GET /library/sources/:id/delete — asks first
     .get(
       "/library/sources/:id/delete",
-      h.page(({ request, params }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const row = s.sources.get(me.actor, params.id ?? "");
+        const row = await s.sources.get(me.actor, params.id ?? "");
         return confirmDeletePage({
           user: h.layoutUser(me),
           what: "source",
@@ -225,11 +225,11 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
     // POST /library/sources/:id/delete
     .post(
       "/library/sources/:id/delete",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = sourcePost(request, body, id);
+        const me = await sourcePost(request, body, id);
         if (me instanceof Response) return me;
-        s.sources.delete(me.actor, id);
+        await s.sources.delete(me.actor, id);
         return redirect("/library?notice=deleted");
       }),
     );

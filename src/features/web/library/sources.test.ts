@@ -42,7 +42,7 @@ describe("library", () => {
 
   test("saving a URL that is already saved says so and only adds the chosen notebooks", async () => {
     const { ctx, b, me } = await setup();
-    const nb = ctx.services.notebooks.create(systemActor(me.userId, "test"), { name: "Coast" });
+    const nb = await ctx.services.notebooks.create(systemActor(me.userId, "test"), { name: "Coast" });
     await post(ctx, b, "/library/sources", { url: web.url("/article") });
     const again = await post(ctx, b, "/library/sources", { url: `${web.url("/article")}#top` });
     expect(again.location).toBe("/library?notice=exists");

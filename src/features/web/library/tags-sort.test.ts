@@ -7,13 +7,13 @@ import { setup } from "./test-helpers.ts";
 test("tag chips link to ?tag=, which lists only sources with that tag; sort=saved_at orders and pages by saved time", async () => {
   const { ctx, me, b } = await setup();
   const actor = systemActor(me.userId, "test");
-  const nb = ctx.services.notebooks.create(actor, { name: "Old links" });
+  const nb = await ctx.services.notebooks.create(actor, { name: "Old links" });
   const ids: string[] = [];
-  for (let i = 0; i < 23; i++) ids.push(ctx.services.sources.create(actor, { url: `https://example.com/p${i}`, title: `Page ${i}`, notebook_ids: [nb.id] }).source.id);
+  for (let i = 0; i < 23; i++) ids.push((await ctx.services.sources.create(actor, { url: `https://example.com/p${i}`, title: `Page ${i}`, notebook_ids: [nb.id] })).source.id);
   // Saved long ago, in the reverse order of adding; two of them tagged.
   ids.forEach((id, i) => ctx.db.sqlite.query("UPDATE sources SET saved_at = ? WHERE id = ?").run(new Date(Date.UTC(2015, 0, 30 - i)).toISOString(), id));
-  ctx.services.sources.update(actor, ids[3]!, { tags: ["slow reading"] });
-  ctx.services.sources.update(actor, ids[7]!, { tags: ["slow reading", "x"] });
+  await ctx.services.sources.update(actor, ids[3]!, { tags: ["slow reading"] });
+  await ctx.services.sources.update(actor, ids[7]!, { tags: ["slow reading", "x"] });
 
   const all = await b.get("/library");
   expect(all.text).toContain('<a class="tag" href="/library?tag=slow%20reading">#slow reading</a>');

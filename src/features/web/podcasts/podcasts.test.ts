@@ -20,7 +20,7 @@ async function setup(env: Record<string, string> = {}) {
   return { ...s, src };
 }
 
-const queued = (ctx: TestContext) => ctx.queue.counts("podcast.generate").queued;
+const queued = async (ctx: TestContext) => (await ctx.queue.counts("podcast.generate")).queued;
 
 describe("make a podcast", () => {
   test("the form prefilled from a source shows each format's cost and the credits free, then creates the episode", async () => {
@@ -78,7 +78,7 @@ describe("make a podcast", () => {
     expect(est.text).toMatch(/Unabridged<\/span> <span class="muted cost">about 1 min · 2 credits/);
     expect(est.text).toContain("The chosen sources have 21 words.");
     expect(est.text).toContain('<input type="radio" name="format" value="unabridged" checked>');
-    expect(queued(ctx)).toBe(0);
+    expect(await queued(ctx)).toBe(0);
   });
 
   test("bad input re-renders the form with the input kept and each error beside its field; nothing is queued", async () => {
@@ -109,7 +109,7 @@ describe("make a podcast", () => {
     expect(notReady.status).toBe(422);
     expect(notReady.text).toContain(`id="f-sources-error">Source ${pending} is not ready yet (status pending).`);
     expect(notReady.text).toContain(`value="${pending}" checked>`);
-    expect(queued(ctx)).toBe(0);
+    expect(await queued(ctx)).toBe(0);
   });
 
   test("out of credit: a 402 with a clear message beside the form, the choices kept, nothing made", async () => {
@@ -132,7 +132,7 @@ describe("make a podcast", () => {
     expect(forged.text).toContain("<!doctype html>");
     const foreign = await send(ctx, b, "/podcasts", new URLSearchParams({ csrf: await csrfOf(b), source_ids: src }), { origin: "https://evil.example" });
     expect(foreign.status).toBe(403);
-    expect(queued(ctx)).toBe(0);
+    expect(await queued(ctx)).toBe(0);
   });
 });
 

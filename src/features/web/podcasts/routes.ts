@@ -26,62 +26,62 @@ const NOTICES: Record<string, Flash> = {
 };
 
 export function podcastWebRoutes(s: Services, h: WebHelpers) {
-  function choices(actor: Actor, chosen: string[]): PickableSource[] {
-    const rows = s.sources.list(actor, { limit: SOURCE_CHOICES, status: "ready" });
+  async function choices(actor: Actor, chosen: string[]): Promise<PickableSource[]> {
+    const rows = await s.sources.list(actor, { limit: SOURCE_CHOICES, status: "ready" });
     const listed = new Set(rows.map((r) => r.id));
     for (const id of chosen) {
       if (listed.has(id) || !ID_RE.source.test(id)) continue;
-      const row = tryGet(() => s.sources.get(actor, id));
-      if (row) rows.push(s.sources.publicOf(row));
+      const row = await tryGet(() => s.sources.get(actor, id));
+      if (row) rows.push(await s.sources.publicOf(row));
     }
     return rows.map((r) => ({ id: r.id, title: r.title || r.url, words: r.word_count }));
   }
 
-  function formResponse(me: SignedIn, form: CreateForm, extra: Pick<CreatePageInput, "problem" | "status"> = {}): Response {
-    let quote = s.podcasts.quote(me.actor, null);
+  async function formResponse(me: SignedIn, form: CreateForm, extra: Pick<CreatePageInput, "problem" | "status"> = {}): Promise<Response> {
+    let quote = await s.podcasts.quote(me.actor, null);
     const valid = !form.errors.sources && !form.errors.notebook;
     if (valid && (form.sourceIds.length || form.notebookId)) {
       try {
-        quote = s.podcasts.quote(me.actor, selectionOf(form));
+        quote = await s.podcasts.quote(me.actor, selectionOf(form));
       } catch (e) {
         form.errors = { ...form.errors, ...serviceFieldError(e) };
       }
     }
-    const notebooks = s.notebooks.list(me.actor, { limit: PICKER_LIMIT }).map((nb) => ({ id: nb.id, name: nb.name }));
+    const notebooks = (await s.notebooks.list(me.actor, { limit: PICKER_LIMIT })).map((nb) => ({ id: nb.id, name: nb.name }));
     const status = extra.status ?? (Object.keys(form.errors).length ? 422 : 200);
-    return createPodcastPage({ user: h.layoutUser(me), form, sources: choices(me.actor, form.sourceIds), notebooks, quote, ...extra, status });
+    return createPodcastPage({ user: h.layoutUser(me), form, sources: await choices(me.actor, form.sourceIds), notebooks, quote, ...extra, status });
   }
 
-  function originOf(actor: Actor, p: PodcastPublic): Origin {
+  async function originOf(actor: Actor, p: PodcastPublic): Promise<Origin> {
     const sources: Origin["sources"] = [];
     for (const id of p.source_ids) {
-      const row = tryGet(() => s.sources.get(actor, id));
+      const row = await tryGet(() => s.sources.get(actor, id));
       if (row) sources.push({ id: row.id, title: row.title || row.url });
     }
-    const nb = p.notebook_id ? tryGet(() => s.notebooks.getRow(actor, p.notebook_id!)) : undefined;
+    const nb = p.notebook_id ? await tryGet(() => s.notebooks.getRow(actor, p.notebook_id!)) : undefined;
     return { sources, notebook: nb ? { id: nb.id, name: nb.name } : undefined };
   }
 
-  const podcastPost = (request: Request, body: unknown, id: string) => h.checkSessionPost(request, body) ?? signInFirst(`/podcasts/${id}`);
+  const podcastPost = async (request: Request, body: unknown, id: string) => await h.checkSessionPost(request, body) ?? signInFirst(`/podcasts/${id}`);
 
   return new Elysia()
     // GET /podcasts
     .get(
       "/podcasts",
-      h.page(({ request, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         const status = PODCAST_STATUSES.find((x) => x === query.status);
         const before = POD_RE.test(query.before ?? "") ? query.before : undefined;
-        const { rows, next } = paged(s.podcasts.list(me.actor, { limit: PAGE_SIZE + 1, before, status }), PAGE_SIZE);
+        const { rows, next } = paged(await s.podcasts.list(me.actor, { limit: PAGE_SIZE + 1, before, status }), PAGE_SIZE);
         return podcastListPage({ user: h.layoutUser(me), podcasts: rows, next, status, flash: flashOf(NOTICES, query.notice) });
       }),
     )
     // GET /podcasts/new?source=…&source=…|notebook=…&format=… — the form, prefilled
     .get(
       "/podcasts/new",
-      h.page(({ request }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
         const q = new URL(request.url).searchParams;
         const sourceIds = [...new Set(q.getAll("source").filter((id) => ID_RE.source.test(id)))];
@@ -102,14 +102,14 @@ export function podcastWebRoutes(s: Services, h: WebHelpers) {
     // POST /podcasts — intent=estimate re-renders with the costs; intent=create makes the episode.
     .post(
       "/podcasts",
-      h.page(({ request, body }) => {
-        const me = h.checkSessionPost(request, body);
+      h.page(async ({ request, body }) => {
+        const me = await h.checkSessionPost(request, body);
         if (!me) return signInFirst("/podcasts/new");
         const form = readCreateForm(body);
         const estimate = (body as Record<string, unknown> | null)?.intent === "estimate";
         if (estimate || Object.keys(form.errors).length) return formResponse(me, form);
         try {
-          const podcast = s.podcasts.create(me.actor, { ...selectionOf(form), format: form.format as PodcastPublic["format"], title: form.title || undefined, language: form.language || undefined });
+          const podcast = await s.podcasts.create(me.actor, { ...selectionOf(form), format: form.format as PodcastPublic["format"], title: form.title || undefined, language: form.language || undefined });
           return redirect(`/podcasts/${podcast.id}?notice=created`);
         } catch (e) {
           if (e instanceof AppError && e.code === "insufficient_credit") {
@@ -124,29 +124,29 @@ export function podcastWebRoutes(s: Services, h: WebHelpers) {
     // GET /podcasts/:id — status, player, transcript
     .get(
       "/podcasts/:id",
-      h.page(({ request, params, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const podcast = s.podcasts.get(me.actor, params.id ?? "");
-        return podcastPage({ user: h.layoutUser(me), podcast, origin: originOf(me.actor, podcast), flash: flashOf(NOTICES, query.notice) });
+        const podcast = await s.podcasts.get(me.actor, params.id ?? "");
+        return podcastPage({ user: h.layoutUser(me), podcast, origin: await originOf(me.actor, podcast), flash: flashOf(NOTICES, query.notice) });
       }),
     )
     // GET /podcasts/:id/audio[?download=1] — the MP3 with Range, for the player and downloads
     .get(
       "/podcasts/:id/audio",
-      h.page(({ request, params, query }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params, query }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(`/podcasts/${POD_RE.test(params.id ?? "") ? params.id : ""}`);
-        return audioResponse(request, s.podcasts.audioFile(me.actor, params.id ?? ""), { attachment: query.download === "1" });
+        return audioResponse(request, await s.podcasts.audioFile(me.actor, params.id ?? ""), { attachment: query.download === "1" });
       }),
     )
     // GET /podcasts/:id/delete — asks first
     .get(
       "/podcasts/:id/delete",
-      h.page(({ request, params }) => {
-        const me = h.signedIn(request);
+      h.page(async ({ request, params }) => {
+        const me = await h.signedIn(request);
         if (!me) return signInFirst(here(request));
-        const p = s.podcasts.get(me.actor, params.id ?? "");
+        const p = await s.podcasts.get(me.actor, params.id ?? "");
         return confirmDeletePage({
           user: h.layoutUser(me),
           what: "episode",
@@ -160,19 +160,19 @@ export function podcastWebRoutes(s: Services, h: WebHelpers) {
     // POST /podcasts/:id/delete
     .post(
       "/podcasts/:id/delete",
-      h.page(({ request, body, params }) => {
+      h.page(async ({ request, body, params }) => {
         const id = params.id ?? "";
-        const me = podcastPost(request, body, id);
+        const me = await podcastPost(request, body, id);
         if (me instanceof Response) return me;
-        s.podcasts.delete(me.actor, id);
+        await s.podcasts.delete(me.actor, id);
         return redirect("/podcasts?notice=deleted");
       }),
     );
 }
 
-function tryGet<T>(fn: () => T): T | undefined {
+async function tryGet<T>(fn: () => Promise<T>): Promise<T | undefined> {
   try {
-    return fn();
+    return await fn();
   } catch (e) {
     if (e instanceof AppError && e.code === "not_found") return undefined;
     throw e;

@@ -18,13 +18,13 @@ export const createSource: ActionModule = {
     },
     "Save a link, like POST /api/v1/sources. Output: {source, created}",
   ),
-  run(input, env) {
+  async run(input, env) {
     const body = { url: input.url, title: input.title === "" ? undefined : input.title, notebook_ids: input.notebook_ids };
     if (body.title === undefined) delete body.title;
     if (body.notebook_ids === undefined || body.notebook_ids === "") delete body.notebook_ids;
     checkRendered(SourceCreate, body);
     try {
-      return { output: env.deps.sources.create(env.actor, body as typeof SourceCreate.static) };
+      return { output: await env.deps.sources.create(env.actor, body as typeof SourceCreate.static) };
     } catch (err) {
       return asStepFailure(err);
     }
@@ -40,12 +40,12 @@ export const createNotebook: ActionModule = {
     { name: t.String({ minLength: 1, maxLength: 1000 }), description: t.Optional(t.String({ maxLength: 5000 })) },
     "Create a notebook, like POST /api/v1/notebooks. Output: {notebook}",
   ),
-  run(input, env) {
+  async run(input, env) {
     const body: Record<string, unknown> = { name: input.name };
     if (input.description !== undefined && input.description !== "") body.description = input.description;
     checkRendered(NotebookCreate, body);
     try {
-      return { output: { notebook: env.deps.notebooks.create(env.actor, body as typeof NotebookCreate.static) } };
+      return { output: { notebook: await env.deps.notebooks.create(env.actor, body as typeof NotebookCreate.static) } };
     } catch (err) {
       return asStepFailure(err);
     }
@@ -63,10 +63,10 @@ export const addSourceToNotebook: ActionModule = {
     { source_id: t.String({ minLength: 1, maxLength: 200 }), notebook_id: t.String({ minLength: 1, maxLength: 200 }) },
     "Add a source to a notebook, like PUT /api/v1/notebooks/{id}/sources/{source_id}. Output: {source}",
   ),
-  run(input, env) {
+  async run(input, env) {
     checkRendered(LinkInput, { source_id: input.source_id, notebook_id: input.notebook_id });
     try {
-      return { output: { source: env.deps.sources.addToNotebook(env.actor, String(input.notebook_id), String(input.source_id)) } };
+      return { output: { source: await env.deps.sources.addToNotebook(env.actor, String(input.notebook_id), String(input.source_id)) } };
     } catch (err) {
       return asStepFailure(err);
     }

@@ -25,7 +25,7 @@ export const runWorkflow: ActionModule = {
     }
     return [];
   },
-  run(input, env) {
+  async run(input, env) {
     const target = String(input.workflow_id ?? "");
     const { run } = env;
     if (target === run.workflowId || run.chain.includes(target)) {
@@ -35,6 +35,6 @@ export const runWorkflow: ActionModule = {
     if (run.depth + 1 >= MAX_DEPTH) {
       throw new StepFailure("depth_limit", `refused: workflows may chain at most ${MAX_DEPTH} deep`);
     }
-    return { output: env.deps.startChildRun(run, target, input.input ?? {}) };
+    return { output: await env.deps.startChildRun(run, target, input.input ?? {}) };
   },
 };

@@ -39,7 +39,7 @@ export interface ActionDeps {
   notebooks: NotebooksService;
   now(): number;
   /** Starts a run of another workflow of the same owner inside the current transaction. */
-  startChildRun(parent: RunInfo, workflowId: string, input: unknown): { run_id: string; workflow_id: string };
+  startChildRun(parent: RunInfo, workflowId: string, input: unknown): Promise<{ run_id: string; workflow_id: string }>;
 }
 
 export interface StepOutcome {
