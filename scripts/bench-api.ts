@@ -26,8 +26,15 @@ async function serveApp(): Promise<void> {
   const config = loadConfig(process.env);
   const db = openDatabase(join(config.dataDir, "commonplace.db"));
   const log = Bun.file(join(config.dataDir, "requests.log")).writer();
-  const services = createServices({ config, db, logger: createLogger(config.logLevel, (chunk) => void log.write(chunk)) });
-  const user = await services.accounts.createUser({ email: "bench@example.com", password: "bench-password" }, { bypassSignupPolicy: true });
+  const services = createServices({
+    config,
+    db,
+    logger: createLogger(config.logLevel, (chunk) => void log.write(chunk)),
+  });
+  const user = await services.accounts.createUser(
+    { email: "bench@example.com", password: "bench-password" },
+    { bypassSignupPolicy: true },
+  );
   const { key } = await services.keys.create(user.id, "bench");
   const app = createApp(services);
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
@@ -36,14 +43,21 @@ async function serveApp(): Promise<void> {
 
 // The floor: the cheapest JSON response Bun can serve, same size class as /me.
 function serveBare(): void {
-  const body = { id: "usr_01JB3S6W3W4VZ3G8Q0Q9Y5H2KX", email: "bench@example.com", name: "bench", created_at: new Date().toISOString() };
+  const body = {
+    id: "usr_01JB3S6W3W4VZ3G8Q0Q9Y5H2KX",
+    email: "bench@example.com",
+    name: "bench",
+    created_at: new Date().toISOString(),
+  };
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.json(body) });
   console.log(JSON.stringify({ url: `http://127.0.0.1:${server.port}/api/v1/me`, key: "" }));
 }
 
 const bearer = (key: string) => (key ? { authorization: `Bearer ${key}` } : undefined);
-const runWrkFor = (name: string, url: string, key: string, o: LoadOptions) => runWrk(name, { url, headers: bearer(key) }, o);
-const runBunFor = (name: string, url: string, key: string, o: LoadOptions) => runBunLoad(SELF, name, url, o, ["--key", key]);
+const runWrkFor = (name: string, url: string, key: string, o: LoadOptions) =>
+  runWrk(name, { url, headers: bearer(key) }, o);
+const runBunFor = (name: string, url: string, key: string, o: LoadOptions) =>
+  runBunLoad(SELF, name, url, o, ["--key", key]);
 
 interface LoadOptions {
   connections: number;
@@ -69,9 +83,17 @@ async function main(o: LoadOptions): Promise<void> {
   const children: Child[] = [];
   try {
     const tool = useWrk ? `wrk, ${o.threads} thread(s)` : "Bun fetch loop in a child process";
-    console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Bun ${Bun.version}, ${process.platform}-${process.arch}`);
-    console.log(`load average before the run: ${loadavg().map((l) => l.toFixed(2)).join(" ")} (anything else running skews the figures)`);
-    console.log(`load: ${tool}, ${o.connections} connections, ${o.duration} s per target and round, ${o.rounds} round(s) after a warm-up\n`);
+    console.log(
+      `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Bun ${Bun.version}, ${process.platform}-${process.arch}`,
+    );
+    console.log(
+      `load average before the run: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")} (anything else running skews the figures)`,
+    );
+    console.log(
+      `load: ${tool}, ${o.connections} connections, ${o.duration} s per target and round, ${o.rounds} round(s) after a warm-up\n`,
+    );
     const targets = [
       { name: "bare Bun.serve JSON", kind: "bare" as const },
       { name: "GET /api/v1/me (key auth)", kind: "app" as const },
@@ -80,7 +102,8 @@ async function main(o: LoadOptions): Promise<void> {
       const child = await startChild<{ url: string; key: string }>(SELF, t.kind, env);
       children.push(child);
       const check = await fetch(child.url, { headers: child.key ? { authorization: `Bearer ${child.key}` } : {} });
-      if (check.status !== 200) throw new Error(`${t.name}: GET ${child.url} answered ${check.status}: ${await check.text()}`);
+      if (check.status !== 200)
+        throw new Error(`${t.name}: GET ${child.url} answered ${check.status}: ${await check.text()}`);
       await load(t.name, child.url, child.key, { ...o, duration: Math.min(3, o.duration) }); // warm-up: JIT, caches
     }
     // Rounds alternate between the targets so a noisy neighbour hurts both alike.
@@ -101,9 +124,12 @@ function report(bare: Result, app: Result, logBytes: number): void {
   const fmt = (n: number, d = 2) => n.toFixed(d);
   console.log("| target | req/s | p50 ms | p99 ms | requests | errors |");
   console.log("|---|---:|---:|---:|---:|---:|");
-  for (const r of [bare, app]) console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.requests} | ${r.errors} |`);
+  for (const r of [bare, app])
+    console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.requests} | ${r.errors} |`);
   const ratio = app.rps / bare.rps;
-  console.log(`\nratio app/bare: ${fmt(ratio * 100, 1)} % (target ≥ ${TARGET_RATIO * 100} %); app p99 ${fmt(app.p99)} ms (target ≤ ${TARGET_P99_MS} ms)`);
+  console.log(
+    `\nratio app/bare: ${fmt(ratio * 100, 1)} % (target ≥ ${TARGET_RATIO * 100} %); app p99 ${fmt(app.p99)} ms (target ≤ ${TARGET_P99_MS} ms)`,
+  );
   console.log(`request log written: ${(logBytes / 1024 / 1024).toFixed(1)} MiB`);
   const ok = ratio >= TARGET_RATIO && app.p99 <= TARGET_P99_MS && app.errors === 0 && bare.errors === 0;
   console.log(ok ? "PASS" : "MISS");

@@ -27,12 +27,16 @@ function feedBody(f: number, entries: number): string {
   const items: string[] = [];
   for (let e = entries; e >= 1; e--) {
     const date = new Date(Date.UTC(2024, 0, 1) + e * 3_600_000).toUTCString();
-    items.push(`<item><title>Feed ${f} entry ${e}: notes on tide pools and coastal ecology</title>` +
-      `<link>https://feed${f}.example/posts/${e}</link><guid isPermaLink="false">feed-${f}-entry-${e}</guid><pubDate>${date}</pubDate>` +
-      `<description>${"Anemones, sea stars and hermit crabs survive hours of sun and wind before the water returns. ".repeat(3)}</description></item>`);
+    items.push(
+      `<item><title>Feed ${f} entry ${e}: notes on tide pools and coastal ecology</title>` +
+        `<link>https://feed${f}.example/posts/${e}</link><guid isPermaLink="false">feed-${f}-entry-${e}</guid><pubDate>${date}</pubDate>` +
+        `<description>${"Anemones, sea stars and hermit crabs survive hours of sun and wind before the water returns. ".repeat(3)}</description></item>`,
+    );
   }
-  return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Feed ${f}</title><link>https://feed${f}.example/</link>` +
-    `<description>Bench feed</description>${items.join("")}</channel></rss>`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Feed ${f}</title><link>https://feed${f}.example/</link>` +
+    `<description>Bench feed</description>${items.join("")}</channel></rss>`
+  );
 }
 
 // Child process: serves /feed/<n>.xml with a strong ETag and answers If-None-Match with 304.
@@ -46,7 +50,8 @@ function serveFeeds(count: number, entries: number): void {
       const n = Number(/^\/feed\/(\d+)\.xml$/.exec(new URL(req.url).pathname)?.[1] ?? NaN);
       const body = bodies[n];
       if (body === undefined) return new Response("not found", { status: 404 });
-      if (req.headers.get("if-none-match") === tags[n]) return new Response(null, { status: 304, headers: { etag: tags[n]! } });
+      if (req.headers.get("if-none-match") === tags[n])
+        return new Response(null, { status: 304, headers: { etag: tags[n]! } });
       return new Response(body, { headers: { "content-type": "application/rss+xml; charset=utf-8", etag: tags[n]! } });
     },
   });
@@ -54,7 +59,10 @@ function serveFeeds(count: number, entries: number): void {
 }
 
 async function startServer(count: number, entries: number) {
-  const proc = Bun.spawn([process.execPath, import.meta.path, "--serve", "--feeds", String(count), "--entries", String(entries)], { stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn(
+    [process.execPath, import.meta.path, "--serve", "--feeds", String(count), "--entries", String(entries)],
+    { stdout: "pipe", stderr: "inherit" },
+  );
   const reader = proc.stdout.getReader();
   let text = "";
   while (!text.includes("\n")) {
@@ -85,14 +93,22 @@ async function main() {
   let offset = 0;
   const clock = { now: () => Date.now() + offset };
   const config = loadConfig({
-    DATA_DIR: dataDir, LOG_LEVEL: "silent", ALLOW_PRIVATE_NETWORK: "true",
-    JOB_CONCURRENCY: values.concurrency!, JOB_POLL_MS: "20", FEED_HOST_SPACING_MS: values.spacing!,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    ALLOW_PRIVATE_NETWORK: "true",
+    JOB_CONCURRENCY: values.concurrency!,
+    JOB_POLL_MS: "20",
+    FEED_HOST_SPACING_MS: values.spacing!,
   });
   const db = openDatabase(join(dataDir, "commonplace.db"));
   const s = createServices({ config, db, clock, logger: silentLogger });
   const userId = newId("user");
   const at = new Date().toISOString();
-  db.sqlite.query("INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, 'bench@example.com', 'bench', 'x', 'free', ?, ?)").run(userId, at, at);
+  db.sqlite
+    .query(
+      "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, 'bench@example.com', 'bench', 'x', 'free', ?, ?)",
+    )
+    .run(userId, at, at);
   const workflowId = insertWorkflow(db.sqlite, userId);
   const actor = systemActor(userId, "bench");
   for (let f = 0; f < count; f++) await s.feeds.ensure(actor, workflowId, { feed_url: `${origin}/feed/${f}.xml` });
@@ -111,8 +127,14 @@ async function main() {
       await Bun.sleep(5);
     }
     const seconds = (performance.now() - start) / 1000;
-    const statuses = db.sqlite.query<{ last_status: number | null; n: number }, []>("SELECT last_status, count(*) AS n FROM feed_watches GROUP BY last_status").all();
-    const errors = db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM feed_watches WHERE last_error IS NOT NULL").get()!.n;
+    const statuses = db.sqlite
+      .query<{ last_status: number | null; n: number }, []>(
+        "SELECT last_status, count(*) AS n FROM feed_watches GROUP BY last_status",
+      )
+      .all();
+    const errors = db.sqlite
+      .query<{ n: number }, []>("SELECT count(*) AS n FROM feed_watches WHERE last_error IS NOT NULL")
+      .get()!.n;
     return { name, seconds, statuses: Object.fromEntries(statuses.map((r) => [String(r.last_status), r.n])), errors };
   }
 
@@ -127,15 +149,21 @@ async function main() {
   rmSync(dataDir, { recursive: true, force: true });
 
   const share304 = (again.statuses["304"] ?? 0) / count;
-  console.log(`feeds: ${count} × ${entries} entries, one host, job concurrency ${values.concurrency}, host spacing ${values.spacing} ms`);
+  console.log(
+    `feeds: ${count} × ${entries} entries, one host, job concurrency ${values.concurrency}, host spacing ${values.spacing} ms`,
+  );
   for (const r of [first, again]) {
-    console.log(`${r.name.padEnd(18)} ${r.seconds.toFixed(2)} s  ${(count / r.seconds).toFixed(0)} feeds/s  ${(count * entries / r.seconds).toFixed(0)} entries/s  statuses ${JSON.stringify(r.statuses)}  errors ${r.errors}`);
+    console.log(
+      `${r.name.padEnd(18)} ${r.seconds.toFixed(2)} s  ${(count / r.seconds).toFixed(0)} feeds/s  ${((count * entries) / r.seconds).toFixed(0)} entries/s  statuses ${JSON.stringify(r.statuses)}  errors ${r.errors}`,
+    );
   }
   console.log(`entry identities recorded: ${seen}`);
   console.log(`re-polls answered 304: ${(share304 * 100).toFixed(1)}%`);
   console.log(`peak RSS: ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
   const ok = again.seconds <= TARGET_REPOLL_S && share304 >= TARGET_304_SHARE && first.errors === 0;
-  console.log(`target (re-poll ≤ ${TARGET_REPOLL_S} s with ≥ ${TARGET_304_SHARE * 100}% 304): ${ok ? "met" : "NOT met"}`);
+  console.log(
+    `target (re-poll ≤ ${TARGET_REPOLL_S} s with ≥ ${TARGET_304_SHARE * 100}% 304): ${ok ? "met" : "NOT met"}`,
+  );
   if (!ok) process.exitCode = 1;
 }
 

@@ -13,7 +13,9 @@ import { nestedDivs, repeatedPagePdf, unclosedScripts } from "../test/fixtures/p
 import { startServer, tempDir, type ServerProcess } from "../test/server-process.ts";
 import { fmt, percentile, table } from "./lib/measure.ts";
 
-const { values } = parseArgs({ options: { modes: { type: "string", default: "before,pool-only,after" }, pages: { type: "string", default: "1000" } } });
+const { values } = parseArgs({
+  options: { modes: { type: "string", default: "before,pool-only,after" }, pages: { type: "string", default: "1000" } },
+});
 const MODES: Record<string, Record<string, string>> = {
   before: { EXTRACT_WORKERS: "0", EXTRACT_MAX_DEPTH: "100000", EXTRACT_MAX_PDF_PAGES: "1000000" },
   "pool-only": { EXTRACT_MAX_DEPTH: "100000", EXTRACT_MAX_PDF_PAGES: "1000000" },
@@ -36,10 +38,15 @@ const web = Bun.serve({
   hostname: "127.0.0.1",
   fetch(req) {
     const page = HOSTILE[new URL(req.url).pathname];
-    return page ? new Response(page.body as BodyInit, { headers: { "content-type": page.type } }) : new Response("not found", { status: 404 });
+    return page
+      ? new Response(page.body as BodyInit, { headers: { "content-type": page.type } })
+      : new Response("not found", { status: 404 });
   },
 });
-const articleProc = Bun.spawn([process.execPath, join(import.meta.dir, "lib/article-server.ts")], { stdout: "pipe", stderr: "inherit" });
+const articleProc = Bun.spawn([process.execPath, join(import.meta.dir, "lib/article-server.ts")], {
+  stdout: "pipe",
+  stderr: "inherit",
+});
 const articleBase = new TextDecoder().decode((await articleProc.stdout.getReader().read()).value).trim();
 process.on("exit", () => articleProc.kill()); // also when a mode fails
 
@@ -50,7 +57,11 @@ function rssMb(pid: number): number {
 }
 
 async function cli(dataDir: string, ...args: string[]): Promise<string> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "src/cli.ts"), ...args], { env: { ...process.env, DATA_DIR: dataDir }, stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn([process.execPath, join(ROOT, "src/cli.ts"), ...args], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error(`cli ${args[0]} failed`);
   return out.trim();
@@ -66,7 +77,9 @@ async function post(server: ServerProcess, key: string, url: string): Promise<vo
 }
 
 async function settle(db: Database, prefix: string, count: number, capMs = HOSTILE_CAP_MS): Promise<void> {
-  const q = db.prepare<{ n: number }, [string]>("SELECT count(*) n FROM sources WHERE url LIKE ? AND status != 'pending'");
+  const q = db.prepare<{ n: number }, [string]>(
+    "SELECT count(*) n FROM sources WHERE url LIKE ? AND status != 'pending'",
+  );
   const until = performance.now() + capMs;
   while (q.get(`${prefix}%`)!.n < count) {
     if (performance.now() > until) throw new Error(`sources under ${prefix} still pending after ${capMs} ms`);
@@ -83,10 +96,12 @@ function startProbes(server: ServerProcess) {
   const loop = (async () => {
     for (let next = performance.now(); running; next += PROBE_EVERY_MS) {
       const due = next;
-      pending.push(fetch(`${server.url}/healthz`).then(async (r) => {
-        await r.arrayBuffer();
-        latencies.push(performance.now() - due);
-      }));
+      pending.push(
+        fetch(`${server.url}/healthz`).then(async (r) => {
+          await r.arrayBuffer();
+          latencies.push(performance.now() - due);
+        }),
+      );
       peak = Math.max(peak, rssMb(server.proc.pid));
       await Bun.sleep(Math.max(0, next + PROBE_EVERY_MS - performance.now()));
     }
@@ -104,9 +119,19 @@ function startProbes(server: ServerProcess) {
 
 async function runMode(mode: string) {
   const dir = tempDir("cp-bench-hostile-");
-  const env = { DATA_DIR: dir.path, ALLOW_PRIVATE_NETWORK: "true", LOG_LEVEL: "info", JOB_CONCURRENCY: "16", JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "1000000", ...MODES[mode] };
+  const env = {
+    DATA_DIR: dir.path,
+    ALLOW_PRIVATE_NETWORK: "true",
+    LOG_LEVEL: "info",
+    JOB_CONCURRENCY: "16",
+    JOB_POLL_MS: "20",
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    ...MODES[mode],
+  };
   await cli(dir.path, "user:create", "--email", "bench@example.com", "--password", "benchmark-password");
-  const key = (await cli(dir.path, "key:create", "--email", "bench@example.com", "--name", "bench")).split("\n").find((l) => l.startsWith("cpk_"))!;
+  const key = (await cli(dir.path, "key:create", "--email", "bench@example.com", "--name", "bench"))
+    .split("\n")
+    .find((l) => l.startsWith("cpk_"))!;
   const server = await startServer([process.execPath, join(ROOT, "src/main.ts")], env);
   const db = new Database(join(dir.path, "commonplace.db"), { readonly: true });
   try {
@@ -130,7 +155,11 @@ async function runMode(mode: string) {
     const hostileSecs = (performance.now() - t0) / 1000;
     const latencies = await probes.stop();
     const peak = Math.max(baseline, probes.peakRss());
-    const codes = db.query<{ url: string; status: string; error: string | null }, []>("SELECT url, status, error FROM sources WHERE url LIKE '%/hostile/%' ORDER BY url").all();
+    const codes = db
+      .query<{ url: string; status: string; error: string | null }, []>(
+        "SELECT url, status, error FROM sources WHERE url LIKE '%/hostile/%' ORDER BY url",
+      )
+      .all();
     await Bun.sleep(1_000);
     const after = rssMb(server.proc.pid);
 
@@ -139,7 +168,9 @@ async function runMode(mode: string) {
     for (let i = 0; i < PAGES; i++) await post(server, key, `${articleBase}/article/${i}`);
     await settle(db, `${articleBase}/article/`, PAGES + 20);
     const pagesPerSec = PAGES / ((performance.now() - t1) / 1000);
-    const failed = db.query<{ n: number }, []>("SELECT count(*) n FROM sources WHERE url LIKE '%/article/%' AND status = 'failed'").get()!.n;
+    const failed = db
+      .query<{ n: number }, []>("SELECT count(*) n FROM sources WHERE url LIKE '%/article/%' AND status = 'failed'")
+      .get()!.n;
 
     return {
       mode,
@@ -167,6 +198,8 @@ for (const mode of values.modes!.split(",")) {
 }
 articleProc.kill();
 void web.stop(true);
-console.log(`bench:hostile  pages=${PAGES}  probe every ${PROBE_EVERY_MS} ms  (targets: healthz ≤ 100 ms, RSS growth ≤ 400 MB, ≥ 100 pages/s)`);
+console.log(
+  `bench:hostile  pages=${PAGES}  probe every ${PROBE_EVERY_MS} ms  (targets: healthz ≤ 100 ms, RSS growth ≤ 400 MB, ≥ 100 pages/s)`,
+);
 console.log(table(rows));
 process.exit(0);

@@ -14,7 +14,10 @@ import { fmt, trackPeakRss } from "./lib/measure.ts";
 const N = Number(process.argv[2] ?? 10_000);
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 15);
 
-const web = Bun.spawn(["bun", "run", join(import.meta.dir, "lib/article-server.ts")], { stdout: "pipe", stderr: "inherit" });
+const web = Bun.spawn(["bun", "run", join(import.meta.dir, "lib/article-server.ts")], {
+  stdout: "pipe",
+  stderr: "inherit",
+});
 const { value } = await web.stdout.getReader().read();
 const base = new TextDecoder().decode(value).trim();
 
@@ -22,8 +25,13 @@ const dir = mkdtempSync(join(tmpdir(), "cp-bench-import-"));
 const config = loadConfig({
   // Like the other benchmarks, the hashed embedder unless told otherwise: this measures import and queueing.
   EMBEDDER: process.env.EMBEDDER ?? "hashed",
-  DATA_DIR: dir, ALLOW_PRIVATE_NETWORK: "true", LOG_LEVEL: "warn", JOB_CONCURRENCY: "8", JOB_POLL_MS: "20",
-  RATE_LIMIT_PER_MINUTE: "1000000", IMPORT_FETCH_CONCURRENCY: "4",
+  DATA_DIR: dir,
+  ALLOW_PRIVATE_NETWORK: "true",
+  LOG_LEVEL: "warn",
+  JOB_CONCURRENCY: "8",
+  JOB_POLL_MS: "20",
+  RATE_LIMIT_PER_MINUTE: "1000000",
+  IMPORT_FETCH_CONCURRENCY: "4",
   // One local host stands in for thousands of sites: with the default 1 s spacing it would fetch one page a second.
   IMPORT_HOST_SPACING_MS: "0",
 });
@@ -42,7 +50,9 @@ for (let f = 0; f < 10; f++) {
     lines.push(`<DT><H3 ADD_DATE="1600000000">Shelf ${g}</H3>`, "<DL><p>");
     for (let i = 0; i < N / 100; i++) {
       const n = (f * 10 + g) * (N / 100) + i;
-      lines.push(`<DT><A HREF="${base}/article/${n}?utm_source=bench" ADD_DATE="${1500000000 + n}" TAGS="t${n % 50},bench">Article ${n} – ünïcode</A>`);
+      lines.push(
+        `<DT><A HREF="${base}/article/${n}?utm_source=bench" ADD_DATE="${1500000000 + n}" TAGS="t${n % 50},bench">Article ${n} – ünïcode</A>`,
+      );
     }
     lines.push("</DL><p>");
   }
@@ -53,7 +63,13 @@ const file = lines.join("\n");
 
 async function save(n: number): Promise<number> {
   const t = performance.now();
-  const res = await app.handle(new Request("http://localhost/api/v1/sources", { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ url: `${base}/article/${n}` }) }));
+  const res = await app.handle(
+    new Request("http://localhost/api/v1/sources", {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ url: `${base}/article/${n}` }),
+    }),
+  );
   const id = ((await res.json()) as { id: string }).id;
   for (;;) {
     const s = db.sqlite.query("SELECT status FROM sources WHERE id = ?").get(id) as { status: string };
@@ -76,11 +92,21 @@ const body = new Response(form);
 const type = body.headers.get("content-type")!;
 const bytes = new Uint8Array(await body.arrayBuffer());
 const t0 = performance.now();
-const res = await app.handle(new Request("http://localhost/api/v1/imports", { method: "POST", headers: { ...auth, "content-type": type, "content-length": String(bytes.byteLength) }, body: bytes }));
+const res = await app.handle(
+  new Request("http://localhost/api/v1/imports", {
+    method: "POST",
+    headers: { ...auth, "content-type": type, "content-length": String(bytes.byteLength) },
+    body: bytes,
+  }),
+);
 if (res.status !== 202) throw new Error(`import refused: ${res.status} ${await res.text()}`);
 const accepted = performance.now();
 const imp = (await res.json()) as { id: string };
-const status = () => db.sqlite.query("SELECT status, created FROM imports WHERE id = ?").get(imp.id) as { status: string; created: number };
+const status = () =>
+  db.sqlite.query("SELECT status, created FROM imports WHERE id = ?").get(imp.id) as {
+    status: string;
+    created: number;
+  };
 // Saves made one after another while the import job is still creating records (up to 5).
 const creation: number[] = [];
 const creationSaves = (async () => {
@@ -98,7 +124,8 @@ const creationSorted = [...creation].sort((a, b) => a - b);
 const busy: number[] = [];
 for (let i = 0; i < 5; i++) busy.push(await save(910_000 + i));
 busy.sort((a, b) => a - b);
-const readyAt = () => (db.sqlite.query("SELECT count(*) AS n FROM sources WHERE status != 'pending'").get() as { n: number }).n;
+const readyAt = () =>
+  (db.sqlite.query("SELECT count(*) AS n FROM sources WHERE status != 'pending'").get() as { n: number }).n;
 const r0 = readyAt();
 const w0 = performance.now();
 await Bun.sleep(WINDOW_S * 1000);
@@ -112,11 +139,15 @@ rmSync(dir, { recursive: true, force: true });
 
 console.log(`bench:import  bookmarks=${N} folders=110 job_concurrency=8 import_fetch_concurrency=4`);
 console.log(`upload accepted (parsed, checked) in ${fmt((accepted - t0) / 1000)} s`);
-console.log(`all ${final.created} records created in ${fmt((created - t0) / 1000)} s (target ≤ 10 s), import ${final.status}`);
+console.log(
+  `all ${final.created} records created in ${fmt((created - t0) / 1000)} s (target ≤ 10 s), import ${final.status}`,
+);
 console.log(
   `interactive saves made while records were being created: first ${fmt(creation[0]!, 0)} ms, median ${fmt(creationSorted[Math.floor(creation.length / 2)]!, 0)} ms, max ${fmt(creationSorted[creation.length - 1]!, 0)} ms (${creation.length} saves)`,
 );
-console.log(`interactive save ready: idle median ${fmt(idle[2]!, 0)} ms, during import median ${fmt(busy[2]!, 0)} ms (max ${fmt(busy[4]!, 0)} ms)`);
+console.log(
+  `interactive save ready: idle median ${fmt(idle[2]!, 0)} ms, during import median ${fmt(busy[2]!, 0)} ms (max ${fmt(busy[4]!, 0)} ms)`,
+);
 console.log(`imported pages ingested at ${fmt(pagesPerSec, 1)} pages/s over ${WINDOW_S} s`);
 console.log(`peak RSS ${peak} MB`);
 process.exit(0);

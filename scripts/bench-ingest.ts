@@ -12,7 +12,10 @@ import { fmt, trackPeakRss } from "./lib/measure.ts";
 const PAGES = Number(process.argv[2] ?? 1000);
 const CONCURRENCY = Number(process.env.JOB_CONCURRENCY ?? 16);
 
-const web = Bun.spawn(["bun", "run", join(import.meta.dir, "lib/article-server.ts")], { stdout: "pipe", stderr: "inherit" });
+const web = Bun.spawn(["bun", "run", join(import.meta.dir, "lib/article-server.ts")], {
+  stdout: "pipe",
+  stderr: "inherit",
+});
 const reader = web.stdout.getReader();
 const { value } = await reader.read();
 const base = new TextDecoder().decode(value).trim();
@@ -20,7 +23,16 @@ const base = new TextDecoder().decode(value).trim();
 const dir = mkdtempSync(join(tmpdir(), "cp-bench-ingest-"));
 // EXTRACT_WORKERS=0 compares against extraction on the main thread.
 const EXTRACT_WORKERS = process.env.EXTRACT_WORKERS ?? "2";
-const config = loadConfig({ EMBEDDER: process.env.EMBEDDER ?? "hashed", DATA_DIR: dir, ALLOW_PRIVATE_NETWORK: "true", LOG_LEVEL: "warn", JOB_CONCURRENCY: String(CONCURRENCY), JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "1000000", EXTRACT_WORKERS });
+const config = loadConfig({
+  EMBEDDER: process.env.EMBEDDER ?? "hashed",
+  DATA_DIR: dir,
+  ALLOW_PRIVATE_NETWORK: "true",
+  LOG_LEVEL: "warn",
+  JOB_CONCURRENCY: String(CONCURRENCY),
+  JOB_POLL_MS: "20",
+  RATE_LIMIT_PER_MINUTE: "1000000",
+  EXTRACT_WORKERS,
+});
 const db = openDatabase(join(dir, "commonplace.db"));
 const services = createServices({ config, db });
 const app = createApp(services);
@@ -65,6 +77,8 @@ const secs = (done - t0) / 1000;
 console.log(`bench:ingest  pages=${PAGES} job_concurrency=${CONCURRENCY} extract_workers=${EXTRACT_WORKERS}`);
 console.log(`posted all in      ${fmt((posted - t0) / 1000)} s`);
 console.log(`all ready in       ${fmt(secs)} s  → ${fmt(PAGES / secs, 1)} pages/s (target ≥ 100)`);
-console.log(`search index done  ${fmt((indexed - t0) / 1000)} s  → ${fmt(PAGES / ((indexed - t0) / 1000), 1)} pages/s incl. embeddings`);
+console.log(
+  `search index done  ${fmt((indexed - t0) / 1000)} s  → ${fmt(PAGES / ((indexed - t0) / 1000), 1)} pages/s incl. embeddings`,
+);
 console.log(`ready=${c.ready} failed=${c.failed}  peak RSS ${peak} MB`);
 process.exit(0);

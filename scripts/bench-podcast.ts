@@ -24,7 +24,14 @@ const RUNS = [
 const HEALTH_BUDGET_MS = 50;
 
 const dir = mkdtempSync(join(tmpdir(), "cp-bench-podcast-"));
-const config = loadConfig({ EMBEDDER: process.env.EMBEDDER ?? "hashed", DATA_DIR: dir, LOG_LEVEL: "warn", JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "1000000", DEFAULT_MONTHLY_CREDITS: "100000" });
+const config = loadConfig({
+  EMBEDDER: process.env.EMBEDDER ?? "hashed",
+  DATA_DIR: dir,
+  LOG_LEVEL: "warn",
+  JOB_POLL_MS: "20",
+  RATE_LIMIT_PER_MINUTE: "1000000",
+  DEFAULT_MONTHLY_CREDITS: "100000",
+});
 const db = openDatabase(join(dir, "commonplace.db"));
 const services = createServices({ config, db });
 const app = createApp(services);
@@ -32,7 +39,10 @@ const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.h
 const base = `http://127.0.0.1:${server.port}`;
 const user = await services.accounts.createUser({ email: "bench@example.com", password: "benchmark-password" });
 const { key } = await services.keys.create(user.id, "bench");
-const sourceId = insertReadySource(services, user.id, { title: "The quiet revolution on city rooftops", markdown: LONG_ARTICLE });
+const sourceId = insertReadySource(services, user.id, {
+  title: "The quiet revolution on city rooftops",
+  markdown: LONG_ARTICLE,
+});
 const words = LONG_ARTICLE.split(/\s+/).filter((w) => /\w/.test(w)).length;
 services.runner.start();
 const statusOf = db.sqlite.prepare<{ status: string }, [string]>("SELECT status FROM podcasts WHERE id = ?");
@@ -109,16 +119,23 @@ for (const { format, label } of RUNS) {
 }
 const peak = rss.stop();
 
-console.log(`bench:podcast  article=${words} words  engines: script=${services.podcasts.writer.id} speech=${services.ai.speech.id}  cores=${navigator.hardwareConcurrency}`);
+console.log(
+  `bench:podcast  article=${words} words  engines: script=${services.podcasts.writer.id} speech=${services.ai.speech.id}  cores=${navigator.hardwareConcurrency}`,
+);
 console.log(table(rows));
 console.log(`peak RSS ${peak} MB`);
 console.log(`/healthz stayed under ${HEALTH_BUDGET_MS} ms during generation: ${allUnder ? "yes" : "NO"}`);
 const rtf = (i: number) => Number(rows[i]!["× real time"]);
-console.log(`target: brief ≥ 25× real time → cold ${rtf(0) >= 25 ? "met" : "NOT met"}, warm ${rtf(1) >= 25 ? "met" : "NOT met"}`);
+console.log(
+  `target: brief ≥ 25× real time → cold ${rtf(0) >= 25 ? "met" : "NOT met"}, warm ${rtf(1) >= 25 ? "met" : "NOT met"}`,
+);
 
 // Intelligibility: optional, because the recogniser is a system package (apt-get install pocketsphinx pocketsphinx-en-us).
 if (process.argv.includes("--no-wer")) console.log("intelligibility: skipped (--no-wer)");
-else if (!recogniserAvailable()) console.log("intelligibility: skipped (pocketsphinx_continuous not installed; apt-get install pocketsphinx pocketsphinx-en-us)");
+else if (!recogniserAvailable())
+  console.log(
+    "intelligibility: skipped (pocketsphinx_continuous not installed; apt-get install pocketsphinx pocketsphinx-en-us)",
+  );
 else {
   const speech = services.ai.speech;
   const wer: Record<string, string | number>[] = [];
@@ -127,7 +144,9 @@ else {
     wer.push({ voice, role: i === 0 ? "host_a" : i === 1 ? "host_b" : "", "word error rate": `${fmt(rate, 1)} %` });
   }
   const n = WER_SENTENCES.join(" ").split(/\s+/).length;
-  console.log(`intelligibility: ${WER_SENTENCES.length} sentences (${n} words) per voice, decoded by pocketsphinx (stock en-us models); lower is better`);
+  console.log(
+    `intelligibility: ${WER_SENTENCES.length} sentences (${n} words) per voice, decoded by pocketsphinx (stock en-us models); lower is better`,
+  );
   console.log(table(wer));
 }
 

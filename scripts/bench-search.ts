@@ -56,7 +56,31 @@ function prng(seed: number) {
 
 function makeLanguage(seed: number) {
   const rnd = prng(seed);
-  const onsets = ["b", "br", "c", "ch", "d", "f", "g", "gr", "h", "k", "l", "m", "n", "p", "pl", "r", "s", "st", "t", "tr", "v", "w", "z"];
+  const onsets = [
+    "b",
+    "br",
+    "c",
+    "ch",
+    "d",
+    "f",
+    "g",
+    "gr",
+    "h",
+    "k",
+    "l",
+    "m",
+    "n",
+    "p",
+    "pl",
+    "r",
+    "s",
+    "st",
+    "t",
+    "tr",
+    "v",
+    "w",
+    "z",
+  ];
   const vowels = ["a", "e", "i", "o", "u", "ai", "ea", "ou"];
   const codas = ["", "", "n", "r", "s", "l", "m", "th", "x"];
   const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
@@ -87,7 +111,9 @@ function makeLanguage(seed: number) {
     return words[lo]!;
   };
   // Topic words come from the middle and tail of the frequency range: specific, not function words.
-  const topics = Array.from({ length: TOPICS }, () => Array.from({ length: TOPIC_WORDS }, () => words[500 + Math.floor(rnd() * (VOCAB - 500))]!));
+  const topics = Array.from({ length: TOPICS }, () =>
+    Array.from({ length: TOPIC_WORDS }, () => words[500 + Math.floor(rnd() * (VOCAB - 500))]!),
+  );
   return { words, zipf, topics };
 }
 
@@ -123,17 +149,27 @@ function makeDocument(lang: Language, rnd: () => number, chunksWanted: number) {
   // ~400 estimated tokens per chunk: paragraphs of 50–110 words, a section heading every few.
   const paragraphs = Math.round(chunksWanted * PARAGRAPHS_PER_CHUNK);
   for (let p = 0; p < paragraphs; p++) {
-    if (p > 0 && p % 5 === 0) parts.push(`## ${Array.from({ length: 2 + Math.floor(rnd() * 3) }, () => topicWord(main)).join(" ")}`);
+    if (p > 0 && p % 5 === 0)
+      parts.push(`## ${Array.from({ length: 2 + Math.floor(rnd() * 3) }, () => topicWord(main)).join(" ")}`);
     parts.push(Array.from({ length: 4 + Math.floor(rnd() * 4) }, sentence).join(" "));
   }
   // A known-item query for this document: one of its own words and a few of its topic's.
-  const query = [own[Math.floor(rnd() * own.length)]!, ...Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => topicWord(main))];
+  const query = [
+    own[Math.floor(rnd() * own.length)]!,
+    ...Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => topicWord(main)),
+  ];
   if (rnd() < 0.3) query.splice(1, 0, FUNCTION_WORDS[Math.floor(rnd() * 20)]!);
   return { title, markdown: parts.join("\n\n"), query: query.join(" ") };
 }
 
 function openServices(dbPath: string, dataDir: string) {
-  const config = loadConfig({ EMBEDDER: process.env.EMBEDDER ?? "hashed", DATA_DIR: dataDir, LOG_LEVEL: "silent", RATE_LIMIT_PER_MINUTE: "1000000", DEFAULT_MONTHLY_CREDITS: "1000000" });
+  const config = loadConfig({
+    EMBEDDER: process.env.EMBEDDER ?? "hashed",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    DEFAULT_MONTHLY_CREDITS: "1000000",
+  });
   const db = openDatabase(dbPath);
   return createServices({ config, db, logger: silentLogger });
 }
@@ -141,7 +177,10 @@ function openServices(dbPath: string, dataDir: string) {
 async function build(dbPath: string, dataDir: string, nSources: number, seed: number) {
   const s = openServices(dbPath, dataDir);
   const { sqlite } = s.db;
-  const user = await s.accounts.createUser({ email: "bench@example.com", password: "bench-password" }, { bypassSignupPolicy: true });
+  const user = await s.accounts.createUser(
+    { email: "bench@example.com", password: "bench-password" },
+    { bypassSignupPolicy: true },
+  );
   const lang = makeLanguage(seed);
   const rnd = prng(seed + 1);
   const insertSource = sqlite.prepare(
@@ -169,16 +208,24 @@ async function build(dbPath: string, dataDir: string, nSources: number, seed: nu
   // The indexer enqueued one embed job per source; the loop below does their work in bulk.
   sqlite.exec("DELETE FROM jobs");
   const chunks = sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
-  process.stderr.write(`\r  ${nSources} sources, ${chunks} chunks in ${((performance.now() - t0) / 1000).toFixed(0)} s; embedding…\n`);
+  process.stderr.write(
+    `\r  ${nSources} sources, ${chunks} chunks in ${((performance.now() - t0) / 1000).toFixed(0)} s; embedding…\n`,
+  );
   const t1 = performance.now();
   let done = 0;
-  for (let n; (n = await s.indexer.embedMissing(4096)) > 0; ) {
+  for (let n: number; (n = await s.indexer.embedMissing(4096)) > 0; ) {
     done += n;
     process.stderr.write(`\r  embedded ${done}/${chunks}`);
   }
   const slot = (await createVectorIndex(s.db).active())!;
-  sqlite.exec(`CREATE VIRTUAL TABLE ${FLOAT_TABLE} USING vec0(embedding float[${slot.dimensions}] distance_metric=cosine)`);
-  sqlite.query(`INSERT INTO ${FLOAT_TABLE}(rowid, embedding) SELECT chunk_rowid, embedding FROM chunk_vectors WHERE slot = ?`).run(slot.slot);
+  sqlite.exec(
+    `CREATE VIRTUAL TABLE ${FLOAT_TABLE} USING vec0(embedding float[${slot.dimensions}] distance_metric=cosine)`,
+  );
+  sqlite
+    .query(
+      `INSERT INTO ${FLOAT_TABLE}(rowid, embedding) SELECT chunk_rowid, embedding FROM chunk_vectors WHERE slot = ?`,
+    )
+    .run(slot.slot);
   sqlite.exec("CREATE TABLE bench_meta (user_id TEXT NOT NULL, seed INTEGER NOT NULL)");
   sqlite.query("INSERT INTO bench_meta VALUES (?, ?)").run(user.id, seed);
   sqlite.exec("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize'); PRAGMA wal_checkpoint(TRUNCATE); ANALYZE;");
@@ -188,7 +235,10 @@ async function build(dbPath: string, dataDir: string, nSources: number, seed: nu
 
 /** The stored known-item queries, in a seeded random order. */
 function loadQueries(s: Services, seed: number, n: number): string[] {
-  const all = s.db.sqlite.query<{ query: string }, []>("SELECT query FROM bench_queries").all().map((r) => r.query);
+  const all = s.db.sqlite
+    .query<{ query: string }, []>("SELECT query FROM bench_queries")
+    .all()
+    .map((r) => r.query);
   const rnd = prng(seed + 2);
   return Array.from({ length: n }, () => all[Math.floor(rnd() * all.length)]!);
 }
@@ -225,13 +275,19 @@ async function measure(s: Services, queries: string[]) {
   for (const mode of ["text", "vector", "hybrid"] as SearchMode[]) {
     results[mode] = await timeAll(queries, (q) => s.search.search(actor, q, { mode, limit: 10 }));
     const r = results[mode]!;
-    console.log(`${mode.padEnd(20)} ${fmt(r.p50)}  ${fmt(r.p95)}  ${fmt(r.p99)}   ≤ ${TARGETS[mode as keyof typeof TARGETS]}`);
+    console.log(
+      `${mode.padEnd(20)} ${fmt(r.p50)}  ${fmt(r.p95)}  ${fmt(r.p99)}   ≤ ${TARGETS[mode as keyof typeof TARGETS]}`,
+    );
   }
   const embedder = s.ai.embedder;
-  const knnFloat = sqlite.query<{ rowid: number }, [Uint8Array]>(`SELECT rowid FROM ${FLOAT_TABLE} WHERE embedding MATCH ? AND k = 10`);
+  const knnFloat = sqlite.query<{ rowid: number }, [Uint8Array]>(
+    `SELECT rowid FROM ${FLOAT_TABLE} WHERE embedding MATCH ? AND k = 10`,
+  );
   const asBlob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
   const floor = await timeAll(queries, async (q) => knnFloat.all(asBlob((await embedder.embed([q], "query"))[0]!)));
-  console.log(`${"float32 vec0 KNN".padEnd(20)} ${fmt(floor.p50)}  ${fmt(floor.p95)}  ${fmt(floor.p99)}   (floor: exact brute force)`);
+  console.log(
+    `${"float32 vec0 KNN".padEnd(20)} ${fmt(floor.p50)}  ${fmt(floor.p95)}  ${fmt(floor.p99)}   (floor: exact brute force)`,
+  );
 
   // Recall@10 of the chunks the vector mode ranks first, against exact cosine KNN.
   let hit = 0;
@@ -245,7 +301,10 @@ async function measure(s: Services, queries: string[]) {
 }
 
 async function measureHttp(s: Services, queries: string[], mode: SearchMode) {
-  const { key } = await s.keys.create(s.db.sqlite.query<{ user_id: string }, []>("SELECT user_id FROM bench_meta").get()!.user_id, "bench");
+  const { key } = await s.keys.create(
+    s.db.sqlite.query<{ user_id: string }, []>("SELECT user_id FROM bench_meta").get()!.user_id,
+    "bench",
+  );
   const app = createApp(s);
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
   const url = `http://127.0.0.1:${server.port}/api/v1/search`;
@@ -269,10 +328,23 @@ async function main() {
     if (args.build) return await build(dbPath, dir, nSources, seed);
     if (!existsSync(dbPath)) {
       console.log(`building a library of ${nSources} sources…`);
-      const child = Bun.spawn([process.execPath, import.meta.path, "--build", "--db", dbPath, "--sources", String(nSources), "--seed", String(seed)], {
-        stdout: "inherit",
-        stderr: "inherit",
-      });
+      const child = Bun.spawn(
+        [
+          process.execPath,
+          import.meta.path,
+          "--build",
+          "--db",
+          dbPath,
+          "--sources",
+          String(nSources),
+          "--seed",
+          String(seed),
+        ],
+        {
+          stdout: "inherit",
+          stderr: "inherit",
+        },
+      );
       if ((await child.exited) !== 0) throw new Error("building the library failed");
     }
     const s = openServices(dbPath, dir);
@@ -282,7 +354,9 @@ async function main() {
     const queries = loadQueries(s, seed, nQueries);
     const { results, floor, recall } = await measure(s, queries);
     const http = await measureHttp(s, queries, "hybrid");
-    console.log(`${"hybrid over HTTP".padEnd(20)} ${fmt(http.p50)}  ${fmt(http.p95)}  ${fmt(http.p99)}   (loopback, sequential)`);
+    console.log(
+      `${"hybrid over HTTP".padEnd(20)} ${fmt(http.p50)}  ${fmt(http.p95)}  ${fmt(http.p99)}   (loopback, sequential)`,
+    );
     console.log(`\nvector recall@10 against exact KNN: ${recall.toFixed(3)} (target ≥ ${TARGET_RECALL})`);
     console.log(`peak RSS of the query process: ${rssMb().toFixed(0)} MB (target ≤ ${TARGET_RSS_MB})`);
     const codes = (s as Partial<Services>).vectors?.memoryBytes?.();

@@ -30,7 +30,10 @@ async function serveApp(): Promise<void> {
   const config = loadConfig(process.env);
   const db = openDatabase(join(config.dataDir, "commonplace.db"));
   const services = createServices({ config, db, logger: silentLogger });
-  const user = await services.accounts.createUser({ email: "bench@example.com", password: "bench-password" }, { bypassSignupPolicy: true });
+  const user = await services.accounts.createUser(
+    { email: "bench@example.com", password: "bench-password" },
+    { bypassSignupPolicy: true },
+  );
   const actor = { userId: user.id, auth: { type: "system" as const, reason: "bench" } };
   const wf = await services.workflows.service.create(actor, {
     name: "bench",
@@ -41,7 +44,9 @@ async function serveApp(): Promise<void> {
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
   services.runner.start();
   const path = new URL(wf.webhook_url!).pathname;
-  console.log(JSON.stringify({ url: `http://127.0.0.1:${server.port}${path}`, db: join(config.dataDir, "commonplace.db") }));
+  console.log(
+    JSON.stringify({ url: `http://127.0.0.1:${server.port}${path}`, db: join(config.dataDir, "commonplace.db") }),
+  );
 }
 
 // The floor: parse the JSON body, insert one row (same pragmas as the service), answer 202.
@@ -49,7 +54,9 @@ function serveBare(): void {
   const dataDir = process.env.DATA_DIR!;
   const sqlite = new Database(join(dataDir, "bare.db"), { create: true, strict: true });
   sqlite.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000");
-  sqlite.exec("CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, body TEXT NOT NULL, received_at INTEGER NOT NULL)");
+  sqlite.exec(
+    "CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, body TEXT NOT NULL, received_at INTEGER NOT NULL)",
+  );
   const insert = sqlite.prepare("INSERT INTO deliveries (id, body, received_at) VALUES (?, ?, ?)");
   let n = 0;
   const server = Bun.serve({
@@ -65,7 +72,13 @@ function serveBare(): void {
   console.log(JSON.stringify({ url: `http://127.0.0.1:${server.port}/hook`, db: "" }));
 }
 
-const post = (url: string) => ({ url, method: "POST", headers: { "content-type": "application/json" }, body: BODY, okStatus: 202 });
+const post = (url: string) => ({
+  url,
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: BODY,
+  okStatus: 202,
+});
 
 interface LoadOptions {
   connections: number;
@@ -78,9 +91,16 @@ async function drainSeconds(dbPath: string): Promise<{ seconds: number; runs: nu
   const db = new Database(dbPath, { readonly: true });
   const started = performance.now();
   try {
-    const left = () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE type IN ('workflow.step', 'workflow.runs') AND status IN ('queued', 'running')").get()!.n;
+    const left = () =>
+      db
+        .query<{ n: number }, []>(
+          "SELECT count(*) AS n FROM jobs WHERE type IN ('workflow.step', 'workflow.runs') AND status IN ('queued', 'running')",
+        )
+        .get()!.n;
     while (left() > 0) await Bun.sleep(50);
-    const runs = db.query<{ n: number }, []>("SELECT count(*) AS n FROM workflow_runs WHERE status = 'succeeded'").get()!.n;
+    const runs = db
+      .query<{ n: number }, []>("SELECT count(*) AS n FROM workflow_runs WHERE status = 'succeeded'")
+      .get()!.n;
     return { seconds: (performance.now() - started) / 1000, runs };
   } finally {
     db.close();
@@ -91,16 +111,28 @@ async function main(o: LoadOptions): Promise<void> {
   const useWrk = o.client === "wrk" || (o.client === "auto" && Bun.which("wrk") !== null);
   const dataDir = mkdtempSync(join(tmpdir(), "commonplace-bench-webhooks-"));
   const script = join(dataDir, "post.lua");
-  writeFileSync(script, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = '${BODY}'\n`);
+  writeFileSync(
+    script,
+    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = '${BODY}'\n`,
+  );
   // wrk takes the method and body from the Lua script; the Bun client from post().
-  const load = (name: string, url: string, opts: LoadOptions) => (useWrk ? runWrk(name, { url }, opts, script) : runBunLoad(SELF, name, url, opts));
+  const load = (name: string, url: string, opts: LoadOptions) =>
+    useWrk ? runWrk(name, { url }, opts, script) : runBunLoad(SELF, name, url, opts);
   const env = { DATA_DIR: dataDir, LOG_LEVEL: "silent", WEBHOOK_RATE_LIMIT_PER_MINUTE: "1000000" };
   type Child = Awaited<ReturnType<typeof startChild<{ url: string; db: string }>>>;
   const children: Child[] = [];
   try {
-    console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Bun ${Bun.version}, ${process.platform}-${process.arch}`);
-    console.log(`load average before the run: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-    console.log(`load: ${useWrk ? "wrk, 1 thread" : "Bun fetch loop in a child process"}, ${o.connections} connections, ${o.duration} s per target after a 2 s warm-up\n`);
+    console.log(
+      `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Bun ${Bun.version}, ${process.platform}-${process.arch}`,
+    );
+    console.log(
+      `load average before the run: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
+    console.log(
+      `load: ${useWrk ? "wrk, 1 thread" : "Bun fetch loop in a child process"}, ${o.connections} connections, ${o.duration} s per target after a 2 s warm-up\n`,
+    );
     const bare = await startChild<{ url: string; db: string }>(SELF, "bare", env);
     children.push(bare);
     await load("warm-up", bare.url, { ...o, duration: 2 });
@@ -126,11 +158,16 @@ function report(bare: Result, app: Result, drain: { seconds: number; runs: numbe
   const fmt = (n: number, d = 2) => n.toFixed(d);
   console.log("| target | accepted/s | p50 ms | p99 ms | requests | errors |");
   console.log("|---|---:|---:|---:|---:|---:|");
-  for (const r of [bare, app]) console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.requests} | ${r.errors} |`);
+  for (const r of [bare, app])
+    console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.requests} | ${r.errors} |`);
   const ratio = app.rps / bare.rps;
   console.log(`\nratio durable/bare: ${fmt(ratio * 100, 1)} % (target ≥ ${TARGET_RATIO * 100} %)`);
-  console.log(`durable: ${fmt(app.rps, 0)} accepted/s (target ≥ ${TARGET_RPS}), p99 ${fmt(app.p99)} ms (target ≤ ${TARGET_P99_MS} ms)`);
-  console.log(`runner drained the backlog ${fmt(drain.seconds, 1)} s after the load stopped (${drain.runs} runs succeeded in all)`);
+  console.log(
+    `durable: ${fmt(app.rps, 0)} accepted/s (target ≥ ${TARGET_RPS}), p99 ${fmt(app.p99)} ms (target ≤ ${TARGET_P99_MS} ms)`,
+  );
+  console.log(
+    `runner drained the backlog ${fmt(drain.seconds, 1)} s after the load stopped (${drain.runs} runs succeeded in all)`,
+  );
   const ok = app.rps >= TARGET_RPS && ratio >= TARGET_RATIO && app.p99 <= TARGET_P99_MS && app.errors === 0;
   console.log(ok ? "PASS" : "MISS");
   process.exitCode = ok ? 0 : 1;
@@ -148,6 +185,12 @@ if (import.meta.main) {
   });
   if (values.serve === "app") await serveApp();
   else if (values.serve === "bare") serveBare();
-  else if (values.load) await closedLoop(post(values.load), { connections: Number(values.connections), duration: Number(values.duration) });
-  else await main({ duration: Number(values.duration), connections: Number(values.connections), client: values.client as LoadOptions["client"] });
+  else if (values.load)
+    await closedLoop(post(values.load), { connections: Number(values.connections), duration: Number(values.duration) });
+  else
+    await main({
+      duration: Number(values.duration),
+      connections: Number(values.connections),
+      client: values.client as LoadOptions["client"],
+    });
 }

@@ -31,7 +31,9 @@ function vec0Path(platform: string, arch: string): string {
   try {
     return createRequire(join(ROOT, "package.json")).resolve(`${pkg}/${file}`);
   } catch {
-    throw new Error(`${pkg} is not installed, so the binary cannot embed sqlite-vec for ${platform}-${arch}; run \`bun install\` on that platform`);
+    throw new Error(
+      `${pkg} is not installed, so the binary cannot embed sqlite-vec for ${platform}-${arch}; run \`bun install\` on that platform`,
+    );
   }
 }
 
@@ -66,9 +68,20 @@ export async function build(opts: BuildOptions): Promise<string> {
   const outfile = resolve(opts.outfile);
   const result = await Bun.build({
     entrypoints: [entry, ...EXTRA_ENTRYPOINTS.map((p) => join(ROOT, p))],
-    files: { [entry]: entrySource(vec0Path(platform, arch), apiReferenceBundleFile(ROOT), opts.main ?? `await import("./main.ts");`) },
+    files: {
+      [entry]: entrySource(
+        vec0Path(platform, arch),
+        apiReferenceBundleFile(ROOT),
+        opts.main ?? `await import("./main.ts");`,
+      ),
+    },
     // Bun's own header limit sits above MAX_HEADER_BYTES, so the app's 431 (problem+json) comes first.
-    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false, execArgv: [`--max-http-header-size=${RUNTIME_HEADER_LIMIT}`] },
+    compile: {
+      outfile,
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      execArgv: [`--max-http-header-size=${RUNTIME_HEADER_LIMIT}`],
+    },
     target: "bun",
     minify: true,
   });

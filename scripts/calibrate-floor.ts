@@ -39,8 +39,15 @@ export const OFF_TOPIC = [
   "car insurance claim after a minor accident",
 ];
 
-const services = createServices({ config: testConfig({ EMBEDDER: "hashed" }), db: openTestDatabase(), logger: silentLogger });
-const user = await services.accounts.createUser({ email: "cal@example.com", password: "calibrate-pw" }, { bypassSignupPolicy: true });
+const services = createServices({
+  config: testConfig({ EMBEDDER: "hashed" }),
+  db: openTestDatabase(),
+  logger: silentLogger,
+});
+const user = await services.accounts.createUser(
+  { email: "cal@example.com", password: "calibrate-pw" },
+  { bypassSignupPolicy: true },
+);
 const actor = systemActor(user.id, "calibrate");
 const dir = join(FIXTURES, "articles");
 const slugOf = new Map<string, string>();
@@ -49,7 +56,9 @@ for (const f of readdirSync(dir).filter((f) => f.endsWith(".md"))) {
   slugOf.set(note.id, f.replace(/\.md$/, ""));
 }
 const chunks = services.db.sqlite
-  .query<{ docId: string; title: string; heading: string | null; text: string }, []>("SELECT doc_id docId, title, heading, text FROM chunks ORDER BY id")
+  .query<{ docId: string; title: string; heading: string | null; text: string }, []>(
+    "SELECT doc_id docId, title, heading, text FROM chunks ORDER BY id",
+  )
   .all();
 const neural = createNeuralEmbedder({ idleMs: 60_000, weight: 1 }); // weight 1: the neural half only
 const hashed = createBuiltinEmbedder();
@@ -57,16 +66,22 @@ const texts = chunks.map(embeddingText);
 const t0 = performance.now();
 const cn = (await neural.embed(texts, "document")).map((v) => v.subarray(0, 512));
 const secs = (performance.now() - t0) / 1000;
-console.log(`${chunks.length} chunks: neural encoder ${secs.toFixed(1)} s (${(chunks.length / secs).toFixed(2)} chunks/s), rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+console.log(
+  `${chunks.length} chunks: neural encoder ${secs.toFixed(1)} s (${(chunks.length / secs).toFixed(2)} chunks/s), rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
+);
 const ch = await hashed.embed(texts, "document");
 
-const questions = JSON.parse(readFileSync(join(FIXTURES, "questions.json"), "utf8")) as { question: string; expected: string }[];
+const questions = JSON.parse(readFileSync(join(FIXTURES, "questions.json"), "utf8")) as {
+  question: string;
+  expected: string;
+}[];
 const all = [...questions.map((q) => q.question), ...OFF_TOPIC];
 const qn = (await neural.embed(all, "query")).map((v) => v.subarray(0, 512));
 const qh = await hashed.embed(all, "query");
 await neural.release();
 
-const quant = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const quant = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 for (const w of [0, 0.3, 0.4, 0.5, 0.6, 0.7, 1]) {
   // Best chunk score per article for each query.
   const perDoc = all.map((_, i) => {
@@ -89,13 +104,15 @@ for (const w of [0, 0.3, 0.4, 0.5, 0.6, 0.7, 1]) {
   });
   const off = OFF_TOPIC.map((_, k) => perDoc[questions.length + k]![0]![1]);
   const n = questions.length;
-  console.log(`\nw=${w}: vector recall@1 ${(r1 / n).toFixed(3)} recall@5 ${(r5 / n).toFixed(3)}; expected best p5 ${quant(expected, 0.05).toFixed(3)}, off-topic top max ${quant(off, 1).toFixed(3)} p50 ${quant(off, 0.5).toFixed(3)}`);
+  console.log(
+    `\nw=${w}: vector recall@1 ${(r1 / n).toFixed(3)} recall@5 ${(r5 / n).toFixed(3)}; expected best p5 ${quant(expected, 0.05).toFixed(3)}, off-topic top max ${quant(off, 1).toFixed(3)} p50 ${quant(off, 0.5).toFixed(3)}`,
+  );
   const floors = [];
   for (let f = 0.1; f <= 0.55; f += 0.025) {
     const kept = expected.filter((s) => s > f).length;
     const emptied = off.filter((s) => s <= f).length;
     floors.push(`${f.toFixed(3)}: ${kept}/${n} kept, ${emptied}/${OFF_TOPIC.length} empty`);
   }
-  console.log("  " + floors.join("\n  "));
+  console.log(`  ${floors.join("\n  ")}`);
 }
 process.exit(0);

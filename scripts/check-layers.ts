@@ -16,15 +16,24 @@ for await (const path of new Glob("src/**/*.ts").scan(".")) {
   const lines = text.split("\n");
   lines.forEach((line, i) => {
     const where = `${path}:${i + 1}`;
-    if (/^import\s[^;]*from\s+"(bun:sqlite|drizzle-orm[^"]*)"/.test(line)) problems.push(`${where} imports ${line.match(/"([^"]+)"/)![1]}`);
-    if (/^import\s+(?!type\b)[^;]*from\s+"[./]*\/?db\/schema[^"]*"/.test(line)) problems.push(`${where} imports tables from db/schema`);
-    if (/^import\s+(?!type\b)[^;]*from\s+"[./]*\/?db\/(client|tx)\.ts"/.test(line) && !/openDatabase|openTestDatabase/.test(line)) problems.push(`${where} imports db internals`);
-    if (/\.(sqlite|orm)\b(?!\s*:)/.test(line) && !/^\s*(\/\/|\*)/.test(line)) problems.push(`${where} reaches a connection: ${line.trim()}`);
+    if (/^import\s[^;]*from\s+"(bun:sqlite|drizzle-orm[^"]*)"/.test(line))
+      problems.push(`${where} imports ${line.match(/"([^"]+)"/)![1]}`);
+    if (/^import\s+(?!type\b)[^;]*from\s+"[./]*\/?db\/schema[^"]*"/.test(line))
+      problems.push(`${where} imports tables from db/schema`);
+    if (
+      /^import\s+(?!type\b)[^;]*from\s+"[./]*\/?db\/(client|tx)\.ts"/.test(line) &&
+      !/openDatabase|openTestDatabase/.test(line)
+    )
+      problems.push(`${where} imports db internals`);
+    if (/\.(sqlite|orm)\b(?!\s*:)/.test(line) && !/^\s*(\/\/|\*)/.test(line))
+      problems.push(`${where} reaches a connection: ${line.trim()}`);
   });
 }
 if (problems.length > 0) {
   console.error(problems.join("\n"));
-  console.error(`\n${problems.length} layering problem(s): SQL belongs in repositories (repo.ts, *-repo.ts) or src/db.`);
+  console.error(
+    `\n${problems.length} layering problem(s): SQL belongs in repositories (repo.ts, *-repo.ts) or src/db.`,
+  );
   process.exit(1);
 }
 console.log("layers: only repositories and src/db reach the database");

@@ -28,7 +28,10 @@ function gunzipText(path: string): string {
 }
 
 function loadPages(only: string | undefined): Page[] {
-  const truth = JSON.parse(gunzipText(join(FIXTURES, "ground-truth.json.gz"))) as Record<string, { url: string; articleBody: string }>;
+  const truth = JSON.parse(gunzipText(join(FIXTURES, "ground-truth.json.gz"))) as Record<
+    string,
+    { url: string; articleBody: string }
+  >;
   return readdirSync(join(FIXTURES, "html"))
     .filter((f) => f.endsWith(".html.gz") && (!only || f.startsWith(only)))
     .sort()
@@ -36,7 +39,12 @@ function loadPages(only: string | undefined): Page[] {
       const id = f.replace(/\.html\.gz$/, "");
       const entry = truth[id];
       if (!entry) throw new Error(`no ground truth for ${id}`);
-      return { id, url: entry.url, html: Bun.gunzipSync(readFileSync(join(FIXTURES, "html", f))), truth: entry.articleBody ?? "" };
+      return {
+        id,
+        url: entry.url,
+        html: Bun.gunzipSync(readFileSync(join(FIXTURES, "html", f))),
+        truth: entry.articleBody ?? "",
+      };
     });
 }
 
@@ -84,7 +92,12 @@ interface Scored {
   ms: number;
 }
 
-async function score(name: string, pages: Page[], run: (page: Page) => Run | Promise<Run>, lowercase: boolean): Promise<Scored> {
+async function score(
+  name: string,
+  pages: Page[],
+  run: (page: Page) => Run | Promise<Run>,
+  lowercase: boolean,
+): Promise<Scored> {
   const scored: Scored = { name, pages: [], exact: 0, ms: 0 };
   for (const page of pages) {
     const { text, ms } = await run(page);
@@ -108,7 +121,9 @@ function report(pages: Page[], a: Scored, b: Scored): void {
   rows.sort((x, y) => f1(x.a) - f1(y.a));
   console.log(`\nworst pages for ${a.name} (tp fp fn scaled; ${b.name} F1 beside):`);
   const show = (r: (typeof rows)[number]) =>
-    console.log(`${r.id}  F1=${f1(r.a).toFixed(3)}  fp=${r.a[1].toFixed(2)} fn=${r.a[2].toFixed(2)}  ${b.name}=${f1(r.b).toFixed(3)}  ${r.url}`);
+    console.log(
+      `${r.id}  F1=${f1(r.a).toFixed(3)}  fp=${r.a[1].toFixed(2)} fn=${r.a[2].toFixed(2)}  ${b.name}=${f1(r.b).toFixed(3)}  ${r.url}`,
+    );
   rows.slice(0, 25).forEach(show);
   console.log(`\npages where ${a.name} trails ${b.name} by more than 0.01 F1:`);
   rows.filter((r) => f1(r.a) < f1(r.b) - 0.01).forEach(show);
@@ -116,15 +131,23 @@ function report(pages: Page[], a: Scored, b: Scored): void {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { verbose: { type: "boolean", default: false }, lowercase: { type: "boolean", default: false }, only: { type: "string" } },
+    options: {
+      verbose: { type: "boolean", default: false },
+      lowercase: { type: "boolean", default: false },
+      only: { type: "string" },
+    },
   });
   if (!existsSync(join(FIXTURES, "ground-truth.json.gz"))) {
-    console.log("eval:extraction skipped: the benchmark pages are not at ../shared/fixtures/extraction beside the repository.");
+    console.log(
+      "eval:extraction skipped: the benchmark pages are not at ../shared/fixtures/extraction beside the repository.",
+    );
     return;
   }
   const pages = loadPages(values.only);
   const casing = values.lowercase ? ", tokens lowercased" : "";
-  console.log(`article-extraction benchmark: ${pages.length} pages, 4-token shingle precision/recall/F1 (its evaluate.py${casing})\n`);
+  console.log(
+    `article-extraction benchmark: ${pages.length} pages, 4-token shingle precision/recall/F1 (its evaluate.py${casing})\n`,
+  );
   const lowercase = values.lowercase ?? false;
   const mine = await score("commonplace", pages, ours, lowercase);
   const readability = await score("readability alone", pages, readabilityAlone, lowercase);

@@ -9,13 +9,21 @@ import { createBuiltinEmbedder } from "../src/ai/embedder/builtin.ts";
 import { createNeuralEmbedder } from "../src/ai/embedder/neural.ts";
 import { dot, type Embedder } from "../src/ai/embedder/port.ts";
 
-const pairs = JSON.parse(readFileSync(join(import.meta.dir, "..", "test", "fixtures", "paraphrase", "pairs.json"), "utf8")) as [string, string][];
+const pairs = JSON.parse(
+  readFileSync(join(import.meta.dir, "..", "test", "fixtures", "paraphrase", "pairs.json"), "utf8"),
+) as [string, string][];
 
 async function recallAt1(e: Embedder): Promise<{ r1: number; ms: number }> {
   const t0 = performance.now();
-  const docs = await e.embed(pairs.map((p) => p[0]), "document");
+  const docs = await e.embed(
+    pairs.map((p) => p[0]),
+    "document",
+  );
   const ms = performance.now() - t0;
-  const queries = await e.embed(pairs.map((p) => p[1]), "query");
+  const queries = await e.embed(
+    pairs.map((p) => p[1]),
+    "query",
+  );
   let hits = 0;
   queries.forEach((q, i) => {
     const scores = docs.map((d) => dot(q, d));
@@ -35,7 +43,9 @@ for (const w of [1, 0.7, 0.6, 0.5, undefined]) {
   const loadMs = performance.now() - warm;
   const r = await recallAt1(e);
   const rss = Math.round(process.memoryUsage().rss / 1e6);
-  console.log(`${(w === 1 ? "neural only" : e.id).padEnd(30)} recall@1 ${r.r1.toFixed(2)}  (model load ${Math.round(loadMs)} ms, ${pairs.length} sentences in ${Math.round(r.ms)} ms, RSS ${rss} MB)`);
+  console.log(
+    `${(w === 1 ? "neural only" : e.id).padEnd(30)} recall@1 ${r.r1.toFixed(2)}  (model load ${Math.round(loadMs)} ms, ${pairs.length} sentences in ${Math.round(r.ms)} ms, RSS ${rss} MB)`,
+  );
   await e.release();
 }
 console.log(`RSS after the worker is released: ${Math.round(process.memoryUsage().rss / 1e6)} MB`);

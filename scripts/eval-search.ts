@@ -24,8 +24,12 @@ async function evaluate(set: EvalSet, verbose: boolean): Promise<string[]> {
   const lib = await buildLibrary(set);
   const { questions } = set;
   const chunks = lib.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
-  const kinds = ["article", "pdf", "note"].map((k) => `${[...set.docs.values()].filter((d) => d.kind === k).length} ${k}s`).join(", ");
-  console.log(`\n=== set "${set.name}": ${kinds} (${chunks} chunks, embedder ${lib.services.ai.embedder.id}, chat ${lib.services.ai.chat.id}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const kinds = ["article", "pdf", "note"]
+    .map((k) => `${[...set.docs.values()].filter((d) => d.kind === k).length} ${k}s`)
+    .join(", ");
+  console.log(
+    `\n=== set "${set.name}": ${kinds} (${chunks} chunks, embedder ${lib.services.ai.embedder.id}, chat ${lib.services.ai.chat.id}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   console.log(`${questions.length} questions\n`);
 
   const summary: Record<string, { r1: number; r5: number; mrr: number }> = {};
@@ -42,11 +46,14 @@ async function evaluate(set: EvalSet, verbose: boolean): Promise<string[]> {
       if (at === 0) r1++;
       if (at >= 0 && at < 5) r5++;
       if (at >= 0) mrr += 1 / (at + 1);
-      if (verbose && at !== 0) console.log(`  [${mode}] rank ${at < 0 ? "-" : at + 1}: ${q.question} → ${slugs.slice(0, 3).join(", ")}`);
+      if (verbose && at !== 0)
+        console.log(`  [${mode}] rank ${at < 0 ? "-" : at + 1}: ${q.question} → ${slugs.slice(0, 3).join(", ")}`);
     }
     const n = questions.length;
     summary[mode] = { r1: r1 / n, r5: r5 / n, mrr: mrr / n };
-    console.log(`${mode.padEnd(8)} ${(r1 / n).toFixed(3).padStart(8)}  ${(r5 / n).toFixed(3).padStart(8)}  ${(mrr / n).toFixed(3)}`);
+    console.log(
+      `${mode.padEnd(8)} ${(r1 / n).toFixed(3).padStart(8)}  ${(r5 / n).toFixed(3).padStart(8)}  ${(mrr / n).toFixed(3)}`,
+    );
   }
 
   let citations = 0;
@@ -68,26 +75,38 @@ async function evaluate(set: EvalSet, verbose: boolean): Promise<string[]> {
     if (cited) citingExpected++;
     const hinted = (r.body.answer as string).includes(q.answer_hint);
     if (hinted) withHint++;
-    if (verbose && (!hinted || !cited)) console.log(`  [ask]${cited ? "" : " (expected source not cited)"} ${q.question} (want "${q.answer_hint}") → ${r.body.answer}`);
+    if (verbose && (!hinted || !cited))
+      console.log(
+        `  [ask]${cited ? "" : " (expected source not cited)"} ${q.question} (want "${q.answer_hint}") → ${r.body.answer}`,
+      );
   }
   const n = questions.length;
   console.log(`\nask (${lib.services.ai.chat.id})`);
-  console.log(`  citations whose quote is verbatim in the cited chunk: ${pct(citations ? verbatim / citations : 1)} (${verbatim}/${citations})`);
-  console.log(`  answers citing the expected source:                   ${pct(citingExpected / n)} (${citingExpected}/${n})`);
+  console.log(
+    `  citations whose quote is verbatim in the cited chunk: ${pct(citations ? verbatim / citations : 1)} (${verbatim}/${citations})`,
+  );
+  console.log(
+    `  answers citing the expected source:                   ${pct(citingExpected / n)} (${citingExpected}/${n})`,
+  );
   console.log(`  answers containing the expected answer text:          ${pct(withHint / n)} (${withHint}/${n})`);
   console.log(`  answers saying nothing was found:                     ${nothing}/${n}`);
   lib.db.close();
 
   const failures: string[] = [];
-  if (summary.hybrid!.r5 < TARGETS.hybridRecall5) failures.push(`hybrid recall@5 ${summary.hybrid!.r5.toFixed(3)} < ${TARGETS.hybridRecall5}`);
+  if (summary.hybrid!.r5 < TARGETS.hybridRecall5)
+    failures.push(`hybrid recall@5 ${summary.hybrid!.r5.toFixed(3)} < ${TARGETS.hybridRecall5}`);
   if (verbatim !== citations) failures.push(`${citations - verbatim} citation quotes are not verbatim`);
-  if (withHint / n < TARGETS.withAnswer) failures.push(`answers with the expected answer ${pct(withHint / n)} < ${pct(TARGETS.withAnswer)}`);
-  if (citingExpected / n < TARGETS.citingExpected) failures.push(`answers citing the expected source ${pct(citingExpected / n)} < ${pct(TARGETS.citingExpected)}`);
+  if (withHint / n < TARGETS.withAnswer)
+    failures.push(`answers with the expected answer ${pct(withHint / n)} < ${pct(TARGETS.withAnswer)}`);
+  if (citingExpected / n < TARGETS.citingExpected)
+    failures.push(`answers citing the expected source ${pct(citingExpected / n)} < ${pct(TARGETS.citingExpected)}`);
   return failures.map((f) => `[${set.name}] ${f}`);
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { verbose: { type: "boolean", default: false }, set: { type: "string", default: "all" } } });
+  const { values } = parseArgs({
+    options: { verbose: { type: "boolean", default: false }, set: { type: "string", default: "all" } },
+  });
   const sets: EvalSet[] = [];
   if (values.set === "default" || values.set === "all") sets.push(loadSet("default", FIXTURES));
   if (values.set === "hard" || values.set === "all") sets.push(loadSet("hard", join(FIXTURES, "hard")));

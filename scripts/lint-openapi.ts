@@ -43,7 +43,11 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -58,15 +62,36 @@ function parsed<T>(name: string, r: { code: number; stdout: string; stderr: stri
 const SPECTRAL_SEVERITY = ["error", "warn", "info", "hint"] as const;
 
 export async function spectral(file: string): Promise<Problem[]> {
-  const r = await run(["spectral", "lint", "--ruleset", join(ROOT, ".spectral.yaml"), "--format", "json", "--quiet", file]);
+  const r = await run([
+    "spectral",
+    "lint",
+    "--ruleset",
+    join(ROOT, ".spectral.yaml"),
+    "--format",
+    "json",
+    "--quiet",
+    file,
+  ]);
   const out = parsed<{ code: string; message: string; path: string[]; severity: number }[]>("spectral", r);
-  return out.map((p) => ({ severity: SPECTRAL_SEVERITY[p.severity]!, rule: p.code, message: p.message, at: p.path.join(".") }));
+  return out.map((p) => ({
+    severity: SPECTRAL_SEVERITY[p.severity]!,
+    rule: p.code,
+    message: p.message,
+    at: p.path.join("."),
+  }));
 }
 
 export async function redocly(file: string): Promise<Problem[]> {
   const r = await run(["redocly", "lint", "--config", join(ROOT, "redocly.yaml"), "--format", "json", file]);
-  const out = parsed<{ problems: { ruleId: string; severity: "error" | "warn"; message: string; location: { pointer: string }[] }[] }>("redocly", r);
-  return out.problems.map((p) => ({ severity: p.severity, rule: p.ruleId, message: p.message, at: p.location[0]?.pointer ?? "" }));
+  const out = parsed<{
+    problems: { ruleId: string; severity: "error" | "warn"; message: string; location: { pointer: string }[] }[];
+  }>("redocly", r);
+  return out.problems.map((p) => ({
+    severity: p.severity,
+    rule: p.ruleId,
+    message: p.message,
+    at: p.location[0]?.pointer ?? "",
+  }));
 }
 
 if (import.meta.main) {
@@ -76,7 +101,10 @@ if (import.meta.main) {
     await Bun.write(file, JSON.stringify(await servedOpenApi(), null, 2));
     const results = await Promise.all([spectral(file), redocly(file)]);
     let failed = false;
-    for (const [name, problems] of [["spectral", results[0]], ["redocly", results[1]]] as const) {
+    for (const [name, problems] of [
+      ["spectral", results[0]],
+      ["redocly", results[1]],
+    ] as const) {
       for (const p of problems) console.log(`${name}  ${p.severity.padEnd(5)}  ${p.rule}  ${p.message}  at ${p.at}`);
       const errors = problems.filter((p) => p.severity === "error").length;
       console.log(`${name}: ${errors} errors, ${problems.length - errors} warnings`);

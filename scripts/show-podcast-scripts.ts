@@ -6,11 +6,18 @@ import { createBuiltinScriptWriter } from "../src/features/podcasts/script/built
 const writer = createBuiltinScriptWriter();
 const file = process.argv[2];
 const only = process.argv[3];
-const articles = file ? [{ title: (await Bun.file(file).text()).match(/^# (.*)$/m)?.[1] ?? file, markdown: await Bun.file(file).text() }] : ARTICLES;
+const articles = file
+  ? [{ title: (await Bun.file(file).text()).match(/^# (.*)$/m)?.[1] ?? file, markdown: await Bun.file(file).text() }]
+  : ARTICLES;
 for (const a of articles) {
   for (const format of PODCAST_FORMATS) {
     if (only && format !== only) continue;
-    const turns = await writer.write({ spec: FORMATS[format], title: a.title, language: "en", documents: [{ id: "s", title: a.title, markdown: a.markdown }] });
+    const turns = await writer.write({
+      spec: FORMATS[format],
+      title: a.title,
+      language: "en",
+      documents: [{ id: "s", title: a.title, markdown: a.markdown }],
+    });
     const words = turns.reduce((n, t) => n + t.text.split(/\s+/).length, 0);
     console.log(`\n=== ${a.title} · ${format} · ${words} words ===`);
     for (const t of turns) console.log(`${t.speaker}: ${t.text}`);

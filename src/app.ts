@@ -30,7 +30,11 @@ import { exportRoutes, importRoutes } from "./features/imports/routes.ts";
 import type { Services } from "./services.ts";
 
 export function createApp(s: Services) {
-  const limiter = createRateLimiter({ limit: s.config.rateLimit.perMinute, windowMs: 60_000, now: () => s.clock.now() });
+  const limiter = createRateLimiter({
+    limit: s.config.rateLimit.perMinute,
+    windowMs: 60_000,
+    now: () => s.clock.now(),
+  });
   let routes: () => { method: string; path: string; hooks?: { body?: unknown } }[] = () => [];
 
   const api = new Elysia({ prefix: "/api/v1" })
@@ -81,11 +85,20 @@ export function createApp(s: Services) {
   const withSpec = {
     async handle(request: Request): Promise<Response> {
       if (request.method !== "GET" || !request.url.endsWith("/api/openapi.json")) return app.handle(request);
-      spec ??= JSON.stringify(augmentSpec((await (await app.handle(request)).json()) as Record<string, unknown>, { baseUrl: s.config.baseUrl }));
+      spec ??= JSON.stringify(
+        augmentSpec((await (await app.handle(request)).json()) as Record<string, unknown>, {
+          baseUrl: s.config.baseUrl,
+        }),
+      );
       return new Response(spec, { headers: { "content-type": "application/json; charset=utf-8" } });
     },
   };
-  const handle = withRequestHandling(withSpec, { logger: s.logger, limits: { ...s.config.http, maxUploadBytes: s.config.imports.maxBytes }, apiAuth, page: pageErrors });
+  const handle = withRequestHandling(withSpec, {
+    logger: s.logger,
+    limits: { ...s.config.http, maxUploadBytes: s.config.imports.maxBytes },
+    apiAuth,
+    page: pageErrors,
+  });
   return { handle, routes: () => app.routes, elysia: app };
 }
 export type App = ReturnType<typeof createApp>;

@@ -23,7 +23,11 @@ export interface PromptInput {
  * Reads one line from a terminal in raw mode, so nothing typed is echoed: Enter ends it, Backspace
  * deletes, Ctrl-C rejects with PromptInterrupted, escape sequences (arrow keys) are ignored.
  */
-export function promptHidden(question: string, input: PromptInput, output: { write(s: string): unknown }): Promise<string> {
+export function promptHidden(
+  question: string,
+  input: PromptInput,
+  output: { write(s: string): unknown },
+): Promise<string> {
   // Raw mode first: whatever is typed once the question shows must not echo.
   input.setRawMode(true);
   input.resume();

@@ -47,13 +47,15 @@ export function parseArgs(argv: string[]): { command: string; opts: Record<strin
       opts[name] = "true";
       continue;
     }
-    if (![...spec.required, ...(spec.optional ?? [])].includes(name)) throw new UsageError(`${command} does not take --${name}`);
+    if (![...spec.required, ...(spec.optional ?? [])].includes(name))
+      throw new UsageError(`${command} does not take --${name}`);
     const value = m[2] ?? rest[++i];
     if (value === undefined || value.startsWith("--")) throw new UsageError(`--${name} needs a value`);
     opts[name] = value;
   }
   for (const r of spec.required) if (!(r in opts)) throw new UsageError(`${command} needs --${r}`);
-  if ("password" in opts && "password-stdin" in opts) throw new UsageError("give either --password or --password-stdin, not both");
+  if ("password" in opts && "password-stdin" in opts)
+    throw new UsageError("give either --password or --password-stdin, not both");
   return { command, opts };
 }
 
@@ -87,7 +89,7 @@ export async function runCli(
   out: (line: string) => void,
   io: CliInput = processInput(),
 ): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   let password: string | undefined;
   try {
     parsed = parseArgs(argv);
@@ -110,7 +112,10 @@ export async function runCli(
   try {
     switch (command) {
       case "user:create": {
-        const u = await s.accounts.createUser({ email: opts.email!, password: password!, name: opts.name }, { bypassSignupPolicy: true });
+        const u = await s.accounts.createUser(
+          { email: opts.email!, password: password!, name: opts.name },
+          { bypassSignupPolicy: true },
+        );
         out(`created user ${u.id} <${u.email}>`);
         break;
       }
@@ -126,7 +131,8 @@ export async function runCli(
         const u = await s.accounts.userByEmail(opts.email!);
         const rows = await s.keys.list(systemActor(u.id, "cli"), { limit: 1000, includeRevoked: true });
         out(["id", "name", "hint", "created_at", "last_used_at", "revoked_at"].join("\t"));
-        for (const r of rows) out([r.id, r.name, r.hint, r.createdAt, r.lastUsedAt ?? "-", r.revokedAt ?? "-"].join("\t"));
+        for (const r of rows)
+          out([r.id, r.name, r.hint, r.createdAt, r.lastUsedAt ?? "-", r.revokedAt ?? "-"].join("\t"));
         break;
       }
       case "key:revoke": {

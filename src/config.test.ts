@@ -35,8 +35,20 @@ describe("loadConfig defaults", () => {
   });
 
   test("extraction runs in two threads with limits unless told otherwise", () => {
-    expect(loadConfig({}).extract).toEqual({ workers: 2, timeoutMs: 20_000, maxMemoryMb: 256, maxDepth: 256, maxPdfPages: 500 });
-    const c = loadConfig({ EXTRACT_WORKERS: "0", EXTRACT_TIMEOUT_MS: "5000", EXTRACT_MAX_MEMORY_MB: "0", EXTRACT_MAX_DEPTH: "64", EXTRACT_MAX_PDF_PAGES: "20" });
+    expect(loadConfig({}).extract).toEqual({
+      workers: 2,
+      timeoutMs: 20_000,
+      maxMemoryMb: 256,
+      maxDepth: 256,
+      maxPdfPages: 500,
+    });
+    const c = loadConfig({
+      EXTRACT_WORKERS: "0",
+      EXTRACT_TIMEOUT_MS: "5000",
+      EXTRACT_MAX_MEMORY_MB: "0",
+      EXTRACT_MAX_DEPTH: "64",
+      EXTRACT_MAX_PDF_PAGES: "20",
+    });
     expect(c.extract).toEqual({ workers: 0, timeoutMs: 5_000, maxMemoryMb: 0, maxDepth: 64, maxPdfPages: 20 });
   });
 
@@ -80,8 +92,16 @@ describe("bad values stop with a ConfigError naming the variable", () => {
     ["PLANS empty", { PLANS: "[]" }, "PLANS"],
     ["PLANS item without credits", { PLANS: '[{"id":"pro","name":"Pro"}]' }, "PLANS"],
     ["PLANS negative credits", { PLANS: '[{"id":"pro","name":"Pro","monthly_credits":-5}]' }, "PLANS"],
-    ["PLANS duplicate id", { PLANS: '[{"id":"pro","name":"A","monthly_credits":1},{"id":"pro","name":"B","monthly_credits":2}]' }, "PLANS"],
-    ["DEFAULT_PLAN unknown with PLANS", { PLANS: '[{"id":"pro","name":"Pro","monthly_credits":1}]', DEFAULT_PLAN: "gold" }, "DEFAULT_PLAN"],
+    [
+      "PLANS duplicate id",
+      { PLANS: '[{"id":"pro","name":"A","monthly_credits":1},{"id":"pro","name":"B","monthly_credits":2}]' },
+      "PLANS",
+    ],
+    [
+      "DEFAULT_PLAN unknown with PLANS",
+      { PLANS: '[{"id":"pro","name":"Pro","monthly_credits":1}]', DEFAULT_PLAN: "gold" },
+      "DEFAULT_PLAN",
+    ],
     ["DEFAULT_PLAN unknown without PLANS", { DEFAULT_PLAN: "gold" }, "DEFAULT_PLAN"],
     ["SMTP_URL not a URL", { SMTP_URL: "mail.example.com:25" }, "SMTP_URL"],
     ["SMTP_URL wrong scheme", { SMTP_URL: "http://mail.example.com" }, "SMTP_URL"],
@@ -90,7 +110,11 @@ describe("bad values stop with a ConfigError naming the variable", () => {
     ["MAX_JSON_DEPTH too shallow for workflows", { MAX_JSON_DEPTH: "4" }, "MAX_JSON_DEPTH"],
     ["MAX_HEADER_BYTES above the runtime's parser limit", { MAX_HEADER_BYTES: "70000" }, "MAX_HEADER_BYTES"],
     ["EVENTS_HEARTBEAT_MS too small", { EVENTS_HEARTBEAT_MS: "0" }, "EVENTS_HEARTBEAT_MS"],
-    ["EVENTS_MAX_STREAMS_PER_USER not a number", { EVENTS_MAX_STREAMS_PER_USER: "many" }, "EVENTS_MAX_STREAMS_PER_USER"],
+    [
+      "EVENTS_MAX_STREAMS_PER_USER not a number",
+      { EVENTS_MAX_STREAMS_PER_USER: "many" },
+      "EVENTS_MAX_STREAMS_PER_USER",
+    ],
     ["EXTRACT_WORKERS negative", { EXTRACT_WORKERS: "-1" }, "EXTRACT_WORKERS"],
     ["EXTRACT_TIMEOUT_MS too small", { EXTRACT_TIMEOUT_MS: "10" }, "EXTRACT_TIMEOUT_MS"],
     ["EXTRACT_MAX_DEPTH not a number", { EXTRACT_MAX_DEPTH: "deep" }, "EXTRACT_MAX_DEPTH"],
@@ -132,7 +156,11 @@ describe("the server process", () => {
       stdout: "pipe",
       stderr: "pipe",
     });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     expect(code).not.toBe(0);
     expect(stdout).toBe("");
     const lines = stderr.trim().split("\n");

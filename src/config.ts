@@ -67,7 +67,8 @@ function smtpUrl(env: Env, name: string): string | undefined {
   } catch {
     throw new ConfigError(name, `must be a URL like smtp://user:pass@host:587, got "${raw}"`);
   }
-  if (!["smtp:", "smtps:"].includes(parsed.protocol)) throw new ConfigError(name, "must start with smtp:// or smtps://");
+  if (!["smtp:", "smtps:"].includes(parsed.protocol))
+    throw new ConfigError(name, "must start with smtp:// or smtps://");
   return raw;
 }
 
@@ -82,7 +83,10 @@ function email(env: Env, name: string, def: string): string {
 function hostList(env: Env, name: string): string[] {
   const raw = read(env, name);
   if (raw === undefined) return [];
-  const hosts = raw.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const hosts = raw
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
   for (const h of hosts) {
     if (!/^[a-z0-9.\-:[\]]+$/.test(h)) throw new ConfigError(name, `"${h}" is not a host name`);
   }
@@ -94,7 +98,8 @@ function plans(env: Env, defaultCredits: number): { plans: Plan[]; defaultPlanId
   const builtin: Plan = { id: "free", name: "Free", monthly_credits: defaultCredits };
   if (raw === undefined) {
     const wanted = read(env, "DEFAULT_PLAN") ?? "free";
-    if (wanted !== "free") throw new ConfigError("DEFAULT_PLAN", `no plan with id "${wanted}" (without PLANS the only plan is "free")`);
+    if (wanted !== "free")
+      throw new ConfigError("DEFAULT_PLAN", `no plan with id "${wanted}" (without PLANS the only plan is "free")`);
     return { plans: [builtin], defaultPlanId: "free" };
   }
   let parsed: unknown;
@@ -240,5 +245,11 @@ function deepFreeze<T>(o: T): T {
 export function testConfig(overrides: Env = {}): Config {
   const dataDir = join(tmpdir(), `commonplace-test-${crypto.randomUUID()}`);
   // Tests that do not care about meaning use the fast hashed embedder; the neural one has its own tests.
-  return loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ALLOW_PRIVATE_NETWORK: "true", EMBEDDER: "hashed", ...overrides });
+  return loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    ALLOW_PRIVATE_NETWORK: "true",
+    EMBEDDER: "hashed",
+    ...overrides,
+  });
 }

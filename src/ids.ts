@@ -77,5 +77,7 @@ export function idPrefix(kind: IdKind): string {
 }
 
 export function isId(kind: IdKind, value: string): boolean {
-  return value.startsWith(`${PREFIXES[kind]}_`) && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value.slice(PREFIXES[kind].length + 1));
+  return (
+    value.startsWith(`${PREFIXES[kind]}_`) && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value.slice(PREFIXES[kind].length + 1))
+  );
 }

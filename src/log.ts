@@ -36,7 +36,11 @@ export function createLogger(level: Level, write: (chunk: string) => void = defa
   const log = (l: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[l] < ORDER[level]) return;
     const rest = fields ? JSON.stringify(fields) : "{}";
-    buffer.push(redactSecrets(`{"time":"${time()}","level":"${l}","msg":${JSON.stringify(msg)}${rest.length > 2 ? "," + rest.slice(1) : "}"}\n`));
+    buffer.push(
+      redactSecrets(
+        `{"time":"${time()}","level":"${l}","msg":${JSON.stringify(msg)}${rest.length > 2 ? `,${rest.slice(1)}` : "}"}\n`,
+      ),
+    );
     if (l === "error" || buffer.length >= 256) flush();
     else if (!scheduled) {
       scheduled = true;

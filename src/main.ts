@@ -8,7 +8,7 @@ import { serveOptions } from "./http/serve.ts";
 import { ensureWritableDataDir, listenError, StartupError } from "./startup.ts";
 
 async function start() {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (e) {
@@ -33,7 +33,11 @@ async function start() {
   services.runner.start();
   await services.feedScheduler.start();
   void services.accounts.warmUp();
-  services.logger.info("listening", { url: `http://${server.hostname}:${server.port}`, base_url: config.baseUrl, data_dir: config.dataDir });
+  services.logger.info("listening", {
+    url: `http://${server.hostname}:${server.port}`,
+    base_url: config.baseUrl,
+    data_dir: config.dataDir,
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

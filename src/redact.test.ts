@@ -18,14 +18,21 @@ describe("redactSecrets", () => {
     ["cpat_aaaaBBBB cprt_ccccDDDD cpac_eeeeFFFF whsec_ggg+/HHH=", "cpat_aaaa… cprt_cccc… cpac_eeee… whsec_ggg+…"],
     ["authorization: Bearer abc.def-ghi", "authorization: Bearer [redacted]"],
     ["/callback?code=xyz&state=s1", "/callback?code=[redacted]&state=s1"],
-    ["grant_type=refresh_token&refresh_token=r1&client_secret=s2&password=p3", "grant_type=refresh_token&refresh_token=[redacted]&client_secret=[redacted]&password=[redacted]"],
+    [
+      "grant_type=refresh_token&refresh_token=r1&client_secret=s2&password=p3",
+      "grant_type=refresh_token&refresh_token=[redacted]&client_secret=[redacted]&password=[redacted]",
+    ],
     ["https://feeds.example/private.xml?token=t0p", "https://feeds.example/private.xml?token=[redacted]"],
     ["smtp://bob:hunter2@mail.example:587", "smtp://bob:[redacted]@mail.example:587"],
-    ['{"password":"p\\"w","refresh_token":"r","Authorization":"Basic x"}', '{"password":"[redacted]","refresh_token":"[redacted]","Authorization":"[redacted]"}'],
+    [
+      '{"password":"p\\"w","refresh_token":"r","Authorization":"Basic x"}',
+      '{"password":"[redacted]","refresh_token":"[redacted]","Authorization":"[redacted]"}',
+    ],
   ])("%s", (input, out) => expect(redactSecrets(input)).toBe(out));
 
   test("leaves ordinary lines, ids and error codes alone", () => {
-    const line = '{"msg":"request","request_id":"r1","path":"/api/v1/sources/src_01J","status":404,"code":"not_found","token_id":"wht_1","error_code":"x"}';
+    const line =
+      '{"msg":"request","request_id":"r1","path":"/api/v1/sources/src_01J","status":404,"code":"not_found","token_id":"wht_1","error_code":"x"}';
     expect(redactSecrets(line)).toBe(line);
   });
 });
@@ -39,7 +46,12 @@ function loggedContext(): TestContext & { logs(): string } {
   const services = createServices({ config, db, logger });
   const app = createApp(services);
   return {
-    config, db, services, app, queue: services.queue, runner: services.runner,
+    config,
+    db,
+    services,
+    app,
+    queue: services.queue,
+    runner: services.runner,
     logs: () => {
       logger.flush();
       return out;
@@ -72,16 +84,48 @@ describe("captured logs", () => {
     const back = await consent(b, authorizeUrl(ctx, { client_id: clientId, code_challenge: challenge }));
     const code = back.searchParams.get("code")!;
     const resource = `${ctx.config.baseUrl}/mcp`;
-    const first = await token(ctx, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: clientId, resource });
+    const first = await token(ctx, {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: clientId,
+      resource,
+    });
     expect(first.status, first.text).toBe(200);
-    const second = await token(ctx, { grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: clientId, resource });
+    const second = await token(ctx, {
+      grant_type: "refresh_token",
+      refresh_token: first.body.refresh_token,
+      client_id: clientId,
+      resource,
+    });
     expect(second.status, second.text).toBe(200);
     // A replayed code is refused; its refusal is logged without it too.
-    expect((await token(ctx, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: clientId, resource })).status).toBe(400);
+    expect(
+      (
+        await token(ctx, {
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: REDIRECT,
+          code_verifier: verifier,
+          client_id: clientId,
+          resource,
+        })
+      ).status,
+    ).toBe(400);
     const logs = ctx.logs();
     expect(logs).toContain('"path":"/oauth/token"');
-    const secrets = [code, verifier, first.body.access_token, first.body.refresh_token, second.body.access_token, second.body.refresh_token, "a long sign-in password"];
-    for (const s of secrets) expect({ secret: s, found: logs.includes(s) || logs.includes(s.slice(9)) }).toEqual({ secret: s, found: false });
+    const secrets = [
+      code,
+      verifier,
+      first.body.access_token,
+      first.body.refresh_token,
+      second.body.access_token,
+      second.body.refresh_token,
+      "a long sign-in password",
+    ];
+    for (const s of secrets)
+      expect({ secret: s, found: logs.includes(s) || logs.includes(s.slice(9)) }).toEqual({ secret: s, found: false });
     for (const line of logs.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
   });
 });

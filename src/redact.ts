@@ -11,9 +11,11 @@ const SECRET_PARAM =
 // smtp://user:password@host
 const URL_PASSWORD = /(\/\/[^/\s:@"'\\]+):[^@/\s"'\\]+@/g;
 // "password":"…", "refresh_token":"…", "authorization":"…" (a JSON-serialised field)
-const SECRET_FIELD = /"([A-Za-z_]*(?:password|secret|token|authorization|cookie|code_verifier|api_key))"(\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+const SECRET_FIELD =
+  /"([A-Za-z_]*(?:password|secret|token|authorization|cookie|code_verifier|api_key))"(\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
 // Cheap test first: most lines hold none of these and skip the replaces.
-const MAYBE = /cpk_|cpw_|cpat_|cprt_|cpac_|whsec_|bearer|basic|=|:\/\/|password|secret|token|authorization|cookie|code_verifier|api_key/i;
+const MAYBE =
+  /cpk_|cpw_|cpat_|cprt_|cpac_|whsec_|bearer|basic|=|:\/\/|password|secret|token|authorization|cookie|code_verifier|api_key/i;
 
 export function redactSecrets(text: string): string {
   if (!MAYBE.test(text)) return text;

@@ -63,7 +63,7 @@ const INTERACTIVE_JOBS: ReadonlySet<string> = new Set([INGEST_JOB, EMBED_JOB]);
 
 export function createServices(deps: CoreDeps) {
   const { config, db } = deps;
-  const { sqlite, orm } = db;
+  const { sqlite } = db;
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger(config.logLevel);
 
@@ -85,7 +85,11 @@ export function createServices(deps: CoreDeps) {
   const safeFetch = createSafeFetch({ ...config.net, lookup: deps.lookup });
   // The AI server is chosen by the administrator, often on the LAN (Ollama): its host is trusted.
   const aiFetch = config.ai.baseUrl
-    ? createSafeFetch({ ...config.net, allowedHosts: [...config.net.allowedHosts, new URL(config.ai.baseUrl).hostname.replace(/^\[|\]$/g, "")], lookup: deps.lookup })
+    ? createSafeFetch({
+        ...config.net,
+        allowedHosts: [...config.net.allowedHosts, new URL(config.ai.baseUrl).hostname.replace(/^\[|\]$/g, "")],
+        lookup: deps.lookup,
+      })
     : safeFetch;
   const ai = createAI(config, aiFetch);
 
@@ -96,16 +100,40 @@ export function createServices(deps: CoreDeps) {
   const sourcesRepo = createSourcesRepo(db);
   const notebooksRepo = createNotebooksRepo(db);
   const onSourceReindex: ((row: SourceRow) => void | Promise<void>)[] = [];
-  const sources = createSourcesService({ db, repo: sourcesRepo, notebooks: notebooksRepo, events, jobs: queue, clock, onReindex: onSourceReindex });
+  const sources = createSourcesService({
+    db,
+    repo: sourcesRepo,
+    notebooks: notebooksRepo,
+    events,
+    jobs: queue,
+    clock,
+    onReindex: onSourceReindex,
+  });
   const noteHooks = { onSaved: [] as ((n: NoteRow) => void | Promise<void>)[] };
   const notesRepo = createNotesRepo(db);
-  const notebooks = createNotebooksService({ db, repo: notebooksRepo, events, clock, exportRows: { sources: sourcesRepo, notes: notesRepo } });
-  const notes = createNotesService({ db, repo: notesRepo, notebooks: notebooksRepo, sources: sourcesRepo, events, clock, hooks: noteHooks });
+  const notebooks = createNotebooksService({
+    db,
+    repo: notebooksRepo,
+    events,
+    clock,
+    exportRows: { sources: sourcesRepo, notes: notesRepo },
+  });
+  const notes = createNotesService({
+    db,
+    repo: notesRepo,
+    notebooks: notebooksRepo,
+    sources: sourcesRepo,
+    events,
+    clock,
+    hooks: noteHooks,
+  });
 
   const onSourceReady: ReadyHook[] = [];
   // Threads start on the first extraction, so building the pool costs nothing until a page is read.
   const { workers, timeoutMs, maxMemoryMb, maxDepth, maxPdfPages } = config.extract;
-  const extractor = deps.extractor ?? createExtractor({ size: workers, timeoutMs, maxMemoryMb, limits: { maxDepth, maxPdfPages }, logger });
+  const extractor =
+    deps.extractor ??
+    createExtractor({ size: workers, timeoutMs, maxMemoryMb, limits: { maxDepth, maxPdfPages }, logger });
   const ingest = createIngester({
     db,
     repo: sourcesRepo,
@@ -122,18 +150,54 @@ export function createServices(deps: CoreDeps) {
 
   const scheduler = createScheduler({ clock, logger });
   const feeds = createFeeds({
-    db, sources, safeFetch, jobs: queue, scheduler, clock, logger,
+    db,
+    sources,
+    safeFetch,
+    jobs: queue,
+    scheduler,
+    clock,
+    logger,
     existingNotebookIds: (userId, ids) => notebooksRepo.existingIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
   });
   registerFeedJobs(runner, feeds);
   const mail = createMailService({ mailer: createMailer(config), from: config.mail.from });
-  const podcasts = setupPodcasts({ config, db, clock, logger, events, credits, queue, runner, ai, sources: sourcesRepo, notebooks: notebooksRepo, onSourceReady });
+  const podcasts = setupPodcasts({
+    config,
+    db,
+    clock,
+    logger,
+    events,
+    credits,
+    queue,
+    runner,
+    ai,
+    sources: sourcesRepo,
+    notebooks: notebooksRepo,
+    onSourceReady,
+  });
 
   const webhooksRepo = createWebhooksRepo(db);
-  const webhookTokens = createWebhookTokensService({ db, repo: webhooksRepo, workflows: createWorkflowsRepo(db), changes, clock, baseUrl: config.baseUrl });
+  const webhookTokens = createWebhookTokensService({
+    db,
+    repo: webhooksRepo,
+    workflows: createWorkflowsRepo(db),
+    changes,
+    clock,
+    baseUrl: config.baseUrl,
+  });
   const workflows = createWorkflowsFeature({
-    config, db, clock, logger, queue, runner, events, sources, notebooks, safeFetch, tokens: webhookTokens,
+    config,
+    db,
+    clock,
+    logger,
+    queue,
+    runner,
+    events,
+    sources,
+    notebooks,
+    safeFetch,
+    tokens: webhookTokens,
     pruneDeliveries: (before) => webhooksRepo.pruneDeliveries(before),
     actionDeps: { feeds: feeds.service, mail, podcasts },
   });
@@ -148,18 +212,48 @@ export function createServices(deps: CoreDeps) {
   const indexSource = (row: SourceRow, background = false) => {
     const tags = parseTags(row.tags);
     const markdown = (row.content ?? "") + (tags.length > 0 ? `\n\nTags: ${tags.join(", ")}` : "");
-    return indexer.index({ type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown }, { background });
+    return indexer.index(
+      { type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown },
+      { background },
+    );
   };
   // An imported page's first indexing embeds in the background lane; later changes are interactive.
   onSourceReady.push((_actor, row) => indexSource(row, row.importId != null));
   onSourceReindex.push((row) => indexSource(row));
-  noteHooks.onSaved.push((n) => indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }));
-  const search = createSearchService({ chunks, sources: sourcesRepo, vectors, notebooks: notebooksRepo, embedderFor: ai.embedderFor });
-  const ask = createAskService({ search, chat: ai.chat, credits, notebooks: notebooksRepo, sources: sourcesRepo, config });
+  noteHooks.onSaved.push((n) =>
+    indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }),
+  );
+  const search = createSearchService({
+    chunks,
+    sources: sourcesRepo,
+    vectors,
+    notebooks: notebooksRepo,
+    embedderFor: ai.embedderFor,
+  });
+  const ask = createAskService({
+    search,
+    chat: ai.chat,
+    credits,
+    notebooks: notebooksRepo,
+    sources: sourcesRepo,
+    config,
+  });
   const oauth = createOAuthService({ repo: createOAuthRepo(db), db, clock, config });
   const imports = createImports({
-    db, repo: createImportsRepo(db), sources: sourcesRepo, sourcesService: sources, notebooksRepo, notebooks, notesRepo, notes, events, jobs: queue, clock, logger,
-    allowPrivate: config.net.allowPrivateNetwork, hostSpacingMs: config.imports.hostSpacingMs,
+    db,
+    repo: createImportsRepo(db),
+    sources: sourcesRepo,
+    sourcesService: sources,
+    notebooksRepo,
+    notebooks,
+    notesRepo,
+    notes,
+    events,
+    jobs: queue,
+    clock,
+    logger,
+    allowPrivate: config.net.allowPrivateNetwork,
+    hostSpacingMs: config.imports.hostSpacingMs,
     feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
     limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },
     interactiveQuiet,
@@ -167,10 +261,37 @@ export function createServices(deps: CoreDeps) {
   registerImportJob(runner, imports);
 
   return {
-    config, db, clock, logger, queue, runner, safeFetch, scheduler, extractor,
-    accounts, keys, credits, events, sources, notebooks, notes, ai, indexer, vectors, search, ask, oauth,
-    webhookTokens, workflows, webhooks, podcasts, live, imports,
-    feeds: feeds.service, feedScheduler: feeds.dispatcher, mail,
+    config,
+    db,
+    clock,
+    logger,
+    queue,
+    runner,
+    safeFetch,
+    scheduler,
+    extractor,
+    accounts,
+    keys,
+    credits,
+    events,
+    sources,
+    notebooks,
+    notes,
+    ai,
+    indexer,
+    vectors,
+    search,
+    ask,
+    oauth,
+    webhookTokens,
+    workflows,
+    webhooks,
+    podcasts,
+    live,
+    imports,
+    feeds: feeds.service,
+    feedScheduler: feeds.dispatcher,
+    mail,
     hooks: { onSourceReady, noteSaved: noteHooks.onSaved },
   };
 }

@@ -28,8 +28,14 @@ export function ensureWritableDataDir(dir: string): void {
 /** What Bun.serve's failure to listen means, in terms of PORT and HOST. */
 export function listenError(e: unknown, port: number, hostname: string): StartupError {
   const code = (e as { code?: string }).code;
-  if (code === "EADDRINUSE") return new StartupError(`PORT ${port} is already in use on ${hostname}; stop the other server or set PORT to a free port`);
-  if (code === "EACCES") return new StartupError(`PORT ${port} on ${hostname} needs privileges this process does not have; use a port above 1023`);
+  if (code === "EADDRINUSE")
+    return new StartupError(
+      `PORT ${port} is already in use on ${hostname}; stop the other server or set PORT to a free port`,
+    );
+  if (code === "EACCES")
+    return new StartupError(
+      `PORT ${port} on ${hostname} needs privileges this process does not have; use a port above 1023`,
+    );
   if (code === "EADDRNOTAVAIL") return new StartupError(`HOST ${hostname} is not an address of this machine`);
   return new StartupError(`cannot listen on ${hostname}:${port}: ${reason(e)}`);
 }

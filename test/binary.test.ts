@@ -81,7 +81,13 @@ test("the binary carries the speech, MP3 and extraction worker threads", async (
   const probe = await build({ outfile: join(work.path, "probe"), main });
   const r = await run([probe], {}, { cwd: work.path });
   expect(r.code).toBe(0);
-  const out = JSON.parse(r.stdout.trim()) as { samples: number; rate: number; head: number[]; title: string; words: number };
+  const out = JSON.parse(r.stdout.trim()) as {
+    samples: number;
+    rate: number;
+    head: number[];
+    title: string;
+    words: number;
+  };
   expect(out.title).toBe("Probe page");
   expect(out.words).toBeGreaterThan(100);
   expect(out.rate).toBe(16000);

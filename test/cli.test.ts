@@ -92,7 +92,14 @@ describe("admin CLI", () => {
   }, 60_000);
 
   test("bad arguments print the usage and exit 2", async () => {
-    for (const args of [[], ["frobnicate"], ["key:create", "--email", email], ["key:list", "--email"], ["key:list", "--mail", email], ["key:list", email]]) {
+    for (const args of [
+      [],
+      ["frobnicate"],
+      ["key:create", "--email", email],
+      ["key:list", "--email"],
+      ["key:list", "--mail", email],
+      ["key:list", email],
+    ]) {
       const r = await cli(dataDir, ...args);
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(r.stdout).toContain("usage: bun run cli");
@@ -127,9 +134,17 @@ describe("user:create without the password on the command line", () => {
   /** Runs the CLI with `input` piped to its standard input. */
   async function cliWithStdin(dataDir: string, input: string, ...args: string[]) {
     const proc = Bun.spawn([process.execPath, "run", "src/cli.ts", ...args], {
-      cwd: ROOT, env: childEnv({ DATA_DIR: dataDir }), stdin: new Blob([input]), stdout: "pipe", stderr: "pipe",
+      cwd: ROOT,
+      env: childEnv({ DATA_DIR: dataDir }),
+      stdin: new Blob([input]),
+      stdout: "pipe",
+      stderr: "pipe",
     });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     return { code, stdout, stderr };
   }
 
@@ -145,11 +160,27 @@ describe("user:create without the password on the command line", () => {
   test("--password-stdin reads it from a pipe and never prints it", async () => {
     const dataDir = newDataDir();
     const secret = "piped secret with spaces";
-    const r = await cliWithStdin(dataDir, `${secret}\n`, "user:create", "--email", "pipe@example.com", "--password-stdin");
+    const r = await cliWithStdin(
+      dataDir,
+      `${secret}\n`,
+      "user:create",
+      "--email",
+      "pipe@example.com",
+      "--password-stdin",
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(secret);
     expect(await Bun.password.verify(secret, passwordHash(dataDir, "pipe@example.com"))).toBe(true);
-    const both = await cliWithStdin(dataDir, "x\n", "user:create", "--email", "b@example.com", "--password-stdin", "--password", "y");
+    const both = await cliWithStdin(
+      dataDir,
+      "x\n",
+      "user:create",
+      "--email",
+      "b@example.com",
+      "--password-stdin",
+      "--password",
+      "y",
+    );
     expect(both.code).toBe(2);
   }, 60_000);
 
@@ -160,40 +191,50 @@ describe("user:create without the password on the command line", () => {
   }, 60_000);
 
   // `script` (util-linux) gives the CLI a real terminal; typing waits for each prompt, as a person would.
-  test.skipIf(!Bun.which("script"))("on a terminal it asks twice without echo", async () => {
-    const dataDir = newDataDir();
-    const secret = "typed at the prompt";
-    const command = [process.execPath, "run", "src/cli.ts", "user:create", "--email", "tty@example.com"].map((a) => `'${a}'`).join(" ");
-    const proc = Bun.spawn(["script", "-qefc", command, "/dev/null"], {
-      cwd: ROOT, env: childEnv({ DATA_DIR: dataDir }), stdin: "pipe", stdout: "pipe", stderr: "pipe",
-    });
-    let seen = "";
-    const decoder = new TextDecoder();
-    const waitFor = async (reader: ReadableStreamDefaultReader<Uint8Array>, text: string, from: number) => {
-      while (seen.indexOf(text, from) === -1) {
+  test.skipIf(!Bun.which("script"))(
+    "on a terminal it asks twice without echo",
+    async () => {
+      const dataDir = newDataDir();
+      const secret = "typed at the prompt";
+      const command = [process.execPath, "run", "src/cli.ts", "user:create", "--email", "tty@example.com"]
+        .map((a) => `'${a}'`)
+        .join(" ");
+      const proc = Bun.spawn(["script", "-qefc", command, "/dev/null"], {
+        cwd: ROOT,
+        env: childEnv({ DATA_DIR: dataDir }),
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      let seen = "";
+      const decoder = new TextDecoder();
+      const waitFor = async (reader: ReadableStreamDefaultReader<Uint8Array>, text: string, from: number) => {
+        while (seen.indexOf(text, from) === -1) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`ended before "${text}":\n${seen}`);
+          seen += decoder.decode(value, { stream: true });
+        }
+        return seen.indexOf(text, from) + text.length;
+      };
+      const reader = proc.stdout.getReader();
+      const afterFirst = await waitFor(reader, "Password: ", 0);
+      void proc.stdin.write(`${secret}\r`);
+      await proc.stdin.flush();
+      await waitFor(reader, "Repeat password: ", afterFirst);
+      void proc.stdin.write(`${secret}\r`);
+      await proc.stdin.flush();
+      await waitFor(reader, "created user", 0);
+      for (;;) {
         const { value, done } = await reader.read();
-        if (done) throw new Error(`ended before "${text}":\n${seen}`);
+        if (done) break;
         seen += decoder.decode(value, { stream: true });
       }
-      return seen.indexOf(text, from) + text.length;
-    };
-    const reader = proc.stdout.getReader();
-    const afterFirst = await waitFor(reader, "Password: ", 0);
-    void proc.stdin.write(`${secret}\r`);
-    await proc.stdin.flush();
-    await waitFor(reader, "Repeat password: ", afterFirst);
-    void proc.stdin.write(`${secret}\r`);
-    await proc.stdin.flush();
-    await waitFor(reader, "created user", 0);
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += decoder.decode(value, { stream: true });
-    }
-    expect(await proc.exited).toBe(0);
-    expect(seen).not.toContain(secret);
-    expect(await Bun.password.verify(secret, passwordHash(dataDir, "tty@example.com"))).toBe(true);
-  }, 60_000);
+      expect(await proc.exited).toBe(0);
+      expect(seen).not.toContain(secret);
+      expect(await Bun.password.verify(secret, passwordHash(dataDir, "tty@example.com"))).toBe(true);
+    },
+    60_000,
+  );
 });
 
 describe("the README's Admin CLI example", () => {
@@ -204,7 +245,9 @@ describe("the README's Admin CLI example", () => {
     const lines = block.split("\n").filter((l) => /--password-stdin|key:create|key:list|plan:set/.test(l));
     expect(lines).toHaveLength(4);
     const r = await run(["sh", "-ec", lines.join("\n")], {
-      DATA_DIR: newDataDir(), PASSWORD: "a long password", PATH: `${dirname(process.execPath)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+      DATA_DIR: newDataDir(),
+      PASSWORD: "a long password",
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain("ada@example.com is now on plan pro");

@@ -76,27 +76,34 @@ export function sineWav(seconds: number, frequencyHz = 440, sampleRate = 24_000)
 
 function defaultHandlers(opts: FakeOpenAIOptions): Map<string, FakeHandler> {
   const embedders = new Map<number, ReturnType<typeof createBuiltinEmbedder>>();
-  const embedder = (d: number) => embedders.get(d) ?? embedders.set(d, createBuiltinEmbedder({ dimensions: d })).get(d)!;
+  const embedder = (d: number) =>
+    embedders.get(d) ?? embedders.set(d, createBuiltinEmbedder({ dimensions: d })).get(d)!;
   return new Map<string, FakeHandler>([
     [
       "/v1/embeddings",
       async ({ body }) => {
         const b = body as { model?: unknown; input?: unknown; dimensions?: unknown };
         const input = typeof b?.input === "string" ? [b.input] : b?.input;
-        if (!Array.isArray(input) || !input.every((x) => typeof x === "string")) return error(400, "input must be a string or an array of strings");
+        if (!Array.isArray(input) || !input.every((x) => typeof x === "string"))
+          return error(400, "input must be a string or an array of strings");
         const dims = typeof b.dimensions === "number" ? b.dimensions : (opts.dimensions ?? 384);
         const vectors = await embedder(dims).embed(input);
         // Reversed on purpose: the protocol orders by `index`, and clients must honour it.
         const data = vectors.map((v, index) => ({ object: "embedding", index, embedding: Array.from(v) })).reverse();
         const tokens = input.reduce((n, s) => n + s.split(/\s+/).length, 0);
-        return { json: { object: "list", data, model: b.model, usage: { prompt_tokens: tokens, total_tokens: tokens } } };
+        return {
+          json: { object: "list", data, model: b.model, usage: { prompt_tokens: tokens, total_tokens: tokens } },
+        };
       },
     ],
     [
       "/v1/chat/completions",
       ({ body }) => {
         const b = body as { model?: unknown };
-        const content = typeof opts.chatReply === "function" ? opts.chatReply(body) : (opts.chatReply ?? "A fake answer from the fake model [1].");
+        const content =
+          typeof opts.chatReply === "function"
+            ? opts.chatReply(body)
+            : (opts.chatReply ?? "A fake answer from the fake model [1].");
         return {
           json: {
             id: `chatcmpl-fake-${Date.now()}`,
@@ -104,7 +111,11 @@ function defaultHandlers(opts: FakeOpenAIOptions): Map<string, FakeHandler> {
             created: Math.floor(Date.now() / 1000),
             model: b?.model,
             choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-            usage: { prompt_tokens: 10, completion_tokens: content.split(/\s+/).length, total_tokens: 10 + content.split(/\s+/).length },
+            usage: {
+              prompt_tokens: 10,
+              completion_tokens: content.split(/\s+/).length,
+              total_tokens: 10 + content.split(/\s+/).length,
+            },
           },
         };
       },
@@ -113,7 +124,8 @@ function defaultHandlers(opts: FakeOpenAIOptions): Map<string, FakeHandler> {
       "/v1/audio/speech",
       ({ body }) => {
         const b = body as { input?: unknown; voice?: unknown };
-        if (typeof b?.input !== "string" || b.input.trim() === "") return error(400, "input must be a non-empty string");
+        if (typeof b?.input !== "string" || b.input.trim() === "")
+          return error(400, "input must be a non-empty string");
         // Longer text, longer audio; each voice its own pitch, so two speakers are told apart.
         const seconds = Math.min(30, 0.2 + 0.05 * b.input.trim().split(/\s+/).length);
         const pitch = 180 + (Bun.hash.crc32(String(b.voice ?? "")) % 8) * 40;

@@ -22,7 +22,10 @@ function extractorFor(env: Record<string, string>, config: ReturnType<typeof tes
   return sharedExtractor;
 }
 
-export function createTestContext(env: Record<string, string> = {}, opts: { clock?: Clock; extractor?: Extractor } = {}) {
+export function createTestContext(
+  env: Record<string, string> = {},
+  opts: { clock?: Clock; extractor?: Extractor } = {},
+) {
   const config = testConfig(env);
   const db = openTestDatabase();
   const extractor = opts.extractor ?? extractorFor(env, config);
@@ -38,7 +41,9 @@ export async function userWithKey(ctx: TestContext, email = `u${Math.random().to
   const now = new Date(ctx.services.clock.now()).toISOString();
   const id = newId("user");
   ctx.db.sqlite
-    .query("INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'free', ?, ?)")
+    .query(
+      "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'free', ?, ?)",
+    )
     .run(id, email, email.split("@")[0]!, fastHash, now, now);
   const { key, row } = await ctx.services.keys.create(id, "test key");
   return { userId: id, email, key, keyId: row.id };

@@ -8,10 +8,16 @@ const data = tempDir("commonplace-limits-");
 
 beforeAll(async () => {
   // The start script's own command line, so its runtime flags are the ones under test.
-  const script = ((await Bun.file(`${ROOT}/package.json`).json()) as { scripts: { start: string } }).scripts.start.split(" ");
+  const script = (
+    (await Bun.file(`${ROOT}/package.json`).json()) as { scripts: { start: string } }
+  ).scripts.start.split(" ");
   expect(script[0]).toBe("bun");
   // Small limits keep the bodies small: the server's old Bun limit was twice the larger of the two.
-  server = await startServer([process.execPath, ...script.slice(1)], { DATA_DIR: data.path, MAX_BODY_BYTES: "4096", WEBHOOK_MAX_BYTES: "4096" });
+  server = await startServer([process.execPath, ...script.slice(1)], {
+    DATA_DIR: data.path,
+    MAX_BODY_BYTES: "4096",
+    WEBHOOK_MAX_BYTES: "4096",
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -31,7 +37,11 @@ async function expectProblem(res: Response, status: number, code: string) {
 
 describe("limits of the running server", () => {
   test("a body declared larger than any limit is a 413 problem, not Bun's empty 413", async () => {
-    const res = await fetch(`${server.url}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a".repeat(20_000) });
+    const res = await fetch(`${server.url}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "a".repeat(20_000),
+    });
     await expectProblem(res, 413, "payload_too_large");
   }, 30_000);
 
@@ -44,7 +54,12 @@ describe("limits of the running server", () => {
         c.enqueue(chunk);
       },
     });
-    const res = await fetch(`${server.url}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body, duplex: "half" } as RequestInit);
+    const res = await fetch(`${server.url}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+      duplex: "half",
+    } as RequestInit);
     await expectProblem(res, 413, "payload_too_large");
   }, 30_000);
 

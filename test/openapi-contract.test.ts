@@ -42,7 +42,11 @@ async function send(method: string, c: Case) {
   const res = await f.ctx.app.handle(
     new Request(`http://localhost${c.path}`, {
       method: method.toUpperCase(),
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(c.body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(c.body !== undefined ? { "content-type": "application/json" } : {}),
+        ...headers,
+      },
       body: c.rawBody ?? (c.body !== undefined ? JSON.stringify(c.body) : undefined),
     }),
   );
@@ -73,7 +77,10 @@ describe("the OpenAPI document", () => {
 
   test("request bodies are JSON only (the import upload is multipart), and integer fields are plain integers", () => {
     for (const { op } of operations()) {
-      if (op.requestBody) expect(Object.keys(op.requestBody.content)).toEqual([op.operationId === "createImport" ? "multipart/form-data" : "application/json"]);
+      if (op.requestBody)
+        expect(Object.keys(op.requestBody.content)).toEqual([
+          op.operationId === "createImport" ? "multipart/form-data" : "application/json",
+        ]);
     }
     expect(JSON.stringify(doc)).not.toContain('"format":"integer"');
     const limit = doc.paths["/api/v1/notes"].get.parameters.find((p: Json) => p.name === "limit");
@@ -85,7 +92,10 @@ describe("the OpenAPI document", () => {
     const documented = new Set(operations().map((o) => `${o.method.toUpperCase()} ${o.path}`));
     const routes = f.ctx.app
       .routes()
-      .filter((r) => /^\/api\/(v1|webhooks)\//.test(r.path) && METHODS.includes(r.method.toLowerCase()) && r.method !== "HEAD")
+      .filter(
+        (r) =>
+          /^\/api\/(v1|webhooks)\//.test(r.path) && METHODS.includes(r.method.toLowerCase()) && r.method !== "HEAD",
+      )
       .map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, "{$1}").replace(/\/+$/, "")}`);
     expect(routes.filter((r) => !documented.has(r))).toEqual([]);
   });
@@ -106,7 +116,9 @@ describe("every operation answers as documented", () => {
       const cases = ex[op.operationId] ?? [];
       const label = (c: Case) => `${op.operationId} (${method.toUpperCase()} ${c.path}) "${c.name}"`;
       // Calls without a key come first: they must change nothing.
-      const all = path.startsWith("/api/v1/") ? [{ ...cases[0]!, name: "no key", as: "none" as const, status: 401 }, ...cases] : cases;
+      const all = path.startsWith("/api/v1/")
+        ? [{ ...cases[0]!, name: "no key", as: "none" as const, status: 401 }, ...cases]
+        : cases;
       if (!all.some((c) => c.status < 300)) failures.push(`${op.operationId}: no success example`);
       if (!all.some((c) => c.status >= 400)) failures.push(`${op.operationId}: no error example`);
       for (const c of all) {
@@ -115,10 +127,12 @@ describe("every operation answers as documented", () => {
           continue;
         }
         if (c.status < 300 && c.body !== undefined && op.requestBody?.content["application/json"]) {
-          for (const p of validator.check(op.requestBody.content["application/json"].schema, c.body)) failures.push(`${label(c)}: request ${p}`);
+          for (const p of validator.check(op.requestBody.content["application/json"].schema, c.body))
+            failures.push(`${label(c)}: request ${p}`);
         }
         const res = await send(method, c);
-        if (res.status !== c.status) failures.push(`${label(c)}: expected ${c.status}, got ${res.status} ${res.text.slice(0, 300)}`);
+        if (res.status !== c.status)
+          failures.push(`${label(c)}: expected ${c.status}, got ${res.status} ${res.text.slice(0, 300)}`);
         for (const p of responseProblems(validator, op, res)) failures.push(`${label(c)} → ${res.status}: ${p}`);
       }
     }

@@ -33,13 +33,26 @@ export function startOutsideWeb() {
         case "/article":
           return new Response(ARTICLE_HTML, { headers: { "content-type": "text/html; charset=utf-8" } });
         case "/doc.pdf":
-          return new Response(buildPdf([["Quarterly report on river otters", "Otters returned to the upper valley."], ["Page two: counts rose by 40 percent."]], { title: "River otters report", author: "Field Team" }) as Uint8Array<ArrayBuffer>, {
-            headers: { "content-type": "application/pdf" },
-          });
+          return new Response(
+            buildPdf(
+              [
+                ["Quarterly report on river otters", "Otters returned to the upper valley."],
+                ["Page two: counts rose by 40 percent."],
+              ],
+              { title: "River otters report", author: "Field Team" },
+            ) as Uint8Array<ArrayBuffer>,
+            {
+              headers: { "content-type": "application/pdf" },
+            },
+          );
         case "/notes.txt":
-          return new Response("Plain notes\n\nBring water and a map.", { headers: { "content-type": "text/plain; charset=utf-8" } });
+          return new Response("Plain notes\n\nBring water and a map.", {
+            headers: { "content-type": "text/plain; charset=utf-8" },
+          });
         case "/readme.md":
-          return new Response("# Project readme\n\nRun `make` to build.", { headers: { "content-type": "text/markdown" } });
+          return new Response("# Project readme\n\nRun `make` to build.", {
+            headers: { "content-type": "text/markdown" },
+          });
         case "/image.png":
           return new Response(new Uint8Array([137, 80, 78, 71]), { headers: { "content-type": "image/png" } });
         case "/gone":
@@ -49,12 +62,16 @@ export function startOutsideWeb() {
         case "/broken":
           return new Response("oops", { status: 500 });
         case "/flaky":
-          return ++flaky === 1 ? new Response("busy", { status: 503 }) : new Response(ARTICLE_HTML, { headers: { "content-type": "text/html" } });
+          return ++flaky === 1
+            ? new Response("busy", { status: 503 })
+            : new Response(ARTICLE_HTML, { headers: { "content-type": "text/html" } });
         case "/slow":
           await new Promise((r) => setTimeout(r, 5_000));
           return new Response("late");
         case "/huge":
-          return new Response("<html><body><p>" + "big ".repeat(200_000) + "</p></body></html>", { headers: { "content-type": "text/html" } });
+          return new Response(`<html><body><p>${"big ".repeat(200_000)}</p></body></html>`, {
+            headers: { "content-type": "text/html" },
+          });
         case "/moved":
           return Response.redirect(`http://127.0.0.1:${port}/article`, 301);
         case "/to-private":

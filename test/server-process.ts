@@ -28,7 +28,11 @@ export interface ServerProcess {
  * Starts `cmd` with PORT=0 and resolves once it logs "listening" (the log line carries the port),
  * or rejects with its output if it exits first.
  */
-export async function startServer(cmd: string[], env: Record<string, string>, opts: { cwd?: string } = {}): Promise<ServerProcess> {
+export async function startServer(
+  cmd: string[],
+  env: Record<string, string>,
+  opts: { cwd?: string } = {},
+): Promise<ServerProcess> {
   const proc = Bun.spawn(cmd, {
     cwd: opts.cwd ?? ROOT,
     // Servers in tests embed with the fast hashed features unless a test asks for the neural encoder.
@@ -102,7 +106,17 @@ export async function run(
   env: Record<string, string>,
   opts: { cwd?: string } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn(cmd, { cwd: opts.cwd ?? ROOT, env: childEnv(env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn(cmd, {
+    cwd: opts.cwd ?? ROOT,
+    env: childEnv(env),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }

@@ -35,7 +35,11 @@ const env = {
 /** A user and key made directly in the data directory before the server first starts. */
 async function seedUser(): Promise<string> {
   const db = openDatabase(dbPath);
-  const services = createServices({ config: loadConfig({ ...env, LOG_LEVEL: "silent", EMBEDDER: "hashed" }), db, logger: silentLogger });
+  const services = createServices({
+    config: loadConfig({ ...env, LOG_LEVEL: "silent", EMBEDDER: "hashed" }),
+    db,
+    logger: silentLogger,
+  });
   const { key } = await userWithKey({ db, services } as unknown as TestContext, "crash@example.com");
   db.close();
   return key;
@@ -63,7 +67,11 @@ function pour(url: string, accepted: string[], counter: { n: number }) {
     while (!stopped && counter.n < MAX_POSTS) {
       const id = `msg_${++counter.n}`;
       try {
-        const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "webhook-id": id }, body: JSON.stringify({ n: counter.n }) });
+        const r = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "webhook-id": id },
+          body: JSON.stringify({ n: counter.n }),
+        });
         if (r.status === 202) accepted.push(...((await r.json()) as { runs: string[] }).runs);
         else await r.body?.cancel();
       } catch {
@@ -131,11 +139,17 @@ test("kill -9 while webhooks arrive: every accepted delivery runs to success, fi
   const db = new Database(dbPath, { readonly: true });
   const ids = JSON.stringify(accepted);
   const pending = () =>
-    db.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM workflow_runs WHERE status <> 'succeeded' AND id IN (SELECT value FROM json_each(?))`).get(ids)!.n;
+    db
+      .query<{ n: number }, [string]>(
+        `SELECT count(*) AS n FROM workflow_runs WHERE status <> 'succeeded' AND id IN (SELECT value FROM json_each(?))`,
+      )
+      .get(ids)!.n;
   // The runs finish in another process; polling its database is the only signal we have.
   for (let i = 0; i < 1200 && pending() > 0; i++) await Bun.sleep(100);
   const statuses = db
-    .query<{ status: string; n: number }, [string]>(`SELECT status, count(*) AS n FROM workflow_runs WHERE id IN (SELECT value FROM json_each(?)) GROUP BY status`)
+    .query<{ status: string; n: number }, [string]>(
+      `SELECT status, count(*) AS n FROM workflow_runs WHERE id IN (SELECT value FROM json_each(?)) GROUP BY status`,
+    )
     .all(ids);
   expect(statuses).toEqual([{ status: "succeeded", n: accepted.length }]);
 
@@ -152,7 +166,9 @@ test("kill -9 while webhooks arrive: every accepted delivery runs to success, fi
   const seenKeys = new Set(rx.seen.map((r) => r.key));
   for (const k of finishedAt.keys()) expect(seenKeys.has(k)).toBe(true);
   // Repeats before a step finished are the documented at-least-once window (request sent, crash before commit).
-  console.log(`crash test: ${accepted.length} runs accepted over ${KILLS} kills; ${rx.seen.length - seenKeys.size} request(s) repeated before their step finished`);
+  console.log(
+    `crash test: ${accepted.length} runs accepted over ${KILLS} kills; ${rx.seen.length - seenKeys.size} request(s) repeated before their step finished`,
+  );
 
   // A graceful stop (SIGTERM) exits cleanly.
   expect(await server.stop()).toBe(0);

@@ -66,23 +66,33 @@ export function markdownPdf(md: string): Uint8Array<ArrayBuffer> {
     wrap(para, 80).forEach((text, i) => lines.push({ text, size: 11, gap: i === 0 ? 22 : 14 }));
   }
   const pages: PdfLine[][] = [];
-  for (let i = 0; i < lines.length; i += 40) pages.push(lines.slice(i, i + 40).map((l, j) => (j === 0 ? { ...l, gap: 16 } : l)));
+  for (let i = 0; i < lines.length; i += 40)
+    pages.push(lines.slice(i, i + 40).map((l, j) => (j === 0 ? { ...l, gap: 16 } : l)));
   return buildPdf(pages, { title }) as Uint8Array<ArrayBuffer>;
 }
 
 export async function buildLibrary(set: EvalSet) {
-  const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => (k.startsWith("AI_") || k === "EMBEDDER") && v)) as Record<string, string>;
+  const passthrough = Object.fromEntries(
+    Object.entries(process.env).filter(([k, v]) => (k.startsWith("AI_") || k === "EMBEDDER") && v),
+  ) as Record<string, string>;
   // The production default (neural + lexical) unless EMBEDDER=hashed asks for the tiny-machine one.
   passthrough.EMBEDDER ??= "builtin";
   const config = testConfig({ DEFAULT_MONTHLY_CREDITS: "1000000", RATE_LIMIT_PER_MINUTE: "1000000", ...passthrough });
   const db = openTestDatabase();
   const services = createServices({ config, db, logger: silentLogger });
   const app = createApp(services);
-  const user = await services.accounts.createUser({ email: "eval@example.com", password: "eval-password" }, { bypassSignupPolicy: true });
+  const user = await services.accounts.createUser(
+    { email: "eval@example.com", password: "eval-password" },
+    { bypassSignupPolicy: true },
+  );
   const { key } = await services.keys.create(user.id, "eval");
   const post = async (path: string, body: unknown) => {
     const res = await app.handle(
-      new Request(`http://localhost${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) }),
+      new Request(`http://localhost${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
     );
     return { status: res.status, body: (await res.json()) as any };
   };
@@ -92,7 +102,8 @@ export async function buildLibrary(set: EvalSet) {
     fetch(req) {
       const doc = set.docs.get(new URL(req.url).pathname.slice(1));
       if (!doc || doc.kind === "note") return new Response("not found", { status: 404 });
-      if (doc.kind === "pdf") return new Response(markdownPdf(doc.body), { headers: { "content-type": "application/pdf" } });
+      if (doc.kind === "pdf")
+        return new Response(markdownPdf(doc.body), { headers: { "content-type": "application/pdf" } });
       return new Response(doc.body, { headers: { "content-type": "text/markdown; charset=utf-8" } });
     },
   });
@@ -101,7 +112,9 @@ export async function buildLibrary(set: EvalSet) {
     for (const [slug, doc] of set.docs) {
       const title = /^#\s+(.*)$/m.exec(doc.body)?.[1];
       const r =
-        doc.kind === "note" ? await post("/api/v1/notes", { content: doc.body, title }) : await post("/api/v1/sources", { url: `http://127.0.0.1:${server.port}/${slug}` });
+        doc.kind === "note"
+          ? await post("/api/v1/notes", { content: doc.body, title })
+          : await post("/api/v1/sources", { url: `http://127.0.0.1:${server.port}/${slug}` });
       if (r.status !== 201) throw new Error(`saving ${slug} failed: ${r.status} ${JSON.stringify(r.body)}`);
       slugOf.set(r.body.id, slug);
     }
@@ -112,6 +125,7 @@ export async function buildLibrary(set: EvalSet) {
   const sources = [...set.docs.values()].filter((d) => d.kind !== "note").length;
   const ready = db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM sources WHERE status = 'ready'").get()!.n;
   if (ready !== sources) throw new Error(`only ${ready} of ${sources} sources became ready`);
-  const chunkText = (chunkId: string) => db.sqlite.query<{ text: string }, [string]>("SELECT text FROM chunks WHERE chunk_id = ?").get(chunkId)?.text;
+  const chunkText = (chunkId: string) =>
+    db.sqlite.query<{ text: string }, [string]>("SELECT text FROM chunks WHERE chunk_id = ?").get(chunkId)?.text;
   return { services, post, slugOf, chunkText, db };
 }

@@ -33,7 +33,12 @@ export function recogniserAvailable(): boolean {
   return Bun.which("pocketsphinx_continuous") !== null;
 }
 
-const words = (text: string) => text.toLowerCase().replace(/[^a-z' ]+/g, " ").split(/\s+/).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z' ]+/g, " ")
+    .split(/\s+/)
+    .filter(Boolean);
 
 /** Word-level edit distance: substitutions, insertions and deletions. */
 export function editDistance(ref: string[], hyp: string[]): number {
@@ -67,7 +72,10 @@ function to16k(clip: AudioClip): AudioClip {
  * Speaks every sentence, joins them with pauses into one recording (one recogniser start per voice),
  * decodes it with pocketsphinx's stock US English models and returns the word error rate, in percent.
  */
-export async function wordErrorRate(speak: (text: string) => Promise<AudioClip>, sentences = WER_SENTENCES): Promise<number> {
+export async function wordErrorRate(
+  speak: (text: string) => Promise<AudioClip>,
+  sentences = WER_SENTENCES,
+): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "cp-wer-"));
   try {
     const pause = new Float32Array(16000 * 0.8);
@@ -77,7 +85,10 @@ export async function wordErrorRate(speak: (text: string) => Promise<AudioClip>,
     parts.reduce((at, p) => (samples.set(p, at), at + p.length), 0);
     const file = join(dir, "all.wav");
     await Bun.write(file, encodeWav({ samples, sampleRate: 16000 }));
-    const proc = Bun.spawn(["pocketsphinx_continuous", "-infile", file, "-logfn", "/dev/null"], { stdout: "pipe", stderr: "ignore" });
+    const proc = Bun.spawn(["pocketsphinx_continuous", "-infile", file, "-logfn", "/dev/null"], {
+      stdout: "pipe",
+      stderr: "ignore",
+    });
     const heard = await new Response(proc.stdout).text();
     await proc.exited;
     const ref = sentences.flatMap(words);

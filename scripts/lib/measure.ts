@@ -33,5 +33,9 @@ export function table(rows: Record<string, string | number>[]): string {
   const cols = Object.keys(rows[0]!);
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
   const line = (vals: string[]) => vals.map((v, i) => v.padEnd(width[i]!)).join("  ");
-  return [line(cols), line(width.map((w) => "-".repeat(w))), ...rows.map((r) => line(cols.map((c) => String(r[c]))))].join("\n");
+  return [
+    line(cols),
+    line(width.map((w) => "-".repeat(w))),
+    ...rows.map((r) => line(cols.map((c) => String(r[c])))),
+  ].join("\n");
 }

@@ -3,7 +3,15 @@ import { exactMatch, shingleMatch, summarize, tokenize } from "./shingle-score.t
 
 describe("the benchmark's shingle metric", () => {
   test("tokens are \\w+ runs in any script, case kept, marks and punctuation splitting", () => {
-    expect(tokenize("Don't panic: 42 élans, snake_case — 東京!")).toEqual(["Don", "t", "panic", "42", "élans", "snake_case", "東京"]);
+    expect(tokenize("Don't panic: 42 élans, snake_case — 東京!")).toEqual([
+      "Don",
+      "t",
+      "panic",
+      "42",
+      "élans",
+      "snake_case",
+      "東京",
+    ]);
   });
 
   test("identical texts are all true positives; disjoint texts are all errors", () => {

@@ -1,7 +1,14 @@
 // The OpenAI-compatible HTTP client against a local fake server: retries, Retry-After, timeouts, errors.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { startFakeOpenAI, type FakeOpenAI } from "../../test/fake-openai.ts";
-import { AIError, aiErrorToAppError, createOpenAIClient, joinUrl, parseRetryAfter, type OpenAIClientOptions } from "./openai-client.ts";
+import {
+  AIError,
+  aiErrorToAppError,
+  createOpenAIClient,
+  joinUrl,
+  parseRetryAfter,
+  type OpenAIClientOptions,
+} from "./openai-client.ts";
 
 let fake: FakeOpenAI;
 let sleeps: number[];
@@ -68,7 +75,11 @@ describe("createOpenAIClient", () => {
   });
 
   test("honours Retry-After on 429", async () => {
-    fake.queue("/v1/chat/completions", { status: 429, json: { error: { message: "slow down" } }, headers: { "retry-after": "2" } });
+    fake.queue("/v1/chat/completions", {
+      status: 429,
+      json: { error: { message: "slow down" } },
+      headers: { "retry-after": "2" },
+    });
     await client().postJSON("/v1/chat/completions", chat);
     expect(sleeps).toEqual([2000]);
     expect(fake.requests).toHaveLength(2);
@@ -82,14 +93,19 @@ describe("createOpenAIClient", () => {
   });
 
   test("a Retry-After beyond the limit fails at once", async () => {
-    fake.queue("/v1/chat/completions", { status: 429, json: { error: { message: "quota" } }, headers: { "retry-after": "3600" } });
+    fake.queue("/v1/chat/completions", {
+      status: 429,
+      json: { error: { message: "quota" } },
+      headers: { "retry-after": "3600" },
+    });
     const err = await failure(client().postJSON("/v1/chat/completions", chat));
     expect(err).toMatchObject({ code: "ai_http_error", status: 429, upstreamMessage: "quota" });
     expect(fake.requests).toHaveLength(1);
   });
 
   test("gives up after maxRetries with the upstream status and message", async () => {
-    for (let i = 0; i < 5; i++) fake.queue("/v1/chat/completions", { status: 503, json: { error: { message: "overloaded" } } });
+    for (let i = 0; i < 5; i++)
+      fake.queue("/v1/chat/completions", { status: 503, json: { error: { message: "overloaded" } } });
     const err = await failure(client({ maxRetries: 2 }).postJSON("/v1/chat/completions", chat));
     expect(err).toMatchObject({ code: "ai_http_error", status: 503, upstreamMessage: "overloaded" });
     expect(err.message).toContain("503");
@@ -149,13 +165,22 @@ describe("createOpenAIClient", () => {
     const ctl = new AbortController();
     const p = client().postJSON("/v1/chat/completions", chat, { signal: ctl.signal });
     ctl.abort();
-    expect(await p.then(() => "resolved", (e: unknown) => (e instanceof AIError ? e.code : "aborted"))).toBe("aborted");
+    expect(
+      await p.then(
+        () => "resolved",
+        (e: unknown) => (e instanceof AIError ? e.code : "aborted"),
+      ),
+    ).toBe("aborted");
   });
 
   test("postBinary returns the bytes and content type", async () => {
     const c = client();
     const short = await c.postBinary("/v1/audio/speech", { model: "tts", input: "Hi.", voice: "alloy" });
-    const long = await c.postBinary("/v1/audio/speech", { model: "tts", input: "A much longer line of speech to say.", voice: "alloy" });
+    const long = await c.postBinary("/v1/audio/speech", {
+      model: "tts",
+      input: "A much longer line of speech to say.",
+      voice: "alloy",
+    });
     expect(short.contentType).toBe("audio/wav");
     expect(new TextDecoder().decode(short.body.slice(0, 4))).toBe("RIFF");
     expect(long.body.length).toBeGreaterThan(short.body.length);

@@ -74,7 +74,8 @@ function upstreamMessage(text: string): string {
   try {
     const j = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
     const e = j.error;
-    if (e && typeof e === "object" && typeof (e as { message?: unknown }).message === "string") msg = (e as { message: string }).message;
+    if (e && typeof e === "object" && typeof (e as { message?: unknown }).message === "string")
+      msg = (e as { message: string }).message;
     else if (typeof e === "string") msg = e;
     else if (typeof j.message === "string") msg = j.message;
     else if (typeof j.detail === "string") msg = j.detail;
@@ -85,7 +86,9 @@ function upstreamMessage(text: string): string {
   return msg.length > MAX_MESSAGE ? `${msg.slice(0, MAX_MESSAGE)}…` : msg;
 }
 
-type Attempt = { ok: true; res: Response; bytes: Uint8Array } | { ok: false; error: AIError; retryAfterMs: number | null; retry: boolean };
+type Attempt =
+  | { ok: true; res: Response; bytes: Uint8Array }
+  | { ok: false; error: AIError; retryAfterMs: number | null; retry: boolean };
 
 export function createOpenAIClient(opts: OpenAIClientOptions): OpenAIClient {
   const doFetch: FetchLike = opts.fetch ?? ((input, init) => fetch(input, init));
@@ -108,16 +111,36 @@ export function createOpenAIClient(opts: OpenAIClientOptions): OpenAIClient {
       const bytes = new Uint8Array(await res.arrayBuffer());
       if (res.ok) return { ok: true, res, bytes };
       const message = upstreamMessage(new TextDecoder().decode(bytes));
-      const error = new AIError("ai_http_error", `${where}: model server answered ${res.status}${message ? `: ${message}` : ""}`, res.status, message);
-      return { ok: false, error, retry: RETRYABLE_STATUS(res.status), retryAfterMs: parseRetryAfter(res.headers.get("retry-after")) };
+      const error = new AIError(
+        "ai_http_error",
+        `${where}: model server answered ${res.status}${message ? `: ${message}` : ""}`,
+        res.status,
+        message,
+      );
+      return {
+        ok: false,
+        error,
+        retry: RETRYABLE_STATUS(res.status),
+        retryAfterMs: parseRetryAfter(res.headers.get("retry-after")),
+      };
     } catch (err) {
       if (ro.signal?.aborted) throw err;
       if (timeout.aborted) {
-        return { ok: false, error: new AIError("ai_timeout", `${where}: no answer from the model server within ${timeoutMs} ms`), retry: false, retryAfterMs: null };
+        return {
+          ok: false,
+          error: new AIError("ai_timeout", `${where}: no answer from the model server within ${timeoutMs} ms`),
+          retry: false,
+          retryAfterMs: null,
+        };
       }
       if (err instanceof AIError) throw err;
       const detail = err instanceof Error ? err.message : String(err);
-      return { ok: false, error: new AIError("ai_unreachable", `${where}: model server unreachable: ${detail}`), retry: true, retryAfterMs: null };
+      return {
+        ok: false,
+        error: new AIError("ai_unreachable", `${where}: model server unreachable: ${detail}`),
+        retry: true,
+        retryAfterMs: null,
+      };
     }
   }
 
@@ -143,7 +166,10 @@ export function createOpenAIClient(opts: OpenAIClientOptions): OpenAIClient {
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        throw new AIError("ai_bad_response", `POST ${path}: model server sent a reply that is not JSON: ${upstreamMessage(text) || "(empty)"}`);
+        throw new AIError(
+          "ai_bad_response",
+          `POST ${path}: model server sent a reply that is not JSON: ${upstreamMessage(text) || "(empty)"}`,
+        );
       }
     },
     async postBinary(path, body, ro) {

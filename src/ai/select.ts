@@ -30,7 +30,10 @@ export function fetchThrough(safeFetch: SafeFetch, timeoutMs: number): FetchLike
       connectTimeoutMs: timeoutMs,
       maxBytes: 64 * 1024 * 1024,
     });
-    return new Response(res.status === 204 || res.status === 304 ? null : (res.body as Uint8Array<ArrayBuffer>), { status: res.status, headers: res.headers });
+    return new Response(res.status === 204 || res.status === 304 ? null : (res.body as Uint8Array<ArrayBuffer>), {
+      status: res.status,
+      headers: res.headers,
+    });
   };
 }
 
@@ -46,12 +49,24 @@ export interface AI {
 
 export function createAI(config: Config, safeFetch: SafeFetch): AI {
   const hashedEmbedder = createBuiltinEmbedder();
-  const builtinEmbedder = config.ai.embedder === "hashed" ? hashedEmbedder : createNeuralEmbedder({ idleMs: config.ai.embedderIdleMs });
+  const builtinEmbedder =
+    config.ai.embedder === "hashed" ? hashedEmbedder : createNeuralEmbedder({ idleMs: config.ai.embedderIdleMs });
   const client = config.ai.baseUrl
-    ? createOpenAIClient({ baseUrl: config.ai.baseUrl, apiKey: config.ai.apiKey, timeoutMs: config.ai.timeoutMs, fetch: fetchThrough(safeFetch, config.ai.timeoutMs) })
+    ? createOpenAIClient({
+        baseUrl: config.ai.baseUrl,
+        apiKey: config.ai.apiKey,
+        timeoutMs: config.ai.timeoutMs,
+        fetch: fetchThrough(safeFetch, config.ai.timeoutMs),
+      })
     : null;
-  const embedder = client && config.ai.embeddingModel ? createOpenAIEmbedder({ client, model: config.ai.embeddingModel }) : builtinEmbedder;
-  const chat = client && config.ai.chatModel ? createOpenAIChat({ client, model: config.ai.chatModel }) : createBuiltinChat({ embedder });
+  const embedder =
+    client && config.ai.embeddingModel
+      ? createOpenAIEmbedder({ client, model: config.ai.embeddingModel })
+      : builtinEmbedder;
+  const chat =
+    client && config.ai.chatModel
+      ? createOpenAIChat({ client, model: config.ai.chatModel })
+      : createBuiltinChat({ embedder });
   const speech =
     config.ai.baseUrl && config.ai.ttsModel
       ? createOpenAISpeech({
@@ -70,6 +85,13 @@ export function createAI(config: Config, safeFetch: SafeFetch): AI {
     chat,
     speech,
     // The hashed embedder costs nothing to keep: searches still work while a switch to it re-embeds.
-    embedderFor: (model) => (model === embedder.id ? embedder : model === builtinEmbedder.id ? builtinEmbedder : model === hashedEmbedder.id ? hashedEmbedder : null),
+    embedderFor: (model) =>
+      model === embedder.id
+        ? embedder
+        : model === builtinEmbedder.id
+          ? builtinEmbedder
+          : model === hashedEmbedder.id
+            ? hashedEmbedder
+            : null,
   };
 }

@@ -11,7 +11,9 @@ export interface Segment extends Sentence {
 
 // Words that end with a dot without ending the sentence (compared lower-case, without the dot).
 const ABBREVIATIONS = new Set(
-  "dr mr mrs ms mx prof st sr jr vs etc eg ie cf al approx ca no nos fig figs vol vols pp ed eds inc ltd co corp mt ft rev gen col lt sgt capt jan feb mar apr jun jul aug sep sept oct nov dec est dept univ min max ave blvd".split(" "),
+  "dr mr mrs ms mx prof st sr jr vs etc eg ie cf al approx ca no nos fig figs vol vols pp ed eds inc ltd co corp mt ft rev gen col lt sgt capt jan feb mar apr jun jul aug sep sept oct nov dec est dept univ min max ave blvd".split(
+    " ",
+  ),
 );
 
 const BLOCK_START = /^(?:#{1,6}\s|[-*+•]\s|\d{1,3}[.)]\s|>\s?|\|)/;
@@ -39,12 +41,25 @@ function blocks(text: string): { start: number; end: number; kind: SentenceKind 
     // its sentence, and either this one starts in lower case or the previous line was long (a
     // wrapped paragraph rather than a short title standing on its own).
     const continues =
-      cur !== null && cur.kind !== "heading" && cur.kind !== "table" && !marker && !TERMINAL.test(prev) && (/^[\p{Ll}\d(]/u.test(body) || prev.length >= 50);
+      cur !== null &&
+      cur.kind !== "heading" &&
+      cur.kind !== "table" &&
+      !marker &&
+      !TERMINAL.test(prev) &&
+      (/^[\p{Ll}\d(]/u.test(body) || prev.length >= 50);
     if (continues) {
       cur!.end = l.end;
       continue;
     }
-    const kind: SentenceKind = !marker ? "text" : marker[0].startsWith("#") ? "heading" : marker[0].startsWith(">") ? "quote" : marker[0].startsWith("|") ? "table" : "item";
+    const kind: SentenceKind = !marker
+      ? "text"
+      : marker[0].startsWith("#")
+        ? "heading"
+        : marker[0].startsWith(">")
+          ? "quote"
+          : marker[0].startsWith("|")
+            ? "table"
+            : "item";
     cur = { start: l.start, end: l.end, kind };
     out.push(cur);
   }
@@ -74,7 +89,8 @@ export function segmentSentences(text: string): Segment[] {
     let from = b.start;
     const raw = text.slice(b.start, b.end);
     // List and quote markers are not part of the sentence; heading markers stay (callers skip headings).
-    if (b.kind === "item" || b.kind === "quote") from += BLOCK_START.exec(raw.trimStart())![0].length + (raw.length - raw.trimStart().length);
+    if (b.kind === "item" || b.kind === "quote")
+      from += BLOCK_START.exec(raw.trimStart())![0].length + (raw.length - raw.trimStart().length);
     const push = (s: number, e: number) => {
       const piece = text.slice(s, e);
       const lead = piece.length - piece.trimStart().length;

@@ -8,7 +8,9 @@ export interface Sentence {
 }
 
 const STOP = new Set(
-  "a an and are as at be but by for from has have how i in is it its of on or that the this to was what when where which who why will with does do did can you your about into than then there these those they them we our".split(" "),
+  "a an and are as at be but by for from has have how i in is it its of on or that the this to was what when where which who why will with does do did can you your about into than then there these those they them we our".split(
+    " ",
+  ),
 );
 
 /** Sentences of a text as exact substrings (with offsets), split on . ! ? and on line breaks. */

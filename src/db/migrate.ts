@@ -5,7 +5,10 @@ import { migrations } from "../../db/migrations/index.ts";
 export function migrate(sqlite: Database): string[] {
   sqlite.exec(`CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`);
   const applied = new Set(
-    sqlite.query<{ name: string }, []>("SELECT name FROM _migrations").all().map((r) => r.name),
+    sqlite
+      .query<{ name: string }, []>("SELECT name FROM _migrations")
+      .all()
+      .map((r) => r.name),
   );
   const done: string[] = [];
   for (const m of migrations) {
@@ -13,13 +16,15 @@ export function migrate(sqlite: Database): string[] {
     // A slot reserved for a feature that has not landed yet holds only comments: skip, do not record.
     if (m.sql.replace(/--[^\n]*/g, "").trim() === "") continue;
     // IMMEDIATE so two processes starting together (server + CLI) do not both apply a migration.
-    sqlite.transaction(() => {
-      const again = sqlite.query("SELECT 1 FROM _migrations WHERE name = ?").get(m.name);
-      if (again) return;
-      sqlite.exec(m.sql);
-      sqlite.query("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)").run(m.name, new Date().toISOString());
-      done.push(m.name);
-    }).immediate();
+    sqlite
+      .transaction(() => {
+        const again = sqlite.query("SELECT 1 FROM _migrations WHERE name = ?").get(m.name);
+        if (again) return;
+        sqlite.exec(m.sql);
+        sqlite.query("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)").run(m.name, new Date().toISOString());
+        done.push(m.name);
+      })
+      .immediate();
   }
   return done;
 }

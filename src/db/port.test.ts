@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, openTestDatabase, type Db } from "./client.ts";
 
-const count = (db: Db) => db.query(({ sqlite }) => sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n);
+const count = (db: Db) =>
+  db.query(({ sqlite }) => sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n);
 const insert = (db: Db, x: number) => db.exec(({ sqlite }) => sqlite.run("INSERT INTO t VALUES (?)", [x]));
 
 const dirs: string[] = [];

@@ -28,7 +28,8 @@ function createMutex() {
     },
     release(): void {
       const next = waiting.shift();
-      if (next) next(); // ownership passes straight to the next waiter
+      if (next)
+        next(); // ownership passes straight to the next waiter
       else locked = false;
     },
   };

@@ -34,7 +34,9 @@ function loadBundle(): Promise<Bundle> {
     const raw = await Bun.file(bundleFile()).bytes();
     const hash = new Bun.CryptoHasher("sha256").update(raw).digest("hex").slice(0, 16);
     // A stream compresses in short slices (~20 ms) instead of one ~180 ms block of the event loop.
-    const gzip = new Uint8Array(await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
+    const gzip = new Uint8Array(
+      await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer(),
+    );
     return { name: `api-reference.${hash}.js`, etag: `"${hash}"`, raw, gzip };
   })();
   return bundle;
@@ -99,42 +101,45 @@ export function apiReferencePage(assetName: string, title: string): string {
 
 export function apiReferenceRoutes(opts: { title: string; baseUrl: string }) {
   const csp = apiReferenceCsp(opts.baseUrl);
-  return new Elysia({ name: "api-reference" })
-    // GET /api/docs
-    .get(
-      DOCS_PATH,
-      async () => {
-        const b = await loadBundle();
-        return new Response(apiReferencePage(b.name, opts.title), {
-          headers: {
-            "content-type": "text/html; charset=utf-8",
-            "content-security-policy": csp,
+  return (
+    new Elysia({ name: "api-reference" })
+      // GET /api/docs
+      .get(
+        DOCS_PATH,
+        async () => {
+          const b = await loadBundle();
+          return new Response(apiReferencePage(b.name, opts.title), {
+            headers: {
+              "content-type": "text/html; charset=utf-8",
+              "content-security-policy": csp,
+              "x-content-type-options": "nosniff",
+              "referrer-policy": "no-referrer",
+              "cache-control": "no-cache",
+            },
+          });
+        },
+        { detail: { hide: true } },
+      )
+      // GET /api/docs/assets/{name}: only the current bundle's name exists.
+      .get(
+        `${ASSETS_PATH}/:name`,
+        async ({ params, request }) => {
+          const b = await loadBundle();
+          if (params.name !== b.name)
+            throw new AppError("not_found", `No asset ${params.name} (the reference page names the current one)`);
+          const headers: Record<string, string> = {
+            "content-type": "text/javascript; charset=utf-8",
+            "cache-control": "public, max-age=31536000, immutable",
+            etag: b.etag,
+            vary: "accept-encoding",
             "x-content-type-options": "nosniff",
-            "referrer-policy": "no-referrer",
-            "cache-control": "no-cache",
-          },
-        });
-      },
-      { detail: { hide: true } },
-    )
-    // GET /api/docs/assets/{name}: only the current bundle's name exists.
-    .get(
-      `${ASSETS_PATH}/:name`,
-      async ({ params, request }) => {
-        const b = await loadBundle();
-        if (params.name !== b.name) throw new AppError("not_found", `No asset ${params.name} (the reference page names the current one)`);
-        const headers: Record<string, string> = {
-          "content-type": "text/javascript; charset=utf-8",
-          "cache-control": "public, max-age=31536000, immutable",
-          etag: b.etag,
-          vary: "accept-encoding",
-          "x-content-type-options": "nosniff",
-        };
-        if (request.headers.get("if-none-match") === b.etag) return new Response(null, { status: 304, headers });
-        const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
-        if (gzip) headers["content-encoding"] = "gzip";
-        return new Response(gzip ? b.gzip : b.raw, { headers });
-      },
-      { detail: { hide: true } },
-    );
+          };
+          if (request.headers.get("if-none-match") === b.etag) return new Response(null, { status: 304, headers });
+          const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+          if (gzip) headers["content-encoding"] = "gzip";
+          return new Response(gzip ? b.gzip : b.raw, { headers });
+        },
+        { detail: { hide: true } },
+      )
+  );
 }

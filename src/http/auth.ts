@@ -41,13 +41,18 @@ export function createApiAuth(deps: { keys: KeysService; limiter: RateLimiter; e
         actor = await resolve(token, request);
         if (actor) break;
       }
-      if (!actor) throw unauthorized("The bearer token is not a valid Commonplace key", `${REALM}, error="invalid_token"`);
+      if (!actor)
+        throw unauthorized("The bearer token is not a valid Commonplace key", `${REALM}, error="invalid_token"`);
     }
     metaOf(request).actor = actor;
     const rate = checkRate(limiter, actor.userId);
     if (!rate.allowed) {
       const d = rate.decision;
-      throw new AppError("rate_limited", `Rate limit of ${d.limit} requests per ${limiter.windowSeconds} s reached; retry in ${d.resetSeconds} s`, { headers: rate.headers });
+      throw new AppError(
+        "rate_limited",
+        `Rate limit of ${d.limit} requests per ${limiter.windowSeconds} s reached; retry in ${d.resetSeconds} s`,
+        { headers: rate.headers },
+      );
     }
     return rate.headers;
   };

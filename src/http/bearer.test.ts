@@ -2,7 +2,8 @@
 import { expect, test } from "bun:test";
 import { bearerToken } from "./bearer.ts";
 
-const req = (authorization?: string) => new Request("http://x/", { headers: authorization === undefined ? {} : { authorization } });
+const req = (authorization?: string) =>
+  new Request("http://x/", { headers: authorization === undefined ? {} : { authorization } });
 
 test("reads the token of a Bearer header, case-insensitively and with surrounding spaces", () => {
   expect(bearerToken(req("Bearer cpk_abc"))).toEqual({ token: "cpk_abc" });

@@ -8,7 +8,12 @@ export interface JsonLimits {
 }
 
 export const tooLarge = (maxBytes: number, declared?: number) =>
-  new AppError("payload_too_large", declared === undefined ? `The body is larger than the limit of ${maxBytes} bytes` : `The body is ${declared} bytes; the limit is ${maxBytes}`);
+  new AppError(
+    "payload_too_large",
+    declared === undefined
+      ? `The body is larger than the limit of ${maxBytes} bytes`
+      : `The body is ${declared} bytes; the limit is ${maxBytes}`,
+  );
 
 // The client went away or broke the framing mid-body.
 const unreadable = () => new AppError("bad_request", "The request body could not be read to its end");

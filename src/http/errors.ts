@@ -29,7 +29,12 @@ type RouteMatcher = (method: string, path: string) => string[];
 function allowedMethods(routes: { method: string; path: string }[]): RouteMatcher {
   const compiled = routes.map((r) => ({
     method: r.method.toUpperCase(),
-    re: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*$/, ".*")}/?$`),
+    re: new RegExp(
+      `^${r.path
+        .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+        .replace(/:[^/]+/g, "[^/]+")
+        .replace(/\*$/, ".*")}/?$`,
+    ),
   }));
   return (_method, path) => [...new Set(compiled.filter((c) => c.re.test(path)).map((c) => c.method))];
 }
@@ -40,7 +45,11 @@ export type ErrorPageRenderer = (
   e: { code: ErrorCode; detail?: string; requestId: string; headers?: Record<string, string> },
 ) => Response | undefined | Promise<Response | undefined>;
 
-export function errorPlugin(logger: Logger, routes: () => { method: string; path: string }[], opts: { page?: ErrorPageRenderer } = {}) {
+export function errorPlugin(
+  logger: Logger,
+  routes: () => { method: string; path: string }[],
+  opts: { page?: ErrorPageRenderer } = {},
+) {
   let matcher: RouteMatcher | undefined;
   type Ctx = { code: string | number; error: unknown; request: Request; set: { headers?: Record<string, unknown> } };
 
@@ -63,7 +72,8 @@ export function errorPlugin(logger: Logger, routes: () => { method: string; path
     if (error instanceof AppError) return render(error.code, error.detail, error.extra.errors, error.extra.headers);
     if (code === "VALIDATION") {
       const v = error as unknown as ValidationErrorLike;
-      const location = v.type === "query" ? "query" : v.type === "params" ? "path" : v.type === "headers" ? "headers" : "body";
+      const location =
+        v.type === "query" ? "query" : v.type === "params" ? "path" : v.type === "headers" ? "headers" : "body";
       const errors = fieldErrors(location, typeboxErrors(v));
       return render("validation_failed", detailOf(errors), errors);
     }
@@ -81,8 +91,10 @@ export function errorPlugin(logger: Logger, routes: () => { method: string; path
     }
     if (code === "INVALID_COOKIE_SIGNATURE") return render("bad_request", "Invalid cookie");
     const status = (error as { status?: unknown }).status;
-    if (typeof status === "number" && status === 413) return render("payload_too_large", "The request body is too large");
-    if (error instanceof Error && /exceeded maxRequestBodySize/i.test(error.message)) return render("payload_too_large", "The request body is too large");
+    if (typeof status === "number" && status === 413)
+      return render("payload_too_large", "The request body is too large");
+    if (error instanceof Error && /exceeded maxRequestBodySize/i.test(error.message))
+      return render("payload_too_large", "The request body is too large");
     logger.error("unhandled error", {
       request_id: meta.id,
       method: request.method,
@@ -98,8 +110,15 @@ export function errorPlugin(logger: Logger, routes: () => { method: string; path
     } catch (e) {
       // Rendering the error failed in turn: still answer problem+json with the request id.
       const meta = metaOf(ctx.request);
-      logger.error("error rendering failed", { request_id: meta.id, error: e instanceof Error ? { message: e.message, stack: e.stack } : String(e) });
-      return problemResponse({ code: "internal_error", detail: "Something went wrong on our side; the request id identifies it in our logs", requestId: meta.id });
+      logger.error("error rendering failed", {
+        request_id: meta.id,
+        error: e instanceof Error ? { message: e.message, stack: e.stack } : String(e),
+      });
+      return problemResponse({
+        code: "internal_error",
+        detail: "Something went wrong on our side; the request id identifies it in our logs",
+        requestId: meta.id,
+      });
     }
   });
 }

@@ -81,7 +81,10 @@ describe("authentication", () => {
     let now = Date.parse("2026-01-01T00:00:00Z");
     const ctx = createTestContext({}, { clock: { now: () => now } });
     const u = await userWithKey(ctx);
-    const lastUsed = () => ctx.db.sqlite.query<{ t: string | null }, [string]>("SELECT last_used_at t FROM api_keys WHERE id = ?").get(u.keyId)!.t;
+    const lastUsed = () =>
+      ctx.db.sqlite
+        .query<{ t: string | null }, [string]>("SELECT last_used_at t FROM api_keys WHERE id = ?")
+        .get(u.keyId)!.t;
     await call(ctx, "GET", "/api/v1/me", { key: u.key });
     const first = lastUsed();
     expect(first).toBe("2026-01-01T00:00:00.000Z");
@@ -107,9 +110,29 @@ describe("problem+json for framework errors", () => {
   test("malformed JSON 400, wrong content type 415, too large 413, validation 422 with paths", async () => {
     const ctx = createTestContext({ MAX_BODY_BYTES: "2048" });
     const u = await userWithKey(ctx);
-    expectProblem(await call(ctx, "POST", "/api/v1/keys", { key: u.key, rawBody: "{nope", headers: { "content-type": "application/json" } }), 400, "malformed_json");
-    expectProblem(await call(ctx, "POST", "/api/v1/keys", { key: u.key, rawBody: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, "unsupported_media_type");
-    expectProblem(await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "x".repeat(5000) } }), 413, "payload_too_large");
+    expectProblem(
+      await call(ctx, "POST", "/api/v1/keys", {
+        key: u.key,
+        rawBody: "{nope",
+        headers: { "content-type": "application/json" },
+      }),
+      400,
+      "malformed_json",
+    );
+    expectProblem(
+      await call(ctx, "POST", "/api/v1/keys", {
+        key: u.key,
+        rawBody: "name=x",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      }),
+      415,
+      "unsupported_media_type",
+    );
+    expectProblem(
+      await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "x".repeat(5000) } }),
+      413,
+      "payload_too_large",
+    );
     const v = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: 42 } });
     expectProblem(v, 422, "validation_failed");
     expect(v.body.errors[0].path).toBe("name");
@@ -163,7 +186,11 @@ describe("idempotency", () => {
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     const list = await call(ctx, "GET", "/api/v1/notebooks", { key: u.key });
     expect(list.body.data.filter((k: any) => k.name === "ci")).toHaveLength(1);
-    expectProblem(await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "other" }, headers }), 422, "idempotency_mismatch");
+    expectProblem(
+      await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "other" }, headers }),
+      422,
+      "idempotency_mismatch",
+    );
   });
 
   test("a response showing a secret once is not stored: the replay is a 409 and creates nothing", async () => {
@@ -179,7 +206,11 @@ describe("idempotency", () => {
     expect(again.body.detail).toContain("shown only once");
     const keys = await call(ctx, "GET", "/api/v1/keys", { key: u.key });
     expect(keys.body.data.filter((k: any) => k.name === "ci")).toHaveLength(1);
-    const token = await call(ctx, "POST", "/api/v1/webhook-tokens", { key: u.key, body: {}, headers: { "idempotency-key": "tok-1" } });
+    const token = await call(ctx, "POST", "/api/v1/webhook-tokens", {
+      key: u.key,
+      body: {},
+      headers: { "idempotency-key": "tok-1" },
+    });
     expect(token.status).toBe(201);
     expect(JSON.stringify(ctx.db.sqlite.query("SELECT * FROM idempotency_keys").all())).not.toContain(token.body.url);
   });
@@ -189,10 +220,16 @@ describe("idempotency", () => {
     const u = await userWithKey(ctx);
     const actions = [{ id: "n", type: "create_notebook", name: "NB" }];
     const post = (key: string, trigger: unknown) =>
-      call(ctx, "POST", "/api/v1/workflows", { key: u.key, body: { name: "w", trigger, actions }, headers: { "idempotency-key": key } });
+      call(ctx, "POST", "/api/v1/workflows", {
+        key: u.key,
+        body: { name: "w", trigger, actions },
+        headers: { "idempotency-key": key },
+      });
     const hook = await post("wf-hook", { type: "webhook" });
     expect(hook.body.webhook_url).toContain("/api/webhooks/workflows/");
-    expect(JSON.stringify(ctx.db.sqlite.query("SELECT * FROM idempotency_keys").all())).not.toContain(hook.body.webhook_url);
+    expect(JSON.stringify(ctx.db.sqlite.query("SELECT * FROM idempotency_keys").all())).not.toContain(
+      hook.body.webhook_url,
+    );
     expectProblem(await post("wf-hook", { type: "webhook" }), 409, "conflict");
     const event = await post("wf-event", { type: "event", event: "source.created" });
     expect(event.status).toBe(201);
@@ -215,9 +252,23 @@ describe("idempotency", () => {
     const ctx = createTestContext();
     const u = await userWithKey(ctx);
     ctx.db.sqlite
-      .query("INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, state, created_at) VALUES (?, 'busy', 'POST', '/api/v1/keys', ?, 'in_progress', ?)")
-      .run(u.userId, new Bun.CryptoHasher("sha256").update(`POST /api/v1/keys\n${JSON.stringify({ name: "x" })}`).digest("hex"), new Date().toISOString());
-    expectProblem(await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "x" }, headers: { "idempotency-key": "busy" } }), 409, "idempotency_in_progress");
+      .query(
+        "INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, state, created_at) VALUES (?, 'busy', 'POST', '/api/v1/keys', ?, 'in_progress', ?)",
+      )
+      .run(
+        u.userId,
+        new Bun.CryptoHasher("sha256").update(`POST /api/v1/keys\n${JSON.stringify({ name: "x" })}`).digest("hex"),
+        new Date().toISOString(),
+      );
+    expectProblem(
+      await call(ctx, "POST", "/api/v1/keys", {
+        key: u.key,
+        body: { name: "x" },
+        headers: { "idempotency-key": "busy" },
+      }),
+      409,
+      "idempotency_in_progress",
+    );
   });
 
   test("keys are scoped per user", async () => {

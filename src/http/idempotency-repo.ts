@@ -15,8 +15,10 @@ export interface IdempotencyRecord {
 const FIND =
   "SELECT request_hash AS requestHash, state, response_status AS responseStatus, response_headers AS responseHeaders, response_body AS responseBody, created_at AS createdAt FROM idempotency_keys WHERE user_id = ? AND key = ?";
 const REMOVE = "DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?";
-const CLAIM = "INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, state, created_at) VALUES (?, ?, ?, ?, ?, 'in_progress', ?)";
-const FINISH = "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_headers = ?, response_body = ? WHERE user_id = ? AND key = ?";
+const CLAIM =
+  "INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, state, created_at) VALUES (?, ?, ?, ?, ?, 'in_progress', ?)";
+const FINISH =
+  "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_headers = ?, response_body = ? WHERE user_id = ? AND key = ?";
 const SWEEP = "DELETE FROM idempotency_keys WHERE created_at < ?";
 
 export function createIdempotencyRepo(db: Db) {
@@ -28,12 +30,29 @@ export function createIdempotencyRepo(db: Db) {
       await db.exec((c) => c.sqlite.query<unknown, [string, string]>(REMOVE).run(userId, key));
     },
     /** Records the key as in progress; fails on the primary key if another request holds it. */
-    async claim(r: { userId: string; key: string; method: string; path: string; requestHash: string; createdAt: string }): Promise<void> {
-      await db.exec((c) => c.sqlite.query<unknown, [string, string, string, string, string, string]>(CLAIM).run(r.userId, r.key, r.method, r.path, r.requestHash, r.createdAt));
-    },
-    async finish(userId: string, key: string, response: { status: number; headers: string; body: string | null }): Promise<void> {
+    async claim(r: {
+      userId: string;
+      key: string;
+      method: string;
+      path: string;
+      requestHash: string;
+      createdAt: string;
+    }): Promise<void> {
       await db.exec((c) =>
-        c.sqlite.query<unknown, [number, string, string | null, string, string]>(FINISH).run(response.status, response.headers, response.body, userId, key),
+        c.sqlite
+          .query<unknown, [string, string, string, string, string, string]>(CLAIM)
+          .run(r.userId, r.key, r.method, r.path, r.requestHash, r.createdAt),
+      );
+    },
+    async finish(
+      userId: string,
+      key: string,
+      response: { status: number; headers: string; body: string | null },
+    ): Promise<void> {
+      await db.exec((c) =>
+        c.sqlite
+          .query<unknown, [number, string, string | null, string, string]>(FINISH)
+          .run(response.status, response.headers, response.body, userId, key),
       );
     },
     /**
@@ -49,7 +68,9 @@ export function createIdempotencyRepo(db: Db) {
         const existing = c.sqlite.query<IdempotencyRecord, [string, string]>(FIND).get(r.userId, r.key);
         if (existing && existing.createdAt > expiredBefore) return existing;
         if (existing) c.sqlite.query<unknown, [string, string]>(REMOVE).run(r.userId, r.key);
-        c.sqlite.query<unknown, [string, string, string, string, string, string]>(CLAIM).run(r.userId, r.key, r.method, r.path, r.requestHash, r.createdAt);
+        c.sqlite
+          .query<unknown, [string, string, string, string, string, string]>(CLAIM)
+          .run(r.userId, r.key, r.method, r.path, r.requestHash, r.createdAt);
         return undefined;
       });
     },

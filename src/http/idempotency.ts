@@ -25,7 +25,10 @@ export function idempotencyPlugin(deps: { repo: IdempotencyRepo; clock: Clock })
       if (request.method !== "POST") return;
       const key = request.headers.get("idempotency-key");
       if (key === null) return;
-      if (!KEY_RE.test(key)) throw new AppError("validation_failed", "Idempotency-Key must be 1–255 visible ASCII characters", { errors: [{ path: "headers.idempotency-key", message: "must be 1–255 visible ASCII characters" }] });
+      if (!KEY_RE.test(key))
+        throw new AppError("validation_failed", "Idempotency-Key must be 1–255 visible ASCII characters", {
+          errors: [{ path: "headers.idempotency-key", message: "must be 1–255 visible ASCII characters" }],
+        });
       const actor = metaOf(request).actor;
       if (!actor) return;
       const now = clock.now();
@@ -34,14 +37,27 @@ export function idempotencyPlugin(deps: { repo: IdempotencyRepo; clock: Clock })
         lastSweep = now;
       }
       const path = new URL(request.url).pathname;
-      const hash = new Bun.CryptoHasher("sha256").update(`${request.method} ${path}\n${JSON.stringify(body ?? null)}`).digest("hex");
-      const claim = { userId: actor.userId, key, method: request.method, path, requestHash: hash, createdAt: new Date(now).toISOString() };
+      const hash = new Bun.CryptoHasher("sha256")
+        .update(`${request.method} ${path}\n${JSON.stringify(body ?? null)}`)
+        .digest("hex");
+      const claim = {
+        userId: actor.userId,
+        key,
+        method: request.method,
+        path,
+        requestHash: hash,
+        createdAt: new Date(now).toISOString(),
+      };
       const existing = await repo.claimOrFind(claim, new Date(now - TTL_MS).toISOString());
       if (existing) {
         if (existing.requestHash !== hash) {
-          throw new AppError("idempotency_mismatch", "This Idempotency-Key was used with a different request; use a new key");
+          throw new AppError(
+            "idempotency_mismatch",
+            "This Idempotency-Key was used with a different request; use a new key",
+          );
         }
-        if (existing.state !== "done") throw new AppError("idempotency_in_progress", "A request with this Idempotency-Key is still in progress");
+        if (existing.state !== "done")
+          throw new AppError("idempotency_in_progress", "A request with this Idempotency-Key is still in progress");
         if (existing.responseBody === null) {
           throw new AppError(
             "conflict",
@@ -71,7 +87,11 @@ export function idempotencyPlugin(deps: { repo: IdempotencyRepo; clock: Clock })
       }
       headers["content-type"] ??= "application/json";
       // Secrets are stored only as hashes: a response that shows one is recorded without its body.
-      const body = showsSecret(request, response) ? null : typeof response === "string" ? response : JSON.stringify(response ?? null);
+      const body = showsSecret(request, response)
+        ? null
+        : typeof response === "string"
+          ? response
+          : JSON.stringify(response ?? null);
       await repo.finish(p.userId, p.key, { status, headers: JSON.stringify(headers), body });
     });
 }

@@ -29,7 +29,9 @@ function chunked(text: string, chunkSize = 64 * 1024): ReadableStream<Uint8Array
 }
 
 async function send(ctx: TestContext, method: string, path: string, body: BodyInit, headers: Record<string, string>) {
-  const res = await ctx.app.handle(new Request(`http://localhost${path}`, { method, headers, body, duplex: "half" } as RequestInit));
+  const res = await ctx.app.handle(
+    new Request(`http://localhost${path}`, { method, headers, body, duplex: "half" } as RequestInit),
+  );
   const text = await res.text();
   let parsed: any = text;
   try {
@@ -66,7 +68,11 @@ describe("JSON nesting depth", () => {
     const ops = bodyOperations(ctx);
     expect(ops.length).toBeGreaterThanOrEqual(18);
     for (const op of ops) {
-      const r = await call(ctx, op.method, op.path, { key: u.key, rawBody: deep, headers: { "content-type": "application/json" } });
+      const r = await call(ctx, op.method, op.path, {
+        key: u.key,
+        rawBody: deep,
+        headers: { "content-type": "application/json" },
+      });
       expectProblem(r, 422, "validation_failed");
       expect(r.body.detail).toBe("The JSON body nests arrays and objects more than 64 levels deep");
       expect(r.body.errors).toEqual([{ path: "body", message: "nests arrays and objects more than 64 levels deep" }]);
@@ -93,10 +99,22 @@ describe("body size", () => {
     const ctx = createTestContext({ MAX_BODY_BYTES: "4096" });
     const u = await userWithKey(ctx);
     const headers = { authorization: `Bearer ${u.key}`, "content-type": "application/json" };
-    const big = await send(ctx, "POST", "/api/v1/notebooks", chunked(JSON.stringify({ name: "n", description: "x".repeat(10_000) }), 1000), headers);
+    const big = await send(
+      ctx,
+      "POST",
+      "/api/v1/notebooks",
+      chunked(JSON.stringify({ name: "n", description: "x".repeat(10_000) }), 1000),
+      headers,
+    );
     expectProblem(big, 413, "payload_too_large");
     expect(big.body.detail).toBe("The body is larger than the limit of 4096 bytes");
-    const small = await send(ctx, "POST", "/api/v1/notebooks", chunked(JSON.stringify({ name: "streamed" }), 5), headers);
+    const small = await send(
+      ctx,
+      "POST",
+      "/api/v1/notebooks",
+      chunked(JSON.stringify({ name: "streamed" }), 5),
+      headers,
+    );
     expect(small.status).toBe(201);
     expect(small.body.name).toBe("streamed");
   });
@@ -108,13 +126,25 @@ describe("body size", () => {
     const bigForm = await send(ctx, "POST", "/signin", chunked(`email=${"a".repeat(10_000)}`, 1000), form);
     expect(bigForm.status).toBe(413);
     expect(bigForm.headers.get("content-type")).toStartWith("text/html");
-    expectProblem(await send(ctx, "POST", "/oauth/token", chunked(`code=${"a".repeat(10_000)}`, 1000), form), 413, "payload_too_large");
+    expectProblem(
+      await send(ctx, "POST", "/oauth/token", chunked(`code=${"a".repeat(10_000)}`, 1000), form),
+      413,
+      "payload_too_large",
+    );
     const mcp = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    expectProblem(await send(ctx, "POST", "/mcp", chunked(`{"x":"${"a".repeat(10_000)}"}`, 1000), mcp), 413, "payload_too_large");
+    expectProblem(
+      await send(ctx, "POST", "/mcp", chunked(`{"x":"${"a".repeat(10_000)}"}`, 1000), mcp),
+      413,
+      "payload_too_large",
+    );
     // A small chunked sign-in form reaches the page (and is judged there: wrong password).
     const b = testBrowser(ctx);
     const page = await b.get("/signin");
-    const fields = new URLSearchParams({ ...hiddenFields(page.text, "/signin"), email: "nobody@example.com", password: "wrong password" }).toString();
+    const fields = new URLSearchParams({
+      ...hiddenFields(page.text, "/signin"),
+      email: "nobody@example.com",
+      password: "wrong password",
+    }).toString();
     const cookie = [...b.jar].map(([k, v]) => `${k}=${v}`).join("; ");
     const signin = await send(ctx, "POST", "/signin", chunked(fields, 7), { ...form, cookie });
     expect(signin.status).toBe(401);
@@ -135,13 +165,19 @@ describe("body size", () => {
 describe("authentication comes first", () => {
   test("without a key, a wrong content type or an oversized body is a 401 with WWW-Authenticate", async () => {
     const ctx = createTestContext({ MAX_BODY_BYTES: "2048" });
-    const text = await call(ctx, "POST", "/api/v1/notebooks", { rawBody: "hello", headers: { "content-type": "text/plain" } });
+    const text = await call(ctx, "POST", "/api/v1/notebooks", {
+      rawBody: "hello",
+      headers: { "content-type": "text/plain" },
+    });
     expectProblem(text, 401, "unauthorized");
     expect(text.headers.get("www-authenticate")).toBe('Bearer realm="commonplace"');
     const big = await call(ctx, "POST", "/api/v1/notebooks", { body: { name: "x".repeat(5000) } });
     expectProblem(big, 401, "unauthorized");
     expect(big.headers.get("www-authenticate")).toBe('Bearer realm="commonplace"');
-    const deep = await call(ctx, "POST", "/api/v1/notebooks", { rawBody: `{"x":${"[".repeat(100)}${"]".repeat(100)}}`, headers: { "content-type": "application/json" } });
+    const deep = await call(ctx, "POST", "/api/v1/notebooks", {
+      rawBody: `{"x":${"[".repeat(100)}${"]".repeat(100)}}`,
+      headers: { "content-type": "application/json" },
+    });
     expectProblem(deep, 401, "unauthorized");
   });
 });

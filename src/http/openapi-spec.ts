@@ -24,7 +24,11 @@ const PROBLEM_SCHEMA = {
     errors: {
       type: "array",
       description: "Validation errors",
-      items: { type: "object", required: ["path", "message"], properties: { path: { type: "string" }, message: { type: "string" } } },
+      items: {
+        type: "object",
+        required: ["path", "message"],
+        properties: { path: { type: "string" }, message: { type: "string" } },
+      },
     },
   },
 };
@@ -33,7 +37,8 @@ const IDEMPOTENCY_KEY = {
   name: "Idempotency-Key",
   in: "header",
   required: false,
-  description: "Replays the first response to a retry with the same key for 24 h; the same key with another body is a 422",
+  description:
+    "Replays the first response to a retry with the same key for 24 h; the same key with another body is a 422",
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
 };
 
@@ -41,7 +46,8 @@ const WEBHOOK_ID = {
   name: "webhook-id",
   in: "header",
   required: false,
-  description: "Standard Webhooks message id; a repeat within 24 h returns the first 202 and starts nothing (Idempotency-Key works alike)",
+  description:
+    "Standard Webhooks message id; a repeat within 24 h returns the first 202 and starts nothing (Idempotency-Key works alike)",
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
 };
 
@@ -54,7 +60,7 @@ const rateHeaders = {
 export const API_DESCRIPTION = [
   "Your personal knowledge library over HTTP: JSON in and out, `snake_case` fields, `Authorization: Bearer cpk_…`.",
   "",
-  "- **Lists** are `{\"data\": [...], \"next_cursor\": \"…\" | null}`, newest first, with `?limit=` (1–100) and `?cursor=`, and a `Link: <…>; rel=\"next\"` header.",
+  '- **Lists** are `{"data": [...], "next_cursor": "…" | null}`, newest first, with `?limit=` (1–100) and `?cursor=`, and a `Link: <…>; rel="next"` header.',
   "- **Errors** are RFC 9457 `application/problem+json` with a stable `code`; validation errors list `errors: [{path, message}]`.",
   "- **Rate limits**: `RateLimit-Policy` and `RateLimit` on every key-authenticated response; 429 with `Retry-After`.",
   "- **Idempotency**: POSTs take an `Idempotency-Key`; a retry within 24 h gets the first response.",
@@ -75,7 +81,11 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Webhooks", description: "Incoming webhook deliveries (no API key: the token is the credential)" },
   { name: "Feeds", description: "Feed watches made by workflows' watch_feed actions" },
   { name: "Events", description: "Your own events as a Server-Sent Events stream, resumable with Last-Event-ID" },
-  { name: "Import and export", description: "Bring a library in from a file (bookmarks, Pocket, Omnivore, Karakeep, OPML, URL lists); take the whole account out" },
+  {
+    name: "Import and export",
+    description:
+      "Bring a library in from a file (bookmarks, Pocket, Omnivore, Karakeep, OPML, URL lists); take the whole account out",
+  },
 ];
 
 const OK_DESCRIPTIONS: Record<string, string> = {
@@ -110,25 +120,38 @@ function normalizeSchemas(node: unknown): unknown {
 /** The JSON API refuses other media types with 415 (see request.ts); say only what it accepts. */
 function jsonOnlyBodies(op: Json): void {
   const content = op.requestBody?.content;
-  if (!content || !content["application/json"]) return;
+  if (!content?.["application/json"]) return;
   op.requestBody.content = { "application/json": content["application/json"] };
 }
 
 function completeResponses(path: string, method: string, op: Json): void {
   const r: Json = (op.responses ??= {});
   for (const [status, res] of Object.entries<Json>(r)) {
-    if (res.description === `Response for status ${status}` || !res.description) res.description = OK_DESCRIPTIONS[status] ?? "Response";
+    if (res.description === `Response for status ${status}` || !res.description)
+      res.description = OK_DESCRIPTIONS[status] ?? "Response";
     // Every error this API sends is problem+json, whatever the route declared.
     if (/^[45]/.test(status) && !res.content) res.content = problemContent;
   }
   if (path.startsWith("/api/")) {
     for (const ok of Object.keys(r)) if (/^2/.test(ok)) r[ok].headers = { ...rateHeaders, ...(r[ok].headers ?? {}) };
   }
-  if (r["201"]) r["201"].headers = { Location: { schema: { type: "string" }, description: "The new resource's path" }, ...r["201"].headers };
+  if (r["201"])
+    r["201"].headers = {
+      Location: { schema: { type: "string" }, description: "The new resource's path" },
+      ...r["201"].headers,
+    };
   if (path.startsWith("/api/v1/")) {
-    r["401"] ??= { description: "Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer)", content: problemContent };
-    r["429"] ??= { description: "Rate limited; see Retry-After", headers: { "Retry-After": { schema: { type: "integer" } } }, content: problemContent };
-    if (method === "post") op.parameters = [...(op.parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
+    r["401"] ??= {
+      description: "Missing, malformed, unknown or revoked API key (WWW-Authenticate: Bearer)",
+      content: problemContent,
+    };
+    r["429"] ??= {
+      description: "Rate limited; see Retry-After",
+      headers: { "Retry-After": { schema: { type: "integer" } } },
+      content: problemContent,
+    };
+    if (method === "post")
+      op.parameters = [...(op.parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
   } else if (path.startsWith("/api/webhooks/")) {
     op.security = [];
     op.parameters = [...(op.parameters ?? []), WEBHOOK_ID, { $ref: "#/components/parameters/IdempotencyKey" }];
@@ -160,7 +183,10 @@ export function augmentSpec(generated: Json, opts: SpecOptions): Json {
     }
   }
   const known = new Set(TAGS.map((t) => t.name));
-  const tags = [...TAGS.filter((t) => used.has(t.name)), ...[...used].filter((t) => !known.has(t)).map((name) => ({ name }))];
+  const tags = [
+    ...TAGS.filter((t) => used.has(t.name)),
+    ...[...used].filter((t) => !known.has(t)).map((name) => ({ name })),
+  ];
   const server = opts.baseUrl.replace(/\/+$/, "");
   const { openapi, info, ...rest } = spec;
   return {

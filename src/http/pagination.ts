@@ -9,7 +9,10 @@ export const Cursor = t.String({ maxLength: 200, description: "The next_cursor o
 
 // Query schemas are closed too: Elysia drops unknown parameters from a query string before it
 // checks, but MCP tools reuse these schemas as their input and there an unknown field is refused.
-export const ListQuery = t.Object({ limit: t.Optional(Limit()), cursor: t.Optional(Cursor) }, { additionalProperties: false });
+export const ListQuery = t.Object(
+  { limit: t.Optional(Limit()), cursor: t.Optional(Cursor) },
+  { additionalProperties: false },
+);
 
 export function encodeCursor(lastId: string): string {
   return Buffer.from(JSON.stringify({ b: lastId })).toString("base64url");

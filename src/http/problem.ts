@@ -22,7 +22,7 @@ export function problemBody(p: ProblemInput) {
     code: p.code,
     request_id: p.requestId,
     ...(p.instance ? { instance: p.instance } : {}),
-    ...(p.errors && p.errors.length ? { errors: p.errors } : {}),
+    ...(p.errors?.length ? { errors: p.errors } : {}),
   };
 }
 

@@ -27,7 +27,8 @@ export function createRateLimiter(opts: { limit: number; windowMs: number; now?:
         windows.set(key, w);
       }
       const resetSeconds = Math.max(0, Math.ceil((w.start + opts.windowMs - t) / 1000));
-      if (w.count + cost > opts.limit) return { allowed: false, limit: opts.limit, remaining: 0, resetSeconds: Math.max(1, resetSeconds) };
+      if (w.count + cost > opts.limit)
+        return { allowed: false, limit: opts.limit, remaining: 0, resetSeconds: Math.max(1, resetSeconds) };
       w.count += cost;
       return { allowed: true, limit: opts.limit, remaining: opts.limit - w.count, resetSeconds };
     },
@@ -49,7 +50,11 @@ export function rateLimitHeaders(d: RateDecision, windowSeconds: number, policy 
  * Counts one request against `key` and gives the RateLimit headers to send; when the request is
  * refused they include Retry-After. The one place "hit, set headers, refuse" is written.
  */
-export function checkRate(limiter: RateLimiter, key: string, policy = "default"): { allowed: boolean; decision: RateDecision; headers: Record<string, string> } {
+export function checkRate(
+  limiter: RateLimiter,
+  key: string,
+  policy = "default",
+): { allowed: boolean; decision: RateDecision; headers: Record<string, string> } {
   const decision = limiter.hit(key);
   const headers = rateLimitHeaders(decision, limiter.windowSeconds, policy);
   if (!decision.allowed) headers["retry-after"] = String(decision.resetSeconds);

@@ -55,7 +55,12 @@ async function prepareBody(request: Request, path: string, limits: RequestLimits
     const max = (limits.maxUploadBytes ?? limits.maxBodyBytes) + FORM_OVERHEAD;
     const size = declaredLength(request);
     if (size !== undefined && size > max) throw tooLarge(max, size);
-    const copy = new Request(request.url, { method: request.method, headers: request.headers, body: (await readBody(request, max)) as Uint8Array<ArrayBuffer>, signal: request.signal });
+    const copy = new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: (await readBody(request, max)) as Uint8Array<ArrayBuffer>,
+      signal: request.signal,
+    });
     adoptMeta(copy, request);
     return copy;
   }
@@ -68,7 +73,11 @@ async function prepareBody(request: Request, path: string, limits: RequestLimits
     if (hasBody) {
       // The JSON API accepts JSON only; MCP, OAuth and the web app parse their own bodies.
       const { type, json } = isJson(request);
-      if (!json) throw new AppError("unsupported_media_type", `Send the body as application/json, not ${type || "an unlabelled body"}`);
+      if (!json)
+        throw new AppError(
+          "unsupported_media_type",
+          `Send the body as application/json, not ${type || "an unlabelled body"}`,
+        );
       const text = decodeUtf8(await readBody(request, limits.maxBodyBytes));
       // An empty body is no body: routes that take one say it is missing.
       if (text.trim() !== "") value = parseJson(text, limits.maxJsonDepth);
@@ -79,14 +88,24 @@ async function prepareBody(request: Request, path: string, limits: RequestLimits
   if (!hasBody || declared !== undefined) return request;
   // A chunked body for a route that reads its own: buffered here within the limit, so no reader
   // downstream can take more than MAX_BODY_BYTES.
-  const copy = new Request(request.url, { method: request.method, headers: request.headers, body: (await readBody(request, limits.maxBodyBytes)) as Uint8Array<ArrayBuffer>, signal: request.signal });
+  const copy = new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: (await readBody(request, limits.maxBodyBytes)) as Uint8Array<ArrayBuffer>,
+    signal: request.signal,
+  });
   adoptMeta(copy, request);
   return copy;
 }
 
 export function withRequestHandling<A extends HttpApp>(
   app: A,
-  opts: { logger: Logger; limits: RequestLimits; apiAuth?: (request: Request) => Promise<Record<string, string>>; page?: ErrorPageRenderer },
+  opts: {
+    logger: Logger;
+    limits: RequestLimits;
+    apiAuth?: (request: Request) => Promise<Record<string, string>>;
+    page?: ErrorPageRenderer;
+  },
 ) {
   const { logger, limits } = opts;
   return async (request: Request): Promise<Response> => {
@@ -101,7 +120,10 @@ export function withRequestHandling<A extends HttpApp>(
     let res: Response;
     try {
       if (headBytes(request, url.length - start) > limits.maxHeaderBytes) {
-        throw new AppError("header_fields_too_large", `The request line and headers take more than ${limits.maxHeaderBytes} bytes`);
+        throw new AppError(
+          "header_fields_too_large",
+          `The request line and headers take more than ${limits.maxHeaderBytes} bytes`,
+        );
       }
       // Who is calling comes first: without a valid key, nothing else about the request is judged.
       if (opts.apiAuth && path.startsWith("/api/v1/")) extra = await opts.apiAuth(request);
@@ -109,13 +131,30 @@ export function withRequestHandling<A extends HttpApp>(
     } catch (e) {
       if (e instanceof AppError) {
         res =
-          (await opts.page?.(request, { code: e.code, detail: e.detail, requestId: meta.id, headers: e.extra.headers })) ??
-          problemResponse({ code: e.code, detail: e.detail, errors: e.extra.errors, requestId: meta.id, headers: e.extra.headers });
+          (await opts.page?.(request, {
+            code: e.code,
+            detail: e.detail,
+            requestId: meta.id,
+            headers: e.extra.headers,
+          })) ??
+          problemResponse({
+            code: e.code,
+            detail: e.detail,
+            errors: e.extra.errors,
+            requestId: meta.id,
+            headers: e.extra.headers,
+          });
       } else {
         // The error plugin answers for the app; this is the last resort if even that failed.
-        logger.error("unhandled error outside the app", { request_id: meta.id, path, error: e instanceof Error ? { message: e.message, stack: e.stack } : String(e) });
+        logger.error("unhandled error outside the app", {
+          request_id: meta.id,
+          path,
+          error: e instanceof Error ? { message: e.message, stack: e.stack } : String(e),
+        });
         const detail = "Something went wrong on our side; the request id identifies it in our logs";
-        res = (await opts.page?.(request, { code: "internal_error", detail, requestId: meta.id })) ?? problemResponse({ code: "internal_error", detail, requestId: meta.id });
+        res =
+          (await opts.page?.(request, { code: "internal_error", detail, requestId: meta.id })) ??
+          problemResponse({ code: "internal_error", detail, requestId: meta.id });
       }
     }
     try {

@@ -18,7 +18,9 @@ function setup() {
   const routes = new Elysia()
     .use(secretOnce)
     .post("/secret", () => ({ n: ++minted, secret: `s3cr3t-${minted}` }), { secretOnce: true })
-    .post("/maybe", ({ body }) => ({ n: ++minted, ...(body as object) }), { secretOnce: (r: Record<string, unknown>) => Boolean(r.url) })
+    .post("/maybe", ({ body }) => ({ n: ++minted, ...(body as object) }), {
+      secretOnce: (r: Record<string, unknown>) => Boolean(r.url),
+    })
     .post("/plain", () => ({ n: ++minted }));
   const app = new Elysia()
     .use(errorPlugin(silentLogger, () => []))
@@ -31,9 +33,18 @@ function setup() {
     });
     metaOf(request).actor = { userId: "usr_1", auth: { type: "session", session_id: "ses_1" } };
     const res = await app.handle(request);
-    return { status: res.status, replayed: res.headers.get("idempotent-replayed"), body: (await res.json()) as Record<string, unknown> };
+    return {
+      status: res.status,
+      replayed: res.headers.get("idempotent-replayed"),
+      body: (await res.json()) as Record<string, unknown>,
+    };
   };
-  const stored = () => db.sqlite.query<{ key: string; response_body: string | null }, []>("SELECT key, response_body FROM idempotency_keys ORDER BY key").all();
+  const stored = () =>
+    db.sqlite
+      .query<{ key: string; response_body: string | null }, []>(
+        "SELECT key, response_body FROM idempotency_keys ORDER BY key",
+      )
+      .all();
   return { post, stored };
 }
 
@@ -67,7 +78,11 @@ describe("secret-once route trait", () => {
       { key: "m2", response_body: JSON.stringify(without.body) },
     ]);
     expect((await post("/maybe", "m1", { url: "https://x.example/hook/abc" })).status).toBe(409);
-    expect(await post("/maybe", "m2", { name: "no url" })).toEqual({ status: 200, replayed: "true", body: without.body });
+    expect(await post("/maybe", "m2", { name: "no url" })).toEqual({
+      status: 200,
+      replayed: "true",
+      body: without.body,
+    });
     expect(withUrl.body.url).toBe("https://x.example/hook/abc");
   });
 });

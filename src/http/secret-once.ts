@@ -24,6 +24,7 @@ export const secretOnce = new Elysia({ name: "secret-once" }).macro({
 /** Whether this response shows a secret once, by the trait its route declared. */
 export function showsSecret(request: Request, response: unknown): boolean {
   const mark = metaOf(request).secretResponse;
-  if (typeof mark === "function") return typeof response === "object" && response !== null && mark(response as Record<string, unknown>);
+  if (typeof mark === "function")
+    return typeof response === "object" && response !== null && mark(response as Record<string, unknown>);
   return mark === true;
 }

@@ -21,7 +21,10 @@ export function serveOptions(app: { handle(request: Request): Promise<Response> 
     // body is bounded by our own checks instead (declared Content-Length before reading, bytes
     // counted while reading a chunked body), so Bun's limit is set out of reach.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    fetch(request: Request, server: { requestIP(r: Request): { address: string } | null; timeout(r: Request, seconds: number): void }): Promise<Response> {
+    fetch(
+      request: Request,
+      server: { requestIP(r: Request): { address: string } | null; timeout(r: Request, seconds: number): void },
+    ): Promise<Response> {
       // The per-address sign-in limit needs the peer address, which app.handle alone cannot see.
       rememberClientAddress(request, server.requestIP(request)?.address);
       // An event stream is quiet between heartbeats for longer than Bun's default idle timeout.
@@ -31,8 +34,15 @@ export function serveOptions(app: { handle(request: Request): Promise<Response> 
     // Last resort (app.handle already turns every error into problem+json): never Bun's own page.
     error(error: Error): Response {
       const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
-      logger.error("unhandled server error", { request_id: requestId, error: { message: error.message, stack: error.stack } });
-      return problemResponse({ code: "internal_error", detail: "Something went wrong on our side; the request id identifies it in our logs", requestId });
+      logger.error("unhandled server error", {
+        request_id: requestId,
+        error: { message: error.message, stack: error.stack },
+      });
+      return problemResponse({
+        code: "internal_error",
+        detail: "Something went wrong on our side; the request id identifies it in our logs",
+        requestId,
+      });
     },
   };
 }

@@ -25,8 +25,15 @@ describe("unknown fields", () => {
     const note = await call(ctx, "POST", "/api/v1/notes", { key, body: { content: "x", notebook_ids: [`nb_${ID}`] } });
     expect422(note, "notebook_ids", 'unknown field "notebook_ids"; allowed: content, title, notebook_id, source_ids');
     expect(note.body.detail).toBe('unknown field "notebook_ids"; allowed: content, title, notebook_id, source_ids');
-    const source = await call(ctx, "POST", "/api/v1/sources", { key, body: { url: "https://example.com/a", tags: ["x"] } });
-    expect422(source, "tags", 'unknown field "tags"; allowed: url, title, notebook_ids, generate_quick_podcast, podcast_format');
+    const source = await call(ctx, "POST", "/api/v1/sources", {
+      key,
+      body: { url: "https://example.com/a", tags: ["x"] },
+    });
+    expect422(
+      source,
+      "tags",
+      'unknown field "tags"; allowed: url, title, notebook_ids, generate_quick_podcast, podcast_format',
+    );
     const cases: [string, string, unknown, string][] = [
       ["POST", "/api/v1/keys", { name: "k", scope: "all" }, "scope"],
       ["POST", "/api/v1/notebooks", { name: "n", color: "red" }, "color"],
@@ -51,13 +58,21 @@ describe("unknown fields", () => {
 
   test("nested objects of workflows are closed too: triggers, actions and conditions", async () => {
     const { ctx, key } = await setup();
-    const wf = (trigger: unknown, actions: unknown[]) => call(ctx, "POST", "/api/v1/workflows", { key, body: { name: "w", trigger, actions } });
+    const wf = (trigger: unknown, actions: unknown[]) =>
+      call(ctx, "POST", "/api/v1/workflows", { key, body: { name: "w", trigger, actions } });
     const trig = await wf({ type: "webhook", secret: "x" }, []);
     expect422(trig, "trigger.secret", 'unknown field "secret"; allowed: type, token_id');
-    const action = await wf({ type: "webhook" }, [{ id: "a", type: "http_request", url: "https://example.com", verb: "GET" }]);
+    const action = await wf({ type: "webhook" }, [
+      { id: "a", type: "http_request", url: "https://example.com", verb: "GET" },
+    ]);
     expect(action.body.errors[0].path).toBe("actions[0].verb");
-    const clause = await wf({ type: "webhook" }, [{ id: "c", type: "condition", if: { all: [{ left: "1", op: "eq", right: "1", not: true }] } }]);
-    expect(clause.body.errors[0]).toEqual({ path: "actions[0].if.all[0].not", message: 'unknown field "not"; allowed: left, op, right' });
+    const clause = await wf({ type: "webhook" }, [
+      { id: "c", type: "condition", if: { all: [{ left: "1", op: "eq", right: "1", not: true }] } },
+    ]);
+    expect(clause.body.errors[0]).toEqual({
+      path: "actions[0].if.all[0].not",
+      message: 'unknown field "not"; allowed: left, op, right',
+    });
   });
 });
 
@@ -66,7 +81,12 @@ describe("bodies that are not objects", () => {
     const { ctx, key } = await setup();
     const nb = await call(ctx, "POST", "/api/v1/notebooks", { key, body: { name: "Kept" } });
     const note = await call(ctx, "POST", "/api/v1/notes", { key, body: { content: "Kept" } });
-    const targets = [`/api/v1/notebooks/${nb.body.id}`, `/api/v1/notes/${note.body.id}`, `/api/v1/sources/src_${ID}`, `/api/v1/workflows/wf_${ID}`];
+    const targets = [
+      `/api/v1/notebooks/${nb.body.id}`,
+      `/api/v1/notes/${note.body.id}`,
+      `/api/v1/sources/src_${ID}`,
+      `/api/v1/workflows/wf_${ID}`,
+    ];
     for (const path of targets) {
       for (const body of [["name", "x"], "name", 42, true, null]) {
         const r = await call(ctx, "PATCH", path, { key, body });
@@ -80,7 +100,11 @@ describe("bodies that are not objects", () => {
 describe("messages say what is allowed", () => {
   test("enums list their values", async () => {
     const { ctx, key } = await setup();
-    expect422(await call(ctx, "GET", "/api/v1/sources?status=READY", { key }), "query.status", "must be one of: pending, ready, failed");
+    expect422(
+      await call(ctx, "GET", "/api/v1/sources?status=READY", { key }),
+      "query.status",
+      "must be one of: pending, ready, failed",
+    );
     const status = await call(ctx, "GET", "/api/v1/sources?status=READY", { key });
     expect(status.body.detail).toBe("query.status: must be one of: pending, ready, failed");
     expect422(
@@ -88,10 +112,26 @@ describe("messages say what is allowed", () => {
       "format",
       "must be one of: solo_expert, deep_dive, brief, critique, debate, unabridged",
     );
-    expect422(await call(ctx, "POST", "/api/v1/search", { key, body: { query: "q", mode: "fuzzy" } }), "mode", "must be one of: text, vector, hybrid");
-    expect422(await call(ctx, "GET", "/api/v1/podcasts?status=done", { key }), "query.status", "must be one of: queued, generating, ready, failed");
-    expect422(await call(ctx, "GET", `/api/v1/sources/src_${ID}?include=all`, { key }), "query.include", 'must be "content"');
-    expect422(await call(ctx, "POST", `/api/v1/runs/run_${ID}/replay?from=middle`, { key }), "query.from", "must be one of: start, failed");
+    expect422(
+      await call(ctx, "POST", "/api/v1/search", { key, body: { query: "q", mode: "fuzzy" } }),
+      "mode",
+      "must be one of: text, vector, hybrid",
+    );
+    expect422(
+      await call(ctx, "GET", "/api/v1/podcasts?status=done", { key }),
+      "query.status",
+      "must be one of: queued, generating, ready, failed",
+    );
+    expect422(
+      await call(ctx, "GET", `/api/v1/sources/src_${ID}?include=all`, { key }),
+      "query.include",
+      'must be "content"',
+    );
+    expect422(
+      await call(ctx, "POST", `/api/v1/runs/run_${ID}/replay?from=middle`, { key }),
+      "query.from",
+      "must be one of: start, failed",
+    );
     expect422(
       await call(ctx, "PATCH", `/api/v1/sources/src_${ID}`, { key, body: { podcast_format: "long" } }),
       "podcast_format",
@@ -99,7 +139,11 @@ describe("messages say what is allowed", () => {
     );
     const action = await call(ctx, "POST", "/api/v1/workflows", {
       key,
-      body: { name: "w", trigger: { type: "webhook" }, actions: [{ id: "a", type: "http_request", url: "https://example.com", method: "FETCH" }] },
+      body: {
+        name: "w",
+        trigger: { type: "webhook" },
+        actions: [{ id: "a", type: "http_request", url: "https://example.com", method: "FETCH" }],
+      },
     });
     expect422(action, "actions[0].method", "must be one of: GET, POST, PUT, PATCH, DELETE");
   });
@@ -111,10 +155,18 @@ describe("messages say what is allowed", () => {
       expect422(r, "query.limit", "must be an integer from 1 to 100");
       expect(r.body.detail).toBe("query.limit: must be an integer from 1 to 100");
     }
-    expect422(await call(ctx, "POST", "/api/v1/search", { key, body: { query: "q", limit: 500 } }), "limit", "must be an integer from 1 to 50");
+    expect422(
+      await call(ctx, "POST", "/api/v1/search", { key, body: { query: "q", limit: 500 } }),
+      "limit",
+      "must be an integer from 1 to 50",
+    );
     const timeout = await call(ctx, "POST", "/api/v1/workflows", {
       key,
-      body: { name: "w", trigger: { type: "webhook" }, actions: [{ id: "a", type: "http_request", url: "https://example.com", retries: 11 }] },
+      body: {
+        name: "w",
+        trigger: { type: "webhook" },
+        actions: [{ id: "a", type: "http_request", url: "https://example.com", retries: 11 }],
+      },
     });
     expect422(timeout, "actions[0].retries", "must be an integer from 0 to 10");
   });
@@ -122,14 +174,22 @@ describe("messages say what is allowed", () => {
   test("strings, ids and required fields", async () => {
     const { ctx, key } = await setup();
     expect422(await call(ctx, "POST", "/api/v1/notebooks", { key, body: { name: "" } }), "name", "must not be empty");
-    expect422(await call(ctx, "POST", "/api/v1/notebooks", { key, body: { name: "x".repeat(201) } }), "name", "must be at most 200 characters long");
+    expect422(
+      await call(ctx, "POST", "/api/v1/notebooks", { key, body: { name: "x".repeat(201) } }),
+      "name",
+      "must be at most 200 characters long",
+    );
     expect422(await call(ctx, "POST", "/api/v1/notes", { key, body: {} }), "content", "is required (a string)");
     expect422(
       await call(ctx, "POST", "/api/v1/notes", { key, body: { content: "x", source_ids: ["src_1"] } }),
       "source_ids[0]",
       "must be an id like src_01JB3S6W3W4VZ3G8Q0Q9Y5H2KX",
     );
-    expect422(await call(ctx, "POST", "/api/v1/notebooks", { key, body: { name: "n", description: 5 } }), "description", "must be a string or null");
+    expect422(
+      await call(ctx, "POST", "/api/v1/notebooks", { key, body: { name: "n", description: 5 } }),
+      "description",
+      "must be a string or null",
+    );
   });
 });
 
@@ -140,24 +200,43 @@ describe("strict parsing", () => {
       const r = await call(ctx, "GET", `/api/v1/notes?limit=${encodeURIComponent(limit)}`, { key });
       expect422(r, "query.limit", "must be an integer from 1 to 100");
     }
-    for (const limit of ["1", "10", "100"]) expect((await call(ctx, "GET", `/api/v1/notes?limit=${limit}`, { key })).status).toBe(200);
+    for (const limit of ["1", "10", "100"])
+      expect((await call(ctx, "GET", `/api/v1/notes?limit=${limit}`, { key })).status).toBe(200);
   });
 
   test("a JSON integer must be a number: a numeric string or a fraction is refused", async () => {
     const { ctx, key } = await setup();
-    expect422(await call(ctx, "POST", "/api/v1/search", { key, body: { query: "q", limit: "5" } }), "limit", "must be an integer from 1 to 50");
-    expect422(await call(ctx, "POST", "/api/v1/search", { key, body: { query: "q", limit: 5.5 } }), "limit", "must be an integer from 1 to 50");
+    expect422(
+      await call(ctx, "POST", "/api/v1/search", { key, body: { query: "q", limit: "5" } }),
+      "limit",
+      "must be an integer from 1 to 50",
+    );
+    expect422(
+      await call(ctx, "POST", "/api/v1/search", { key, body: { query: "q", limit: 5.5 } }),
+      "limit",
+      "must be an integer from 1 to 50",
+    );
     expect((await call(ctx, "POST", "/api/v1/search", { key, body: { query: "q", limit: 5 } })).status).toBe(200);
   });
 
   test("times are RFC 3339 with a real calendar date", async () => {
     const { ctx, key } = await setup();
-    for (const t of ["2020-02-30T00:00:00Z", "2021-02-29T00:00:00Z", "2020-13-01T00:00:00Z", "2020-01-01T24:00:00Z", "2020-01-01T00:00:00", "2020-01-01", "yesterday"]) {
+    for (const t of [
+      "2020-02-30T00:00:00Z",
+      "2021-02-29T00:00:00Z",
+      "2020-13-01T00:00:00Z",
+      "2020-01-01T24:00:00Z",
+      "2020-01-01T00:00:00",
+      "2020-01-01",
+      "yesterday",
+    ]) {
       const r = await call(ctx, "GET", `/api/v1/sources?created_after=${encodeURIComponent(t)}`, { key });
       expect422(r, "query.created_after", "must be an RFC 3339 time with a real date, e.g. 2026-01-31T12:00:00Z");
     }
     for (const t of ["2020-02-29T00:00:00Z", "2026-01-31T12:00:00.123+05:30", "2026-01-31t12:00:00z"]) {
-      expect((await call(ctx, "GET", `/api/v1/sources?created_after=${encodeURIComponent(t)}`, { key })).status).toBe(200);
+      expect((await call(ctx, "GET", `/api/v1/sources?created_after=${encodeURIComponent(t)}`, { key })).status).toBe(
+        200,
+      );
     }
     expect(isRfc3339("2026-01-31T12:00:00+24:00")).toBe(false);
   });
@@ -171,8 +250,17 @@ describe("the OpenAPI document", () => {
     expect(text).not.toContain('"format":"integer"');
     expect(text).not.toContain('"format":"numeric"');
     const params = doc.paths["/api/v1/sources"].get.parameters as { name: string; schema: unknown }[];
-    expect(params.find((p) => p.name === "limit")!.schema).toEqual({ type: "integer", minimum: 1, maximum: 100, default: 20, description: "Page size, 1–100 (default 20)" });
-    expect(params.find((p) => p.name === "created_after")!.schema).toMatchObject({ type: "string", format: "date-time" });
+    expect(params.find((p) => p.name === "limit")!.schema).toEqual({
+      type: "integer",
+      minimum: 1,
+      maximum: 100,
+      default: 20,
+      description: "Page size, 1–100 (default 20)",
+    });
+    expect(params.find((p) => p.name === "created_after")!.schema).toMatchObject({
+      type: "string",
+      format: "date-time",
+    });
     const search = doc.paths["/api/v1/search"].post.requestBody.content["application/json"].schema;
     expect(search.properties.limit).toEqual({ type: "integer", minimum: 1, maximum: 50, default: 10 });
     expect(search.additionalProperties).toBe(false);

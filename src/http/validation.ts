@@ -9,7 +9,10 @@ type Schema = TSchema & Record<string, any>;
 
 /** A JSON pointer (`/notebook_ids/0`) under a location (`body`, `query`, `path`) → `notebook_ids[0]`, `query.limit`. */
 export function fieldPath(location: string, pointer: string): string {
-  const parts = pointer.split("/").slice(1).map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const parts = pointer
+    .split("/")
+    .slice(1)
+    .map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
   let out = location === "body" ? "" : location;
   for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out ? `.${p}` : p;
   return out || location;
@@ -99,7 +102,9 @@ export function messageOf(e: ValueError): string {
     case ValueErrorType.ObjectAdditionalProperties: {
       const field = e.path.split("/").pop()!.replaceAll("~1", "/").replaceAll("~0", "~");
       const allowed = Object.keys(s.properties ?? {});
-      return allowed.length ? `unknown field "${field}"; allowed: ${allowed.join(", ")}` : `unknown field "${field}"; this takes no fields`;
+      return allowed.length
+        ? `unknown field "${field}"; allowed: ${allowed.join(", ")}`
+        : `unknown field "${field}"; this takes no fields`;
     }
     case ValueErrorType.ObjectRequiredProperty:
       return `is required (${expected(s)})`;
@@ -162,5 +167,7 @@ export function detailOf(errors: FieldError[]): string {
   const first = errors[0];
   if (!first) return "The request is invalid";
   // A top-level unknown field is named by its message already.
-  return first.message.startsWith(`unknown field ${JSON.stringify(first.path)}`) ? first.message : `${first.path}: ${first.message}`;
+  return first.message.startsWith(`unknown field ${JSON.stringify(first.path)}`)
+    ? first.message
+    : `${first.path}: ${first.message}`;
 }

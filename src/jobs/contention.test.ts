@@ -40,7 +40,12 @@ describe("two runners, one database file", () => {
     const handled = new Map<string, string[]>();
     const all = deferred();
     const runners = (["A", "B"] as const).map((name) => {
-      const runner = createRunner({ queue: name === "A" ? queueA : queueB, concurrency: 4, pollMs: 5, leaseMs: 60_000 });
+      const runner = createRunner({
+        queue: name === "A" ? queueA : queueB,
+        concurrency: 4,
+        pollMs: 5,
+        leaseMs: 60_000,
+      });
       runner.register("contend", {
         async handle(_p, ctx) {
           handled.set(ctx.jobId, [...(handled.get(ctx.jobId) ?? []), name]);
@@ -79,7 +84,9 @@ describe("two runners, one database file", () => {
       await w.stdin.flush();
       await w.stdin.end();
     }
-    const results = await Promise.all(readers.map(async (r) => JSON.parse((await r.next()).value as string) as string[]));
+    const results = await Promise.all(
+      readers.map(async (r) => JSON.parse((await r.next()).value as string) as string[]),
+    );
     expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
     const ids = results.flat();
     expect(ids).toHaveLength(2_000);

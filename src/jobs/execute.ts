@@ -24,7 +24,11 @@ export interface ExecuteDeps {
   leaseMs: number;
 }
 
-export async function execute(deps: ExecuteDeps, exec: Omit<Execution, "done">, handler: JobHandler | undefined): Promise<Outcome> {
+export async function execute(
+  deps: ExecuteDeps,
+  exec: Omit<Execution, "done">,
+  handler: JobHandler | undefined,
+): Promise<Outcome> {
   const { queue, logger } = deps;
   const { job, lock } = exec;
   const log = { job_id: job.id, job_type: job.type, attempt: job.attempts };
@@ -68,18 +72,24 @@ async function settle(
 ): Promise<Outcome> {
   const { queue, clock, logger } = deps;
   const { job, lock } = exec;
-  const log = { job_id: job.id, job_type: job.type, attempt: job.attempts, max_attempts: maxAttempts, error: errorText(err) };
+  const log = {
+    job_id: job.id,
+    job_type: job.type,
+    attempt: job.attempts,
+    max_attempts: maxAttempts,
+    error: errorText(err),
+  };
   if (exec.shutdown) {
-    return await queue.release(job.id, lock) ? "released" : "lost";
+    return (await queue.release(job.id, lock)) ? "released" : "lost";
   }
   const final = err instanceof PermanentError || job.attempts >= maxAttempts;
   if (final) {
-    if (!await queue.fail(job.id, err, { lock })) return "lost";
+    if (!(await queue.fail(job.id, err, { lock }))) return "lost";
     logger.error("job failed", log);
     return "failed";
   }
   const delay = err instanceof RetryLaterError ? Math.max(0, err.delayMs) : Math.max(0, backoff(job.attempts));
-  if (!await queue.fail(job.id, err, { lock, retryAt: clock.now() + delay })) return "lost";
+  if (!(await queue.fail(job.id, err, { lock, retryAt: clock.now() + delay }))) return "lost";
   logger.warn("job will retry", { ...log, retry_in_ms: delay });
   return "retried";
 }
@@ -105,5 +115,11 @@ function heartbeat(deps: ExecuteDeps, exec: Omit<Execution, "done">): () => void
 
 function withFields(base: Logger, fields: Record<string, unknown>): Logger {
   const wrap = (f: Logger["info"]) => (msg: string, extra?: Record<string, unknown>) => f(msg, { ...fields, ...extra });
-  return { debug: wrap(base.debug), info: wrap(base.info), warn: wrap(base.warn), error: wrap(base.error), flush: base.flush };
+  return {
+    debug: wrap(base.debug),
+    info: wrap(base.info),
+    warn: wrap(base.warn),
+    error: wrap(base.error),
+    flush: base.flush,
+  };
 }

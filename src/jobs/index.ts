@@ -3,4 +3,12 @@ export { createQueue, type Queue, type JobCounts } from "./queue.ts";
 export { createRunner, type Runner, type RunnerDeps, type RunSummary } from "./runner.ts";
 export { createScheduler, type Scheduler, type ScheduleOptions } from "./scheduler.ts";
 export { PermanentError, RetryLaterError, defaultBackoff, DEFAULT_MAX_ATTEMPTS } from "./retry.ts";
-export { defineJob, type EnqueueOptions, type Job, type JobContext, type JobHandler, type JobLock, type JobStatus } from "./types.ts";
+export {
+  defineJob,
+  type EnqueueOptions,
+  type Job,
+  type JobContext,
+  type JobHandler,
+  type JobLock,
+  type JobStatus,
+} from "./types.ts";

@@ -24,7 +24,11 @@ test("bulk jobs are capped and never take the slot an interactive job is due for
       bulkRunning--;
     },
   });
-  runner.register("save", { async handle() { order.push("save"); } });
+  runner.register("save", {
+    async handle() {
+      order.push("save");
+    },
+  });
   // Bulk work was queued first (older run_at), the interactive save after it.
   for (let i = 0; i < 10; i++) await queue.enqueue("bulk", { i });
   clock.advance(1);

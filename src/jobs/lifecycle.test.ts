@@ -9,7 +9,13 @@ function setup(opts: { concurrency?: number; leaseMs?: number } = {}) {
   const db = openTestDatabase();
   const clock = fakeClock();
   const queue = createQueue({ db, clock });
-  const runner = createRunner({ queue, clock, concurrency: opts.concurrency ?? 2, leaseMs: opts.leaseMs ?? 60_000, pollMs: 10_000 });
+  const runner = createRunner({
+    queue,
+    clock,
+    concurrency: opts.concurrency ?? 2,
+    leaseMs: opts.leaseMs ?? 60_000,
+    pollMs: 10_000,
+  });
   return { db, clock, queue, runner };
 }
 
@@ -95,7 +101,9 @@ describe("start and stop", () => {
     runner.register("long", {
       async handle(_p, ctx) {
         entered.resolve();
-        await new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject((reason = ctx.signal.reason))));
+        await new Promise((_, reject) =>
+          ctx.signal.addEventListener("abort", () => reject((reason = ctx.signal.reason))),
+        );
       },
     });
     const id = (await queue.enqueue("long", {})).id;
@@ -192,7 +200,11 @@ describe("leases", () => {
     const queue2 = createQueue({ db, clock });
     const survivor = createRunner({ queue: queue2, clock, leaseMs: 60_000 });
     const ran: number[] = [];
-    survivor.register("ingest", { async handle(_p, ctx) { ran.push(ctx.attempt); } });
+    survivor.register("ingest", {
+      async handle(_p, ctx) {
+        ran.push(ctx.attempt);
+      },
+    });
     expect((await survivor.drain()).ran).toBe(0);
     clock.advance(60_000);
     expect(await survivor.drain()).toMatchObject({ ran: 1, succeeded: 1 });
@@ -203,7 +215,12 @@ describe("leases", () => {
   test("a job that keeps killing its worker is failed once its attempts are used up", async () => {
     const { clock, queue, runner } = setup();
     let ran = 0;
-    runner.register("poison", { maxAttempts: 2, async handle() { ran++; } });
+    runner.register("poison", {
+      maxAttempts: 2,
+      async handle() {
+        ran++;
+      },
+    });
     const id = (await queue.enqueue("poison", {})).id;
     await queue.claim("crashed-1", 1, 1_000);
     clock.advance(1_000);

@@ -35,7 +35,8 @@ describe("enqueue", () => {
     const { db, queue } = setup();
     const woken: string[] = [];
     queue.onEnqueue((type) => woken.push(type));
-    await expect(db.tx(async () => {
+    await expect(
+      db.tx(async () => {
         await queue.enqueue("lost", {});
         throw new Error("boom");
       }),
@@ -59,8 +60,15 @@ describe("enqueue", () => {
     expect(created).toBe(true);
     expect(id).toMatch(/^job_[0-9A-Z]{26}$/);
     expect(await queue.get(id)).toMatchObject({
-      type: "mail.send", status: "queued", attempts: 0, maxAttempts: null, runAt: clock.now(),
-      leaseUntil: null, lastError: null, idempotencyKey: null, finishedAt: null,
+      type: "mail.send",
+      status: "queued",
+      attempts: 0,
+      maxAttempts: null,
+      runAt: clock.now(),
+      leaseUntil: null,
+      lastError: null,
+      idempotencyKey: null,
+      finishedAt: null,
     });
   });
 
@@ -157,11 +165,22 @@ describe("finishing", () => {
     const id = (await queue.enqueue("t", {})).id;
     await queue.claim("w", 1, 1_000);
     expect(await queue.fail(id, new TypeError("bad thing"), { retryAt: clock.now() + 5_000 })).toBe(true);
-    expect(await queue.get(id)).toMatchObject({ status: "queued", runAt: clock.now() + 5_000, lastError: "TypeError: bad thing", lockedBy: null, attempts: 1 });
+    expect(await queue.get(id)).toMatchObject({
+      status: "queued",
+      runAt: clock.now() + 5_000,
+      lastError: "TypeError: bad thing",
+      lockedBy: null,
+      attempts: 1,
+    });
     clock.advance(5_000);
     await queue.claim("w", 1, 1_000);
     expect(await queue.fail(id, "still bad")).toBe(true);
-    expect(await queue.get(id)).toMatchObject({ status: "failed", lastError: "still bad", attempts: 2, finishedAt: clock.now() });
+    expect(await queue.get(id)).toMatchObject({
+      status: "failed",
+      lastError: "still bad",
+      attempts: 2,
+      finishedAt: clock.now(),
+    });
     expect(await queue.claim("w", 1, 1_000)).toEqual([]);
   });
 

@@ -21,7 +21,11 @@ export function createQueue(deps: QueueDeps) {
   const clock = deps.clock ?? systemClock;
   const listeners = new Set<(type: string) => void>();
 
-  async function enqueue(type: string, payload: unknown, opts: EnqueueOptions = {}): Promise<{ id: string; created: boolean }> {
+  async function enqueue(
+    type: string,
+    payload: unknown,
+    opts: EnqueueOptions = {},
+  ): Promise<{ id: string; created: boolean }> {
     if (!type) throw new Error("job type is required");
     if (opts.maxAttempts !== undefined && !(Number.isInteger(opts.maxAttempts) && opts.maxAttempts >= 1)) {
       throw new Error(`maxAttempts must be a whole number ≥ 1, got ${opts.maxAttempts}`);
@@ -30,8 +34,13 @@ export function createQueue(deps: QueueDeps) {
     const runAt = Math.round(opts.runAt ?? now + Math.max(0, opts.delayMs ?? 0));
     const key = opts.idempotencyKey ?? null;
     const id = await repo.insert({
-      id: newId("job"), type, payload: JSON.stringify(payload ?? null),
-      maxAttempts: opts.maxAttempts ?? null, runAt, idempotencyKey: key, now,
+      id: newId("job"),
+      type,
+      payload: JSON.stringify(payload ?? null),
+      maxAttempts: opts.maxAttempts ?? null,
+      runAt,
+      idempotencyKey: key,
+      now,
     });
     if (id === null) return { id: (await repo.idByKey(type, key!))!, created: false };
     // Listeners run once the caller's transaction has committed (never if it rolls back).
@@ -114,7 +123,8 @@ export type Queue = ReturnType<typeof createQueue>;
 
 export function errorText(error: unknown): string {
   let text: string;
-  if (error instanceof Error) text = error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
-  else text = typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+  if (error instanceof Error)
+    text = error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
+  else text = typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
 }

@@ -97,14 +97,20 @@ const PRUNE = `DELETE FROM jobs WHERE id IN (
 
 // Hot paths (claim, complete, lease) use c.sqlite.query: bun compiles each statement once per connection.
 export function createJobsRepo(db: Db) {
-  const write = async (sql: string, params: P): Promise<number> => db.exec((c) => c.sqlite.query<null, [P]>(sql).run(params).changes);
+  const write = async (sql: string, params: P): Promise<number> =>
+    db.exec((c) => c.sqlite.query<null, [P]>(sql).run(params).changes);
 
   return {
     /** Returns the new id, or null when (type, key) already exists. */
     async insert(j: NewJobRow): Promise<string | null> {
       const params = {
-        id: j.id, type: j.type, payload: j.payload, maxAttempts: j.maxAttempts,
-        runAt: j.runAt, key: j.idempotencyKey, now: j.now,
+        id: j.id,
+        type: j.type,
+        payload: j.payload,
+        maxAttempts: j.maxAttempts,
+        runAt: j.runAt,
+        key: j.idempotencyKey,
+        now: j.now,
       };
       return db.exec((c) => c.sqlite.query<{ id: string }, [P]>(INSERT).get(params)?.id ?? null);
     },
@@ -115,9 +121,18 @@ export function createJobsRepo(db: Db) {
       const r = await db.query((c) => c.sqlite.query<JobRow, [P]>(BY_ID).get({ id }));
       return r ? toJob(r) : null;
     },
-    async claim(p: { workerId: string; limit: number; leaseUntil: number; now: number; types: string[] | null }): Promise<Job[]> {
+    async claim(p: {
+      workerId: string;
+      limit: number;
+      leaseUntil: number;
+      now: number;
+      types: string[] | null;
+    }): Promise<Job[]> {
       const params = {
-        workerId: p.workerId, limit: p.limit, leaseUntil: p.leaseUntil, now: p.now,
+        workerId: p.workerId,
+        limit: p.limit,
+        leaseUntil: p.leaseUntil,
+        now: p.now,
         types: p.types ? JSON.stringify(p.types) : null,
       };
       const rows = await db.exec((c) => c.sqlite.query<JobRow, [P]>(CLAIM).all(params));
@@ -125,19 +140,19 @@ export function createJobsRepo(db: Db) {
       return rows.map(toJob).sort((a, b) => a.runAt - b.runAt || (a.id < b.id ? -1 : 1));
     },
     async complete(id: string, lock: Lock, now: number): Promise<boolean> {
-      return await write(COMPLETE, { id, ...lockParams(lock), now }) > 0;
+      return (await write(COMPLETE, { id, ...lockParams(lock), now })) > 0;
     },
     async retry(id: string, lock: Lock, error: string, runAt: number, now: number): Promise<boolean> {
-      return await write(RETRY, { id, ...lockParams(lock), error, runAt, now }) > 0;
+      return (await write(RETRY, { id, ...lockParams(lock), error, runAt, now })) > 0;
     },
     async fail(id: string, lock: Lock, error: string, now: number): Promise<boolean> {
-      return await write(FAIL, { id, ...lockParams(lock), error, now }) > 0;
+      return (await write(FAIL, { id, ...lockParams(lock), error, now })) > 0;
     },
     async release(id: string, lock: Lock, now: number): Promise<boolean> {
-      return await write(RELEASE, { id, ...lockParams(lock), now }) > 0;
+      return (await write(RELEASE, { id, ...lockParams(lock), now })) > 0;
     },
     async extendLease(id: string, lock: Lock, until: number, now: number): Promise<boolean> {
-      return await write(EXTEND, { id, ...lockParams(lock), until, now }) > 0;
+      return (await write(EXTEND, { id, ...lockParams(lock), until, now })) > 0;
     },
     async counts(type: string | null): Promise<{ status: JobStatus; n: number }[]> {
       return db.query((c) => c.sqlite.query<{ status: JobStatus; n: number }, [P]>(COUNTS).all({ type }));

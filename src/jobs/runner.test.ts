@@ -47,7 +47,12 @@ describe("drain", () => {
   test("passes the context and leaves jobs of unregistered types alone", async () => {
     const { queue, runner } = setup();
     let ctx: JobContext | undefined;
-    runner.register("known", { maxAttempts: 7, async handle(_p, c) { ctx = c; } });
+    runner.register("known", {
+      maxAttempts: 7,
+      async handle(_p, c) {
+        ctx = c;
+      },
+    });
     const id = (await queue.enqueue("known", null)).id;
     const other = (await queue.enqueue("unknown", null)).id;
     await runner.drain();
@@ -93,7 +98,12 @@ describe("failures and retries", () => {
     });
     const id = (await queue.enqueue("flaky", {})).id;
     expect(await runner.drain()).toMatchObject({ ran: 1, retried: 1 });
-    expect(await queue.get(id)).toMatchObject({ status: "queued", attempts: 1, lastError: "nope 1", runAt: clock.now() + 1_000 });
+    expect(await queue.get(id)).toMatchObject({
+      status: "queued",
+      attempts: 1,
+      lastError: "nope 1",
+      runAt: clock.now() + 1_000,
+    });
     clock.advance(999);
     expect((await runner.drain()).ran).toBe(0);
     clock.advance(1);
@@ -101,7 +111,12 @@ describe("failures and retries", () => {
     expect(await queue.get(id)).toMatchObject({ status: "queued", attempts: 2, runAt: clock.now() + 2_000 });
     clock.advance(2_000);
     expect(await runner.drain()).toMatchObject({ ran: 1, failed: 1 });
-    expect(await queue.get(id)).toMatchObject({ status: "failed", attempts: 3, lastError: "nope 3", finishedAt: clock.now() });
+    expect(await queue.get(id)).toMatchObject({
+      status: "failed",
+      attempts: 3,
+      lastError: "nope 3",
+      finishedAt: clock.now(),
+    });
     clock.advance(3_600_000);
     expect((await runner.drain()).ran).toBe(0);
     expect(attempts).toEqual([1, 2, 3]);
@@ -109,7 +124,11 @@ describe("failures and retries", () => {
 
   test("the default is 5 attempts with exponential backoff and jitter", async () => {
     const { queue, runner, clock } = setup();
-    runner.register("bad", { async handle() { throw new Error("down"); } });
+    runner.register("bad", {
+      async handle() {
+        throw new Error("down");
+      },
+    });
     const id = (await queue.enqueue("bad", {})).id;
     const delays: number[] = [];
     for (let i = 1; i <= 5; i++) {
@@ -131,7 +150,12 @@ describe("failures and retries", () => {
 
   test("maxAttempts given at enqueue wins over the handler's", async () => {
     const { queue, runner } = setup();
-    runner.register("bad", { maxAttempts: 9, async handle() { throw new Error("x"); } });
+    runner.register("bad", {
+      maxAttempts: 9,
+      async handle() {
+        throw new Error("x");
+      },
+    });
     const id = (await queue.enqueue("bad", {}, { maxAttempts: 1 })).id;
     await runner.drain();
     expect(await queue.get(id)).toMatchObject({ status: "failed", attempts: 1 });
@@ -139,15 +163,28 @@ describe("failures and retries", () => {
 
   test("PermanentError fails the job at once", async () => {
     const { queue, runner } = setup();
-    runner.register("gone", { async handle() { throw new PermanentError("source deleted"); } });
+    runner.register("gone", {
+      async handle() {
+        throw new PermanentError("source deleted");
+      },
+    });
     const id = (await queue.enqueue("gone", {})).id;
     expect(await runner.drain()).toMatchObject({ failed: 1 });
-    expect(await queue.get(id)).toMatchObject({ status: "failed", attempts: 1, lastError: "PermanentError: source deleted" });
+    expect(await queue.get(id)).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      lastError: "PermanentError: source deleted",
+    });
   });
 
   test("RetryLaterError retries after exactly its delay and uses up an attempt", async () => {
     const { queue, runner, clock } = setup();
-    runner.register("limited", { maxAttempts: 2, async handle() { throw new RetryLaterError(42_000); } });
+    runner.register("limited", {
+      maxAttempts: 2,
+      async handle() {
+        throw new RetryLaterError(42_000);
+      },
+    });
     const id = (await queue.enqueue("limited", {})).id;
     await runner.drain();
     expect(await queue.get(id)).toMatchObject({ status: "queued", attempts: 1, runAt: clock.now() + 42_000 });

@@ -40,7 +40,10 @@ export function createRunner(deps: RunnerDeps) {
   const concurrency = Math.max(1, deps.concurrency ?? 4);
   const leaseMs = deps.leaseMs ?? 60_000;
   const pollMs = deps.pollMs ?? 500;
-  const retention = { succeededMs: deps.retention?.succeededMs ?? 7 * DAY, failedMs: deps.retention?.failedMs ?? 30 * DAY };
+  const retention = {
+    succeededMs: deps.retention?.succeededMs ?? 7 * DAY,
+    failedMs: deps.retention?.failedMs ?? 30 * DAY,
+  };
   const pruneEveryMs = deps.pruneEveryMs ?? 60 * 60 * 1000;
   const workerId = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
   const handlers = new Map<string, JobHandler>(Object.entries(deps.handlers ?? {}));
@@ -81,7 +84,7 @@ export function createRunner(deps: RunnerDeps) {
     const jobs: Execution["job"][] = [];
     try {
       // Ordinary jobs first; lane jobs only take what is left, and never more than their cap.
-      if (open.length > 0) jobs.push(...await queue.claim(workerId, slots, leaseMs, open));
+      if (open.length > 0) jobs.push(...(await queue.claim(workerId, slots, leaseMs, open)));
       slots -= jobs.length;
       for (const [type, cap] of lanes) {
         if (slots <= 0) break;
@@ -100,7 +103,12 @@ export function createRunner(deps: RunnerDeps) {
   }
 
   function launch(job: Execution["job"]): Promise<Outcome> {
-    const exec = { job, lock: { workerId, attempt: job.attempts }, controller: new AbortController(), shutdown: false } as Execution;
+    const exec = {
+      job,
+      lock: { workerId, attempt: job.attempts },
+      controller: new AbortController(),
+      shutdown: false,
+    } as Execution;
     inFlight.add(exec);
     exec.done = execute(execDeps, exec, handlers.get(job.type))
       .catch((err): Outcome => {
@@ -128,7 +136,10 @@ export function createRunner(deps: RunnerDeps) {
     if (now - lastPrune < pruneEveryMs) return;
     lastPrune = now;
     try {
-      const removed = await queue.prune({ succeededBefore: now - retention.succeededMs, failedBefore: now - retention.failedMs });
+      const removed = await queue.prune({
+        succeededBefore: now - retention.succeededMs,
+        failedBefore: now - retention.failedMs,
+      });
       if (removed > 0) logger.info("pruned finished jobs", { removed });
     } catch (err) {
       logger.warn("pruning jobs failed", { error: errorText(err) });
@@ -159,7 +170,10 @@ export function createRunner(deps: RunnerDeps) {
     unsubscribe?.();
     unsubscribe = undefined;
     const graceMs = opts.graceMs ?? 30_000;
-    await settleWithin([...inFlight].map((e) => e.done), graceMs);
+    await settleWithin(
+      [...inFlight].map((e) => e.done),
+      graceMs,
+    );
     const left = [...inFlight];
     if (left.length === 0) return;
     logger.warn("aborting running jobs at shutdown", { jobs: left.map((e) => e.job.id) });
@@ -167,7 +181,10 @@ export function createRunner(deps: RunnerDeps) {
       exec.shutdown = true;
       exec.controller.abort(new Error("job runner stopping"));
     }
-    await settleWithin(left.map((e) => e.done), Math.min(graceMs, ABORT_SETTLE_MS));
+    await settleWithin(
+      left.map((e) => e.done),
+      Math.min(graceMs, ABORT_SETTLE_MS),
+    );
     // Handlers that ignore their signal: free their jobs now rather than when the lease runs out.
     for (const exec of left) {
       if (!inFlight.has(exec)) continue;

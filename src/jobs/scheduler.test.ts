@@ -15,7 +15,8 @@ afterEach(() => made.splice(0).forEach((s) => s.stopAll()));
 describe("validate", () => {
   test("accepts five-field expressions and nicknames", () => {
     const s = scheduler();
-    for (const ok of ["*/30 * * * *", "0 9 * * MON-FRI", "15 3 1 * *", "@hourly", "@daily"]) expect(s.validate(ok)).toBeNull();
+    for (const ok of ["*/30 * * * *", "0 9 * * MON-FRI", "15 3 1 * *", "@hourly", "@daily"])
+      expect(s.validate(ok)).toBeNull();
   });
 
   test("explains what is wrong with anything else", () => {
@@ -34,7 +35,9 @@ describe("nextRun", () => {
     const s = scheduler();
     const t = Date.UTC(2030, 0, 1, 10, 7, 30);
     expect(s.nextRun("*/30 * * * *", t, { timezone: "UTC" })).toBe(Date.UTC(2030, 0, 1, 10, 30));
-    expect(s.nextRun("*/30 * * * *", Date.UTC(2030, 0, 1, 10, 30), { timezone: "UTC" })).toBe(Date.UTC(2030, 0, 1, 11, 0));
+    expect(s.nextRun("*/30 * * * *", Date.UTC(2030, 0, 1, 10, 30), { timezone: "UTC" })).toBe(
+      Date.UTC(2030, 0, 1, 11, 0),
+    );
     expect(s.nextRun("0 9 * * MON", t, { timezone: "UTC" })).toBe(Date.UTC(2030, 0, 7, 9, 0));
     expect(s.nextRun("0 9 * * *", t, { timezone: "Europe/Paris" })).toBe(Date.UTC(2030, 0, 2, 8, 0));
   });

@@ -32,7 +32,11 @@ export function deferred<T = void>(): Deferred<T> {
 }
 
 /** For state that changes on another connection or timer, with no event to await: checks every few ms. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what = "condition", timeoutMs = 10_000): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  what = "condition",
+  timeoutMs = 10_000,
+): Promise<void> {
   const end = performance.now() + timeoutMs;
   while (!(await check())) {
     if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);

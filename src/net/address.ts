@@ -32,7 +32,7 @@ const V4_RANGES: readonly Range[] = [
   v4("169.254.170.2/32", "a cloud container metadata address", "metadata"),
   v4("100.100.100.200/32", "a cloud metadata address", "metadata"),
   v4("192.0.0.192/32", "a cloud metadata address", "metadata"),
-  v4("0.0.0.0/8", "a \"this network\" address"),
+  v4("0.0.0.0/8", 'a "this network" address'),
   v4("10.0.0.0/8", "a private address"),
   v4("100.64.0.0/10", "a carrier-grade NAT address"),
   v4("127.0.0.0/8", "a loopback address"),
@@ -84,7 +84,8 @@ export function classifyIPv6(h: readonly number[]): AddressVerdict {
   if (zeroUpTo(7) && g(7) === 1) return blocked("the IPv6 loopback address", "::1/128");
   if (zeroUpTo(5) && g(5) === 0xffff) return embedding("an IPv4-mapped address of", word(g(6), g(7)), true);
   if (zeroUpTo(6)) return embedding("an IPv4-compatible address of", word(g(6), g(7)), true);
-  if (zeroUpTo(4) && g(4) === 0xffff && g(5) === 0) return embedding("an IPv4-translated address of", word(g(6), g(7)), true);
+  if (zeroUpTo(4) && g(4) === 0xffff && g(5) === 0)
+    return embedding("an IPv4-translated address of", word(g(6), g(7)), true);
   if (g(0) === 0x64 && g(1) === 0xff9b && g(2) === 0 && g(3) === 0 && g(4) === 0 && g(5) === 0) {
     return embedding("a NAT64 address of", word(g(6), g(7)), false);
   }

@@ -5,4 +5,10 @@ export { parseHostForCheck, type ParsedHost } from "./ip.ts";
 export type { LookupAddress, LookupFn } from "./policy.ts";
 export type { SafeBody } from "./request.ts";
 export type { SafeResponse } from "./response.ts";
-export { createSafeFetch, DEFAULT_USER_AGENT, type SafeFetch, type SafeFetchInit, type SafeFetchOptions } from "./safe-fetch.ts";
+export {
+  createSafeFetch,
+  DEFAULT_USER_AGENT,
+  type SafeFetch,
+  type SafeFetchInit,
+  type SafeFetchOptions,
+} from "./safe-fetch.ts";

@@ -34,7 +34,8 @@ function splitAllowedHosts(entries: readonly string[]) {
   for (const entry of entries) {
     const parsed = parseHostForCheck(entry);
     if (parsed.kind === "name") names.add(parsed.name);
-    else if (parsed.kind === "invalid") throw new TypeError(`allowedHosts: "${entry}" is not a host name or IP address`);
+    else if (parsed.kind === "invalid")
+      throw new TypeError(`allowedHosts: "${entry}" is not a host name or IP address`);
     else ips.add(parsed.address);
   }
   return { names, ips };
@@ -71,7 +72,12 @@ export function createHostPolicy(opts: HostPolicyOptions) {
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       const code = (err as { code?: unknown }).code;
-      throw new FetchError("dns_failure", `could not resolve ${name}${typeof code === "string" ? ` (${code})` : ""}`, href, { cause: err });
+      throw new FetchError(
+        "dns_failure",
+        `could not resolve ${name}${typeof code === "string" ? ` (${code})` : ""}`,
+        href,
+        { cause: err },
+      );
     }
     if (records.length === 0) throw new FetchError("dns_failure", `${name} resolved to no address`, href);
     return records;
@@ -93,11 +99,19 @@ export function createHostPolicy(opts: HostPolicyOptions) {
     for (const record of await resolveName(host.name, href, signal)) {
       const parsed = parseHostForCheck(record.address);
       if (parsed.kind !== "ipv4" && parsed.kind !== "ipv6") {
-        throw new FetchError("dns_failure", `${host.name} resolved to "${record.address}", which is not an IP address`, href);
+        throw new FetchError(
+          "dns_failure",
+          `${host.name} resolved to "${record.address}", which is not an IP address`,
+          href,
+        );
       }
       const verdict = refusal(parsed.address, trusted);
       if (verdict) {
-        throw new FetchError("blocked_address", `refused: ${host.name} resolves to ${parsed.address}, ${describe(verdict)}`, href);
+        throw new FetchError(
+          "blocked_address",
+          `refused: ${host.name} resolves to ${parsed.address}, ${describe(verdict)}`,
+          href,
+        );
       }
       if (!addresses.includes(parsed.address)) addresses.push(parsed.address);
     }

@@ -27,7 +27,11 @@ export function publicHref(url: URL): string {
 
 function checkProtocol(url: URL, what: string): void {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new FetchError("unsupported_protocol", `${what} ${url.protocol} URL refused: only http and https are fetched`, publicHref(url));
+    throw new FetchError(
+      "unsupported_protocol",
+      `${what} ${url.protocol} URL refused: only http and https are fetched`,
+      publicHref(url),
+    );
   }
 }
 
@@ -36,7 +40,11 @@ function parseUrl(raw: string, base?: URL): URL {
     return new URL(raw, base);
   } catch {
     const shown = raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
-    throw new FetchError("invalid_url", `${base ? "redirect to an invalid URL" : "not an absolute URL"}: "${shown}"`, base?.href);
+    throw new FetchError(
+      "invalid_url",
+      `${base ? "redirect to an invalid URL" : "not an absolute URL"}: "${shown}"`,
+      base?.href,
+    );
   }
 }
 
@@ -77,7 +85,9 @@ export function redirectTarget(res: Response, base: URL): URL | null {
 export function redirected(req: HopRequest, status: number, next: URL): HopRequest {
   let { method, body } = req;
   const headers = { ...req.headers };
-  const toGet = ((status === 301 || status === 302) && method === "POST") || (status === 303 && method !== "GET" && method !== "HEAD");
+  const toGet =
+    ((status === 301 || status === 302) && method === "POST") ||
+    (status === 303 && method !== "GET" && method !== "HEAD");
   if (toGet) {
     method = "GET";
     body = undefined;

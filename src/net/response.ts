@@ -106,6 +106,6 @@ export async function finishResponse(res: Response, opts: FinishOptions): Promis
     body,
     contentType,
     text: () => (text ??= decode(body, charset)),
-    json: () => JSON.parse(text ??= decode(body, charset)) as unknown,
+    json: () => JSON.parse((text ??= decode(body, charset))) as unknown,
   };
 }

@@ -17,14 +17,21 @@ function route(req: Request, seen: SeenRequest): Response {
     case "/html":
       return new Response("<p>hi</p>", { headers: { "content-type": "text/html; charset=utf-8" } });
     case "/latin1":
-      return new Response(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), { headers: { "content-type": "text/plain; charset=ISO-8859-1" } });
+      return new Response(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), {
+        headers: { "content-type": "text/plain; charset=ISO-8859-1" },
+      });
     case "/missing":
       return new Response("<h1>nope</h1>", { status: 404, headers: { "content-type": "text/html" } });
     case "/redirect":
-      return new Response(null, { status: Number(q.get("status") ?? 302), headers: { location: q.get("to") ?? "/ok" } });
+      return new Response(null, {
+        status: Number(q.get("status") ?? 302),
+        headers: { location: q.get("to") ?? "/ok" },
+      });
     case "/chain": {
       const n = Number(q.get("n"));
-      return n > 0 ? new Response(null, { status: 302, headers: { location: `/chain?n=${n - 1}` } }) : new Response("done");
+      return n > 0
+        ? new Response(null, { status: 302, headers: { location: `/chain?n=${n - 1}` } })
+        : new Response("done");
     }
     case "/hang":
       return new Promise<Response>(() => {}) as unknown as Response;
@@ -33,7 +40,9 @@ function route(req: Request, seen: SeenRequest): Response {
     case "/big":
       return new Response(big, { headers: { "content-type": "text/plain" } });
     case "/big-chunked":
-      return new Response(new ReadableStream({ start: (c) => (c.enqueue(big.slice(0, 1000)), c.enqueue(big.slice(1000)), c.close()) }));
+      return new Response(
+        new ReadableStream({ start: (c) => (c.enqueue(big.slice(0, 1000)), c.enqueue(big.slice(1000)), c.close()) }),
+      );
     case "/endless":
       return new Response(new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array(16_384)) }));
     default:
@@ -50,7 +59,13 @@ beforeAll(() => {
 afterAll(() => srv.stop());
 
 const names = { "app.test": ["127.0.0.1"], "other.test": ["127.0.0.1"], "internal.test": ["10.0.0.1"] };
-const base: SafeFetchOptions = { allowPrivateNetwork: false, allowedHosts: ["app.test", "other.test"], maxBytes: 1_000_000, timeoutMs: 5_000, connectTimeoutMs: 5_000 };
+const base: SafeFetchOptions = {
+  allowPrivateNetwork: false,
+  allowedHosts: ["app.test", "other.test"],
+  maxBytes: 1_000_000,
+  timeoutMs: 5_000,
+  connectTimeoutMs: 5_000,
+};
 
 function client(over: Partial<SafeFetchOptions> = {}) {
   const dns = fakeLookup(names);
@@ -58,7 +73,10 @@ function client(over: Partial<SafeFetchOptions> = {}) {
 }
 
 async function failure(promise: Promise<unknown>): Promise<FetchError> {
-  const err = await promise.then(() => new Error("expected a failure"), (e: unknown) => e);
+  const err = await promise.then(
+    () => new Error("expected a failure"),
+    (e: unknown) => e,
+  );
   if (!(err instanceof FetchError)) throw err;
   return err;
 }
@@ -107,11 +125,19 @@ describe("connecting", () => {
 
   test("headers, bodies and credentials are sent as given; the reported URL has no credentials", async () => {
     const { safeFetch } = client();
-    const post = echo(await safeFetch(`http://app.test:${P}/echo`, { method: "post", body: new URLSearchParams({ a: "1" }), headers: { "User-Agent": "Custom/2", Host: "evil.example" } }));
+    const post = echo(
+      await safeFetch(`http://app.test:${P}/echo`, {
+        method: "post",
+        body: new URLSearchParams({ a: "1" }),
+        headers: { "User-Agent": "Custom/2", Host: "evil.example" },
+      }),
+    );
     expect(post).toMatchObject({ method: "POST", body: "a=1", host: `app.test:${P}` });
     expect(post.headers["user-agent"]).toBe("Custom/2");
     expect(post.headers["content-type"]).toStartWith("application/x-www-form-urlencoded");
-    const bytes = echo(await safeFetch(`http://app.test:${P}/echo`, { method: "PUT", body: new TextEncoder().encode("raw") }));
+    const bytes = echo(
+      await safeFetch(`http://app.test:${P}/echo`, { method: "PUT", body: new TextEncoder().encode("raw") }),
+    );
     expect(bytes).toMatchObject({ method: "PUT", body: "raw" });
     const creds = await safeFetch(`http://user:p%40ss@app.test:${P}/echo`);
     expect(echo(creds).headers.authorization).toBe(`Basic ${btoa("user:p@ss")}`);
@@ -128,7 +154,8 @@ describe("connecting", () => {
 });
 
 describe("redirects", () => {
-  const redirect = (to: string, status = 302) => `http://app.test:${P}/redirect?status=${status}&to=${encodeURIComponent(to)}`;
+  const redirect = (to: string, status = 302) =>
+    `http://app.test:${P}/redirect?status=${status}&to=${encodeURIComponent(to)}`;
 
   test("five redirects are followed; the sixth is too_many_redirects", async () => {
     const { safeFetch } = client();
@@ -147,7 +174,13 @@ describe("redirects", () => {
 
   test("every hop is re-checked: an allowed host cannot redirect to a private one", async () => {
     const { safeFetch } = client();
-    for (const to of [`http://127.0.0.1:${P}/secret`, `http://[::1]:${P}/secret`, `http://localhost:${P}/secret`, `http://internal.test:${P}/secret`, "http://169.254.169.254/secret"]) {
+    for (const to of [
+      `http://127.0.0.1:${P}/secret`,
+      `http://[::1]:${P}/secret`,
+      `http://localhost:${P}/secret`,
+      `http://internal.test:${P}/secret`,
+      "http://169.254.169.254/secret",
+    ]) {
       const err = await failure(safeFetch(redirect(to)));
       expect({ to, code: err.code }).toEqual({ to, code: "blocked_address" });
     }
@@ -171,7 +204,11 @@ describe("redirects", () => {
     const headers = { Authorization: "Bearer secret", Cookie: "sid=1", "X-Trace": "t" };
     const cross = echo(await safeFetch(redirect(`http://other.test:${P}/echo`), { headers }));
     expect(cross.host).toBe(`other.test:${P}`);
-    expect([cross.headers.authorization, cross.headers.cookie, cross.headers["x-trace"]]).toEqual([undefined, undefined, "t"]);
+    expect([cross.headers.authorization, cross.headers.cookie, cross.headers["x-trace"]]).toEqual([
+      undefined,
+      undefined,
+      "t",
+    ]);
     const same = echo(await safeFetch(redirect("/echo"), { headers }));
     expect([same.headers.authorization, same.headers.cookie]).toEqual(["Bearer secret", "sid=1"]);
   });
@@ -179,12 +216,27 @@ describe("redirects", () => {
   test("303, and 301/302 after POST, switch to GET without a body; 307 and 308 keep both", async () => {
     const { safeFetch } = client();
     const send = (status: number, method: string) =>
-      safeFetch(redirect("/echo", status), { method, body: "payload", headers: { "Content-Type": "text/plain" } }).then(echo);
-    for (const [status, method, expected] of [[303, "PUT", "GET"], [302, "POST", "GET"], [301, "POST", "GET"]] as const) {
+      safeFetch(redirect("/echo", status), { method, body: "payload", headers: { "Content-Type": "text/plain" } }).then(
+        echo,
+      );
+    for (const [status, method, expected] of [
+      [303, "PUT", "GET"],
+      [302, "POST", "GET"],
+      [301, "POST", "GET"],
+    ] as const) {
       const seen = await send(status, method);
-      expect({ status, method: seen.method, body: seen.body, type: seen.headers["content-type"] }).toEqual({ status, method: expected, body: "", type: undefined });
+      expect({ status, method: seen.method, body: seen.body, type: seen.headers["content-type"] }).toEqual({
+        status,
+        method: expected,
+        body: "",
+        type: undefined,
+      });
     }
-    for (const [status, method] of [[307, "POST"], [308, "PUT"], [301, "PUT"]] as const) {
+    for (const [status, method] of [
+      [307, "POST"],
+      [308, "PUT"],
+      [301, "PUT"],
+    ] as const) {
       const seen = await send(status, method);
       expect({ status, method: seen.method, body: seen.body }).toEqual({ status, method, body: "payload" });
     }
@@ -199,14 +251,20 @@ describe("limits", () => {
 
   test("a body at or under the limit is returned whole (config default and per call)", async () => {
     expect((await client({ maxBytes: 2000 }).safeFetch(`http://app.test:${P}/big-chunked`)).body.byteLength).toBe(2000);
-    expect((await client({ maxBytes: 10 }).safeFetch(`http://app.test:${P}/big`, { maxBytes: 2000 })).body).toEqual(big);
+    expect((await client({ maxBytes: 10 }).safeFetch(`http://app.test:${P}/big`, { maxBytes: 2000 })).body).toEqual(
+      big,
+    );
   });
 
   test("a server that never answers is timeout (total) or connect_timeout (per hop)", async () => {
     const { safeFetch } = client();
     expect((await failure(safeFetch(`http://app.test:${P}/hang`, { timeoutMs: 150 }))).code).toBe("timeout");
-    expect((await failure(safeFetch(`http://app.test:${P}/hang`, { connectTimeoutMs: 150 }))).code).toBe("connect_timeout");
-    expect((await failure(client({ timeoutMs: 150 }).safeFetch(`http://app.test:${P}/slow-body`))).code).toBe("timeout");
+    expect((await failure(safeFetch(`http://app.test:${P}/hang`, { connectTimeoutMs: 150 }))).code).toBe(
+      "connect_timeout",
+    );
+    expect((await failure(client({ timeoutMs: 150 }).safeFetch(`http://app.test:${P}/slow-body`))).code).toBe(
+      "timeout",
+    );
   }, 60_000);
 
   test("a hanging DNS lookup is bounded by the connect timeout", async () => {

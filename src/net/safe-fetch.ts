@@ -1,7 +1,15 @@
 // safeFetch: the one way Commonplace reaches the network — SSRF checks, pinned connections, limits.
 import { FetchError } from "./errors.ts";
 import { createHostPolicy, type LookupFn, type ResolvedHost } from "./policy.ts";
-import { MAX_REDIRECTS, publicHref, redirected, redirectTarget, startRequest, type HopRequest, type SafeBody } from "./request.ts";
+import {
+  MAX_REDIRECTS,
+  publicHref,
+  redirected,
+  redirectTarget,
+  startRequest,
+  type HopRequest,
+  type SafeBody,
+} from "./request.ts";
 import { finishResponse, type SafeResponse } from "./response.ts";
 
 export const DEFAULT_USER_AGENT = "Commonplace/1.0 (+self-hosted)";
@@ -45,7 +53,14 @@ function deadline(ms: number, reason: () => FetchError) {
 }
 
 // Failures where nothing was sent, so the next address of the same host can be tried safely.
-const CONNECT_FAILURES = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "EAFNOSUPPORT", "ConnectionRefused"]);
+const CONNECT_FAILURES = new Set([
+  "ECONNREFUSED",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "EAFNOSUPPORT",
+  "ConnectionRefused",
+]);
 
 function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -56,7 +71,9 @@ function networkError(err: unknown, url: URL): FetchError {
   const code = errorCode(err);
   const tls = code !== undefined && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/i.test(code);
   const why = code ?? (err instanceof Error ? err.message : String(err));
-  const message = tls ? `TLS certificate check failed for ${url.hostname} (${why})` : `could not fetch from ${url.host} (${why})`;
+  const message = tls
+    ? `TLS certificate check failed for ${url.hostname} (${why})`
+    : `could not fetch from ${url.host} (${why})`;
   return new FetchError("network_error", message, publicHref(url), { cause: err });
 }
 
@@ -135,7 +152,12 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
     const maxBytes = init.maxBytes ?? opts.maxBytes;
     const total = deadline(
       timeoutMs,
-      () => new FetchError("timeout", `no complete response from ${first.url.host} within ${timeoutMs} ms`, publicHref(first.url)),
+      () =>
+        new FetchError(
+          "timeout",
+          `no complete response from ${first.url.host} within ${timeoutMs} ms`,
+          publicHref(first.url),
+        ),
     );
     const signal = init.signal ? AbortSignal.any([init.signal, total.signal]) : total.signal;
     let req = first;
@@ -144,7 +166,13 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
         const res = await sendHop(req, signal, connectTimeoutMs);
         const next = init.followRedirects === false ? null : nextHop(res, req.url);
         if (!next) {
-          return await finishResponse(res, { url: publicHref(req.url), redirects, method: req.method, maxBytes, accept: init.accept });
+          return await finishResponse(res, {
+            url: publicHref(req.url),
+            redirects,
+            method: req.method,
+            maxBytes,
+            accept: init.accept,
+          });
         }
         res.body?.cancel().catch(() => {});
         if (redirects >= MAX_REDIRECTS) {

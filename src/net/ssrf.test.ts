@@ -10,7 +10,13 @@ beforeAll(() => {
 });
 afterAll(() => srv.stop());
 
-const base: SafeFetchOptions = { allowPrivateNetwork: false, allowedHosts: [], maxBytes: 1_000_000, timeoutMs: 5_000, connectTimeoutMs: 2_000 };
+const base: SafeFetchOptions = {
+  allowPrivateNetwork: false,
+  allowedHosts: [],
+  maxBytes: 1_000_000,
+  timeoutMs: 5_000,
+  connectTimeoutMs: 2_000,
+};
 
 async function refusal(promise: Promise<unknown>): Promise<FetchError> {
   const err = await promise.then(
@@ -109,7 +115,11 @@ describe("SSRF: refused spellings", () => {
   test("the same loopback spellings do reach the server once the LAN is opened", async () => {
     const safeFetch = createSafeFetch({ ...base, allowPrivateNetwork: true });
     const before = srv.seen.length;
-    for (const url of [`http://127.1:${srv.port}/a`, `http://0x7f000001:${srv.port}/b`, `http://0177.0.0.1:${srv.port}/c`]) {
+    for (const url of [
+      `http://127.1:${srv.port}/a`,
+      `http://0x7f000001:${srv.port}/b`,
+      `http://0177.0.0.1:${srv.port}/c`,
+    ]) {
       const res = await safeFetch(url);
       expect(res.text()).toBe("reached");
     }
@@ -118,7 +128,9 @@ describe("SSRF: refused spellings", () => {
 
   test("the message says why", async () => {
     const safeFetch = createSafeFetch(base);
-    expect((await refusal(safeFetch(`http://127.1:${srv.port}/`))).message).toBe("refused: 127.0.0.1 is a loopback address (127.0.0.0/8)");
+    expect((await refusal(safeFetch(`http://127.1:${srv.port}/`))).message).toBe(
+      "refused: 127.0.0.1 is a loopback address (127.0.0.0/8)",
+    );
     expect((await refusal(safeFetch("http://[::ffff:10.0.0.1]/"))).message).toBe(
       "refused: ::ffff:a00:1 is an IPv4-mapped address of 10.0.0.1, a private address",
     );
@@ -144,11 +156,14 @@ describe("SSRF: hostile DNS answers", () => {
     expect(err.message).toBe("refused: evil.test resolves to 10.0.0.8, a private address (10.0.0.0/8)");
   });
 
-  test.each(["mixed.test", "mixed-v6.test", "mapped.test", "loop.test", "meta.test"])("%s is refused if any answer is blocked", async (host) => {
-    const safeFetch = createSafeFetch({ ...base, lookup: fakeLookup(answers).lookup });
-    expect((await refusal(safeFetch(`http://${host}:${srv.port}/`))).code).toBe("blocked_address");
-    expect(srv.seen.filter((s) => s.host?.startsWith(host))).toHaveLength(0);
-  });
+  test.each(["mixed.test", "mixed-v6.test", "mapped.test", "loop.test", "meta.test"])(
+    "%s is refused if any answer is blocked",
+    async (host) => {
+      const safeFetch = createSafeFetch({ ...base, lookup: fakeLookup(answers).lookup });
+      expect((await refusal(safeFetch(`http://${host}:${srv.port}/`))).code).toBe("blocked_address");
+      expect(srv.seen.filter((s) => s.host?.startsWith(host))).toHaveLength(0);
+    },
+  );
 
   test("unresolvable names and odd answers are dns_failure", async () => {
     const safeFetch = createSafeFetch({ ...base, lookup: fakeLookup(answers).lookup });
@@ -158,7 +173,12 @@ describe("SSRF: hostile DNS answers", () => {
   });
 
   test("cloud metadata stays closed with the LAN open, unless its IP is listed", async () => {
-    const open = createSafeFetch({ ...base, allowPrivateNetwork: true, allowedHosts: ["meta.test"], lookup: fakeLookup(answers).lookup });
+    const open = createSafeFetch({
+      ...base,
+      allowPrivateNetwork: true,
+      allowedHosts: ["meta.test"],
+      lookup: fakeLookup(answers).lookup,
+    });
     expect((await refusal(open("http://169.254.169.254/"))).code).toBe("blocked_address");
     expect((await refusal(open("http://[fd00:ec2::254]/"))).code).toBe("blocked_address");
     expect((await refusal(open("http://meta.test/"))).message).toContain("cloud metadata");
@@ -187,14 +207,26 @@ describe("SSRF: allowedHosts", () => {
 });
 
 describe("URL checks", () => {
-  test.each(["file:///etc/passwd", "ftp://example.com/", "gopher://example.com/", "data:text/plain,hi", "javascript:alert(1)", "ws://example.com/"])(
-    "%s is unsupported_protocol",
-    async (url) => {
-      expect((await refusal(createSafeFetch(base)(url))).code).toBe("unsupported_protocol");
-    },
-  );
+  test.each([
+    "file:///etc/passwd",
+    "ftp://example.com/",
+    "gopher://example.com/",
+    "data:text/plain,hi",
+    "javascript:alert(1)",
+    "ws://example.com/",
+  ])("%s is unsupported_protocol", async (url) => {
+    expect((await refusal(createSafeFetch(base)(url))).code).toBe("unsupported_protocol");
+  });
 
-  test.each(["not a url", "http://", "//example.com/", "/relative", "http://[::1", "http://1.2.3.4.5/", "http://exa mple.com/"])("%p is invalid_url", async (url) => {
+  test.each([
+    "not a url",
+    "http://",
+    "//example.com/",
+    "/relative",
+    "http://[::1",
+    "http://1.2.3.4.5/",
+    "http://exa mple.com/",
+  ])("%p is invalid_url", async (url) => {
     expect((await refusal(createSafeFetch(base)(url))).code).toBe("invalid_url");
   });
 });

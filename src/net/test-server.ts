@@ -17,7 +17,9 @@ export interface TestServer {
 }
 
 /** Listens on every local address (dual-stack when the host has IPv6) so odd spellings would reach it. */
-export function startTestServer(handler: (req: Request, seen: SeenRequest) => Response | Promise<Response>): TestServer {
+export function startTestServer(
+  handler: (req: Request, seen: SeenRequest) => Response | Promise<Response>,
+): TestServer {
   const seen: SeenRequest[] = [];
   const fetch = async (req: Request) => {
     const url = new URL(req.url);

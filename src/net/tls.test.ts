@@ -32,7 +32,10 @@ const base: SafeFetchOptions = {
 };
 
 async function failure(promise: Promise<unknown>): Promise<FetchError> {
-  const err = await promise.then(() => new Error("expected a failure"), (e: unknown) => e);
+  const err = await promise.then(
+    () => new Error("expected a failure"),
+    (e: unknown) => e,
+  );
   if (!(err instanceof FetchError)) throw err;
   return err;
 }
@@ -52,10 +55,14 @@ test("a name the certificate does not cover fails, though it resolves to the sam
 });
 
 test("the IP itself is not a name on the certificate", async () => {
-  expect((await failure(createSafeFetch(base)(`https://127.0.0.1:${server.port}/`))).message).toContain("TLS certificate check failed for 127.0.0.1");
+  expect((await failure(createSafeFetch(base)(`https://127.0.0.1:${server.port}/`))).message).toContain(
+    "TLS certificate check failed for 127.0.0.1",
+  );
 });
 
 test("certificates are verified: without the test CA the same request fails", async () => {
   const { ca: _ca, ...withoutCa } = base;
-  expect((await failure(createSafeFetch(withoutCa)(`https://secure.test:${server.port}/`))).message).toContain("TLS certificate check failed for secure.test");
+  expect((await failure(createSafeFetch(withoutCa)(`https://secure.test:${server.port}/`))).message).toContain(
+    "TLS certificate check failed for secure.test",
+  );
 });

@@ -19,7 +19,13 @@ const BOUNDARY = "contract-boundary";
 
 /** A multipart/form-data upload of one text file (and a format field when given). */
 function upload(text: string, format?: string): Pick<Case, "rawBody" | "headers"> {
-  const parts = [`--${BOUNDARY}`, 'Content-Disposition: form-data; name="file"; filename="links.txt"', "Content-Type: text/plain", "", text];
+  const parts = [
+    `--${BOUNDARY}`,
+    'Content-Disposition: form-data; name="file"; filename="links.txt"',
+    "Content-Type: text/plain",
+    "",
+    text,
+  ];
   if (format !== undefined) parts.push(`--${BOUNDARY}`, 'Content-Disposition: form-data; name="format"', "", format);
   parts.push(`--${BOUNDARY}--`, "");
   return { rawBody: parts.join("\r\n"), headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` } };
@@ -27,7 +33,12 @@ function upload(text: string, format?: string): Pick<Case, "rawBody" | "headers"
 
 export function examples(f: Fixtures): Record<string, Case[]> {
   const badLimit = (path: string): Case => ({ name: "limit=0", path: `${path}?limit=0`, status: 422 });
-  const missing = (path: string, prefix: string, extra: Partial<Case> = {}): Case => ({ name: "unknown id", path: `${path}/${prefix}_${NONE}`, status: 404, ...extra });
+  const missing = (path: string, prefix: string, extra: Partial<Case> = {}): Case => ({
+    name: "unknown id",
+    path: `${path}/${prefix}_${NONE}`,
+    status: 404,
+    ...extra,
+  });
   return {
     getMe: [{ name: "me", path: "/api/v1/me", status: 200 }],
     getAccount: [{ name: "balance", path: "/api/v1/account", status: 200 }],
@@ -36,9 +47,18 @@ export function examples(f: Fixtures): Record<string, Case[]> {
     createKey: [
       { name: "create", path: "/api/v1/keys", body: { name: "laptop" }, status: 201 },
       { name: "no name", path: "/api/v1/keys", body: {}, status: 422 },
-      { name: "form body", path: "/api/v1/keys", rawBody: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415 },
+      {
+        name: "form body",
+        path: "/api/v1/keys",
+        rawBody: "name=x",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        status: 415,
+      },
     ],
-    revokeKey: [missing("/api/v1/keys", "key"), { name: "revoke own", path: `/api/v1/keys/${f.keyToRevoke}`, status: 200 }],
+    revokeKey: [
+      missing("/api/v1/keys", "key"),
+      { name: "revoke own", path: `/api/v1/keys/${f.keyToRevoke}`, status: 200 },
+    ],
 
     listSources: [
       { name: "ready ones", path: "/api/v1/sources?status=ready&limit=5", status: 200 },
@@ -46,9 +66,20 @@ export function examples(f: Fixtures): Record<string, Case[]> {
     ],
     createSource: [
       { name: "already saved", path: "/api/v1/sources", body: { url: f.sourceUrl }, status: 200 },
-      { name: "new", path: "/api/v1/sources", body: { url: "https://example.com/new-one", notebook_ids: [f.notebook] }, status: 201 },
+      {
+        name: "new",
+        path: "/api/v1/sources",
+        body: { url: "https://example.com/new-one", notebook_ids: [f.notebook] },
+        status: 201,
+      },
       { name: "no url", path: "/api/v1/sources", body: { title: "x" }, status: 422 },
-      { name: "malformed JSON", path: "/api/v1/sources", rawBody: "{", headers: { "content-type": "application/json" }, status: 400 },
+      {
+        name: "malformed JSON",
+        path: "/api/v1/sources",
+        rawBody: "{",
+        headers: { "content-type": "application/json" },
+        status: 400,
+      },
     ],
     checkSource: [
       { name: "saved", path: `/api/v1/sources/check?url=${encodeURIComponent(f.sourceUrl)}`, status: 200 },
@@ -62,7 +93,10 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       { name: "title", path: `/api/v1/sources/${f.source}`, body: { title: "Tide pools" }, status: 200 },
       { name: "empty title", path: `/api/v1/sources/${f.source}`, body: { title: "" }, status: 422 },
     ],
-    deleteSource: [missing("/api/v1/sources", "src"), { name: "delete", path: `/api/v1/sources/${f.sourceToDelete}`, status: 200 }],
+    deleteSource: [
+      missing("/api/v1/sources", "src"),
+      { name: "delete", path: `/api/v1/sources/${f.sourceToDelete}`, status: 200 },
+    ],
     refetchSource: [
       { name: "refetch", path: `/api/v1/sources/${f.source}/refetch`, status: 202 },
       { name: "already pending", path: `/api/v1/sources/${f.source}/refetch`, status: 409 },
@@ -71,17 +105,47 @@ export function examples(f: Fixtures): Record<string, Case[]> {
 
     listNotebooks: [{ name: "page", path: "/api/v1/notebooks", status: 200 }, badLimit("/api/v1/notebooks")],
     createNotebook: [
-      { name: "create", path: "/api/v1/notebooks", body: { name: "Birds" }, headers: { "idempotency-key": "nb-1" }, status: 201 },
-      { name: "replayed", path: "/api/v1/notebooks", body: { name: "Birds" }, headers: { "idempotency-key": "nb-1" }, status: 201 },
-      { name: "same key, other body", path: "/api/v1/notebooks", body: { name: "Fish" }, headers: { "idempotency-key": "nb-1" }, status: 422 },
+      {
+        name: "create",
+        path: "/api/v1/notebooks",
+        body: { name: "Birds" },
+        headers: { "idempotency-key": "nb-1" },
+        status: 201,
+      },
+      {
+        name: "replayed",
+        path: "/api/v1/notebooks",
+        body: { name: "Birds" },
+        headers: { "idempotency-key": "nb-1" },
+        status: 201,
+      },
+      {
+        name: "same key, other body",
+        path: "/api/v1/notebooks",
+        body: { name: "Fish" },
+        headers: { "idempotency-key": "nb-1" },
+        status: 422,
+      },
       { name: "no name", path: "/api/v1/notebooks", body: {}, status: 422 },
     ],
-    getNotebook: [{ name: "get", path: `/api/v1/notebooks/${f.notebook}`, status: 200 }, missing("/api/v1/notebooks", "nb")],
+    getNotebook: [
+      { name: "get", path: `/api/v1/notebooks/${f.notebook}`, status: 200 },
+      missing("/api/v1/notebooks", "nb"),
+    ],
     updateNotebook: [
       { name: "rename", path: `/api/v1/notebooks/${f.notebook}`, body: { name: "Coast and sea" }, status: 200 },
-      { name: "someone else's", path: `/api/v1/notebooks/${f.notebook}`, as: "other", body: { name: "Mine" }, status: 404 },
+      {
+        name: "someone else's",
+        path: `/api/v1/notebooks/${f.notebook}`,
+        as: "other",
+        body: { name: "Mine" },
+        status: 404,
+      },
     ],
-    deleteNotebook: [missing("/api/v1/notebooks", "nb"), { name: "delete", path: `/api/v1/notebooks/${f.notebookToDelete}`, status: 200 }],
+    deleteNotebook: [
+      missing("/api/v1/notebooks", "nb"),
+      { name: "delete", path: `/api/v1/notebooks/${f.notebookToDelete}`, status: 200 },
+    ],
     addSourceToNotebook: [
       { name: "again (idempotent)", path: `/api/v1/notebooks/${f.notebook}/sources/${f.source}`, status: 200 },
       { name: "unknown source", path: `/api/v1/notebooks/${f.notebook}/sources/src_${NONE}`, status: 404 },
@@ -96,17 +160,28 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       { name: "unknown id", path: `/api/v1/notebooks/nb_${NONE}/export/markdown`, status: 404 },
     ],
 
-    listNotes: [{ name: "in a notebook", path: `/api/v1/notes?notebook_id=${f.notebook}`, status: 200 }, badLimit("/api/v1/notes")],
+    listNotes: [
+      { name: "in a notebook", path: `/api/v1/notes?notebook_id=${f.notebook}`, status: 200 },
+      badLimit("/api/v1/notes"),
+    ],
     createNote: [
       { name: "create", path: "/api/v1/notes", body: { content: "Hello", source_ids: [f.source] }, status: 201 },
       { name: "empty", path: "/api/v1/notes", body: { content: "" }, status: 422 },
     ],
     getNote: [{ name: "get", path: `/api/v1/notes/${f.note}`, status: 200 }, missing("/api/v1/notes", "note")],
     updateNote: [
-      { name: "edit", path: `/api/v1/notes/${f.note}`, body: { content: "# Low tide\n\nGo at dawn, with boots." }, status: 200 },
+      {
+        name: "edit",
+        path: `/api/v1/notes/${f.note}`,
+        body: { content: "# Low tide\n\nGo at dawn, with boots." },
+        status: 200,
+      },
       { name: "unknown id", path: `/api/v1/notes/note_${NONE}`, body: { content: "x" }, status: 404 },
     ],
-    deleteNote: [missing("/api/v1/notes", "note"), { name: "delete", path: `/api/v1/notes/${f.noteToDelete}`, status: 200 }],
+    deleteNote: [
+      missing("/api/v1/notes", "note"),
+      { name: "delete", path: `/api/v1/notes/${f.noteToDelete}`, status: 200 },
+    ],
     downloadNote: [
       { name: "markdown", path: `/api/v1/notes/${f.note}/download`, status: 200 },
       { name: "unknown id", path: `/api/v1/notes/note_${NONE}/download`, status: 404 },
@@ -114,11 +189,21 @@ export function examples(f: Fixtures): Record<string, Case[]> {
 
     search: [
       { name: "hybrid", path: "/api/v1/search", body: { query: "tide pools", mode: "hybrid", limit: 5 }, status: 200 },
-      { name: "text in a notebook", path: "/api/v1/search", body: { query: "sea stars", notebook_id: f.notebook }, status: 200 },
+      {
+        name: "text in a notebook",
+        path: "/api/v1/search",
+        body: { query: "sea stars", notebook_id: f.notebook },
+        status: 200,
+      },
       { name: "empty query", path: "/api/v1/search", body: { query: "" }, status: 422 },
     ],
     ask: [
-      { name: "answered", path: "/api/v1/search/ask", body: { question: "How do sea stars hold on to the rock?" }, status: 200 },
+      {
+        name: "answered",
+        path: "/api/v1/search/ask",
+        body: { question: "How do sea stars hold on to the rock?" },
+        status: 200,
+      },
       { name: "no question", path: "/api/v1/search/ask", body: {}, status: 422 },
     ],
 
@@ -126,26 +211,58 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       { name: "open", path: "/api/v1/events/stream", status: 200 },
       { name: "bad cursor", path: "/api/v1/events/stream?last_event_id=abc", status: 422 },
     ],
-    listFeeds: [{ name: "of a workflow", path: `/api/v1/feeds?workflow_id=${f.workflow}`, status: 200 }, badLimit("/api/v1/feeds")],
+    listFeeds: [
+      { name: "of a workflow", path: `/api/v1/feeds?workflow_id=${f.workflow}`, status: 200 },
+      badLimit("/api/v1/feeds"),
+    ],
     getFeed: [{ name: "get", path: `/api/v1/feeds/${f.feed}`, status: 200 }, missing("/api/v1/feeds", "feed")],
     pollFeed: [
       { name: "poll", path: `/api/v1/feeds/${f.feed}/poll`, status: 200 },
       { name: "someone else's", path: `/api/v1/feeds/${f.feed}/poll`, as: "other", status: 404 },
     ],
-    deleteFeed: [missing("/api/v1/feeds", "feed"), { name: "delete", path: `/api/v1/feeds/${f.feedToDelete}`, status: 200 }],
+    deleteFeed: [
+      missing("/api/v1/feeds", "feed"),
+      { name: "delete", path: `/api/v1/feeds/${f.feedToDelete}`, status: 200 },
+    ],
 
     listPodcasts: [{ name: "ready", path: "/api/v1/podcasts?status=ready", status: 200 }, badLimit("/api/v1/podcasts")],
     createPodcast: [
-      { name: "brief", path: "/api/v1/podcasts", body: { source_ids: [f.podcastSource], format: "brief", title: "Coast" }, status: 202 },
-      { name: "unknown format", path: "/api/v1/podcasts", body: { source_ids: [f.source], format: "rap_battle" }, status: 422 },
+      {
+        name: "brief",
+        path: "/api/v1/podcasts",
+        body: { source_ids: [f.podcastSource], format: "brief", title: "Coast" },
+        status: 202,
+      },
+      {
+        name: "unknown format",
+        path: "/api/v1/podcasts",
+        body: { source_ids: [f.source], format: "rap_battle" },
+        status: 422,
+      },
     ],
-    getPodcast: [{ name: "ready", path: `/api/v1/podcasts/${f.podcast}`, status: 200 }, missing("/api/v1/podcasts", "pod")],
-    deletePodcast: [missing("/api/v1/podcasts", "pod"), { name: "delete", path: `/api/v1/podcasts/${f.podcastToDelete}`, status: 200 }],
+    getPodcast: [
+      { name: "ready", path: `/api/v1/podcasts/${f.podcast}`, status: 200 },
+      missing("/api/v1/podcasts", "pod"),
+    ],
+    deletePodcast: [
+      missing("/api/v1/podcasts", "pod"),
+      { name: "delete", path: `/api/v1/podcasts/${f.podcastToDelete}`, status: 200 },
+    ],
     getPodcastAudio: [
       { name: "whole file", path: `/api/v1/podcasts/${f.podcast}/audio`, status: 200 },
       { name: "a range", path: `/api/v1/podcasts/${f.podcast}/audio`, headers: { range: "bytes=0-99" }, status: 206 },
-      { name: "not modified", path: `/api/v1/podcasts/${f.podcast}/audio`, headers: { "if-none-match": f.audioEtag }, status: 304 },
-      { name: "range outside", path: `/api/v1/podcasts/${f.podcast}/audio`, headers: { range: "bytes=999999999-" }, status: 416 },
+      {
+        name: "not modified",
+        path: `/api/v1/podcasts/${f.podcast}/audio`,
+        headers: { "if-none-match": f.audioEtag },
+        status: 304,
+      },
+      {
+        name: "range outside",
+        path: `/api/v1/podcasts/${f.podcast}/audio`,
+        headers: { range: "bytes=999999999-" },
+        status: 416,
+      },
       { name: "not ready", path: `/api/v1/podcasts/${f.podcastQueued}/audio`, status: 409 },
       { name: "unknown id", path: `/api/v1/podcasts/pod_${NONE}/audio`, status: 404 },
     ],
@@ -155,18 +272,47 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       {
         name: "event trigger",
         path: "/api/v1/workflows",
-        body: { name: "Note new sources", trigger: { type: "event", event: "source.created" }, actions: [{ id: "n", type: "create_notebook", name: "{{ event.data.title }}" }] },
+        body: {
+          name: "Note new sources",
+          trigger: { type: "event", event: "source.created" },
+          actions: [{ id: "n", type: "create_notebook", name: "{{ event.data.title }}" }],
+        },
         status: 201,
       },
-      { name: "webhook trigger (URL once)", path: "/api/v1/workflows", body: { name: "Hook", trigger: { type: "webhook" }, actions: [{ id: "nb", type: "create_notebook", name: "{{ name }}" }] }, status: 201 },
-      { name: "unknown action", path: "/api/v1/workflows", body: { name: "x", trigger: { type: "webhook" }, actions: [{ id: "a", type: "teleport" }] }, status: 422 },
+      {
+        name: "webhook trigger (URL once)",
+        path: "/api/v1/workflows",
+        body: {
+          name: "Hook",
+          trigger: { type: "webhook" },
+          actions: [{ id: "nb", type: "create_notebook", name: "{{ name }}" }],
+        },
+        status: 201,
+      },
+      {
+        name: "unknown action",
+        path: "/api/v1/workflows",
+        body: { name: "x", trigger: { type: "webhook" }, actions: [{ id: "a", type: "teleport" }] },
+        status: 422,
+      },
     ],
-    getWorkflow: [{ name: "get", path: `/api/v1/workflows/${f.workflow}`, status: 200 }, missing("/api/v1/workflows", "wf")],
+    getWorkflow: [
+      { name: "get", path: `/api/v1/workflows/${f.workflow}`, status: 200 },
+      missing("/api/v1/workflows", "wf"),
+    ],
     updateWorkflow: [
       { name: "rename", path: `/api/v1/workflows/${f.workflow}`, body: { name: "Collect links" }, status: 200 },
-      { name: "bad template", path: `/api/v1/workflows/${f.workflow}`, body: { actions: [{ id: "nb", type: "create_notebook", name: "{{ unclosed" }] }, status: 422 },
+      {
+        name: "bad template",
+        path: `/api/v1/workflows/${f.workflow}`,
+        body: { actions: [{ id: "nb", type: "create_notebook", name: "{{ unclosed" }] },
+        status: 422,
+      },
     ],
-    deleteWorkflow: [missing("/api/v1/workflows", "wf"), { name: "delete", path: `/api/v1/workflows/${f.workflowToDelete}`, status: 200 }],
+    deleteWorkflow: [
+      missing("/api/v1/workflows", "wf"),
+      { name: "delete", path: `/api/v1/workflows/${f.workflowToDelete}`, status: 200 },
+    ],
     listWorkflowRuns: [
       { name: "runs", path: `/api/v1/workflows/${f.workflow}/runs`, status: 200 },
       { name: "unknown workflow", path: `/api/v1/workflows/wf_${NONE}/runs`, status: 404 },
@@ -178,12 +324,24 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       { name: "unknown id", path: `/api/v1/runs/run_${NONE}/replay`, status: 404 },
     ],
 
-    listWebhookTokens: [{ name: "page", path: "/api/v1/webhook-tokens", status: 200 }, badLimit("/api/v1/webhook-tokens")],
+    listWebhookTokens: [
+      { name: "page", path: "/api/v1/webhook-tokens", status: 200 },
+      badLimit("/api/v1/webhook-tokens"),
+    ],
     createWebhookToken: [
       { name: "create", path: "/api/v1/webhook-tokens", status: 201 },
-      { name: "text body", path: "/api/v1/webhook-tokens", rawBody: "hello", headers: { "content-type": "text/plain" }, status: 415 },
+      {
+        name: "text body",
+        path: "/api/v1/webhook-tokens",
+        rawBody: "hello",
+        headers: { "content-type": "text/plain" },
+        status: 415,
+      },
     ],
-    getWebhookToken: [{ name: "get", path: `/api/v1/webhook-tokens/${f.token}`, status: 200 }, missing("/api/v1/webhook-tokens", "whk")],
+    getWebhookToken: [
+      { name: "get", path: `/api/v1/webhook-tokens/${f.token}`, status: 200 },
+      missing("/api/v1/webhook-tokens", "whk"),
+    ],
     deleteWebhookToken: [
       { name: "in use", path: `/api/v1/webhook-tokens/${f.token}`, status: 409 },
       { name: "delete", path: `/api/v1/webhook-tokens/${f.tokenToDelete}`, status: 200 },
@@ -194,7 +352,12 @@ export function examples(f: Fixtures): Record<string, Case[]> {
     ],
 
     createImport: [
-      { name: "a URL list", path: "/api/v1/imports", status: 202, ...upload("https://example.com/from-a-list\nhttps://example.com/another\n", "auto") },
+      {
+        name: "a URL list",
+        path: "/api/v1/imports",
+        status: 202,
+        ...upload("https://example.com/from-a-list\nhttps://example.com/another\n", "auto"),
+      },
       { name: "unknown format", path: "/api/v1/imports", status: 422, ...upload("https://example.com/x\n", "xml") },
       { name: "JSON body", path: "/api/v1/imports", body: { file: "x" }, status: 415 },
     ],
@@ -208,10 +371,31 @@ export function examples(f: Fixtures): Record<string, Case[]> {
 
     deliverWebhook: [
       { name: "deliver", path: f.webhookPath, as: "none", body: { title: "second" }, status: 202 },
-      { name: "with a webhook-id", path: f.webhookPath, as: "none", body: { title: "third" }, headers: { "webhook-id": "msg-1" }, status: 202 },
-      { name: "same webhook-id (replayed)", path: f.webhookPath, as: "none", body: { title: "third" }, headers: { "webhook-id": "msg-1" }, status: 202 },
+      {
+        name: "with a webhook-id",
+        path: f.webhookPath,
+        as: "none",
+        body: { title: "third" },
+        headers: { "webhook-id": "msg-1" },
+        status: 202,
+      },
+      {
+        name: "same webhook-id (replayed)",
+        path: f.webhookPath,
+        as: "none",
+        body: { title: "third" },
+        headers: { "webhook-id": "msg-1" },
+        status: 202,
+      },
       { name: "not an object", path: f.webhookPath, as: "none", body: [1, 2], status: 422 },
-      { name: "not JSON", path: f.webhookPath, as: "none", rawBody: "x=1", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415 },
+      {
+        name: "not JSON",
+        path: f.webhookPath,
+        as: "none",
+        rawBody: "x=1",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        status: 415,
+      },
       { name: "unknown token", path: "/api/webhooks/workflows/cpw_unknown", as: "none", body: {}, status: 404 },
     ],
   };

@@ -24,11 +24,20 @@ export async function buildFixtures() {
   const k = a.key;
 
   const source = await ok(ctx, "POST", "/api/v1/sources", k, { url: web.url("/article") });
-  const sourceToDelete = insertReadySource(ctx.services, a.userId, { title: "Delete me", markdown: SHORT_ARTICLE, url: web.url("/gone-soon") });
+  const sourceToDelete = insertReadySource(ctx.services, a.userId, {
+    title: "Delete me",
+    markdown: SHORT_ARTICLE,
+    url: web.url("/gone-soon"),
+  });
   const notebook = await ok(ctx, "POST", "/api/v1/notebooks", k, { name: "Coast", description: "Tide pools and such" });
   await ok(ctx, "PUT", `/api/v1/notebooks/${notebook.id}/sources/${source.id}`, k);
   const notebookToDelete = await ok(ctx, "POST", "/api/v1/notebooks", k, { name: "Scratch" });
-  const note = await ok(ctx, "POST", "/api/v1/notes", k, { title: "Low tide", content: "# Low tide\n\nGo at dawn.", notebook_id: notebook.id, source_ids: [source.id] });
+  const note = await ok(ctx, "POST", "/api/v1/notes", k, {
+    title: "Low tide",
+    content: "# Low tide\n\nGo at dawn.",
+    notebook_id: notebook.id,
+    source_ids: [source.id],
+  });
   const noteToDelete = await ok(ctx, "POST", "/api/v1/notes", k, { content: "Scratch" });
   const workflow = await ok(ctx, "POST", "/api/v1/workflows", k, {
     name: "Collect",
@@ -37,7 +46,11 @@ export async function buildFixtures() {
   });
   const webhookPath = new URL(workflow.webhook_url).pathname;
   const delivery = await ok(ctx, "POST", webhookPath, "", { title: "a webhook" });
-  const workflowToDelete = await ok(ctx, "POST", "/api/v1/workflows", k, { name: "Doomed", trigger: { type: "webhook", token_id: workflow.trigger.token_id }, actions: [{ id: "nb", type: "create_notebook", name: "x" }] });
+  const workflowToDelete = await ok(ctx, "POST", "/api/v1/workflows", k, {
+    name: "Doomed",
+    trigger: { type: "webhook", token_id: workflow.trigger.token_id },
+    actions: [{ id: "nb", type: "create_notebook", name: "x" }],
+  });
   const podcastSource = insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: SHORT_ARTICLE });
   const podcast = await ok(ctx, "POST", "/api/v1/podcasts", k, { source_ids: [podcastSource], format: "unabridged" });
 
@@ -45,28 +58,56 @@ export async function buildFixtures() {
   await ctx.runner.drain({ timeoutMs: 60_000 });
 
   const podcastQueued = await ok(ctx, "POST", "/api/v1/podcasts", k, { source_ids: [podcastSource], format: "brief" });
-  const podcastToDelete = await ok(ctx, "POST", "/api/v1/podcasts", k, { source_ids: [podcastSource], format: "brief" });
+  const podcastToDelete = await ok(ctx, "POST", "/api/v1/podcasts", k, {
+    source_ids: [podcastSource],
+    format: "brief",
+  });
   const tokenToDelete = await ok(ctx, "POST", "/api/v1/webhook-tokens", k);
   const tokenToRegenerate = await ok(ctx, "POST", "/api/v1/webhook-tokens", k);
   const actor = systemActor(a.userId, "contract test");
   const feed = (await ctx.services.feeds.watch(actor, workflow.id, { feed_url: feeds.url("/feed.xml") })).feed_id;
   feeds.set("/other.xml", { body: rss([{ id: "2", title: "Two" }]) });
-  const feedToDelete = (await ctx.services.feeds.watch(actor, workflow.id, { feed_url: feeds.url("/other.xml") })).feed_id;
+  const feedToDelete = (await ctx.services.feeds.watch(actor, workflow.id, { feed_url: feeds.url("/other.xml") }))
+    .feed_id;
   const keyToRevoke = (await ctx.services.keys.create(a.userId, "spare")).row.id;
-  const importId = (await ctx.services.imports.create(actor, { bytes: new TextEncoder().encode("https://example.com/imported\n"), filename: "links.txt", format: "urls" })).id;
+  const importId = (
+    await ctx.services.imports.create(actor, {
+      bytes: new TextEncoder().encode("https://example.com/imported\n"),
+      filename: "links.txt",
+      format: "urls",
+    })
+  ).id;
   const audio = await call(ctx, "GET", `/api/v1/podcasts/${podcast.id}/audio`, { key: k });
-  if (audio.status !== 200) throw new Error(`fixture: the episode is not ready (${audio.status}) ${JSON.stringify(audio.body).slice(0, 300)}`);
+  if (audio.status !== 200)
+    throw new Error(`fixture: the episode is not ready (${audio.status}) ${JSON.stringify(audio.body).slice(0, 300)}`);
 
   return {
-    ctx, a, b,
-    source: source.id as string, sourceUrl: source.url as string, sourceToDelete, keyToRevoke,
-    notebook: notebook.id as string, notebookToDelete: notebookToDelete.id as string,
-    note: note.id as string, noteToDelete: noteToDelete.id as string,
-    podcastSource, podcast: podcast.id as string, audioEtag: audio.headers.get("etag")!, podcastQueued: podcastQueued.id as string, podcastToDelete: podcastToDelete.id as string,
-    workflow: workflow.id as string, workflowToDelete: workflowToDelete.id as string, token: workflow.trigger.token_id as string,
-    webhookPath, run: delivery.runs[0] as string,
-    tokenToDelete: tokenToDelete.id as string, tokenToRegenerate: tokenToRegenerate.id as string,
-    feed, feedToDelete, importId,
+    ctx,
+    a,
+    b,
+    source: source.id as string,
+    sourceUrl: source.url as string,
+    sourceToDelete,
+    keyToRevoke,
+    notebook: notebook.id as string,
+    notebookToDelete: notebookToDelete.id as string,
+    note: note.id as string,
+    noteToDelete: noteToDelete.id as string,
+    podcastSource,
+    podcast: podcast.id as string,
+    audioEtag: audio.headers.get("etag")!,
+    podcastQueued: podcastQueued.id as string,
+    podcastToDelete: podcastToDelete.id as string,
+    workflow: workflow.id as string,
+    workflowToDelete: workflowToDelete.id as string,
+    token: workflow.trigger.token_id as string,
+    webhookPath,
+    run: delivery.runs[0] as string,
+    tokenToDelete: tokenToDelete.id as string,
+    tokenToRegenerate: tokenToRegenerate.id as string,
+    feed,
+    feedToDelete,
+    importId,
     async close() {
       await ctx.services.podcasts.close();
       void web.stop();

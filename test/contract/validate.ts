@@ -48,7 +48,8 @@ function rewriteRefs(node: unknown): unknown {
   for (const [k, v] of Object.entries(node as Json)) {
     out[k] = k === "$ref" && typeof v === "string" ? v.replace("#/components/schemas/", "#/$defs/") : rewriteRefs(v);
   }
-  if (out.type === "object" && out.properties && !("additionalProperties" in out) && !("patternProperties" in out)) out.additionalProperties = false;
+  if (out.type === "object" && out.properties && !("additionalProperties" in out) && !("patternProperties" in out))
+    out.additionalProperties = false;
   return out;
 }
 
@@ -70,19 +71,25 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
 /** Everything wrong with a real response under the document; empty when it conforms. */
 export function responseProblems(v: ReturnType<typeof createValidator>, op: Json, res: RealResponse): string[] {
   const declared = declaredResponse(op, res.status);
-  if (!declared) return [`status ${res.status} is not declared (declared: ${Object.keys(op.responses ?? {}).join(", ")})`];
+  if (!declared)
+    return [`status ${res.status} is not declared (declared: ${Object.keys(op.responses ?? {}).join(", ")})`];
   const problems: string[] = [];
   for (const name of Object.keys(declared.headers ?? {})) {
     if (!res.headers.has(name)) problems.push(`declared header ${name} is missing`);
   }
   const content: Json | undefined = declared.content;
   if (!content || Object.keys(content).length === 0) {
-    if (res.bytes > 0) problems.push(`status ${res.status} declares no body but one came (${res.headers.get("content-type")})`);
+    if (res.bytes > 0)
+      problems.push(`status ${res.status} declares no body but one came (${res.headers.get("content-type")})`);
     return problems;
   }
   const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const media = content[type];
-  if (!media) return [...problems, `content type "${type}" is not declared for ${res.status} (declared: ${Object.keys(content).join(", ")})`];
+  if (!media)
+    return [
+      ...problems,
+      `content type "${type}" is not declared for ${res.status} (declared: ${Object.keys(content).join(", ")})`,
+    ];
   if (!media.schema) return problems;
   if (JSON_TYPE.test(type)) {
     let body: unknown;

@@ -24,7 +24,12 @@ afterAll(async () => {
  * A browser whose only reachable host is the app (answered in-process); every other request is
  * aborted and recorded, as if the machine were offline.
  */
-async function offlineBrowser(): Promise<{ context: BrowserContext; foreign: string[]; served: string[]; problems: string[] }> {
+async function offlineBrowser(): Promise<{
+  context: BrowserContext;
+  foreign: string[];
+  served: string[];
+  problems: string[];
+}> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const foreign: string[] = [];
   const served: string[] = [];
@@ -39,8 +44,18 @@ async function offlineBrowser(): Promise<{ context: BrowserContext; foreign: str
     }
     served.push(`${req.method()} ${url.pathname} ${req.headers()["authorization"] ?? ""}`.trim());
     const body = req.postDataBuffer();
-    const res = await ctx.app.handle(new Request(req.url(), { method: req.method(), headers: req.headers(), body: body ? new Uint8Array(body) : undefined }));
-    return route.fulfill({ status: res.status, headers: Object.fromEntries(res.headers), body: Buffer.from(await res.arrayBuffer()) });
+    const res = await ctx.app.handle(
+      new Request(req.url(), {
+        method: req.method(),
+        headers: req.headers(),
+        body: body ? new Uint8Array(body) : undefined,
+      }),
+    );
+    return route.fulfill({
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
+      body: Buffer.from(await res.arrayBuffer()),
+    });
   });
   context.on("console", (m) => {
     if (m.type() === "error" && /Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
@@ -73,7 +88,10 @@ describe("API reference offline", () => {
     await page.goto(`${ORIGIN}/api/docs`);
     await page.getByPlaceholder("Token").first().fill(key, { timeout: 20_000 });
     await page.getByText("The caller and how they authenticated").first().click();
-    await page.getByRole("button", { name: /test request/i }).first().click();
+    await page
+      .getByRole("button", { name: /test request/i })
+      .first()
+      .click();
     await page.getByRole("button", { name: /^send/i }).first().click();
     await page.getByText("200 OK").first().waitFor({ timeout: 20_000 });
     expect(served).toContain(`GET /api/v1/me Bearer ${key}`);

@@ -24,8 +24,6 @@ afterAll(async () => {
 
 const apiMe = (key: string) => fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
 
-
-
 async function createKey(page: Page, name: string): Promise<string> {
   await page.getByLabel("Name").fill(name);
   await page.getByRole("button", { name: "Create key" }).click();

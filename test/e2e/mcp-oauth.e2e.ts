@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Browser } from "playwright-core";
 import { systemActor } from "../../src/actor.ts";
 import { userWithKey, type TestContext } from "../helpers.ts";
@@ -54,7 +58,9 @@ beforeAll(async () => {
     fetch: (request) => {
       const params = new URL(request.url).searchParams;
       codes.shift()?.(params);
-      return new Response("<!doctype html><title>Connected</title><p>You can close this window.</p>", { headers: { "content-type": "text/html" } });
+      return new Response("<!doctype html><title>Connected</title><p>You can close this window.</p>", {
+        headers: { "content-type": "text/html" },
+      });
     },
   });
   browser = await launchChromium();
@@ -83,7 +89,10 @@ async function search(client: Client, query: string): Promise<{ data: { title: s
 describe("MCP over OAuth with a real browser", () => {
   test("discovery → registration → sign-in and consent → token → tools → refresh", async () => {
     const { email, userId } = await userWithKey(ctx);
-    await ctx.services.notes.create(systemActor(userId, "seed"), { title: "Kettle", content: "Descale the kettle with citric acid every month." });
+    await ctx.services.notes.create(systemActor(userId, "seed"), {
+      title: "Kettle",
+      content: "Descale the kettle with citric acid every month.",
+    });
     const provider = new MemoryProvider(`http://127.0.0.1:${callback.port}/callback`);
 
     // 1. The first connection is refused with 401; the SDK discovers, registers and asks us to redirect.

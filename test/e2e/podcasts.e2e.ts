@@ -25,8 +25,6 @@ afterAll(async () => {
   await ctx?.services.podcasts.close();
 }, 120_000);
 
-
-
 describe("podcasts in a browser", () => {
   test("make a podcast from a saved source and play it", async () => {
     const context = await browser.newContext();
@@ -60,20 +58,22 @@ describe("podcasts in a browser", () => {
     expect(await status.textContent()).toBe("Ready");
     const audio = page.locator("audio");
     const duration = await audio.evaluate(
-      (a: HTMLAudioElement) => new Promise<number>((resolve, reject) => {
-        if (a.readyState >= 1) return resolve(a.duration);
-        a.addEventListener("loadedmetadata", () => resolve(a.duration));
-        a.addEventListener("error", () => reject(new Error(`audio error ${a.error?.code}`)));
-      }),
+      (a: HTMLAudioElement) =>
+        new Promise<number>((resolve, reject) => {
+          if (a.readyState >= 1) return resolve(a.duration);
+          a.addEventListener("loadedmetadata", () => resolve(a.duration));
+          a.addEventListener("error", () => reject(new Error(`audio error ${a.error?.code}`)));
+        }),
     );
     expect(duration).toBeGreaterThan(5);
 
     // Seeking asks the server for a byte range; playing moves the clock forward.
     const seeked = await audio.evaluate(
-      (a: HTMLAudioElement, to: number) => new Promise<number>((resolve) => {
-        a.addEventListener("seeked", () => resolve(a.currentTime), { once: true });
-        a.currentTime = to;
-      }),
+      (a: HTMLAudioElement, to: number) =>
+        new Promise<number>((resolve) => {
+          a.addEventListener("seeked", () => resolve(a.currentTime), { once: true });
+          a.currentTime = to;
+        }),
       duration / 2,
     );
     expect(Math.abs(seeked - duration / 2)).toBeLessThan(1);
@@ -81,11 +81,17 @@ describe("podcasts in a browser", () => {
       a.muted = true;
       return a.play();
     });
-    await page.waitForFunction((from) => (document.querySelector("audio") as HTMLAudioElement).currentTime > from + 0.2, seeked);
+    await page.waitForFunction(
+      (from) => (document.querySelector("audio") as HTMLAudioElement).currentTime > from + 0.2,
+      seeked,
+    );
 
     // The transcript names its speaker, and the download link serves the file as an attachment.
     expect(await page.locator(".transcript .speaker").first().textContent()).toBe("Maya · narrator");
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /Download MP3/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: /Download MP3/ }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("Life in the tide pools.mp3");
 
     expect(seen.dialogs).toEqual([]);

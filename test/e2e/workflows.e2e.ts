@@ -48,7 +48,6 @@ function watch(page: Page) {
   return problems;
 }
 
-
 const field = (page: Page, name: string) => page.locator(`[name="${name}"]`);
 
 async function addAction(page: Page, list: string, type: string, button: string) {
@@ -57,7 +56,8 @@ async function addAction(page: Page, list: string, type: string, button: string)
   await page.waitForLoadState();
 }
 
-const postJson = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const postJson = (url: string, body: unknown) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 describe("workflows in a browser", () => {
   test("build a webhook workflow with a condition and an HTTP request, run it, regenerate its token", async () => {
@@ -108,7 +108,9 @@ describe("workflows in a browser", () => {
     expect(await page.locator(`[data-live-id="${runId}"]`).textContent()).toBe("succeeded");
     const steps = (await page.locator("section.step h3").allTextContents()).map((t) => t.replace(/\s+/g, " ").trim());
     expect(steps).toEqual(["1. is_link condition succeeded", "2. request http_request succeeded"]);
-    expect(await page.locator('pre[aria-label="the output of request"]').textContent()).toContain('"thanks": "<b>ok</b>"');
+    expect(await page.locator('pre[aria-label="the output of request"]').textContent()).toContain(
+      '"thanks": "<b>ok</b>"',
+    );
 
     await page.goto(`${base}/settings/webhook-tokens`);
     await page.getByRole("link", { name: /^Regenerate cpw_/ }).click();
@@ -141,7 +143,15 @@ describe("workflows in a browser", () => {
 
     await page.goto(`${base}/settings/feeds`);
     expect(await page.locator("li.step h3").textContent()).toContain("Tide Times");
-    feeds.set("/tides.xml", { body: rss([{ id: "2", title: "Neap tides" }, { id: "1", title: "Spring tides" }], { title: "Tide Times" }) });
+    feeds.set("/tides.xml", {
+      body: rss(
+        [
+          { id: "2", title: "Neap tides" },
+          { id: "1", title: "Spring tides" },
+        ],
+        { title: "Tide Times" },
+      ),
+    });
     await page.getByRole("button", { name: "Poll Tide Times now" }).click();
     await page.getByText("Polled: 1 new entry saved as sources.").waitFor();
     expect(await page.locator("li.step").textContent()).toContain("1 new entry");

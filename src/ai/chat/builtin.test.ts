@@ -3,8 +3,16 @@ import { describe, expect, test } from "bun:test";
 import { createBuiltinChat, scoreSentences } from "./builtin.ts";
 
 const passages = [
-  { n: 1, title: "Bread", text: "# Bread\n\nFeed the starter twice a day with flour and water. A healthy starter doubles within six hours. Bake at 250 degrees." },
-  { n: 2, title: "Pools", text: "Tide pools are small worlds left behind by the ocean. Anemones fold their tentacles inward to keep moisture in." },
+  {
+    n: 1,
+    title: "Bread",
+    text: "# Bread\n\nFeed the starter twice a day with flour and water. A healthy starter doubles within six hours. Bake at 250 degrees.",
+  },
+  {
+    n: 2,
+    title: "Pools",
+    text: "Tide pools are small worlds left behind by the ocean. Anemones fold their tentacles inward to keep moisture in.",
+  },
   { n: 3, title: "Copy", text: "Feed the starter twice a day with flour and water, always." },
 ];
 
@@ -20,7 +28,10 @@ describe("builtin chat", () => {
   });
 
   test("every sentence of the answer is verbatim from the passage it cites", async () => {
-    const answer = await createBuiltinChat().answer("What do anemones and starters need: flour, water, moisture?", passages);
+    const answer = await createBuiltinChat().answer(
+      "What do anemones and starters need: flour, water, moisture?",
+      passages,
+    );
     const parts = [...answer.matchAll(/(.+?)\s\[(\d+)\]/g)].map((m) => ({ text: m[1]!.trim(), n: Number(m[2]) }));
     expect(parts.length).toBeGreaterThan(0);
     for (const p of parts) expect(passages.find((x) => x.n === p.n)!.text).toContain(p.text);
@@ -45,7 +56,17 @@ describe("builtin chat", () => {
     const scored = scoreSentences("tentacles moisture", passages);
     expect(scored[0]!.text).toBe("Anemones fold their tentacles inward to keep moisture in.");
     const same = "Feed the starter twice a day, every day.";
-    expect(scoreSentences("feed starter twice", [{ n: 5, title: null, text: same }, { n: 6, title: null, text: same }])[0]!.n).toBe(5);
-    expect(scoreSentences("feed starter twice", [{ n: 6, title: null, text: same }, { n: 5, title: null, text: same }])[0]!.n).toBe(6);
+    expect(
+      scoreSentences("feed starter twice", [
+        { n: 5, title: null, text: same },
+        { n: 6, title: null, text: same },
+      ])[0]!.n,
+    ).toBe(5);
+    expect(
+      scoreSentences("feed starter twice", [
+        { n: 6, title: null, text: same },
+        { n: 5, title: null, text: same },
+      ])[0]!.n,
+    ).toBe(6);
   });
 });

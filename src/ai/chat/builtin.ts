@@ -20,9 +20,14 @@ const WORD_BUDGET = 60;
 const SEMANTIC_POOL = 16;
 const MMR_LAMBDA = 0.7;
 /** A sentence opening on a word that points back to the sentence before it. */
-const DANGLING = /^(?:(?:It|This|These|That|Those|They|Such|Its|Their|He|She|His|Her)\b(?! (?:is|are|was) (?:a|an|the) )|\w+(?: \w+){0,2} (?:it|this|them|that),|\w+ (?:these|this|they|it)\b)/;
+const DANGLING =
+  /^(?:(?:It|This|These|That|Those|They|Such|Its|Their|He|She|His|Her)\b(?! (?:is|are|was) (?:a|an|the) )|\w+(?: \w+){0,2} (?:it|this|them|that),|\w+ (?:these|this|they|it)\b)/;
 /** Stems of everyday words that two unrelated sentences often share. */
-const GENERIC = new Set(contentStems("much many make made get got like use used well also one way thing new old good best more most some other time day year people take give go come know see want need just even").filter(Boolean));
+const GENERIC = new Set(
+  contentStems(
+    "much many make made get got like use used well also one way thing new old good best more most some other time day year people take give go come know see want need just even",
+  ).filter(Boolean),
+);
 /** A sentence of at most this many words right after a picked one is its punchline (see withPunchline). */
 const PUNCHLINE_WORDS = 6;
 /** A further sentence must score at least this share of the first one. */
@@ -88,7 +93,25 @@ function segments(passages: Passage[], question: string): Candidate[] {
       lastEnd = s.end;
       const stems = contentStems(displayText(s.text.replace(/^#+\s*/, ""))).map(canon);
       const usable = isAnswerable(s.text, s.kind) && stems.length >= 2;
-      out.push({ n: p.n, rank, title: p.title ?? "", block, idx, start: s.start, text: s.text, stems, coverage: 0, shared: 0, sharedSpecific: 0, context: 0, passage: 0, semantic: 0, typed: usable && holdsAnswerType(s.text, type, question), usable, score: 0 });
+      out.push({
+        n: p.n,
+        rank,
+        title: p.title ?? "",
+        block,
+        idx,
+        start: s.start,
+        text: s.text,
+        stems,
+        coverage: 0,
+        shared: 0,
+        sharedSpecific: 0,
+        context: 0,
+        passage: 0,
+        semantic: 0,
+        typed: usable && holdsAnswerType(s.text, type, question),
+        usable,
+        score: 0,
+      });
     });
   });
   return out;
@@ -139,7 +162,9 @@ export function scoreSentences(question: string, passages: Passage[]): Candidate
   const topTitle = passages[0]?.title ?? "";
   all.forEach((c, i) => {
     if (!c.usable) return;
-    const near = [all[i - 1], all[i + 1]].filter((x) => x && x.n === c.n && x.block === c.block).map((x) => x!.coverage);
+    const near = [all[i - 1], all[i + 1]]
+      .filter((x) => x && x.n === c.n && x.block === c.block)
+      .map((x) => x!.coverage);
     let h = i - 1;
     while (h >= 0 && all[h]!.n === c.n && !all[h]!.text.startsWith("#")) h--;
     const heading = h >= 0 && all[h]!.n === c.n ? all[h]!.coverage : 0;
@@ -156,12 +181,20 @@ export function scoreSentences(question: string, passages: Passage[]): Candidate
 }
 
 /** Adds cosine similarity to the question for the lexically best sentences; silently lexical-only when embedding fails. */
-async function addSemantic(question: string, ranked: Candidate[], embedder: Embedder | undefined, signal?: AbortSignal): Promise<Candidate[]> {
+async function addSemantic(
+  question: string,
+  ranked: Candidate[],
+  embedder: Embedder | undefined,
+  signal?: AbortSignal,
+): Promise<Candidate[]> {
   if (!embedder || ranked.length === 0) return ranked;
   const pool = ranked.slice(0, SEMANTIC_POOL);
   try {
     const [qv] = await embedder.embed([question], "query");
-    const vs = await embedder.embed(pool.map((c) => displayText(c.text)), "document");
+    const vs = await embedder.embed(
+      pool.map((c) => displayText(c.text)),
+      "document",
+    );
     if (signal?.aborted || !qv || vs.length !== pool.length) return ranked;
     pool.forEach((c, i) => {
       c.semantic = Math.max(0, dot(qv, vs[i]!));
@@ -189,12 +222,15 @@ export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked, 
   // A short first sentence ("Roman aqueducts had no pumps.") announces what the next one explains.
   // After "why"/"how", the explanation often follows the sentence that matches the question.
   const short = displayText(first.text).split(/\s+/).length <= 12 || /^\s*(?:why|how)\b/i.test(question);
-  const continuation = next && (short || next.stems.some((t) => first.stems.includes(t))) && sim(next, first) < 0.5 ? next : undefined;
+  const continuation =
+    next && (short || next.stems.some((t) => first.stems.includes(t))) && sim(next, first) < 0.5 ? next : undefined;
   // A further sentence shares the question's words itself and comes from the same document as the
   // first, or — from another document — matches the question at least as well, on two words or
   // more, inside a passage about the question (one shared "new" is not a shared meaning).
   const crossDoc = (c: Candidate) => c.coverage >= first.coverage && c.passage >= 0.6 && c.sharedSpecific >= 2;
-  const pool = ranked.slice(1).filter((c) => c.score >= FOLLOW_RATIO * first.score && c.coverage > 0 && (c.title === first.title || crossDoc(c)));
+  const pool = ranked
+    .slice(1)
+    .filter((c) => c.score >= FOLLOW_RATIO * first.score && c.coverage > 0 && (c.title === first.title || crossDoc(c)));
   // "Who…?", "When…?": when the best sentence holds no name or date, the passage's sentence that does
   // (and says most about the question) is the likely answer, as in "a goldsmith named Johannes Gutenberg".
   if (!first.typed) {
@@ -215,7 +251,13 @@ export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked, 
         best = c;
       }
     }
-    if (continuation && !picked.includes(continuation) && picked.length === (picked[0] === first ? 1 : 2) && (short || !best || continuation.score + 0.1 * first.score >= best.score)) best = continuation;
+    if (
+      continuation &&
+      !picked.includes(continuation) &&
+      picked.length === (picked[0] === first ? 1 : 2) &&
+      (short || !best || continuation.score + 0.1 * first.score >= best.score)
+    )
+      best = continuation;
     if (!best) break;
     picked.push(best);
   }
@@ -237,7 +279,8 @@ function withPunchline(picked: Candidate[], all: Candidate[]): Candidate[] {
     // It must read as a continuation: short and opening on a reference ("The difference…", "This…"),
     // not a new instruction ("Bake at 250 degrees."), or of any length with a pronoun for subject
     // ("He predicted an element he called eka-silicon…"), which carries on the picked sentence's subject.
-    const punchline = shown.split(/\s+/).length <= PUNCHLINE_WORDS && /^(?:The|This|That|These|Those|It|They|Such)\b/.test(shown);
+    const punchline =
+      shown.split(/\s+/).length <= PUNCHLINE_WORDS && /^(?:The|This|That|These|Those|It|They|Such)\b/.test(shown);
     if (!punchline && !/^(?:He|She|They|It)\b/.test(shown)) continue;
     if (picked.length >= MAX_SENTENCES && picked.at(-1) === p) continue;
     const out = picked.length >= MAX_SENTENCES ? picked.slice(0, -1) : [...picked];
@@ -254,7 +297,11 @@ export function createBuiltinChat(opts: { embedder?: Embedder } = {}): ChatModel
     async answer(question, passages, o) {
       const lexical = scoreSentences(question, passages);
       const ranked = await addSemantic(question, lexical, opts.embedder, o?.signal);
-      const picked = selectSentences(ranked, segments(passages, question).filter((c) => c.usable), question);
+      const picked = selectSentences(
+        ranked,
+        segments(passages, question).filter((c) => c.usable),
+        question,
+      );
       if (picked.length === 0) return "";
       return picked.map((c) => `${displayText(c.text)} [${c.n}]`).join(" ");
     },

@@ -12,7 +12,10 @@ beforeEach(async () => {
 afterAll(() => fake?.stop());
 
 function chat(timeoutMs = 2_000) {
-  return createOpenAIChat({ client: createOpenAIClient({ baseUrl: `${fake.url}/v1`, apiKey: "sk-test", timeoutMs, retryBaseMs: 1 }), model: "chat-test" });
+  return createOpenAIChat({
+    client: createOpenAIClient({ baseUrl: `${fake.url}/v1`, apiKey: "sk-test", timeoutMs, retryBaseMs: 1 }),
+    model: "chat-test",
+  });
 }
 
 async function failure(p: Promise<unknown>): Promise<AIError> {
@@ -41,7 +44,9 @@ describe("createOpenAIChat", () => {
     expect(body.model).toBe("chat-test");
     expect(body.messages.map((m) => m.role)).toEqual(["system", "user"]);
     expect(body.messages[0]!.content).toContain("[1]");
-    expect(body.messages[1]!.content).toBe(`Passages:\n\n${formatPassages(passages)}\n\nQuestion: How often do I feed it?`);
+    expect(body.messages[1]!.content).toBe(
+      `Passages:\n\n${formatPassages(passages)}\n\nQuestion: How often do I feed it?`,
+    );
     expect(answer).toBe(`echo: ${body.messages[1]!.content.length} chars [1]`);
   });
 
@@ -51,7 +56,9 @@ describe("createOpenAIChat", () => {
 
   test("complete can ask for a JSON object", async () => {
     fake.queue("/v1/chat/completions", { json: { choices: [{ message: { content: '{"ok":true}' } }] } });
-    expect(await chat().complete!([{ role: "user", content: "hi" }], { json: true, temperature: 0.7 })).toBe('{"ok":true}');
+    expect(await chat().complete!([{ role: "user", content: "hi" }], { json: true, temperature: 0.7 })).toBe(
+      '{"ok":true}',
+    );
     expect(fake.requests[0]!.body).toMatchObject({ response_format: { type: "json_object" }, temperature: 0.7 });
   });
 
@@ -88,6 +95,11 @@ describe("createOpenAIChat", () => {
     const ctl = new AbortController();
     const p = chat().answer("q", passages, { signal: ctl.signal });
     ctl.abort(new Error("stop"));
-    expect(await p.then(() => "answered", (e: Error) => e.message)).toBe("stop");
+    expect(
+      await p.then(
+        () => "answered",
+        (e: Error) => e.message,
+      ),
+    ).toBe("stop");
   });
 });

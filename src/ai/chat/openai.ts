@@ -15,7 +15,10 @@ export function formatPassages(passages: Passage[]): string {
 }
 
 export function createOpenAIChat(opts: { client: OpenAIClient; model: string }): ChatModel {
-  async function complete(messages: ChatMessage[], o: { json?: boolean; signal?: AbortSignal; temperature?: number } = {}): Promise<string> {
+  async function complete(
+    messages: ChatMessage[],
+    o: { json?: boolean; signal?: AbortSignal; temperature?: number } = {},
+  ): Promise<string> {
     const reply = (await opts.client.postJSON(
       "/v1/chat/completions",
       {
@@ -27,7 +30,8 @@ export function createOpenAIChat(opts: { client: OpenAIClient; model: string }):
       { signal: o.signal },
     )) as { choices?: { message?: { content?: unknown } }[] } | null;
     const content = reply?.choices?.[0]?.message?.content;
-    if (typeof content !== "string") throw new AIError("ai_bad_response", "POST /v1/chat/completions: the reply has no choices[0].message.content");
+    if (typeof content !== "string")
+      throw new AIError("ai_bad_response", "POST /v1/chat/completions: the reply has no choices[0].message.content");
     return content;
   }
   return {

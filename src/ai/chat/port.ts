@@ -17,5 +17,8 @@ export interface ChatModel {
   readonly extractive: boolean;
   answer(question: string, passages: Passage[], opts?: { signal?: AbortSignal }): Promise<string>;
   /** Free-form completion (script writing); absent on the builtin extractive model. */
-  complete?(messages: ChatMessage[], opts?: { json?: boolean; signal?: AbortSignal; temperature?: number }): Promise<string>;
+  complete?(
+    messages: ChatMessage[],
+    opts?: { json?: boolean; signal?: AbortSignal; temperature?: number },
+  ): Promise<string>;
 }

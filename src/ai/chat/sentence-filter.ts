@@ -41,15 +41,35 @@ export function questionType(question: string): QuestionType {
   // "Who/when/where" ask for that only when they lead the question: "How do bees decide where to
   // nest?" does not ask for a place.
   const lead = q.split(/\s+/).slice(0, 2).join(" ");
-  if (/\b(?:how (?:many|much|long|far|old|fast|big|large|tall|deep|high|hot|cold|often)|what (?:percentage|proportion|share|fraction|temperature|speed|size)|roughly how)\b/.test(q)) return "number";
-  if (/\bwhen\b/.test(lead) || /\b(?:what (?:year|date|day|decade|century|month|time)|which (?:year|date|day|decade|century|month))\b/.test(q)) return "time";
-  if (/\b(?:who|whom|whose)\b/.test(lead) || /\b(?:which (?:person|man|woman|scientist|diplomat|spokesman|artist|composer|king|queen|emperor|player|people|astronaut|engineer|inventor|writer|painter))\b/.test(q)) return "person";
-  if (/\bwhere\b/.test(lead) || /\b(?:which (?:city|country|town|place|region|river|sea|ocean|continent|island|mountain|church|building))\b/.test(q)) return "place";
+  if (
+    /\b(?:how (?:many|much|long|far|old|fast|big|large|tall|deep|high|hot|cold|often)|what (?:percentage|proportion|share|fraction|temperature|speed|size)|roughly how)\b/.test(
+      q,
+    )
+  )
+    return "number";
+  if (
+    /\bwhen\b/.test(lead) ||
+    /\b(?:what (?:year|date|day|decade|century|month|time)|which (?:year|date|day|decade|century|month))\b/.test(q)
+  )
+    return "time";
+  if (
+    /\b(?:who|whom|whose)\b/.test(lead) ||
+    /\b(?:which (?:person|man|woman|scientist|diplomat|spokesman|artist|composer|king|queen|emperor|player|people|astronaut|engineer|inventor|writer|painter))\b/.test(
+      q,
+    )
+  )
+    return "person";
+  if (
+    /\bwhere\b/.test(lead) ||
+    /\b(?:which (?:city|country|town|place|region|river|sea|ocean|continent|island|mountain|church|building))\b/.test(q)
+  )
+    return "place";
   return null;
 }
 
 const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
-const NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|million|millions|billion|dozen|half|quarter|third";
+const NUMBER_WORDS =
+  "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|million|millions|billion|dozen|half|quarter|third";
 
 /** True when the sentence holds what the question type asks for, beyond the words of the question itself. */
 export function holdsAnswerType(sentence: string, type: QuestionType, question: string): boolean {
@@ -58,13 +78,22 @@ export function holdsAnswerType(sentence: string, type: QuestionType, question: 
   const qWords = new Set(question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
   const novel = (w: string) => !qWords.has(w.toLowerCase());
   if (type === "number") return /\d/.test(s) || new RegExp(`\\b(?:${NUMBER_WORDS})\\b`, "i").test(s);
-  if (type === "time") return /\b(?:1\d{3}|20\d{2}|\d{1,2}(?:st|nd|rd|th)? century|\d{3,4}s|\d+ ?(?:BC|BCE|AD|CE))\b/.test(s) || new RegExp(`\\b(?:${MONTHS})\\b`, "i").test(s);
+  if (type === "time")
+    return (
+      /\b(?:1\d{3}|20\d{2}|\d{1,2}(?:st|nd|rd|th)? century|\d{3,4}s|\d+ ?(?:BC|BCE|AD|CE))\b/.test(s) ||
+      new RegExp(`\\b(?:${MONTHS})\\b`, "i").test(s)
+    );
   // Capitalised words after the first one: names and places.
   const caps = (s.match(/(?<=\S\s+)\p{Lu}[\p{L}'’-]+/gu) ?? []).filter(novel);
   // A person is named in two capitalised words or more ("Johannes Gutenberg", "Karl von Frisch");
   // one capitalised word is as often a place or a thing ("Bible", "Mainz").
   // A name right after "in", "at", "from"… is a place ("musicians in New York"), not a person.
-  if (type === "person") return (s.match(/(?<!\b(?:in|at|from|near|across) )\p{Lu}[\p{L}'’-]+(?:\s+(?:von |van |de |da |di |der |la |le )?\p{Lu}[\p{L}'’-]+)+/gu) ?? []).some((n) => n.split(/\s+/).some(novel));
+  if (type === "person")
+    return (
+      s.match(
+        /(?<!\b(?:in|at|from|near|across) )\p{Lu}[\p{L}'’-]+(?:\s+(?:von |van |de |da |di |der |la |le )?\p{Lu}[\p{L}'’-]+)+/gu,
+      ) ?? []
+    ).some((n) => n.split(/\s+/).some(novel));
   return caps.length > 0 || /\b(?:in|at|near|from) the [\p{Ll}]+ of\b/u.test(s);
 }
 

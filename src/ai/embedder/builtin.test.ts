@@ -40,10 +40,26 @@ describe("createBuiltinEmbedder", () => {
 
   test("paraphrases sharing stems score well above unrelated text", async () => {
     const cases: [string, string, string][] = [
-      ["How do plants turn sunlight into energy?", "Photosynthesis lets a plant convert the light of the sun into chemical energy.", "The central bank raised interest rates to fight inflation."],
-      ["baking bread with a sourdough starter", "She bakes sourdough breads using her starter.", "The offside rule confuses many football fans."],
-      ["Which astronomer found the first exoplanet?", "Astronomers discovered the first exoplanets in 1995.", "Knead the pasta dough for ten minutes."],
-      ["indexing columns in a database", "A database index on two columns speeds up queries.", "Jazz musicians improvise over chord changes."],
+      [
+        "How do plants turn sunlight into energy?",
+        "Photosynthesis lets a plant convert the light of the sun into chemical energy.",
+        "The central bank raised interest rates to fight inflation.",
+      ],
+      [
+        "baking bread with a sourdough starter",
+        "She bakes sourdough breads using her starter.",
+        "The offside rule confuses many football fans.",
+      ],
+      [
+        "Which astronomer found the first exoplanet?",
+        "Astronomers discovered the first exoplanets in 1995.",
+        "Knead the pasta dough for ten minutes.",
+      ],
+      [
+        "indexing columns in a database",
+        "A database index on two columns speeds up queries.",
+        "Jazz musicians improvise over chord changes.",
+      ],
     ];
     for (const [q, close, far] of cases) {
       const near = await sim(q, close);
@@ -54,12 +70,22 @@ describe("createBuiltinEmbedder", () => {
 
   test("morphological variants meet through stems and character grams", async () => {
     expect(await sim("running marathons", "she ran a marathon and keeps running")).toBeGreaterThan(0.4);
-    expect(await sim("photosynthetic organisms", "photosynthesis in organisms")).toBeGreaterThan(await sim("photosynthetic organisms", "organised sports"));
+    expect(await sim("photosynthetic organisms", "photosynthesis in organisms")).toBeGreaterThan(
+      await sim("photosynthetic organisms", "organised sports"),
+    );
   });
 
   test("stem folds plurals, -ing, -ed and a final e", () => {
     expect(["bake", "bakes", "baking", "baked"].map(stem)).toEqual(["bak", "bak", "bak", "bak"]);
-    expect(["glasses", "glass", "analysis", "cities", "city", "stopped", "stop"].map(stem)).toEqual(["glass", "glass", "analysis", "city", "city", "stop", "stop"]);
+    expect(["glasses", "glass", "analysis", "cities", "city", "stopped", "stop"].map(stem)).toEqual([
+      "glass",
+      "glass",
+      "analysis",
+      "city",
+      "city",
+      "stop",
+      "stop",
+    ]);
   });
 
   test("retrieves the expected article for most evaluation questions", async () => {
@@ -69,7 +95,10 @@ describe("createBuiltinEmbedder", () => {
       const vs = await embedder.embed(texts);
       for (const v of vs) chunks.push({ slug: f.replace(/\.md$/, ""), v });
     }
-    const questions = JSON.parse(readFileSync(join(FIXTURES, "questions.json"), "utf8")) as { question: string; expected: string }[];
+    const questions = JSON.parse(readFileSync(join(FIXTURES, "questions.json"), "utf8")) as {
+      question: string;
+      expected: string;
+    }[];
     let top1 = 0;
     let top5 = 0;
     for (const q of questions) {

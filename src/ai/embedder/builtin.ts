@@ -44,7 +44,8 @@ export function stem(word: string): string {
   } else if (/(?:sh|ch|x|z|ss)es$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith("s")) w = w.slice(0, -1);
   if (w.endsWith("ing") && w.length > 5 && /[aeiouy]/.test(w.slice(0, -3))) w = w.slice(0, -3);
-  else if (w.endsWith("ed") && !w.endsWith("eed") && w.length > 4 && /[aeiouy]/.test(w.slice(0, -2))) w = w.slice(0, -2);
+  else if (w.endsWith("ed") && !w.endsWith("eed") && w.length > 4 && /[aeiouy]/.test(w.slice(0, -2)))
+    w = w.slice(0, -2);
   if (w.endsWith("e") && w.length > 3) w = w.slice(0, -1);
   if (w.length > 3 && w[w.length - 1] === w[w.length - 2] && !/[aeiouyls]/.test(w[w.length - 1]!)) w = w.slice(0, -1);
   return w;

@@ -42,8 +42,13 @@ let model: Promise<EmbeddingsModel> | undefined;
 
 async function load(): Promise<EmbeddingsModel> {
   await tf.ready();
-  const artifacts = JSON.parse(await Bun.file(modelJson).text()) as { modelTopology: object; weightsManifest: { weights: unknown[] }[] };
-  const shards = await Promise.all([shard1, shard2, shard3, shard4, shard5, shard6, shard7].map((p) => Bun.file(p).bytes()));
+  const artifacts = JSON.parse(await Bun.file(modelJson).text()) as {
+    modelTopology: object;
+    weightsManifest: { weights: unknown[] }[];
+  };
+  const shards = await Promise.all(
+    [shard1, shard2, shard3, shard4, shard5, shard6, shard7].map((p) => Bun.file(p).bytes()),
+  );
   const weights = new Uint8Array(shards.reduce((n, s) => n + s.length, 0));
   let at = 0;
   for (const s of shards) {
@@ -51,7 +56,11 @@ async function load(): Promise<EmbeddingsModel> {
     at += s.length;
   }
   const graph = await tf.loadGraphModel(
-    tf.io.fromMemory({ modelTopology: artifacts.modelTopology, weightSpecs: artifacts.weightsManifest.flatMap((g) => g.weights), weightData: weights.buffer }),
+    tf.io.fromMemory({
+      modelTopology: artifacts.modelTopology,
+      weightSpecs: artifacts.weightsManifest.flatMap((g) => g.weights),
+      weightData: weights.buffer,
+    }),
   );
   const vocabulary = JSON.parse(await Bun.file(vocabJson).text());
   return new EmbeddingsModel({ model: graph as EmbeddingsModel["model"], vocabulary });

@@ -28,7 +28,10 @@ describe("builtin neural embedder", () => {
     const e = createNeuralEmbedder({ idleMs: 60_000 });
     try {
       const docs = await e.embed(DOCS, "document");
-      const queries = await e.embed(QUERIES.map(([q]) => q), "query");
+      const queries = await e.embed(
+        QUERIES.map(([q]) => q),
+        "query",
+      );
       expect(docs[0]!.length).toBe(e.dimensions);
       QUERIES.forEach(([q, want], i) => {
         const scores = docs.map((d) => dot(queries[i]!, d));
@@ -61,16 +64,24 @@ describe("builtin neural embedder", () => {
     const { services } = ctx;
     const embedder = services.ai.embedder as NeuralEmbedder;
     try {
-      const user = await services.accounts.createUser({ email: "n@example.com", password: "neural-password" }, { bypassSignupPolicy: true });
+      const user = await services.accounts.createUser(
+        { email: "n@example.com", password: "neural-password" },
+        { bypassSignupPolicy: true },
+      );
       embedder.crashNextCall();
-      await services.notes.create(systemActor(user.id, "test"), { content: "# Bees\n\nHoneybee scouts dance to choose a nest." });
+      await services.notes.create(systemActor(user.id, "test"), {
+        content: "# Bees\n\nHoneybee scouts dance to choose a nest.",
+      });
       const first = await services.runner.drain({ timeoutMs: 100_000 });
       expect(first.retried).toBe(1);
-      const vectors = () => services.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunk_vectors").get()!.n;
+      const vectors = () =>
+        services.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunk_vectors").get()!.n;
       expect(vectors()).toBe(0);
       now += 3_600_000; // past the retry backoff
       await services.runner.drain({ timeoutMs: 100_000 });
-      const job = services.db.sqlite.query<{ status: string; attempts: number }, [string]>("SELECT status, attempts FROM jobs WHERE type = ?").get(EMBED_JOB)!;
+      const job = services.db.sqlite
+        .query<{ status: string; attempts: number }, [string]>("SELECT status, attempts FROM jobs WHERE type = ?")
+        .get(EMBED_JOB)!;
       expect(job).toEqual({ status: "succeeded", attempts: 2 });
       expect(vectors()).toBeGreaterThan(0);
     } finally {

@@ -41,7 +41,11 @@ export function clipWords(text: string, max: number): string {
   return text;
 }
 
-export function createNeuralEmbedder(opts: { idleMs: number; weight?: number; onRelease?: () => void }): NeuralEmbedder {
+export function createNeuralEmbedder(opts: {
+  idleMs: number;
+  weight?: number;
+  onRelease?: () => void;
+}): NeuralEmbedder {
   const lexical = createBuiltinEmbedder();
   const w = opts.weight ?? NEURAL_WEIGHT;
   const a = Math.sqrt(w);
@@ -99,7 +103,13 @@ export function createNeuralEmbedder(opts: { idleMs: number; weight?: number; on
     async embed(texts, kind) {
       if (texts.length === 0) return [];
       // A query is waited for by someone: it goes ahead of document batches queued by the embed jobs.
-      const [lex, neural] = await Promise.all([lexical.embed(texts), encode(texts.map((t) => (t.trim() ? t : ".")), kind === "query")]);
+      const [lex, neural] = await Promise.all([
+        lexical.embed(texts),
+        encode(
+          texts.map((t) => (t.trim() ? t : ".")),
+          kind === "query",
+        ),
+      ]);
       return texts.map((t, i) => {
         const v = new Float32Array(NEURAL_DIMENSIONS + lexical.dimensions);
         // A text without words has no meaning either: keep it all-zero so it has no neighbours.

@@ -53,7 +53,13 @@ describe("createOpenAIEmbedder", () => {
 
   test("normalises vectors to unit length and reads base64 replies", async () => {
     const b64 = Buffer.from(new Float32Array([0, 3, 4]).buffer).toString("base64");
-    fake.queue("/v1/embeddings", reply([{ index: 1, embedding: b64 }, { index: 0, embedding: [3, 4, 0] }]));
+    fake.queue(
+      "/v1/embeddings",
+      reply([
+        { index: 1, embedding: b64 },
+        { index: 0, embedding: [3, 4, 0] },
+      ]),
+    );
     const [a, b] = await embedder().embed(["x", "y"]);
     expect(Array.from(a!)).toEqual([expect.closeTo(0.6, 6), expect.closeTo(0.8, 6), 0]);
     expect(Array.from(b!)).toEqual([0, expect.closeTo(0.6, 6), expect.closeTo(0.8, 6)]);
@@ -61,12 +67,22 @@ describe("createOpenAIEmbedder", () => {
   });
 
   test("adds query and document prefixes, and asks for dimensions when told to", async () => {
-    const e = embedder({ queryPrefix: "search_query: ", documentPrefix: "search_document: ", dimensions: 64, requestDimensions: true });
+    const e = embedder({
+      queryPrefix: "search_query: ",
+      documentPrefix: "search_document: ",
+      dimensions: 64,
+      requestDimensions: true,
+    });
     await e.embed(["what is salt"], "query");
     await e.embed(["salt is sodium chloride"]);
     expect(fake.requests.map((r) => r.body)).toEqual([
       { model: "text-embed-test", input: ["search_query: what is salt"], encoding_format: "float", dimensions: 64 },
-      { model: "text-embed-test", input: ["search_document: salt is sodium chloride"], encoding_format: "float", dimensions: 64 },
+      {
+        model: "text-embed-test",
+        input: ["search_document: salt is sodium chloride"],
+        encoding_format: "float",
+        dimensions: 64,
+      },
     ]);
   });
 
@@ -91,7 +107,13 @@ describe("createOpenAIEmbedder", () => {
       fake.queue("/v1/embeddings", c as never);
       expect((await failure(embedder().embed(["a"]))).code).toBe("ai_bad_response");
     }
-    fake.queue("/v1/embeddings", reply([{ index: 0, embedding: [1, 2] }, { index: 0, embedding: [1, 2] }]));
+    fake.queue(
+      "/v1/embeddings",
+      reply([
+        { index: 0, embedding: [1, 2] },
+        { index: 0, embedding: [1, 2] },
+      ]),
+    );
     expect((await failure(embedder().embed(["a", "b"]))).message).toContain("twice");
   });
 

@@ -46,7 +46,8 @@ function parseReply(reply: unknown, expected: number): Float32Array[] {
   data.forEach((item: unknown, at) => {
     const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
     const i = index === undefined ? at : index;
-    if (typeof i !== "number" || !Number.isInteger(i) || i < 0 || i >= expected) throw bad(`data[${at}].index is missing or out of range`);
+    if (typeof i !== "number" || !Number.isInteger(i) || i < 0 || i >= expected)
+      throw bad(`data[${at}].index is missing or out of range`);
     if (out[i]) throw bad(`index ${i} appears twice`);
     out[i] = toVector(embedding, at);
   });
@@ -63,7 +64,8 @@ export function createOpenAIEmbedder(opts: OpenAIEmbedderOptions): Embedder {
     const vectors = parseReply(await opts.client.postJSON(PATH, body), input.length);
     for (const v of vectors) {
       if (dimensions === 0) dimensions = v.length;
-      if (v.length !== dimensions) throw bad(`expected vectors of ${dimensions} dimensions from ${opts.model}, got ${v.length}`);
+      if (v.length !== dimensions)
+        throw bad(`expected vectors of ${dimensions} dimensions from ${opts.model}, got ${v.length}`);
       l2normalize(v);
     }
     return vectors;

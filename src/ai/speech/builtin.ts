@@ -53,7 +53,12 @@ export function createBuiltinSpeech(opts: BuiltinSpeechOptions = {}): SpeechEngi
     const clips: AudioClip[] = [];
     for (const chunk of chunkText(textForFlite(text), maxChunkChars)) {
       throwIfAborted(synthOpts.signal);
-      clips.push(await client.call({ text: chunk, voice: fliteVoice.flite, settings: fliteVoice.settings }, { signal: synthOpts.signal }));
+      clips.push(
+        await client.call(
+          { text: chunk, voice: fliteVoice.flite, settings: fliteVoice.settings },
+          { signal: synthOpts.signal },
+        ),
+      );
     }
     if (clips.some((c) => c.sampleRate !== FLITE_RATE)) throw new Error("flite returned an unexpected sample rate");
     return { samples: concat(clips), sampleRate: FLITE_RATE };

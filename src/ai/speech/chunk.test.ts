@@ -5,7 +5,12 @@ import { textForFlite } from "./flite-wasi.ts";
 
 describe("chunking text for speech", () => {
   test("splits on sentence ends, keeping closing quotes with their sentence", () => {
-    expect(splitSentences('He said "stop." Then   left! Did he?\n\nYes')).toEqual(['He said "stop."', "Then left!", "Did he?", "Yes"]);
+    expect(splitSentences('He said "stop." Then   left! Did he?\n\nYes')).toEqual([
+      'He said "stop."',
+      "Then left!",
+      "Did he?",
+      "Yes",
+    ]);
   });
 
   test("packs whole sentences up to the limit", () => {
@@ -15,7 +20,7 @@ describe("chunking text for speech", () => {
   });
 
   test("cuts an overlong sentence at commas or spaces, never mid-word, without losing words", () => {
-    const sentence = Array.from({ length: 60 }, (_, i) => `word${i}${i % 7 === 6 ? "," : ""}`).join(" ") + ".";
+    const sentence = `${Array.from({ length: 60 }, (_, i) => `word${i}${i % 7 === 6 ? "," : ""}`).join(" ")}.`;
     const chunks = chunkText(sentence, 80);
     expect(chunks.every((c) => c.length <= 80)).toBe(true);
     expect(chunks.join(" ").split(" ")).toEqual(sentence.split(" "));

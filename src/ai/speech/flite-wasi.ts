@@ -62,7 +62,11 @@ export function runWasiCommand(module: WebAssembly.Module, args: string[]): Wasi
   const imports = {
     args_sizes_get(countPtr: number, sizePtr: number) {
       view().setUint32(countPtr, argv.length, true);
-      view().setUint32(sizePtr, argv.reduce((n, a) => n + a.length, 0), true);
+      view().setUint32(
+        sizePtr,
+        argv.reduce((n, a) => n + a.length, 0),
+        true,
+      );
       return ERRNO_SUCCESS;
     },
     args_get(argvPtr: number, bufPtr: number) {
@@ -111,7 +115,10 @@ export function runWasiCommand(module: WebAssembly.Module, args: string[]): Wasi
       for (let i = 0; entry && i < iovsLen; i++) {
         const ptr = view().getUint32(iovs + i * 8, true);
         const len = view().getUint32(iovs + i * 8 + 4, true);
-        const chunk = entry.file.data.subarray(entry.file.position, Math.min(entry.file.length, entry.file.position + len));
+        const chunk = entry.file.data.subarray(
+          entry.file.position,
+          Math.min(entry.file.length, entry.file.position + len),
+        );
         bytes().set(chunk, ptr);
         entry.file.position += chunk.length;
         total += chunk.length;
@@ -143,7 +150,17 @@ export function runWasiCommand(module: WebAssembly.Module, args: string[]): Wasi
       view().setUint32(nwrittenPtr, total, true);
       return ERRNO_SUCCESS;
     },
-    path_open(dirFd: number, _dirFlags: number, pathPtr: number, pathLen: number, oflags: number, _rb: bigint, _ri: bigint, _fdFlags: number, fdPtr: number) {
+    path_open(
+      dirFd: number,
+      _dirFlags: number,
+      pathPtr: number,
+      pathLen: number,
+      oflags: number,
+      _rb: bigint,
+      _ri: bigint,
+      _fdFlags: number,
+      fdPtr: number,
+    ) {
       if (dirFd !== PREOPEN_FD) return ERRNO_BADF;
       const path = decoder.decode(bytes().slice(pathPtr, pathPtr + pathLen));
       let file = created.get(path);
@@ -189,7 +206,12 @@ export function textForFlite(text: string): string {
 }
 
 /** One synthesis (`settings` are Flite features, e.g. int_f0_target_mean): returns the WAV file Flite wrote (16 kHz, 16-bit mono for the bundled voices). */
-export function fliteToWav(module: WebAssembly.Module, text: string, voice: string, settings: Record<string, string | number> = {}): Uint8Array {
+export function fliteToWav(
+  module: WebAssembly.Module,
+  text: string,
+  voice: string,
+  settings: Record<string, string | number> = {},
+): Uint8Array {
   const setf = Object.entries(settings).flatMap(([k, v]) => ["--setf", `${k}=${v}`]);
   const run = runWasiCommand(module, ["flite", "-voice", voice, ...setf, "-t", text, "-o", "out.wav"]);
   const wav = run.files.get("out.wav");

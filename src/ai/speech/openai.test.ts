@@ -29,14 +29,26 @@ const server = Bun.serve({
 afterAll(() => server.stop(true));
 
 const speech = (extra: Partial<Parameters<typeof createOpenAISpeech>[0]> = {}) =>
-  createOpenAISpeech({ baseUrl: `http://localhost:${server.port}/`, apiKey: "sk-test", model: "tts-1", timeoutMs: 5000, ...extra });
+  createOpenAISpeech({
+    baseUrl: `http://localhost:${server.port}/`,
+    apiKey: "sk-test",
+    model: "tts-1",
+    timeoutMs: 5000,
+    ...extra,
+  });
 
 describe("openai speech adapter", () => {
   test("posts the documented request and decodes the WAV reply", async () => {
     seen.length = 0;
     reply = (b) => new Response(wavFor(b.input), { headers: { "content-type": "audio/wav" } });
     const clip = await speech().synthesize("Hello there.", "host_b");
-    expect(seen).toEqual([{ path: "/v1/audio/speech", auth: "Bearer sk-test", body: { model: "tts-1", input: "Hello there.", voice: "onyx", response_format: "wav" } }]);
+    expect(seen).toEqual([
+      {
+        path: "/v1/audio/speech",
+        auth: "Bearer sk-test",
+        body: { model: "tts-1", input: "Hello there.", voice: "onyx", response_format: "wav" },
+      },
+    ]);
     expect(clip.sampleRate).toBe(24000);
     expect(clip.samples.length).toBe(12 * 240);
     expect(clip.samples[0]).toBeCloseTo(0.25, 3);
@@ -58,7 +70,8 @@ describe("openai speech adapter", () => {
   });
 
   test("decodes raw PCM when the server answers in pcm format", async () => {
-    reply = () => new Response(new Int16Array([0, 16384, -16384, 8192]).buffer, { headers: { "content-type": "audio/pcm" } });
+    reply = () =>
+      new Response(new Int16Array([0, 16384, -16384, 8192]).buffer, { headers: { "content-type": "audio/pcm" } });
     const clip = await speech().synthesize("x", "host_a");
     expect(clip.sampleRate).toBe(24000);
     expect([...clip.samples]).toEqual([0, 0.5, -0.5, 0.25]);
@@ -75,7 +88,9 @@ describe("openai speech adapter", () => {
 
   test("a reply that is not audio is a clear upstream error", async () => {
     reply = () => Response.json({ ok: true });
-    const err = await speech().synthesize("x", "host_a").catch((e: unknown) => e);
+    const err = await speech()
+      .synthesize("x", "host_a")
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe("upstream_error");
     expect((err as AppError).detail).toMatch(/did not send WAV or PCM audio \(content-type "application\/json/);

@@ -37,7 +37,10 @@ function decodeReply(bytes: Uint8Array, contentType: string): AudioClip {
   }
   const rate = pcmRate(contentType);
   if (rate !== undefined && bytes.length % 2 === 0 && bytes.length > 0) return decodePcm16(bytes, rate);
-  throw new AppError("upstream_error", `speech server did not send WAV or PCM audio (content-type "${contentType || "none"}", ${bytes.length} bytes)`);
+  throw new AppError(
+    "upstream_error",
+    `speech server did not send WAV or PCM audio (content-type "${contentType || "none"}", ${bytes.length} bytes)`,
+  );
 }
 
 function joinClips(clips: AudioClip[]): AudioClip {

@@ -8,7 +8,15 @@ function tone(n: number, rate: number, hz = 440, amp = 0.5): Float32Array {
 }
 
 /** A hand-built WAV with any header values, for the cases our own encoder never writes. */
-function rawWav(opts: { channels: number; rate: number; bits: number; format?: number; data: Uint8Array; dataSize?: number; extraChunk?: boolean }): Uint8Array {
+function rawWav(opts: {
+  channels: number;
+  rate: number;
+  bits: number;
+  format?: number;
+  data: Uint8Array;
+  dataSize?: number;
+  extraChunk?: boolean;
+}): Uint8Array {
   const extra = opts.extraChunk ? 8 + 3 + 1 : 0; // odd-sized chunk plus its pad byte
   const bytes = new Uint8Array(44 + extra + opts.data.length);
   const v = new DataView(bytes.buffer);
@@ -73,8 +81,12 @@ describe("wav", () => {
   test("rejects non-WAV bytes and unsupported encodings with a clear error", () => {
     expect(isWav(new TextEncoder().encode('{"error":"nope"}'))).toBe(false);
     expect(() => decodeWav(new TextEncoder().encode("not audio at all"))).toThrow(/missing RIFF\/WAVE header/);
-    expect(() => decodeWav(rawWav({ channels: 1, rate: 8000, bits: 8, format: 2, data: new Uint8Array(4) }))).toThrow(/unsupported sample format 2/);
-    expect(() => decodeWav(rawWav({ channels: 1, rate: 8000, bits: 16, data: new Uint8Array(4) }).subarray(0, 36))).toThrow(AppError);
+    expect(() => decodeWav(rawWav({ channels: 1, rate: 8000, bits: 8, format: 2, data: new Uint8Array(4) }))).toThrow(
+      /unsupported sample format 2/,
+    );
+    expect(() =>
+      decodeWav(rawWav({ channels: 1, rate: 8000, bits: 16, data: new Uint8Array(4) }).subarray(0, 36)),
+    ).toThrow(AppError);
   });
 
   test("decodes raw 16-bit PCM", () => {

@@ -40,7 +40,8 @@ function sampleReader(view: DataView, fmt: WavFormat): (offset: number) => numbe
   if (format !== FORMAT_PCM) throw bad(`unsupported sample format ${format}`);
   if (bits === 16) return (o) => view.getInt16(o, true) / 32768;
   if (bits === 8) return (o) => (view.getUint8(o) - 128) / 128;
-  if (bits === 24) return (o) => ((view.getUint8(o) | (view.getUint8(o + 1) << 8) | (view.getInt8(o + 2) << 16)) / 8388608);
+  if (bits === 24)
+    return (o) => (view.getUint8(o) | (view.getUint8(o + 1) << 8) | (view.getInt8(o + 2) << 16)) / 8388608;
   if (bits === 32) return (o) => view.getInt32(o, true) / 2147483648;
   throw bad(`unsupported bit depth ${bits}`);
 }

@@ -81,7 +81,11 @@ describe("worker client", () => {
   });
 
   test("workerUrl points into the embedded filesystem of a compiled binary", () => {
-    expect(workerUrl("./w.ts", "file:///srv/app/src/ai/speech/x.ts", "ai/speech/w.ts").href).toBe("file:///srv/app/src/ai/speech/w.ts");
-    expect(workerUrl("./w.ts", "file:///$bunfs/root/commonplace", "ai/speech/w.ts").href).toBe("file:///$bunfs/root/ai/speech/w.ts");
+    expect(workerUrl("./w.ts", "file:///srv/app/src/ai/speech/x.ts", "ai/speech/w.ts").href).toBe(
+      "file:///srv/app/src/ai/speech/w.ts",
+    );
+    expect(workerUrl("./w.ts", "file:///$bunfs/root/commonplace", "ai/speech/w.ts").href).toBe(
+      "file:///$bunfs/root/ai/speech/w.ts",
+    );
   });
 });

@@ -4,7 +4,9 @@ import { users } from "./users.ts";
 
 export const apiKeys = sqliteTable("api_keys", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   keyHash: text("key_hash").notNull().unique(),
   hint: text("hint").notNull(),

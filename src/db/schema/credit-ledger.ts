@@ -4,7 +4,9 @@ import { users } from "./users.ts";
 
 export const creditLedger = sqliteTable("credit_ledger", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   amount: integer("amount").notNull(),
   reason: text("reason").notNull(),
   ref: text("ref"),

@@ -6,7 +6,9 @@ import { sources } from "./sources.ts";
 export const feedEntries = sqliteTable(
   "feed_entries",
   {
-    watchId: text("watch_id").notNull().references(() => feedWatches.id, { onDelete: "cascade" }),
+    watchId: text("watch_id")
+      .notNull()
+      .references(() => feedWatches.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     sourceId: text("source_id").references(() => sources.id, { onDelete: "set null" }),
     seenAt: text("seen_at").notNull(),

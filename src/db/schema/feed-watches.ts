@@ -5,8 +5,12 @@ import { workflows } from "./workflows.ts";
 
 export const feedWatches = sqliteTable("feed_watches", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-  workflowId: text("workflow_id").notNull().references(() => workflows.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  workflowId: text("workflow_id")
+    .notNull()
+    .references(() => workflows.id, { onDelete: "cascade" }),
   feedUrl: text("feed_url").notNull(),
   fetchUrl: text("fetch_url"),
   title: text("title"),

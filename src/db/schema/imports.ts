@@ -4,7 +4,9 @@ import { users } from "./users.ts";
 
 export const imports = sqliteTable("imports", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   format: text("format").notNull(),
   filename: text("filename"),
   fileSha256: text("file_sha256").notNull(),

@@ -6,8 +6,12 @@ import { sources } from "./sources.ts";
 export const noteSources = sqliteTable(
   "note_sources",
   {
-    noteId: text("note_id").notNull().references(() => notes.id, { onDelete: "cascade" }),
-    sourceId: text("source_id").notNull().references(() => sources.id, { onDelete: "cascade" }),
+    noteId: text("note_id")
+      .notNull()
+      .references(() => notes.id, { onDelete: "cascade" }),
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => sources.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.noteId, t.sourceId] })],
 );

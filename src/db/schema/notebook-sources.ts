@@ -6,8 +6,12 @@ import { sources } from "./sources.ts";
 export const notebookSources = sqliteTable(
   "notebook_sources",
   {
-    notebookId: text("notebook_id").notNull().references(() => notebooks.id, { onDelete: "cascade" }),
-    sourceId: text("source_id").notNull().references(() => sources.id, { onDelete: "cascade" }),
+    notebookId: text("notebook_id")
+      .notNull()
+      .references(() => notebooks.id, { onDelete: "cascade" }),
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => sources.id, { onDelete: "cascade" }),
     addedAt: text("added_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.notebookId, t.sourceId] })],

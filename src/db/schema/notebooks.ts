@@ -4,7 +4,9 @@ import { users } from "./users.ts";
 
 export const notebooks = sqliteTable("notebooks", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   description: text("description"),
   createdAt: text("created_at").notNull(),

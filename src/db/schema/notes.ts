@@ -5,7 +5,9 @@ import { users } from "./users.ts";
 
 export const notes = sqliteTable("notes", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   notebookId: text("notebook_id").references(() => notebooks.id, { onDelete: "set null" }),
   title: text("title"),
   content: text("content").notNull(),

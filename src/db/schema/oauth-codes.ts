@@ -6,8 +6,12 @@ import { users } from "./users.ts";
 
 export const oauthCodes = sqliteTable("oauth_codes", {
   codeHash: text("code_hash").primaryKey(),
-  clientId: text("client_id").notNull().references(() => oauthClients.id, { onDelete: "cascade" }),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  clientId: text("client_id")
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   redirectUri: text("redirect_uri").notNull(),
   codeChallenge: text("code_challenge").notNull(),
   scope: text("scope").notNull(),

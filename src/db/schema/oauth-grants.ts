@@ -5,8 +5,12 @@ import { users } from "./users.ts";
 
 export const oauthGrants = sqliteTable("oauth_grants", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-  clientId: text("client_id").notNull().references(() => oauthClients.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  clientId: text("client_id")
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: "cascade" }),
   scope: text("scope").notNull(),
   resource: text("resource").notNull(),
   createdAt: text("created_at").notNull(),

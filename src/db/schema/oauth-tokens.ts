@@ -5,7 +5,9 @@ import { oauthGrants } from "./oauth-grants.ts";
 export const oauthTokens = sqliteTable("oauth_tokens", {
   tokenHash: text("token_hash").primaryKey(),
   kind: text("kind", { enum: ["access", "refresh"] }).notNull(),
-  grantId: text("grant_id").notNull().references(() => oauthGrants.id, { onDelete: "cascade" }),
+  grantId: text("grant_id")
+    .notNull()
+    .references(() => oauthGrants.id, { onDelete: "cascade" }),
   createdAt: text("created_at").notNull(),
   expiresAt: text("expires_at").notNull(),
   /** Refresh tokens only: when it was exchanged; presenting it again revokes the grant. */

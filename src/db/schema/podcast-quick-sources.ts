@@ -3,7 +3,9 @@ import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { sources } from "./sources.ts";
 
 export const podcastQuickSources = sqliteTable("podcast_quick_sources", {
-  sourceId: text("source_id").primaryKey().references(() => sources.id, { onDelete: "cascade" }),
+  sourceId: text("source_id")
+    .primaryKey()
+    .references(() => sources.id, { onDelete: "cascade" }),
   podcastId: text("podcast_id").notNull(),
   createdAt: text("created_at").notNull(),
 });

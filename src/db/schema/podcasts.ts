@@ -4,11 +4,15 @@ import { users } from "./users.ts";
 
 export const podcasts = sqliteTable("podcasts", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   title: text("title").notNull(),
   format: text("format").notNull(),
   language: text("language").notNull(),
-  status: text("status", { enum: ["queued", "generating", "ready", "failed"] }).notNull().default("queued"),
+  status: text("status", { enum: ["queued", "generating", "ready", "failed"] })
+    .notNull()
+    .default("queued"),
   error: text("error"),
   errorDetail: text("error_detail"),
   sourceIds: text("source_ids", { mode: "json" }).$type<string[]>().notNull(),

@@ -4,7 +4,9 @@ import { users } from "./users.ts";
 
 export const sessions = sqliteTable("sessions", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   tokenHash: text("token_hash").notNull().unique(),
   csrfToken: text("csrf_token").notNull(),
   createdAt: text("created_at").notNull(),

@@ -4,12 +4,16 @@ import { users } from "./users.ts";
 
 export const sources = sqliteTable("sources", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   url: text("url").notNull(),
   normalizedUrl: text("normalized_url").notNull(),
   title: text("title"),
   titleFromUser: integer("title_from_user", { mode: "boolean" }).notNull().default(false),
-  status: text("status", { enum: ["pending", "ready", "failed"] }).notNull().default("pending"),
+  status: text("status", { enum: ["pending", "ready", "failed"] })
+    .notNull()
+    .default("pending"),
   error: text("error"),
   errorDetail: text("error_detail"),
   finalUrl: text("final_url"),

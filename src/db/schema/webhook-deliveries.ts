@@ -4,7 +4,9 @@ import { webhookTokens } from "./webhook-tokens.ts";
 
 export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   id: text("id").primaryKey(),
-  tokenId: text("token_id").notNull().references(() => webhookTokens.id, { onDelete: "cascade" }),
+  tokenId: text("token_id")
+    .notNull()
+    .references(() => webhookTokens.id, { onDelete: "cascade" }),
   dedupeKey: text("dedupe_key"),
   runIds: text("run_ids").notNull(),
   receivedAt: integer("received_at").notNull(),

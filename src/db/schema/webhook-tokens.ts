@@ -4,7 +4,9 @@ import { users } from "./users.ts";
 
 export const webhookTokens = sqliteTable("webhook_tokens", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   tokenHash: text("token_hash").notNull().unique(),
   hint: text("hint").notNull(),
   createdAt: text("created_at").notNull(),

@@ -5,7 +5,9 @@ import { workflows } from "./workflows.ts";
 export const workflowRuns = sqliteTable("workflow_runs", {
   id: text("id").primaryKey(),
   userId: text("user_id").notNull(),
-  workflowId: text("workflow_id").notNull().references(() => workflows.id, { onDelete: "cascade" }),
+  workflowId: text("workflow_id")
+    .notNull()
+    .references(() => workflows.id, { onDelete: "cascade" }),
   status: text("status", { enum: ["queued", "running", "succeeded", "failed"] }).notNull(),
   triggerType: text("trigger_type").notNull(),
   triggerJson: text("trigger_json").notNull(),

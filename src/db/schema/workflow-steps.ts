@@ -4,7 +4,9 @@ import { workflowRuns } from "./workflow-runs.ts";
 
 export const workflowSteps = sqliteTable("workflow_steps", {
   id: text("id").primaryKey(),
-  runId: text("run_id").notNull().references(() => workflowRuns.id, { onDelete: "cascade" }),
+  runId: text("run_id")
+    .notNull()
+    .references(() => workflowRuns.id, { onDelete: "cascade" }),
   seq: integer("seq").notNull(),
   path: text("path").notNull(),
   actionId: text("action_id").notNull(),

@@ -5,7 +5,9 @@ import { webhookTokens } from "./webhook-tokens.ts";
 
 export const workflows = sqliteTable("workflows", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   active: integer("active", { mode: "boolean" }).notNull().default(true),
   triggerType: text("trigger_type", { enum: ["webhook", "event"] }).notNull(),

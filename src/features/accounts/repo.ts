@@ -31,14 +31,25 @@ export function createAccountsRepo(db: Db) {
     /** Ends every session of the user except `keepId`; returns how many ended. */
     async deleteOtherSessions(userId: string, keepId: string): Promise<number> {
       return db.exec(
-        (c) => c.orm.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId))).returning({ id: sessions.id }).all().length,
+        (c) =>
+          c.orm
+            .delete(sessions)
+            .where(and(eq(sessions.userId, userId), ne(sessions.id, keepId)))
+            .returning({ id: sessions.id })
+            .all().length,
       );
     },
     async insertSession(row: SessionRow): Promise<void> {
       await db.exec((c) => c.orm.insert(sessions).values(row).run());
     },
     async sessionByHash(hash: string, now: string): Promise<SessionRow | undefined> {
-      return db.query((c) => c.orm.select().from(sessions).where(and(eq(sessions.tokenHash, hash), gt(sessions.expiresAt, now))).get());
+      return db.query((c) =>
+        c.orm
+          .select()
+          .from(sessions)
+          .where(and(eq(sessions.tokenHash, hash), gt(sessions.expiresAt, now)))
+          .get(),
+      );
     },
     async deleteSession(id: string): Promise<void> {
       await db.exec((c) => c.orm.delete(sessions).where(eq(sessions.id, id)).run());

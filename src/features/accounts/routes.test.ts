@@ -53,7 +53,9 @@ describe("/api/v1/keys", () => {
     const list = await call(ctx, "GET", "/api/v1/keys", { key: a.key });
     expect(list.body.data.map((k: any) => k.name).sort()).toEqual(["laptop", "test key"]);
     expect(JSON.stringify(list.body)).not.toContain(created.body.key);
-    const stored = ctx.db.sqlite.query<{ key_hash: string }, [string]>("SELECT key_hash FROM api_keys WHERE id = ?").get(created.body.id)!;
+    const stored = ctx.db.sqlite
+      .query<{ key_hash: string }, [string]>("SELECT key_hash FROM api_keys WHERE id = ?")
+      .get(created.body.id)!;
     expect(stored.key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(ctx.db.sqlite.query("SELECT * FROM api_keys").all())).not.toContain(created.body.key);
     expect((await call(ctx, "DELETE", `/api/v1/keys/${created.body.id}`, { key: b.key })).status).toBe(404);
@@ -99,7 +101,9 @@ describe("health", () => {
     expect(post.requestBody.content["application/json"].schema.required).toContain("url");
     expect(post.responses["201"]).toBeDefined();
     for (const status of ["401", "422", "429", "4XX", "5XX"]) {
-      expect(post.responses[status].content["application/problem+json"].schema.$ref).toBe("#/components/schemas/Problem");
+      expect(post.responses[status].content["application/problem+json"].schema.$ref).toBe(
+        "#/components/schemas/Problem",
+      );
     }
     expect(r.body.paths["/api/v1/sources/{id}"].get.responses["404"]).toBeDefined();
     expect(r.body.components.schemas.Problem.properties.code.enum).toContain("validation_failed");

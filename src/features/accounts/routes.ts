@@ -6,41 +6,43 @@ import { AccountPublic, MePublic } from "./schema.ts";
 import { toPublicUser } from "./service.ts";
 
 export function accountRoutes(s: Services) {
-  return new Elysia({ tags: ["Account"] })
-    // GET /api/v1/me
-    .get(
-      "/me",
-      async ({ request }) => {
-        const actor = actorOf(request);
-        const { type, ...rest } = actor.auth as { type: string } & Record<string, string>;
-        const auth = type === "oauth" ? { type, client_id: rest.client_id } : { type, ...rest };
-        return { ...toPublicUser(await s.accounts.userById(actor.userId)), auth };
-      },
-      {
-        response: MePublic,
-        detail: {
-          operationId: "getMe",
-          summary: "The caller and how they authenticated",
-          description:
-            "The user the credential acts for, and how it authenticated: `api_key` with the key's id and name, or `oauth` with the client id.",
+  return (
+    new Elysia({ tags: ["Account"] })
+      // GET /api/v1/me
+      .get(
+        "/me",
+        async ({ request }) => {
+          const actor = actorOf(request);
+          const { type, ...rest } = actor.auth as { type: string } & Record<string, string>;
+          const auth = type === "oauth" ? { type, client_id: rest.client_id } : { type, ...rest };
+          return { ...toPublicUser(await s.accounts.userById(actor.userId)), auth };
         },
-      },
-    )
-    // GET /api/v1/account
-    .get(
-      "/account",
-      async ({ request }) => {
-        const { plan, ...credits } = await s.credits.balance(actorOf(request).userId);
-        return { plan, credits };
-      },
-      {
-        response: AccountPublic,
-        detail: {
-          operationId: "getAccount",
-          summary: "Plan and credit balance for the current period",
-          description:
-            "The plan and the credit balance of the current period; AI operations (ask, podcasts) spend credits and report their cost.",
+        {
+          response: MePublic,
+          detail: {
+            operationId: "getMe",
+            summary: "The caller and how they authenticated",
+            description:
+              "The user the credential acts for, and how it authenticated: `api_key` with the key's id and name, or `oauth` with the client id.",
+          },
         },
-      },
-    );
+      )
+      // GET /api/v1/account
+      .get(
+        "/account",
+        async ({ request }) => {
+          const { plan, ...credits } = await s.credits.balance(actorOf(request).userId);
+          return { plan, credits };
+        },
+        {
+          response: AccountPublic,
+          detail: {
+            operationId: "getAccount",
+            summary: "Plan and credit balance for the current period",
+            description:
+              "The plan and the credit balance of the current period; AI operations (ask, podcasts) spend credits and report their cost.",
+          },
+        },
+      )
+  );
 }

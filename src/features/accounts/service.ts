@@ -18,7 +18,12 @@ export interface PublicUser {
   created_at: string;
 }
 
-export const toPublicUser = (u: UserRow): PublicUser => ({ id: u.id, email: u.email, name: u.name, created_at: u.createdAt });
+export const toPublicUser = (u: UserRow): PublicUser => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  created_at: u.createdAt,
+});
 
 /** The password rules of sign-up, shared by changing a password. */
 function checkPassword(path: string, password: string): void {
@@ -30,7 +35,12 @@ function randomToken(bytes = 32): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url");
 }
 
-export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; config: Config; changes: ChangeWatch }) {
+export function createAccountsService(deps: {
+  repo: AccountsRepo;
+  clock: Clock;
+  config: Config;
+  changes: ChangeWatch;
+}) {
   const { repo, clock, config } = deps;
   // Users are read on every authenticated request; the cache drops itself when another
   // connection (the CLI setting a plan) commits, and this service's own writes evict entries.
@@ -58,19 +68,30 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
     /** Computes the dummy hash ahead of time so the first unknown-email sign-in is not slower. */
     warmUp: () => dummy().then(() => undefined),
 
-    async createUser(input: { email: string; password: string; name?: string }, opts: { bypassSignupPolicy?: boolean } = {}): Promise<UserRow> {
+    async createUser(
+      input: { email: string; password: string; name?: string },
+      opts: { bypassSignupPolicy?: boolean } = {},
+    ): Promise<UserRow> {
       const email = input.email.trim();
       if (!EMAIL_RE.test(email) || email.length > 254) throw invalid("email", "must be an email address");
       checkPassword("password", input.password);
       const name = (input.name ?? "").trim() || email.split("@")[0]!;
       if (name.length > 100) throw invalid("name", "must be at most 100 characters");
-      if (!opts.bypassSignupPolicy && !config.allowSignup && await repo.countUsers() > 0) {
+      if (!opts.bypassSignupPolicy && !config.allowSignup && (await repo.countUsers()) > 0) {
         throw new AppError("signup_closed", "Sign-up is closed on this server; ask its administrator for an account");
       }
       const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
       if (await repo.userByEmail(email)) throw new AppError("conflict", "An account with this email already exists");
       const at = nowIso();
-      const row: UserRow = { id: newId("user"), email, name, passwordHash, planId: config.credits.defaultPlanId, createdAt: at, updatedAt: at };
+      const row: UserRow = {
+        id: newId("user"),
+        email,
+        name,
+        passwordHash,
+        planId: config.credits.defaultPlanId,
+        createdAt: at,
+        updatedAt: at,
+      };
       try {
         await repo.insertUser(row);
       } catch (e) {
@@ -81,7 +102,7 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
     },
 
     async signupOpen(): Promise<boolean> {
-      return config.allowSignup || await repo.countUsers() === 0;
+      return config.allowSignup || (await repo.countUsers()) === 0;
     },
 
     async verifyPassword(email: string, password: string): Promise<UserRow> {
@@ -106,7 +127,10 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
     async setPlan(userId: string, planId: string): Promise<void> {
       if (!config.credits.plans.some((p) => p.id === planId)) {
         const known = config.credits.plans.map((p) => p.id).join(", ");
-        throw invalid("plan", `unknown plan "${planId}"; known: ${known} (plans are defined by the PLANS setting, shared by the server and the CLI)`);
+        throw invalid(
+          "plan",
+          `unknown plan "${planId}"; known: ${known} (plans are defined by the PLANS setting, shared by the server and the CLI)`,
+        );
       }
       await repo.setPlan(userId, planId, nowIso());
       users.delete(userId);
@@ -116,7 +140,11 @@ export function createAccountsService(deps: { repo: AccountsRepo; clock: Clock; 
      * Replaces the password after checking the current one, and ends every other session of the
      * user (a stolen session stops working); `keepSessionId` stays signed in. Returns how many ended.
      */
-    async changePassword(userId: string, input: { current: string; next: string }, keepSessionId: string): Promise<number> {
+    async changePassword(
+      userId: string,
+      input: { current: string; next: string },
+      keepSessionId: string,
+    ): Promise<number> {
       const user = await repo.userById(userId);
       if (!user) throw notFound("User");
       if (!input.current) throw invalid("current_password", "Enter your current password");

@@ -8,7 +8,13 @@ const used = preparedOn((orm) =>
   orm
     .select({ used: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` })
     .from(creditLedger)
-    .where(and(eq(creditLedger.userId, sql.placeholder("userId")), gte(creditLedger.createdAt, sql.placeholder("from")), lt(creditLedger.createdAt, sql.placeholder("to"))))
+    .where(
+      and(
+        eq(creditLedger.userId, sql.placeholder("userId")),
+        gte(creditLedger.createdAt, sql.placeholder("from")),
+        lt(creditLedger.createdAt, sql.placeholder("to")),
+      ),
+    )
     .prepare(),
 );
 
@@ -19,7 +25,15 @@ export function createCreditsRepo(db: Db) {
     },
     /** The user's latest spends, newest first (the (user_id, created_at) index serves it). */
     recent(userId: string, limit: number) {
-      return db.query((c) => c.orm.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.createdAt), desc(creditLedger.id)).limit(limit).all());
+      return db.query((c) =>
+        c.orm
+          .select()
+          .from(creditLedger)
+          .where(eq(creditLedger.userId, userId))
+          .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
+          .limit(limit)
+          .all(),
+      );
     },
     async insert(row: typeof creditLedger.$inferInsert): Promise<void> {
       await db.exec((c) => c.orm.insert(creditLedger).values(row).run());

@@ -15,13 +15,16 @@ import { periodFor } from "./service.ts";
 function insertUser(sqlite: Database, createdAt: string, planId = "free"): string {
   const id = newId("user");
   sqlite
-    .query("INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, ?, 'x', ?, ?, ?)")
+    .query(
+      "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, ?, 'x', ?, ?, ?)",
+    )
     .run(id, `${id.toLowerCase()}@example.com`, "n", planId, createdAt, createdAt);
   return id;
 }
 
 function ledgerCount(sqlite: Database, userId: string): number {
-  return sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM credit_ledger WHERE user_id = ?").get(userId)!.n;
+  return sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM credit_ledger WHERE user_id = ?").get(userId)!
+    .n;
 }
 
 function services(db: Db, credits: number, now: { t: number }) {
@@ -58,7 +61,11 @@ describe("credits service", () => {
     const user = insertUser(s.db.sqlite, "2024-01-31T12:00:00.000Z");
     await s.credits.spend(user, 7, "ask");
     now.t = at("2024-02-29T11:59:59.000Z");
-    expect(await s.credits.balance(user)).toMatchObject({ used: 7, remaining: 3, period_end: "2024-02-29T12:00:00.000Z" });
+    expect(await s.credits.balance(user)).toMatchObject({
+      used: 7,
+      remaining: 3,
+      period_end: "2024-02-29T12:00:00.000Z",
+    });
     now.t = at("2024-02-29T12:00:00.000Z");
     const b = await s.credits.balance(user);
     expect(b).toMatchObject({ allowance: 10, used: 0, remaining: 10 });
@@ -134,7 +141,11 @@ describe("two connections to one database file", () => {
     const check = openDatabase(file);
     for (const [i, user] of users.entries()) {
       const wins = results.filter((r) => r[i] === "won").length;
-      expect({ user, wins, outcomes: results.map((r) => r[i]) }).toEqual({ user, wins: 1, outcomes: expect.arrayContaining(["won", "insufficient_credit"]) });
+      expect({ user, wins, outcomes: results.map((r) => r[i]) }).toEqual({
+        user,
+        wins: 1,
+        outcomes: expect.arrayContaining(["won", "insufficient_credit"]),
+      });
       expect(ledgerCount(check.sqlite, user)).toBe(1);
     }
     check.close();
@@ -173,7 +184,11 @@ async function raceWorker(file: string, users: string[]) {
       worker.onerror = (e) => fail(new Error(e.message));
     });
   const ready = next();
-  worker.postMessage({ type: "open", file, env: { DATA_DIR: dirname(file), LOG_LEVEL: "silent", DEFAULT_MONTHLY_CREDITS: "1" } });
+  worker.postMessage({
+    type: "open",
+    file,
+    env: { DATA_DIR: dirname(file), LOG_LEVEL: "silent", DEFAULT_MONTHLY_CREDITS: "1" },
+  });
   await ready;
   return {
     /** Starts spending; resolves with one outcome per user. */
@@ -181,7 +196,7 @@ async function raceWorker(file: string, users: string[]) {
       const result = next();
       worker.postMessage({ type: "go", users });
       const out = (await result) as string[];
-      void worker.terminate();
+      worker.terminate();
       return out;
     },
   };

@@ -31,7 +31,17 @@ function addMonths(anchor: Date, months: number): Date {
   const m = anchor.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
   const day = Math.min(anchor.getUTCDate(), lastDay);
-  return new Date(Date.UTC(y, m, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
+  return new Date(
+    Date.UTC(
+      y,
+      m,
+      day,
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+      anchor.getUTCMilliseconds(),
+    ),
+  );
 }
 
 export function periodFor(anchorIso: string, nowMs: number): { start: Date; end: Date } {
@@ -43,11 +53,20 @@ export function periodFor(anchorIso: string, nowMs: number): { start: Date; end:
   return { start: addMonths(anchor, k), end: addMonths(anchor, k + 1) };
 }
 
-export function createCreditsService(deps: { repo: CreditsRepo; accounts: AccountsRepo; db: Transactor; clock: Clock; config: Config }) {
+export function createCreditsService(deps: {
+  repo: CreditsRepo;
+  accounts: AccountsRepo;
+  db: Transactor;
+  clock: Clock;
+  config: Config;
+}) {
   const { repo, accounts, db, clock, config } = deps;
 
   function planOf(planId: string): Plan {
-    return config.credits.plans.find((p) => p.id === planId) ?? config.credits.plans.find((p) => p.id === config.credits.defaultPlanId)!;
+    return (
+      config.credits.plans.find((p) => p.id === planId) ??
+      config.credits.plans.find((p) => p.id === config.credits.defaultPlanId)!
+    );
   }
 
   async function balance(userId: string): Promise<Balance & { plan: Plan }> {
@@ -71,7 +90,13 @@ export function createCreditsService(deps: { repo: CreditsRepo; accounts: Accoun
 
     /** The latest spends: what (reason, and the podcast id for podcasts), when, how many credits. */
     async recentSpends(userId: string, limit: number): Promise<Spend[]> {
-      return (await repo.recent(userId, limit)).map((r) => ({ id: r.id, amount: r.amount, reason: r.reason, ref: r.ref, created_at: r.createdAt }));
+      return (await repo.recent(userId, limit)).map((r) => ({
+        id: r.id,
+        amount: r.amount,
+        reason: r.reason,
+        ref: r.ref,
+        created_at: r.createdAt,
+      }));
     },
 
     /** Throws 402 insufficient_credit when short; the check and the ledger row are one transaction. */
@@ -86,7 +111,14 @@ export function createCreditsService(deps: { repo: CreditsRepo; accounts: Accoun
           );
         }
         if (amount > 0) {
-          await repo.insert({ id: newId("ledger"), userId, amount, reason, ref: ref ?? null, createdAt: new Date(clock.now()).toISOString() });
+          await repo.insert({
+            id: newId("ledger"),
+            userId,
+            amount,
+            reason,
+            ref: ref ?? null,
+            createdAt: new Date(clock.now()).toISOString(),
+          });
         }
         const { plan: _plan, ...rest } = b;
         return { ...rest, used: b.used + amount, remaining: b.remaining - amount };
@@ -97,7 +129,10 @@ export function createCreditsService(deps: { repo: CreditsRepo; accounts: Accoun
     async ensure(userId: string, amount: number): Promise<void> {
       const b = await balance(userId);
       if (b.remaining < amount) {
-        throw new AppError("insufficient_credit", `This needs ${amount} credits and ${b.remaining} remain until ${b.period_end}`);
+        throw new AppError(
+          "insufficient_credit",
+          `This needs ${amount} credits and ${b.remaining} remain until ${b.period_end}`,
+        );
       }
     },
   };

@@ -15,7 +15,9 @@ function insertUser(s: ReturnType<typeof createServices>): string {
   const id = newId("user");
   const at = new Date().toISOString();
   s.db.sqlite
-    .query("INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, 'n', 'x', 'free', ?, ?)")
+    .query(
+      "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, 'n', 'x', 'free', ?, ?)",
+    )
     .run(id, `${id.toLowerCase()}@example.com`, at, at);
   return id;
 }
@@ -49,7 +51,8 @@ describe("live hub", () => {
     const actor = { userId: user, auth: { type: "system" as const, reason: "test" } };
     const c = collector();
     await s.live.hub.subscribe(user, c.sink);
-    await expect(s.db.tx(async () => {
+    await expect(
+      s.db.tx(async () => {
         await s.events.record(actor, "notebook.created", { id: "nb_rolled_back" });
         throw new Error("abort the change");
       }),
@@ -70,7 +73,10 @@ describe("live hub", () => {
     const user = insertUser(server);
     const c = collector();
     await server.live.hub.subscribe(user, c.sink);
-    const nb = await other.notebooks.create({ userId: user, auth: { type: "system", reason: "cli" } }, { name: "from elsewhere" });
+    const nb = await other.notebooks.create(
+      { userId: user, auth: { type: "system", reason: "cli" } },
+      { name: "from elsewhere" },
+    );
     expect(await c.stored(1, 10_000)).toEqual([nb.id]);
     server.live.hub.close();
     other.live.hub.close();

@@ -34,14 +34,21 @@ const NEXT_EXPIRY = `SELECT min(dispatch_lease_until) AS until FROM events WHERE
 export type NewEvent = Omit<EventRow, "seq" | "dispatchLeaseUntil">;
 
 export function createEventsRepo(db: Db) {
-  const rows = async (sql: string, params: P): Promise<EventRow[]> => db.query((c) => c.sqlite.query<EventRow, [P]>(sql).all(params));
+  const rows = async (sql: string, params: P): Promise<EventRow[]> =>
+    db.query((c) => c.sqlite.query<EventRow, [P]>(sql).all(params));
 
   return {
     /** `dispatchedAt` set: the event can trigger nothing, so the dispatcher never sees it. */
     async insert(row: NewEvent): Promise<number> {
       const params = {
-        id: row.id, userId: row.userId, type: row.type, occurredAt: row.occurredAt, data: row.data,
-        previous: row.previous, depth: row.depth, dispatchedAt: row.dispatchedAt,
+        id: row.id,
+        userId: row.userId,
+        type: row.type,
+        occurredAt: row.occurredAt,
+        data: row.data,
+        previous: row.previous,
+        depth: row.depth,
+        dispatchedAt: row.dispatchedAt,
       };
       return db.exec((c) => c.sqlite.query<{ seq: number }, [P]>(INSERT).get(params)!.seq);
     },
@@ -59,7 +66,9 @@ export function createEventsRepo(db: Db) {
     },
     /** Leases up to `limit` pending events whose lease is free or expired; oldest first. */
     async claimPending(p: { now: number; leaseUntil: number; limit: number }): Promise<EventRow[]> {
-      const claimed = await db.exec((c) => c.sqlite.query<EventRow, [P]>(CLAIM).all({ now: p.now, leaseUntil: p.leaseUntil, limit: p.limit }));
+      const claimed = await db.exec((c) =>
+        c.sqlite.query<EventRow, [P]>(CLAIM).all({ now: p.now, leaseUntil: p.leaseUntil, limit: p.limit }),
+      );
       // RETURNING order is unspecified; dispatch in sequence order.
       return claimed.sort((a, b) => a.seq - b.seq);
     },

@@ -25,38 +25,43 @@ A comment line (\`: heartbeat\`) is sent every EVENTS_HEARTBEAT_MS (15 s by defa
 stream; at most EVENTS_MAX_STREAMS_PER_USER are open per account (429 beyond).`;
 
 const Query = t.Object({
-  last_event_id: t.Optional(t.String({ maxLength: 20, description: "Resume after this event id (the Last-Event-ID header wins)" })),
+  last_event_id: t.Optional(
+    t.String({ maxLength: 20, description: "Resume after this event id (the Last-Event-ID header wins)" }),
+  ),
 });
 
 export function eventRoutes(s: Services) {
-  return new Elysia({ tags: ["Events"] })
-    // GET /api/v1/events/stream
-    .get(
-      "/events/stream",
-      ({ request, query }) =>
-        openEventStream(s.live, {
-          userId: actorOf(request).userId,
-          lastEventId: request.headers.get("last-event-id") ?? query.last_event_id,
-          signal: request.signal,
-        }),
-      {
-        query: Query,
-        detail: {
-          operationId: "streamEvents",
-          summary: "Stream your events (Server-Sent Events) with Last-Event-ID resume",
-          description: DESCRIPTION,
-          responses: {
-            200: {
-              description: "An open event stream",
-              content: {
-                "text/event-stream": {
-                  schema: { type: "string" },
-                  example: 'id: 42\nevent: source.updated\ndata: {"id":"evt_…","type":"source.updated","occurred_at":"…","data":{"id":"src_…","status":"ready"}}\n\n',
+  return (
+    new Elysia({ tags: ["Events"] })
+      // GET /api/v1/events/stream
+      .get(
+        "/events/stream",
+        ({ request, query }) =>
+          openEventStream(s.live, {
+            userId: actorOf(request).userId,
+            lastEventId: request.headers.get("last-event-id") ?? query.last_event_id,
+            signal: request.signal,
+          }),
+        {
+          query: Query,
+          detail: {
+            operationId: "streamEvents",
+            summary: "Stream your events (Server-Sent Events) with Last-Event-ID resume",
+            description: DESCRIPTION,
+            responses: {
+              200: {
+                description: "An open event stream",
+                content: {
+                  "text/event-stream": {
+                    schema: { type: "string" },
+                    example:
+                      'id: 42\nevent: source.updated\ndata: {"id":"evt_…","type":"source.updated","occurred_at":"…","data":{"id":"src_…","status":"ready"}}\n\n',
+                  },
                 },
               },
             },
           },
         },
-      },
-    );
+      )
+  );
 }

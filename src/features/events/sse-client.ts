@@ -76,4 +76,5 @@ export function sseReader(res: Response) {
   };
 }
 
-export const dataOf = (f: SseFrame) => JSON.parse(f.data!) as { id: string | null; type: string; occurred_at: string; data: Record<string, any> };
+export const dataOf = (f: SseFrame) =>
+  JSON.parse(f.data!) as { id: string | null; type: string; occurred_at: string; data: Record<string, any> };

@@ -6,10 +6,16 @@ import { dataOf, sseReader } from "./sse-client.ts";
 
 type User = Awaited<ReturnType<typeof userWithKey>>;
 
-function open(ctx: TestContext, key: string, opts: { lastEventId?: string; query?: string; signal?: AbortSignal } = {}) {
+function open(
+  ctx: TestContext,
+  key: string,
+  opts: { lastEventId?: string; query?: string; signal?: AbortSignal } = {},
+) {
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
   if (opts.lastEventId !== undefined) headers["last-event-id"] = opts.lastEventId;
-  return ctx.app.handle(new Request(`http://localhost/api/v1/events/stream${opts.query ?? ""}`, { headers, signal: opts.signal }));
+  return ctx.app.handle(
+    new Request(`http://localhost/api/v1/events/stream${opts.query ?? ""}`, { headers, signal: opts.signal }),
+  );
 }
 
 async function notebook(ctx: TestContext, u: User, name: string): Promise<string> {
@@ -20,7 +26,9 @@ async function notebook(ctx: TestContext, u: User, name: string): Promise<string
 
 const seqOf = (ctx: TestContext, eventType: string, objectId: string): number =>
   ctx.db.sqlite
-    .query<{ seq: number }, [string, string]>("SELECT seq FROM events WHERE type = ? AND json_extract(data, '$.id') = ?")
+    .query<{ seq: number }, [string, string]>(
+      "SELECT seq FROM events WHERE type = ? AND json_extract(data, '$.id') = ?",
+    )
     .get(eventType, objectId)!.seq;
 
 describe("event stream", () => {
@@ -88,7 +96,9 @@ describe("event stream", () => {
     await both.cancel();
     const bad = await open(ctx, a.key, { lastEventId: "abc" });
     expect(bad.status).toBe(422);
-    expect((await bad.json()).errors).toEqual([{ path: "last_event_id", message: expect.stringContaining("whole number") }]);
+    expect((await bad.json()).errors).toEqual([
+      { path: "last_event_id", message: expect.stringContaining("whole number") },
+    ]);
   });
 
   test("a cursor beyond the newest event resumes from the newest, not past future events", async () => {
@@ -139,7 +149,13 @@ describe("event stream", () => {
     const cursor = String(await ctx.services.events.latestSeq());
     const sse = sseReader(await open(ctx, a.key));
     const bSse = sseReader(await open(ctx, b.key));
-    ctx.services.events.publish(a.userId, "podcast.progress", { id: "pod_X", status: "generating", phase: "speech", percent: 40, detail: "Speaking line 2 of 5" });
+    ctx.services.events.publish(a.userId, "podcast.progress", {
+      id: "pod_X",
+      status: "generating",
+      phase: "speech",
+      percent: 40,
+      detail: "Speaking line 2 of 5",
+    });
     const f = await sse.event();
     expect(f.event).toBe("podcast.progress");
     expect(f.id).toBe(cursor);
@@ -159,7 +175,15 @@ describe("event stream", () => {
     const sse = sseReader(await open(ctx, a.key));
     await sse.next(); // the opening lines
     const ids: string[] = [];
-    for (let i = 0; i < 300; i++) ids.push((await ctx.services.notebooks.create({ userId: a.userId, auth: { type: "system", reason: "test" } }, { name: `n${i}` })).id);
+    for (let i = 0; i < 300; i++)
+      ids.push(
+        (
+          await ctx.services.notebooks.create(
+            { userId: a.userId, auth: { type: "system", reason: "test" } },
+            { name: `n${i}` },
+          )
+        ).id,
+      );
     await Bun.sleep(0);
     const got: string[] = [];
     while (got.length < ids.length) got.push(dataOf(await sse.event()).data.id);
@@ -221,7 +245,9 @@ describe("stopping the server", () => {
     const ctx = createTestContext();
     const a = await userWithKey(ctx);
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (r) => ctx.app.handle(r) });
-    const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/events/stream`, { headers: { authorization: `Bearer ${a.key}` } });
+    const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/events/stream`, {
+      headers: { authorization: `Bearer ${a.key}` },
+    });
     const reader = res.body!.getReader();
     await reader.read();
     const stopped = server.stop();

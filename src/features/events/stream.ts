@@ -34,13 +34,15 @@ export function envelope(e: AppEvent | PublishedEvent) {
 }
 
 /** JSON never contains a raw line break, so one data line carries the whole event. */
-const frame = (cursor: number, e: AppEvent | PublishedEvent) => `id: ${cursor}\nevent: ${e.type}\ndata: ${JSON.stringify(envelope(e))}\n\n`;
+const frame = (cursor: number, e: AppEvent | PublishedEvent) =>
+  `id: ${cursor}\nevent: ${e.type}\ndata: ${JSON.stringify(envelope(e))}\n\n`;
 
 /** Parses a resume cursor; a malformed one is refused rather than silently skipping events. */
 export function parseCursor(raw: string | null | undefined): number | null {
   if (raw === null || raw === undefined || raw.trim() === "") return null;
   const v = raw.trim();
-  if (!CURSOR_RE.test(v)) throw invalid("last_event_id", "must be the id of an event from this stream (a whole number)");
+  if (!CURSOR_RE.test(v))
+    throw invalid("last_event_id", "must be the id of an event from this stream (a whole number)");
   return Number(v);
 }
 

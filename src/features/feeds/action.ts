@@ -29,7 +29,8 @@ export function validateWatchFeed(action: Record<string, unknown>): FieldError[]
     if (!parsed.ok) errors.push({ path: "feed_url", message: parsed.message });
   }
   const backfill = action.backfill;
-  if (typeof backfill === "string" && !isTemplate(backfill)) errors.push({ path: "backfill", message: "must be a whole number or a template" });
+  if (typeof backfill === "string" && !isTemplate(backfill))
+    errors.push({ path: "backfill", message: "must be a whole number or a template" });
   const schedule = action.schedule;
   if (typeof schedule === "string" && !isTemplate(schedule)) {
     const bad = (cron ??= createScheduler()).validate(schedule);
@@ -45,7 +46,8 @@ function toInput(input: Record<string, unknown>): Record<string, unknown> {
   const nb = input.notebook_ids;
   if (nb !== undefined && nb !== "" && nb !== null) out.notebook_ids = Array.isArray(nb) ? nb : [nb];
   const backfill = input.backfill;
-  if (typeof backfill === "string" && backfill.trim() !== "") out.backfill = /^\d+$/.test(backfill.trim()) ? Number(backfill.trim()) : backfill;
+  if (typeof backfill === "string" && backfill.trim() !== "")
+    out.backfill = /^\d+$/.test(backfill.trim()) ? Number(backfill.trim()) : backfill;
   else if (backfill !== undefined && backfill !== "") out.backfill = backfill;
   return out;
 }
@@ -57,12 +59,24 @@ export const watchFeed: ActionModule = {
   schema: actionSchema(
     "watch_feed",
     {
-      feed_url: t.String({ minLength: 1, maxLength: 2048, description: "A feed, a page that advertises one, or a YouTube channel URL" }),
-      schedule: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "Five-field cron; default every 30 minutes; at least 5 minutes apart" })),
+      feed_url: t.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: "A feed, a page that advertises one, or a YouTube channel URL",
+      }),
+      schedule: t.Optional(
+        t.String({
+          minLength: 1,
+          maxLength: 100,
+          description: "Five-field cron; default every 30 minutes; at least 5 minutes apart",
+        }),
+      ),
       notebook_ids: t.Optional(StringList),
-      backfill: t.Optional(t.Union([Int({ minimum: 0, maximum: MAX_BACKFILL }), t.String({ maxLength: 200 })], {
-        description: "Newest entries the first poll imports (default 0); a number or a template",
-      })),
+      backfill: t.Optional(
+        t.Union([Int({ minimum: 0, maximum: MAX_BACKFILL }), t.String({ maxLength: 200 })], {
+          description: "Newest entries the first poll imports (default 0); a number or a template",
+        }),
+      ),
     },
     "Watch an RSS, Atom, RDF, JSON or video-channel feed; each new entry becomes a source. Output: {feed_id, feed_url, title, new_entries, sources}",
   ),
@@ -76,7 +90,9 @@ export const watchFeed: ActionModule = {
     const body = toInput(input);
     checkRendered(FeedWatchInput, body);
     try {
-      return { output: await feeds.watch(env.actor, env.run.workflowId, body as typeof FeedWatchInput.static, env.signal) };
+      return {
+        output: await feeds.watch(env.actor, env.run.workflowId, body as typeof FeedWatchInput.static, env.signal),
+      };
     } catch (err) {
       if (err instanceof FeedRefusedStep) throw new StepFailure("feed_refused", err.message);
       return asStepFailure(err);

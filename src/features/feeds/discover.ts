@@ -3,7 +3,13 @@ import { parseDocument, resolveUrl } from "../sources/extract/dom.ts";
 import { mediaType } from "../../media-type.ts";
 
 // Most specific first: a page offering several formats gets the one we read best.
-const FEED_TYPES = ["application/atom+xml", "application/rss+xml", "application/feed+json", "application/rdf+xml", "application/json"];
+const FEED_TYPES = [
+  "application/atom+xml",
+  "application/rss+xml",
+  "application/feed+json",
+  "application/rdf+xml",
+  "application/json",
+];
 
 /** True when the body is an HTML page rather than a feed document. */
 export function looksLikeHtml(contentType: string, text: string): boolean {
@@ -15,7 +21,7 @@ export function looksLikeHtml(contentType: string, text: string): boolean {
 export function advertisedFeed(html: string, pageUrl: string): string | null {
   // Only the head matters, and pages can be large: cut before parsing.
   const end = html.search(/<\/head\s*>/i);
-  const document = parseDocument(end > 0 ? html.slice(0, end) + "</head><body></body></html>" : html);
+  const document = parseDocument(end > 0 ? `${html.slice(0, end)}</head><body></body></html>` : html);
   const links = [...document.querySelectorAll("link[href]")].filter((l) =>
     (l.getAttribute("rel") ?? "").toLowerCase().split(/\s+/).includes("alternate"),
   );

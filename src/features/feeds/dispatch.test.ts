@@ -20,9 +20,11 @@ afterEach(() => {
 });
 
 const pollJobs = () =>
-  ctx.db.sqlite.query<{ id: string; payload: string; run_at: number; status: string }, []>(
-    `SELECT id, payload, run_at, status FROM jobs WHERE type = '${FEED_POLL_JOB}' ORDER BY run_at, id`,
-  ).all();
+  ctx.db.sqlite
+    .query<{ id: string; payload: string; run_at: number; status: string }, []>(
+      `SELECT id, payload, run_at, status FROM jobs WHERE type = '${FEED_POLL_JOB}' ORDER BY run_at, id`,
+    )
+    .all();
 
 describe("dispatching", () => {
   test("a due watch gets one job per slot; running it polls and moves the slot", async () => {
@@ -87,7 +89,9 @@ describe("dispatching", () => {
   test("removing the watch_feed action from the workflow stops its watches", async () => {
     const owner = await ownerWithWorkflow(ctx);
     const id = await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
-    ctx.db.sqlite.query(`UPDATE workflows SET actions_json = '[{"id":"x","type":"condition","if":{"all":[]}}]' WHERE id = ?`).run(owner.workflowId);
+    ctx.db.sqlite
+      .query(`UPDATE workflows SET actions_json = '[{"id":"x","type":"condition","if":{"all":[]}}]' WHERE id = ?`)
+      .run(owner.workflowId);
     expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(0);
     expect(await ctx.feeds.service.get(owner.actor, id)).toMatchObject({ active: false });
     await ctx.runner.drain();

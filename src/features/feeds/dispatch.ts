@@ -47,7 +47,11 @@ export function createFeedDispatcher(deps: DispatcherDeps) {
       perHost.set(host, k + 1);
       // Watches of one host due together are spread out in the queue instead of waiting on each other.
       const runAt = now + k * deps.hostSpacingMs;
-      const res = await jobs.enqueue(FEED_POLL_JOB, { watch_id: w.id, slot: w.nextPollAt }, { idempotencyKey: `${w.id}:${w.nextPollAt}`, runAt });
+      const res = await jobs.enqueue(
+        FEED_POLL_JOB,
+        { watch_id: w.id, slot: w.nextPollAt },
+        { idempotencyKey: `${w.id}:${w.nextPollAt}`, runAt },
+      );
       if (res.created) added++;
     }
     if (added > 0) logger.debug("feed polls enqueued", { count: added });

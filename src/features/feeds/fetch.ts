@@ -8,7 +8,8 @@ import { advertisedFeed, looksLikeHtml } from "./discover.ts";
 import type { HostGate } from "./host-gate.ts";
 import { videoFeedUrl, type VideoSite } from "./video.ts";
 
-const ACCEPT = "application/atom+xml, application/rss+xml, application/feed+json, application/rdf+xml;q=0.9, " +
+const ACCEPT =
+  "application/atom+xml, application/rss+xml, application/feed+json, application/rdf+xml;q=0.9, " +
   "application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.8, text/html;q=0.5, */*;q=0.1";
 
 /** Why a poll failed, as recorded on the watch; `status` is the HTTP status when there was one. */
@@ -44,7 +45,12 @@ function charsetOf(res: SafeResponse): string | undefined {
   return /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(res.headers.get("content-type") ?? "")?.[1];
 }
 
-async function get(deps: FeedFetchDeps, url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<SafeResponse> {
+async function get(
+  deps: FeedFetchDeps,
+  url: string,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<SafeResponse> {
   await deps.gate.wait(new URL(url).host, signal);
   try {
     return await deps.safeFetch(url, { headers: { accept: ACCEPT, ...headers }, signal });
@@ -58,7 +64,12 @@ async function get(deps: FeedFetchDeps, url: string, headers: Record<string, str
 function checkStatus(res: SafeResponse, discovered: boolean): void {
   if (res.status >= 200 && res.status < 300) return;
   const text = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`;
-  throw new PollFailure(text, res.status, res.headers.get("retry-after"), discovered && (res.status === 404 || res.status === 410));
+  throw new PollFailure(
+    text,
+    res.status,
+    res.headers.get("retry-after"),
+    discovered && (res.status === 404 || res.status === 410),
+  );
 }
 
 export async function fetchFeed(deps: FeedFetchDeps, watch: FeedWatchRow, signal?: AbortSignal): Promise<Fetched> {
@@ -80,6 +91,7 @@ export async function fetchFeed(deps: FeedFetchDeps, watch: FeedWatchRow, signal
   const feedRes = await get(deps, found, {}, signal);
   checkStatus(feedRes, true);
   const feedText = decodeMarkup(feedRes.body, charsetOf(feedRes));
-  if (looksLikeHtml(feedRes.contentType, feedText)) throw new PollFailure(`the advertised feed ${found} is an HTML page`, feedRes.status);
+  if (looksLikeHtml(feedRes.contentType, feedText))
+    throw new PollFailure(`the advertised feed ${found} is an HTML page`, feedRes.status);
   return { kind: "document", url: found, res: feedRes, text: feedText };
 }

@@ -26,10 +26,14 @@ export function createHostGate(spacingMs: number, now: () => number = () => perf
       if (delay <= 0) return;
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, delay);
-        signal?.addEventListener("abort", () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        }, { once: true });
+        signal?.addEventListener(
+          "abort",
+          () => {
+            clearTimeout(timer);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
       });
     },
   };

@@ -38,7 +38,15 @@ export class FeedRefusedError extends FeedFormatError {
 export const MAX_ENTRIES = 1000;
 const TITLE_MAX = 500;
 
-type Raw = { guid?: string; link?: string; title?: string; titleIsHtml?: boolean; content?: string; date?: string; videoId?: string };
+type Raw = {
+  guid?: string;
+  link?: string;
+  title?: string;
+  titleIsHtml?: boolean;
+  content?: string;
+  date?: string;
+  videoId?: string;
+};
 
 export function parseFeedText(text: string, baseUrl: string, site: VideoSite = YOUTUBE): ParsedFeed {
   let parsed: AnyFeed;
@@ -53,8 +61,14 @@ export function parseFeedText(text: string, baseUrl: string, site: VideoSite = Y
   return {
     format: parsed.format,
     title: cleanTitle(feedTitle(parsed), parsed.format === "atom"),
-    ttlMs: parsed.format === "rss" && typeof parsed.feed.ttl === "number" && parsed.feed.ttl > 0 ? parsed.feed.ttl * 60_000 : null,
-    entries: keepNewest(rawEntries(parsed).map((r) => toEntry(r, baseUrl, site)), MAX_ENTRIES),
+    ttlMs:
+      parsed.format === "rss" && typeof parsed.feed.ttl === "number" && parsed.feed.ttl > 0
+        ? parsed.feed.ttl * 60_000
+        : null,
+    entries: keepNewest(
+      rawEntries(parsed).map((r) => toEntry(r, baseUrl, site)),
+      MAX_ENTRIES,
+    ),
   };
 }
 
@@ -75,7 +89,9 @@ function rawEntries(p: AnyFeed): Raw[] {
     case "rss":
       return (p.feed.items ?? []).map((i) => ({
         guid: i.guid?.value,
-        link: i.link ?? (i.guid?.isPermaLink !== false && /^https?:\/\//i.test(i.guid?.value ?? "") ? i.guid?.value : undefined),
+        link:
+          i.link ??
+          (i.guid?.isPermaLink !== false && /^https?:\/\//i.test(i.guid?.value ?? "") ? i.guid?.value : undefined),
         title: i.title,
         content: i.content?.encoded ?? i.description,
         date: i.pubDate ?? i.dc?.dates?.[0],
@@ -169,7 +185,8 @@ export function newestFirst(entries: FeedEntry[]): FeedEntry[] {
   return entries
     .map((e, i) => ({ e, i }))
     .sort((a, b) => {
-      if (a.e.publishedAt !== null && b.e.publishedAt !== null && a.e.publishedAt !== b.e.publishedAt) return b.e.publishedAt - a.e.publishedAt;
+      if (a.e.publishedAt !== null && b.e.publishedAt !== null && a.e.publishedAt !== b.e.publishedAt)
+        return b.e.publishedAt - a.e.publishedAt;
       return a.i - b.i;
     })
     .map((x) => x.e);

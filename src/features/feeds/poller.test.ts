@@ -15,7 +15,12 @@ afterEach(() => {
   ctx.db.close();
 });
 
-const item = (n: number, day = n): Item => ({ id: `post-${n}`, title: `Post number ${n}`, link: `https://news.example/post-${n}`, date: `2024-03-${String(day).padStart(2, "0")}T08:00:00Z` });
+const item = (n: number, day = n): Item => ({
+  id: `post-${n}`,
+  title: `Post number ${n}`,
+  link: `https://news.example/post-${n}`,
+  date: `2024-03-${String(day).padStart(2, "0")}T08:00:00Z`,
+});
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => item(from + i));
 
 describe("RSS end to end", () => {
@@ -24,11 +29,28 @@ describe("RSS end to end", () => {
     const notebook = await ctx.services.notebooks.create(owner.actor, { name: "Reading" });
     server.set("/feed.xml", { body: rss(range(1, 3).reverse()) });
 
-    const first = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml"), notebook_ids: [notebook.id] });
-    expect(first).toMatchObject({ feed_url: server.url("/feed.xml"), title: "Example News", new_entries: 0, sources: [], poll_status: "updated", error: null });
+    const first = await ctx.feeds.service.watch(owner.actor, owner.workflowId, {
+      feed_url: server.url("/feed.xml"),
+      notebook_ids: [notebook.id],
+    });
+    expect(first).toMatchObject({
+      feed_url: server.url("/feed.xml"),
+      title: "Example News",
+      new_entries: 0,
+      sources: [],
+      poll_status: "updated",
+      error: null,
+    });
     expect(sourceRows(ctx, owner.userId)).toEqual([]);
     const watch = await ctx.feeds.service.get(owner.actor, first.feed_id);
-    expect(watch).toMatchObject({ status: "ok", entries_seen: 3, sources_created: 0, last_status: 200, consecutive_failures: 0, active: true });
+    expect(watch).toMatchObject({
+      status: "ok",
+      entries_seen: 3,
+      sources_created: 0,
+      last_status: 200,
+      consecutive_failures: 0,
+      active: true,
+    });
 
     const again = await ctx.feeds.service.pollNow(owner.actor, first.feed_id);
     expect(again.poll).toMatchObject({ status: "not_modified", http_status: 304, new_entries: 0 });
@@ -55,10 +77,18 @@ describe("RSS end to end", () => {
 
   test("a feed of more than 1,000 entries listed oldest first still yields its newest entries", async () => {
     const owner = await ownerWithWorkflow(ctx);
-    const hourly = (n: number): Item => ({ id: `h-${n}`, title: `Hour ${n}`, link: `https://news.example/h-${n}`, date: new Date(Date.UTC(2024, 0, 1) + n * 3_600_000).toISOString() });
+    const hourly = (n: number): Item => ({
+      id: `h-${n}`,
+      title: `Hour ${n}`,
+      link: `https://news.example/h-${n}`,
+      date: new Date(Date.UTC(2024, 0, 1) + n * 3_600_000).toISOString(),
+    });
     const hours = (count: number) => Array.from({ length: count }, (_, n) => hourly(n));
     server.set("/long.xml", { body: rss(hours(1100)) });
-    const first = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/long.xml"), backfill: 1 });
+    const first = await ctx.feeds.service.watch(owner.actor, owner.workflowId, {
+      feed_url: server.url("/long.xml"),
+      backfill: 1,
+    });
     expect(first).toMatchObject({ poll_status: "updated", new_entries: 1 });
     expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual(["Hour 1099"]);
 
@@ -92,20 +122,33 @@ describe("backfill", () => {
     const owner = await ownerWithWorkflow(ctx);
     // Out of date order on purpose: newest is decided by date, not position.
     server.set("/feed.xml", { body: rss([item(2), item(5), item(1), item(4), item(3)]) });
-    const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml"), backfill: 2 });
+    const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, {
+      feed_url: server.url("/feed.xml"),
+      backfill: 2,
+    });
     expect(out.new_entries).toBe(2);
     expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual(["Post number 4", "Post number 5"]);
-    expect(await ctx.feeds.service.get(owner.actor, out.feed_id)).toMatchObject({ entries_seen: 5, sources_created: 2 });
+    expect(await ctx.feeds.service.get(owner.actor, out.feed_id)).toMatchObject({
+      entries_seen: 5,
+      sources_created: 2,
+    });
     server.set("/feed.xml", { body: rss([item(6), item(2), item(5), item(1), item(4), item(3)]) });
     const next = await ctx.feeds.service.pollNow(owner.actor, out.feed_id);
     expect(next.poll.new_entries).toBe(1);
-    expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual(["Post number 4", "Post number 5", "Post number 6"]);
+    expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual([
+      "Post number 4",
+      "Post number 5",
+      "Post number 6",
+    ]);
   });
 
   test("backfill larger than the feed imports everything", async () => {
     const owner = await ownerWithWorkflow(ctx);
     server.set("/feed.xml", { body: rss(range(1, 3)) });
-    const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml"), backfill: 50 });
+    const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, {
+      feed_url: server.url("/feed.xml"),
+      backfill: 50,
+    });
     expect(out.new_entries).toBe(3);
   });
 });
@@ -117,14 +160,21 @@ describe("formats", () => {
     ["RDF", (items: Item[]) => rdf(items), "application/rdf+xml"],
   ] as const)("%s: baseline, then new entries become sources", async (_name, build, type) => {
     const owner = await ownerWithWorkflow(ctx);
-    const mk = (n: number): Item => ({ id: `e${n}`, title: `Entry ${n}`, link: `https://site.example/e${n}`, date: `2024-01-0${n}T00:00:00Z` });
+    const mk = (n: number): Item => ({
+      id: `e${n}`,
+      title: `Entry ${n}`,
+      link: `https://site.example/e${n}`,
+      date: `2024-01-0${n}T00:00:00Z`,
+    });
     server.set("/f", { body: build([mk(1)]), type });
     const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/f") });
     expect(out.new_entries).toBe(0);
     server.set("/f", { body: build([mk(2), mk(1)]), type });
     const next = await ctx.feeds.service.pollNow(owner.actor, out.feed_id);
     expect(next.poll.new_entries).toBe(1);
-    expect(sourceRows(ctx, owner.userId).map((s) => [s.url, s.title])).toEqual([["https://site.example/e2", "Entry 2"]]);
+    expect(sourceRows(ctx, owner.userId).map((s) => [s.url, s.title])).toEqual([
+      ["https://site.example/e2", "Entry 2"],
+    ]);
   });
 });
 
@@ -135,7 +185,11 @@ describe("watch settings", () => {
     const nb = await ctx.services.notebooks.create(owner.actor, { name: "Later" });
     const a = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml") });
     ctx.clock.advance(1000);
-    const b = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml"), schedule: "0 * * * *", notebook_ids: [nb.id] });
+    const b = await ctx.feeds.service.watch(owner.actor, owner.workflowId, {
+      feed_url: server.url("/feed.xml"),
+      schedule: "0 * * * *",
+      notebook_ids: [nb.id],
+    });
     expect(b.feed_id).toBe(a.feed_id);
     const w = await ctx.feeds.service.get(owner.actor, a.feed_id);
     expect(w).toMatchObject({ schedule: "0 * * * *", notebook_ids: [nb.id] });

@@ -7,7 +7,15 @@ import { iso, type Clock } from "../../time.ts";
 import { systemActor } from "../../actor.ts";
 import type { SourcesService } from "../sources/service.ts";
 import { fetchFeed, PollFailure, type FeedFetchDeps, type Fetched } from "./fetch.ts";
-import { contentHash, FeedFormatError, FeedRefusedError, newestFirst, parseFeedText, type FeedEntry, type ParsedFeed } from "./parse.ts";
+import {
+  contentHash,
+  FeedFormatError,
+  FeedRefusedError,
+  newestFirst,
+  parseFeedText,
+  type FeedEntry,
+  type ParsedFeed,
+} from "./parse.ts";
 import type { FeedsRepo } from "./repo.ts";
 import { failureBackoffMs, maxAgeMs, nextPollAt, retryAfterMs } from "./timing.ts";
 
@@ -44,8 +52,15 @@ export function createPoller(deps: PollerDeps) {
     const failures = watch.consecutiveFailures + 1;
     const f = err instanceof PollFailure ? err : null;
     const refused = err instanceof FeedRefusedError;
-    const message = f?.message ?? (refused ? err.message : err instanceof FeedFormatError ? `malformed feed: ${err.message}` : "internal error while polling");
-    if (!f && !(err instanceof FeedFormatError)) logger.error("feed poll failed", { feed_id: watch.id, error: String(err) });
+    const message =
+      f?.message ??
+      (refused
+        ? err.message
+        : err instanceof FeedFormatError
+          ? `malformed feed: ${err.message}`
+          : "internal error while polling");
+    if (!f && !(err instanceof FeedFormatError))
+      logger.error("feed poll failed", { feed_id: watch.id, error: String(err) });
     const patch: Partial<FeedWatchRow> = {
       lastPolledAt: iso(now),
       lastStatus: f?.status ?? (err instanceof FeedFormatError ? 200 : null),
@@ -55,14 +70,25 @@ export function createPoller(deps: PollerDeps) {
     };
     if (f?.gone) Object.assign(patch, { fetchUrl: null, etag: null, lastModified: null, bodyHash: null });
     await repo.update(watch.id, patch);
-    const result: PollResult = { status: "failed", http_status: patch.lastStatus ?? null, new_entries: 0, sources: [], error: message };
+    const result: PollResult = {
+      status: "failed",
+      http_status: patch.lastStatus ?? null,
+      new_entries: 0,
+      sources: [],
+      error: message,
+    };
     if (refused) result.refused = true;
     return result;
   }
 
   /** Creates the source of one new entry and remembers its identities, atomically: its source id, null when it
    * has no savable link, undefined when a concurrent poll recorded it first. */
-  async function importEntry(watch: FeedWatchRow, entry: FeedEntry, notebookIds: string[], at: string): Promise<string | null | undefined> {
+  async function importEntry(
+    watch: FeedWatchRow,
+    entry: FeedEntry,
+    notebookIds: string[],
+    at: string,
+  ): Promise<string | null | undefined> {
     return db.tx(async () => {
       if ((await repo.knownKeys(watch.id, entry.keys)).size > 0) return undefined;
       let sourceId: string | null = null;
@@ -81,8 +107,15 @@ export function createPoller(deps: PollerDeps) {
     });
   }
 
-  async function importEntries(watch: FeedWatchRow, feed: ParsedFeed, at: string): Promise<{ recorded: number; imported: number; sources: string[] }> {
-    const known = await repo.knownKeys(watch.id, feed.entries.flatMap((e) => e.keys));
+  async function importEntries(
+    watch: FeedWatchRow,
+    feed: ParsedFeed,
+    at: string,
+  ): Promise<{ recorded: number; imported: number; sources: string[] }> {
+    const known = await repo.knownKeys(
+      watch.id,
+      feed.entries.flatMap((e) => e.keys),
+    );
     const seenNow = new Set<string>();
     const fresh = feed.entries.filter((e) => {
       const isNew = !e.keys.some((k) => known.has(k) || seenNow.has(k));
@@ -94,8 +127,16 @@ export function createPoller(deps: PollerDeps) {
     const toImport = (watch.baselineAt ? ordered : ordered.slice(0, watch.backfill)).reverse();
     const importing = new Set(toImport);
     const baseline = fresh.filter((e) => !importing.has(e));
-    if (baseline.length > 0) await repo.remember(watch.id, baseline.flatMap((e) => e.keys), null, at);
-    const notebookIds = toImport.length ? [...await deps.existingNotebookIds(watch.userId, JSON.parse(watch.notebookIds) as string[])] : [];
+    if (baseline.length > 0)
+      await repo.remember(
+        watch.id,
+        baseline.flatMap((e) => e.keys),
+        null,
+        at,
+      );
+    const notebookIds = toImport.length
+      ? [...(await deps.existingNotebookIds(watch.userId, JSON.parse(watch.notebookIds) as string[]))]
+      : [];
     const sources: string[] = [];
     let imported = 0;
     for (const entry of toImport) {
@@ -107,10 +148,17 @@ export function createPoller(deps: PollerDeps) {
     return { recorded: baseline.length + imported, imported, sources };
   }
 
-  async function recordSuccess(watch: FeedWatchRow, got: Fetched, feed: ParsedFeed | null, bodyHash: string | null): Promise<PollResult> {
+  async function recordSuccess(
+    watch: FeedWatchRow,
+    got: Fetched,
+    feed: ParsedFeed | null,
+    bodyHash: string | null,
+  ): Promise<PollResult> {
     const now = clock.now();
     const at = iso(now);
-    const { recorded, imported, sources } = feed ? await importEntries(watch, feed, at) : { recorded: 0, imported: 0, sources: [] };
+    const { recorded, imported, sources } = feed
+      ? await importEntries(watch, feed, at)
+      : { recorded: 0, imported: 0, sources: [] };
     const headers = got.res.headers;
     const patch: Partial<FeedWatchRow> = {
       fetchUrl: got.url,
@@ -121,7 +169,11 @@ export function createPoller(deps: PollerDeps) {
       lastStatus: got.res.status,
       lastError: null,
       consecutiveFailures: 0,
-      nextPollAt: next(watch, now, [feed?.ttlMs ?? null, maxAgeMs(headers.get("cache-control")), retryAfterMs(headers.get("retry-after"), now)]),
+      nextPollAt: next(watch, now, [
+        feed?.ttlMs ?? null,
+        maxAgeMs(headers.get("cache-control")),
+        retryAfterMs(headers.get("retry-after"), now),
+      ]),
     };
     if (bodyHash) patch.bodyHash = bodyHash;
     if (feed) {
@@ -131,7 +183,13 @@ export function createPoller(deps: PollerDeps) {
       patch.sourcesCreated = watch.sourcesCreated + sources.length;
     }
     await repo.update(watch.id, patch);
-    return { status: feed ? "updated" : "not_modified", http_status: got.res.status, new_entries: imported, sources, error: null };
+    return {
+      status: feed ? "updated" : "not_modified",
+      http_status: got.res.status,
+      new_entries: imported,
+      sources,
+      error: null,
+    };
   }
 
   async function run(watch: FeedWatchRow, signal?: AbortSignal): Promise<PollResult> {
@@ -140,11 +198,12 @@ export function createPoller(deps: PollerDeps) {
       if (got.kind === "not_modified") return await recordSuccess(watch, got, null, null);
       const hash = contentHash(got.text);
       // A server that sends no validators but the same bytes: nothing to parse.
-      if (hash === watch.bodyHash && got.url === watch.fetchUrl && watch.baselineAt) return await recordSuccess(watch, got, null, hash);
+      if (hash === watch.bodyHash && got.url === watch.fetchUrl && watch.baselineAt)
+        return await recordSuccess(watch, got, null, hash);
       return await recordSuccess(watch, got, parseFeedText(got.text, got.res.url, deps.videoSite), hash);
     } catch (err) {
       if (signal?.aborted) throw err;
-      return recordFailure(await repo.byIdUnscoped(watch.id) ?? watch, err);
+      return recordFailure((await repo.byIdUnscoped(watch.id)) ?? watch, err);
     }
   }
 

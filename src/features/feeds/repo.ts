@@ -7,10 +7,14 @@ export type WatchWithState = FeedWatchRow & { active: boolean };
 
 // A watch is live while its workflow is active and still has a watch_feed action: removing the
 // action from the workflow stops the watch as deactivating the workflow does.
-const stillWatching = sql<boolean>`(${workflows.active} = 1 AND ${workflows.actionsJson} LIKE '%"type":"watch_feed"%')`.mapWith((v) => Boolean(v));
+const stillWatching =
+  sql<boolean>`(${workflows.active} = 1 AND ${workflows.actionsJson} LIKE '%"type":"watch_feed"%')`.mapWith((v) =>
+    Boolean(v),
+  );
 const withActive = { watch: feedWatches, active: stillWatching };
 
-const joined = (orm: Orm) => orm.select(withActive).from(feedWatches).innerJoin(workflows, eq(workflows.id, feedWatches.workflowId));
+const joined = (orm: Orm) =>
+  orm.select(withActive).from(feedWatches).innerJoin(workflows, eq(workflows.id, feedWatches.workflowId));
 const flat = (r: { watch: FeedWatchRow; active: boolean }): WatchWithState => ({ ...r.watch, active: r.active });
 
 export function createFeedsRepo(db: Db) {
@@ -19,13 +23,22 @@ export function createFeedsRepo(db: Db) {
       await db.exec((c) => c.orm.insert(feedWatches).values(row).run());
     },
     async delete(userId: string, id: string): Promise<void> {
-      await db.exec((c) => c.orm.delete(feedWatches).where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId))).run());
+      await db.exec((c) =>
+        c.orm
+          .delete(feedWatches)
+          .where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId)))
+          .run(),
+      );
     },
     async update(id: string, patch: Partial<FeedWatchRow>): Promise<void> {
       await db.exec((c) => c.orm.update(feedWatches).set(patch).where(eq(feedWatches.id, id)).run());
     },
     async byId(userId: string, id: string): Promise<WatchWithState | undefined> {
-      const r = await db.query((c) => joined(c.orm).where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId))).get());
+      const r = await db.query((c) =>
+        joined(c.orm)
+          .where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId)))
+          .get(),
+      );
       return r && flat(r);
     },
     /** For the poll job, which runs without a caller; the row carries its owner. */
@@ -35,25 +48,50 @@ export function createFeedsRepo(db: Db) {
     },
     async byWorkflowAndUrl(userId: string, workflowId: string, feedUrl: string): Promise<FeedWatchRow | undefined> {
       return db.query((c) =>
-        c.orm.select().from(feedWatches)
-          .where(and(eq(feedWatches.userId, userId), eq(feedWatches.workflowId, workflowId), eq(feedWatches.feedUrl, feedUrl)))
+        c.orm
+          .select()
+          .from(feedWatches)
+          .where(
+            and(
+              eq(feedWatches.userId, userId),
+              eq(feedWatches.workflowId, workflowId),
+              eq(feedWatches.feedUrl, feedUrl),
+            ),
+          )
           .get(),
       );
     },
-    async list(userId: string, opts: { limit: number; before?: string; workflowId?: string }): Promise<WatchWithState[]> {
+    async list(
+      userId: string,
+      opts: { limit: number; before?: string; workflowId?: string },
+    ): Promise<WatchWithState[]> {
       const conds = [eq(feedWatches.userId, userId)];
       if (opts.before) conds.push(lt(feedWatches.id, opts.before));
       if (opts.workflowId) conds.push(eq(feedWatches.workflowId, opts.workflowId));
-      return (await db.query((c) => joined(c.orm).where(and(...conds)).orderBy(desc(feedWatches.id)).limit(opts.limit).all())).map(flat);
+      return (
+        await db.query((c) =>
+          joined(c.orm)
+            .where(and(...conds))
+            .orderBy(desc(feedWatches.id))
+            .limit(opts.limit)
+            .all(),
+        )
+      ).map(flat);
     },
     /** Watches of active workflows whose next poll is due, oldest due first. */
     async due(now: number, limit: number): Promise<FeedWatchRow[]> {
-      return (await db.query((c) =>
-        c.orm.select({ watch: feedWatches }).from(feedWatches)
-          .innerJoin(workflows, eq(workflows.id, feedWatches.workflowId))
-          .where(and(lte(feedWatches.nextPollAt, now), stillWatching))
-          .orderBy(asc(feedWatches.nextPollAt)).limit(limit).all(),
-      )).map((r) => r.watch);
+      return (
+        await db.query((c) =>
+          c.orm
+            .select({ watch: feedWatches })
+            .from(feedWatches)
+            .innerJoin(workflows, eq(workflows.id, feedWatches.workflowId))
+            .where(and(lte(feedWatches.nextPollAt, now), stillWatching))
+            .orderBy(asc(feedWatches.nextPollAt))
+            .limit(limit)
+            .all(),
+        )
+      ).map((r) => r.watch);
     },
     /** Which of these identities the watch has already seen. */
     async knownKeys(watchId: string, keys: string[]): Promise<Set<string>> {
@@ -62,8 +100,11 @@ export function createFeedsRepo(db: Db) {
       for (let i = 0; i < keys.length; i += 500) {
         const part = keys.slice(i, i + 500);
         const rows = await db.query((c) =>
-          c.orm.select({ key: feedEntries.key }).from(feedEntries)
-            .where(and(eq(feedEntries.watchId, watchId), inArray(feedEntries.key, part))).all(),
+          c.orm
+            .select({ key: feedEntries.key })
+            .from(feedEntries)
+            .where(and(eq(feedEntries.watchId, watchId), inArray(feedEntries.key, part)))
+            .all(),
         );
         for (const r of rows) out.add(r.key);
       }
@@ -74,7 +115,11 @@ export function createFeedsRepo(db: Db) {
       let added = 0;
       for (let i = 0; i < keys.length; i += 500) {
         const rows = keys.slice(i, i + 500).map((key) => ({ watchId, key, sourceId, seenAt: at }));
-        added += await db.exec((c) => c.orm.insert(feedEntries).values(rows).onConflictDoNothing().returning({ key: feedEntries.key }).all().length);
+        added += await db.exec(
+          (c) =>
+            c.orm.insert(feedEntries).values(rows).onConflictDoNothing().returning({ key: feedEntries.key }).all()
+              .length,
+        );
       }
       return added;
     },
@@ -84,16 +129,30 @@ export function createFeedsRepo(db: Db) {
       if (watchIds.length === 0) return out;
       // An entry is remembered under several identities (guid, link), each row naming the same source.
       const rows = await db.query((c) =>
-        c.orm.select({ id: feedWatches.id, n: sql<number>`count(DISTINCT ${feedEntries.sourceId})`.mapWith(Number) }).from(feedWatches)
-          .innerJoin(feedEntries, and(eq(feedEntries.watchId, feedWatches.id), eq(feedEntries.seenAt, feedWatches.lastPolledAt)))
-          .where(and(eq(feedWatches.userId, userId), inArray(feedWatches.id, watchIds), sql`${feedEntries.sourceId} IS NOT NULL`))
-          .groupBy(feedWatches.id).all(),
+        c.orm
+          .select({ id: feedWatches.id, n: sql<number>`count(DISTINCT ${feedEntries.sourceId})`.mapWith(Number) })
+          .from(feedWatches)
+          .innerJoin(
+            feedEntries,
+            and(eq(feedEntries.watchId, feedWatches.id), eq(feedEntries.seenAt, feedWatches.lastPolledAt)),
+          )
+          .where(
+            and(
+              eq(feedWatches.userId, userId),
+              inArray(feedWatches.id, watchIds),
+              sql`${feedEntries.sourceId} IS NOT NULL`,
+            ),
+          )
+          .groupBy(feedWatches.id)
+          .all(),
       );
       for (const r of rows) out.set(r.id, r.n);
       return out;
     },
     async entryCount(watchId: string): Promise<number> {
-      return db.query((c) => c.orm.select({ n: count() }).from(feedEntries).where(eq(feedEntries.watchId, watchId)).get()?.n ?? 0);
+      return db.query(
+        (c) => c.orm.select({ n: count() }).from(feedEntries).where(eq(feedEntries.watchId, watchId)).get()?.n ?? 0,
+      );
     },
   };
 }

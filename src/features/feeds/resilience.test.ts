@@ -15,20 +15,34 @@ afterEach(() => {
 function setup(opts: Parameters<typeof feedsTestContext>[0] = {}) {
   const server = startFeedServer();
   const ctx = feedsTestContext(opts);
-  cleanup.push(() => server.stop(), () => ctx.db.close());
+  cleanup.push(
+    () => server.stop(),
+    () => ctx.db.close(),
+  );
   return { server, ctx };
 }
 
-const item = (n: number): Item => ({ id: `p${n}`, title: `Item ${n}`, link: `https://news.example/p${n}`, date: `2024-02-${String(n).padStart(2, "0")}T00:00:00Z` });
-const nextIn = async (ctx: FeedsTestContext, actor: Parameters<FeedsTestContext["feeds"]["service"]["get"]>[0], id: string) =>
-  Date.parse((await ctx.feeds.service.get(actor, id)).next_poll_at!) - ctx.clock.now();
+const item = (n: number): Item => ({
+  id: `p${n}`,
+  title: `Item ${n}`,
+  link: `https://news.example/p${n}`,
+  date: `2024-02-${String(n).padStart(2, "0")}T00:00:00Z`,
+});
+const nextIn = async (
+  ctx: FeedsTestContext,
+  actor: Parameters<FeedsTestContext["feeds"]["service"]["get"]>[0],
+  id: string,
+) => Date.parse((await ctx.feeds.service.get(actor, id)).next_poll_at!) - ctx.clock.now();
 
 describe("errors", () => {
   test("a failing feed backs off exponentially, keeps its watch, and resumes when it recovers", async () => {
     const { server, ctx } = setup();
     const owner = await ownerWithWorkflow(ctx);
     server.set("/feed.xml", { body: rss([item(1)]) });
-    const { feed_id } = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml"), schedule: "* * * * *" });
+    const { feed_id } = await ctx.feeds.service.watch(owner.actor, owner.workflowId, {
+      feed_url: server.url("/feed.xml"),
+      schedule: "* * * * *",
+    });
     expect(await nextIn(ctx, owner.actor, feed_id)).toBe(5 * MIN);
 
     server.set("/feed.xml", { body: "down for maintenance", status: 500 });
@@ -36,7 +50,12 @@ describe("errors", () => {
     for (let i = 1; i <= 4; i++) {
       const { poll, feed } = await ctx.feeds.service.pollNow(owner.actor, feed_id);
       expect(poll).toMatchObject({ status: "failed", http_status: 500, error: "HTTP 500 Internal Server Error" });
-      expect(feed).toMatchObject({ status: "failing", consecutive_failures: i, last_error: "HTTP 500 Internal Server Error", active: true });
+      expect(feed).toMatchObject({
+        status: "failing",
+        consecutive_failures: i,
+        last_error: "HTTP 500 Internal Server Error",
+        active: true,
+      });
       delays.push(await nextIn(ctx, owner.actor, feed_id));
     }
     expect(delays).toEqual([5 * MIN, 10 * MIN, 20 * MIN, 40 * MIN]);
@@ -74,10 +93,17 @@ describe("errors", () => {
     const { server, ctx } = setup();
     const owner = await ownerWithWorkflow(ctx);
     server.set("/broken.xml", { body: `<rss version="2.0"><channel><title>Half</title><item><title>Cut</tit` });
-    const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/broken.xml"), backfill: 5 });
+    const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, {
+      feed_url: server.url("/broken.xml"),
+      backfill: 5,
+    });
     expect(out.poll_status).toBe("failed");
     expect(out.error).toStartWith("malformed feed:");
-    expect(await ctx.feeds.service.get(owner.actor, out.feed_id)).toMatchObject({ status: "failing", last_status: 200, consecutive_failures: 1 });
+    expect(await ctx.feeds.service.get(owner.actor, out.feed_id)).toMatchObject({
+      status: "failing",
+      last_status: 200,
+      consecutive_failures: 1,
+    });
     server.set("/broken.xml", { body: rss([item(1), item(2)]) });
     const fixed = await ctx.feeds.service.pollNow(owner.actor, out.feed_id);
     expect(fixed.poll.new_entries).toBe(2);
@@ -104,7 +130,10 @@ describe("finding the feed", () => {
       body: `<!doctype html><html><head><title>Blog</title><link rel="alternate" type="application/rss+xml" href="feed.xml"></head><body>Hi</body></html>`,
     });
     server.set("/blog/feed.xml", { body: rss([item(1)]) });
-    const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/blog/"), backfill: 1 });
+    const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, {
+      feed_url: server.url("/blog/"),
+      backfill: 1,
+    });
     expect(out).toMatchObject({ new_entries: 1, title: "Example News", feed_url: server.url("/blog/") });
     expect((await ctx.feeds.service.get(owner.actor, out.feed_id)).fetch_url).toBe(server.url("/blog/feed.xml"));
     await ctx.feeds.service.pollNow(owner.actor, out.feed_id);
@@ -115,7 +144,10 @@ describe("finding the feed", () => {
   test("a page without a feed is an error on the watch", async () => {
     const { server, ctx } = setup();
     const owner = await ownerWithWorkflow(ctx);
-    server.set("/page", { type: "text/html", body: "<!doctype html><html><head><title>x</title></head><body>No feed</body></html>" });
+    server.set("/page", {
+      type: "text/html",
+      body: "<!doctype html><html><head><title>x</title></head><body>No feed</body></html>",
+    });
     const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/page") });
     expect(out.error).toBe("the page is HTML and advertises no feed");
   });
@@ -128,11 +160,21 @@ describe("finding the feed", () => {
     const owner = await ownerWithWorkflow(ctx);
     const channel = "UCabcdefghijklmnopqrstuv";
     const feedPath = `/feeds/videos.xml?channel_id=${channel}`;
-    server.set(feedPath, { type: "application/atom+xml", body: videoFeed(server.origin, channel, [{ id: "vid00000001", title: "First video", date: "2024-01-01T00:00:00Z" }]) });
-    const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: `${server.origin}/channel/${channel}`, backfill: 1 });
+    server.set(feedPath, {
+      type: "application/atom+xml",
+      body: videoFeed(server.origin, channel, [
+        { id: "vid00000001", title: "First video", date: "2024-01-01T00:00:00Z" },
+      ]),
+    });
+    const out = await ctx.feeds.service.watch(owner.actor, owner.workflowId, {
+      feed_url: `${server.origin}/channel/${channel}`,
+      backfill: 1,
+    });
     expect(server.requests.map((r) => r.path)).toEqual([feedPath]);
     expect(out).toMatchObject({ new_entries: 1, title: "Example Channel" });
-    expect(sourceRows(ctx, owner.userId).map((s) => [s.url, s.title])).toEqual([[`${server.origin}/watch?v=vid00000001`, "First video"]]);
+    expect(sourceRows(ctx, owner.userId).map((s) => [s.url, s.title])).toEqual([
+      [`${server.origin}/watch?v=vid00000001`, "First video"],
+    ]);
     expect((await ctx.feeds.service.get(owner.actor, out.feed_id)).fetch_url).toBe(server.url(feedPath));
 
     // The same video with a changed link (tracking parameter) is still the same video.
@@ -140,7 +182,13 @@ describe("finding the feed", () => {
       { id: "vid00000002", title: "Second video", date: "2024-01-02T00:00:00Z" },
       { id: "vid00000001", title: "First video (edited)", date: "2024-01-01T00:00:00Z" },
     ];
-    server.set(feedPath, { type: "application/atom+xml", body: videoFeed(server.origin, channel, videos).replace("watch?v=vid00000001", "watch?v=vid00000001&amp;feature=x") });
+    server.set(feedPath, {
+      type: "application/atom+xml",
+      body: videoFeed(server.origin, channel, videos).replace(
+        "watch?v=vid00000001",
+        "watch?v=vid00000001&amp;feature=x",
+      ),
+    });
     const next = await ctx.feeds.service.pollNow(owner.actor, out.feed_id);
     expect(next.poll.new_entries).toBe(1);
     expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual(["First video", "Second video"]);
@@ -160,7 +208,10 @@ describe("dedupe across restarts", () => {
     const owner = await ownerWithWorkflow(first);
     server.set("/feed.xml", { body: rss([item(2), item(1)]), etag: false });
     server.set("/nolinks.xml", { body: rss([noLink(1)], { guids: false }), etag: false });
-    const a = await first.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/feed.xml"), backfill: 2 });
+    const a = await first.feeds.service.watch(owner.actor, owner.workflowId, {
+      feed_url: server.url("/feed.xml"),
+      backfill: 2,
+    });
     const b = await first.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/nolinks.xml") });
     expect(a.new_entries).toBe(2);
     first.db.close();

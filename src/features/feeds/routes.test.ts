@@ -32,7 +32,10 @@ describe("GET /api/v1/feeds", () => {
     expect(page1.body.data.map((f: any) => f.id)).toEqual([owner.ids[1]]);
     expect(page1.headers.get("link")).toContain('rel="next"');
     const page2 = await call(ctx, "GET", `/api/v1/feeds?limit=1&cursor=${page1.body.next_cursor}`, { key: owner.key });
-    expect(page2.body).toMatchObject({ data: [{ id: owner.ids[0], feed_url: server.url("/feed.xml"), status: "ok", active: true }], next_cursor: null });
+    expect(page2.body).toMatchObject({
+      data: [{ id: owner.ids[0], feed_url: server.url("/feed.xml"), status: "ok", active: true }],
+      next_cursor: null,
+    });
     expect((await call(ctx, "GET", "/api/v1/feeds", { key: other.key })).body).toEqual({ data: [], next_cursor: null });
     const byWorkflow = await call(ctx, "GET", `/api/v1/feeds?workflow_id=${owner.workflowId}`, { key: owner.key });
     expect(byWorkflow.body.data).toHaveLength(2);
@@ -50,20 +53,37 @@ describe("GET /api/v1/feeds/{id}", () => {
     const r = await call(ctx, "GET", `/api/v1/feeds/${owner.ids[0]}`, { key: owner.key });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
-      id: owner.ids[0], workflow_id: owner.workflowId, title: "Example News", schedule: "*/30 * * * *", notebook_ids: [],
-      backfill: 0, status: "ok", last_status: 200, last_error: null, consecutive_failures: 0, entries_seen: 1, sources_created: 0,
+      id: owner.ids[0],
+      workflow_id: owner.workflowId,
+      title: "Example News",
+      schedule: "*/30 * * * *",
+      notebook_ids: [],
+      backfill: 0,
+      status: "ok",
+      last_status: 200,
+      last_error: null,
+      consecutive_failures: 0,
+      entries_seen: 1,
+      sources_created: 0,
     });
     expect(r.body.next_poll_at).toMatch(/Z$/);
     expect(r.body).not.toHaveProperty("etag");
     expect((await call(ctx, "GET", `/api/v1/feeds/${owner.ids[0]}`, { key: other.key })).status).toBe(404);
-    expect((await call(ctx, "GET", "/api/v1/feeds/feed_01HZZZZZZZZZZZZZZZZZZZZZZZ", { key: owner.key })).status).toBe(404);
+    expect((await call(ctx, "GET", "/api/v1/feeds/feed_01HZZZZZZZZZZZZZZZZZZZZZZZ", { key: owner.key })).status).toBe(
+      404,
+    );
   });
 });
 
 describe("POST /api/v1/feeds/{id}/poll", () => {
   test("polls now and reports what came in", async () => {
     const owner = await ownerWithWatches(["/feed.xml"]);
-    server.set("/feed.xml", { body: rss([{ id: "2", title: "Two" }, { id: "1", title: "One" }]) });
+    server.set("/feed.xml", {
+      body: rss([
+        { id: "2", title: "Two" },
+        { id: "1", title: "One" },
+      ]),
+    });
     const r = await call(ctx, "POST", `/api/v1/feeds/${owner.ids[0]}/poll`, { key: owner.key });
     expect(r.status).toBe(200);
     expect(r.body.poll).toMatchObject({ status: "updated", http_status: 200, new_entries: 1, error: null });

@@ -8,10 +8,26 @@ const NotebookId = t.String({ pattern: "^nb_[0-9A-Z]{26}$", description: "A note
 /** The input of a watch (after templates are rendered). */
 export const FeedWatchInput = t.Object(
   {
-    feed_url: t.String({ minLength: 1, maxLength: 2048, description: "A feed, a page that advertises one, or a video channel URL" }),
-    schedule: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "Five-field cron; default every 30 minutes; polls are at least 5 minutes apart" })),
+    feed_url: t.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: "A feed, a page that advertises one, or a video channel URL",
+    }),
+    schedule: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "Five-field cron; default every 30 minutes; polls are at least 5 minutes apart",
+      }),
+    ),
     notebook_ids: t.Optional(t.Array(NotebookId, { maxItems: 100, uniqueItems: true })),
-    backfill: t.Optional(Int({ minimum: 0, maximum: 1000, description: "How many of the newest entries the first poll imports (default 0)" })),
+    backfill: t.Optional(
+      Int({
+        minimum: 0,
+        maximum: 1000,
+        description: "How many of the newest entries the first poll imports (default 0)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -23,13 +39,17 @@ export const FeedPublic = t.Object({
   id: t.String(),
   workflow_id: t.String(),
   feed_url: t.String(),
-  fetch_url: t.Union([t.String(), t.Null()], { description: "The URL really polled (a channel's feed, a page's advertised feed)" }),
+  fetch_url: t.Union([t.String(), t.Null()], {
+    description: "The URL really polled (a channel's feed, a page's advertised feed)",
+  }),
   title: t.Union([t.String(), t.Null()]),
   schedule: t.String(),
   notebook_ids: t.Array(t.String()),
   backfill: Int(),
   active: t.Boolean({ description: "False while its workflow is inactive: no scheduled polls" }),
-  status: oneOf(["pending", "ok", "failing"], { description: "pending: never polled successfully; failing: the last poll failed" }),
+  status: oneOf(["pending", "ok", "failing"], {
+    description: "pending: never polled successfully; failing: the last poll failed",
+  }),
   last_polled_at: Time,
   last_success_at: Time,
   last_status: t.Union([Int(), t.Null()], { description: "HTTP status of the last poll" }),
@@ -54,6 +74,10 @@ export const PollResultPublic = t.Object({
 export const FeedPollResponse = t.Object({ feed: FeedPublic, poll: PollResultPublic });
 
 export const FeedListQuery = t.Object(
-  { limit: t.Optional(Limit()), cursor: t.Optional(Cursor), workflow_id: t.Optional(t.String({ maxLength: 100, description: "Only the watches of this workflow" })) },
+  {
+    limit: t.Optional(Limit()),
+    cursor: t.Optional(Cursor),
+    workflow_id: t.Optional(t.String({ maxLength: 100, description: "Only the watches of this workflow" })),
+  },
   { additionalProperties: false },
 );

@@ -88,7 +88,8 @@ export function createFeedsService(deps: FeedsServiceDeps) {
       if (!found.has(id)) throw invalid(`notebook_ids[${i}]`, `notebook ${id} does not exist`);
     });
     const backfill = input.backfill ?? 0;
-    if (!Number.isInteger(backfill) || backfill < 0 || backfill > MAX_BACKFILL) throw invalid("backfill", `must be a whole number from 0 to ${MAX_BACKFILL}`);
+    if (!Number.isInteger(backfill) || backfill < 0 || backfill > MAX_BACKFILL)
+      throw invalid("backfill", `must be a whole number from 0 to ${MAX_BACKFILL}`);
     return { feedUrl: parsed.url.href, schedule, notebookIds, backfill };
   }
 
@@ -97,11 +98,25 @@ export function createFeedsService(deps: FeedsServiceDeps) {
     const c = await check(actor, input);
     return db.tx(async () => {
       const at = iso(clock.now());
-      const settings = { schedule: c.schedule, notebookIds: JSON.stringify(c.notebookIds), backfill: c.backfill, depth: actor.depth ?? 0 };
+      const settings = {
+        schedule: c.schedule,
+        notebookIds: JSON.stringify(c.notebookIds),
+        backfill: c.backfill,
+        depth: actor.depth ?? 0,
+      };
       const existing = await repo.byWorkflowAndUrl(actor.userId, workflowId, c.feedUrl);
       if (!existing) {
         const id = newId("feed");
-        await repo.insert({ id, userId: actor.userId, workflowId, feedUrl: c.feedUrl, ...settings, nextPollAt: clock.now(), createdAt: at, updatedAt: at });
+        await repo.insert({
+          id,
+          userId: actor.userId,
+          workflowId,
+          feedUrl: c.feedUrl,
+          ...settings,
+          nextPollAt: clock.now(),
+          createdAt: at,
+          updatedAt: at,
+        });
         return id;
       }
       const changed = (Object.keys(settings) as (keyof typeof settings)[]).some((k) => existing[k] !== settings[k]);
@@ -110,7 +125,11 @@ export function createFeedsService(deps: FeedsServiceDeps) {
     });
   }
 
-  async function pollOwned(actor: Actor, id: string, signal?: AbortSignal): Promise<{ feed: FeedPublic; poll: PollResult }> {
+  async function pollOwned(
+    actor: Actor,
+    id: string,
+    signal?: AbortSignal,
+  ): Promise<{ feed: FeedPublic; poll: PollResult }> {
     await get(actor, id);
     const poll = await poller.poll(id, signal);
     // The watch was deleted with its workflow while the poll ran.
@@ -132,8 +151,13 @@ export function createFeedsService(deps: FeedsServiceDeps) {
       if (poll.refused) throw new FeedRefusedStep(`feed ${input.feed_url} ${poll.error ?? "was refused"}`);
       const feed = toPublicFeed(await get(actor, id));
       return {
-        feed_id: feed.id, feed_url: feed.feed_url, title: feed.title,
-        new_entries: poll.new_entries, sources: poll.sources, poll_status: poll.status, error: poll.error,
+        feed_id: feed.id,
+        feed_url: feed.feed_url,
+        title: feed.title,
+        new_entries: poll.new_entries,
+        sources: poll.sources,
+        poll_status: poll.status,
+        error: poll.error,
       };
     },
 

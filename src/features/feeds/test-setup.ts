@@ -25,8 +25,14 @@ export function feedsTestContext(opts: FeedsTestOptions = {}) {
   const services = createServices({ config, db, logger: silentLogger, clock });
   const notebooksRepo = createNotebooksRepo(db);
   const feeds = createFeeds({
-    db, sources: services.sources, safeFetch: services.safeFetch, jobs: services.queue,
-    scheduler: services.scheduler, clock, logger: silentLogger, hostSpacingMs: config.feeds.hostSpacingMs,
+    db,
+    sources: services.sources,
+    safeFetch: services.safeFetch,
+    jobs: services.queue,
+    scheduler: services.scheduler,
+    clock,
+    logger: silentLogger,
+    hostSpacingMs: config.feeds.hostSpacingMs,
     existingNotebookIds: (u, ids) => notebooksRepo.existingIds(u, ids),
     videoSite: opts.videoSite,
   });
@@ -42,9 +48,15 @@ export async function ownerWithWorkflow(ctx: FeedsTestContext) {
 }
 
 export function eventsOf(ctx: FeedsTestContext, type: string): { data: string; depth: number }[] {
-  return ctx.db.sqlite.query<{ data: string; depth: number }, [string]>("SELECT data, depth FROM events WHERE type = ? ORDER BY seq").all(type);
+  return ctx.db.sqlite
+    .query<{ data: string; depth: number }, [string]>("SELECT data, depth FROM events WHERE type = ? ORDER BY seq")
+    .all(type);
 }
 
 export function sourceRows(ctx: FeedsTestContext, userId: string): { id: string; url: string; title: string | null }[] {
-  return ctx.db.sqlite.query<{ id: string; url: string; title: string | null }, [string]>("SELECT id, url, title FROM sources WHERE user_id = ? ORDER BY id").all(userId);
+  return ctx.db.sqlite
+    .query<{ id: string; url: string; title: string | null }, [string]>(
+      "SELECT id, url, title FROM sources WHERE user_id = ? ORDER BY id",
+    )
+    .all(userId);
 }

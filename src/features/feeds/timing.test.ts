@@ -8,7 +8,12 @@ const MIN = 60_000;
 const scheduler = createScheduler();
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0);
 const at = (now: number, schedule: string, bounds: (number | null)[] = []) =>
-  nextPollAt({ now, schedule, nextRun: (e, after) => scheduler.nextRun(e, after, { timezone: "UTC" }), lowerBoundsMs: bounds });
+  nextPollAt({
+    now,
+    schedule,
+    nextRun: (e, after) => scheduler.nextRun(e, after, { timezone: "UTC" }),
+    lowerBoundsMs: bounds,
+  });
 
 describe("nextPollAt", () => {
   test("follows the cron slot", () => {

@@ -19,7 +19,10 @@ export function retryAfterMs(header: string | null, now: number): number | null 
 /** Cache-Control max-age (s-maxage wins, as for a shared cache) in ms; null when absent. */
 export function maxAgeMs(cacheControl: string | null): number | null {
   if (!cacheControl) return null;
-  const directives = cacheControl.toLowerCase().split(",").map((d) => d.trim());
+  const directives = cacheControl
+    .toLowerCase()
+    .split(",")
+    .map((d) => d.trim());
   for (const name of ["s-maxage", "max-age"]) {
     const d = directives.find((x) => x.startsWith(`${name}=`));
     const n = d ? Number(d.slice(name.length + 1).replace(/"/g, "")) : NaN;

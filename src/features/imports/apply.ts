@@ -32,7 +32,11 @@ export interface FeedWatcher {
   /** Feed URLs the user already watches. */
   watched(actor: Actor): Promise<Set<string>>;
   /** Workflows (active, with one watch_feed action per feed) that own the new watches; URL -> workflow id. */
-  createWorkflows(actor: Actor, feeds: { url: string; title?: string }[], label: string): Promise<Record<string, string>>;
+  createWorkflows(
+    actor: Actor,
+    feeds: { url: string; title?: string }[],
+    label: string,
+  ): Promise<Record<string, string>>;
   /** Creates the watch now; its first poll records a baseline, so old entries are not imported. */
   ensure(actor: Actor, workflowId: string, feedUrl: string): Promise<void>;
 }
@@ -48,7 +52,13 @@ export interface Problem {
 const NAME_MAX = 200;
 
 /** State kept across the slices of one run: notebook ids by name. */
-export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, importId: string, feedWorkflows: Record<string, string> = {}) {
+export function createApplier(
+  deps: ApplyDeps,
+  actor: Actor,
+  now: () => number,
+  importId: string,
+  feedWorkflows: Record<string, string> = {},
+) {
   let nbByName: Map<string, string> | undefined;
 
   async function notebookId(name: string): Promise<{ id: string; created: boolean }> {
@@ -63,7 +73,12 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
 
   return async function apply(item: ImportItem, entry: number, problems: Problem[]): Promise<Outcome> {
     const problem = (reason: string, url?: string) =>
-      problems.push({ entry, line: item.line ?? null, url: url ?? ("url" in item ? (item.url ?? null) : null), reason });
+      problems.push({
+        entry,
+        line: item.line ?? null,
+        url: url ?? ("url" in item ? (item.url ?? null) : null),
+        reason,
+      });
     switch (item.kind) {
       case "bad":
         problem(item.reason);
@@ -85,7 +100,8 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
         return "feed";
       }
       case "note": {
-        if (await deps.notesRepo.hasSame(actor.userId, item.title?.trim() || null, item.content)) return "already_saved";
+        if (await deps.notesRepo.hasSame(actor.userId, item.title?.trim() || null, item.content))
+          return "already_saved";
         const sourceIds: string[] = [];
         for (const u of item.sourceUrls) {
           const c = checkImportUrl(u, true);
@@ -105,7 +121,10 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
     }
   };
 
-  async function applyLink(item: Extract<ImportItem, { kind: "link" }>, problem: (reason: string, url?: string) => void): Promise<Outcome> {
+  async function applyLink(
+    item: Extract<ImportItem, { kind: "link" }>,
+    problem: (reason: string, url?: string) => void,
+  ): Promise<Outcome> {
     const checked = checkImportUrl(item.url, deps.allowPrivate);
     if (!checked.ok) {
       problem(checked.reason, item.url.slice(0, 300));
@@ -123,7 +142,7 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
       const links = (await deps.sources.notebookIds([existing.id])).get(existing.id) ?? [];
       const before = toPublicSource(existing, links);
       let changed = false;
-      for (const nb of nbIds) changed = await deps.sources.link(nb, existing.id, at) || changed;
+      for (const nb of nbIds) changed = (await deps.sources.link(nb, existing.id, at)) || changed;
       const old = parseTags(existing.tags);
       const merged = [...new Set([...old, ...tags])];
       if (merged.length !== old.length) {
@@ -134,7 +153,12 @@ export function createApplier(deps: ApplyDeps, actor: Actor, now: () => number, 
         await deps.sources.update(existing.id, { updatedAt: at });
         const row = (await deps.sources.byIdUnscoped(existing.id))!;
         await deps.sourcesService.indexedFieldsChanged(existing, row);
-        await deps.events.record(actor, "source.updated", toPublicSource(row, (await deps.sources.notebookIds([row.id])).get(row.id) ?? []), before);
+        await deps.events.record(
+          actor,
+          "source.updated",
+          toPublicSource(row, (await deps.sources.notebookIds([row.id])).get(row.id) ?? []),
+          before,
+        );
       }
       return "already_saved";
     }

@@ -13,8 +13,10 @@ export function readSavedAt(raw: string | number | undefined, now: number): { ms
   } else if (typeof raw === "string") {
     ms = Date.parse(raw);
   } else ms = NaN;
-  if (!Number.isFinite(ms)) return { error: `the saved date "${String(raw).slice(0, 40)}" is not a date; the import time is used` };
+  if (!Number.isFinite(ms))
+    return { error: `the saved date "${String(raw).slice(0, 40)}" is not a date; the import time is used` };
   // A day of slack for clocks; older than 1990 is a broken exporter (e.g. ADD_DATE="0").
-  if (ms < MIN || ms > now + 86_400_000) return { error: `the saved date "${String(raw).slice(0, 40)}" is out of range; the import time is used` };
+  if (ms < MIN || ms > now + 86_400_000)
+    return { error: `the saved date "${String(raw).slice(0, 40)}" is out of range; the import time is used` };
   return { ms: Math.round(ms) };
 }

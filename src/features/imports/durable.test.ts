@@ -6,7 +6,8 @@ import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { startOutsideWeb } from "../../../test/outside-web.ts";
 import { fixture, runImports, upload } from "./test-support.ts";
 
-const links = (n: number, host = "https://example.com") => Array.from({ length: n }, (_, i) => `${host}/page-${i}`).join("\n");
+const links = (n: number, host = "https://example.com") =>
+  Array.from({ length: n }, (_, i) => `${host}/page-${i}`).join("\n");
 
 describe("durable", () => {
   test("a run that stopped after some batches resumes at its position and creates each entry once", async () => {
@@ -17,7 +18,10 @@ describe("durable", () => {
     await ctx.queue.claim("dead-worker", 1, 1, ["import.run"]);
     const ctl = new AbortController();
     setTimeout(() => ctl.abort(), 0);
-    const stopped = await ctx.services.imports.run(r.body.id, ctl.signal).then(() => "finished", (e: Error) => e.message);
+    const stopped = await ctx.services.imports.run(r.body.id, ctl.signal).then(
+      () => "finished",
+      (e: Error) => e.message,
+    );
     const at = Number(/resumes from entry (\d+)$/.exec(stopped)?.[1]);
     expect(at).toBeGreaterThan(0);
     expect(at).toBeLessThan(1200);
@@ -33,7 +37,9 @@ describe("durable", () => {
     expect((ctx.db.sqlite.query("SELECT count(*) AS n FROM sources").get() as { n: number }).n).toBe(1200);
     // Then one fetch per created source.
     expect((await ctx.queue.counts("source.ingest_import")).queued).toBe(1200);
-    expect((ctx.db.sqlite.query("SELECT file FROM imports WHERE id = ?").get(r.body.id) as { file: unknown }).file).toBeNull();
+    expect(
+      (ctx.db.sqlite.query("SELECT file FROM imports WHERE id = ?").get(r.body.id) as { file: unknown }).file,
+    ).toBeNull();
   }, 30_000);
 
   test("the job uses the entries parsed at upload; a resume parses the stored file", async () => {
@@ -43,7 +49,10 @@ describe("durable", () => {
     // Parsing the stored file again would fail the import: these bytes are not a URL list.
     ctx.db.sqlite.query("UPDATE imports SET file = ? WHERE id = ?").run(new Uint8Array([0xff, 0xfe, 0x00]), r.body.id);
     await runImports(ctx);
-    expect((await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body).toMatchObject({ status: "succeeded", counts: { created: 3 } });
+    expect((await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body).toMatchObject({
+      status: "succeeded",
+      counts: { created: 3 },
+    });
   }, 30_000);
 
   test("entries are applied in short slices: the event loop turns every few milliseconds during an import", async () => {
@@ -52,7 +61,10 @@ describe("durable", () => {
     const lines = ["<!DOCTYPE NETSCAPE-Bookmark-file-1>", "<DL><p>"];
     for (let f = 0; f < 10; f++) {
       lines.push(`<DT><H3>Folder ${f}</H3>`, "<DL><p>");
-      for (let i = 0; i < 200; i++) lines.push(`<DT><A HREF="https://example.com/${f}/${i}?utm_source=x" ADD_DATE="${1500000000 + i}" TAGS="t${i % 7},x">Page ${i}</A>`);
+      for (let i = 0; i < 200; i++)
+        lines.push(
+          `<DT><A HREF="https://example.com/${f}/${i}?utm_source=x" ADD_DATE="${1500000000 + i}" TAGS="t${i % 7},x">Page ${i}</A>`,
+        );
       lines.push("</DL><p>");
     }
     const r = await upload(ctx, a.key, [...lines, "</DL><p>"].join("\n"), { format: "netscape" });
@@ -67,10 +79,8 @@ describe("durable", () => {
       if (running) setImmediate(probe);
     };
     setImmediate(probe);
-    const started = performance.now();
     await runImports(ctx);
     running = false;
-    const took = performance.now() - started;
     expect((await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body.counts.created).toBe(2000);
     gaps.sort((x, y) => x - y);
     const median = gaps[Math.floor(gaps.length / 2)]!;
@@ -98,7 +108,10 @@ describe("durable", () => {
 async function omnivoreZip(): Promise<Uint8Array<ArrayBuffer>> {
   const zip = new JSZip();
   zip.file("metadata_0_to_3.json", await fixture("omnivore/metadata_0_to_3.json").text());
-  zip.file("content/the-art-of-slow-reading-18f2a9c1b7d.html", await fixture("omnivore/content/the-art-of-slow-reading-18f2a9c1b7d.html").text());
+  zip.file(
+    "content/the-art-of-slow-reading-18f2a9c1b7d.html",
+    await fixture("omnivore/content/the-art-of-slow-reading-18f2a9c1b7d.html").text(),
+  );
   return (await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" })) as Uint8Array<ArrayBuffer>;
 }
 
@@ -114,7 +127,12 @@ describe("Omnivore", () => {
     expect(imp.counts).toMatchObject({ total: 3, created: 2, invalid: 1 });
     const list = (await call(ctx, "GET", "/api/v1/sources", { key: a.key })).body.data;
     const slow = list.find((s: any) => s.url.includes("slow-reading"));
-    expect(slow).toMatchObject({ archived: true, tags: ["reading", "Newsletter"], saved_at: "2023-03-14T09:26:53.000Z", status: "ready" });
+    expect(slow).toMatchObject({
+      archived: true,
+      tags: ["reading", "Newsletter"],
+      saved_at: "2023-03-14T09:26:53.000Z",
+      status: "ready",
+    });
     const full = (await call(ctx, "GET", `/api/v1/sources/${slow.id}?include=content`, { key: a.key })).body;
     expect(full.content).toContain("Reading slowly is a practice");
     expect(full.content).not.toContain("<p>");

@@ -12,11 +12,23 @@ async function library(ctx: any, key: string) {
   const srcUrl = new Map(sources.map((s: any) => [s.id, s.url]));
   return {
     sources: sources
-      .map((s: any) => ({ url: s.url, title: s.title, saved_at: s.saved_at, tags: s.tags, archived: s.archived, notebooks: s.notebook_ids.map((id: string) => nbName.get(id)).sort() }))
+      .map((s: any) => ({
+        url: s.url,
+        title: s.title,
+        saved_at: s.saved_at,
+        tags: s.tags,
+        archived: s.archived,
+        notebooks: s.notebook_ids.map((id: string) => nbName.get(id)).sort(),
+      }))
       .sort((a: any, b: any) => a.url.localeCompare(b.url)),
     notebooks: notebooks.map((n: any) => [n.name, n.description]).sort(),
     notes: notes
-      .map((n: any) => ({ title: n.title, content: n.content, notebook: n.notebook_id ? nbName.get(n.notebook_id) : null, sources: n.source_ids.map((id: string) => srcUrl.get(id)).sort() }))
+      .map((n: any) => ({
+        title: n.title,
+        content: n.content,
+        notebook: n.notebook_id ? nbName.get(n.notebook_id) : null,
+        sources: n.source_ids.map((id: string) => srcUrl.get(id)).sort(),
+      }))
       .sort((a: any, b: any) => a.content.localeCompare(b.content)),
   };
 }
@@ -28,20 +40,53 @@ test("export JSON, import it into a fresh account: the same sources, notebooks, 
   await upload(ctx, a.key, await fixture("chrome-bookmarks.html").bytes());
   await upload(ctx, a.key, await fixture("karakeep.json").bytes());
   await runImports(ctx);
-  const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Described", description: "With a description" } })).body;
+  const nb = (
+    await call(ctx, "POST", "/api/v1/notebooks", {
+      key: a.key,
+      body: { name: "Described", description: "With a description" },
+    })
+  ).body;
   const any = (await call(ctx, "GET", "/api/v1/sources?limit=1", { key: a.key })).body.data[0];
-  await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "# Thoughts\n\nÜber alles.", notebook_id: nb.id, source_ids: [any.id] } });
+  await call(ctx, "POST", "/api/v1/notes", {
+    key: a.key,
+    body: { content: "# Thoughts\n\nÜber alles.", notebook_id: nb.id, source_ids: [any.id] },
+  });
   await call(ctx, "POST", "/api/v1/workflows", {
     key: a.key,
-    body: { name: "Ping", trigger: { type: "event", event: "source.created" }, actions: [{ id: "h", type: "http_request", method: "POST", url: "https://example.com/hook", headers: { authorization: "Bearer very-secret" } }] },
+    body: {
+      name: "Ping",
+      trigger: { type: "event", event: "source.created" },
+      actions: [
+        {
+          id: "h",
+          type: "http_request",
+          method: "POST",
+          url: "https://example.com/hook",
+          headers: { authorization: "Bearer very-secret" },
+        },
+      ],
+    },
   });
 
   const res = await call(ctx, "GET", "/api/v1/export?format=json", { key: a.key });
   expect(res.status).toBe(200);
-  expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="commonplace-export-\d{4}-\d\d-\d\d\.json"$/);
+  expect(res.headers.get("content-disposition")).toMatch(
+    /^attachment; filename="commonplace-export-\d{4}-\d\d-\d\d\.json"$/,
+  );
   const doc = res.body;
   expect(doc).toMatchObject({ format: "commonplace-export", version: 1 });
-  expect(Object.keys(doc)).toEqual(["format", "version", "exported_at", "account", "notebooks", "sources", "notes", "podcasts", "workflows", "feed_watches"]);
+  expect(Object.keys(doc)).toEqual([
+    "format",
+    "version",
+    "exported_at",
+    "account",
+    "notebooks",
+    "sources",
+    "notes",
+    "podcasts",
+    "workflows",
+    "feed_watches",
+  ]);
   expect(res.text).not.toContain("very-secret");
   expect(res.text).not.toContain("whsec_");
   expect(doc.workflows[0].actions[0].headers).toEqual({ authorization: "[removed]" });
@@ -76,6 +121,7 @@ test("Netscape export: notebooks as nested folders, ADD_DATE from saved_at, tags
   const sa = (await call(ctx, "GET", "/api/v1/sources?limit=100", { key: a.key })).body.data;
   const sb = (await call(ctx, "GET", "/api/v1/sources?limit=100", { key: b.key })).body.data;
   expect(pick(sb)).toEqual(pick(sa));
-  const names = async (key: string) => (await call(ctx, "GET", "/api/v1/notebooks?limit=100", { key })).body.data.map((n: any) => n.name).sort();
+  const names = async (key: string) =>
+    (await call(ctx, "GET", "/api/v1/notebooks?limit=100", { key })).body.data.map((n: any) => n.name).sort();
   expect(await names(b.key)).toEqual(await names(a.key));
 });

@@ -39,7 +39,9 @@ function stripWorkflowSecrets(w: Json): Json {
   const { signing_secret: _s, webhook_url: _u, ...rest } = w;
   // Header values of outgoing requests often carry tokens: the names are kept, the values are not.
   const actions = JSON.parse(JSON.stringify(rest["actions"] ?? []), (k, v) =>
-    k === "headers" && v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).map((h) => [h, "[removed]"])) : v,
+    k === "headers" && v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.keys(v).map((h) => [h, "[removed]"]))
+      : v,
   ) as unknown[];
   return { ...rest, actions };
 }
@@ -56,14 +58,33 @@ export function exportJson(s: Services, actor: Actor, user: Json): ReadableStrea
       }
       yield "]";
     }
-    yield* section("notebooks", pages((before) => s.notebooks.list(actor, { limit: PAGE, before })));
-    yield* section("sources", pages((before) => s.sources.listWithContent(actor, { limit: PAGE, before })));
-    yield* section("notes", pages((before) => s.notes.list(actor, { limit: PAGE, before })));
-    yield* section("podcasts", pages((before) => s.podcasts.list(actor, { limit: PAGE, before })));
-    yield* section("workflows", (async function* () {
-      for await (const w of pages((before) => s.workflows.service.list(actor, { limit: PAGE, before }))) yield stripWorkflowSecrets(w as unknown as Json);
-    })());
-    yield* section("feed_watches", pages((before) => s.feeds.list(actor, { limit: PAGE, before })));
+    yield* section(
+      "notebooks",
+      pages((before) => s.notebooks.list(actor, { limit: PAGE, before })),
+    );
+    yield* section(
+      "sources",
+      pages((before) => s.sources.listWithContent(actor, { limit: PAGE, before })),
+    );
+    yield* section(
+      "notes",
+      pages((before) => s.notes.list(actor, { limit: PAGE, before })),
+    );
+    yield* section(
+      "podcasts",
+      pages((before) => s.podcasts.list(actor, { limit: PAGE, before })),
+    );
+    yield* section(
+      "workflows",
+      (async function* () {
+        for await (const w of pages((before) => s.workflows.service.list(actor, { limit: PAGE, before })))
+          yield stripWorkflowSecrets(w as unknown as Json);
+      })(),
+    );
+    yield* section(
+      "feed_watches",
+      pages((before) => s.feeds.list(actor, { limit: PAGE, before })),
+    );
     yield "}\n";
   }
   return textStream(parts());
@@ -85,7 +106,7 @@ export function exportNetscape(s: Services, actor: Actor): ReadableStream<Uint8A
     for await (const nb of pages((before) => s.notebooks.list(actor, { limit: PAGE, before }))) notebooks.push(nb);
     notebooks.sort((a, b) => a.name.localeCompare(b.name));
     // Folders open and close as the sorted path changes: "Work" then "Work / Reading" nests.
-    let open: string[] = [];
+    const open: string[] = [];
     for (const nb of notebooks) {
       const path = nb.name.split(" / ");
       let common = 0;
@@ -99,7 +120,8 @@ export function exportNetscape(s: Services, actor: Actor): ReadableStream<Uint8A
         yield `${"    ".repeat(open.length + 1)}<DT><H3 ADD_DATE="${secs(nb.created_at)}">${esc(name)}</H3>\n${"    ".repeat(open.length + 1)}<DL><p>\n`;
         open.push(name);
       }
-      for await (const r of pages((before) => s.sources.list(actor, { limit: PAGE, before, notebookId: nb.id }))) yield link(r, open.length + 1);
+      for await (const r of pages((before) => s.sources.list(actor, { limit: PAGE, before, notebookId: nb.id })))
+        yield link(r, open.length + 1);
     }
     while (open.length > 0) {
       yield `${"    ".repeat(open.length)}</DL><p>\n`;

@@ -15,9 +15,12 @@ test("an import waits for a save in flight before creating records", async () =>
       if (new URL(req.url).pathname !== "/slow") return new Response("gone", { status: 404 });
       hit.resolve();
       await release.promise;
-      return new Response("<html><head><title>Slow page</title></head><body><article><p>A page that took its time to arrive, with enough words in it to be an article worth keeping for later reading.</p></article></body></html>", {
-        headers: { "content-type": "text/html" },
-      });
+      return new Response(
+        "<html><head><title>Slow page</title></head><body><article><p>A page that took its time to arrive, with enough words in it to be an article worth keeping for later reading.</p></article></body></html>",
+        {
+          headers: { "content-type": "text/html" },
+        },
+      );
     },
   });
   const ctx = createTestContext({ IMPORT_YIELD_MAX_MS: "60000" });
@@ -26,20 +29,31 @@ test("an import waits for a save in flight before creating records", async () =>
     let importedWhenReady = -1;
     ctx.services.hooks.onSourceReady.push((_actor, row) => {
       if (row.url.endsWith("/slow")) {
-        importedWhenReady = ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM sources WHERE import_id IS NOT NULL").get()!.n;
+        importedWhenReady = ctx.db.sqlite
+          .query<{ n: number }, []>("SELECT count(*) n FROM sources WHERE import_id IS NOT NULL")
+          .get()!.n;
       }
     });
     ctx.runner.start();
-    const saved = await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: `http://127.0.0.1:${site.port}/slow` } });
+    const saved = await call(ctx, "POST", "/api/v1/sources", {
+      key: u.key,
+      body: { url: `http://127.0.0.1:${site.port}/slow` },
+    });
     expect(saved.status).toBe(201);
     await hit.promise; // the save's fetch is in flight
 
-    const links = Array.from({ length: 30 }, (_, i) => `<DT><A HREF="http://127.0.0.1:${site.port}/page-${i}">Page ${i}</A>`).join("\n");
-    const up = await upload(ctx, u.key, `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n${links}\n</DL><p>\n`, { format: "netscape" });
+    const links = Array.from(
+      { length: 30 },
+      (_, i) => `<DT><A HREF="http://127.0.0.1:${site.port}/page-${i}">Page ${i}</A>`,
+    ).join("\n");
+    const up = await upload(ctx, u.key, `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n${links}\n</DL><p>\n`, {
+      format: "netscape",
+    });
     expect(up.status).toBe(202);
     const importNow = async () => (await call(ctx, "GET", `/api/v1/imports/${up.body.id}`, { key: u.key })).body;
     // Let the runner claim the import job and give it many turns of the event loop.
-    for (let i = 0; i < 200 && (await importNow()).status === "queued"; i++) await new Promise<void>((r) => setImmediate(r));
+    for (let i = 0; i < 200 && (await importNow()).status === "queued"; i++)
+      await new Promise<void>((r) => setImmediate(r));
     for (let i = 0; i < 50; i++) await new Promise<void>((r) => setImmediate(r));
     expect((await importNow()).counts.created).toBe(0);
 

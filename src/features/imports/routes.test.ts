@@ -9,7 +9,8 @@ async function setup(env: Record<string, string> = {}) {
   return { ctx, a: await userWithKey(ctx), b: await userWithKey(ctx) };
 }
 
-const sources = async (ctx: any, key: string) => (await call(ctx, "GET", "/api/v1/sources?limit=100", { key })).body.data as any[];
+const sources = async (ctx: any, key: string) =>
+  (await call(ctx, "GET", "/api/v1/sources?limit=100", { key })).body.data as any[];
 const byUrl = (list: any[], part: string) => list.find((s) => s.url.includes(part));
 
 describe("Netscape bookmarks", () => {
@@ -24,7 +25,14 @@ describe("Netscape bookmarks", () => {
     const imp = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
     expect(imp.status).toBe("succeeded");
     // café (1), long read (1; #section-2 is the same page), no-date, bad-date; café again is a duplicate.
-    expect(imp.counts).toMatchObject({ total: 8, created: 4, already_saved: 2, invalid: 2, failed: 0, notebooks_created: 5 });
+    expect(imp.counts).toMatchObject({
+      total: 8,
+      created: 4,
+      already_saved: 2,
+      invalid: 2,
+      failed: 0,
+      notebooks_created: 5,
+    });
     expect(imp.fetching).toEqual({ pending: 4, ready: 0, failed: 0 });
     const reasons = imp.problems.map((p: any) => `${p.entry}:${p.reason}`);
     expect(reasons.some((x: string) => x.startsWith("4:javascript:"))).toBe(true);
@@ -32,8 +40,16 @@ describe("Netscape bookmarks", () => {
     expect(reasons.some((x: string) => x.startsWith("7:") && x.includes("yesterday"))).toBe(true);
     expect(imp.problems.find((p: any) => p.entry === 4).line).toBe(26);
 
-    const nbs = (await call(ctx, "GET", "/api/v1/notebooks?limit=100", { key: a.key })).body.data.map((n: any) => n.name).sort();
-    expect(nbs).toEqual(["Bookmarks bar", "Bookmarks bar / Work", "Bookmarks bar / Work / Empty folder", "Bookmarks bar / Work / Reading", "Other bookmarks"]);
+    const nbs = (await call(ctx, "GET", "/api/v1/notebooks?limit=100", { key: a.key })).body.data
+      .map((n: any) => n.name)
+      .sort();
+    expect(nbs).toEqual([
+      "Bookmarks bar",
+      "Bookmarks bar / Work",
+      "Bookmarks bar / Work / Empty folder",
+      "Bookmarks bar / Work / Reading",
+      "Other bookmarks",
+    ]);
     const list = await sources(ctx, a.key);
     const cafe = byUrl(list, "caf");
     expect(cafe.title).toBe("Café & crème — «Über» 東京");
@@ -83,7 +99,11 @@ describe("other formats", () => {
     expect(imp.counts).toMatchObject({ total: 6, created: 4, already_saved: 1, invalid: 1 });
     expect(imp.problems.find((p: any) => p.reason.includes("no url")).line).toBe(8);
     const list = await sources(ctx, a.key);
-    expect(byUrl(list, "quotes")).toMatchObject({ title: 'Why "quotes", commas, and newlines\nmatter', tags: ["reading", "csv", "dup"], archived: false });
+    expect(byUrl(list, "quotes")).toMatchObject({
+      title: 'Why "quotes", commas, and newlines\nmatter',
+      tags: ["reading", "csv", "dup"],
+      archived: false,
+    });
     expect(byUrl(list, "privet")).toMatchObject({ title: "Привет мир", archived: true, tags: [] });
     expect(byUrl(list, "untitled").title).toBeNull();
     expect(imp.problems.some((p: any) => p.reason.includes("not-a-time"))).toBe(true);
@@ -95,7 +115,11 @@ describe("other formats", () => {
     expect(r.body.format).toBe("pocket_html");
     await runImports(ctx);
     const list = await sources(ctx, a.key);
-    expect(byUrl(list, "pocket-unread")).toMatchObject({ archived: false, tags: ["to-read", "tech"], saved_at: new Date(1500000000000).toISOString() });
+    expect(byUrl(list, "pocket-unread")).toMatchObject({
+      archived: false,
+      tags: ["to-read", "tech"],
+      saved_at: new Date(1500000000000).toISOString(),
+    });
     expect(byUrl(list, "pocket-archived").archived).toBe(true);
   });
 
@@ -121,7 +145,10 @@ describe("other formats", () => {
     expect(byUrl(list, "karakeep-link").tags).toEqual(["self-hosting", "bookmarks"]);
     expect(byUrl(list, "karakeep-archived").archived).toBe(true);
     const notes = (await call(ctx, "GET", "/api/v1/notes", { key: a.key })).body.data;
-    expect(notes.map((n: any) => n.content).sort()).toEqual(["A text bookmark: no link, becomes a note.", "Worth a second read — 再読"]);
+    expect(notes.map((n: any) => n.content).sort()).toEqual([
+      "A text bookmark: no link, becomes a note.",
+      "Worth a second read — 再読",
+    ]);
     expect(notes.find((n: any) => n.content.startsWith("Worth")).source_ids).toEqual([byUrl(list, "karakeep-link").id]);
     // Again: the notes are not copied.
     await upload(ctx, a.key, await fixture("karakeep.json").bytes());
@@ -137,7 +164,7 @@ describe("bad input", () => {
     for (const [body, format, path] of [
       [png, "netscape", "file"],
       [png, "auto", "format"],
-      ["{\"not\": \"karakeep\"}", "karakeep", "file"],
+      ['{"not": "karakeep"}', "karakeep", "file"],
       ["plain words, no links", "auto", "format"],
       ["", "auto", "file"],
       ["https://example.com", "xml", "format"],
@@ -146,7 +173,11 @@ describe("bad input", () => {
       expect(r.status).toBe(422);
       expect(r.body.errors[0].path).toBe(path);
     }
-    const noFile = await call(ctx, "POST", "/api/v1/imports", { key: a.key, rawBody: "--x--\r\n", headers: { "content-type": "multipart/form-data; boundary=x" } });
+    const noFile = await call(ctx, "POST", "/api/v1/imports", {
+      key: a.key,
+      rawBody: "--x--\r\n",
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+    });
     expect([400, 422]).toContain(noFile.status);
     expect((await call(ctx, "POST", "/api/v1/imports", { key: a.key, body: { url: "x" } })).status).toBe(415);
     expect((await ctx.queue.counts("import.run")).queued).toBe(0);
@@ -165,7 +196,12 @@ describe("OPML", () => {
   test("each feed becomes a watch owned by a 'Feeds from …' workflow; its first poll is a baseline; again adds none", async () => {
     const server = startFeedServer();
     try {
-      server.set("/a.xml", { body: rss([{ id: "1", title: "Old post" }, { id: "2", title: "Older post" }]) });
+      server.set("/a.xml", {
+        body: rss([
+          { id: "1", title: "Old post" },
+          { id: "2", title: "Older post" },
+        ]),
+      });
       const ctx = createTestContext({ FEED_HOST_SPACING_MS: "0" });
       const a = await userWithKey(ctx);
       const opml = `<?xml version="1.0"?><opml version="2.0"><body><outline text="Folder"><outline text="Ünïcode A" xmlUrl="${server.url("/a.xml")}"/></outline><outline text="Bad" xmlUrl="javascript:alert(1)"/></body></opml>`;
@@ -183,7 +219,10 @@ describe("OPML", () => {
       expect((await call(ctx, "GET", "/api/v1/sources", { key: a.key })).body.data).toEqual([]);
       const again = await upload(ctx, a.key, opml, { filename: "subs.opml" });
       await runImports(ctx);
-      expect((await call(ctx, "GET", `/api/v1/imports/${again.body.id}`, { key: a.key })).body.counts).toMatchObject({ created: 0, already_saved: 1 });
+      expect((await call(ctx, "GET", `/api/v1/imports/${again.body.id}`, { key: a.key })).body.counts).toMatchObject({
+        created: 0,
+        already_saved: 1,
+      });
       expect((await call(ctx, "GET", "/api/v1/workflows", { key: a.key })).body.data.length).toBe(1);
     } finally {
       void server.stop();

@@ -19,7 +19,10 @@ export const ImportPublic = t.Object({
   filename: Nullable(t.String()),
   status: oneOf(IMPORT_STATUSES),
   counts: t.Object({
-    total: Int({ description: "Entries in the file (links, notes, feeds, unreadable entries); folders are counted in notebooks_created" }),
+    total: Int({
+      description:
+        "Entries in the file (links, notes, feeds, unreadable entries); folders are counted in notebooks_created",
+    }),
     processed: Int(),
     created: Int(),
     already_saved: Int(),
@@ -41,4 +44,6 @@ export const ImportPublic = t.Object({
 });
 export type ImportPublic = Static<typeof ImportPublic>;
 
-export const ImportFormatField = oneOf(["auto", ...IMPORT_FORMATS], { description: "The file's format, or `auto` to detect it from the content" });
+export const ImportFormatField = oneOf(["auto", ...IMPORT_FORMATS], {
+  description: "The file's format, or `auto` to detect it from the content",
+});

@@ -82,17 +82,26 @@ export function createImportsService(deps: ImportsDeps) {
     try {
       return await parseImport(format, bytes, { maxUnpackedBytes: deps.limits.maxBytes });
     } catch (e) {
-      if (e instanceof ImportFormatError) throw new AppError("validation_failed", `file: ${e.message}`, { errors: [{ path: "file", message: e.message }] });
+      if (e instanceof ImportFormatError)
+        throw new AppError("validation_failed", `file: ${e.message}`, {
+          errors: [{ path: "file", message: e.message }],
+        });
       throw e;
     }
   }
 
   return {
-    async create(actor: Actor, input: { bytes: Uint8Array; filename: string | null; format: ImportFormat | "auto" }): Promise<ImportPublic> {
+    async create(
+      actor: Actor,
+      input: { bytes: Uint8Array; filename: string | null; format: ImportFormat | "auto" },
+    ): Promise<ImportPublic> {
       if (input.bytes.byteLength > deps.limits.maxBytes) {
         throw new AppError("payload_too_large", `The file is larger than ${deps.limits.maxBytes} bytes`);
       }
-      if (input.bytes.byteLength === 0) throw new AppError("validation_failed", "file: the file is empty", { errors: [{ path: "file", message: "the file is empty" }] });
+      if (input.bytes.byteLength === 0)
+        throw new AppError("validation_failed", "file: the file is empty", {
+          errors: [{ path: "file", message: "the file is empty" }],
+        });
       const format = input.format === "auto" ? detectFormat(input.bytes) : input.format;
       if (!format) {
         const message = "the format could not be recognised from the content; name it in `format`";
@@ -116,10 +125,22 @@ export function createImportsService(deps: ImportsDeps) {
           const c = checkImportUrl(it.url, deps.allowPrivate);
           if (c.ok && !watched.has(c.url.href)) newFeeds.set(c.url.href, { url: c.url.href, title: it.title });
         }
-        const feedWorkflows = newFeeds.size > 0 ? await deps.feeds.createWorkflows(actor, [...newFeeds.values()], input.filename || "an OPML file") : {};
+        const feedWorkflows =
+          newFeeds.size > 0
+            ? await deps.feeds.createWorkflows(actor, [...newFeeds.values()], input.filename || "an OPML file")
+            : {};
         await repo.insert({
-          id, userId: actor.userId, format, filename: input.filename?.slice(0, 255) || null, fileSha256: sha,
-          file: Buffer.from(input.bytes), status: "queued", total, feedWorkflows: JSON.stringify(feedWorkflows), createdAt: at, updatedAt: at,
+          id,
+          userId: actor.userId,
+          format,
+          filename: input.filename?.slice(0, 255) || null,
+          fileSha256: sha,
+          file: Buffer.from(input.bytes),
+          status: "queued",
+          total,
+          feedWorkflows: JSON.stringify(feedWorkflows),
+          createdAt: at,
+          updatedAt: at,
         });
         await deps.jobs.enqueue(IMPORT_JOB, { import_id: id }, { idempotencyKey: id });
         return publicOf((await repo.byId(actor.userId, id))!);
@@ -143,30 +164,46 @@ export function createImportsService(deps: ImportsDeps) {
       const row = await repo.withFile(importId);
       if (!row || row.status === "succeeded" || row.status === "failed" || !row.file) return;
       const actor = systemActor(row.userId, "import");
-      if (row.status === "queued") await repo.update(row.id, { status: "running", startedAt: nowIso(), updatedAt: nowIso() });
+      if (row.status === "queued")
+        await repo.update(row.id, { status: "running", startedAt: nowIso(), updatedAt: nowIso() });
       let items: ImportItem[];
       try {
         items = justParsed.get(row.id) ?? (await parse(row.format as ImportFormat, new Uint8Array(row.file)));
         justParsed.delete(row.id);
       } catch (e) {
-        await repo.update(row.id, { status: "failed", error: e instanceof Error ? e.message : String(e), file: null, finishedAt: nowIso(), updatedAt: nowIso() });
+        await repo.update(row.id, {
+          status: "failed",
+          error: e instanceof Error ? e.message : String(e),
+          file: null,
+          finishedAt: nowIso(),
+          updatedAt: nowIso(),
+        });
         return;
       }
-      const apply = createApplier(deps, actor, () => clock.now(), row.id, JSON.parse(row.feedWorkflows) as Record<string, string>);
+      const apply = createApplier(
+        deps,
+        actor,
+        () => clock.now(),
+        row.id,
+        JSON.parse(row.feedWorkflows) as Record<string, string>,
+      );
       // Entries count from 1 in the file's order; notebooks (folders) are not entries.
       const entryNo: number[] = [];
       let n = 0;
       for (const it of items) entryNo.push(countable(it) ? ++n : n);
       let position = row.position;
       while (position < items.length) {
-        if (signal?.aborted) throw new Error("the import was interrupted; it resumes from entry " + position);
+        if (signal?.aborted) throw new Error(`the import was interrupted; it resumes from entry ${position}`);
         await deps.interactiveQuiet?.();
         const from = position;
         const started = performance.now();
         position = await db.tx(async () => {
           const cur = (await repo.progressOf(row.id))!;
           const problems: Problem[] = [];
-          const c = { created: 0, already_saved: 0, invalid: 0, failed: 0, notebook_created: 0, feed: 0 } as Record<Outcome, number>;
+          const c = { created: 0, already_saved: 0, invalid: 0, failed: 0, notebook_created: 0, feed: 0 } as Record<
+            Outcome,
+            number
+          >;
           let i = from;
           // At least one entry per slice, so a slow entry cannot stall the import.
           for (; i < items.length && i - from < BATCH && (i === from || performance.now() - started < SLICE_MS); i++) {
@@ -175,8 +212,14 @@ export function createImportsService(deps: ImportsDeps) {
               outcome = await db.tx(() => apply(items[i]!, entryNo[i]!, problems));
             } catch (e) {
               // One entry the library refuses (too long a name, …) is reported; the rest go on.
-              problems.push({ entry: entryNo[i]!, line: items[i]!.line ?? null, url: "url" in items[i]! ? ((items[i] as { url?: string }).url ?? null) : null, reason: e instanceof AppError ? e.message : "could not be saved" });
-              if (!(e instanceof AppError)) logger.warn("an import entry failed", { import_id: row.id, error: String(e) });
+              problems.push({
+                entry: entryNo[i]!,
+                line: items[i]!.line ?? null,
+                url: "url" in items[i]! ? ((items[i] as { url?: string }).url ?? null) : null,
+                reason: e instanceof AppError ? e.message : "could not be saved",
+              });
+              if (!(e instanceof AppError))
+                logger.warn("an import entry failed", { import_id: row.id, error: String(e) });
               outcome = "failed";
             }
             c[outcome] = (c[outcome] ?? 0) + 1;
@@ -191,7 +234,12 @@ export function createImportsService(deps: ImportsDeps) {
             notebooksCreated: cur.notebooksCreated + (c.notebook_created ?? 0),
             // The kept problems are rewritten only when this slice added some.
             ...(problems.length > 0
-              ? { problems: JSON.stringify([...(JSON.parse(cur.problems) as Problem[]), ...problems].slice(0, MAX_PROBLEMS)), problemsTotal: cur.problemsTotal + problems.length }
+              ? {
+                  problems: JSON.stringify(
+                    [...(JSON.parse(cur.problems) as Problem[]), ...problems].slice(0, MAX_PROBLEMS),
+                  ),
+                  problemsTotal: cur.problemsTotal + problems.length,
+                }
               : {}),
             updatedAt: nowIso(),
           });
@@ -200,7 +248,12 @@ export function createImportsService(deps: ImportsDeps) {
         await yieldToEventLoop();
       }
       // Only now do the import's fetches start (interactive saves are claimed before them all the same).
-      await queueImportFetches(deps, { id: row.id, format: row.format as ImportFormat, depth: actor.depth ?? 0 }, () => clock.now(), signal);
+      await queueImportFetches(
+        deps,
+        { id: row.id, format: row.format as ImportFormat, depth: actor.depth ?? 0 },
+        () => clock.now(),
+        signal,
+      );
       await repo.update(row.id, { status: "succeeded", file: null, finishedAt: nowIso(), updatedAt: nowIso() });
     },
   };

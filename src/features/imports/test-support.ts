@@ -1,7 +1,12 @@
 // Test helpers for imports: upload a file as multipart, and run the import job to its end.
 import { call, type TestContext } from "../../../test/helpers.ts";
 
-export async function upload(ctx: TestContext, key: string, file: Uint8Array<ArrayBuffer> | string, opts: { format?: string; filename?: string } = {}) {
+export async function upload(
+  ctx: TestContext,
+  key: string,
+  file: Uint8Array<ArrayBuffer> | string,
+  opts: { format?: string; filename?: string } = {},
+) {
   const form = new FormData();
   form.set("file", new File([file], opts.filename ?? "upload.bin"));
   if (opts.format) form.set("format", opts.format);

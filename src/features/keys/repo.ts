@@ -12,20 +12,42 @@ export function createKeysRepo(db: Db) {
       return db.query((c) => c.orm.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).get());
     },
     async byId(userId: string, id: string): Promise<ApiKeyRow | undefined> {
-      return db.query((c) => c.orm.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId))).get());
+      return db.query((c) =>
+        c.orm
+          .select()
+          .from(apiKeys)
+          .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
+          .get(),
+      );
     },
     async byIdAnyOwner(id: string): Promise<ApiKeyRow | undefined> {
       return db.query((c) => c.orm.select().from(apiKeys).where(eq(apiKeys.id, id)).get());
     },
-    async list(userId: string, opts: { limit: number; before?: string; includeRevoked?: boolean }): Promise<ApiKeyRow[]> {
+    async list(
+      userId: string,
+      opts: { limit: number; before?: string; includeRevoked?: boolean },
+    ): Promise<ApiKeyRow[]> {
       const conds = [eq(apiKeys.userId, userId)];
       if (opts.before) conds.push(lt(apiKeys.id, opts.before));
       if (!opts.includeRevoked) conds.push(isNull(apiKeys.revokedAt));
-      return db.query((c) => c.orm.select().from(apiKeys).where(and(...conds)).orderBy(desc(apiKeys.id)).limit(opts.limit).all());
+      return db.query((c) =>
+        c.orm
+          .select()
+          .from(apiKeys)
+          .where(and(...conds))
+          .orderBy(desc(apiKeys.id))
+          .limit(opts.limit)
+          .all(),
+      );
     },
     async revoke(id: string, at: string): Promise<boolean> {
       const r = await db.exec((c) =>
-        c.orm.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).returning({ id: apiKeys.id }).all(),
+        c.orm
+          .update(apiKeys)
+          .set({ revokedAt: at })
+          .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+          .returning({ id: apiKeys.id })
+          .all(),
       );
       return r.length > 0;
     },

@@ -16,4 +16,7 @@ export const KeyPublic = t.Object({
 });
 export type KeyPublic = Static<typeof KeyPublic>;
 
-export const KeyCreated = t.Composite([KeyPublic, t.Object({ key: t.String({ description: "Shown once; store it now" }) })]);
+export const KeyCreated = t.Composite([
+  KeyPublic,
+  t.Object({ key: t.String({ description: "Shown once; store it now" }) }),
+]);

@@ -74,7 +74,12 @@ export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; 
         if (check === "bad_checksum") throw new AppError("unauthorized", "The API key's checksum does not match");
         const row = await repo.byHash(hash);
         if (!row || row.revokedAt) throw new AppError("unauthorized", "The API key is unknown or revoked");
-        hit = { keyId: row.id, userId: row.userId, name: row.name, lastTouch: row.lastUsedAt ? Date.parse(row.lastUsedAt) : 0 };
+        hit = {
+          keyId: row.id,
+          userId: row.userId,
+          name: row.name,
+          lastTouch: row.lastUsedAt ? Date.parse(row.lastUsedAt) : 0,
+        };
         cache.set(hash, hit);
       }
       const now = clock.now();

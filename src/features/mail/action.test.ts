@@ -20,21 +20,37 @@ async function setup(opts: { smtp?: boolean } = { smtp: true }) {
     cleanup.push(() => smtp!.stop());
   }
   const clock = fakeClock();
-  const ctx: TestContext = createTestContext(smtp ? { SMTP_URL: smtp.url, MAIL_FROM: "bot@library.test" } : { MAIL_FROM: "bot@library.test" }, { clock });
+  const ctx: TestContext = createTestContext(
+    smtp ? { SMTP_URL: smtp.url, MAIL_FROM: "bot@library.test" } : { MAIL_FROM: "bot@library.test" },
+    { clock },
+  );
   cleanup.push(() => ctx.services.mail.close());
   const { key } = await userWithKey(ctx);
   return { ctx, key, clock, smtp };
 }
 
-const email = { id: "notify", type: "send_email", to: ["{{ who }}", "Team <team@example.test>"], subject: "Saved: {{ title }}", text: "You saved {{ title }}." };
+const email = {
+  id: "notify",
+  type: "send_email",
+  to: ["{{ who }}", "Team <team@example.test>"],
+  subject: "Saved: {{ title }}",
+  text: "You saved {{ title }}.",
+};
 
 test("sends through SMTP with rendered fields", async () => {
   const { ctx, key, smtp } = await setup();
   const wf = await webhookWorkflow(ctx, key, [email]);
-  const run = await runToEnd(ctx, key, (await fire(ctx, wf.path, { who: "ada@example.test", title: "Tide pools" })).runs[0]!);
+  const run = await runToEnd(
+    ctx,
+    key,
+    (await fire(ctx, wf.path, { who: "ada@example.test", title: "Tide pools" })).runs[0]!,
+  );
   expect(run.status, JSON.stringify(run.error)).toBe("succeeded");
   expect(run.steps[0]!.output).toMatchObject({
-    transport: "smtp", to: ["ada@example.test", "Team <team@example.test>"], subject: "Saved: Tide pools", accepted: ["ada@example.test", "team@example.test"],
+    transport: "smtp",
+    to: ["ada@example.test", "Team <team@example.test>"],
+    subject: "Saved: Tide pools",
+    accepted: ["ada@example.test", "team@example.test"],
     message_id: `<${run.id}.notify@library.test>`,
   });
   expect(smtp!.received).toHaveLength(1);
@@ -103,9 +119,16 @@ describe("header injection", () => {
     const { ctx, key } = await setup({ smtp: false });
     const r = await call(ctx, "POST", "/api/v1/workflows", {
       key,
-      body: { name: "w", trigger: { type: "webhook" }, actions: [{ id: "m", type: "send_email", to: ["ok@example.test", "nope"], subject: "a\nb", text: "x" }] },
+      body: {
+        name: "w",
+        trigger: { type: "webhook" },
+        actions: [{ id: "m", type: "send_email", to: ["ok@example.test", "nope"], subject: "a\nb", text: "x" }],
+      },
     });
     expect(r.status).toBe(422);
-    expect(r.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["actions[0].subject", "actions[0].to[1]"]);
+    expect(r.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      "actions[0].subject",
+      "actions[0].to[1]",
+    ]);
   });
 });

@@ -33,13 +33,16 @@ export function validateSendEmail(action: Record<string, unknown>): FieldError[]
       }
     }
   });
-  if (typeof action.subject === "string" && /[\r\n]/.test(action.subject)) errors.push({ path: "subject", message: "must not contain line breaks" });
+  if (typeof action.subject === "string" && /[\r\n]/.test(action.subject))
+    errors.push({ path: "subject", message: "must not contain line breaks" });
   return errors;
 }
 
 function mailFailure(err: MailError): StepFailure {
   if (err.transient) return new StepFailure("mail_temporary_failure", err.message, { retryable: true });
-  return new StepFailure("mail_rejected", err.message, { output: { response: err.response, response_code: err.responseCode } });
+  return new StepFailure("mail_rejected", err.message, {
+    output: { response: err.response, response_code: err.responseCode },
+  });
 }
 
 export const sendEmail: ActionModule = {
@@ -49,9 +52,15 @@ export const sendEmail: ActionModule = {
   schema: actionSchema(
     "send_email",
     {
-      to: t.Union([t.Array(t.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: MAX_RECIPIENTS }), t.String({ minLength: 1, maxLength: 2048 })], {
-        description: "One address or a list; \"Name <user@example.com>\" allowed; a template may yield a list",
-      }),
+      to: t.Union(
+        [
+          t.Array(t.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: MAX_RECIPIENTS }),
+          t.String({ minLength: 1, maxLength: 2048 }),
+        ],
+        {
+          description: 'One address or a list; "Name <user@example.com>" allowed; a template may yield a list',
+        },
+      ),
       subject: t.String({ maxLength: 1000, description: "One line" }),
       text: t.String({ maxLength: 100_000 }),
       html: t.Optional(t.String({ maxLength: 500_000 })),

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { AppError } from "../../errors.ts";
 import { testConfig } from "../../config.ts";
 import { createMailer, createMailService, MailError, type MailService } from "./index.ts";
-import { startTestSmtp, type TestSmtp } from "./smtp-test-server.ts";
+import { startTestSmtp } from "./smtp-test-server.ts";
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -25,14 +25,30 @@ async function smtpSetup(opts: Parameters<typeof startTestSmtp>[0] = {}) {
 
 function header(data: string, name: string): string | undefined {
   const head = data.split("\r\n\r\n")[0]!.replace(/\r\n[ \t]+/g, " ");
-  return head.split("\r\n").find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.slice(name.length + 1).trim();
+  return head
+    .split("\r\n")
+    .find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))
+    ?.slice(name.length + 1)
+    .trim();
 }
 
 describe("SMTP", () => {
   test("delivers with the right subject, body, sender and recipients", async () => {
     const { smtp, mail } = await smtpSetup();
-    const sent = await mail.send({ to: ["ada@example.test", "Grace Hopper <grace@example.test>"], subject: "New sources today", text: "Three new articles.\nRead them soon." }, { idKey: "step_01ABC" });
-    expect(sent).toMatchObject({ transport: "smtp", accepted: ["ada@example.test", "grace@example.test"], rejected: [], message_id: "<step_01ABC@library.test>" });
+    const sent = await mail.send(
+      {
+        to: ["ada@example.test", "Grace Hopper <grace@example.test>"],
+        subject: "New sources today",
+        text: "Three new articles.\nRead them soon.",
+      },
+      { idKey: "step_01ABC" },
+    );
+    expect(sent).toMatchObject({
+      transport: "smtp",
+      accepted: ["ada@example.test", "grace@example.test"],
+      rejected: [],
+      message_id: "<step_01ABC@library.test>",
+    });
     expect(sent.response).toStartWith("250");
     expect(smtp.received).toHaveLength(1);
     const got = smtp.received[0]!;
@@ -47,7 +63,12 @@ describe("SMTP", () => {
 
   test("sends text and HTML as alternatives", async () => {
     const { smtp, mail } = await smtpSetup();
-    await mail.send({ to: "ada@example.test", subject: "Digest", text: "plain words", html: "<p>rich <b>words</b></p>" });
+    await mail.send({
+      to: "ada@example.test",
+      subject: "Digest",
+      text: "plain words",
+      html: "<p>rich <b>words</b></p>",
+    });
     const data = smtp.received[0]!.data;
     expect(header(data, "Content-Type")).toStartWith("multipart/alternative");
     expect(data).toContain("plain words");
@@ -78,7 +99,11 @@ describe("SMTP", () => {
   test("a refused recipient (550) is permanent", async () => {
     const { mail } = await smtpSetup({
       onRcptTo(addr, _s, cb) {
-        cb(addr.address.startsWith("nobody") ? Object.assign(new Error("No such user here"), { responseCode: 550 }) : undefined);
+        cb(
+          addr.address.startsWith("nobody")
+            ? Object.assign(new Error("No such user here"), { responseCode: 550 })
+            : undefined,
+        );
       },
     });
     const err = await mail.send({ to: "nobody@example.test", subject: "Hi", text: "x" }).catch((e: unknown) => e);
@@ -109,8 +134,16 @@ describe("outbox (no SMTP configured)", () => {
 
   test("writes an .eml file and says so", async () => {
     const { dataDir, mail } = outboxSetup();
-    const sent = await mail.send({ to: ["ada@example.test"], subject: "Weekly digest", text: "Hello from the outbox" }, { idKey: "step_01XYZ" });
-    expect(sent).toMatchObject({ transport: "outbox", file: "outbox/step_01XYZ.eml", accepted: ["ada@example.test"], message_id: "<step_01XYZ@library.test>" });
+    const sent = await mail.send(
+      { to: ["ada@example.test"], subject: "Weekly digest", text: "Hello from the outbox" },
+      { idKey: "step_01XYZ" },
+    );
+    expect(sent).toMatchObject({
+      transport: "outbox",
+      file: "outbox/step_01XYZ.eml",
+      accepted: ["ada@example.test"],
+      message_id: "<step_01XYZ@library.test>",
+    });
     expect(sent.note).toContain("SMTP is not configured");
     const eml = readFileSync(join(dataDir, "outbox", "step_01XYZ.eml"), "utf8");
     expect(header(eml, "Subject")).toBe("Weekly digest");
@@ -176,14 +209,22 @@ test("STARTTLS is used when the server offers it, and the certificate is verifie
   const smtp = await startTestSmtp({ key: SECURE_TEST_KEY, cert: SECURE_TEST_CERT });
   cleanup.push(() => smtp.stop());
   const config = testConfig({ SMTP_URL: smtp.url });
-  const trusted = createMailService({ mailer: createMailer(config, { tls: { ca: TEST_CA, servername: "secure.test" } }), from: config.mail.from });
+  const trusted = createMailService({
+    mailer: createMailer(config, { tls: { ca: TEST_CA, servername: "secure.test" } }),
+    from: config.mail.from,
+  });
   cleanup.push(() => trusted.close());
   await trusted.send({ to: "ada@example.test", subject: "Over TLS", text: "x" });
   expect(smtp.received[0]?.secure).toBe(true);
 
-  const untrusting = createMailService({ mailer: createMailer(config, { tls: { servername: "secure.test" } }), from: config.mail.from });
+  const untrusting = createMailService({
+    mailer: createMailer(config, { tls: { servername: "secure.test" } }),
+    from: config.mail.from,
+  });
   cleanup.push(() => untrusting.close());
-  const err = await untrusting.send({ to: "ada@example.test", subject: "Over TLS", text: "x" }).catch((e: unknown) => e);
+  const err = await untrusting
+    .send({ to: "ada@example.test", subject: "Over TLS", text: "x" })
+    .catch((e: unknown) => e);
   expect(err).toMatchObject({ transient: true, responseCode: null });
   expect(smtp.received).toHaveLength(1);
 });

@@ -17,17 +17,25 @@ const FILE_RE = /^(run_[0-9A-Z]{26})_[A-Za-z0-9_-]*\.eml$/;
 /** Decodes RFC 2047 encoded words (=?UTF-8?B?…?= and =?UTF-8?Q?…?=) in a header value. */
 export function decodeHeader(value: string): string {
   // Whitespace between two encoded words is not part of the text (RFC 2047 §6.2).
-  return value.replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=(?:\s+(?==\?))?/g, (_m, charset: string, enc: string, text: string) => {
-    try {
-      const bytes =
-        enc.toUpperCase() === "B"
-          ? Buffer.from(text, "base64")
-          : Buffer.from(text.replace(/_/g, " ").replace(/=([0-9A-Fa-f]{2})/g, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1");
-      return new TextDecoder(charset).decode(bytes);
-    } catch {
-      return text;
-    }
-  });
+  return value.replace(
+    /=\?([^?]+)\?([BbQq])\?([^?]*)\?=(?:\s+(?==\?))?/g,
+    (_m, charset: string, enc: string, text: string) => {
+      try {
+        const bytes =
+          enc.toUpperCase() === "B"
+            ? Buffer.from(text, "base64")
+            : Buffer.from(
+                text
+                  .replace(/_/g, " ")
+                  .replace(/=([0-9A-Fa-f]{2})/g, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+                "latin1",
+              );
+        return new TextDecoder(charset).decode(bytes);
+      } catch {
+        return text;
+      }
+    },
+  );
 }
 
 /** The headers of a message (folded lines joined), lower-cased names. */
@@ -70,7 +78,13 @@ export function createOutboxReader(deps: { runs: RunOwnership; dataDir: string }
         const path = join(dir, name);
         const [text, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
         const h = parseHeaders(text);
-        out.push({ name, subject: h.subject ?? "", to: h.to ?? "", date: h.date ? new Date(h.date).toISOString() : info.mtime.toISOString(), size: info.size });
+        out.push({
+          name,
+          subject: h.subject ?? "",
+          to: h.to ?? "",
+          date: h.date ? new Date(h.date).toISOString() : info.mtime.toISOString(),
+          size: info.size,
+        });
       }
       return out.sort((a, b) => (a.date < b.date ? 1 : -1));
     },

@@ -22,7 +22,13 @@ export function outboxFileName(messageId: string): string {
 
 export function createOutboxMailer(opts: OutboxOptions): Mailer {
   const dir = join(opts.dataDir, OUTBOX_DIR);
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows", disableFileAccess: true, disableUrlAccess: true });
+  const composer = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: "windows",
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
 
   return {
     transport: "outbox",
@@ -42,7 +48,14 @@ export function createOutboxMailer(opts: OutboxOptions): Mailer {
       const temp = join(dir, `.${name}.${process.pid}.tmp`);
       await writeFile(temp, info.message as Buffer);
       await rename(temp, join(dir, name));
-      return { transport: "outbox", message_id: messageId, accepted: [...mail.to], rejected: [], response: null, file: `${OUTBOX_DIR}/${name}` };
+      return {
+        transport: "outbox",
+        message_id: messageId,
+        accepted: [...mail.to],
+        rejected: [],
+        response: null,
+        file: `${OUTBOX_DIR}/${name}`,
+      };
     },
     close: () => {},
   };

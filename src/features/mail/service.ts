@@ -22,7 +22,8 @@ export function createMailService(deps: { mailer: Mailer; from: string }) {
       if (opts.idKey) mail.messageId = `<${opts.idKey.replace(/[^A-Za-z0-9_.-]/g, "_")}@${domain}>`;
       const receipt = await deps.mailer.send(mail);
       const out: SentMail = { ...receipt, to: mail.to, subject: mail.subject };
-      if (receipt.transport === "outbox") out.note = `SMTP is not configured (SMTP_URL): the message was written to ${receipt.file} in the data directory`;
+      if (receipt.transport === "outbox")
+        out.note = `SMTP is not configured (SMTP_URL): the message was written to ${receipt.file} in the data directory`;
       return out;
     },
     close: () => deps.mailer.close(),

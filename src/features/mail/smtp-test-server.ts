@@ -30,7 +30,8 @@ export async function startTestSmtp(opts: Partial<SMTPServerOptions> = {}): Prom
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
         const reply = replies.shift();
-        if (reply && reply.code >= 400) return done(Object.assign(new Error(reply.message), { responseCode: reply.code }));
+        if (reply && reply.code >= 400)
+          return done(Object.assign(new Error(reply.message), { responseCode: reply.code }));
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
           to: session.envelope.rcptTo.map((r) => r.address),

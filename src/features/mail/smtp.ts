@@ -1,6 +1,7 @@
 // SMTP adapter over nodemailer: pooled connections, STARTTLS whenever the server offers it, replies classified.
 import type { ConnectionOptions } from "node:tls";
 import nodemailer from "nodemailer";
+import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { MailError, type Mailer, type MailReceipt } from "./port.ts";
 
 export interface SmtpOptions {
@@ -42,7 +43,7 @@ export function createSmtpMailer(opts: SmtpOptions): Mailer {
   return {
     transport: "smtp",
     async send(mail): Promise<MailReceipt> {
-      let info;
+      let info: SMTPTransport.SentMessageInfo;
       try {
         info = await transport.sendMail({
           from: opts.from,

@@ -33,7 +33,8 @@ export function mcpRoutes(s: Services, deps: { limiter: RateLimiter }) {
   async function authenticate(request: Request): Promise<Actor | Response> {
     const bearer = bearerToken(request);
     if ("problem" in bearer) {
-      if (bearer.problem === "missing") return unauthorized("Authorization required: connect with OAuth, or send a personal API key as a bearer token");
+      if (bearer.problem === "missing")
+        return unauthorized("Authorization required: connect with OAuth, or send a personal API key as a bearer token");
       return unauthorized("The Authorization header must be `Bearer <token>`", "invalid_request");
     }
     const { token } = bearer;
@@ -49,46 +50,58 @@ export function mcpRoutes(s: Services, deps: { limiter: RateLimiter }) {
     return check.ok ? check.actor : unauthorized(check.reason, "invalid_token");
   }
 
-  const notAllowed = () => rpcError(405, "This server is stateless: send JSON-RPC messages with POST", { allow: "POST" });
+  const notAllowed = () =>
+    rpcError(405, "This server is stateless: send JSON-RPC messages with POST", { allow: "POST" });
 
-  return new Elysia()
-    // POST /mcp
-    .post(
-      "/mcp",
-      async ({ request }) => {
-        const origin = request.headers.get("origin");
-        if (origin !== null && origin !== ourOrigin) return rpcError(403, `Origin ${origin} is not allowed`);
-        const actor = await authenticate(request);
-        if (actor instanceof Response) return actor;
-        metaOf(request).actor = actor;
-        const rate = checkRate(deps.limiter, actor.userId);
-        const limitHeaders = rate.headers;
-        if (!rate.allowed) return rpcError(429, `Rate limit reached; retry in ${rate.decision.resetSeconds} s`, limitHeaders);
+  return (
+    new Elysia()
+      // POST /mcp
+      .post(
+        "/mcp",
+        async ({ request }) => {
+          const origin = request.headers.get("origin");
+          if (origin !== null && origin !== ourOrigin) return rpcError(403, `Origin ${origin} is not allowed`);
+          const actor = await authenticate(request);
+          if (actor instanceof Response) return actor;
+          metaOf(request).actor = actor;
+          const rate = checkRate(deps.limiter, actor.userId);
+          const limitHeaders = rate.headers;
+          if (!rate.allowed)
+            return rpcError(429, `Rate limit reached; retry in ${rate.decision.resetSeconds} s`, limitHeaders);
 
-        // The body is read here, within the size and nesting limits, and handed to the SDK parsed.
-        // Limits are the HTTP layer's (problem+json, like every 413); a parse error is JSON-RPC's own.
-        let parsedBody: unknown;
-        try {
-          parsedBody = await readJson(request, { maxBytes: s.config.http.maxBodyBytes, maxDepth: s.config.http.maxJsonDepth });
-        } catch (e) {
-          if (e instanceof AppError && e.code === "malformed_json") return rpcError(400, `Parse error: ${e.detail}`, limitHeaders, -32700);
-          if (e instanceof AppError) throw new AppError(e.code, e.detail, { ...e.extra, headers: { ...limitHeaders, ...e.extra.headers } });
-          throw e;
-        }
-        const server = createMcpServer({ services: s, actor, logger: s.logger });
-        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-        await server.connect(transport);
-        try {
-          const res = await transport.handleRequest(request, { parsedBody });
-          for (const [k, v] of Object.entries(limitHeaders)) res.headers.set(k, v);
-          return res;
-        } finally {
-          await server.close();
-        }
-      },
-      { parse: "none" },
-    )
-    // GET /mcp, DELETE /mcp: no server-initiated stream and no sessions to end.
-    .get("/mcp", notAllowed)
-    .delete("/mcp", notAllowed);
+          // The body is read here, within the size and nesting limits, and handed to the SDK parsed.
+          // Limits are the HTTP layer's (problem+json, like every 413); a parse error is JSON-RPC's own.
+          let parsedBody: unknown;
+          try {
+            parsedBody = await readJson(request, {
+              maxBytes: s.config.http.maxBodyBytes,
+              maxDepth: s.config.http.maxJsonDepth,
+            });
+          } catch (e) {
+            if (e instanceof AppError && e.code === "malformed_json")
+              return rpcError(400, `Parse error: ${e.detail}`, limitHeaders, -32700);
+            if (e instanceof AppError)
+              throw new AppError(e.code, e.detail, { ...e.extra, headers: { ...limitHeaders, ...e.extra.headers } });
+            throw e;
+          }
+          const server = createMcpServer({ services: s, actor, logger: s.logger });
+          const transport = new WebStandardStreamableHTTPServerTransport({
+            sessionIdGenerator: undefined,
+            enableJsonResponse: true,
+          });
+          await server.connect(transport);
+          try {
+            const res = await transport.handleRequest(request, { parsedBody });
+            for (const [k, v] of Object.entries(limitHeaders)) res.headers.set(k, v);
+            return res;
+          } finally {
+            await server.close();
+          }
+        },
+        { parse: "none" },
+      )
+      // GET /mcp, DELETE /mcp: no server-initiated stream and no sessions to end.
+      .get("/mcp", notAllowed)
+      .delete("/mcp", notAllowed)
+  );
 }

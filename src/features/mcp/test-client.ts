@@ -15,7 +15,12 @@ export async function mcpClient(ctx: TestContext, token: string): Promise<Client
 
 export const ACCEPT = "application/json, text/event-stream";
 
-export function rpc(ctx: TestContext, token: string | undefined, message: unknown, headers: Record<string, string> = {}) {
+export function rpc(
+  ctx: TestContext,
+  token: string | undefined,
+  message: unknown,
+  headers: Record<string, string> = {},
+) {
   return call(ctx, "POST", "/mcp", { key: token, body: message, headers: { accept: ACCEPT, ...headers } });
 }
 

@@ -41,19 +41,24 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: "search",
     title: "Search the library",
-    description: "Search the user's saved sources and notes. mode: text (keywords, default), vector (meaning) or hybrid. Returns the best passage of each match.",
+    description:
+      "Search the user's saved sources and notes. mode: text (keywords, default), vector (meaning) or hybrid. Returns the best passage of each match.",
     input: SearchInput,
     output: SearchResponse,
     readOnly: true,
     async run(s, actor, a) {
       const mode = a.mode ?? "text";
-      return { mode, data: await s.search.search(actor, a.query, { mode, notebookId: a.notebook_id, limit: a.limit ?? 10 }) };
+      return {
+        mode,
+        data: await s.search.search(actor, a.query, { mode, notebookId: a.notebook_id, limit: a.limit ?? 10 }),
+      };
     },
   }),
   tool({
     name: "ask",
     title: "Ask the library",
-    description: "Answer a question from the user's library with numbered citations ([1], [2]) pointing at passages. Costs the user AI credits.",
+    description:
+      "Answer a question from the user's library with numbered citations ([1], [2]) pointing at passages. Costs the user AI credits.",
     input: AskInput,
     output: AskResponse,
     readOnly: true,
@@ -62,7 +67,8 @@ export const TOOLS: ToolDef[] = [
   tool({
     name: "save_source",
     title: "Save a link",
-    description: "Save a web page or PDF to the library (fetched and indexed in the background). Saving a saved URL returns the existing source.",
+    description:
+      "Save a web page or PDF to the library (fetched and indexed in the background). Saving a saved URL returns the existing source.",
     input: SaveInput,
     output: t.Object({ created: t.Boolean(), source: SourcePublic }),
     readOnly: false,
@@ -90,7 +96,10 @@ export const TOOLS: ToolDef[] = [
         tag: a.tag,
         sort: a.sort,
       });
-      const page = pageOf(rows.map((r) => ({ id: sourceCursorKey(r, a.sort), r })), limit);
+      const page = pageOf(
+        rows.map((r) => ({ id: sourceCursorKey(r, a.sort), r })),
+        limit,
+      );
       return { data: page.data.map((x) => x.r), next_cursor: page.next_cursor };
     },
   }),

@@ -19,13 +19,24 @@ describe("/mcp transport", () => {
       expect(init.body.result.capabilities.tools).toBeDefined();
       expect(init.body.result.serverInfo.name).toBe("commonplace");
       expect(init.headers.get("mcp-session-id")).toBeNull();
-      const notified = await rpc(ctx, key, { jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-protocol-version": version });
+      const notified = await rpc(
+        ctx,
+        key,
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { "mcp-protocol-version": version },
+      );
       expect(notified.status).toBe(202);
       const list = await rpc(ctx, key, listTools, { "mcp-protocol-version": version });
       expect(list.status).toBe(200);
-      expect(list.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual(
-        ["ask", "create_note", "get_source", "list_notebooks", "list_sources", "save_source", "search"],
-      );
+      expect(list.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+        "ask",
+        "create_note",
+        "get_source",
+        "list_notebooks",
+        "list_sources",
+        "save_source",
+        "search",
+      ]);
     });
   }
 
@@ -53,7 +64,10 @@ describe("/mcp transport", () => {
       expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
       expect(res.headers.get("www-authenticate")).toContain("resource_metadata=");
     }
-    const basic = await call(ctx, "POST", "/mcp", { body: initialize("2025-11-25"), headers: { authorization: "Basic eDp5" } });
+    const basic = await call(ctx, "POST", "/mcp", {
+      body: initialize("2025-11-25"),
+      headers: { authorization: "Basic eDp5" },
+    });
     expect(basic.status).toBe(401);
     expect(basic.headers.get("www-authenticate")).toContain('error="invalid_request"');
   });
@@ -137,7 +151,10 @@ describe("/mcp bodies", () => {
     const r = await call(ctx, "POST", "/mcp", { key, rawBody: deep, headers });
     expect(r.status).toBe(422);
     expect(r.headers.get("content-type")).toBe("application/problem+json");
-    expect(r.body).toMatchObject({ code: "validation_failed", errors: [{ path: "body", message: "nests arrays and objects more than 64 levels deep" }] });
+    expect(r.body).toMatchObject({
+      code: "validation_failed",
+      errors: [{ path: "body", message: "nests arrays and objects more than 64 levels deep" }],
+    });
     expect(r.body.request_id).toBe(r.headers.get("x-request-id"));
     expect(r.headers.get("ratelimit")).toMatch(/^"default";r=\d+;t=\d+$/);
     const bad = await call(ctx, "POST", "/mcp", { key, rawBody: "{nope", headers });

@@ -16,7 +16,7 @@ describe("slugs", () => {
     ["Crème brûlée: a history", "creme-brulee-a-history"],
     ["CON", "con-file"],
     ["...", "fallback"],
-    ["a/b\\c:d*e?f\"g<h>i|j", "a-b-c-d-e-f-g-h-i-j"],
+    ['a/b\\c:d*e?f"g<h>i|j', "a-b-c-d-e-f-g-h-i-j"],
     ["x".repeat(200), "x".repeat(80)],
   ])("%s → %s", (input, out) => expect(slugify(input, "fallback")).toBe(out));
 
@@ -26,7 +26,9 @@ describe("slugs", () => {
   });
 
   test("front matter values are safely quoted", () => {
-    expect(frontMatter({ title: 'He said "hi": yes', n: 3, none: null })).toBe('---\ntitle: "He said \\"hi\\": yes"\nn: 3\n---\n');
+    expect(frontMatter({ title: 'He said "hi": yes', n: 3, none: null })).toBe(
+      '---\ntitle: "He said \\"hi\\": yes"\nn: 3\n---\n',
+    );
   });
 });
 
@@ -34,21 +36,54 @@ describe("GET /api/v1/notebooks/{id}/export/markdown", () => {
   test("a zip with index.md, sources/*.md and notes/*.md", async () => {
     const ctx = createTestContext();
     const u = await userWithKey(ctx);
-    const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "Coast: field notes", description: "Tide pools and otters" } })).body;
-    const article = (await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: web.url("/article"), notebook_ids: [nb.id] } })).body;
-    await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: web.url("/gone"), notebook_ids: [nb.id], title: "Gone page" } });
+    const nb = (
+      await call(ctx, "POST", "/api/v1/notebooks", {
+        key: u.key,
+        body: { name: "Coast: field notes", description: "Tide pools and otters" },
+      })
+    ).body;
+    const article = (
+      await call(ctx, "POST", "/api/v1/sources", {
+        key: u.key,
+        body: { url: web.url("/article"), notebook_ids: [nb.id] },
+      })
+    ).body;
+    await call(ctx, "POST", "/api/v1/sources", {
+      key: u.key,
+      body: { url: web.url("/gone"), notebook_ids: [nb.id], title: "Gone page" },
+    });
     await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: web.url("/notes.txt") } }); // not in the notebook
-    await call(ctx, "POST", "/api/v1/notes", { key: u.key, body: { content: "# Visit plan\n\nGo at low tide.", notebook_id: nb.id } });
-    await call(ctx, "POST", "/api/v1/notes", { key: u.key, body: { content: "Second thought", title: "Visit plan", notebook_id: nb.id, source_ids: [article.id] } });
+    await call(ctx, "POST", "/api/v1/notes", {
+      key: u.key,
+      body: { content: "# Visit plan\n\nGo at low tide.", notebook_id: nb.id },
+    });
+    await call(ctx, "POST", "/api/v1/notes", {
+      key: u.key,
+      body: { content: "Second thought", title: "Visit plan", notebook_id: nb.id, source_ids: [article.id] },
+    });
     await ctx.runner.drain();
 
-    const res = await ctx.app.handle(new Request(`http://localhost/api/v1/notebooks/${nb.id}/export/markdown`, { headers: { authorization: `Bearer ${u.key}` } }));
+    const res = await ctx.app.handle(
+      new Request(`http://localhost/api/v1/notebooks/${nb.id}/export/markdown`, {
+        headers: { authorization: `Bearer ${u.key}` },
+      }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/zip");
-    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="coast-field-notes.zip"; filename*=UTF-8''coast-field-notes.zip`);
+    expect(res.headers.get("content-disposition")).toBe(
+      `attachment; filename="coast-field-notes.zip"; filename*=UTF-8''coast-field-notes.zip`,
+    );
     const zip = await JSZip.loadAsync(await res.arrayBuffer());
-    const names = Object.keys(zip.files).filter((n) => !zip.files[n]!.dir).sort();
-    expect(names).toEqual(["index.md", "notes/visit-plan-2.md", "notes/visit-plan.md", "sources/gone-page.md", "sources/life-in-the-tide-pools.md"]);
+    const names = Object.keys(zip.files)
+      .filter((n) => !zip.files[n]!.dir)
+      .sort();
+    expect(names).toEqual([
+      "index.md",
+      "notes/visit-plan-2.md",
+      "notes/visit-plan.md",
+      "sources/gone-page.md",
+      "sources/life-in-the-tide-pools.md",
+    ]);
 
     const index = await zip.file("index.md")!.async("string");
     expect(index).toContain("# Coast: field notes");
@@ -57,7 +92,7 @@ describe("GET /api/v1/notebooks/{id}/export/markdown", () => {
     expect(index).toContain("(notes/visit-plan-2.md)");
 
     const src = await zip.file("sources/life-in-the-tide-pools.md")!.async("string");
-    expect(src.startsWith("---\ntitle: \"Life in the tide pools\"\n")).toBe(true);
+    expect(src.startsWith('---\ntitle: "Life in the tide pools"\n')).toBe(true);
     expect(src).toContain(`url: "${web.url("/article")}"`);
     expect(src).toContain('author: "');
     expect(src).toContain('site: "Coast Weekly"');
@@ -82,12 +117,25 @@ describe("a notebook of many sources", () => {
     const src = ctx.db.sqlite.prepare(
       "INSERT INTO sources (id, user_id, url, normalized_url, title, status, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'ready', ?, ?, ?)",
     );
-    const link = ctx.db.sqlite.prepare("INSERT INTO notebook_sources (notebook_id, source_id, added_at) VALUES (?, ?, ?)");
-    const note = ctx.db.sqlite.prepare("INSERT INTO notes (id, user_id, notebook_id, title, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    const link = ctx.db.sqlite.prepare(
+      "INSERT INTO notebook_sources (notebook_id, source_id, added_at) VALUES (?, ?, ?)",
+    );
+    const note = ctx.db.sqlite.prepare(
+      "INSERT INTO notes (id, user_id, notebook_id, title, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
     ctx.db.sqlite.transaction(() => {
       for (let i = 0; i < total; i++) {
         const id = newId("source");
-        src.run(id, u.userId, `https://example.com/${i}`, `https://example.com/${i}`, `Same title`, `Body ${i}`, now, now);
+        src.run(
+          id,
+          u.userId,
+          `https://example.com/${i}`,
+          `https://example.com/${i}`,
+          `Same title`,
+          `Body ${i}`,
+          now,
+          now,
+        );
         link.run(nb.id, id, now);
         note.run(newId("note"), u.userId, nb.id, `Note ${i}`, `Note body ${i}`, now, now);
       }
@@ -97,7 +145,9 @@ describe("a notebook of many sources", () => {
     const pages = exportPages(ctx.services, actor, nb.id);
     const reads: string[] = [];
     const counted = {
-      sources: async (before: string | undefined, limit: number) => (reads.push("s"), await pages.sources(before, limit)),
+      sources: async (before: string | undefined, limit: number) => (
+        reads.push("s"), await pages.sources(before, limit)
+      ),
       notes: async (before: string | undefined, limit: number) => (reads.push("n"), await pages.notes(before, limit)),
     };
     const reader = notebookZip(await ctx.services.notebooks.getRow(actor, nb.id), counted).getReader();
@@ -107,7 +157,11 @@ describe("a notebook of many sources", () => {
     for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
     expect(reads).toEqual(["s", "s", "s", "n", "n", "n"]);
 
-    const res = await ctx.app.handle(new Request(`http://localhost/api/v1/notebooks/${nb.id}/export/markdown`, { headers: { authorization: `Bearer ${u.key}` } }));
+    const res = await ctx.app.handle(
+      new Request(`http://localhost/api/v1/notebooks/${nb.id}/export/markdown`, {
+        headers: { authorization: `Bearer ${u.key}` },
+      }),
+    );
     const zip = await JSZip.loadAsync(await res.arrayBuffer());
     const names = Object.keys(zip.files).filter((n) => !zip.files[n]!.dir);
     expect(names.filter((n) => n.startsWith("sources/"))).toHaveLength(total);
@@ -116,7 +170,9 @@ describe("a notebook of many sources", () => {
     expect(names.at(-1)).toBe("index.md");
     const index = await zip.file("index.md")!.async("string");
     expect(index.split("\n").filter((l) => l.startsWith("- [")).length).toBe(total * 2);
-    const bodies = await Promise.all(names.filter((n) => n.startsWith("sources/")).map((n) => zip.file(n)!.async("string")));
+    const bodies = await Promise.all(
+      names.filter((n) => n.startsWith("sources/")).map((n) => zip.file(n)!.async("string")),
+    );
     expect(new Set(bodies.map((b) => /Body (\d+)/.exec(b)![1])).size).toBe(total);
   }, 60_000);
 });
@@ -127,13 +183,22 @@ describe("exportMarkdown (the one export the API and the web page serve)", () =>
     const u = await userWithKey(ctx);
     const other = await userWithKey(ctx);
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "Crème brûlée" } })).body;
-    await call(ctx, "POST", "/api/v1/notes", { key: u.key, body: { title: "Caramel", content: "Burn the sugar.", notebook_id: nb.id } });
+    await call(ctx, "POST", "/api/v1/notes", {
+      key: u.key,
+      body: { title: "Caramel", content: "Burn the sugar.", notebook_id: nb.id },
+    });
     const { filename, zip } = await ctx.services.notebooks.exportMarkdown(systemActor(u.userId, "test"), nb.id);
     expect(filename).toBe("creme-brulee.zip");
     const files = await JSZip.loadAsync(await new Response(zip).arrayBuffer());
     expect(Object.keys(files.files).filter((n) => !files.files[n]!.dir)).toEqual(["notes/caramel.md", "index.md"]);
-    await expect(ctx.services.notebooks.exportMarkdown(systemActor(other.userId, "test"), nb.id)).rejects.toThrow("Notebook");
-    const res = await ctx.app.handle(new Request(`http://localhost/api/v1/notebooks/${nb.id}/export/markdown`, { headers: { authorization: `Bearer ${u.key}` } }));
+    await expect(ctx.services.notebooks.exportMarkdown(systemActor(other.userId, "test"), nb.id)).rejects.toThrow(
+      "Notebook",
+    );
+    const res = await ctx.app.handle(
+      new Request(`http://localhost/api/v1/notebooks/${nb.id}/export/markdown`, {
+        headers: { authorization: `Bearer ${u.key}` },
+      }),
+    );
     expect(res.headers.get("content-disposition")).toContain('filename="creme-brulee.zip"');
   });
 });

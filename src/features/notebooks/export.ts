@@ -60,7 +60,9 @@ export interface ExportPages {
 /** Rows read per database query: enough to keep queries few, small enough to keep memory flat. */
 export const EXPORT_PAGE_SIZE = 100;
 
-async function* paged<T extends { id: string }>(read: (before: string | undefined, limit: number) => Promise<T[]>): AsyncGenerator<T> {
+async function* paged<T extends { id: string }>(
+  read: (before: string | undefined, limit: number) => Promise<T[]>,
+): AsyncGenerator<T> {
   let before: string | undefined;
   for (;;) {
     const rows = await read(before, EXPORT_PAGE_SIZE);
@@ -71,9 +73,19 @@ async function* paged<T extends { id: string }>(read: (before: string | undefine
 }
 
 function sourceFile(s: SourceRow, title: string): string {
-  const body = s.content ?? (s.status === "failed" ? `_This source could not be fetched: ${s.error}._` : "_Not fetched yet._");
-  const meta = { title, url: s.url, author: s.byline, site: s.siteName, saved_at: s.createdAt, published_at: s.publishedAt, status: s.status, id: s.id };
-  return frontMatter(meta) + `# ${title}\n\n${body}\n`;
+  const body =
+    s.content ?? (s.status === "failed" ? `_This source could not be fetched: ${s.error}._` : "_Not fetched yet._");
+  const meta = {
+    title,
+    url: s.url,
+    author: s.byline,
+    site: s.siteName,
+    saved_at: s.createdAt,
+    published_at: s.publishedAt,
+    status: s.status,
+    id: s.id,
+  };
+  return `${frontMatter(meta)}# ${title}\n\n${body}\n`;
 }
 
 /**
@@ -100,14 +112,24 @@ export async function* notebookEntries(nb: NotebookWithCounts, pages: ExportPage
   const noteSlug = uniqueSlugger();
   count = 0;
   for await (const n of paged(pages.notes)) {
-    const title = n.title || n.content.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "").slice(0, 80) || "Untitled note";
+    const title =
+      n.title ||
+      n.content
+        .split("\n")
+        .find((l) => l.trim())
+        ?.replace(/^#+\s*/, "")
+        .slice(0, 80) ||
+      "Untitled note";
     const name = `notes/${noteSlug(title, n.id.toLowerCase())}.md`;
-    yield { name, data: frontMatter({ title, created_at: n.createdAt, updated_at: n.updatedAt, id: n.id }) + `${n.content}\n` };
+    yield {
+      name,
+      data: `${frontMatter({ title, created_at: n.createdAt, updated_at: n.updatedAt, id: n.id })}${n.content}\n`,
+    };
     index.push(`- [${mdLinkText(title)}](${encodeURI(name)})`);
     count++;
   }
   if (count === 0) index.push("_No notes._");
-  yield { name: "index.md", data: index.join("\n") + "\n" };
+  yield { name: "index.md", data: `${index.join("\n")}\n` };
 }
 
 /** Pages read through the services, as the actor (so another user's rows never appear). */
@@ -129,6 +151,9 @@ export function notebookZip(nb: NotebookWithCounts, pages: ExportPages): Readabl
 
 /** RFC 6266 Content-Disposition with an ASCII fallback and a UTF-8 filename*. */
 export function contentDisposition(filename: string): string {
-  const ascii = filename.normalize("NFKD").replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  const ascii = filename
+    .normalize("NFKD")
+    .replace(/[^\x20-\x7e]/g, "_")
+    .replace(/["\\]/g, "_");
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }

@@ -22,21 +22,48 @@ export function createNotebooksRepo(db: Db) {
       await db.exec((c) => c.orm.insert(notebooks).values(row).run());
     },
     async byId(userId: string, id: string): Promise<NotebookWithCounts | undefined> {
-      return db.query((c) => c.orm.select(withCounts).from(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId))).get());
+      return db.query((c) =>
+        c.orm
+          .select(withCounts)
+          .from(notebooks)
+          .where(and(eq(notebooks.id, id), eq(notebooks.userId, userId)))
+          .get(),
+      );
     },
     async existingIds(userId: string, ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const rows = await db.query((c) => c.orm.select({ id: notebooks.id }).from(notebooks).where(and(eq(notebooks.userId, userId), inArray(notebooks.id, ids))).all());
+      const rows = await db.query((c) =>
+        c.orm
+          .select({ id: notebooks.id })
+          .from(notebooks)
+          .where(and(eq(notebooks.userId, userId), inArray(notebooks.id, ids)))
+          .all(),
+      );
       return new Set(rows.map((r) => r.id));
     },
     async list(userId: string, opts: { limit: number; before?: string }): Promise<NotebookWithCounts[]> {
       const conds = [eq(notebooks.userId, userId)];
       if (opts.before) conds.push(lt(notebooks.id, opts.before));
-      return db.query((c) => c.orm.select(withCounts).from(notebooks).where(and(...conds)).orderBy(desc(notebooks.id)).limit(opts.limit).all());
+      return db.query((c) =>
+        c.orm
+          .select(withCounts)
+          .from(notebooks)
+          .where(and(...conds))
+          .orderBy(desc(notebooks.id))
+          .limit(opts.limit)
+          .all(),
+      );
     },
     /** Every notebook's id by name (the oldest wins on a repeated name): imports find folders by name. */
     async idsByName(userId: string): Promise<Map<string, string>> {
-      const rows = await db.query((c) => c.orm.select({ id: notebooks.id, name: notebooks.name }).from(notebooks).where(eq(notebooks.userId, userId)).orderBy(notebooks.id).all());
+      const rows = await db.query((c) =>
+        c.orm
+          .select({ id: notebooks.id, name: notebooks.name })
+          .from(notebooks)
+          .where(eq(notebooks.userId, userId))
+          .orderBy(notebooks.id)
+          .all(),
+      );
       const out = new Map<string, string>();
       for (const r of rows) if (!out.has(r.name)) out.set(r.name, r.id);
       return out;
@@ -45,7 +72,12 @@ export function createNotebooksRepo(db: Db) {
       await db.exec((c) => c.orm.update(notebooks).set(patch).where(eq(notebooks.id, id)).run());
     },
     async delete(userId: string, id: string): Promise<void> {
-      await db.exec((c) => c.orm.delete(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId))).run());
+      await db.exec((c) =>
+        c.orm
+          .delete(notebooks)
+          .where(and(eq(notebooks.id, id), eq(notebooks.userId, userId)))
+          .run(),
+      );
     },
   };
 }

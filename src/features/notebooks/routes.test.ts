@@ -12,7 +12,10 @@ async function setup() {
 describe("notebooks", () => {
   test("create, read, update, list, delete", async () => {
     const { ctx, a } = await setup();
-    const c = await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "  Reading  ", description: "Things to read" } });
+    const c = await call(ctx, "POST", "/api/v1/notebooks", {
+      key: a.key,
+      body: { name: "  Reading  ", description: "Things to read" },
+    });
     expect(c.status).toBe(201);
     expect(c.headers.get("location")).toBe(`/api/v1/notebooks/${c.body.id}`);
     expect(c.body).toMatchObject({ name: "Reading", description: "Things to read", source_count: 0, note_count: 0 });
@@ -40,18 +43,24 @@ describe("notebooks", () => {
   test("sources join and leave; counts follow; deleting the notebook keeps its sources and notes", async () => {
     const { ctx, a } = await setup();
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "NB" } })).body;
-    const src = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/a" } })).body;
+    const src = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/a" } }))
+      .body;
     const put = await call(ctx, "PUT", `/api/v1/notebooks/${nb.id}/sources/${src.id}`, { key: a.key });
     expect(put.status).toBe(200);
     expect(put.body.notebook_ids).toEqual([nb.id]);
     expect((await call(ctx, "PUT", `/api/v1/notebooks/${nb.id}/sources/${src.id}`, { key: a.key })).status).toBe(200);
     await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "hello", notebook_id: nb.id } });
-    expect((await call(ctx, "GET", `/api/v1/notebooks/${nb.id}`, { key: a.key })).body).toMatchObject({ source_count: 1, note_count: 1 });
+    expect((await call(ctx, "GET", `/api/v1/notebooks/${nb.id}`, { key: a.key })).body).toMatchObject({
+      source_count: 1,
+      note_count: 1,
+    });
     const listed = await call(ctx, "GET", `/api/v1/sources?notebook_id=${nb.id}`, { key: a.key });
     expect(listed.body.data.map((s: any) => s.id)).toEqual([src.id]);
     const del = await call(ctx, "DELETE", `/api/v1/notebooks/${nb.id}/sources/${src.id}`, { key: a.key });
     expect(del.body.notebook_ids).toEqual([]);
-    expect((await call(ctx, "DELETE", `/api/v1/notebooks/${nb.id}/sources/${src.id}`, { key: a.key })).status).toBe(404);
+    expect((await call(ctx, "DELETE", `/api/v1/notebooks/${nb.id}/sources/${src.id}`, { key: a.key })).status).toBe(
+      404,
+    );
     await call(ctx, "PUT", `/api/v1/notebooks/${nb.id}/sources/${src.id}`, { key: a.key });
     await call(ctx, "DELETE", `/api/v1/notebooks/${nb.id}`, { key: a.key });
     expect((await call(ctx, "GET", `/api/v1/sources/${src.id}`, { key: a.key })).body.notebook_ids).toEqual([]);
@@ -63,8 +72,10 @@ describe("notebooks", () => {
   test("another user's notebook is 404 on every verb", async () => {
     const { ctx, a, b } = await setup();
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Private" } })).body;
-    const bsrc = (await call(ctx, "POST", "/api/v1/sources", { key: b.key, body: { url: "https://example.com/b" } })).body;
-    const asrc = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/a" } })).body;
+    const bsrc = (await call(ctx, "POST", "/api/v1/sources", { key: b.key, body: { url: "https://example.com/b" } }))
+      .body;
+    const asrc = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/a" } }))
+      .body;
     for (const [method, path, body] of [
       ["GET", `/api/v1/notebooks/${nb.id}`],
       ["PATCH", `/api/v1/notebooks/${nb.id}`, { name: "x" }],

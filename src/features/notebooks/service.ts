@@ -46,7 +46,14 @@ export function createNotebooksService(deps: {
       return db.tx(async () => {
         const at = nowIso();
         const id = newId("notebook");
-        await repo.insert({ id, userId: actor.userId, name: input.name.trim(), description: input.description ?? null, createdAt: at, updatedAt: at });
+        await repo.insert({
+          id,
+          userId: actor.userId,
+          name: input.name.trim(),
+          description: input.description ?? null,
+          createdAt: at,
+          updatedAt: at,
+        });
         const nb = toPublicNotebook((await repo.byId(actor.userId, id))!);
         await events.record(actor, "notebook.created", nb);
         return nb;

@@ -10,7 +10,8 @@ import { zipStream, type ZipEntry } from "./zip-writer.ts";
 const dir = mkdtempSync(join(tmpdir(), "cp-zip-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const bytesOf = (stream: ReadableStream<Uint8Array>) => new Response(stream).arrayBuffer().then((b) => new Uint8Array(b));
+const bytesOf = (stream: ReadableStream<Uint8Array>) =>
+  new Response(stream).arrayBuffer().then((b) => new Uint8Array(b));
 
 /** Info-ZIP's own integrity test, when the machine has it. */
 async function unzipTest(zip: Uint8Array, name: string): Promise<{ code: number; out: string } | null> {
@@ -18,7 +19,11 @@ async function unzipTest(zip: Uint8Array, name: string): Promise<{ code: number;
   const file = join(dir, name);
   writeFileSync(file, zip);
   const proc = Bun.spawn(["unzip", "-t", file], { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, out: out + err };
 }
 
@@ -28,7 +33,7 @@ describe("zipStream", () => {
   test("entries read back byte for byte: deflated text, stored random bytes, empty and UTF-8 names", async () => {
     const noise = random(4096);
     const entries: ZipEntry[] = [
-      { name: "index.md", data: "# Index\n\n" + "- [a line](sources/a.md)\n".repeat(500) },
+      { name: "index.md", data: `# Index\n\n${"- [a line](sources/a.md)\n".repeat(500)}` },
       { name: "sources/noise.bin", data: noise },
       { name: "notes/empty.md", data: "" },
       { name: "notes/crème brûlée.md", data: "Ünïcode text ✓\n" },
@@ -36,7 +41,14 @@ describe("zipStream", () => {
     const zip = await bytesOf(zipStream(entries.values(), { modified: new Date(2024, 2, 5, 9, 30, 14) }));
     const read = await JSZip.loadAsync(zip);
     // A directory entry precedes the first file of each folder, as jszip and zip tools write them.
-    expect(Object.keys(read.files)).toEqual(["index.md", "sources/", "sources/noise.bin", "notes/", "notes/empty.md", "notes/crème brûlée.md"]);
+    expect(Object.keys(read.files)).toEqual([
+      "index.md",
+      "sources/",
+      "sources/noise.bin",
+      "notes/",
+      "notes/empty.md",
+      "notes/crème brûlée.md",
+    ]);
     expect(read.files["sources/"]!.dir).toBe(true);
     for (const e of entries) {
       const got = await read.file(e.name)!.async("uint8array");

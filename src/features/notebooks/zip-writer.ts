@@ -122,7 +122,10 @@ export interface ZipStreamOptions {
  * e.g. a generator reading the database page by page). Each entry is deflated whole (or stored when
  * that is not smaller), so its sizes and CRC-32 go straight into its local header.
  */
-export function zipStream(entries: Iterator<ZipEntry> | AsyncIterator<ZipEntry>, opts: ZipStreamOptions = {}): ReadableStream<Uint8Array> {
+export function zipStream(
+  entries: Iterator<ZipEntry> | AsyncIterator<ZipEntry>,
+  opts: ZipStreamOptions = {},
+): ReadableStream<Uint8Array> {
   const level = opts.level ?? 6;
   const when = dosTime(opts.modified ?? new Date());
   const written: Written[] = [];
@@ -137,7 +140,15 @@ export function zipStream(entries: Iterator<ZipEntry> | AsyncIterator<ZipEntry>,
       const folder = name.slice(0, cut + 1);
       if (folders.has(folder)) continue;
       folders.add(folder);
-      const e: Written = { name: encoder.encode(folder), dir: true, crc: 0, method: 0, compressedSize: 0, size: 0, offset };
+      const e: Written = {
+        name: encoder.encode(folder),
+        dir: true,
+        crc: 0,
+        method: 0,
+        compressedSize: 0,
+        size: 0,
+        offset,
+      };
       const header = localHeader(e, when);
       written.push(e);
       offset += header.length;
@@ -154,7 +165,15 @@ export function zipStream(entries: Iterator<ZipEntry> | AsyncIterator<ZipEntry>,
     const stored = deflated.length >= data.length;
     const body = stored ? data : deflated;
     if (body.length >= MAX32) throw new Error(`zip entry ${entry.name} is too large`);
-    const e: Written = { name: encoder.encode(entry.name), dir: false, crc: Bun.hash.crc32(data), method: stored ? 0 : 8, compressedSize: body.length, size: data.length, offset };
+    const e: Written = {
+      name: encoder.encode(entry.name),
+      dir: false,
+      crc: Bun.hash.crc32(data),
+      method: stored ? 0 : 8,
+      compressedSize: body.length,
+      size: data.length,
+      offset,
+    };
     const header = localHeader(e, when);
     written.push(e);
     offset += header.length + body.length;

@@ -6,7 +6,8 @@ describe("notes", () => {
   test("create with references, update, download, delete", async () => {
     const ctx = createTestContext();
     const a = await userWithKey(ctx);
-    const src = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/x" } })).body;
+    const src = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/x" } }))
+      .body;
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "N" } })).body;
     const c = await call(ctx, "POST", "/api/v1/notes", {
       key: a.key,
@@ -14,11 +15,20 @@ describe("notes", () => {
     });
     expect(c.status).toBe(201);
     expect(c.body).toMatchObject({ title: "Café notes", notebook_id: nb.id, source_ids: [src.id] });
-    const u = await call(ctx, "PATCH", `/api/v1/notes/${c.body.id}`, { key: a.key, body: { content: "changed", source_ids: [] } });
+    const u = await call(ctx, "PATCH", `/api/v1/notes/${c.body.id}`, {
+      key: a.key,
+      body: { content: "changed", source_ids: [] },
+    });
     expect(u.body).toMatchObject({ content: "changed", source_ids: [], title: "Café notes" });
-    const dl = await ctx.app.handle(new Request(`http://localhost/api/v1/notes/${c.body.id}/download`, { headers: { authorization: `Bearer ${a.key}` } }));
+    const dl = await ctx.app.handle(
+      new Request(`http://localhost/api/v1/notes/${c.body.id}/download`, {
+        headers: { authorization: `Bearer ${a.key}` },
+      }),
+    );
     expect(dl.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
-    expect(dl.headers.get("content-disposition")).toBe(`attachment; filename="cafe-notes.md"; filename*=UTF-8''cafe-notes.md`);
+    expect(dl.headers.get("content-disposition")).toBe(
+      `attachment; filename="cafe-notes.md"; filename*=UTF-8''cafe-notes.md`,
+    );
     expect(await dl.text()).toBe("changed");
     expect((await call(ctx, "DELETE", `/api/v1/notes/${c.body.id}`, { key: a.key })).status).toBe(200);
     expect((await call(ctx, "GET", `/api/v1/notes/${c.body.id}`, { key: a.key })).status).toBe(404);
@@ -28,7 +38,8 @@ describe("notes", () => {
     const ctx = createTestContext();
     const a = await userWithKey(ctx);
     const b = await userWithKey(ctx);
-    const bsrc = (await call(ctx, "POST", "/api/v1/sources", { key: b.key, body: { url: "https://example.com/b" } })).body;
+    const bsrc = (await call(ctx, "POST", "/api/v1/sources", { key: b.key, body: { url: "https://example.com/b" } }))
+      .body;
     const cases: [unknown, string][] = [
       [{}, "content"],
       [{ content: "" }, "content"],
@@ -71,11 +82,21 @@ describe("notes", () => {
     const ctx = createTestContext();
     const a = await userWithKey(ctx);
     const b = await userWithKey(ctx);
-    const [s1, s2] = await Promise.all(["x1", "x2"].map(async (p) => (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: `https://example.com/${p}` } })).body.id));
-    const both = (await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "both", source_ids: [s1, s2] } })).body.id;
-    const only2 = (await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "two", source_ids: [s2] } })).body.id;
+    const [s1, s2] = await Promise.all(
+      ["x1", "x2"].map(
+        async (p) =>
+          (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: `https://example.com/${p}` } })).body
+            .id,
+      ),
+    );
+    const both = (
+      await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "both", source_ids: [s1, s2] } })
+    ).body.id;
+    const only2 = (await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "two", source_ids: [s2] } }))
+      .body.id;
     await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "none" } });
-    const ids = async (key: string, q: string) => (await call(ctx, "GET", `/api/v1/notes?${q}`, { key })).body.data.map((n: { id: string }) => n.id);
+    const ids = async (key: string, q: string) =>
+      (await call(ctx, "GET", `/api/v1/notes?${q}`, { key })).body.data.map((n: { id: string }) => n.id);
     expect(await ids(a.key, `source_id=${s1}`)).toEqual([both]);
     expect(await ids(a.key, `source_id=${s2}`)).toEqual([only2, both]);
     expect(await ids(b.key, `source_id=${s2}`)).toEqual([]);

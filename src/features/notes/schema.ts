@@ -33,7 +33,12 @@ export const NoteListQuery = t.Object(
     limit: t.Optional(Limit()),
     cursor: t.Optional(Cursor),
     notebook_id: t.Optional(NotebookId),
-    source_id: t.Optional(t.String({ pattern: "^src_[0-9A-Z]{26}$", description: "Only notes about this source (whose source_ids contain it)" })),
+    source_id: t.Optional(
+      t.String({
+        pattern: "^src_[0-9A-Z]{26}$",
+        description: "Only notes about this source (whose source_ids contain it)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

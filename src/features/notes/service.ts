@@ -85,7 +85,10 @@ export function createNotesService(deps: {
       });
     },
 
-    async list(actor: Actor, opts: { limit: number; before?: string; notebookId?: string; sourceId?: string }): Promise<NotePublic[]> {
+    async list(
+      actor: Actor,
+      opts: { limit: number; before?: string; notebookId?: string; sourceId?: string },
+    ): Promise<NotePublic[]> {
       const rows = await repo.list(actor.userId, opts);
       const links = await repo.sourceIds(rows.map((r) => r.id));
       return rows.map((r) => toPublicNote(r, links.get(r.id) ?? []));

@@ -15,7 +15,12 @@ async function setup() {
 
 function errorOf(location: string | null) {
   const u = new URL(location!);
-  return { base: `${u.origin}${u.pathname}`, error: u.searchParams.get("error"), state: u.searchParams.get("state"), description: u.searchParams.get("error_description") };
+  return {
+    base: `${u.origin}${u.pathname}`,
+    error: u.searchParams.get("error"),
+    state: u.searchParams.get("state"),
+    description: u.searchParams.get("error_description"),
+  };
 }
 
 describe("GET /oauth/authorize", () => {
@@ -72,7 +77,15 @@ describe("GET /oauth/authorize", () => {
       const e = errorOf(res.location);
       expect(e).toMatchObject({ base: REDIRECT, error, state: "st-123" });
     }
-    expect(errorOf((await b.get(authorizeUrl(ctx, { client_id: clientId, code_challenge_method: "plain", code_challenge: challenge }))).location).description).toContain("S256");
+    expect(
+      errorOf(
+        (
+          await b.get(
+            authorizeUrl(ctx, { client_id: clientId, code_challenge_method: "plain", code_challenge: challenge }),
+          )
+        ).location,
+      ).description,
+    ).toContain("S256");
   }, 60_000);
 
   test("an unknown client or an unregistered redirect URI gets an error page, never a redirect", async () => {
@@ -118,9 +131,17 @@ describe("GET /oauth/authorize", () => {
     const start = await b.get(authorizeUrl(ctx, { client_id: clientId, code_challenge: challenge }));
     const page = await b.get(start.location!);
     const fields = hiddenFields(page.text, "/oauth/consent");
-    const forged = await b.post("/oauth/consent", { request: fields.request!, csrf: "x".repeat(32), decision: "allow" });
+    const forged = await b.post("/oauth/consent", {
+      request: fields.request!,
+      csrf: "x".repeat(32),
+      decision: "allow",
+    });
     expect(forged.status).toBe(403);
-    const foreign = await b.post("/oauth/consent", { ...fields, decision: "allow" }, { origin: "https://evil.example" });
+    const foreign = await b.post(
+      "/oauth/consent",
+      { ...fields, decision: "allow" },
+      { origin: "https://evil.example" },
+    );
     expect(foreign.status).toBe(403);
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM oauth_codes").get()).toEqual({ n: 0 });
     // The request is still answerable by the real form.

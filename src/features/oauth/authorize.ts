@@ -12,7 +12,17 @@ export const CODE_TTL_MS = 5 * 60_000;
 export const PENDING_TTL_MS = 15 * 60_000;
 const MAX_PENDING = 10_000;
 const MAX_STATE = 2000;
-const SINGLE = ["client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "resource", "scope", "state", "prompt"];
+const SINGLE = [
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "code_challenge",
+  "code_challenge_method",
+  "resource",
+  "scope",
+  "state",
+  "prompt",
+];
 
 export interface PendingAuthorization {
   id: string;
@@ -27,7 +37,12 @@ export interface PendingAuthorization {
 
 export type AuthorizeResult = { kind: "consent"; requestId: string } | { kind: "redirect"; location: string };
 
-export function createAuthorizer(deps: { repo: OAuthRepo; clock: Clock; issuer: string; resources: readonly string[] }) {
+export function createAuthorizer(deps: {
+  repo: OAuthRepo;
+  clock: Clock;
+  issuer: string;
+  resources: readonly string[];
+}) {
   const { repo, clock, issuer } = deps;
   // Requests waiting for sign-in and consent. In memory: a restart only means "start again".
   const pending = new Map<string, PendingAuthorization>();
@@ -39,25 +54,38 @@ export function createAuthorizer(deps: { repo: OAuthRepo; clock: Clock; issuer: 
   }
 
   /** Errors that may be sent back to the (already verified) redirect URI. */
-  function checkParams(q: URLSearchParams): { codeChallenge: string; resource: string; scope: string; state: string | undefined } {
+  function checkParams(q: URLSearchParams): {
+    codeChallenge: string;
+    resource: string;
+    scope: string;
+    state: string | undefined;
+  } {
     const repeated = SINGLE.find((k) => q.getAll(k).length > 1);
     if (repeated) throw new OAuthError("invalid_request", `${repeated} must not be repeated`);
     const responseType = q.get("response_type");
     if (!responseType) throw new OAuthError("invalid_request", "response_type is required");
-    if (responseType !== "code") throw new OAuthError("unsupported_response_type", 'Only response_type "code" is supported');
+    if (responseType !== "code")
+      throw new OAuthError("unsupported_response_type", 'Only response_type "code" is supported');
     const challenge = q.get("code_challenge");
     if (!challenge) throw new OAuthError("invalid_request", "code_challenge is required: PKCE with S256");
     if (q.get("code_challenge_method") !== "S256") {
-      throw new OAuthError("invalid_request", 'code_challenge_method must be "S256"; "plain" and a missing method are refused');
+      throw new OAuthError(
+        "invalid_request",
+        'code_challenge_method must be "S256"; "plain" and a missing method are refused',
+      );
     }
-    if (!isS256Challenge(challenge)) throw new OAuthError("invalid_request", "code_challenge must be 43 base64url characters (an S256 hash)");
+    if (!isS256Challenge(challenge))
+      throw new OAuthError("invalid_request", "code_challenge must be 43 base64url characters (an S256 hash)");
     const resource = q.get("resource");
     if (!resource) throw new OAuthError("invalid_request", `resource is required (RFC 8707); use ${deps.resources[0]}`);
-    if (!deps.resources.includes(resource)) throw new OAuthError("invalid_target", `resource must be ${deps.resources.join(" or ")}`);
+    if (!deps.resources.includes(resource))
+      throw new OAuthError("invalid_target", `resource must be ${deps.resources.join(" or ")}`);
     const state = q.get("state") ?? undefined;
-    if (state && state.length > MAX_STATE) throw new OAuthError("invalid_request", `state must be at most ${MAX_STATE} characters`);
+    if (state && state.length > MAX_STATE)
+      throw new OAuthError("invalid_request", `state must be at most ${MAX_STATE} characters`);
     // We always ask the user, so a request that forbids asking cannot succeed.
-    if (q.get("prompt")?.split(" ").includes("none")) throw new OAuthError("consent_required", "Commonplace always asks the user to consent");
+    if (q.get("prompt")?.split(" ").includes("none"))
+      throw new OAuthError("consent_required", "Commonplace always asks the user to consent");
     return { codeChallenge: challenge, resource, scope: grantedScope(q.get("scope")), state };
   }
 
@@ -68,11 +96,17 @@ export function createAuthorizer(deps: { repo: OAuthRepo; clock: Clock; issuer: 
     const clientId = q.get("client_id");
     if (!clientId) throw new AuthorizePageError("The request does not say which app is asking (client_id is missing).");
     const client = await repo.clientById(clientId);
-    if (!client) throw new AuthorizePageError("The app that sent you here is not registered with this server. Ask it to connect again.");
+    if (!client)
+      throw new AuthorizePageError(
+        "The app that sent you here is not registered with this server. Ask it to connect again.",
+      );
     const redirectUri = q.get("redirect_uri");
-    if (!redirectUri) throw new AuthorizePageError("The request does not say where to send you back (redirect_uri is missing).");
+    if (!redirectUri)
+      throw new AuthorizePageError("The request does not say where to send you back (redirect_uri is missing).");
     if (!redirectUrisOf(client).includes(redirectUri)) {
-      throw new AuthorizePageError("The app asked to send you back to an address it did not register, so Commonplace will not go there.");
+      throw new AuthorizePageError(
+        "The app asked to send you back to an address it did not register, so Commonplace will not go there.",
+      );
     }
     return { client, redirectUri };
   }
@@ -104,7 +138,10 @@ export function createAuthorizer(deps: { repo: OAuthRepo; clock: Clock; issuer: 
       } catch (e) {
         if (!(e instanceof OAuthError)) throw e;
         const state = q.getAll("state").length === 1 ? (q.get("state") ?? undefined) : undefined;
-        return { kind: "redirect", location: answer({ redirectUri, state }, { error: e.error, error_description: e.description }) };
+        return {
+          kind: "redirect",
+          location: answer({ redirectUri, state }, { error: e.error, error_description: e.description }),
+        };
       }
     },
 
@@ -113,9 +150,14 @@ export function createAuthorizer(deps: { repo: OAuthRepo; clock: Clock; issuer: 
     /** The user's answer. The request is used up either way; returns where to send the browser. */
     async decide(userId: string, id: string, allow: boolean): Promise<string> {
       const p = pendingById(id);
-      if (!p) throw new AppError("not_found", "This authorization request expired or was already answered. Go back to the app and connect again.");
+      if (!p)
+        throw new AppError(
+          "not_found",
+          "This authorization request expired or was already answered. Go back to the app and connect again.",
+        );
       pending.delete(id);
-      if (!allow) return answer(p, { error: "access_denied", error_description: "The user declined to connect the app" });
+      if (!allow)
+        return answer(p, { error: "access_denied", error_description: "The user declined to connect the app" });
       const code = newSecret(CODE_PREFIX);
       const now = clock.now();
       await repo.deleteExpiredCodes(iso(now));

@@ -5,7 +5,8 @@ import { createTestContext, type TestContext } from "../../../test/helpers.ts";
 import { hiddenFields, testBrowser } from "../web/test-client.ts";
 import { connectedUser, token } from "./test-flow.ts";
 
-const verify = async (ctx: TestContext, t: string) => (await ctx.services.oauth.verifyAccess(t, `${ctx.config.baseUrl}/mcp`)).ok;
+const verify = async (ctx: TestContext, t: string) =>
+  (await ctx.services.oauth.verifyAccess(t, `${ctx.config.baseUrl}/mcp`)).ok;
 
 describe("Settings → Connected apps", () => {
   test("signed-out visitors are sent to sign in", async () => {

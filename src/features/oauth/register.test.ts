@@ -39,7 +39,11 @@ describe("discovery", () => {
 describe("POST /oauth/register", () => {
   test("a public client is registered with the metadata it sent", async () => {
     const ctx = createTestContext();
-    const res = await register(ctx, { client_name: "Desktop Assistant", scope: "mcp offline_access", software_id: "x" });
+    const res = await register(ctx, {
+      client_name: "Desktop Assistant",
+      scope: "mcp offline_access",
+      software_id: "x",
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.body).toMatchObject({
@@ -58,10 +62,22 @@ describe("POST /oauth/register", () => {
 
   test("https anywhere and http only on loopback addresses", async () => {
     const ctx = createTestContext();
-    for (const uri of ["https://app.example.com/cb", "http://localhost:3333/cb", "http://[::1]:8080/cb", "http://127.0.0.1/cb?x=1"]) {
+    for (const uri of [
+      "https://app.example.com/cb",
+      "http://localhost:3333/cb",
+      "http://[::1]:8080/cb",
+      "http://127.0.0.1/cb?x=1",
+    ]) {
       expect((await register(ctx, { redirect_uris: [uri] })).status).toBe(201);
     }
-    for (const uri of ["http://app.example.com/cb", "myapp://callback", "https://app.example.com/cb#frag", "https://u:p@app.example.com/cb", "/relative", "javascript:alert(1)"]) {
+    for (const uri of [
+      "http://app.example.com/cb",
+      "myapp://callback",
+      "https://app.example.com/cb#frag",
+      "https://u:p@app.example.com/cb",
+      "/relative",
+      "javascript:alert(1)",
+    ]) {
       const res = await register(ctx, { redirect_uris: [uri] });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("invalid_redirect_uri");
@@ -86,14 +102,23 @@ describe("POST /oauth/register", () => {
       expect(res.body.error).toBe(error);
       expect(typeof res.body.error_description).toBe("string");
     }
-    const broken = await call(ctx, "POST", "/oauth/register", { rawBody: "{nope", headers: { "content-type": "application/json" } });
+    const broken = await call(ctx, "POST", "/oauth/register", {
+      rawBody: "{nope",
+      headers: { "content-type": "application/json" },
+    });
     expect(broken.status).toBe(400);
     expect(broken.body.error).toBe("invalid_client_metadata");
     // Nesting past MAX_JSON_DEPTH is refused before parsing, in the same OAuth format (RFC 7591 §3.2.2).
     const deep = `{"redirect_uris":["https://a.example/cb"],"software_statement":${"[".repeat(8000)}${"]".repeat(8000)}}`;
-    const nested = await call(ctx, "POST", "/oauth/register", { rawBody: deep, headers: { "content-type": "application/json" } });
+    const nested = await call(ctx, "POST", "/oauth/register", {
+      rawBody: deep,
+      headers: { "content-type": "application/json" },
+    });
     expect(nested.status).toBe(400);
-    expect(nested.body).toEqual({ error: "invalid_client_metadata", error_description: "The JSON body nests arrays and objects more than 64 levels deep" });
+    expect(nested.body).toEqual({
+      error: "invalid_client_metadata",
+      error_description: "The JSON body nests arrays and objects more than 64 levels deep",
+    });
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM oauth_clients").get()).toEqual({ n: 0 });
   });
 

@@ -56,7 +56,9 @@ export function redirectUriProblem(raw: string): string | undefined {
 /** Scopes we know, in the order asked; unknown ones (openid, offline_access…) are ignored, none asked means mcp. */
 export function grantedScope(requested: string | undefined | null): string {
   const asked = (requested ?? "").split(" ").filter(Boolean);
-  const known = asked.filter((s): s is (typeof SUPPORTED_SCOPES)[number] => (SUPPORTED_SCOPES as readonly string[]).includes(s));
+  const known = asked.filter((s): s is (typeof SUPPORTED_SCOPES)[number] =>
+    (SUPPORTED_SCOPES as readonly string[]).includes(s),
+  );
   return known.length ? [...new Set(known)].join(" ") : DEFAULT_SCOPE;
 }
 
@@ -73,7 +75,8 @@ function httpUrlOrUndefined(raw: string | undefined, field: string): string | un
 
 /** Checks the registration request; returns the row to store. Throws OAuthError with RFC 7591 codes. */
 export function validateRegistration(body: unknown, id: string, at: string): OAuthClientRow {
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new OAuthError("invalid_client_metadata", "The body must be a JSON object");
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw new OAuthError("invalid_client_metadata", "The body must be a JSON object");
   const raw = body as Record<string, unknown>;
   if (!Array.isArray(raw.redirect_uris) || raw.redirect_uris.length === 0) {
     throw new OAuthError("invalid_redirect_uri", "redirect_uris must list at least one redirect URI");
@@ -91,11 +94,19 @@ export function validateRegistration(body: unknown, id: string, at: string): OAu
   }
   const method = m.token_endpoint_auth_method ?? "none";
   if (method !== "none") {
-    throw new OAuthError("invalid_client_metadata", `token_endpoint_auth_method must be "none": Commonplace registers public clients that prove themselves with PKCE`);
+    throw new OAuthError(
+      "invalid_client_metadata",
+      `token_endpoint_auth_method must be "none": Commonplace registers public clients that prove themselves with PKCE`,
+    );
   }
   const badGrant = m.grant_types?.find((g) => !(GRANT_TYPES as readonly string[]).includes(g));
-  if (badGrant) throw new OAuthError("invalid_client_metadata", `grant_types: ${badGrant} is not supported (use authorization_code and refresh_token)`);
-  if (m.response_types?.some((r) => r !== "code")) throw new OAuthError("invalid_client_metadata", 'response_types: only "code" is supported');
+  if (badGrant)
+    throw new OAuthError(
+      "invalid_client_metadata",
+      `grant_types: ${badGrant} is not supported (use authorization_code and refresh_token)`,
+    );
+  if (m.response_types?.some((r) => r !== "code"))
+    throw new OAuthError("invalid_client_metadata", 'response_types: only "code" is supported');
   const name = m.client_name?.trim() || new URL(m.redirect_uris[0]!).host;
   return {
     id,

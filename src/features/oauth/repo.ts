@@ -73,7 +73,11 @@ export function createOAuthRepo(db: Db) {
     },
     async revokeGrant(id: string, at: string, reason: string): Promise<void> {
       await db.exec((c) =>
-        c.orm.update(oauthGrants).set({ revokedAt: at, revokedReason: reason }).where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt))).run(),
+        c.orm
+          .update(oauthGrants)
+          .set({ revokedAt: at, revokedReason: reason })
+          .where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)))
+          .run(),
       );
     },
     /** Revokes every live grant of one user for one client; returns how many. */
@@ -83,7 +87,9 @@ export function createOAuthRepo(db: Db) {
           c.orm
             .update(oauthGrants)
             .set({ revokedAt: at, revokedReason: reason })
-            .where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.clientId, clientId), isNull(oauthGrants.revokedAt)))
+            .where(
+              and(eq(oauthGrants.userId, userId), eq(oauthGrants.clientId, clientId), isNull(oauthGrants.revokedAt)),
+            )
             .returning({ id: oauthGrants.id })
             .all().length,
       );
@@ -136,11 +142,22 @@ export function createOAuthRepo(db: Db) {
       return r.length > 0;
     },
     async revokeToken(hash: string, at: string): Promise<void> {
-      await db.exec((c) => c.orm.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.tokenHash, hash), isNull(oauthTokens.revokedAt))).run());
+      await db.exec((c) =>
+        c.orm
+          .update(oauthTokens)
+          .set({ revokedAt: at })
+          .where(and(eq(oauthTokens.tokenHash, hash), isNull(oauthTokens.revokedAt)))
+          .run(),
+      );
     },
     /** Expired tokens of a grant can no longer be used or reused: drop them to keep the table small. */
     async deleteExpiredTokens(grantId: string, now: string): Promise<void> {
-      await db.exec((c) => c.orm.delete(oauthTokens).where(and(eq(oauthTokens.grantId, grantId), lt(oauthTokens.expiresAt, now))).run());
+      await db.exec((c) =>
+        c.orm
+          .delete(oauthTokens)
+          .where(and(eq(oauthTokens.grantId, grantId), lt(oauthTokens.expiresAt, now)))
+          .run(),
+      );
     },
   };
 }

@@ -35,19 +35,30 @@ async function formBody(request: Request): Promise<URLSearchParams> {
   if (type !== "application/x-www-form-urlencoded") {
     throw new OAuthError("invalid_request", "Send the parameters as application/x-www-form-urlencoded");
   }
-  return new URLSearchParams(await boundedText(request, MAX_FORM_BYTES, new OAuthError("invalid_request", `The form must be at most ${MAX_FORM_BYTES} bytes`)));
+  return new URLSearchParams(
+    await boundedText(
+      request,
+      MAX_FORM_BYTES,
+      new OAuthError("invalid_request", `The form must be at most ${MAX_FORM_BYTES} bytes`),
+    ),
+  );
 }
 
 /** Client metadata as JSON; RFC 7591 wants its errors as invalid_client_metadata, so too-deep JSON is one too. */
 async function jsonBody(request: Request, maxDepth: number): Promise<unknown> {
   const type = mediaType(request.headers.get("content-type"));
-  if (type !== "application/json") throw new OAuthError("invalid_client_metadata", "Send the client metadata as application/json");
-  const limit = new OAuthError("invalid_client_metadata", `The metadata must be at most ${MAX_REGISTRATION_BYTES} bytes`);
+  if (type !== "application/json")
+    throw new OAuthError("invalid_client_metadata", "Send the client metadata as application/json");
+  const limit = new OAuthError(
+    "invalid_client_metadata",
+    `The metadata must be at most ${MAX_REGISTRATION_BYTES} bytes`,
+  );
   const text = await boundedText(request, MAX_REGISTRATION_BYTES, limit);
   try {
     return parseJson(text, maxDepth);
   } catch (e) {
-    if (e instanceof AppError) throw new OAuthError("invalid_client_metadata", e.detail ?? "The body is not valid JSON");
+    if (e instanceof AppError)
+      throw new OAuthError("invalid_client_metadata", e.detail ?? "The body is not valid JSON");
     throw e;
   }
 }
@@ -68,44 +79,50 @@ export function oauthRoutes(s: Services) {
   const prm = protectedResourceMetadata(oauth.mcpResource, oauth.issuer);
   const metadata = (doc: unknown) => Response.json(doc, { headers: METADATA_HEADERS });
 
-  return new Elysia()
-    // GET /.well-known/oauth-authorization-server (RFC 8414)
-    .get("/.well-known/oauth-authorization-server", () => metadata(asMetadata))
-    // GET /.well-known/oauth-protected-resource/mcp (RFC 9728), and the root variant for older clients
-    .get("/.well-known/oauth-protected-resource/mcp", () => metadata(prm))
-    .get("/.well-known/oauth-protected-resource", () => metadata(prm))
-    // POST /oauth/register (RFC 7591)
-    .post(
-      "/oauth/register",
-      ({ request, server }) =>
-        oauthEndpoint(async () => {
-          const body = await jsonBody(request, s.config.http.maxJsonDepth);
-          return oauthJson(await oauth.register(body, clientAddress(request, server as PeerSource | null)), 201);
-        }),
-      { parse: "none" },
-    )
-    // GET /oauth/authorize — checks the request, then the consent page in the web app takes over.
-    .get("/oauth/authorize", async ({ request }) => {
-      try {
-        const r = await oauth.authorize(new URL(request.url).searchParams);
-        const location = r.kind === "redirect" ? r.location : `/oauth/consent?request=${r.requestId}`;
-        return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
-      } catch (e) {
-        if (!(e instanceof AuthorizePageError)) throw e;
-        const title = "This app cannot connect";
-        return pageResponse(errorPage({ status: 400, title, detail: e.message }), { status: 400 });
-      }
-    })
-    // POST /oauth/token
-    .post("/oauth/token", ({ request }) => oauthEndpoint(async () => oauthJson(await oauth.token(await formBody(request)))), { parse: "none" })
-    // POST /oauth/revoke (RFC 7009): 200 with an empty body whether or not the token existed.
-    .post(
-      "/oauth/revoke",
-      ({ request }) =>
-        oauthEndpoint(async () => {
-          await oauth.revoke(await formBody(request));
-          return new Response(null, { status: 200, headers: { "cache-control": "no-store" } });
-        }),
-      { parse: "none" },
-    );
+  return (
+    new Elysia()
+      // GET /.well-known/oauth-authorization-server (RFC 8414)
+      .get("/.well-known/oauth-authorization-server", () => metadata(asMetadata))
+      // GET /.well-known/oauth-protected-resource/mcp (RFC 9728), and the root variant for older clients
+      .get("/.well-known/oauth-protected-resource/mcp", () => metadata(prm))
+      .get("/.well-known/oauth-protected-resource", () => metadata(prm))
+      // POST /oauth/register (RFC 7591)
+      .post(
+        "/oauth/register",
+        ({ request, server }) =>
+          oauthEndpoint(async () => {
+            const body = await jsonBody(request, s.config.http.maxJsonDepth);
+            return oauthJson(await oauth.register(body, clientAddress(request, server as PeerSource | null)), 201);
+          }),
+        { parse: "none" },
+      )
+      // GET /oauth/authorize — checks the request, then the consent page in the web app takes over.
+      .get("/oauth/authorize", async ({ request }) => {
+        try {
+          const r = await oauth.authorize(new URL(request.url).searchParams);
+          const location = r.kind === "redirect" ? r.location : `/oauth/consent?request=${r.requestId}`;
+          return new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
+        } catch (e) {
+          if (!(e instanceof AuthorizePageError)) throw e;
+          const title = "This app cannot connect";
+          return pageResponse(errorPage({ status: 400, title, detail: e.message }), { status: 400 });
+        }
+      })
+      // POST /oauth/token
+      .post(
+        "/oauth/token",
+        ({ request }) => oauthEndpoint(async () => oauthJson(await oauth.token(await formBody(request)))),
+        { parse: "none" },
+      )
+      // POST /oauth/revoke (RFC 7009): 200 with an empty body whether or not the token existed.
+      .post(
+        "/oauth/revoke",
+        ({ request }) =>
+          oauthEndpoint(async () => {
+            await oauth.revoke(await formBody(request));
+            return new Response(null, { status: 200, headers: { "cache-control": "no-store" } });
+          }),
+        { parse: "none" },
+      )
+  );
 }

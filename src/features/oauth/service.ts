@@ -37,7 +37,11 @@ export function createOAuthService(deps: { repo: OAuthRepo; db: Transactor; cloc
   const resources = [mcpResource(config.baseUrl)] as const;
   const authorizer = createAuthorizer({ repo, clock, issuer, resources });
   const tokens = createTokenIssuer({ repo, db: deps.db, clock });
-  const registrations = createRateLimiter({ limit: REGISTRATIONS_PER_HOUR, windowMs: 3600_000, now: () => clock.now() });
+  const registrations = createRateLimiter({
+    limit: REGISTRATIONS_PER_HOUR,
+    windowMs: 3600_000,
+    now: () => clock.now(),
+  });
 
   return {
     issuer,
@@ -48,9 +52,13 @@ export function createOAuthService(deps: { repo: OAuthRepo; db: Transactor; cloc
     async register(body: unknown, address: string | undefined): Promise<ClientInformation> {
       const d = registrations.hit(`reg:${address ?? "unknown"}`);
       if (!d.allowed) {
-        throw new OAuthError("slow_down", `Too many client registrations from this address; retry in ${d.resetSeconds} s`, {
-          "retry-after": String(d.resetSeconds),
-        });
+        throw new OAuthError(
+          "slow_down",
+          `Too many client registrations from this address; retry in ${d.resetSeconds} s`,
+          {
+            "retry-after": String(d.resetSeconds),
+          },
+        );
       }
       const now = clock.now();
       const row = validateRegistration(body, newId("oauthClient"), iso(now));
@@ -67,10 +75,12 @@ export function createOAuthService(deps: { repo: OAuthRepo; db: Transactor; cloc
     revoke: tokens.revoke,
     verifyAccess: tokens.verifyAccess,
     /** For createApiAuth's extraResolvers: accepts access tokens issued for `resource` only. */
-    bearerResolver: (resource: string): BearerResolver => async (token) => {
-      const check = await tokens.verifyAccess(token, resource);
-      return check.ok ? check.actor : undefined;
-    },
+    bearerResolver:
+      (resource: string): BearerResolver =>
+      async (token) => {
+        const check = await tokens.verifyAccess(token, resource);
+        return check.ok ? check.actor : undefined;
+      },
 
     async connectedApps(actor: Actor): Promise<ConnectedApp[]> {
       return (await repo.connectedApps(actor.userId)).map((r) => ({

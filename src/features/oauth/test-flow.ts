@@ -12,7 +12,9 @@ export function pkce() {
 }
 
 export async function register(ctx: TestContext, body: Record<string, unknown> = {}) {
-  return call(ctx, "POST", "/oauth/register", { body: { client_name: "Test client", redirect_uris: [REDIRECT], ...body } });
+  return call(ctx, "POST", "/oauth/register", {
+    body: { client_name: "Test client", redirect_uris: [REDIRECT], ...body },
+  });
 }
 
 export async function registeredClient(ctx: TestContext, body: Record<string, unknown> = {}): Promise<string> {
@@ -36,9 +38,14 @@ export function authorizeUrl(ctx: TestContext, p: Record<string, string | undefi
 }
 
 /** Follows /oauth/authorize to the consent page and answers it; returns the redirect back to the client. */
-export async function consent(b: TestBrowser, authorizePath: string, decision: "allow" | "deny" = "allow"): Promise<URL> {
+export async function consent(
+  b: TestBrowser,
+  authorizePath: string,
+  decision: "allow" | "deny" = "allow",
+): Promise<URL> {
   const start = await b.get(authorizePath);
-  if (start.status !== 302 || !start.location?.startsWith("/oauth/consent")) throw new Error(`no consent redirect: ${start.status} ${start.location}`);
+  if (start.status !== 302 || !start.location?.startsWith("/oauth/consent"))
+    throw new Error(`no consent redirect: ${start.status} ${start.location}`);
   const page = await b.get(start.location);
   if (page.status !== 200) throw new Error(`consent page answered ${page.status}`);
   const res = await b.post("/oauth/consent", { ...hiddenFields(page.text, "/oauth/consent"), decision });
@@ -49,19 +56,39 @@ export async function consent(b: TestBrowser, authorizePath: string, decision: "
 export async function token(ctx: TestContext, form: Record<string, string | undefined>) {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(form)) if (v !== undefined) body.set(k, v);
-  return call(ctx, "POST", "/oauth/token", { rawBody: body.toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+  return call(ctx, "POST", "/oauth/token", {
+    rawBody: body.toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
 }
 
 /** A signed-in user who authorised a fresh client: the code is redeemed and both tokens returned. */
-export async function connectedUser(ctx: TestContext, email = `u${Math.random().toString(36).slice(2, 10)}@example.com`) {
+export async function connectedUser(
+  ctx: TestContext,
+  email = `u${Math.random().toString(36).slice(2, 10)}@example.com`,
+) {
   const b = testBrowser(ctx);
   await signUp(b, email);
   const clientId = await registeredClient(ctx);
   const { verifier, challenge } = pkce();
   const back = await consent(b, authorizeUrl(ctx, { client_id: clientId, code_challenge: challenge }));
   const code = back.searchParams.get("code")!;
-  const res = await token(ctx, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: clientId, resource: `${ctx.config.baseUrl}/mcp` });
+  const res = await token(ctx, {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    client_id: clientId,
+    resource: `${ctx.config.baseUrl}/mcp`,
+  });
   if (res.status !== 200) throw new Error(`token exchange failed: ${res.text}`);
   const userId = (ctx.db.sqlite.query("SELECT id FROM users WHERE email = ?").get(email) as { id: string }).id;
-  return { b, clientId, userId, email, access: res.body.access_token as string, refresh: res.body.refresh_token as string };
+  return {
+    b,
+    clientId,
+    userId,
+    email,
+    access: res.body.access_token as string,
+    refresh: res.body.refresh_token as string,
+  };
 }

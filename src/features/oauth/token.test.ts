@@ -15,8 +15,20 @@ async function codeFor(ctx: TestContext, clientId?: string) {
 }
 
 const resourceOf = (ctx: TestContext) => `${ctx.config.baseUrl}/mcp`;
-const exchange = (ctx: TestContext, c: { clientId: string; verifier: string; code: string }, extra: Record<string, string | undefined> = {}) =>
-  token(ctx, { grant_type: "authorization_code", code: c.code, redirect_uri: REDIRECT, code_verifier: c.verifier, client_id: c.clientId, resource: resourceOf(ctx), ...extra });
+const exchange = (
+  ctx: TestContext,
+  c: { clientId: string; verifier: string; code: string },
+  extra: Record<string, string | undefined> = {},
+) =>
+  token(ctx, {
+    grant_type: "authorization_code",
+    code: c.code,
+    redirect_uri: REDIRECT,
+    code_verifier: c.verifier,
+    client_id: c.clientId,
+    resource: resourceOf(ctx),
+    ...extra,
+  });
 const access = (ctx: TestContext, t: string) => ctx.services.oauth.verifyAccess(t, resourceOf(ctx));
 
 describe("POST /oauth/token: authorization_code", () => {
@@ -60,7 +72,11 @@ describe("POST /oauth/token: authorization_code", () => {
     expect(second.status).toBe(400);
     expect(second.body.error).toBe("invalid_grant");
     expect(await access(ctx, first.body.access_token)).toEqual({ ok: false, reason: "The access token was revoked" });
-    const refresh = await token(ctx, { grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: c.clientId });
+    const refresh = await token(ctx, {
+      grant_type: "refresh_token",
+      refresh_token: first.body.refresh_token,
+      client_id: c.clientId,
+    });
     expect(refresh.body.error).toBe("invalid_grant");
   }, 60_000);
 
@@ -107,7 +123,12 @@ describe("POST /oauth/token: refresh_token", () => {
   test("refreshing rotates both tokens; the old access token keeps its hour", async () => {
     const ctx = createTestContext();
     const u = await connectedUser(ctx);
-    const res = await token(ctx, { grant_type: "refresh_token", refresh_token: u.refresh, client_id: u.clientId, resource: resourceOf(ctx) });
+    const res = await token(ctx, {
+      grant_type: "refresh_token",
+      refresh_token: u.refresh,
+      client_id: u.clientId,
+      resource: resourceOf(ctx),
+    });
     expect(res.status).toBe(200);
     expect(res.body.refresh_token).not.toBe(u.refresh);
     expect(res.body.access_token).not.toBe(u.access);
@@ -124,7 +145,11 @@ describe("POST /oauth/token: refresh_token", () => {
     expect(reuse.body.error).toBe("invalid_grant");
     expect((await access(ctx, next.body.access_token)).ok).toBe(false);
     expect((await access(ctx, u.access)).ok).toBe(false);
-    const newest = await token(ctx, { grant_type: "refresh_token", refresh_token: next.body.refresh_token, client_id: u.clientId });
+    const newest = await token(ctx, {
+      grant_type: "refresh_token",
+      refresh_token: next.body.refresh_token,
+      client_id: u.clientId,
+    });
     expect(newest.body.error).toBe("invalid_grant");
   });
 
@@ -132,11 +157,22 @@ describe("POST /oauth/token: refresh_token", () => {
     const ctx = createTestContext();
     const u = await connectedUser(ctx);
     const other = await registeredClient(ctx);
-    expect((await token(ctx, { grant_type: "refresh_token", refresh_token: u.refresh, client_id: other })).body.error).toBe("invalid_grant");
-    const target = await token(ctx, { grant_type: "refresh_token", refresh_token: u.refresh, client_id: u.clientId, resource: "https://x.example/mcp" });
+    expect(
+      (await token(ctx, { grant_type: "refresh_token", refresh_token: u.refresh, client_id: other })).body.error,
+    ).toBe("invalid_grant");
+    const target = await token(ctx, {
+      grant_type: "refresh_token",
+      refresh_token: u.refresh,
+      client_id: u.clientId,
+      resource: "https://x.example/mcp",
+    });
     expect(target.body.error).toBe("invalid_target");
-    expect((await token(ctx, { grant_type: "refresh_token", refresh_token: u.access, client_id: u.clientId })).body.error).toBe("invalid_grant");
-    expect((await token(ctx, { grant_type: "refresh_token", refresh_token: u.refresh, client_id: u.clientId })).status).toBe(200);
+    expect(
+      (await token(ctx, { grant_type: "refresh_token", refresh_token: u.access, client_id: u.clientId })).body.error,
+    ).toBe("invalid_grant");
+    expect(
+      (await token(ctx, { grant_type: "refresh_token", refresh_token: u.refresh, client_id: u.clientId })).status,
+    ).toBe(200);
   }, 60_000);
 
   test("a refresh token expires after 30 days", async () => {
@@ -151,7 +187,10 @@ describe("POST /oauth/token: refresh_token", () => {
 
 describe("POST /oauth/revoke", () => {
   const revoke = (ctx: TestContext, form: Record<string, string>) =>
-    call(ctx, "POST", "/oauth/revoke", { rawBody: new URLSearchParams(form).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    call(ctx, "POST", "/oauth/revoke", {
+      rawBody: new URLSearchParams(form).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
 
   test("revoking the refresh token ends the authorization; an access token only itself", async () => {
     const ctx = createTestContext();
@@ -160,7 +199,10 @@ describe("POST /oauth/revoke", () => {
     expect((await revoke(ctx, { token: u.access, client_id: u.clientId })).status).toBe(200);
     expect((await access(ctx, u.access)).ok).toBe(false);
     expect((await access(ctx, second.body.access_token)).ok).toBe(true);
-    expect((await revoke(ctx, { token: second.body.refresh_token, client_id: u.clientId, token_type_hint: "refresh_token" })).status).toBe(200);
+    expect(
+      (await revoke(ctx, { token: second.body.refresh_token, client_id: u.clientId, token_type_hint: "refresh_token" }))
+        .status,
+    ).toBe(200);
     expect((await access(ctx, second.body.access_token)).ok).toBe(false);
   }, 60_000);
 

@@ -40,7 +40,8 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
 
   async function client(p: URLSearchParams): Promise<OAuthClientRow> {
     const id = param(p, "client_id");
-    if (!id) throw new OAuthError("invalid_client", "client_id is required (public clients identify themselves with it)");
+    if (!id)
+      throw new OAuthError("invalid_client", "client_id is required (public clients identify themselves with it)");
     const row = await repo.clientById(id);
     if (!row) throw new OAuthError("invalid_client", "Unknown client_id; register again");
     return row;
@@ -54,12 +55,19 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
       { ...base, tokenHash: hashToken(access), kind: "access", expiresAt: iso(now + ACCESS_TTL_MS) },
       { ...base, tokenHash: hashToken(refresh), kind: "refresh", expiresAt: iso(now + REFRESH_TTL_MS) },
     ]);
-    return { access_token: access, token_type: "Bearer", expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh, scope: grant.scope };
+    return {
+      access_token: access,
+      token_type: "Bearer",
+      expires_in: ACCESS_TTL_MS / 1000,
+      refresh_token: refresh,
+      scope: grant.scope,
+    };
   }
 
   function checkResource(p: URLSearchParams, bound: string): void {
     const resource = param(p, "resource");
-    if (resource !== undefined && resource !== bound) throw new OAuthError("invalid_target", `This grant is for ${bound}, not ${resource}`);
+    if (resource !== undefined && resource !== bound)
+      throw new OAuthError("invalid_target", `This grant is for ${bound}, not ${resource}`);
   }
 
   async function authorizationCode(p: URLSearchParams): Promise<TokenResponse> {
@@ -74,12 +82,18 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
     if (row.usedAt) {
       // A code seen twice may have been stolen: whatever its first use issued is revoked.
       if (row.grantId) await repo.revokeGrant(row.grantId, iso(now), "code_reuse");
-      throw new OAuthError("invalid_grant", "The authorization code was already used; the tokens it issued are revoked");
+      throw new OAuthError(
+        "invalid_grant",
+        "The authorization code was already used; the tokens it issued are revoked",
+      );
     }
-    if (row.clientId !== c.id) throw new OAuthError("invalid_grant", "The authorization code was issued to another client");
+    if (row.clientId !== c.id)
+      throw new OAuthError("invalid_grant", "The authorization code was issued to another client");
     if (row.expiresAt <= iso(now)) throw new OAuthError("invalid_grant", "The authorization code expired");
-    if (row.redirectUri !== redirectUri) throw new OAuthError("invalid_grant", "redirect_uri does not match the one of the authorization request");
-    if (!pkceMatches(verifier, row.codeChallenge)) throw new OAuthError("invalid_grant", "code_verifier does not match the code_challenge");
+    if (row.redirectUri !== redirectUri)
+      throw new OAuthError("invalid_grant", "redirect_uri does not match the one of the authorization request");
+    if (!pkceMatches(verifier, row.codeChallenge))
+      throw new OAuthError("invalid_grant", "code_verifier does not match the code_challenge");
     checkResource(p, row.resource);
     return db.tx(async () => {
       const grant: OAuthGrantRow = {
@@ -94,7 +108,8 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
         revokedReason: null,
       };
       await repo.insertGrant(grant);
-      if (!await repo.useCode(hash, iso(now), grant.id)) throw new OAuthError("invalid_grant", "The authorization code was already used");
+      if (!(await repo.useCode(hash, iso(now), grant.id)))
+        throw new OAuthError("invalid_grant", "The authorization code was already used");
       return issue(grant, now);
     });
   }
@@ -104,10 +119,11 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
     const token = param(p, "refresh_token", true);
     const hash = hashToken(token);
     const hit = await repo.tokenByHash(hash);
-    if (!hit || hit.token.kind !== "refresh") throw new OAuthError("invalid_grant", "The refresh token is unknown or expired");
+    if (hit?.token.kind !== "refresh") throw new OAuthError("invalid_grant", "The refresh token is unknown or expired");
     const { grant } = hit;
     const now = clock.now();
-    if (grant.clientId !== c.id) throw new OAuthError("invalid_grant", "The refresh token was issued to another client");
+    if (grant.clientId !== c.id)
+      throw new OAuthError("invalid_grant", "The refresh token was issued to another client");
     if (grant.revokedAt || hit.token.revokedAt) throw new OAuthError("invalid_grant", "The refresh token was revoked");
     if (hit.token.rotatedAt) {
       // Reuse of a rotated token means two parties hold the family: end it for both.
@@ -117,11 +133,12 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
     if (hit.token.expiresAt <= iso(now)) throw new OAuthError("invalid_grant", "The refresh token expired");
     checkResource(p, grant.resource);
     const scope = param(p, "scope");
-    if (scope && scope.split(" ").some((s) => s && !grant.scope.split(" ").includes(s))) {
+    if (scope?.split(" ").some((s) => s && !grant.scope.split(" ").includes(s))) {
       throw new OAuthError("invalid_scope", `The grant covers only "${grant.scope}"`);
     }
     return db.tx(async () => {
-      if (!await repo.rotateToken(hash, iso(now))) throw new OAuthError("invalid_grant", "The refresh token was already used");
+      if (!(await repo.rotateToken(hash, iso(now))))
+        throw new OAuthError("invalid_grant", "The refresh token was already used");
       await repo.deleteExpiredTokens(grant.id, iso(now));
       return issue(grant, now);
     });
@@ -133,7 +150,10 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
       const type = param(p, "grant_type", true);
       if (type === "authorization_code") return authorizationCode(p);
       if (type === "refresh_token") return refreshToken(p);
-      throw new OAuthError("unsupported_grant_type", `grant_type ${type} is not supported (use authorization_code or refresh_token)`);
+      throw new OAuthError(
+        "unsupported_grant_type",
+        `grant_type ${type} is not supported (use authorization_code or refresh_token)`,
+      );
     },
 
     /** RFC 7009: unknown tokens and other clients' tokens are ignored, so the answer says nothing. */
@@ -150,19 +170,25 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
 
     /** Is this an unexpired, unrevoked access token issued for `resource`? */
     async verifyAccess(token: string, resource: string): Promise<AccessCheck> {
-      if (!token.startsWith(ACCESS_PREFIX)) return { ok: false, reason: "The bearer token is not an access token issued by this server" };
+      if (!token.startsWith(ACCESS_PREFIX))
+        return { ok: false, reason: "The bearer token is not an access token issued by this server" };
       const hit = await repo.tokenByHash(hashToken(token));
-      if (!hit || hit.token.kind !== "access") return { ok: false, reason: "The access token is unknown" };
+      if (hit?.token.kind !== "access") return { ok: false, reason: "The access token is unknown" };
       const { grant } = hit;
       const now = clock.now();
       if (hit.token.revokedAt || grant.revokedAt) return { ok: false, reason: "The access token was revoked" };
       if (hit.token.expiresAt <= iso(now)) return { ok: false, reason: "The access token expired" };
-      if (grant.resource !== resource) return { ok: false, reason: `The access token was issued for ${grant.resource}, not ${resource}` };
+      if (grant.resource !== resource)
+        return { ok: false, reason: `The access token was issued for ${grant.resource}, not ${resource}` };
       if (now - (touched.get(grant.id) ?? 0) >= TOUCH_INTERVAL_MS) {
         touched.set(grant.id, now);
         await repo.touchGrant(grant.id, iso(now));
       }
-      return { ok: true, grant, actor: { userId: grant.userId, auth: { type: "oauth", client_id: grant.clientId, grant_id: grant.id } } };
+      return {
+        ok: true,
+        grant,
+        actor: { userId: grant.userId, auth: { type: "oauth", client_id: grant.clientId, grant_id: grant.id } },
+      };
     },
   };
 }

@@ -29,12 +29,18 @@ export function audioResponse(request: Request, f: AudioFile, opts: { attachment
       headers: { "content-range": `bytes */${f.size}`, "accept-ranges": "bytes" },
     });
   }
-  if (range.kind === "full" && request.headers.get("if-none-match") === f.etag) return new Response(null, { status: 304, headers });
+  if (range.kind === "full" && request.headers.get("if-none-match") === f.etag)
+    return new Response(null, { status: 304, headers });
   const file = Bun.file(f.path);
-  if (range.kind === "full") return new Response(file, { status: 200, headers: { ...headers, "content-length": String(f.size) } });
+  if (range.kind === "full")
+    return new Response(file, { status: 200, headers: { ...headers, "content-length": String(f.size) } });
   const length = range.end - range.start + 1;
   return new Response(file.slice(range.start, range.end + 1), {
     status: 206,
-    headers: { ...headers, "content-range": `bytes ${range.start}-${range.end}/${f.size}`, "content-length": String(length) },
+    headers: {
+      ...headers,
+      "content-range": `bytes ${range.start}-${range.end}/${f.size}`,
+      "content-length": String(length),
+    },
   });
 }

@@ -40,10 +40,18 @@ test("a runner killed mid-episode: another finishes it cleanly, charged once", a
   const src = insertReadySource(first.services, user.userId, { markdown: ARTICLE });
   const id = (await first.services.podcasts.create(actor, { format: "deep_dive", source_ids: [src] })).id;
   const podcastsDir = join(dir, "podcasts");
-  const status = () => first.db.sqlite.query<{ status: string; transcript: string | null }, [string]>("SELECT status, transcript FROM podcasts WHERE id = ?").get(id)!;
+  const status = () =>
+    first.db.sqlite
+      .query<{ status: string; transcript: string | null }, [string]>(
+        "SELECT status, transcript FROM podcasts WHERE id = ?",
+      )
+      .get(id)!;
   const partial = () => (existsSync(podcastsDir) ? readdirSync(podcastsDir).filter((f) => f.endsWith(".part")) : []);
 
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, "fixtures", "crash-runner.ts"), dir], { stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "fixtures", "crash-runner.ts"), dir], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   try {
     await waitFor(() => partial().some((f) => statSync(join(podcastsDir, f)).size > 0), "audio being written", 60_000);
   } finally {

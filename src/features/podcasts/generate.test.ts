@@ -64,7 +64,10 @@ function recording(engine: SpeechEngine, failOn?: { call: number; error: () => E
 
 function counting(writer: ScriptWriter) {
   let calls = 0;
-  return { writer: { id: writer.id, write: (req: Parameters<ScriptWriter["write"]>[0]) => (calls++, writer.write(req)) }, calls: () => calls };
+  return {
+    writer: { id: writer.id, write: (req: Parameters<ScriptWriter["write"]>[0]) => (calls++, writer.write(req)) },
+    calls: () => calls,
+  };
 }
 
 function generatorWith(ctx: TestContext, parts: { speech?: SpeechEngine; writer?: ScriptWriter }) {
@@ -120,7 +123,8 @@ describe("every format, offline", () => {
   test("each becomes a ready episode whose MP3 parses and lasts what it reports", async () => {
     const { ctx, actor, sourceId } = await setup();
     const ids: string[] = [];
-    for (const format of PODCAST_FORMATS) ids.push((await ctx.services.podcasts.create(actor, { format, source_ids: [sourceId] })).id);
+    for (const format of PODCAST_FORMATS)
+      ids.push((await ctx.services.podcasts.create(actor, { format, source_ids: [sourceId] })).id);
     await ctx.runner.drain({ timeoutMs: 280_000 });
     for (const [i, id] of ids.entries()) {
       const p = await ctx.services.podcasts.get(actor, id);
@@ -137,7 +141,12 @@ describe("every format, offline", () => {
       expect(p.credits_used!).toBeLessThanOrEqual(p.credits_quoted);
     }
     expect(partFiles(ctx)).toEqual([]);
-    expect((await ctx.services.credits.balance(actor.userId)).used).toBe((await Promise.all(ids.map(async (id) => (await ctx.services.podcasts.get(actor, id)).credits_used!))).reduce((n, c) => n + c, 0));
+    expect((await ctx.services.credits.balance(actor.userId)).used).toBe(
+      (await Promise.all(ids.map(async (id) => (await ctx.services.podcasts.get(actor, id)).credits_used!))).reduce(
+        (n, c) => n + c,
+        0,
+      ),
+    );
   }, 300_000);
 });
 
@@ -170,8 +179,13 @@ describe("failures, retries and crashes", () => {
     mkdirSync(join(ctx.config.dataDir, "podcasts"), { recursive: true });
     writeFileSync(join(ctx.config.dataDir, "podcasts", `${id}.OLD.part`), "left by a crashed process");
     const writer = counting(createBuiltinScriptWriter());
-    const crashing = recording(ctx.services.ai.speech, { call: 2, error: () => new Error("speech worker crashed: thread exited") });
-    const err = await generatorWith(ctx, { speech: crashing.speech, writer: writer.writer }).generate(id, { attempt: 1 }).catch((e: unknown) => e);
+    const crashing = recording(ctx.services.ai.speech, {
+      call: 2,
+      error: () => new Error("speech worker crashed: thread exited"),
+    });
+    const err = await generatorWith(ctx, { speech: crashing.speech, writer: writer.writer })
+      .generate(id, { attempt: 1 })
+      .catch((e: unknown) => e);
     expect(String(err)).toContain("worker crashed");
     const waiting = await ctx.services.podcasts.get(actor, id);
     expect(waiting).toMatchObject({ status: "queued", error: null, audio_url: null });
@@ -188,7 +202,10 @@ describe("failures, retries and crashes", () => {
   test("the last attempt failing marks the episode failed, and nothing is charged", async () => {
     const { ctx, actor, sourceId } = await setup();
     const id = (await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] })).id;
-    const down = recording(ctx.services.ai.speech, { call: 1, error: () => new AppError("upstream_error", "speech server answered HTTP 500: secret-ish body") });
+    const down = recording(ctx.services.ai.speech, {
+      call: 1,
+      error: () => new AppError("upstream_error", "speech server answered HTTP 500: secret-ish body"),
+    });
     await generatorWith(ctx, { speech: down.speech }).generate(id, { attempt: 3 });
     const p = await ctx.services.podcasts.get(actor, id);
     expect(p).toMatchObject({ status: "failed", error: "speech_failed", credits_used: null, audio_url: null });
@@ -201,12 +218,20 @@ describe("failures, retries and crashes", () => {
     const { ctx, actor, sourceId } = await setup();
     const first = (await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] })).id;
     await generatorWith(ctx, {}).generate(first, { attempt: 4 });
-    expect(await ctx.services.podcasts.get(actor, first)).toMatchObject({ status: "failed", error: "generation_stopped" });
+    expect(await ctx.services.podcasts.get(actor, first)).toMatchObject({
+      status: "failed",
+      error: "generation_stopped",
+    });
     const second = await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] });
-    const jobId = ctx.db.sqlite.query<{ job_id: string }, [string]>("SELECT job_id FROM podcasts WHERE id = ?").get(second.id)!.job_id;
+    const jobId = ctx.db.sqlite
+      .query<{ job_id: string }, [string]>("SELECT job_id FROM podcasts WHERE id = ?")
+      .get(second.id)!.job_id;
     expect((await ctx.queue.claim("a-worker-that-dies", 10, 60_000)).map((j) => j.id)).toContain(jobId);
     expect(await ctx.queue.fail(jobId, new Error("gave up"))).toBe(true);
-    expect(await ctx.services.podcasts.get(actor, second.id)).toMatchObject({ status: "failed", error: "generation_stopped" });
+    expect(await ctx.services.podcasts.get(actor, second.id)).toMatchObject({
+      status: "failed",
+      error: "generation_stopped",
+    });
     expect((await ctx.services.credits.balance(actor.userId)).used).toBe(0);
   });
 
@@ -235,6 +260,10 @@ describe("failures, retries and crashes", () => {
     const id = (await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] })).id;
     await ctx.services.sources.delete(actor, sourceId);
     await ctx.runner.drain();
-    expect(await ctx.services.podcasts.get(actor, id)).toMatchObject({ status: "failed", error: "no_content", source_ids: [sourceId] });
+    expect(await ctx.services.podcasts.get(actor, id)).toMatchObject({
+      status: "failed",
+      error: "no_content",
+      source_ids: [sourceId],
+    });
   });
 });

@@ -56,23 +56,36 @@ interface Failure {
 /** What players show for an episode: its title, by "Commonplace", in the "Commonplace podcasts" album. */
 export function episodeTag(row: Pick<PodcastRow, "title" | "format">, now: number): Id3Fields {
   const format = FORMATS[row.format as PodcastFormat]?.label ?? row.format;
-  return { title: row.title, artist: "Commonplace", album: "Commonplace podcasts", year: String(new Date(now).getUTCFullYear()), comment: `${format} episode made by Commonplace` };
+  return {
+    title: row.title,
+    artist: "Commonplace",
+    album: "Commonplace podcasts",
+    year: String(new Date(now).getUTCFullYear()),
+    comment: `${format} episode made by Commonplace`,
+  };
 }
 
 /** What the user sees: stable codes and details without upstream bodies (they can echo keys). */
 export function classify(err: unknown): Failure {
   if (err instanceof ScriptError) return { code: err.code, detail: err.message, permanent: true };
   if (err instanceof AIError) {
-    const permanent = err.code === "ai_http_error" && err.status !== undefined && err.status < 500 && err.status !== 408 && err.status !== 429;
+    const permanent =
+      err.code === "ai_http_error" &&
+      err.status !== undefined &&
+      err.status < 500 &&
+      err.status !== 408 &&
+      err.status !== 429;
     return { code: "script_failed", detail: aiErrorToAppError(err).detail ?? "The chat model failed", permanent };
   }
   if (err instanceof AppError) {
-    if (err.code === "insufficient_credit") return { code: err.code, detail: err.detail ?? err.message, permanent: true };
+    if (err.code === "insufficient_credit")
+      return { code: err.code, detail: err.detail ?? err.message, permanent: true };
     const transient = err.code === "upstream_error" || err.code === "service_unavailable";
     const detail = (err.detail ?? err.message).split(":")[0]!;
     return { code: "speech_failed", detail: `Speech synthesis failed: ${detail}`, permanent: !transient };
   }
-  if ((err as { code?: unknown })?.code === "ENOSPC") return { code: "storage_failed", detail: "The data directory is full", permanent: false };
+  if ((err as { code?: unknown })?.code === "ENOSPC")
+    return { code: "storage_failed", detail: "The data directory is full", permanent: false };
   return { code: "internal_error", detail: "Generation failed unexpectedly", permanent: false };
 }
 
@@ -83,7 +96,12 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
   const pub = (row: PodcastRow) => toPublicPodcast(row, config.baseUrl);
 
   /** Applies a change with its podcast.updated event; false when the episode is gone. */
-  async function change(actor: Actor, id: string, patch: Partial<PodcastRow>, extra?: (row: PodcastRow) => void | Promise<void>): Promise<boolean> {
+  async function change(
+    actor: Actor,
+    id: string,
+    patch: Partial<PodcastRow>,
+    extra?: (row: PodcastRow) => void | Promise<void>,
+  ): Promise<boolean> {
     return db.tx(async () => {
       const before = await repo.byIdUnscoped(id);
       if (!before) return false;
@@ -99,9 +117,16 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
 
   /** Progress of one attempt, published to the owner's open event streams only. */
   const progressOf = (row: PodcastRow) =>
-    createProgressReporter((p) => events.publish(row.userId, "podcast.progress", { id: row.id, status: "generating", ...p }), () => clock.now());
+    createProgressReporter(
+      (p) => events.publish(row.userId, "podcast.progress", { id: row.id, status: "generating", ...p }),
+      () => clock.now(),
+    );
 
-  async function script(row: PodcastRow, progress: ReturnType<typeof progressOf>, signal?: AbortSignal): Promise<Turn[]> {
+  async function script(
+    row: PodcastRow,
+    progress: ReturnType<typeof progressOf>,
+    signal?: AbortSignal,
+  ): Promise<Turn[]> {
     if (row.transcript) return row.transcript;
     progress.script();
     const found = new Map((await deps.sources.byIds(row.userId, row.sourceIds)).map((s) => [s.id, s]));
@@ -120,11 +145,16 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
 
   /** Old temporary files of this episode (a crashed attempt's) go before a new one starts. */
   function clearParts(id: string): void {
-    for (const name of readdirSync(dir)) if (name.startsWith(`${id}.`) && name.endsWith(".part")) rmSync(join(dir, name), { force: true });
+    for (const name of readdirSync(dir))
+      if (name.startsWith(`${id}.`) && name.endsWith(".part")) rmSync(join(dir, name), { force: true });
   }
 
   /** Ready and charged in one transaction: the charge is made once, and only for an episode that exists. */
-  async function complete(actor: Actor, row: PodcastRow, result: { durationSeconds: number; bytes: number }): Promise<boolean> {
+  async function complete(
+    actor: Actor,
+    row: PodcastRow,
+    result: { durationSeconds: number; bytes: number },
+  ): Promise<boolean> {
     const minutes = Math.max(1, Math.ceil(result.durationSeconds / 60));
     const charge = Math.min(row.creditsQuoted, Math.ceil(config.credits.podcastPerMinute * minutes));
     const at = nowIso();
@@ -151,10 +181,17 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
     if (!row || row.status === "ready" || row.status === "failed") return;
     const actor = systemActor(row.userId, "podcast");
     if (ctx.attempt > GENERATION_ATTEMPTS) {
-      await fail(actor, id, { code: "generation_stopped", detail: "Generation stopped before it finished on every attempt" });
+      await fail(actor, id, {
+        code: "generation_stopped",
+        detail: "Generation stopped before it finished on every attempt",
+      });
       return;
     }
-    if (row.status !== "generating" && !await change(actor, id, { status: "generating", error: null, errorDetail: null })) return;
+    if (
+      row.status !== "generating" &&
+      !(await change(actor, id, { status: "generating", error: null, errorDetail: null }))
+    )
+      return;
     mkdirSync(dir, { recursive: true });
     const part = join(dir, `${id}.${ulid()}.part`);
     const final = join(config.dataDir, audioPathOf(id));
@@ -169,19 +206,24 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
         voices,
         language: row.language,
         signal: ctx.signal,
-        cancelled: async () => !await repo.byIdUnscoped(id),
+        cancelled: async () => !(await repo.byIdUnscoped(id)),
         tag: episodeTag(row, clock.now()),
         onProgress: (p) => (p.phase === "speech" ? progress.speech(p.done, p.total) : progress.encoding()),
       });
       renameSync(part, final);
-      if (!await complete(actor, row, result)) rmSync(final, { force: true });
+      if (!(await complete(actor, row, result))) rmSync(final, { force: true });
     } catch (err) {
       rmSync(part, { force: true });
       if (ctx.signal?.aborted) throw err; // shutdown or a lost lease: the queue hands the job on
       if (err instanceof RenderCancelled) return;
       if (err instanceof AppError && err.code === "insufficient_credit") rmSync(final, { force: true });
       const f = classify(err);
-      logger.warn("podcast generation failed", { podcast_id: id, attempt: ctx.attempt, code: f.code, error: err instanceof Error ? err.message : String(err) });
+      logger.warn("podcast generation failed", {
+        podcast_id: id,
+        attempt: ctx.attempt,
+        code: f.code,
+        error: err instanceof Error ? err.message : String(err),
+      });
       if (f.permanent || ctx.attempt >= GENERATION_ATTEMPTS) {
         await fail(actor, id, f);
         return;

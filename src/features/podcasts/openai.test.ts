@@ -7,7 +7,8 @@ import { fakeClock } from "../../jobs/testing.ts";
 import { parseMp3Frames } from "./audio/mp3-parse.ts";
 import { episodeFile, insertReadySource } from "./testing.ts";
 
-const ARTICLE = "# Tide pools\n\nTide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.\n";
+const ARTICLE =
+  "# Tide pools\n\nTide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.\n";
 
 type Body = { messages: { role: string; content: string }[] };
 const lastUser = (b: Body) => b.messages.filter((m) => m.role === "user").at(-1)!.content;
@@ -15,9 +16,20 @@ const isOutline = (b: Body) => b.messages.some((m) => m.role === "user" && m.con
 
 /** A well-behaved model: a two-part outline, then two turns per segment. */
 function goodModel(b: Body): string {
-  if (isOutline(b)) return JSON.stringify({ segments: [{ title: "What tide pools are", points: ["small animals"] }, { title: "Holding on", points: ["tube feet"] }] });
+  if (isOutline(b))
+    return JSON.stringify({
+      segments: [
+        { title: "What tide pools are", points: ["small animals"] },
+        { title: "Holding on", points: ["tube feet"] },
+      ],
+    });
   const n = /Write segment (\d+)/.exec(lastUser(b))?.[1];
-  return JSON.stringify({ turns: [{ speaker: "Maya", text: `Segment ${n}: tide pools hold small animals.` }, { speaker: "theo", text: `Segment ${n}: sea stars grip the rock.` }] });
+  return JSON.stringify({
+    turns: [
+      { speaker: "Maya", text: `Segment ${n}: tide pools hold small animals.` },
+      { speaker: "theo", text: `Segment ${n}: sea stars grip the rock.` },
+    ],
+  });
 }
 
 let fake: FakeOpenAI;
@@ -31,7 +43,10 @@ afterAll(async () => {
 
 async function setup(chatReply: (b: Body) => string, clock = fakeClock(Date.now())) {
   fake = startFakeOpenAI({ chatReply: (b) => chatReply(b as Body) });
-  const ctx = createTestContext({ AI_BASE_URL: `${fake.url}/v1`, AI_CHAT_MODEL: "fake-chat", AI_TTS_MODEL: "fake-tts" }, { clock });
+  const ctx = createTestContext(
+    { AI_BASE_URL: `${fake.url}/v1`, AI_CHAT_MODEL: "fake-chat", AI_TTS_MODEL: "fake-tts" },
+    { clock },
+  );
   contexts.push(ctx);
   const a = await userWithKey(ctx);
   const src = insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: ARTICLE });
@@ -46,7 +61,12 @@ describe("openai script writer and speech", () => {
     const { ctx, a, src } = await setup(goodModel);
     expect(ctx.services.podcasts.writer.id).toBe("fake-chat");
     expect(ctx.services.ai.speech.id).toBe("openai");
-    const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "deep_dive", language: "fr" } })).body.id;
+    const id = (
+      await call(ctx, "POST", "/api/v1/podcasts", {
+        key: a.key,
+        body: { source_ids: [src], format: "deep_dive", language: "fr" },
+      })
+    ).body.id;
     await ctx.runner.drain({ timeoutMs: 170_000 });
     const p = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body;
     expect(p.status).toBe("ready");
@@ -73,7 +93,9 @@ describe("openai script writer and speech", () => {
 
   test("a malformed transcript is asked for again with the reason, and then accepted", async () => {
     let segmentCalls = 0;
-    const { ctx, a, src } = await setup((b) => (isOutline(b) || ++segmentCalls > 1 ? goodModel(b) : '{"turns": [{"speaker": "Narrator", "text": "Hi"}]}'));
+    const { ctx, a, src } = await setup((b) =>
+      isOutline(b) || ++segmentCalls > 1 ? goodModel(b) : '{"turns": [{"speaker": "Narrator", "text": "Hi"}]}',
+    );
     const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src] } })).body.id;
     await ctx.runner.drain({ timeoutMs: 170_000 });
     expect((await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body.status).toBe("ready");
@@ -82,12 +104,16 @@ describe("openai script writer and speech", () => {
   }, 180_000);
 
   test("a model that keeps sending broken JSON: three tries, then a failed episode with a clear error, nothing spoken or charged", async () => {
-    const { ctx, a, src } = await setup((b) => (isOutline(b) ? goodModel(b) : "Sure! Here is your script: [{speaker: Maya"));
+    const { ctx, a, src } = await setup((b) =>
+      isOutline(b) ? goodModel(b) : "Sure! Here is your script: [{speaker: Maya",
+    );
     const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src] } })).body.id;
     await ctx.runner.drain({ timeoutMs: 170_000 });
     const p = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body;
     expect(p).toMatchObject({ status: "failed", error: "script_invalid", audio_url: null, credits_used: null });
-    expect(p.error_detail).toMatch(/^The chat model \(fake-chat\) sent an unusable transcript for segment 1 3 times; the last problem: the reply is not valid JSON/);
+    expect(p.error_detail).toMatch(
+      /^The chat model \(fake-chat\) sent an unusable transcript for segment 1 3 times; the last problem: the reply is not valid JSON/,
+    );
     expect(chatCalls()).toHaveLength(1 + 3);
     expect(speechCalls()).toHaveLength(0);
     expect(await ctx.queue.counts("podcast.generate")).toMatchObject({ queued: 0, failed: 0 });
@@ -97,7 +123,9 @@ describe("openai script writer and speech", () => {
   test("a speech server error is retried by the queue: queued in between, ready after, one charge", async () => {
     const { ctx, a, src, clock } = await setup(goodModel);
     fake.queue("/v1/audio/speech", { status: 500, json: { error: { message: "overloaded, key sk-secret" } } });
-    const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "debate" } })).body.id;
+    const id = (
+      await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "debate" } })
+    ).body.id;
     await ctx.runner.drain({ timeoutMs: 170_000 });
     const waiting = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body;
     expect(waiting).toMatchObject({ status: "queued", error: null });
@@ -111,11 +139,15 @@ describe("openai script writer and speech", () => {
 
   test("unabridged reads the source itself: no chat calls", async () => {
     const { ctx, a, src } = await setup(goodModel);
-    const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "unabridged" } })).body.id;
+    const id = (
+      await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "unabridged" } })
+    ).body.id;
     await ctx.runner.drain({ timeoutMs: 170_000 });
     const p = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body;
     expect(p.status).toBe("ready");
-    expect(p.transcript.map((t: { text: string }) => t.text)).toContain("Tide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.");
+    expect(p.transcript.map((t: { text: string }) => t.text)).toContain(
+      "Tide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.",
+    );
     expect(chatCalls()).toHaveLength(0);
   }, 180_000);
 });

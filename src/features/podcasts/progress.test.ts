@@ -11,7 +11,11 @@ describe("progress reporter", () => {
   test("the same phase at most once per interval; a new phase always goes out", () => {
     const now = { t: 0 };
     const sent: ProgressNote[] = [];
-    const p = createProgressReporter((n) => sent.push(n), () => now.t, 500);
+    const p = createProgressReporter(
+      (n) => sent.push(n),
+      () => now.t,
+      500,
+    );
     p.script();
     p.speech(1, 10);
     now.t = 100;
@@ -37,11 +41,15 @@ describe("podcast generation progress", () => {
     const other = await userWithKey(ctx);
     const sourceId = insertReadySource(ctx.services, owner.userId, {
       title: "Tide pools",
-      markdown: "# Tide pools\n\nTide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.\n",
+      markdown:
+        "# Tide pools\n\nTide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.\n",
     });
     const published: PublishedEvent[] = [];
     ctx.services.events.onPublished((e) => published.push(e));
-    const open = (key: string) => ctx.app.handle(new Request("http://localhost/api/v1/events/stream", { headers: { authorization: `Bearer ${key}` } }));
+    const open = (key: string) =>
+      ctx.app.handle(
+        new Request("http://localhost/api/v1/events/stream", { headers: { authorization: `Bearer ${key}` } }),
+      );
     const mine = sseReader(await open(owner.key));
     const theirs = sseReader(await open(other.key));
     const actor = { userId: owner.userId, auth: { type: "system" as const, reason: "test" } };
@@ -59,10 +67,13 @@ describe("podcast generation progress", () => {
 
     // The owner's stream carried them between the stored podcast events; the other user's did not.
     const types: string[] = [];
-    while (types.at(-1) !== "podcast.updated" || !types.includes("podcast.progress")) types.push(dataOf(await mine.event()).type);
+    while (types.at(-1) !== "podcast.updated" || !types.includes("podcast.progress"))
+      types.push(dataOf(await mine.event()).type);
     expect(types).toContain("podcast.progress");
     expect((await theirs.drainFor(50)).filter((f) => f.data)).toEqual([]);
-    const stored = ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM events WHERE type = 'podcast.progress'").get()!.n;
+    const stored = ctx.db.sqlite
+      .query<{ n: number }, []>("SELECT count(*) AS n FROM events WHERE type = 'podcast.progress'")
+      .get()!.n;
     expect(stored).toBe(0);
     // Once ready, the hub forgets the episode's progress.
     expect(ctx.services.live.hub.progress(pod.id)).toBeUndefined();
@@ -72,9 +83,14 @@ describe("podcast generation progress", () => {
 
   test("with no stream open, progress is still held for pages and forgotten when the episode is done", async () => {
     const owner = await userWithKey(ctx);
-    const sourceId = insertReadySource(ctx.services, owner.userId, { title: "Short", markdown: "# Short\n\nOne small sentence about rock pools and crabs.\n" });
+    const sourceId = insertReadySource(ctx.services, owner.userId, {
+      title: "Short",
+      markdown: "# Short\n\nOne small sentence about rock pools and crabs.\n",
+    });
     const seen: (number | undefined)[] = [];
-    const stop = ctx.services.events.onPublished((e) => seen.push(ctx.services.live.hub.progress(e.data.id)?.data.percent as number | undefined));
+    const stop = ctx.services.events.onPublished((e) =>
+      seen.push(ctx.services.live.hub.progress(e.data.id)?.data.percent as number | undefined),
+    );
     const actor = { userId: owner.userId, auth: { type: "system" as const, reason: "test" } };
     const pod = await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] });
     await ctx.runner.drain({ timeoutMs: 100_000 });

@@ -13,7 +13,11 @@ export interface ProgressNote {
   detail: string;
 }
 
-export function createProgressReporter(publish: (p: ProgressNote) => void, now: () => number, minIntervalMs = PROGRESS_MIN_INTERVAL_MS) {
+export function createProgressReporter(
+  publish: (p: ProgressNote) => void,
+  now: () => number,
+  minIntervalMs = PROGRESS_MIN_INTERVAL_MS,
+) {
   let lastAt = -Infinity;
   let lastPhase: ProgressPhase | undefined;
   function report(p: ProgressNote): void {
@@ -26,7 +30,11 @@ export function createProgressReporter(publish: (p: ProgressNote) => void, now: 
   return {
     script: () => report({ phase: "script", percent: 0, detail: "Writing the script" }),
     speech: (done: number, total: number) =>
-      report({ phase: "speech", percent: Math.round(SPEECH_FROM + ((ENCODING_FROM - SPEECH_FROM) * done) / Math.max(1, total)), detail: `Speaking line ${done} of ${total}` }),
+      report({
+        phase: "speech",
+        percent: Math.round(SPEECH_FROM + ((ENCODING_FROM - SPEECH_FROM) * done) / Math.max(1, total)),
+        detail: `Speaking line ${done} of ${total}`,
+      }),
     encoding: () => report({ phase: "encoding", percent: ENCODING_FROM, detail: "Encoding the MP3" }),
   };
 }

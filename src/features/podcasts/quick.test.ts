@@ -18,18 +18,27 @@ async function setup(env: Record<string, string> = {}) {
   return { ctx, a: await userWithKey(ctx) };
 }
 
-const podcastsOf = async (ctx: TestContext, key: string) => (await call(ctx, "GET", "/api/v1/podcasts", { key })).body.data;
+const podcastsOf = async (ctx: TestContext, key: string) =>
+  (await call(ctx, "GET", "/api/v1/podcasts", { key })).body.data;
 
 describe("quick podcasts", () => {
   test("saved with generate_quick_podcast: one episode in the chosen format once the source is ready, none again on refetch", async () => {
     const { ctx, a } = await setup();
-    const saved = await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: web.url("/article"), generate_quick_podcast: true, podcast_format: "brief" } });
+    const saved = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: web.url("/article"), generate_quick_podcast: true, podcast_format: "brief" },
+    });
     expect(saved.status).toBe(201);
     expect(await podcastsOf(ctx, a.key)).toEqual([]);
     await ctx.runner.drain({ timeoutMs: 170_000 });
     const [episode, ...rest] = await podcastsOf(ctx, a.key);
     expect(rest).toEqual([]);
-    expect(episode).toMatchObject({ format: "brief", status: "ready", source_ids: [saved.body.id], title: "Life in the tide pools" });
+    expect(episode).toMatchObject({
+      format: "brief",
+      status: "ready",
+      source_ids: [saved.body.id],
+      title: "Life in the tide pools",
+    });
     expect(episode.transcript.map((t: { text: string }) => t.text).join(" ")).toContain("tide");
     const info = parseMp3Frames(episodeFile(ctx.services, episode.id));
     expect(Math.abs(info.durationSeconds - episode.duration_seconds) / episode.duration_seconds).toBeLessThan(0.05);
@@ -48,7 +57,10 @@ describe("quick podcasts", () => {
   test("no flag, no episode; the default format is deep_dive", async () => {
     const { ctx, a } = await setup();
     await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: web.url("/notes.txt") } });
-    await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: web.url("/readme.md"), generate_quick_podcast: true } });
+    await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: web.url("/readme.md"), generate_quick_podcast: true },
+    });
     await ctx.runner.drain({ timeoutMs: 170_000 });
     const list = await podcastsOf(ctx, a.key);
     expect(list).toHaveLength(1);
@@ -57,7 +69,10 @@ describe("quick podcasts", () => {
 
   test("out of credit: the source is still ready and the episode says why it failed, uncharged", async () => {
     const { ctx, a } = await setup({ DEFAULT_MONTHLY_CREDITS: "1" });
-    const saved = await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: web.url("/article"), generate_quick_podcast: true } });
+    const saved = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: web.url("/article"), generate_quick_podcast: true },
+    });
     await ctx.runner.drain({ timeoutMs: 170_000 });
     expect((await call(ctx, "GET", `/api/v1/sources/${saved.body.id}`, { key: a.key })).body.status).toBe("ready");
     const [episode] = await podcastsOf(ctx, a.key);

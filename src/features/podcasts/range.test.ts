@@ -15,9 +15,12 @@ describe("parseRange", () => {
     expect(parseRange(header, 1000)).toEqual(expected as never);
   });
 
-  test.each(["bytes=1000-", "bytes=5000-6000", "bytes=-0", "bytes=9-2", "bytes=abc", "bytes=-", "bytes="])("%s is unsatisfiable", (header) => {
-    expect(parseRange(header, 1000)).toEqual({ kind: "unsatisfiable" });
-  });
+  test.each(["bytes=1000-", "bytes=5000-6000", "bytes=-0", "bytes=9-2", "bytes=abc", "bytes=-", "bytes="])(
+    "%s is unsatisfiable",
+    (header) => {
+      expect(parseRange(header, 1000)).toEqual({ kind: "unsatisfiable" });
+    },
+  );
 
   test("no header, another unit, or several ranges: the whole file", () => {
     expect(parseRange(null, 1000)).toEqual({ kind: "full" });

@@ -60,7 +60,11 @@ function outputRate(first: AudioClip): number {
   return MP3_SAMPLE_RATES.includes(first.sampleRate) && first.sampleRate <= 24_000 ? first.sampleRate : 24_000;
 }
 
-const silence = (ms: number, sampleRate: number): TimedClip => ({ samples: new Float32Array(Math.round((ms * sampleRate) / 1000)), sampleRate, pauseAfterMs: 0 });
+const silence = (ms: number, sampleRate: number): TimedClip => ({
+  samples: new Float32Array(Math.round((ms * sampleRate) / 1000)),
+  sampleRate,
+  pauseAfterMs: 0,
+});
 
 /** Writes the episode to `path` (which the caller renames into place) and measures it from the samples. */
 export async function renderEpisode(turns: Turn[], path: string, opts: RenderOptions): Promise<RenderResult> {
@@ -93,7 +97,13 @@ export async function renderEpisode(turns: Turn[], path: string, opts: RenderOpt
     // The pause after a segment's last line is encoded as silence, since the next segment starts a new MP3 run.
     if (!last && tail.pauseAfterMs) clips.push(silence(tail.pauseAfterMs, rate));
     tail.pauseAfterMs = last ? 0 : tail.pauseAfterMs;
-    const encoded = opts.encoder.assembleMp3Async(clips, { sampleRate: rate, kbps, normalise: false, transfer: true, signal: opts.signal });
+    const encoded = opts.encoder.assembleMp3Async(clips, {
+      sampleRate: rate,
+      kbps,
+      normalise: false,
+      transfer: true,
+      signal: opts.signal,
+    });
     encoded.catch(() => undefined); // awaited in order below; this only stops an early rejection counting as unhandled
     writes = writes.then(async () => {
       const out = await encoded;

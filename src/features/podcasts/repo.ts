@@ -11,7 +11,13 @@ export function createPodcastsRepo(db: Db) {
       await db.exec((c) => c.orm.insert(podcasts).values(row).run());
     },
     async byId(userId: string, id: string): Promise<PodcastRow | undefined> {
-      return db.query((c) => c.orm.select().from(podcasts).where(and(eq(podcasts.id, id), eq(podcasts.userId, userId))).get());
+      return db.query((c) =>
+        c.orm
+          .select()
+          .from(podcasts)
+          .where(and(eq(podcasts.id, id), eq(podcasts.userId, userId)))
+          .get(),
+      );
     },
     /** For the generation job, which carries only the id. */
     async byIdUnscoped(id: string): Promise<PodcastRow | undefined> {
@@ -21,13 +27,26 @@ export function createPodcastsRepo(db: Db) {
       const conds = [eq(podcasts.userId, userId)];
       if (f.before) conds.push(lt(podcasts.id, f.before));
       if (f.status) conds.push(eq(podcasts.status, f.status));
-      return db.query((c) => c.orm.select().from(podcasts).where(and(...conds)).orderBy(desc(podcasts.id)).limit(f.limit).all());
+      return db.query((c) =>
+        c.orm
+          .select()
+          .from(podcasts)
+          .where(and(...conds))
+          .orderBy(desc(podcasts.id))
+          .limit(f.limit)
+          .all(),
+      );
     },
     async update(id: string, patch: Partial<PodcastInsert>): Promise<void> {
       await db.exec((c) => c.orm.update(podcasts).set(patch).where(eq(podcasts.id, id)).run());
     },
     async delete(userId: string, id: string): Promise<void> {
-      await db.exec((c) => c.orm.delete(podcasts).where(and(eq(podcasts.id, id), eq(podcasts.userId, userId))).run());
+      await db.exec((c) =>
+        c.orm
+          .delete(podcasts)
+          .where(and(eq(podcasts.id, id), eq(podcasts.userId, userId)))
+          .run(),
+      );
     },
     /** Credits promised to episodes not finished yet: held back from the balance at creation. */
     async creditsOnHold(userId: string): Promise<number> {
@@ -42,11 +61,20 @@ export function createPodcastsRepo(db: Db) {
     },
     /** Returns true the first time for a source; false when its quick podcast was already made. */
     async markQuick(sourceId: string, podcastId: string, at: string): Promise<boolean> {
-      const r = await db.exec((c) => c.orm.insert(podcastQuickSources).values({ sourceId, podcastId, createdAt: at }).onConflictDoNothing().returning().all());
+      const r = await db.exec((c) =>
+        c.orm
+          .insert(podcastQuickSources)
+          .values({ sourceId, podcastId, createdAt: at })
+          .onConflictDoNothing()
+          .returning()
+          .all(),
+      );
       return r.length > 0;
     },
     async setQuickPodcast(sourceId: string, podcastId: string): Promise<void> {
-      await db.exec((c) => c.orm.update(podcastQuickSources).set({ podcastId }).where(eq(podcastQuickSources.sourceId, sourceId)).run());
+      await db.exec((c) =>
+        c.orm.update(podcastQuickSources).set({ podcastId }).where(eq(podcastQuickSources.sourceId, sourceId)).run(),
+      );
     },
   };
 }

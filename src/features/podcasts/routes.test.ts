@@ -6,7 +6,8 @@ import { call, createTestContext, userWithKey, type TestContext } from "../../..
 import { parseMp3Frames } from "./audio/mp3-parse.ts";
 import { episodeFile, insertReadySource, readId3v2 } from "./testing.ts";
 
-const TINY = "# Tide pools\n\nTide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.\n";
+const TINY =
+  "# Tide pools\n\nTide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.\n";
 
 const contexts: TestContext[] = [];
 afterAll(async () => {
@@ -23,7 +24,10 @@ async function setup(env: Record<string, string> = {}) {
 }
 
 const eventTypes = async (ctx: TestContext, userId: string) =>
-  (await ctx.services.events.forUser(userId, { limit: 100 })).map((e) => e.type).filter((t) => t.startsWith("podcast.")).reverse();
+  (await ctx.services.events.forUser(userId, { limit: 100 }))
+    .map((e) => e.type)
+    .filter((t) => t.startsWith("podcast."))
+    .reverse();
 
 describe("POST /api/v1/podcasts", () => {
   test("202 queued with Location, defaults (deep_dive, source title, source language), one job, one event", async () => {
@@ -42,7 +46,10 @@ describe("POST /api/v1/podcasts", () => {
       duration_seconds: null,
       error: null,
       credits_used: null,
-      speakers: [{ name: "Maya", role: "host" }, { name: "Theo", role: "co-host" }],
+      speakers: [
+        { name: "Maya", role: "host" },
+        { name: "Theo", role: "co-host" },
+      ],
     });
     expect(r.body.id).toMatch(/^pod_[0-9A-Z]{26}$/);
     expect(r.body.credits_quoted).toBe(16); // 2 credits a minute × 8 planned minutes
@@ -54,9 +61,19 @@ describe("POST /api/v1/podcasts", () => {
     const { ctx, a, src } = await setup();
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Coast" } })).body;
     await call(ctx, "PUT", `/api/v1/notebooks/${nb.id}/sources/${src}`, { key: a.key });
-    const r = await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { notebook_id: nb.id, format: "brief", title: "Coast notes", language: "fr" } });
+    const r = await call(ctx, "POST", "/api/v1/podcasts", {
+      key: a.key,
+      body: { notebook_id: nb.id, format: "brief", title: "Coast notes", language: "fr" },
+    });
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ notebook_id: nb.id, source_ids: [src], title: "Coast notes", language: "fr", format: "brief", credits_quoted: 4 });
+    expect(r.body).toMatchObject({
+      notebook_id: nb.id,
+      source_ids: [src],
+      title: "Coast notes",
+      language: "fr",
+      format: "brief",
+      credits_quoted: 4,
+    });
   });
 
   test.each([
@@ -70,7 +87,10 @@ describe("POST /api/v1/podcasts", () => {
     [{ source_ids: ["SRC"], language: "not a language" }, "language"],
   ])("%j → 422 at %s, nothing queued", async (body, path) => {
     const { ctx, a, src } = await setup();
-    const r = await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: JSON.parse(JSON.stringify(body).replace("SRC", src)) });
+    const r = await call(ctx, "POST", "/api/v1/podcasts", {
+      key: a.key,
+      body: JSON.parse(JSON.stringify(body).replace("SRC", src)),
+    });
     expect(r.status).toBe(422);
     expect(r.body.errors[0].path).toBe(path);
     expect((await ctx.queue.counts("podcast.generate")).queued).toBe(0);
@@ -78,7 +98,9 @@ describe("POST /api/v1/podcasts", () => {
 
   test("sources and notebooks must be the caller's, ready, and given one way", async () => {
     const { ctx, a, b, src } = await setup();
-    const pending = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/later" } })).body.id;
+    const pending = (
+      await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/later" } })
+    ).body.id;
     const theirs = insertReadySource(ctx.services, b.userId, { markdown: TINY });
     const nbB = (await call(ctx, "POST", "/api/v1/notebooks", { key: b.key, body: { name: "B" } })).body.id;
     const emptyNb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Empty" } })).body.id;
@@ -107,7 +129,10 @@ describe("POST /api/v1/podcasts", () => {
 describe("credits", () => {
   test("402 when the allowance cannot cover the planned minutes: nothing stored, nothing queued", async () => {
     const { ctx, a, src } = await setup({ DEFAULT_MONTHLY_CREDITS: "10" });
-    const r = await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "deep_dive" } });
+    const r = await call(ctx, "POST", "/api/v1/podcasts", {
+      key: a.key,
+      body: { source_ids: [src], format: "deep_dive" },
+    });
     expect(r.status).toBe(402);
     expect(r.body.code).toBe("insufficient_credit");
     expect(r.body.detail).toContain("needs 16 credits");
@@ -118,21 +143,31 @@ describe("credits", () => {
 
   test("episodes still generating hold their credits, so two cannot spend the same allowance", async () => {
     const { ctx, a, src } = await setup({ DEFAULT_MONTHLY_CREDITS: "6" });
-    expect((await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "brief" } })).status).toBe(202);
-    const second = await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "brief" } });
+    expect(
+      (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "brief" } }))
+        .status,
+    ).toBe(202);
+    const second = await call(ctx, "POST", "/api/v1/podcasts", {
+      key: a.key,
+      body: { source_ids: [src], format: "brief" },
+    });
     expect(second.status).toBe(402);
     expect(second.body.detail).toContain("4 held for episodes still generating");
   });
 
   test("charged once, on success, by the minutes actually made (never more than quoted)", async () => {
     const { ctx, a, src } = await setup();
-    const id = (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "deep_dive" } })).body.id;
+    const id = (
+      await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "deep_dive" } })
+    ).body.id;
     expect((await call(ctx, "GET", "/api/v1/account", { key: a.key })).body.credits.used).toBe(0);
     await ctx.runner.drain({ timeoutMs: 170_000 });
     const p = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body;
     expect(p.status).toBe("ready");
     expect(p.credits_used).toBe(2 * Math.ceil(p.duration_seconds / 60));
-    const ledger = ctx.db.sqlite.query<{ amount: number; reason: string; ref: string }, []>("SELECT amount, reason, ref FROM credit_ledger").all();
+    const ledger = ctx.db.sqlite
+      .query<{ amount: number; reason: string; ref: string }, []>("SELECT amount, reason, ref FROM credit_ledger")
+      .all();
     expect(ledger).toEqual([{ amount: p.credits_used, reason: "podcast", ref: id }]);
     await ctx.services.podcasts.generator.generate(id, { attempt: 2 }); // a duplicate delivery of the job
     expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM credit_ledger").get()).toEqual({ n: 1 });
@@ -143,8 +178,16 @@ describe("reading, listing, deleting", () => {
   test("another user's episode is 404 everywhere; lists are per user, newest first, paginated", async () => {
     const { ctx, a, b, src } = await setup();
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "brief" } })).body.id);
-    for (const [method, path] of [["GET", ""], ["DELETE", ""], ["GET", "/audio"]] as const) {
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "brief" } })).body
+          .id,
+      );
+    for (const [method, path] of [
+      ["GET", ""],
+      ["DELETE", ""],
+      ["GET", "/audio"],
+    ] as const) {
       const r = await call(ctx, method, `/api/v1/podcasts/${ids[0]}${path}`, { key: b.key });
       expect(r.status).toBe(404);
     }
@@ -171,13 +214,18 @@ describe("GET /api/v1/podcasts/{id}/audio", () => {
     ctx = s.ctx;
     key = s.a.key;
     userId = s.a.userId;
-    id = (await call(ctx, "POST", "/api/v1/podcasts", { key, body: { source_ids: [s.src], format: "unabridged" } })).body.id;
+    id = (await call(ctx, "POST", "/api/v1/podcasts", { key, body: { source_ids: [s.src], format: "unabridged" } }))
+      .body.id;
     await ctx.runner.drain({ timeoutMs: 170_000 });
     bytes = episodeFile(ctx.services, id);
   }, 180_000);
 
   const get = (headers: Record<string, string> = {}) =>
-    ctx.app.handle(new Request(`http://localhost/api/v1/podcasts/${id}/audio`, { headers: { authorization: `Bearer ${key}`, ...headers } }));
+    ctx.app.handle(
+      new Request(`http://localhost/api/v1/podcasts/${id}/audio`, {
+        headers: { authorization: `Bearer ${key}`, ...headers },
+      }),
+    );
 
   test("the whole file: audio/mpeg, Accept-Ranges, exact Content-Length; the episode points at it", async () => {
     const ep = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key })).body;
@@ -193,10 +241,15 @@ describe("GET /api/v1/podcasts/{id}/audio", () => {
   test("the file starts with an ID3v2.3 tag naming the episode; the audio frames follow it", async () => {
     const ep = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key })).body;
     const tag = readId3v2(bytes);
-    expect(tag).toMatchObject({ version: 3, frames: { TIT2: ep.title, TPE1: "Commonplace", TALB: "Commonplace podcasts" } });
+    expect(tag).toMatchObject({
+      version: 3,
+      frames: { TIT2: ep.title, TPE1: "Commonplace", TALB: "Commonplace podcasts" },
+    });
     expect(tag!.frames.TYER).toMatch(/^\d{4}$/);
     expect(bytes[tag!.size]).toBe(0xff); // an MPEG frame sync right after the tag
-    expect(Math.abs(parseMp3Frames(bytes).durationSeconds - ep.duration_seconds) / ep.duration_seconds).toBeLessThan(0.05);
+    expect(Math.abs(parseMp3Frames(bytes).durationSeconds - ep.duration_seconds) / ep.duration_seconds).toBeLessThan(
+      0.05,
+    );
     const head = await get({ range: "bytes=0-2" });
     expect(head.status).toBe(206);
     expect(await head.text()).toBe("ID3");
@@ -238,6 +291,11 @@ describe("GET /api/v1/podcasts/{id}/audio", () => {
     expect(existsSync(path)).toBe(false);
     expect((await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key })).status).toBe(404);
     expect((await get()).status).toBe(404);
-    expect(await eventTypes(ctx, userId)).toEqual(["podcast.created", "podcast.updated", "podcast.updated", "podcast.deleted"]);
+    expect(await eventTypes(ctx, userId)).toEqual([
+      "podcast.created",
+      "podcast.updated",
+      "podcast.updated",
+      "podcast.deleted",
+    ]);
   });
 });

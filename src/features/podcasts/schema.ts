@@ -12,17 +12,39 @@ export const MAX_SOURCES = 20;
 
 export const PODCAST_STATUSES = ["queued", "generating", "ready", "failed"] as const;
 // The table's column lists the same statuses; a status added to one and not the other fails to compile.
-const sameStatuses: [PodcastStatus, (typeof PODCAST_STATUSES)[number]] extends [(typeof PODCAST_STATUSES)[number], PodcastStatus] ? true : never = true;
+const sameStatuses: [PodcastStatus, (typeof PODCAST_STATUSES)[number]] extends [
+  (typeof PODCAST_STATUSES)[number],
+  PodcastStatus,
+]
+  ? true
+  : never = true;
 void sameStatuses;
 
 export const PodcastCreate = t.Object(
   {
-    format: t.Optional(oneOf(PODCAST_FORMATS, { description: "The preset: solo_expert, deep_dive (default), brief, critique, debate, unabridged" })),
-    source_ids: t.Optional(t.Array(SourceId, { minItems: 1, maxItems: MAX_SOURCES, uniqueItems: true, description: "Ready sources of yours; or give notebook_id" })),
+    format: t.Optional(
+      oneOf(PODCAST_FORMATS, {
+        description: "The preset: solo_expert, deep_dive (default), brief, critique, debate, unabridged",
+      }),
+    ),
+    source_ids: t.Optional(
+      t.Array(SourceId, {
+        minItems: 1,
+        maxItems: MAX_SOURCES,
+        uniqueItems: true,
+        description: "Ready sources of yours; or give notebook_id",
+      }),
+    ),
     notebook_id: t.Optional(NotebookId),
-    title: t.Optional(t.String({ minLength: 1, maxLength: 500, description: "Defaults to the source's title or the notebook's name" })),
+    title: t.Optional(
+      t.String({ minLength: 1, maxLength: 500, description: "Defaults to the source's title or the notebook's name" }),
+    ),
     language: t.Optional(
-      t.String({ pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$", maxLength: 35, description: "BCP 47 tag (en, fr, pt-BR); defaults to the source's language, else en" }),
+      t.String({
+        pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$",
+        maxLength: 35,
+        description: "BCP 47 tag (en, fr, pt-BR); defaults to the source's language, else en",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -43,7 +65,11 @@ export const PodcastPublic = t.Object({
   format: oneOf(PODCAST_FORMATS),
   language: t.String(),
   status: oneOf(PODCAST_STATUSES, { description: "queued → generating → ready | failed" }),
-  error: Nullable(t.String({ description: "Why generation failed: script_invalid, speech_failed, insufficient_credit, no_content, …" })),
+  error: Nullable(
+    t.String({
+      description: "Why generation failed: script_invalid, speech_failed, insufficient_credit, no_content, …",
+    }),
+  ),
   error_detail: Nullable(t.String()),
   duration_seconds: Nullable(t.Number({ description: "Measured from the audio; set when ready" })),
   source_ids: t.Array(t.String()),

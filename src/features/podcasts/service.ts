@@ -15,7 +15,14 @@ import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
-import { creditCost, DEFAULT_PODCAST_FORMAT, FORMATS, PODCAST_FORMATS, targetMinutes, type PodcastFormat } from "./formats.ts";
+import {
+  creditCost,
+  DEFAULT_PODCAST_FORMAT,
+  FORMATS,
+  PODCAST_FORMATS,
+  targetMinutes,
+  type PodcastFormat,
+} from "./formats.ts";
 import type { PodcastsRepo } from "./repo.ts";
 import { MAX_SOURCES, type PodcastCreate, type PodcastPublic } from "./schema.ts";
 
@@ -94,7 +101,9 @@ export function createPodcastsService(deps: PodcastsDeps) {
       if (!nb) throw invalid("notebook_id", `notebook ${input.notebook_id} does not exist`);
       const ids = await deps.sources.readyIdsInNotebook(actor.userId, nb.id);
       if (ids.length === 0) throw invalid("notebook_id", "the notebook has no ready sources");
-      const rows = (await deps.sources.byIds(actor.userId, ids.slice(0, MAX_SOURCES))).sort((a, b) => a.id.localeCompare(b.id));
+      const rows = (await deps.sources.byIds(actor.userId, ids.slice(0, MAX_SOURCES))).sort((a, b) =>
+        a.id.localeCompare(b.id),
+      );
       return { rows, notebookId: nb.id, title: nb.name };
     }
     if (!input.source_ids) throw invalid("source_ids", "give source_ids or notebook_id");
@@ -102,7 +111,8 @@ export function createPodcastsService(deps: PodcastsDeps) {
     const rows = input.source_ids.map((id, i) => {
       const row = found.get(id);
       if (!row) throw invalid(`source_ids[${i}]`, `source ${id} does not exist`);
-      if (row.status !== "ready") throw invalid(`source_ids[${i}]`, `source ${id} is not ready yet (status ${row.status})`);
+      if (row.status !== "ready")
+        throw invalid(`source_ids[${i}]`, `source ${id} is not ready yet (status ${row.status})`);
       return row;
     });
     const first = rows[0]!.title ?? rows[0]!.url;
@@ -115,12 +125,26 @@ export function createPodcastsService(deps: PodcastsDeps) {
     const held = await repo.creditsOnHold(userId);
     if (b.remaining - held < cost) {
       const pending = held > 0 ? ` (${held} held for episodes still generating)` : "";
-      throw new AppError("insufficient_credit", `This episode needs ${cost} credits and ${Math.max(0, b.remaining - held)} are free${pending} until ${b.period_end}`);
+      throw new AppError(
+        "insufficient_credit",
+        `This episode needs ${cost} credits and ${Math.max(0, b.remaining - held)} are free${pending} until ${b.period_end}`,
+      );
     }
   }
 
   /** Inserts the episode and, when queued, its generation job; call inside a transaction. */
-  async function insert(actor: Actor, fields: { format: PodcastFormat; title: string; language: string; chosen: Chosen; origin: PodcastRow["origin"]; cost: number; failed?: AppError }): Promise<PodcastRow> {
+  async function insert(
+    actor: Actor,
+    fields: {
+      format: PodcastFormat;
+      title: string;
+      language: string;
+      chosen: Chosen;
+      origin: PodcastRow["origin"];
+      cost: number;
+      failed?: AppError;
+    },
+  ): Promise<PodcastRow> {
     const at = nowIso();
     const id = newId("podcast");
     const failed = fields.failed;
@@ -141,7 +165,10 @@ export function createPodcastsService(deps: PodcastsDeps) {
       updatedAt: at,
       finishedAt: failed ? at : null,
     });
-    if (!failed) await repo.update(id, { jobId: (await queue.enqueue(GENERATE_JOB, { podcast_id: id }, { idempotencyKey: id })).id });
+    if (!failed)
+      await repo.update(id, {
+        jobId: (await queue.enqueue(GENERATE_JOB, { podcast_id: id }, { idempotencyKey: id })).id,
+      });
     const row = (await repo.byIdUnscoped(id))!;
     await events.record(actor, "podcast.created", pub(row));
     return row;
@@ -162,9 +189,20 @@ export function createPodcastsService(deps: PodcastsDeps) {
       const current = await repo.byIdUnscoped(row.id);
       if (!current || (current.status !== "queued" && current.status !== "generating")) return current ?? row;
       const at = nowIso();
-      await repo.update(row.id, { status: "failed", error: "generation_stopped", errorDetail: "Generation stopped before it finished and will not be retried", updatedAt: at, finishedAt: at });
+      await repo.update(row.id, {
+        status: "failed",
+        error: "generation_stopped",
+        errorDetail: "Generation stopped before it finished and will not be retried",
+        updatedAt: at,
+        finishedAt: at,
+      });
       const after = (await repo.byIdUnscoped(row.id))!;
-      await events.record({ userId: row.userId, auth: { type: "system", reason: "podcast" } }, "podcast.updated", pub(after), pub(current));
+      await events.record(
+        { userId: row.userId, auth: { type: "system", reason: "podcast" } },
+        "podcast.updated",
+        pub(after),
+        pub(current),
+      );
       return after;
     });
   }
@@ -186,10 +224,19 @@ export function createPodcastsService(deps: PodcastsDeps) {
       const formats = {} as PodcastQuote["formats"];
       for (const f of PODCAST_FORMATS) {
         const spec = FORMATS[f];
-        formats[f] = spec.targetWords === null && words === null ? null : { minutes: targetMinutes(spec, words ?? 0), credits: creditCost(spec, words ?? 0, perMinute) };
+        formats[f] =
+          spec.targetWords === null && words === null
+            ? null
+            : { minutes: targetMinutes(spec, words ?? 0), credits: creditCost(spec, words ?? 0, perMinute) };
       }
       const b = await credits.balance(actor.userId);
-      return { words, perMinute, available: Math.max(0, b.remaining - await repo.creditsOnHold(actor.userId)), periodEnd: b.period_end, formats };
+      return {
+        words,
+        perMinute,
+        available: Math.max(0, b.remaining - (await repo.creditsOnHold(actor.userId))),
+        periodEnd: b.period_end,
+        formats,
+      };
     },
 
     async create(actor: Actor, input: PodcastCreate, origin: PodcastRow["origin"] = "api"): Promise<PodcastPublic> {
@@ -199,13 +246,25 @@ export function createPodcastsService(deps: PodcastsDeps) {
       const words = wordsOf(chosen.rows);
       if (words === 0) throw invalid(input.notebook_id ? "notebook_id" : "source_ids", "the sources have no text");
       if (format === "unabridged" && words > MAX_UNABRIDGED_WORDS) {
-        throw invalid(input.notebook_id ? "notebook_id" : "source_ids", `an unabridged episode reads at most ${MAX_UNABRIDGED_WORDS} words; these sources have ${words}`);
+        throw invalid(
+          input.notebook_id ? "notebook_id" : "source_ids",
+          `an unabridged episode reads at most ${MAX_UNABRIDGED_WORDS} words; these sources have ${words}`,
+        );
       }
       const cost = creditCost(spec, words, config.credits.podcastPerMinute);
       return db.tx(async () => {
         await holdCredit(actor.userId, cost);
         const title = input.title?.trim() || chosen.title;
-        return pub(await insert(actor, { format, title, language: languageFor(input.language, chosen.rows), chosen, origin, cost }));
+        return pub(
+          await insert(actor, {
+            format,
+            title,
+            language: languageFor(input.language, chosen.rows),
+            chosen,
+            origin,
+            cost,
+          }),
+        );
       });
     },
 
@@ -214,8 +273,10 @@ export function createPodcastsService(deps: PodcastsDeps) {
       if (!source.generateQuickPodcast) return;
       try {
         await db.tx(async () => {
-          if (!await repo.markQuick(source.id, "pending", nowIso())) return;
-          const format = (PODCAST_FORMATS as readonly string[]).includes(source.podcastFormat ?? "") ? (source.podcastFormat as PodcastFormat) : DEFAULT_PODCAST_FORMAT;
+          if (!(await repo.markQuick(source.id, "pending", nowIso()))) return;
+          const format = (PODCAST_FORMATS as readonly string[]).includes(source.podcastFormat ?? "")
+            ? (source.podcastFormat as PodcastFormat)
+            : DEFAULT_PODCAST_FORMAT;
           const chosen: Chosen = { rows: [source], notebookId: null, title: source.title ?? source.url };
           const cost = creditCost(FORMATS[format], source.wordCount ?? 0, config.credits.podcastPerMinute);
           let failed: AppError | undefined;
@@ -225,12 +286,23 @@ export function createPodcastsService(deps: PodcastsDeps) {
             if (!(e instanceof AppError)) throw e;
             failed = e;
           }
-          const row = await insert(actor, { format, title: chosen.title, language: languageFor(undefined, [source]), chosen, origin: "quick", cost, failed });
+          const row = await insert(actor, {
+            format,
+            title: chosen.title,
+            language: languageFor(undefined, [source]),
+            chosen,
+            origin: "quick",
+            cost,
+            failed,
+          });
           await repo.setQuickPodcast(source.id, row.id);
         });
       } catch (err) {
         // A quick podcast must never keep its source from becoming ready.
-        deps.logger.error("quick podcast could not be created", { source_id: source.id, error: err instanceof Error ? err.message : String(err) });
+        deps.logger.error("quick podcast could not be created", {
+          source_id: source.id,
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
     },
 
@@ -251,9 +323,13 @@ export function createPodcastsService(deps: PodcastsDeps) {
     },
 
     /** The ready episode's file: 409 while it is not ready. */
-    async audioFile(actor: Actor, id: string): Promise<{ path: string; size: number; etag: string; lastModified: Date; filename: string }> {
+    async audioFile(
+      actor: Actor,
+      id: string,
+    ): Promise<{ path: string; size: number; etag: string; lastModified: Date; filename: string }> {
       const row = await getRow(actor, id);
-      if (row.status !== "ready" || !row.audioPath) throw new AppError("conflict", `The episode has no audio yet (status ${row.status})`);
+      if (row.status !== "ready" || !row.audioPath)
+        throw new AppError("conflict", `The episode has no audio yet (status ${row.status})`);
       const path = join(config.dataDir, row.audioPath);
       let size: number;
       try {
@@ -261,8 +337,19 @@ export function createPodcastsService(deps: PodcastsDeps) {
       } catch {
         throw notFound("Audio file of this episode");
       }
-      const filename = `${row.title.replace(/[^\p{L}\p{N} ._-]+/gu, "").trim().slice(0, 80) || row.id}.mp3`;
-      return { path, size, etag: `"${row.id}-${size}"`, lastModified: new Date(row.finishedAt ?? row.updatedAt), filename };
+      const filename = `${
+        row.title
+          .replace(/[^\p{L}\p{N} ._-]+/gu, "")
+          .trim()
+          .slice(0, 80) || row.id
+      }.mp3`;
+      return {
+        path,
+        size,
+        etag: `"${row.id}-${size}"`,
+        lastModified: new Date(row.finishedAt ?? row.updatedAt),
+        filename,
+      };
     },
   };
 }

@@ -45,7 +45,9 @@ export function readId3v2(bytes: Uint8Array): { version: number; size: number; f
     body = body.subarray(1);
     if (id === "COMM") {
       body = body.subarray(3); // language
-      const end = utf16 ? body.findIndex((_, i) => i % 2 === 0 && body[i] === 0 && body[i + 1] === 0) + 2 : body.indexOf(0) + 1;
+      const end = utf16
+        ? body.findIndex((_, i) => i % 2 === 0 && body[i] === 0 && body[i + 1] === 0) + 2
+        : body.indexOf(0) + 1;
       body = body.subarray(end);
     }
     frames[id] = new TextDecoder(utf16 ? "utf-16" : "latin1").decode(body);

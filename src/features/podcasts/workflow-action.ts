@@ -28,7 +28,11 @@ function toBody(input: Record<string, unknown>): Record<string, unknown> {
     if (input[key] !== undefined && input[key] !== "" && input[key] !== null) body[key] = input[key];
   }
   const ids = input.source_ids;
-  if (typeof ids === "string" && ids.trim() !== "") body.source_ids = ids.split(",").map((s) => s.trim()).filter(Boolean);
+  if (typeof ids === "string" && ids.trim() !== "")
+    body.source_ids = ids
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
   else if (Array.isArray(ids) && ids.length > 0) body.source_ids = ids;
   return body;
 }
@@ -40,7 +44,12 @@ export const createPodcast: ActionModule = {
   schema: actionSchema(
     "create_podcast",
     {
-      format: t.Optional(t.String({ maxLength: 100, description: `One of ${PODCAST_FORMATS.join(", ")} (default deep_dive), or a template` })),
+      format: t.Optional(
+        t.String({
+          maxLength: 100,
+          description: `One of ${PODCAST_FORMATS.join(", ")} (default deep_dive), or a template`,
+        }),
+      ),
       source_ids: t.Optional(StringList),
       notebook_id: t.Optional(t.String({ maxLength: 200 })),
       title: t.Optional(t.String({ maxLength: 1000 })),
@@ -54,7 +63,8 @@ export const createPodcast: ActionModule = {
     if (typeof format === "string" && !isTemplate(format) && !(PODCAST_FORMATS as readonly string[]).includes(format)) {
       errors.push({ path: "format", message: `must be one of ${PODCAST_FORMATS.join(", ")}` });
     }
-    if (action.source_ids === undefined && action.notebook_id === undefined) errors.push({ path: "source_ids", message: "give source_ids or notebook_id" });
+    if (action.source_ids === undefined && action.notebook_id === undefined)
+      errors.push({ path: "source_ids", message: "give source_ids or notebook_id" });
     return errors;
   },
   async run(input, env) {

@@ -10,7 +10,12 @@ import { chunkText, saveNote, saveSource, startMarkdownSite } from "./library.fi
 const HARD = join(import.meta.dir, "..", "..", "..", "test", "fixtures", "search", "hard");
 const read = (p: string) => readFileSync(join(HARD, p), "utf8");
 const site = startMarkdownSite();
-const pdfs = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(markdownPdf(read("pdfs/hot-composting-guide.md")), { headers: { "content-type": "application/pdf" } }) });
+const pdfs = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  fetch: () =>
+    new Response(markdownPdf(read("pdfs/hot-composting-guide.md")), { headers: { "content-type": "application/pdf" } }),
+});
 afterAll(() => {
   void site.stop();
   void pdfs.stop(true);
@@ -22,7 +27,14 @@ async function library() {
   await saveSource(ctx, a.key, site, "/honeybees", read("articles/honeybee-nest-site-selection.md"));
   await saveNote(ctx, a.key, read("notes/team-meeting-notes.md"), { title: "Team meeting, 14 March" });
   await saveNote(ctx, a.key, read("notes/kombucha-brewing-log.md"), { title: "Kombucha brewing log" });
-  expect((await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: `http://127.0.0.1:${pdfs.port}/compost.pdf` } })).status).toBe(201);
+  expect(
+    (
+      await call(ctx, "POST", "/api/v1/sources", {
+        key: a.key,
+        body: { url: `http://127.0.0.1:${pdfs.port}/compost.pdf` },
+      })
+    ).status,
+  ).toBe(201);
   await ctx.runner.drain();
   const ask = async (question: string) => {
     const r = await call(ctx, "POST", "/api/v1/search/ask", { key: a.key, body: { question } });
@@ -67,6 +79,8 @@ describe("ask answers that answer (builtin)", () => {
       for (const c of r.citations) expect(c.quote).toMatch(/[.!?]$|\w$/);
     }
     expect((await ask("How damp should the compost heap be?")).answer).toContain("wrung-out sponge");
-    expect((await ask("How hot does the centre of a compost heap get?")).answer).toContain("hot enough to kill most weed seeds and plant pathogens.");
+    expect((await ask("How hot does the centre of a compost heap get?")).answer).toContain(
+      "hot enough to kill most weed seeds and plant pathogens.",
+    );
   }, 30_000);
 });

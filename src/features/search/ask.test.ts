@@ -2,7 +2,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { NOTHING_FOUND } from "./ask.ts";
-import { chunkOwner, chunkText, longLighthouse, saveNote, saveSource, startMarkdownSite, TEXTS } from "./library.fixture.ts";
+import {
+  chunkOwner,
+  chunkText,
+  longLighthouse,
+  saveNote,
+  saveSource,
+  startMarkdownSite,
+  TEXTS,
+} from "./library.fixture.ts";
 
 const site = startMarkdownSite();
 afterAll(() => site.stop());
@@ -21,22 +29,32 @@ async function library(env: Record<string, string> = {}) {
   return { ctx, a, ids };
 }
 
-const ask = (ctx: TestContext, key: string, body: unknown, headers?: Record<string, string>) => call(ctx, "POST", "/api/v1/search/ask", { key, body, headers });
-const used = async (ctx: TestContext, key: string) => (await call(ctx, "GET", "/api/v1/account", { key })).body.credits.used as number;
-const ledgerRows = (ctx: TestContext) => ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM credit_ledger").get()!.n;
+const ask = (ctx: TestContext, key: string, body: unknown, headers?: Record<string, string>) =>
+  call(ctx, "POST", "/api/v1/search/ask", { key, body, headers });
+const used = async (ctx: TestContext, key: string) =>
+  (await call(ctx, "GET", "/api/v1/account", { key })).body.credits.used as number;
+const ledgerRows = (ctx: TestContext) =>
+  ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM credit_ledger").get()!.n;
 
 describe("ask", () => {
   test("answers from the library with verified, verbatim citations and charges once", async () => {
     const { ctx, a, ids } = await library();
     const r = await ask(ctx, a.key, { question: "How long should the sourdough starter take to double?" });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ model: "builtin-extractive", extractive: true, credits_used: 1, credits_remaining: 499 });
+    expect(r.body).toMatchObject({
+      model: "builtin-extractive",
+      extractive: true,
+      credits_used: 1,
+      credits_remaining: 499,
+    });
     expect(r.body.citations.length).toBeGreaterThan(0);
     expect(r.body.answer).toContain("doubles within six hours");
     // Every marker in the answer has its citation and every citation is used, numbered 1..n.
     const markers = [...new Set([...r.body.answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))];
     expect(markers.sort()).toEqual(r.body.citations.map((c: { n: number }) => c.n));
-    expect(r.body.citations.map((c: { n: number }) => c.n)).toEqual(r.body.citations.map((_: unknown, i: number) => i + 1));
+    expect(r.body.citations.map((c: { n: number }) => c.n)).toEqual(
+      r.body.citations.map((_: unknown, i: number) => i + 1),
+    );
     for (const c of r.body.citations) {
       expect(chunkText(ctx, c.chunk_id)).toContain(c.quote);
       expect(chunkOwner(ctx, c.chunk_id)!.docId).toBe(c.id);
@@ -73,7 +91,10 @@ describe("ask", () => {
 
   test("source_ids limits retrieval to those sources, even when others match better", async () => {
     const { ctx, a, ids } = await library();
-    const r = await ask(ctx, a.key, { question: "What do the keeper and the bread have in common at dusk?", source_ids: [ids.lighthouse] });
+    const r = await ask(ctx, a.key, {
+      question: "What do the keeper and the bread have in common at dusk?",
+      source_ids: [ids.lighthouse],
+    });
     expect(r.status).toBe(200);
     expect(r.body.citations.length).toBeGreaterThan(0);
     for (const c of r.body.citations) expect(c.id).toBe(ids.lighthouse);
@@ -83,7 +104,10 @@ describe("ask", () => {
     const { ctx, a, ids } = await library();
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Sea" } })).body;
     await call(ctx, "PUT", `/api/v1/notebooks/${nb.id}/sources/${ids.lighthouse}`, { key: a.key });
-    const r = await ask(ctx, a.key, { question: "How should the sourdough starter be fed, and what did the keeper log?", notebook_id: nb.id });
+    const r = await ask(ctx, a.key, {
+      question: "How should the sourdough starter be fed, and what did the keeper log?",
+      notebook_id: nb.id,
+    });
     for (const c of r.body.citations) expect(c.id).toBe(ids.lighthouse);
   });
 
@@ -103,11 +127,17 @@ describe("ask", () => {
     const ctx = createTestContext();
     const a = await userWithKey(ctx);
     const b = await userWithKey(ctx);
-    const mine = await saveNote(ctx, a.key, "My loaf needs a sourdough starter that I feed every morning with rye flour.");
+    const mine = await saveNote(
+      ctx,
+      a.key,
+      "My loaf needs a sourdough starter that I feed every morning with rye flour.",
+    );
     await saveSource(ctx, b.key, site, path("b-bread"), TEXTS.bread);
     await saveNote(ctx, b.key, TEXTS.bread, { title: "Sourdough starter feeding" });
     await ctx.runner.drain();
-    const r = await ask(ctx, a.key, { question: "How often do I feed the sourdough starter, and how long until it doubles?" });
+    const r = await ask(ctx, a.key, {
+      question: "How often do I feed the sourdough starter, and how long until it doubles?",
+    });
     expect(r.body.citations.length).toBeGreaterThan(0);
     for (const c of r.body.citations) {
       expect(c.id).toBe(mine);
@@ -157,7 +187,12 @@ describe("ask credits", () => {
     const r = await ask(ctx, a.key, q);
     expect(r.status).toBe(402);
     expect(r.headers.get("content-type")).toBe("application/problem+json");
-    expect(r.body).toMatchObject({ type: "/api/problems/insufficient_credit", title: "Insufficient credit", status: 402, code: "insufficient_credit" });
+    expect(r.body).toMatchObject({
+      type: "/api/problems/insufficient_credit",
+      title: "Insufficient credit",
+      status: 402,
+      code: "insufficient_credit",
+    });
     expect(r.body.detail).toContain("3 credits");
     expect(r.body.request_id).toBe(r.headers.get("x-request-id"));
     expect(ledgerRows(ctx)).toBe(rows);

@@ -38,7 +38,8 @@ export function createAskService(deps: {
   return {
     async ask(actor: Actor, input: AskRequest): Promise<AskResponse> {
       const cost = config.credits.askCost;
-      if (input.notebook_id && (await deps.notebooks.existingIds(actor.userId, [input.notebook_id])).size === 0) throw notFound("Notebook");
+      if (input.notebook_id && (await deps.notebooks.existingIds(actor.userId, [input.notebook_id])).size === 0)
+        throw notFound("Notebook");
       if (input.source_ids) {
         const owned = new Set((await deps.sources.byIds(actor.userId, input.source_ids)).map((s) => s.id));
         input.source_ids.forEach((id, i) => {
@@ -47,13 +48,25 @@ export function createAskService(deps: {
       }
       await credits.ensure(actor.userId, cost);
 
-      const found = await search.passages(actor, input.question, { mode: "hybrid", notebookId: input.notebook_id, sourceIds: input.source_ids, limit: PASSAGES }, PASSAGES);
+      const found = await search.passages(
+        actor,
+        input.question,
+        { mode: "hybrid", notebookId: input.notebook_id, sourceIds: input.source_ids, limit: PASSAGES },
+        PASSAGES,
+      );
       // A passage is relevant when it shares a content word with the question; vector neighbours
       // alone are always "nearest" and would let the model answer from unrelated text.
       const q = new Set(contentStems(input.question));
       const relevant = found.filter((p) => contentStems(`${p.row.title} ${p.row.text}`).some((t) => q.has(t)));
       const balance = async () => (await credits.balance(actor.userId)).remaining;
-      const nothing = async (): Promise<AskResponse> => ({ answer: NOTHING_FOUND, citations: [], model: chat.id, extractive: chat.extractive, credits_used: 0, credits_remaining: await balance() });
+      const nothing = async (): Promise<AskResponse> => ({
+        answer: NOTHING_FOUND,
+        citations: [],
+        model: chat.id,
+        extractive: chat.extractive,
+        credits_used: 0,
+        credits_remaining: await balance(),
+      });
       if (relevant.length === 0) return nothing();
 
       const passages = relevant.map((p, i) => ({ n: i + 1, row: p.row }));
@@ -63,7 +76,10 @@ export function createAskService(deps: {
       );
       if (!raw.trim()) return nothing();
       const verified = verifyCitations(raw, passages);
-      const info = await deps.sources.byIds(actor.userId, verified.citations.filter((c) => c.row.docType === "source").map((c) => c.row.docId));
+      const info = await deps.sources.byIds(
+        actor.userId,
+        verified.citations.filter((c) => c.row.docType === "source").map((c) => c.row.docId),
+      );
       const urls = new Map(info.map((s) => [s.id, { url: s.url, title: s.title }]));
       const spent = await credits.spend(actor.userId, cost, "ask");
       return {

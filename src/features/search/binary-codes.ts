@@ -68,7 +68,8 @@ export function createEncoder(dimensions: number) {
     shape,
     /** The packed code (bits / 8 bytes, bit i of the code is bit i % 8 of byte i / 8). */
     encode(v: Float32Array): Uint8Array {
-      if (v.length !== dimensions) throw new Error(`vector of ${v.length} dimensions for a ${dimensions}-dimension encoder`);
+      if (v.length !== dimensions)
+        throw new Error(`vector of ${v.length} dimensions for a ${dimensions}-dimension encoder`);
       const out = new Uint8Array(shape.bits / 8);
       for (let b = 0; b < blocks; b++) {
         work.fill(0);

@@ -15,7 +15,9 @@ function rng(seed: number) {
   };
 }
 
-const WORDS = "the river carried salt and stories north while traders argued over prices in the busy harbour".split(" ");
+const WORDS = "the river carried salt and stories north while traders argued over prices in the busy harbour".split(
+  " ",
+);
 
 function sentence(r: () => number): string {
   const n = 4 + Math.floor(r() * 14);
@@ -42,7 +44,7 @@ function generate(seed: number): string {
     else if (p < 0.4) parts.push("z".repeat(3000 + Math.floor(r() * 5000)));
     else parts.push(paragraph(r, 1 + Math.floor(r() * 8)));
   }
-  return parts.join(nl + nl + (r() < 0.2 ? "  " + nl : ""));
+  return parts.join(nl + nl + (r() < 0.2 ? `  ${nl}` : ""));
 }
 
 function checkInvariants(md: string, chunks: Chunk[], max = 512) {
@@ -161,8 +163,9 @@ describe("chunkMarkdown", () => {
 
   test("a heading starts a new chunk when its section would not fit, and is never left dangling", () => {
     const r = rng(9);
-    const section = (n: number) => `## Section ${n}\n\n` + Array.from({ length: 6 }, () => paragraph(r, 4)).join("\n\n");
-    const md = "# Guide\n\n" + [1, 2, 3, 4, 5].map(section).join("\n\n");
+    const section = (n: number) =>
+      `## Section ${n}\n\n${Array.from({ length: 6 }, () => paragraph(r, 4)).join("\n\n")}`;
+    const md = `# Guide\n\n${[1, 2, 3, 4, 5].map(section).join("\n\n")}`;
     const chunks = chunkMarkdown(md, { targetTokens: 200, maxTokens: 260 });
     checkInvariants(md, chunks, 260);
     for (const c of chunks) expect(c.text).not.toMatch(/#[^\n]*$/);
@@ -170,7 +173,9 @@ describe("chunkMarkdown", () => {
       const c = chunks.find((x) => x.text.startsWith(`## Section ${n}`));
       expect(c?.heading).toBe(`Section ${n}`);
     }
-    const inside = chunks.filter((c) => !c.text.startsWith("#") && c.start > md.indexOf("## Section 3") && c.start < md.indexOf("## Section 4"));
+    const inside = chunks.filter(
+      (c) => !c.text.startsWith("#") && c.start > md.indexOf("## Section 3") && c.start < md.indexOf("## Section 4"),
+    );
     for (const c of inside) expect(c.heading).toBe("Section 3");
   });
 

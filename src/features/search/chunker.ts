@@ -102,7 +102,10 @@ function parseBlocks(md: string): Block[] {
       closePara();
     } else if (ATX.test(line) && line.length <= MAX_HEADING_CHARS) {
       closePara();
-      const text = ATX.exec(line)![2]!.replace(/[ \t]+#+[ \t]*$/, "").replace(/^#+$/, "").trim();
+      const text = ATX.exec(line)![2]!
+        .replace(/[ \t]+#+[ \t]*$/, "")
+        .replace(/^#+$/, "")
+        .trim();
       push(pos, lineEnd, "heading", text || null);
     } else if (para && para.lines === 1 && SETEXT_UNDERLINE.test(line) && para.end - para.start <= MAX_HEADING_CHARS) {
       const title = md.slice(para.start, para.end).trim();
@@ -154,14 +157,23 @@ function cut(md: string, start: number, end: number, level: number, maxTokens: n
 }
 
 /** Breaks a range into units no bigger than maxTokens, trying gentler boundaries first. */
-function splitRange(md: string, range: [number, number], maxTokens: number, level: number, out: [number, number][]): void {
+function splitRange(
+  md: string,
+  range: [number, number],
+  maxTokens: number,
+  level: number,
+  out: [number, number][],
+): void {
   const [start, end] = range;
   if (level > SPLITTERS.length || estimateTokens(md.slice(start, end)) <= maxTokens) {
     out.push(range);
     return;
   }
   const pieces = cut(md, start, end, level, maxTokens);
-  if (pieces.length <= 1 && level < SPLITTERS.length) return splitRange(md, range, maxTokens, level + 1, out);
+  if (pieces.length <= 1 && level < SPLITTERS.length) {
+    splitRange(md, range, maxTokens, level + 1, out);
+    return;
+  }
   for (const p of pieces) splitRange(md, p, maxTokens, level + 1, out);
 }
 
@@ -260,7 +272,8 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions = {}): Chunk[
     fresh = freshCount;
   };
   units.forEach((u, i) => {
-    if (u.isHeading && fresh === 0) restart([], 0); // no overlap across a section boundary
+    if (u.isHeading && fresh === 0)
+      restart([], 0); // no overlap across a section boundary
     else if (u.isHeading && tokens >= minTokens && tokens + sections[i]! > target) {
       emit(cur);
       restart([], 0);

@@ -69,7 +69,19 @@ export function createChunksRepo(db: Db) {
         c.sqlite.query(DELETE_SQL).run(doc.type, doc.id);
         const insert = c.sqlite.query(INSERT_SQL);
         for (const ch of chunks) {
-          insert.run(newId("chunk"), doc.userId, doc.type, doc.id, ch.index, doc.title, ch.heading, ch.text, ch.start, ch.end, ch.tokenCount);
+          insert.run(
+            newId("chunk"),
+            doc.userId,
+            doc.type,
+            doc.id,
+            ch.index,
+            doc.title,
+            ch.heading,
+            ch.text,
+            ch.start,
+            ch.end,
+            ch.tokenCount,
+          );
         }
       });
     },
@@ -77,7 +89,9 @@ export function createChunksRepo(db: Db) {
       await db.exec((c) => c.sqlite.query(DELETE_SQL).run(type, id));
     },
     /** Owner and document of chunks, without their text (picking hits reads many rows, shows few). */
-    async keysByRowids(rowids: number[]): Promise<Map<number, Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">>> {
+    async keysByRowids(
+      rowids: number[],
+    ): Promise<Map<number, Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">>> {
       if (rowids.length === 0) return new Map();
       const rows = await db.query((c) =>
         c.sqlite
@@ -91,19 +105,31 @@ export function createChunksRepo(db: Db) {
     async byRowids(rowids: number[]): Promise<Map<number, ChunkRow>> {
       if (rowids.length === 0) return new Map();
       const rows = await db.query((c) =>
-        c.sqlite.query<ChunkRow, [string]>(`SELECT ${COLS} FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(rowids)),
+        c.sqlite
+          .query<ChunkRow, [string]>(`SELECT ${COLS} FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`)
+          .all(JSON.stringify(rowids)),
       );
       return new Map(rows.map((r) => [r.rowid, r]));
     },
     async forDoc(type: DocType, id: string): Promise<ChunkRow[]> {
-      return db.query((c) => c.sqlite.query<ChunkRow, [string, string]>(`SELECT ${COLS} FROM chunks c WHERE c.doc_type = ? AND c.doc_id = ? ORDER BY c.idx`).all(type, id));
+      return db.query((c) =>
+        c.sqlite
+          .query<ChunkRow, [string, string]>(
+            `SELECT ${COLS} FROM chunks c WHERE c.doc_type = ? AND c.doc_id = ? ORDER BY c.idx`,
+          )
+          .all(type, id),
+      );
     },
     async count(): Promise<number> {
       return db.query((c) => c.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n);
     },
 
     /** BM25 over title (weighted highest), heading and text, scoped to the owner and filters. */
-    async fts(userId: string, match: string, opts: { limit: number; docType?: DocType; notebookId?: string; sourceIds?: string[] }): Promise<{ rowid: number; rank: number }[]> {
+    async fts(
+      userId: string,
+      match: string,
+      opts: { limit: number; docType?: DocType; notebookId?: string; sourceIds?: string[] },
+    ): Promise<{ rowid: number; rank: number }[]> {
       const { conds, args } = scopeConditions({ userId, ...opts });
       return db.query((c) =>
         c.sqlite

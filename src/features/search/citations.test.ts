@@ -25,8 +25,13 @@ const passages = [
 
 describe("verifyCitations", () => {
   test("keeps valid markers, renumbers them in order of first use", () => {
-    const v = verifyCitations("Anemones fold their tentacles [2]. Planets follow Kepler's laws [3]. Sea stars use tube feet [2].", passages);
-    expect(v.answer).toBe("Anemones fold their tentacles [1]. Planets follow Kepler's laws [2]. Sea stars use tube feet [1].");
+    const v = verifyCitations(
+      "Anemones fold their tentacles [2]. Planets follow Kepler's laws [3]. Sea stars use tube feet [2].",
+      passages,
+    );
+    expect(v.answer).toBe(
+      "Anemones fold their tentacles [1]. Planets follow Kepler's laws [2]. Sea stars use tube feet [1].",
+    );
     expect(v.citations.map((c) => [c.n, c.row.chunkId])).toEqual([
       [1, "chk_2"],
       [2, "chk_3"],
@@ -55,7 +60,10 @@ describe("verifyCitations", () => {
   });
 
   test("each quote is the sentence of the chunk that supports the claim, verbatim", () => {
-    const v = verifyCitations("It takes about six hours for the starter to double [1]. Tentacles fold inward [2].", passages);
+    const v = verifyCitations(
+      "It takes about six hours for the starter to double [1]. Tentacles fold inward [2].",
+      passages,
+    );
     expect(v.citations[0]!.quote).toBe("It doubles within six hours at room temperature.");
     expect(v.citations[1]!.quote).toBe("Anemones fold their tentacles inward.");
     for (const c of v.citations) expect(c.row.text).toContain(c.quote);

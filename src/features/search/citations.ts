@@ -45,7 +45,10 @@ export function bestQuote(text: string, claim: string): string {
 
 /** The claim a marker at `offset` supports: the text since the previous sentence end or line break. */
 function claimBefore(raw: string, offset: number): string {
-  const before = raw.slice(0, offset).replace(MARKER_RUN_AT_END, "").replace(/[.!?]+["'”’)\]]*$/, "");
+  const before = raw
+    .slice(0, offset)
+    .replace(MARKER_RUN_AT_END, "")
+    .replace(/[.!?]+["'”’)\]]*$/, "");
   let start = before.lastIndexOf("\n") + 1;
   for (const m of before.matchAll(SENTENCE_END)) start = Math.max(start, m.index + m[0].length);
   return before.slice(start).replace(MARKER, " ").trim();

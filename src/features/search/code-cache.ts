@@ -66,8 +66,12 @@ export function createCodeCache(repo: VectorsRepo, budget: number) {
       }
       // The float vectors of the chunks just loaded (a code exists for every vector), a page at a time.
       for (let i = 0; i < codes.length; i += FLOAT_PAGE) {
-        const page = await repo.floatsOf(slot.slot, codes.slice(i, i + FLOAT_PAGE).map((r) => r.rowid));
-        for (const r of page) store.setVector(r.rowid, new Float32Array(r.e.buffer, r.e.byteOffset, r.e.byteLength / 4));
+        const page = await repo.floatsOf(
+          slot.slot,
+          codes.slice(i, i + FLOAT_PAGE).map((r) => r.rowid),
+        );
+        for (const r of page)
+          store.setVector(r.rowid, new Float32Array(r.e.buffer, r.e.byteOffset, r.e.byteLength / 4));
         // Each row is a fresh blob the collector does not hurry to free: without this, loading
         // 100k vectors left ~300 MB of garbage behind (peak RSS).
         if (page.length === FLOAT_PAGE) Bun.gc(false);

@@ -85,7 +85,9 @@ describe("code store", () => {
       for (const type of [undefined, "note"]) {
         const got = store.nearest(q, 20, type);
         expect(got.length).toBe(20);
-        const d = [...all].filter(([, e]) => !type || e.type === type).map(([id, e]) => [id, hamming(q, e.code)] as const);
+        const d = [...all]
+          .filter(([, e]) => !type || e.type === type)
+          .map(([id, e]) => [id, hamming(q, e.code)] as const);
         d.sort((a, b) => a[1] - b[1]);
         const cut = d[19]![1];
         for (const id of got) {

@@ -21,7 +21,15 @@ const PREFILTER_MIN = 8192;
  * Indices of the `k` smallest distances (ties at the cut in index order), optionally only among
  * entries of one type. A histogram finds the cut in one pass; a second pass collects.
  */
-function select(d: Uint16Array, n: number, k: number, maxD: number, types: Uint8Array | null, want: number, out: Int32Array): number {
+function select(
+  d: Uint16Array,
+  n: number,
+  k: number,
+  maxD: number,
+  types: Uint8Array | null,
+  want: number,
+  out: Int32Array,
+): number {
   const hist = new Int32Array(maxD + 2);
   if (types) {
     for (let i = 0; i < n; i++) if (types[i] === want) hist[d[i]!]!++;
@@ -124,7 +132,15 @@ export function createCodeStore(bits: number, initialCapacity = 1024, opts: { fo
     if (prefix < width && count > first) {
       // Stage 1: prefixes only, keep the best `first`.
       mem.distances(0, prefixOff(), count, prefix / 8, distOff());
-      const m = select(new Uint16Array(mem.memory.buffer, distOff(), count), count, first, prefix * 8, filter, want, idx);
+      const m = select(
+        new Uint16Array(mem.memory.buffer, distOff(), count),
+        count,
+        first,
+        prefix * 8,
+        filter,
+        want,
+        idx,
+      );
       // Stage 2: their full codes, picked in place by index (the list goes to scratch space).
       const scratch = scratchOff();
       const dOut = scratch + Math.ceil((m * 4) / 8) * 8;
@@ -173,7 +189,14 @@ export function createCodeStore(bits: number, initialCapacity = 1024, opts: { fo
     },
     /** Bytes of memory this store holds (linear memory plus the side arrays). */
     get bytes() {
-      return mem.memory.buffer.byteLength + rowids.byteLength + types.byteLength + quant.byteLength + scales.byteLength + at.size * 40;
+      return (
+        mem.memory.buffer.byteLength +
+        rowids.byteLength +
+        types.byteLength +
+        quant.byteLength +
+        scales.byteLength +
+        at.size * 40
+      );
     },
     wasm: mem.wasm,
     has: (rowid: number) => at.has(rowid),
@@ -233,7 +256,13 @@ export function createCodeStore(bits: number, initialCapacity = 1024, opts: { fo
      * The `candidates` nearest codes, ordered by the cosine of their int8 vectors with `query`: the
      * best `k` with that cosine, and apart every candidate without a vector held (order unknown).
      */
-    best(code: Uint8Array, query: Float32Array, candidates: number, k: number, type?: string): { hits: { rowid: number; cos: number }[]; unknown: number[] } {
+    best(
+      code: Uint8Array,
+      query: Float32Array,
+      candidates: number,
+      k: number,
+      type?: string,
+    ): { hits: { rowid: number; cos: number }[]; unknown: number[] } {
       const pos = nearestPositions(code, candidates, type);
       const unit = unitOf(query);
       if (!unit) return { hits: [], unknown: Array.from(pos, (i) => rowids[i]!) };

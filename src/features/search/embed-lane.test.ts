@@ -9,14 +9,18 @@ import { EMBED_IMPORT_JOB, EMBED_JOB } from "./indexer.ts";
 /** Marks a source ready with some text and runs the ready hooks, as ingestion does. */
 async function makeReady(ctx: TestContext, userId: string, id: string): Promise<void> {
   const actor = systemActor(userId, "test");
-  ctx.db.sqlite.query("UPDATE sources SET status = 'ready', content = ? WHERE id = ?").run("Bees dance to show where the flowers are.", id);
+  ctx.db.sqlite
+    .query("UPDATE sources SET status = 'ready', content = ? WHERE id = ?")
+    .run("Bees dance to show where the flowers are.", id);
   const row = await ctx.services.sources.get(actor, id);
   for (const h of ctx.services.hooks.onSourceReady) await h(actor, row);
 }
 
 const embedJobs = (ctx: TestContext, id: string) =>
   ctx.db.sqlite
-    .query<{ type: string }, [string]>("SELECT type FROM jobs WHERE type LIKE 'search.embed%' AND payload LIKE '%' || ? || '%'")
+    .query<{ type: string }, [string]>(
+      "SELECT type FROM jobs WHERE type LIKE 'search.embed%' AND payload LIKE '%' || ? || '%'",
+    )
     .all(id)
     .map((r) => r.type);
 
@@ -26,8 +30,12 @@ test("an imported page embeds in the background lane, a saved one interactively,
   const file = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><A HREF="https://bees.example/dance" ADD_DATE="1500000000">Dance</A>\n</DL><p>\n`;
   expect((await upload(ctx, u.key, file, { format: "netscape" })).status).toBe(202);
   await runImports(ctx);
-  const imported = ctx.db.sqlite.query<{ id: string }, []>("SELECT id FROM sources WHERE import_id IS NOT NULL").get()!.id;
-  const { source: saved } = await ctx.services.sources.create(systemActor(u.userId, "test"), { url: "https://bees.example/hive" });
+  const imported = ctx.db.sqlite
+    .query<{ id: string }, []>("SELECT id FROM sources WHERE import_id IS NOT NULL")
+    .get()!.id;
+  const { source: saved } = await ctx.services.sources.create(systemActor(u.userId, "test"), {
+    url: "https://bees.example/hive",
+  });
 
   await makeReady(ctx, u.userId, imported);
   await makeReady(ctx, u.userId, saved.id);

@@ -28,15 +28,23 @@ export interface IndexableDoc {
 export const embeddingText = (c: { title: string; heading: string | null; text: string }) =>
   [c.title, c.heading && c.heading !== c.title ? c.heading : "", c.text].filter(Boolean).join("\n");
 
-export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; jobs: JobEnqueuer; embedder: Embedder; logger: Logger }) {
+export function createIndexer(deps: {
+  chunks: ChunksRepo;
+  vectors: VectorIndex;
+  jobs: JobEnqueuer;
+  embedder: Embedder;
+  logger: Logger;
+}) {
   const { chunks, vectors, jobs, embedder, logger } = deps;
 
   /** Embeds up to `limit` chunks that lack a vector for the configured model; returns how many. */
-  async function embedMissing(limit: number, doc?: { type: DocType; id: string }, signal?: AbortSignal): Promise<number> {
+  async function embedMissing(
+    limit: number,
+    doc?: { type: DocType; id: string },
+    signal?: AbortSignal,
+  ): Promise<number> {
     let slot = await vectors.byModel(embedder.id);
-    const pending = slot
-      ? await vectors.missing(slot.slot, limit, doc)
-      : await vectors.missing(-1, limit, doc); // no slot yet: every chunk is missing
+    const pending = slot ? await vectors.missing(slot.slot, limit, doc) : await vectors.missing(-1, limit, doc); // no slot yet: every chunk is missing
     if (pending.length === 0) return 0;
     for (let i = 0; i < pending.length; i += BATCH) {
       signal?.throwIfAborted();
@@ -45,11 +53,17 @@ export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; 
       slot ??= await vectors.ensureSlot(embedder.id, vecs[0]!.length);
       await vectors.upsert(
         slot,
-        batch.map((c, j) => ({ rowid: c.rowid, chunkId: c.chunkId, userId: c.userId, docType: c.docType, vector: vecs[j]! })),
+        batch.map((c, j) => ({
+          rowid: c.rowid,
+          chunkId: c.chunkId,
+          userId: c.userId,
+          docType: c.docType,
+          vector: vecs[j]!,
+        })),
       );
     }
     // The first model ever used becomes active as soon as it has vectors.
-    if (slot && !await vectors.active()) await vectors.activate(slot.slot);
+    if (slot && !(await vectors.active())) await vectors.activate(slot.slot);
     return pending.length;
   }
 
@@ -79,8 +93,12 @@ export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; 
       await vectors.prepare();
       const active = await vectors.active();
       if (active?.model === embedder.id) return false;
-      if (!active && await chunksEmpty()) return false;
-      await jobs.enqueue(REEMBED_JOB, { model: embedder.id }, { idempotencyKey: `reembed:${embedder.id}:${active?.model ?? "none"}` });
+      if (!active && (await chunksEmpty())) return false;
+      await jobs.enqueue(
+        REEMBED_JOB,
+        { model: embedder.id },
+        { idempotencyKey: `reembed:${embedder.id}:${active?.model ?? "none"}` },
+      );
       logger.info("re-embedding the library", { from: active?.model ?? null, to: embedder.id });
       return true;
     },
@@ -114,7 +132,7 @@ export function createIndexer(deps: { chunks: ChunksRepo; vectors: VectorIndex; 
   };
 
   async function chunksEmpty(): Promise<boolean> {
-    return await chunks.count() === 0;
+    return (await chunks.count()) === 0;
   }
 }
 export type Indexer = ReturnType<typeof createIndexer>;

@@ -48,7 +48,9 @@ export function startMarkdownSite() {
     hostname: "127.0.0.1",
     fetch(req) {
       const md = pages.get(new URL(req.url).pathname);
-      return md === undefined ? new Response("not found", { status: 404 }) : new Response(md, { headers: { "content-type": "text/markdown; charset=utf-8" } });
+      return md === undefined
+        ? new Response("not found", { status: 404 })
+        : new Response(md, { headers: { "content-type": "text/markdown; charset=utf-8" } });
     },
   });
   return {
@@ -63,13 +65,25 @@ export function startMarkdownSite() {
 export type MarkdownSite = ReturnType<typeof startMarkdownSite>;
 
 /** Saves a source from the site and returns its id (indexing happens when the runner drains). */
-export async function saveSource(ctx: TestContext, key: string, site: MarkdownSite, path: string, markdown: string, body: Record<string, unknown> = {}): Promise<string> {
+export async function saveSource(
+  ctx: TestContext,
+  key: string,
+  site: MarkdownSite,
+  path: string,
+  markdown: string,
+  body: Record<string, unknown> = {},
+): Promise<string> {
   const r = await call(ctx, "POST", "/api/v1/sources", { key, body: { url: site.publish(path, markdown), ...body } });
   expect(r.status).toBe(201);
   return r.body.id as string;
 }
 
-export async function saveNote(ctx: TestContext, key: string, content: string, body: Record<string, unknown> = {}): Promise<string> {
+export async function saveNote(
+  ctx: TestContext,
+  key: string,
+  content: string,
+  body: Record<string, unknown> = {},
+): Promise<string> {
   const r = await call(ctx, "POST", "/api/v1/notes", { key, body: { content, ...body } });
   expect(r.status).toBe(201);
   return r.body.id as string;
@@ -80,19 +94,29 @@ export async function search(ctx: TestContext, key: string, body: Record<string,
 }
 
 export function chunkText(ctx: TestContext, chunkId: string): string | undefined {
-  return ctx.db.sqlite.query<{ text: string }, [string]>("SELECT text FROM chunks WHERE chunk_id = ?").get(chunkId)?.text;
+  return ctx.db.sqlite.query<{ text: string }, [string]>("SELECT text FROM chunks WHERE chunk_id = ?").get(chunkId)
+    ?.text;
 }
 
 export function chunkOwner(ctx: TestContext, chunkId: string): { userId: string; docId: string } | null {
-  return ctx.db.sqlite.query<{ userId: string; docId: string }, [string]>("SELECT user_id userId, doc_id docId FROM chunks WHERE chunk_id = ?").get(chunkId);
+  return ctx.db.sqlite
+    .query<{ userId: string; docId: string }, [string]>(
+      "SELECT user_id userId, doc_id docId FROM chunks WHERE chunk_id = ?",
+    )
+    .get(chunkId);
 }
 
 /** Rows the index holds for a document (chunks, float vectors), and the binary codes of the whole active model. */
 export function indexRows(ctx: TestContext, docId: string): { chunks: number; vectors: number; totalCodes: number } {
   const q = <T>(sql: string, ...args: (string | number)[]) => ctx.db.sqlite.query<T, any[]>(sql).get(...args)!;
   const chunks = q<{ n: number }>("SELECT count(*) n FROM chunks WHERE doc_id = ?", docId).n;
-  const vectors = q<{ n: number }>("SELECT count(*) n FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid WHERE c.doc_id = ?", docId).n;
-  const slot = ctx.db.sqlite.query<{ slot: number }, []>("SELECT slot FROM embedding_models WHERE state = 'active'").get()?.slot;
+  const vectors = q<{ n: number }>(
+    "SELECT count(*) n FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid WHERE c.doc_id = ?",
+    docId,
+  ).n;
+  const slot = ctx.db.sqlite
+    .query<{ slot: number }, []>("SELECT slot FROM embedding_models WHERE state = 'active'")
+    .get()?.slot;
   const totalCodes = slot === undefined ? 0 : q<{ n: number }>(`SELECT count(*) n FROM vecidx_${slot}`).n;
   return { chunks, vectors, totalCodes };
 }

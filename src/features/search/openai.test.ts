@@ -38,10 +38,16 @@ async function library(f: FakeOpenAI, env: Record<string, string>) {
   return { ctx, a, ids };
 }
 
-const ask = (ctx: TestContext, key: string, question: string) => call(ctx, "POST", "/api/v1/search/ask", { key, body: { question } });
-const used = async (ctx: TestContext, key: string) => (await call(ctx, "GET", "/api/v1/account", { key })).body.credits.used as number;
+const ask = (ctx: TestContext, key: string, question: string) =>
+  call(ctx, "POST", "/api/v1/search/ask", { key, body: { question } });
+const used = async (ctx: TestContext, key: string) =>
+  (await call(ctx, "GET", "/api/v1/account", { key })).body.credits.used as number;
 const chatReply = (content: unknown) => ({
-  json: { id: "x", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] },
+  json: {
+    id: "x",
+    object: "chat.completion",
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+  },
 });
 
 describe("openai embedder", () => {
@@ -51,10 +57,18 @@ describe("openai embedder", () => {
     const calls = f.requests.filter((r) => r.path === "/v1/embeddings");
     expect(calls.length).toBeGreaterThan(0);
     expect((calls[0]!.body as { model: string }).model).toBe("fake-embed");
-    const models = ctx.db.sqlite.query<{ model: string; dimensions: number; state: string }, []>("SELECT model, dimensions, state FROM embedding_models").all();
+    const models = ctx.db.sqlite
+      .query<{ model: string; dimensions: number; state: string }, []>(
+        "SELECT model, dimensions, state FROM embedding_models",
+      )
+      .all();
     expect(models).toEqual([{ model: "fake-embed", dimensions: 96, state: "active" }]);
-    const dims = ctx.db.sqlite.query<{ d: number; n: number }, []>("SELECT dimensions d, count(*) n FROM chunk_vectors GROUP BY dimensions").all();
-    expect(dims).toEqual([{ d: 96, n: ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n }]);
+    const dims = ctx.db.sqlite
+      .query<{ d: number; n: number }, []>("SELECT dimensions d, count(*) n FROM chunk_vectors GROUP BY dimensions")
+      .all();
+    expect(dims).toEqual([
+      { d: 96, n: ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n },
+    ]);
     for (const mode of MODES) {
       const r = await search(ctx, a.key, { query: "sourdough starter flour", mode });
       expect(r.body.data[0].id).toBe(ids.bread);
@@ -94,7 +108,10 @@ describe("openai chat", () => {
     expect(c).toMatchObject({ n: 1, type: "note", id: ids.bread, title: "Bread" });
     expect(chunkText(ctx, c.chunk_id)).toContain(c.quote);
     expect(c.quote).toContain("twice a day");
-    const sent = f.requests.find((q) => q.path === "/v1/chat/completions")!.body as { model: string; messages: { role: string; content: string }[] };
+    const sent = f.requests.find((q) => q.path === "/v1/chat/completions")!.body as {
+      model: string;
+      messages: { role: string; content: string }[];
+    };
     expect(sent.model).toBe("fake-chat");
     expect(sent.messages[0]!.role).toBe("system");
     expect(sent.messages[1]!.content).toContain("[1] Bread\n");
@@ -102,12 +119,20 @@ describe("openai chat", () => {
   });
 
   test("markers citing passages that do not exist are dropped and the rest renumbered", async () => {
-    const f = fake({ chatReply: "Sea stars use tube feet [9]. Anemones fold their tentacles [2]. Planets move on ellipses [1, 9]." });
+    const f = fake({
+      chatReply: "Sea stars use tube feet [9]. Anemones fold their tentacles [2]. Planets move on ellipses [1, 9].",
+    });
     const { ctx, a } = await library(f, { AI_CHAT_MODEL: "fake-chat" });
-    const r = await ask(ctx, a.key, "How do sea stars and anemones survive in tide pools, and how do planets move around the sun?");
+    const r = await ask(
+      ctx,
+      a.key,
+      "How do sea stars and anemones survive in tide pools, and how do planets move around the sun?",
+    );
     expect(r.status).toBe(200);
     expect(r.body.answer).not.toContain("[9]");
-    expect(r.body.answer).toMatch(/^Sea stars use tube feet\. Anemones fold their tentacles \[1\]\. Planets move on ellipses \[2\]\.$/);
+    expect(r.body.answer).toMatch(
+      /^Sea stars use tube feet\. Anemones fold their tentacles \[1\]\. Planets move on ellipses \[2\]\.$/,
+    );
     expect(r.body.citations.map((c: { n: number }) => c.n)).toEqual([1, 2]);
     for (const c of r.body.citations) expect(chunkText(ctx, c.chunk_id)).toContain(c.quote);
   });
@@ -178,7 +203,10 @@ describe("changing the embedder", () => {
     const second = open({ AI_BASE_URL: f.url, AI_EMBEDDING_MODEL: "fake-embed" });
     const ctx = second as unknown as TestContext;
     expect(await second.services.indexer.ensureCurrent()).toBe(true);
-    const models = () => ctx.db.sqlite.query<{ model: string; state: string }, []>("SELECT model, state FROM embedding_models ORDER BY slot").all();
+    const models = () =>
+      ctx.db.sqlite
+        .query<{ model: string; state: string }, []>("SELECT model, state FROM embedding_models ORDER BY slot")
+        .all();
     expect(models()).toEqual([{ model: "builtin-hash-v1", state: "active" }]);
     // Before the job runs, vector search still answers, with the builtin model's vectors.
     const before = await search(ctx, a.key, { query: "sourdough starter flour", mode: "vector" });
@@ -196,7 +224,9 @@ describe("changing the embedder", () => {
     const after = await search(ctx, a.key, { query: "sourdough starter flour", mode: "vector" });
     expect(after.body.data[0].id).toBe(bread);
     // The query itself was embedded by the new model.
-    expect(f.requests.filter((r) => r.path === "/v1/embeddings").at(-1)!.body).toMatchObject({ input: ["sourdough starter flour"] });
+    expect(f.requests.filter((r) => r.path === "/v1/embeddings").at(-1)!.body).toMatchObject({
+      input: ["sourdough starter flour"],
+    });
     expect(await second.services.indexer.ensureCurrent()).toBe(false);
     second.db.close();
   });

@@ -48,7 +48,9 @@ test("hashed → builtin re-embeds in the background with visible progress", asy
     const p = await progress();
     expect(p.status).toBe("done");
     expect(p.chunks_done).toBe(p.chunks_total);
-    const active = ctx.db.sqlite.query<{ model: string }, []>("SELECT model FROM embedding_models WHERE state = 'active'").get()!.model;
+    const active = ctx.db.sqlite
+      .query<{ model: string }, []>("SELECT model FROM embedding_models WHERE state = 'active'")
+      .get()!.model;
     expect(active).toBe(second.services.ai.embedder.id);
     const r = await search(ctx, a.key, { query: "letting a loaf rest before cutting it", mode: "vector" });
     expect(r.body.data[0]?.id).toBe(bread);

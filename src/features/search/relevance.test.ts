@@ -40,9 +40,13 @@ describe("relevance with the builtin neural embedder", () => {
     expect(hits[0]?.id).toBe(ids.orbits);
   }, 60_000);
 
-  test.each(["vector", "hybrid"])("%s: a query about nothing in the library returns nothing", async (mode) => {
-    expect(await find({ query: "kubernetes pod eviction policy", mode })).toEqual([]);
-  }, 60_000);
+  test.each(["vector", "hybrid"])(
+    "%s: a query about nothing in the library returns nothing",
+    async (mode) => {
+      expect(await find({ query: "kubernetes pod eviction policy", mode })).toEqual([]);
+    },
+    60_000,
+  );
 
   test("vector results are not padded up to the limit with unrelated documents", async () => {
     const hits = await find({ query: "sea anemones at low tide", mode: "vector", limit: 10 });

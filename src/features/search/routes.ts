@@ -5,35 +5,42 @@ import type { Services } from "../../services.ts";
 import { AskRequest, AskResponse, SearchRequest, SearchResponse } from "./schema.ts";
 
 export function searchRoutes(s: Services) {
-  return new Elysia({ prefix: "/search", tags: ["Search"] })
-    // POST /api/v1/search
-    .post(
-      "/",
-      async ({ request, body }) => {
-        const mode = body.mode ?? "text";
-        const data = await s.search.search(actorOf(request), body.query, { mode, types: body.types, notebookId: body.notebook_id, limit: body.limit ?? 10 });
-        return { mode, data };
-      },
-      {
-        body: SearchRequest,
-        response: SearchResponse,
-        detail: {
-          operationId: "search",
-          summary: "Search sources and notes by words, meaning or both",
-          description:
-            "`text` ranks by BM25 over the full text, `vector` by meaning over chunk embeddings, `hybrid` fuses both rankings. Results are grouped per source or note, with the best passage as snippet.",
+  return (
+    new Elysia({ prefix: "/search", tags: ["Search"] })
+      // POST /api/v1/search
+      .post(
+        "/",
+        async ({ request, body }) => {
+          const mode = body.mode ?? "text";
+          const data = await s.search.search(actorOf(request), body.query, {
+            mode,
+            types: body.types,
+            notebookId: body.notebook_id,
+            limit: body.limit ?? 10,
+          });
+          return { mode, data };
         },
-      },
-    )
-    // POST /api/v1/search/ask
-    .post("/ask", ({ request, body }) => s.ask.ask(actorOf(request), body), {
-      body: AskRequest,
-      response: AskResponse,
-      detail: {
-        operationId: "ask",
-        summary: "Ask a question; the answer cites passages of your library",
-        description:
-          "Retrieves the best passages and answers with `[n]` markers matching `citations[].n`. Costs credits when an answer is given; 402 when the allowance is spent (nothing is charged).",
-      },
-    });
+        {
+          body: SearchRequest,
+          response: SearchResponse,
+          detail: {
+            operationId: "search",
+            summary: "Search sources and notes by words, meaning or both",
+            description:
+              "`text` ranks by BM25 over the full text, `vector` by meaning over chunk embeddings, `hybrid` fuses both rankings. Results are grouped per source or note, with the best passage as snippet.",
+          },
+        },
+      )
+      // POST /api/v1/search/ask
+      .post("/ask", ({ request, body }) => s.ask.ask(actorOf(request), body), {
+        body: AskRequest,
+        response: AskResponse,
+        detail: {
+          operationId: "ask",
+          summary: "Ask a question; the answer cites passages of your library",
+          description:
+            "Retrieves the best passages and answers with `[n]` markers matching `citations[].n`. Costs credits when an answer is given; 402 when the allowance is spent (nothing is charged).",
+        },
+      })
+  );
 }

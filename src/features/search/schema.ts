@@ -8,7 +8,9 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 export const SearchRequest = t.Object(
   {
     query: t.String({ minLength: 1, maxLength: 1000 }),
-    mode: t.Optional(oneOf(SEARCH_MODES, { description: "text (BM25, default), vector (KNN) or hybrid (reciprocal rank fusion)" })),
+    mode: t.Optional(
+      oneOf(SEARCH_MODES, { description: "text (BM25, default), vector (KNN) or hybrid (reciprocal rank fusion)" }),
+    ),
     types: t.Optional(t.Array(oneOf(["source", "note"] as const), { minItems: 1, uniqueItems: true })),
     notebook_id: t.Optional(t.String({ pattern: "^nb_[0-9A-Z]{26}$" })),
     limit: t.Optional(Int({ minimum: 1, maximum: 50, default: 10 })),
@@ -35,7 +37,9 @@ export const AskRequest = t.Object(
   {
     question: t.String({ minLength: 1, maxLength: 2000 }),
     notebook_id: t.Optional(t.String({ pattern: "^nb_[0-9A-Z]{26}$" })),
-    source_ids: t.Optional(t.Array(t.String({ pattern: "^src_[0-9A-Z]{26}$" }), { minItems: 1, maxItems: 100, uniqueItems: true })),
+    source_ids: t.Optional(
+      t.Array(t.String({ pattern: "^src_[0-9A-Z]{26}$" }), { minItems: 1, maxItems: 100, uniqueItems: true }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -56,7 +60,9 @@ export const AskResponse = t.Object({
   answer: t.String({ description: "Claims are marked [1], [2] matching citations[].n" }),
   citations: t.Array(Citation),
   model: t.String(),
-  extractive: t.Boolean({ description: "true when the answer is built from retrieved sentences, not written by a model" }),
+  extractive: t.Boolean({
+    description: "true when the answer is built from retrieved sentences, not written by a model",
+  }),
   credits_used: Int(),
   credits_remaining: Int(),
 });

@@ -2,7 +2,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { startOutsideWeb } from "../../../test/outside-web.ts";
-import { chunkOwner, indexRows, longLighthouse, MODES, saveNote, saveSource, search, startMarkdownSite, TEXTS } from "./library.fixture.ts";
+import {
+  chunkOwner,
+  indexRows,
+  longLighthouse,
+  MODES,
+  saveNote,
+  saveSource,
+  search,
+  startMarkdownSite,
+  TEXTS,
+} from "./library.fixture.ts";
 
 const site = startMarkdownSite();
 afterAll(() => site.stop());
@@ -45,7 +55,8 @@ describe("search over a small library", () => {
     expect(top.snippet.length).toBeLessThanOrEqual(225);
     expect(top.snippet).not.toMatch(/[#*`]/);
     expect(top.highlights.length).toBeGreaterThan(0);
-    for (const h of top.highlights) expect(top.snippet.slice(h.start, h.end).toLowerCase()).toMatch(/^(sourdough|starter|flour)$/);
+    for (const h of top.highlights)
+      expect(top.snippet.slice(h.start, h.end).toLowerCase()).toMatch(/^(sourdough|starter|flour)$/);
     const scores = r.body.data.map((d: { score: number }) => d.score);
     expect(scores).toEqual([...scores].sort((x, y) => y - x));
   });
@@ -57,7 +68,9 @@ describe("search over a small library", () => {
   });
 
   test.each(MODES)("%s groups several chunks of one document into one result", async (mode) => {
-    const chunks = lib.ctx.db.sqlite.query<{ n: number }, [string]>("SELECT count(*) n FROM chunks WHERE doc_id = ?").get(lib.ids.lighthouse)!.n;
+    const chunks = lib.ctx.db.sqlite
+      .query<{ n: number }, [string]>("SELECT count(*) n FROM chunks WHERE doc_id = ?")
+      .get(lib.ids.lighthouse)!.n;
     expect(chunks).toBeGreaterThanOrEqual(3);
     const r = await find({ query: "lighthouse keeper lens", mode });
     const ids = r.body.data.map((d: { id: string }) => d.id);
@@ -77,7 +90,11 @@ describe("search over a small library", () => {
   });
 
   test.each(MODES)("%s filters by notebook (its sources and its notes)", async (mode) => {
-    const r = await find({ query: "lighthouse keeper tide pools sourdough compost planets", mode, notebook_id: lib.nb.id });
+    const r = await find({
+      query: "lighthouse keeper tide pools sourdough compost planets",
+      mode,
+      notebook_id: lib.nb.id,
+    });
     const ids = r.body.data.map((d: { id: string }) => d.id);
     expect(ids.sort()).toEqual([lib.ids.lighthouse, lib.ids.tides].sort());
     const typed = await find({ query: "lighthouse keeper tide pools", mode, notebook_id: lib.nb.id, types: ["note"] });
@@ -134,7 +151,22 @@ describe("search over a small library", () => {
   });
 
   // FTS5 syntax in user input must be words, never an error.
-  const hostile = ['"', "*", "NEAR(", "-", '"sourdough', "sourdough*", "NEAR(sourdough starter)", "-starter", "title:sourdough", "text:sourdough", "sourdough AND OR NOT", "(sourdough", "^sourdough", "'; DROP TABLE chunks; --"];
+  const hostile = [
+    '"',
+    "*",
+    "NEAR(",
+    "-",
+    '"sourdough',
+    "sourdough*",
+    "NEAR(sourdough starter)",
+    "-starter",
+    "title:sourdough",
+    "text:sourdough",
+    "sourdough AND OR NOT",
+    "(sourdough",
+    "^sourdough",
+    "'; DROP TABLE chunks; --",
+  ];
   test.each(hostile)("%j is answered, never a 500", async (query) => {
     for (const mode of MODES) {
       const r = await find({ query, mode });
@@ -174,10 +206,15 @@ describe("isolation", () => {
     const ctx = createTestContext();
     const a = await userWithKey(ctx);
     const b = await userWithKey(ctx);
-    const mine = [await saveSource(ctx, a.key, site, path("a-orbits"), TEXTS.orbits), await saveNote(ctx, a.key, "Sourdough is mentioned once here.")];
+    const mine = [
+      await saveSource(ctx, a.key, site, path("a-orbits"), TEXTS.orbits),
+      await saveNote(ctx, a.key, "Sourdough is mentioned once here."),
+    ];
     // B holds exactly what A is about to search for, and more of it.
     await saveSource(ctx, b.key, site, path("b-bread"), TEXTS.bread);
-    await saveNote(ctx, b.key, `${TEXTS.bread}\n\nSourdough starter, sourdough starter, sourdough starter.`, { title: "Sourdough starter" });
+    await saveNote(ctx, b.key, `${TEXTS.bread}\n\nSourdough starter, sourdough starter, sourdough starter.`, {
+      title: "Sourdough starter",
+    });
     await ctx.runner.drain();
     for (const mode of MODES) {
       for (const query of ["sourdough starter", "planets orbit", "Dutch oven bake loaf"]) {
@@ -206,8 +243,13 @@ describe("the index follows the library", () => {
 
   test("every chunk gets a vector and a binary code, and points into the stored Markdown", async () => {
     const { ctx, a, src, note } = await seeded();
-    const content = (await call(ctx, "GET", `/api/v1/sources/${src}?include=content`, { key: a.key })).body.content as string;
-    const spans = ctx.db.sqlite.query<{ text: string; start: number; end: number }, [string]>("SELECT text, start_offset start, end_offset \"end\" FROM chunks WHERE doc_id = ?").all(src);
+    const content = (await call(ctx, "GET", `/api/v1/sources/${src}?include=content`, { key: a.key })).body
+      .content as string;
+    const spans = ctx.db.sqlite
+      .query<{ text: string; start: number; end: number }, [string]>(
+        'SELECT text, start_offset start, end_offset "end" FROM chunks WHERE doc_id = ?',
+      )
+      .all(src);
     expect(spans.length).toBeGreaterThan(0);
     for (const c of spans) expect(content.slice(c.start, c.end)).toBe(c.text);
     for (const id of [src, note]) {
@@ -242,7 +284,13 @@ describe("the index follows the library", () => {
   test("a refetched source whose page changed is re-chunked", async () => {
     const { ctx, a } = await seeded();
     const p = path("changing");
-    const id = await saveSource(ctx, a.key, site, p, "# Volcanoes\n\nMagma rises through the crust and erupts as lava.");
+    const id = await saveSource(
+      ctx,
+      a.key,
+      site,
+      p,
+      "# Volcanoes\n\nMagma rises through the crust and erupts as lava.",
+    );
     await ctx.runner.drain();
     expect(await idsFor(ctx, a.key, "magma lava", "text")).toContain(id);
     site.publish(p, "# Deserts\n\nDunes migrate as the wind moves sand grains across the desert floor.");
@@ -256,14 +304,21 @@ describe("the index follows the library", () => {
 
   test("changing a note's content re-chunks and re-embeds it", async () => {
     const { ctx, a, note } = await seeded();
-    const oldChunks = ctx.db.sqlite.query<{ id: string }, [string]>("SELECT chunk_id id FROM chunks WHERE doc_id = ?").all(note);
-    const r = await call(ctx, "PATCH", `/api/v1/notes/${note}`, { key: a.key, body: { content: "# Glaciers\n\nGlaciers carve valleys as the ice grinds over bedrock for thousands of years." } });
+    const oldChunks = ctx.db.sqlite
+      .query<{ id: string }, [string]>("SELECT chunk_id id FROM chunks WHERE doc_id = ?")
+      .all(note);
+    const r = await call(ctx, "PATCH", `/api/v1/notes/${note}`, {
+      key: a.key,
+      body: { content: "# Glaciers\n\nGlaciers carve valleys as the ice grinds over bedrock for thousands of years." },
+    });
     expect(r.status).toBe(200);
     // Text search sees the change at once (same transaction); the old words are gone.
     expect(await idsFor(ctx, a.key, "anemones tentacles", "text")).not.toContain(note);
     expect(await idsFor(ctx, a.key, "glaciers bedrock", "text")).toContain(note);
     await ctx.runner.drain();
-    const newChunks = ctx.db.sqlite.query<{ id: string }, [string]>("SELECT chunk_id id FROM chunks WHERE doc_id = ?").all(note);
+    const newChunks = ctx.db.sqlite
+      .query<{ id: string }, [string]>("SELECT chunk_id id FROM chunks WHERE doc_id = ?")
+      .all(note);
     expect(newChunks.some((c) => oldChunks.some((o) => o.id === c.id))).toBe(false);
     const rows = indexRows(ctx, note);
     expect(rows.vectors).toBe(rows.chunks);

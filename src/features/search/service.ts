@@ -90,9 +90,9 @@ export function createSearchService(deps: {
     const match = ftsExpression(query);
     if (!match) return [];
     const docType = o.types?.length === 1 ? o.types[0] : undefined;
-    return (await chunks
-      .fts(userId, match, { limit: pool, docType, notebookId: o.notebookId, sourceIds: o.sourceIds }))
-      .map((r) => ({ rowid: r.rowid, score: -r.rank }));
+    return (
+      await chunks.fts(userId, match, { limit: pool, docType, notebookId: o.notebookId, sourceIds: o.sourceIds })
+    ).map((r) => ({ rowid: r.rowid, score: -r.rank }));
   }
 
   /** The query's vector; null when it has no features at all (only punctuation): it has no neighbours. */
@@ -103,7 +103,7 @@ export function createSearchService(deps: {
     } catch (err) {
       throw err instanceof AIError ? aiErrorToAppError(err) : err;
     }
-    return v && v.some((x) => x !== 0) ? v : null;
+    return v?.some((x) => x !== 0) ? v : null;
   }
 
   /** The chunks a filtered search may return, or null for "all of the user's". */
@@ -128,7 +128,13 @@ export function createSearchService(deps: {
     return qv ? vectorHits(userId, qv, o, pool) : [];
   }
 
-  async function vectorHits(userId: string, qv: NonNullable<Awaited<ReturnType<typeof queryVector>>>, o: SearchOptions, pool: number, candidates = CANDIDATES): Promise<Ranked[]> {
+  async function vectorHits(
+    userId: string,
+    qv: NonNullable<Awaited<ReturnType<typeof queryVector>>>,
+    o: SearchOptions,
+    pool: number,
+    candidates = CANDIDATES,
+  ): Promise<Ranked[]> {
     const docType = o.types?.length === 1 ? o.types[0] : undefined;
     const scoped = scope(userId, o, docType);
     const hits = scoped
@@ -170,7 +176,8 @@ export function createSearchService(deps: {
     const out = new Map<string, { title: string | null; url: string | null }>();
     const srcIds = rows.filter((r) => r.docType === "source").map((r) => r.docId);
     if (srcIds.length) {
-      for (const s of await deps.sources.titlesAndUrls(srcIds)) out.set(`source:${s.id}`, { title: s.title, url: s.url });
+      for (const s of await deps.sources.titlesAndUrls(srcIds))
+        out.set(`source:${s.id}`, { title: s.title, url: s.url });
     }
     for (const r of rows) if (r.docType === "note") out.set(`note:${r.docId}`, { title: r.title || null, url: null });
     return out;
@@ -179,7 +186,12 @@ export function createSearchService(deps: {
   return {
     rank,
     /** Ranked chunks with their rows, filtered to the requested sources (for ask). */
-    async passages(actor: Actor, query: string, o: SearchOptions, k: number): Promise<{ row: ChunkRow; score: number }[]> {
+    async passages(
+      actor: Actor,
+      query: string,
+      o: SearchOptions,
+      k: number,
+    ): Promise<{ row: ChunkRow; score: number }[]> {
       const ranked = await rank(actor, query, o, Math.max(POOL, k * 4));
       const rows = await chunks.byRowids(ranked.map((r) => r.rowid));
       const allowed = o.sourceIds ? new Set(o.sourceIds) : null;

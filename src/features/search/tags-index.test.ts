@@ -9,14 +9,18 @@ import { runImports, upload } from "../imports/test-support.ts";
 async function readySource(ctx: TestContext, userId: string, url: string): Promise<string> {
   const actor = systemActor(userId, "test");
   const { source } = await ctx.services.sources.create(actor, { url, title: "Bread notes" });
-  ctx.db.sqlite.query("UPDATE sources SET status = 'ready', content = ? WHERE id = ?").run("A loaf wants a long, cool proof.", source.id);
+  ctx.db.sqlite
+    .query("UPDATE sources SET status = 'ready', content = ? WHERE id = ?")
+    .run("A loaf wants a long, cool proof.", source.id);
   const row = await ctx.services.sources.get(actor, source.id);
   for (const h of ctx.services.hooks.onSourceReady) await h(actor, row);
   return source.id;
 }
 
 const found = async (ctx: TestContext, key: string, query: string) =>
-  ((await call(ctx, "POST", "/api/v1/search", { key, body: { query, mode: "text" } })).body.data as { id: string }[]).map((h) => h.id);
+  (
+    (await call(ctx, "POST", "/api/v1/search", { key, body: { query, mode: "text" } })).body.data as { id: string }[]
+  ).map((h) => h.id);
 
 test("PATCH tags: the new tag is found by search and the old one no longer", async () => {
   const ctx = createTestContext();

@@ -13,12 +13,19 @@ async function library(perOwner: Record<string, number>) {
   let n = 0;
   for (const [userId, count] of Object.entries(perOwner)) {
     for (let i = 0; i < count; i++, n++) {
-      await chunks.replace({ type: "source", id: `doc_${n}`, userId, title: "" }, [{ index: 0, text: `chunk ${n}`, start: 0, end: 7, heading: null, tokenCount: 2 }]);
+      await chunks.replace({ type: "source", id: `doc_${n}`, userId, title: "" }, [
+        { index: 0, text: `chunk ${n}`, start: 0, end: 7, heading: null, tokenCount: 2 },
+      ]);
     }
   }
-  const rows = db.sqlite.query<{ rowid: number; userId: string }, []>("SELECT id rowid, user_id userId FROM chunks ORDER BY id").all();
+  const rows = db.sqlite
+    .query<{ rowid: number; userId: string }, []>("SELECT id rowid, user_id userId FROM chunks ORDER BY id")
+    .all();
   const vectorOf = (rowid: number) => Float32Array.from({ length: 8 }, (_, j) => Math.sin(rowid * (j + 1)));
-  await index.upsert(slot, rows.map((r) => ({ rowid: r.rowid, userId: r.userId, docType: "source", vector: vectorOf(r.rowid) })));
+  await index.upsert(
+    slot,
+    rows.map((r) => ({ rowid: r.rowid, userId: r.userId, docType: "source", vector: vectorOf(r.rowid) })),
+  );
   return { db, repo: createVectorsRepo(db), slot, rows, vectorOf };
 }
 

@@ -28,7 +28,13 @@ function dropTables(c: Conn, tables: string[]): void {
 
 export function createVectorsRepo(db: Db) {
   /** Exact cosine distances of the float vectors of the chunks `rowidsSql` selects, nearest first. */
-  const exact = async (slot: number, query: Float32Array, rowidsSql: string, args: (string | number)[], k: number): Promise<Distance[]> =>
+  const exact = async (
+    slot: number,
+    query: Float32Array,
+    rowidsSql: string,
+    args: (string | number)[],
+    k: number,
+  ): Promise<Distance[]> =>
     db.query((c) =>
       c.sqlite
         .query<Distance, any[]>(
@@ -40,10 +46,18 @@ export function createVectorsRepo(db: Db) {
 
   return {
     async slots(): Promise<ModelSlot[]> {
-      return db.query((c) => c.sqlite.query<ModelSlot, []>("SELECT slot, model, dimensions, state FROM embedding_models ORDER BY slot").all());
+      return db.query((c) =>
+        c.sqlite
+          .query<ModelSlot, []>("SELECT slot, model, dimensions, state FROM embedding_models ORDER BY slot")
+          .all(),
+      );
     },
     async codeTableExists(slot: number): Promise<boolean> {
-      return db.query((c) => c.sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(indexTable(slot)) !== null);
+      return db.query(
+        (c) =>
+          c.sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(indexTable(slot)) !==
+          null,
+      );
     },
     /** Drops a slot's code tables of earlier schemes (and with `current`, of this one too). */
     async dropCodeTables(slot: number, opts: { current: boolean }): Promise<void> {
@@ -52,16 +66,25 @@ export function createVectorsRepo(db: Db) {
     async createCodeTable(slot: number, bits: number): Promise<void> {
       const t = indexTable(slot);
       await db.exec((c) => {
-        c.sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${t} USING vec0(user_id text partition key, shard integer partition key, doc_type text, embedding bit[${bits}])`);
-        c.sqlite.exec(`CREATE TRIGGER IF NOT EXISTS chunks_ad_${t} AFTER DELETE ON chunks BEGIN DELETE FROM ${t} WHERE rowid = old.id; END`);
+        c.sqlite.exec(
+          `CREATE VIRTUAL TABLE IF NOT EXISTS ${t} USING vec0(user_id text partition key, shard integer partition key, doc_type text, embedding bit[${bits}])`,
+        );
+        c.sqlite.exec(
+          `CREATE TRIGGER IF NOT EXISTS chunks_ad_${t} AFTER DELETE ON chunks BEGIN DELETE FROM ${t} WHERE rowid = old.id; END`,
+        );
       });
     },
     /** Writes binary codes, replacing any previous code of the same chunk. */
-    async putCodes(slot: number, rows: { rowid: number; userId: string; docType: string; code: Uint8Array }[]): Promise<void> {
+    async putCodes(
+      slot: number,
+      rows: { rowid: number; userId: string; docType: string; code: Uint8Array }[],
+    ): Promise<void> {
       const t = indexTable(slot);
       await db.exec((c) => {
         const del = c.sqlite.query(`DELETE FROM ${t} WHERE rowid = ?`);
-        const put = c.sqlite.query(`INSERT INTO ${t} (rowid, user_id, shard, doc_type, embedding) VALUES (?, ?, ?, ?, vec_bit(?))`);
+        const put = c.sqlite.query(
+          `INSERT INTO ${t} (rowid, user_id, shard, doc_type, embedding) VALUES (?, ?, ?, ?, vec_bit(?))`,
+        );
         for (const r of rows) {
           del.run(r.rowid);
           put.run(r.rowid, r.userId, r.rowid % SHARDS, r.docType, r.code);
@@ -69,7 +92,11 @@ export function createVectorsRepo(db: Db) {
       });
     },
     /** A page of a slot's float vectors with their chunk's owner and type, by chunk rowid after `after`. */
-    async floatPage(slot: number, after: number, limit: number): Promise<{ rowid: number; userId: string; docType: string; embedding: Uint8Array }[]> {
+    async floatPage(
+      slot: number,
+      after: number,
+      limit: number,
+    ): Promise<{ rowid: number; userId: string; docType: string; embedding: Uint8Array }[]> {
       return db.query((c) =>
         c.sqlite
           .query<{ rowid: number; userId: string; docType: string; embedding: Uint8Array }, [number, number, number]>(
@@ -80,7 +107,13 @@ export function createVectorsRepo(db: Db) {
       );
     },
     /** Candidates from the code table: each shard of the owner's partition asked for its `perShard` best. */
-    async shardCandidates(slot: number, userId: string, code: Uint8Array, perShard: number, docType?: string): Promise<number[]> {
+    async shardCandidates(
+      slot: number,
+      userId: string,
+      code: Uint8Array,
+      perShard: number,
+      docType?: string,
+    ): Promise<number[]> {
       const typeFilter = docType ? "AND doc_type = ?" : "";
       return db.query((c) => {
         const shardQuery = c.sqlite.query<{ rowid: number }, any[]>(
@@ -102,10 +135,18 @@ export function createVectorsRepo(db: Db) {
     },
     /** Exact cosine distances of the given chunks (those with a vector under the slot). */
     async exactAmong(slot: number, query: Float32Array, ids: number[]): Promise<Distance[]> {
-      return ids.length === 0 ? [] : exact(slot, query, "SELECT value FROM json_each(?)", [JSON.stringify(ids)], ids.length);
+      return ids.length === 0
+        ? []
+        : exact(slot, query, "SELECT value FROM json_each(?)", [JSON.stringify(ids)], ids.length);
     },
     /** Exact cosine distances of candidates, keeping only the owner's chunks (of the type). */
-    async rerank(slot: number, query: Float32Array, userId: string, cands: number[], docType?: string): Promise<Distance[]> {
+    async rerank(
+      slot: number,
+      query: Float32Array,
+      userId: string,
+      cands: number[],
+      docType?: string,
+    ): Promise<Distance[]> {
       const typeFilter = docType ? "AND c.doc_type = ?" : "";
       const args: (string | number | Uint8Array)[] = [blob(query), slot, userId, JSON.stringify(cands)];
       if (docType) args.push(docType);
@@ -124,7 +165,11 @@ export function createVectorsRepo(db: Db) {
       const args: string[] = [userId, JSON.stringify(ids)];
       if (docType) args.push(docType);
       const rows = await db.query((c) =>
-        c.sqlite.query<{ id: number }, string[]>(`SELECT c.id FROM chunks c WHERE +c.user_id = ? AND c.id IN (SELECT value FROM json_each(?)) ${typeFilter}`).all(...args),
+        c.sqlite
+          .query<{ id: number }, string[]>(
+            `SELECT c.id FROM chunks c WHERE +c.user_id = ? AND c.id IN (SELECT value FROM json_each(?)) ${typeFilter}`,
+          )
+          .all(...args),
       );
       return new Set(rows.map((r) => r.id));
     },
@@ -133,7 +178,9 @@ export function createVectorsRepo(db: Db) {
       return db.exec((c) => {
         if (replacing !== null) c.sqlite.query("DELETE FROM embedding_models WHERE slot = ?").run(replacing);
         return c.sqlite
-          .query<{ slot: number }, [string, number, string]>("INSERT INTO embedding_models (model, dimensions, state, created_at) VALUES (?, ?, 'building', ?) RETURNING slot")
+          .query<{ slot: number }, [string, number, string]>(
+            "INSERT INTO embedding_models (model, dimensions, state, created_at) VALUES (?, ?, 'building', ?) RETURNING slot",
+          )
           .get(model, dimensions, at)!.slot;
       });
     },
@@ -145,16 +192,26 @@ export function createVectorsRepo(db: Db) {
       });
     },
     async markActive(slot: number, at: string): Promise<void> {
-      await db.exec((c) => c.sqlite.query("UPDATE embedding_models SET state = 'active', activated_at = ? WHERE slot = ?").run(at, slot));
+      await db.exec((c) =>
+        c.sqlite.query("UPDATE embedding_models SET state = 'active', activated_at = ? WHERE slot = ?").run(at, slot),
+      );
     },
     /**
      * Stores float vectors of chunks that still have the given chunk id (a chunk may have been
      * replaced while it was embedded, and its rowid reused); returns the rows stored.
      */
-    async putFloats<R extends { rowid: number; chunkId?: string; vector: Float32Array }>(slot: number, dimensions: number, rows: R[]): Promise<R[]> {
+    async putFloats<R extends { rowid: number; chunkId?: string; vector: Float32Array }>(
+      slot: number,
+      dimensions: number,
+      rows: R[],
+    ): Promise<R[]> {
       return db.exec((c) => {
-        const putFloat = c.sqlite.query("INSERT OR REPLACE INTO chunk_vectors (chunk_rowid, slot, dimensions, embedding) VALUES (?, ?, ?, ?)");
-        const current = c.sqlite.query<{ chunkId: string }, [number]>("SELECT chunk_id chunkId FROM chunks WHERE id = ?");
+        const putFloat = c.sqlite.query(
+          "INSERT OR REPLACE INTO chunk_vectors (chunk_rowid, slot, dimensions, embedding) VALUES (?, ?, ?, ?)",
+        );
+        const current = c.sqlite.query<{ chunkId: string }, [number]>(
+          "SELECT chunk_id chunkId FROM chunks WHERE id = ?",
+        );
         const kept: R[] = [];
         for (const r of rows) {
           const now = current.get(r.rowid);
@@ -166,7 +223,11 @@ export function createVectorsRepo(db: Db) {
       });
     },
     /** Per document: how many chunks it has and how many of them have a vector in this slot. */
-    async progress(slot: number, docType: string, ids: string[]): Promise<{ id: string; total: number; done: number }[]> {
+    async progress(
+      slot: number,
+      docType: string,
+      ids: string[],
+    ): Promise<{ id: string; total: number; done: number }[]> {
       return db.query((c) =>
         c.sqlite
           .query<{ id: string; total: number; done: number }, [number, string, string]>(
@@ -196,10 +257,16 @@ export function createVectorsRepo(db: Db) {
       return db.query((c) => c.sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version);
     },
     /** Up to `limit` of the owner's binary codes (the cache asks for one more than would fit its budget). */
-    async ownerCodes(slot: number, userId: string, limit: number): Promise<{ rowid: number; docType: string; code: Uint8Array }[]> {
+    async ownerCodes(
+      slot: number,
+      userId: string,
+      limit: number,
+    ): Promise<{ rowid: number; docType: string; code: Uint8Array }[]> {
       return db.query((c) =>
         c.sqlite
-          .query<{ rowid: number; docType: string; code: Uint8Array }, [string, number]>(`SELECT rowid, doc_type docType, embedding code FROM ${indexTable(slot)} WHERE user_id = ? LIMIT ?`)
+          .query<{ rowid: number; docType: string; code: Uint8Array }, [string, number]>(
+            `SELECT rowid, doc_type docType, embedding code FROM ${indexTable(slot)} WHERE user_id = ? LIMIT ?`,
+          )
           .all(userId, limit),
       );
     },

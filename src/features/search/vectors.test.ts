@@ -42,7 +42,9 @@ async function indexOf(vectors: Float32Array[], opts: { users?: string[] } = {})
   const owner = (i: number) => users[i % users.length]!;
   const type = (i: number): DocType => (i % 2 ? "note" : "source");
   for (const i of vectors.keys()) {
-    await chunks.replace({ type: type(i), id: `doc_${i}`, userId: owner(i), title: "" }, [{ index: 0, text: `chunk ${i}`, start: 0, end: 7, heading: null, tokenCount: 2 }]);
+    await chunks.replace({ type: type(i), id: `doc_${i}`, userId: owner(i), title: "" }, [
+      { index: 0, text: `chunk ${i}`, start: 0, end: 7, heading: null, tokenCount: 2 },
+    ]);
   }
   const rows = db.sqlite.query<{ rowid: number; docId: string }, []>("SELECT id rowid, doc_id docId FROM chunks").all();
   const slot = await index.ensureSlot("test-model", vectors[0]!.length);
@@ -97,7 +99,11 @@ describe("knn", () => {
     const queries = clustered(40, 64, 2);
     let hits = 0;
     for (const q of queries) {
-      const exact = vectors.map((v, i) => [i, dot(q, v)] as const).sort((x, y) => y[1] - x[1]).slice(0, 10).map(([i]) => i);
+      const exact = vectors
+        .map((v, i) => [i, dot(q, v)] as const)
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, 10)
+        .map(([i]) => i);
       const got = (await index.knn(slot, "usr_a", q, { k: 10, candidates: 512 })).map((h) => rowOf.get(h.rowid)!);
       hits += got.filter((i) => exact.includes(i)).length;
     }
@@ -122,7 +128,8 @@ describe("knn", () => {
     const vectors = clustered(400, 32, 4);
     const { index, slot, rowOf, owner, type } = await indexOf(vectors, { users: ["usr_a", "usr_b"] });
     for (const q of vectors.slice(0, 20)) {
-      for (const h of await index.knn(slot, "usr_a", q, { k: 50, candidates: 512 })) expect(owner(rowOf.get(h.rowid)!)).toBe("usr_a");
+      for (const h of await index.knn(slot, "usr_a", q, { k: 50, candidates: 512 }))
+        expect(owner(rowOf.get(h.rowid)!)).toBe("usr_a");
       for (const h of await index.knn(slot, "usr_b", q, { k: 50, candidates: 512, docType: "note" })) {
         expect(owner(rowOf.get(h.rowid)!)).toBe("usr_b");
         expect(type(rowOf.get(h.rowid)!)).toBe("note");
@@ -143,10 +150,13 @@ describe("codes held in memory", () => {
     // Deleted by SQL (a trigger path the cache does not see), then the rowid is reused for usr_b.
     db.sqlite.query("DELETE FROM chunks WHERE id = ?").run(rowid);
     db.sqlite
-      .query("INSERT INTO chunks (id, chunk_id, user_id, doc_type, doc_id, idx, text, start_offset, end_offset, token_count) VALUES (?, 'chk_x', 'usr_b', 'source', 'doc_x', 0, 'x', 0, 1, 1)")
+      .query(
+        "INSERT INTO chunks (id, chunk_id, user_id, doc_type, doc_id, idx, text, start_offset, end_offset, token_count) VALUES (?, 'chk_x', 'usr_b', 'source', 'doc_x', 0, 'x', 0, 1, 1)",
+      )
       .run(rowid);
     await index.upsert(slot, [{ rowid, userId: "usr_b", docType: "source", vector: q }]);
-    for (let i = 0; i < 2; i++) expect((await index.knn(slot, "usr_a", q, { k: 20, candidates: 64 })).map((h) => h.rowid)).not.toContain(rowid);
+    for (let i = 0; i < 2; i++)
+      expect((await index.knn(slot, "usr_a", q, { k: 20, candidates: 64 })).map((h) => h.rowid)).not.toContain(rowid);
     const other = first[1]!.rowid; // a plain delete: gone from the results at once
     db.sqlite.query("DELETE FROM chunks WHERE id = ?").run(other);
     expect((await index.knn(slot, "usr_a", q, { k: 20, candidates: 64 })).map((h) => h.rowid)).not.toContain(other);
@@ -162,16 +172,26 @@ describe("codes held in memory", () => {
       const vectors = clustered(50, 16, 12);
       const chunks = createChunksRepo(one);
       for (const i of vectors.keys()) {
-        await chunks.replace({ type: "note", id: `doc_${i}`, userId: "usr_a", title: "" }, [{ index: 0, text: `c ${i}`, start: 0, end: 3, heading: null, tokenCount: 1 }]);
+        await chunks.replace({ type: "note", id: `doc_${i}`, userId: "usr_a", title: "" }, [
+          { index: 0, text: `c ${i}`, start: 0, end: 3, heading: null, tokenCount: 1 },
+        ]);
       }
-      const rows = one.sqlite.query<{ rowid: number; docId: string }, []>("SELECT id rowid, doc_id docId FROM chunks ORDER BY id").all();
+      const rows = one.sqlite
+        .query<{ rowid: number; docId: string }, []>("SELECT id rowid, doc_id docId FROM chunks ORDER BY id")
+        .all();
       const a = createVectorIndex(one);
       const slot = await a.ensureSlot("m", 16);
-      await a.upsert(slot, rows.slice(0, 25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[i]! })));
+      await a.upsert(
+        slot,
+        rows.slice(0, 25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[i]! })),
+      );
       await a.activate(slot.slot);
       expect(await a.knn((await a.active())!, "usr_a", vectors[40]!, { k: 50, candidates: 64 })).toHaveLength(25);
       const b = createVectorIndex(two);
-      await b.upsert((await b.active())!, rows.slice(25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[25 + i]! })));
+      await b.upsert(
+        (await b.active())!,
+        rows.slice(25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[25 + i]! })),
+      );
       const hits = await a.knn((await a.active())!, "usr_a", vectors[40]!, { k: 50, candidates: 64 });
       expect(hits).toHaveLength(50);
       expect(hits[0]!.rowid).toBe(rows[40]!.rowid);
@@ -202,11 +222,29 @@ describe("codes held in memory", () => {
 describe("upkeep", () => {
   test("a vector computed for a chunk that was replaced meanwhile is not stored", async () => {
     const { db, index, slot } = await indexOf(clustered(4, 16, 5));
-    const chunk = db.sqlite.query<{ rowid: number; chunkId: string }, []>("SELECT id rowid, chunk_id chunkId FROM chunks LIMIT 1").get()!;
+    const chunk = db.sqlite
+      .query<{ rowid: number; chunkId: string }, []>("SELECT id rowid, chunk_id chunkId FROM chunks LIMIT 1")
+      .get()!;
     db.sqlite.query("DELETE FROM chunk_vectors WHERE chunk_rowid = ?").run(chunk.rowid);
-    await index.upsert(slot, [{ rowid: chunk.rowid, chunkId: "chk_replaced", userId: "usr_a", docType: "source", vector: clustered(1, 16, 6)[0]! }]);
+    await index.upsert(slot, [
+      {
+        rowid: chunk.rowid,
+        chunkId: "chk_replaced",
+        userId: "usr_a",
+        docType: "source",
+        vector: clustered(1, 16, 6)[0]!,
+      },
+    ]);
     expect(db.sqlite.query("SELECT 1 FROM chunk_vectors WHERE chunk_rowid = ?").get(chunk.rowid)).toBeNull();
-    await index.upsert(slot, [{ rowid: chunk.rowid, chunkId: chunk.chunkId, userId: "usr_a", docType: "source", vector: clustered(1, 16, 6)[0]! }]);
+    await index.upsert(slot, [
+      {
+        rowid: chunk.rowid,
+        chunkId: chunk.chunkId,
+        userId: "usr_a",
+        docType: "source",
+        vector: clustered(1, 16, 6)[0]!,
+      },
+    ]);
     expect(db.sqlite.query("SELECT 1 FROM chunk_vectors WHERE chunk_rowid = ?").get(chunk.rowid)).not.toBeNull();
   });
 
@@ -215,10 +253,16 @@ describe("upkeep", () => {
     const { db, slot, rowOf } = await indexOf(vectors);
     const t = `vecidx_${slot.slot}`;
     db.sqlite.exec(`DROP TRIGGER chunks_ad_${t}; DROP TABLE ${t}`);
-    db.sqlite.exec(`CREATE VIRTUAL TABLE vecbin_${slot.slot} USING vec0(user_id text partition key, doc_type text, embedding bit[32])`);
+    db.sqlite.exec(
+      `CREATE VIRTUAL TABLE vecbin_${slot.slot} USING vec0(user_id text partition key, doc_type text, embedding bit[32])`,
+    );
     const fresh = createVectorIndex(db); // a new process
     await fresh.prepare();
-    const tables = db.sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND type = 'table' AND name NOT LIKE '%\\_%\\_%' ESCAPE '\\'").all();
+    const tables = db.sqlite
+      .query<{ name: string }, []>(
+        "SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND type = 'table' AND name NOT LIKE '%\\_%\\_%' ESCAPE '\\'",
+      )
+      .all();
     expect(tables.map((r) => r.name)).toEqual([t]);
     expect(db.sqlite.query<{ n: number }, []>(`SELECT count(*) n FROM ${t}`).get()!.n).toBe(200);
     const hits = await fresh.knn((await fresh.active())!, "usr_a", vectors[42]!, { k: 1, candidates: 512 });
@@ -232,10 +276,15 @@ describe("upkeep", () => {
     const { db, index, slot } = await indexOf(clustered(20, 16, 9));
     const next = await index.ensureSlot("next-model", 8);
     const rows = db.sqlite.query<{ rowid: number }, []>("SELECT id rowid FROM chunks").all();
-    await index.upsert(next, rows.map((r) => ({ rowid: r.rowid, userId: "usr_a", docType: "source", vector: clustered(1, 8, r.rowid)[0]! })));
+    await index.upsert(
+      next,
+      rows.map((r) => ({ rowid: r.rowid, userId: "usr_a", docType: "source", vector: clustered(1, 8, r.rowid)[0]! })),
+    );
     await index.activate(next.slot);
     expect((await index.active())!.model).toBe("next-model");
-    expect(db.sqlite.query<{ n: number }, [number]>("SELECT count(*) n FROM chunk_vectors WHERE slot = ?").get(slot.slot)!.n).toBe(0);
+    expect(
+      db.sqlite.query<{ n: number }, [number]>("SELECT count(*) n FROM chunk_vectors WHERE slot = ?").get(slot.slot)!.n,
+    ).toBe(0);
     expect(db.sqlite.query("SELECT 1 FROM sqlite_master WHERE name = ?").get(`vecidx_${slot.slot}`)).toBeNull();
   });
 });

@@ -66,7 +66,10 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
   }
 
   /** Writes codes for float vectors, replacing any previous code of the same chunk. */
-  async function putCodes(slot: ModelSlot, rows: { rowid: number; userId: string; docType: string; vector: Float32Array }[]): Promise<void> {
+  async function putCodes(
+    slot: ModelSlot,
+    rows: { rowid: number; userId: string; docType: string; vector: Float32Array }[],
+  ): Promise<void> {
     const enc = encoder(slot.dimensions);
     const coded = rows.map((r) => ({ ...r, code: enc.encode(r.vector) }));
     await repo.putCodes(slot.slot, coded);
@@ -76,7 +79,7 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
   /** Makes sure a slot's code table exists, rebuilding it from the float vectors (after an upgrade). */
   async function ensureCodes(slot: ModelSlot): Promise<void> {
     if (ready.has(slot.slot)) return;
-    if (!await repo.codeTableExists(slot.slot)) {
+    if (!(await repo.codeTableExists(slot.slot))) {
       await db.tx(async () => {
         if (await repo.codeTableExists(slot.slot)) return; // another job rebuilt it meanwhile
         await repo.dropCodeTables(slot.slot, { current: false });
@@ -86,7 +89,10 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
           if (rows.length === 0) break;
           await putCodes(
             slot,
-            rows.map((r) => ({ ...r, vector: new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4) })),
+            rows.map((r) => ({
+              ...r,
+              vector: new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4),
+            })),
           );
           after = rows[rows.length - 1]!.rowid;
         }
@@ -96,7 +102,12 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
   }
 
   /** Candidates from the vec0 code table: each shard of the owner's partition asked for its best. */
-  async function shardCandidates(slot: ModelSlot, userId: string, code: Uint8Array, opts: { candidates: number; docType?: string }): Promise<number[]> {
+  async function shardCandidates(
+    slot: ModelSlot,
+    userId: string,
+    code: Uint8Array,
+    opts: { candidates: number; docType?: string },
+  ): Promise<number[]> {
     const perShard = Math.min(MAX_K, Math.ceil(opts.candidates / SHARDS));
     return repo.shardCandidates(slot.slot, userId, code, perShard, opts.docType);
   }
@@ -110,7 +121,14 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
    * and type (a code left behind by a deleted chunk is dropped here and forgotten). Candidates whose
    * vector is not held yet are scored exactly from the float vectors.
    */
-  async function fromMemory(store: CodeStore, slot: ModelSlot, userId: string, query: Float32Array, code: Uint8Array, opts: { k: number; candidates: number; docType?: string }) {
+  async function fromMemory(
+    store: CodeStore,
+    slot: ModelSlot,
+    userId: string,
+    query: Float32Array,
+    code: Uint8Array,
+    opts: { k: number; candidates: number; docType?: string },
+  ) {
     const { hits, unknown } = store.best(code, query, opts.candidates, opts.k, opts.docType);
     const ids = [...hits.map((h) => h.rowid), ...unknown];
     if (ids.length === 0) return [];
@@ -119,7 +137,7 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
     const out = hits.filter((h) => live.has(h.rowid)).map((h) => ({ rowid: h.rowid, distance: 1 - h.cos }));
     const pending = unknown.filter((id) => live.has(id));
     if (pending.length > 0) {
-      out.push(...await exactAmong(slot, query, pending));
+      out.push(...(await exactAmong(slot, query, pending)));
     }
     out.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
     return out.slice(0, opts.k);
@@ -147,7 +165,9 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
       const usable = (existing: ModelSlot | undefined) => {
         if (!existing || existing.state === "retired") return undefined;
         if (existing.dimensions !== dimensions) {
-          throw new Error(`embedding model ${model} returned ${dimensions} dimensions; its index has ${existing.dimensions}`);
+          throw new Error(
+            `embedding model ${model} returned ${dimensions} dimensions; its index has ${existing.dimensions}`,
+          );
         }
         return existing;
       };
@@ -182,13 +202,18 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
     async upsert(slot: ModelSlot, rows: VectorRow[]): Promise<void> {
       await ensureCodes(slot);
       for (const r of rows) {
-        if (r.vector.length !== slot.dimensions) throw new Error(`vector of ${r.vector.length} dimensions for a ${slot.dimensions}-dimension index`);
+        if (r.vector.length !== slot.dimensions)
+          throw new Error(`vector of ${r.vector.length} dimensions for a ${slot.dimensions}-dimension index`);
       }
       await db.tx(async () => putCodes(slot, await repo.putFloats(slot.slot, slot.dimensions, rows)));
     },
 
     /** Per document: how many chunks it has and how many of them have a vector in this slot. */
-    async progress(slot: number, docType: string, ids: string[]): Promise<Map<string, { done: number; total: number }>> {
+    async progress(
+      slot: number,
+      docType: string,
+      ids: string[],
+    ): Promise<Map<string, { done: number; total: number }>> {
       const rows = await repo.progress(slot, docType, ids);
       return new Map(rows.map((r) => [r.id, { done: r.done, total: r.total }]));
     },
@@ -204,7 +229,12 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
      * cosine distance over the float vectors. The re-rank checks owner and type in SQLite, so a
      * stale code in memory can cost a candidate but never show another owner's chunk.
      */
-    async knn(slot: ModelSlot, userId: string, query: Float32Array, opts: { k: number; candidates: number; docType?: string }): Promise<Distance[]> {
+    async knn(
+      slot: ModelSlot,
+      userId: string,
+      query: Float32Array,
+      opts: { k: number; candidates: number; docType?: string },
+    ): Promise<Distance[]> {
       await ensureCodes(slot);
       const code = encoder(slot.dimensions).encode(query);
       const store = await memory.store(slot, userId, encoder(slot.dimensions).shape.bits);
@@ -220,7 +250,12 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
      * Cosine similarity of some of the owner's chunks with `query`: from the int8 copies held in
      * memory where the owner's codes are loaded, else exactly from the float vectors.
      */
-    async similarities(slot: ModelSlot, userId: string, query: Float32Array, ids: number[]): Promise<Map<number, number>> {
+    async similarities(
+      slot: ModelSlot,
+      userId: string,
+      query: Float32Array,
+      ids: number[],
+    ): Promise<Map<number, number>> {
       const held = (await memory.loaded(slot.slot, userId))?.cosines(query, ids) ?? new Map<number, number>();
       const rest = ids.filter((id) => !held.has(id));
       for (const r of await exactAmong(slot, query, rest)) held.set(r.rowid, 1 - r.distance);

@@ -15,8 +15,14 @@ const web = Bun.serve({
   fetch(req) {
     const path = new URL(req.url).pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    if (path.startsWith("/deep")) return new Response(nestedDivs(path.startsWith("/deeper") ? 2_000 : 1_000), { headers: { "content-type": "text/html" } });
-    if (path === "/pages.pdf") return new Response(repeatedPagePdf(6_000) as Uint8Array<ArrayBuffer>, { headers: { "content-type": "application/pdf" } });
+    if (path.startsWith("/deep"))
+      return new Response(nestedDivs(path.startsWith("/deeper") ? 2_000 : 1_000), {
+        headers: { "content-type": "text/html" },
+      });
+    if (path === "/pages.pdf")
+      return new Response(repeatedPagePdf(6_000) as Uint8Array<ArrayBuffer>, {
+        headers: { "content-type": "application/pdf" },
+      });
     if (path === "/article") return new Response(ARTICLE_HTML, { headers: { "content-type": "text/html" } });
     return new Response("not found", { status: 404 });
   },
@@ -46,7 +52,8 @@ async function waitFor(what: string, ok: () => boolean | Promise<boolean>, ms = 
   }
 }
 
-const source = async (ctx: TestContext, key: string, id: string) => (await call(ctx, "GET", `/api/v1/sources/${id}`, { key })).body;
+const source = async (ctx: TestContext, key: string, id: string) =>
+  (await call(ctx, "GET", `/api/v1/sources/${id}`, { key })).body;
 
 describe("hostile pages", () => {
   test("a deeply nested page fails as too_complex and a page tree of 6,000 pages as too_many_pages, each fetched once", async () => {
@@ -66,12 +73,22 @@ describe("hostile pages", () => {
 
   test("while four hostile pages are extracted at once the server answers; they fail as extraction_timeout and the next page extracts", async () => {
     // No depth limit and a time limit of seconds, so only the pool stands between them and the server.
-    const ctx = context({ EXTRACT_WORKERS: "4", EXTRACT_MAX_DEPTH: "100000", EXTRACT_TIMEOUT_MS: "8000", JOB_CONCURRENCY: "4", JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "1000000" });
+    const ctx = context({
+      EXTRACT_WORKERS: "4",
+      EXTRACT_MAX_DEPTH: "100000",
+      EXTRACT_TIMEOUT_MS: "8000",
+      JOB_CONCURRENCY: "4",
+      JOB_POLL_MS: "20",
+      RATE_LIMIT_PER_MINUTE: "1000000",
+    });
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => ctx.app.handle(req) });
     try {
       const u = await userWithKey(ctx);
       const ids: string[] = [];
-      for (let i = 0; i < 4; i++) ids.push((await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: url(`/deeper/${i}`) } })).body.id);
+      for (let i = 0; i < 4; i++)
+        ids.push(
+          (await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: url(`/deeper/${i}`) } })).body.id,
+        );
       ctx.runner.start();
       await waitFor("four extractions running", () => ctx.services.extractor.stats().running === 4);
 
@@ -81,9 +98,11 @@ describe("hostile pages", () => {
       expect(ctx.services.extractor.stats().running).toBe(4);
       for (const id of ids) expect((await source(ctx, u.key, id)).status).toBe("pending");
 
-      const settled = async () => (await Promise.all(ids.map((id) => source(ctx, u.key, id)))).every((s) => s.status !== "pending");
+      const settled = async () =>
+        (await Promise.all(ids.map((id) => source(ctx, u.key, id)))).every((s) => s.status !== "pending");
       await waitFor("the four sources to settle", settled);
-      for (const id of ids) expect(await source(ctx, u.key, id)).toMatchObject({ status: "failed", error: "extraction_timeout" });
+      for (const id of ids)
+        expect(await source(ctx, u.key, id)).toMatchObject({ status: "failed", error: "extraction_timeout" });
       expect(ctx.services.extractor.stats().replaced).toBe(4);
 
       const next = (await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: url("/article") } })).body.id;
@@ -96,11 +115,18 @@ describe("hostile pages", () => {
 
   test("a crashed extraction thread is retried like a network error, then recorded as extraction_failed", async () => {
     let now = Date.now();
-    const extractor = createExtractPool({ size: 1, timeoutMs: 20_000, maxMemoryMb: 0, limits: DEFAULT_EXTRACT_LIMITS, workerUrl: new URL("./extract/fixtures/crash-worker.ts", import.meta.url) });
+    const extractor = createExtractPool({
+      size: 1,
+      timeoutMs: 20_000,
+      maxMemoryMb: 0,
+      limits: DEFAULT_EXTRACT_LIMITS,
+      workerUrl: new URL("./extract/fixtures/crash-worker.ts", import.meta.url),
+    });
     const ctx = createTestContext({}, { clock: { now: () => now }, extractor });
     contexts.push(ctx);
     const u = await userWithKey(ctx);
-    const id = (await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: url("/article?crash") } })).body.id;
+    const id = (await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: url("/article?crash") } })).body
+      .id;
     const before = hits.get("/article") ?? 0;
     for (let i = 0; i < 5; i++) {
       await ctx.runner.drain();

@@ -8,7 +8,10 @@ afterAll(() => web.stop());
 
 async function ingest(path: string, env: Record<string, string> = {}) {
   let now = Date.now();
-  const ctx = createTestContext({ FETCH_TIMEOUT_MS: "400", FETCH_MAX_BYTES: "100000", ...env }, { clock: { now: () => now } });
+  const ctx = createTestContext(
+    { FETCH_TIMEOUT_MS: "400", FETCH_MAX_BYTES: "100000", ...env },
+    { clock: { now: () => now } },
+  );
   const u = await userWithKey(ctx);
   const created = await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: web.url(path) } });
   expect(created.status).toBe(201);
@@ -43,9 +46,15 @@ describe("ingestion", () => {
   test("a title given by the user wins over the extracted one", async () => {
     const ctx = createTestContext();
     const u = await userWithKey(ctx);
-    const c = await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: web.url("/article"), title: "My pick" } });
+    const c = await call(ctx, "POST", "/api/v1/sources", {
+      key: u.key,
+      body: { url: web.url("/article"), title: "My pick" },
+    });
     await ctx.runner.drain();
-    expect((await call(ctx, "GET", `/api/v1/sources/${c.body.id}`, { key: u.key })).body).toMatchObject({ status: "ready", title: "My pick" });
+    expect((await call(ctx, "GET", `/api/v1/sources/${c.body.id}`, { key: u.key })).body).toMatchObject({
+      status: "ready",
+      title: "My pick",
+    });
   });
 
   test("PDF, plain text and Markdown", async () => {
@@ -113,7 +122,9 @@ describe("ingestion", () => {
       ids.push((await call(ctx, "POST", "/api/v1/sources", { key: u.key, body: { url: web.url(p) } })).body.id);
     }
     await ctx.runner.drain();
-    const statuses = await Promise.all(ids.map(async (id) => (await call(ctx, "GET", `/api/v1/sources/${id}`, { key: u.key })).body.status));
+    const statuses = await Promise.all(
+      ids.map(async (id) => (await call(ctx, "GET", `/api/v1/sources/${id}`, { key: u.key })).body.status),
+    );
     expect(statuses).toEqual(["failed", "failed", "ready", "ready"]);
   });
 

@@ -16,7 +16,14 @@ export type FetchedPage = Pick<SafeResponse, "status" | "url" | "body" | "conten
 export type PageFetcher = (url: string, init?: { accept?: string[] }) => Promise<FetchedPage>;
 export type Extractor = (input: ExtractInput, opts?: { background?: boolean }) => Promise<Extracted>;
 
-export const INGEST_CONTENT_TYPES = ["text/html", "application/xhtml+xml", "application/pdf", "text/plain", "text/markdown", "text/x-markdown"];
+export const INGEST_CONTENT_TYPES = [
+  "text/html",
+  "application/xhtml+xml",
+  "application/pdf",
+  "text/plain",
+  "text/markdown",
+  "text/x-markdown",
+];
 
 /** Fetch errors worth another attempt; everything else fails the source at once. */
 const TRANSIENT_CODES = new Set(["timeout", "connect_timeout", "network_error", "dns_failure"]);
@@ -84,7 +91,13 @@ export function createIngester(deps: IngestDeps) {
       // An import that carried the page (Omnivore's HTML, our own export's Markdown) is not fetched again.
       page =
         opts.provided && row.content !== null
-          ? { status: 200, url: row.url, body: new TextEncoder().encode(row.content), headers: new Headers(), contentType: opts.provided === "html" ? "text/html" : "text/markdown" }
+          ? {
+              status: 200,
+              url: row.url,
+              body: new TextEncoder().encode(row.content),
+              headers: new Headers(),
+              contentType: opts.provided === "html" ? "text/html" : "text/markdown",
+            }
           : await deps.fetchPage(row.url, { accept: INGEST_CONTENT_TYPES });
     } catch (e) {
       const code = typeof (e as { code?: unknown }).code === "string" ? (e as { code: string }).code : "network_error";
@@ -97,7 +110,8 @@ export function createIngester(deps: IngestDeps) {
       if (TRANSIENT_STATUS(page.status)) return retryOr(code, `the server answered ${page.status}`);
       return fail(row, actor, code, `the server answered ${page.status}`);
     }
-    if (page.status < 200 || page.status >= 300) return fail(row, actor, `http_${page.status}`, `unexpected status ${page.status}`);
+    if (page.status < 200 || page.status >= 300)
+      return fail(row, actor, `http_${page.status}`, `unexpected status ${page.status}`);
 
     let doc: Extracted;
     try {
@@ -110,7 +124,8 @@ export function createIngester(deps: IngestDeps) {
       // A coded failure (too_complex, malformed_pdf, …) is the page's own and would come back the
       // same; anything else is the extractor's trouble (a crashed thread, a pool closed at
       // shutdown), worth another attempt.
-      if (typeof (e as { code?: unknown }).code === "string") return fail(row, actor, (e as { code: string }).code, detail);
+      if (typeof (e as { code?: unknown }).code === "string")
+        return fail(row, actor, (e as { code: string }).code, detail);
       return retryOr("extraction_failed", detail);
     }
     const current = await repo.byIdUnscoped(sourceId);

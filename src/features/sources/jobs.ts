@@ -16,14 +16,23 @@ export function registerIngestJob(
   runner.register(
     INGEST_IMPORT_JOB,
     defineJob({
-      payload: t.Object({ source_id: t.String(), depth: t.Integer({ minimum: 0 }), provided: t.Optional(t.Union([t.Literal("html"), t.Literal("markdown")])) }),
+      payload: t.Object({
+        source_id: t.String(),
+        depth: t.Integer({ minimum: 0 }),
+        provided: t.Optional(t.Union([t.Literal("html"), t.Literal("markdown")])),
+      }),
       maxAttempts: MAX_ATTEMPTS,
       maxConcurrent: opts.importConcurrency,
       backoff: (attempt) => Math.min(60_000, 2_000 * 2 ** (attempt - 1)),
       handle: async (p, ctx) => {
         // An imported page starts only once the links saved by hand are done (or after a bounded wait).
         await opts.interactiveQuiet?.();
-        await ingest(p.source_id, { depth: p.depth, lastAttempt: ctx.attempt >= ctx.maxAttempts, provided: p.provided, background: true });
+        await ingest(p.source_id, {
+          depth: p.depth,
+          lastAttempt: ctx.attempt >= ctx.maxAttempts,
+          provided: p.provided,
+          background: true,
+        });
       },
     }),
   );

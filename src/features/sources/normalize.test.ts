@@ -16,7 +16,9 @@ describe("normalizeUrl", () => {
   });
 
   test("equivalent URLs share one key", () => {
-    expect(normalizeUrl("https://EXAMPLE.com/a?x=1&y=2#top")).toBe(normalizeUrl("https://example.com:443/a?y=2&x=1&utm_campaign=z"));
+    expect(normalizeUrl("https://EXAMPLE.com/a?x=1&y=2#top")).toBe(
+      normalizeUrl("https://example.com:443/a?y=2&x=1&utm_campaign=z"),
+    );
   });
 });
 

@@ -1,7 +1,25 @@
 // URL normalisation for de-duplication: same page, same key, whatever tracking junk came along.
 const TRACKING = new Set([
-  "fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "mc_eid", "mc_cid", "igshid", "yclid",
-  "_hsenc", "_hsmi", "mkt_tok", "vero_id", "oly_anon_id", "oly_enc_id", "rb_clickid", "s_cid", "ref_src", "twclid",
+  "fbclid",
+  "gclid",
+  "dclid",
+  "gbraid",
+  "wbraid",
+  "msclkid",
+  "mc_eid",
+  "mc_cid",
+  "igshid",
+  "yclid",
+  "_hsenc",
+  "_hsmi",
+  "mkt_tok",
+  "vero_id",
+  "oly_anon_id",
+  "oly_enc_id",
+  "rb_clickid",
+  "s_cid",
+  "ref_src",
+  "twclid",
 ]);
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };
@@ -27,7 +45,8 @@ export function normalizeUrl(input: URL | string): string {
   const url = new URL(typeof input === "string" ? input : input.href);
   url.hash = "";
   url.hostname = url.hostname.toLowerCase().replace(/\.$/, "");
-  if ((url.protocol === "http:" && url.port === "80") || (url.protocol === "https:" && url.port === "443")) url.port = "";
+  if ((url.protocol === "http:" && url.port === "80") || (url.protocol === "https:" && url.port === "443"))
+    url.port = "";
   const kept = [...url.searchParams.entries()].filter(([k]) => {
     const key = k.toLowerCase();
     return !key.startsWith("utm_") && !TRACKING.has(key);

@@ -23,15 +23,44 @@ function splitSavedCursor(c: string): [string, string] {
 // The lookups and writes an import makes per entry, prepared once per connection (building drizzle SQL
 // per call costs far more than running it).
 const ph = (name: string) => sql.placeholder(name);
-const byNormalized = preparedOn((orm) => orm.select().from(sources).where(and(eq(sources.userId, ph("userId")), eq(sources.normalizedUrl, ph("n")))).prepare());
-const byIdStmt = preparedOn((orm) => orm.select().from(sources).where(eq(sources.id, ph("id"))).prepare());
-const linkStmt = preparedOn((orm) => orm.insert(notebookSources).values({ notebookId: ph("nb"), sourceId: ph("src"), addedAt: ph("at") }).onConflictDoNothing().returning().prepare());
+const byNormalized = preparedOn((orm) =>
+  orm
+    .select()
+    .from(sources)
+    .where(and(eq(sources.userId, ph("userId")), eq(sources.normalizedUrl, ph("n"))))
+    .prepare(),
+);
+const byIdStmt = preparedOn((orm) =>
+  orm
+    .select()
+    .from(sources)
+    .where(eq(sources.id, ph("id")))
+    .prepare(),
+);
+const linkStmt = preparedOn((orm) =>
+  orm
+    .insert(notebookSources)
+    .values({ notebookId: ph("nb"), sourceId: ph("src"), addedAt: ph("at") })
+    .onConflictDoNothing()
+    .returning()
+    .prepare(),
+);
 const insertImportedStmt = preparedOn((orm) =>
   orm
     .insert(sources)
     .values({
-      id: ph("id"), userId: ph("userId"), url: ph("url"), normalizedUrl: ph("normalizedUrl"), title: ph("title"), status: "pending",
-      tags: ph("tags"), archived: ph("archived"), content: ph("content"), savedAt: ph("savedAt"), createdAt: ph("createdAt"), updatedAt: ph("updatedAt"),
+      id: ph("id"),
+      userId: ph("userId"),
+      url: ph("url"),
+      normalizedUrl: ph("normalizedUrl"),
+      title: ph("title"),
+      status: "pending",
+      tags: ph("tags"),
+      archived: ph("archived"),
+      content: ph("content"),
+      savedAt: ph("savedAt"),
+      createdAt: ph("createdAt"),
+      updatedAt: ph("updatedAt"),
       importId: ph("importId"),
     })
     .prepare(),
@@ -44,13 +73,29 @@ export function createSourcesRepo(db: Db) {
     },
     /** A new pending source from an import (prepared: called once per imported link). */
     async insertImported(row: {
-      id: string; userId: string; url: string; normalizedUrl: string; title: string | null; tags: string; archived: boolean;
-      content: string | null; savedAt: string; createdAt: string; updatedAt: string; importId: string;
+      id: string;
+      userId: string;
+      url: string;
+      normalizedUrl: string;
+      title: string | null;
+      tags: string;
+      archived: boolean;
+      content: string | null;
+      savedAt: string;
+      createdAt: string;
+      updatedAt: string;
+      importId: string;
     }): Promise<void> {
       await db.exec((c) => insertImportedStmt(c).run({ ...row, archived: row.archived ? 1 : 0 }));
     },
     async byId(userId: string, id: string): Promise<SourceRow | undefined> {
-      return db.query((c) => c.orm.select().from(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).get());
+      return db.query((c) =>
+        c.orm
+          .select()
+          .from(sources)
+          .where(and(eq(sources.id, id), eq(sources.userId, userId)))
+          .get(),
+      );
     },
     /** For background jobs that carry only the id (the owner is read from the row). */
     async byIdUnscoped(id: string): Promise<SourceRow | undefined> {
@@ -61,7 +106,9 @@ export function createSourcesRepo(db: Db) {
       if (ids.length === 0) return [];
       return db.query((c) =>
         c.sqlite
-          .query<{ id: string; title: string | null; url: string }, [string]>("SELECT id, title, url FROM sources WHERE id IN (SELECT value FROM json_each(?))")
+          .query<{ id: string; title: string | null; url: string }, [string]>(
+            "SELECT id, title, url FROM sources WHERE id IN (SELECT value FROM json_each(?))",
+          )
           .all(JSON.stringify(ids)),
       );
     },
@@ -70,11 +117,18 @@ export function createSourcesRepo(db: Db) {
     },
     async byIds(userId: string, ids: string[]): Promise<SourceRow[]> {
       if (ids.length === 0) return [];
-      return db.query((c) => c.orm.select().from(sources).where(and(eq(sources.userId, userId), inArray(sources.id, ids))).all());
+      return db.query((c) =>
+        c.orm
+          .select()
+          .from(sources)
+          .where(and(eq(sources.userId, userId), inArray(sources.id, ids)))
+          .all(),
+      );
     },
     async list(userId: string, f: SourceListFilter): Promise<SourceRow[]> {
       const conds = [eq(sources.userId, userId)];
-      if (f.tag !== undefined) conds.push(sql`EXISTS (SELECT 1 FROM json_each(${sources.tags}) WHERE value = ${f.tag})`);
+      if (f.tag !== undefined)
+        conds.push(sql`EXISTS (SELECT 1 FROM json_each(${sources.tags}) WHERE value = ${f.tag})`);
       if (f.status) conds.push(eq(sources.status, f.status as SourceRow["status"]));
       if (f.createdAfter) conds.push(gt(sources.createdAt, f.createdAfter));
       const bySaved = f.sort === "saved_at";
@@ -103,10 +157,22 @@ export function createSourcesRepo(db: Db) {
         );
       }
       if (f.before && !bySaved) conds.push(lt(sources.id, f.before));
-      return db.query((c) => c.orm.select().from(sources).where(and(...conds)).orderBy(...order).limit(f.limit).all());
+      return db.query((c) =>
+        c.orm
+          .select()
+          .from(sources)
+          .where(and(...conds))
+          .orderBy(...order)
+          .limit(f.limit)
+          .all(),
+      );
     },
     /** A page of an import's sources still waiting to be fetched, by id after `afterId`. */
-    async pendingOfImport(importId: string, afterId: string, limit: number): Promise<{ id: string; url: string; hasContent: boolean }[]> {
+    async pendingOfImport(
+      importId: string,
+      afterId: string,
+      limit: number,
+    ): Promise<{ id: string; url: string; hasContent: boolean }[]> {
       return db.query((c) =>
         c.orm
           .select({ id: sources.id, url: sources.url, hasContent: sql<number>`${sources.content} IS NOT NULL` })
@@ -120,14 +186,26 @@ export function createSourcesRepo(db: Db) {
     },
     /** How far fetching the sources an import created has got, by status. */
     async statusCountsOfImport(importId: string): Promise<Record<string, number>> {
-      const rows = await db.query((c) => c.orm.select({ status: sources.status, n: sql<number>`count(*)` }).from(sources).where(eq(sources.importId, importId)).groupBy(sources.status).all());
+      const rows = await db.query((c) =>
+        c.orm
+          .select({ status: sources.status, n: sql<number>`count(*)` })
+          .from(sources)
+          .where(eq(sources.importId, importId))
+          .groupBy(sources.status)
+          .all(),
+      );
       return Object.fromEntries(rows.map((r) => [r.status, r.n]));
     },
     async update(id: string, patch: Partial<typeof sources.$inferInsert>): Promise<void> {
       await db.exec((c) => c.orm.update(sources).set(patch).where(eq(sources.id, id)).run());
     },
     async delete(userId: string, id: string): Promise<void> {
-      await db.exec((c) => c.orm.delete(sources).where(and(eq(sources.id, id), eq(sources.userId, userId))).run());
+      await db.exec((c) =>
+        c.orm
+          .delete(sources)
+          .where(and(eq(sources.id, id), eq(sources.userId, userId)))
+          .run(),
+      );
     },
     async notebookIds(sourceIds: string[]): Promise<Map<string, string[]>> {
       const out = new Map<string, string[]>();
@@ -158,21 +236,33 @@ export function createSourcesRepo(db: Db) {
       return r.length > 0;
     },
     async countInNotebook(notebookId: string): Promise<number> {
-      return (await db.query((c) => c.orm.select({ n: sql<number>`count(*)` }).from(notebookSources).where(eq(notebookSources.notebookId, notebookId)).get()))?.n ?? 0;
+      return (
+        (
+          await db.query((c) =>
+            c.orm
+              .select({ n: sql<number>`count(*)` })
+              .from(notebookSources)
+              .where(eq(notebookSources.notebookId, notebookId))
+              .get(),
+          )
+        )?.n ?? 0
+      );
     },
     /** The ready sources of a notebook, oldest first (the order they were saved in): a podcast of the notebook reads them. */
     async readyIdsInNotebook(userId: string, notebookId: string): Promise<string[]> {
-      return (await db
-        .query((c) =>
+      return (
+        await db.query((c) =>
           c.orm
             .select({ id: sources.id })
             .from(sources)
             .innerJoin(notebookSources, eq(notebookSources.sourceId, sources.id))
-            .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
+            .where(
+              and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")),
+            )
             .orderBy(sources.id)
             .all(),
-        ))
-        .map((r) => r.id);
+        )
+      ).map((r) => r.id);
     },
   };
 }

@@ -11,12 +11,23 @@ describe("POST /api/v1/sources", () => {
   test("a new URL is 201 pending with Location; the same page again is 200 with notebooks added", async () => {
     const { ctx, a } = await setup();
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "NB" } })).body;
-    const c = await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "HTTPS://Example.com:443/post?b=2&utm_source=x&a=1#top", title: "Mine" } });
+    const c = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: "HTTPS://Example.com:443/post?b=2&utm_source=x&a=1#top", title: "Mine" },
+    });
     expect(c.status).toBe(201);
     expect(c.headers.get("location")).toBe(`/api/v1/sources/${c.body.id}`);
-    expect(c.body).toMatchObject({ status: "pending", title: "Mine", normalized_url: "https://example.com/post?a=1&b=2", notebook_ids: [] });
+    expect(c.body).toMatchObject({
+      status: "pending",
+      title: "Mine",
+      normalized_url: "https://example.com/post?a=1&b=2",
+      notebook_ids: [],
+    });
     expect(c.body.id).toMatch(/^src_[0-9A-Z]{26}$/);
-    const again = await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/post?a=1&b=2&fbclid=zz", notebook_ids: [nb.id] } });
+    const again = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: "https://example.com/post?a=1&b=2&fbclid=zz", notebook_ids: [nb.id] },
+    });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(c.body.id);
     expect(again.body.notebook_ids).toEqual([nb.id]);
@@ -25,11 +36,20 @@ describe("POST /api/v1/sources", () => {
 
   test("quick podcast settings are validated and recorded", async () => {
     const { ctx, a } = await setup();
-    const r = await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/q", generate_quick_podcast: true } });
+    const r = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: "https://example.com/q", generate_quick_podcast: true },
+    });
     expect(r.body).toMatchObject({ generate_quick_podcast: true, podcast_format: "deep_dive" });
-    const r2 = await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/q2", generate_quick_podcast: true, podcast_format: "brief" } });
+    const r2 = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: "https://example.com/q2", generate_quick_podcast: true, podcast_format: "brief" },
+    });
     expect(r2.body.podcast_format).toBe("brief");
-    const bad = await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/q3", podcast_format: "rap_battle" } });
+    const bad = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: "https://example.com/q3", podcast_format: "rap_battle" },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].path).toBe("podcast_format");
   });
@@ -56,7 +76,10 @@ describe("POST /api/v1/sources", () => {
   test("another user's notebook cannot be named", async () => {
     const { ctx, a, b } = await setup();
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: b.key, body: { name: "B" } })).body;
-    const r = await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/", notebook_ids: [nb.id] } });
+    const r = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: "https://example.com/", notebook_ids: [nb.id] },
+    });
     expect(r.status).toBe(422);
     expect(r.body.errors[0].path).toBe("notebook_ids[0]");
   });
@@ -65,10 +88,21 @@ describe("POST /api/v1/sources", () => {
 describe("reading and changing sources", () => {
   test("check tells whether a URL is saved", async () => {
     const { ctx, a, b } = await setup();
-    const s = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/p?utm_medium=x" } })).body;
-    const r = await call(ctx, "GET", `/api/v1/sources/check?url=${encodeURIComponent("https://EXAMPLE.com/p#frag")}`, { key: a.key });
-    expect(r.body).toEqual({ url: "https://example.com/p#frag", normalized_url: "https://example.com/p", saved: true, source_id: s.id });
-    const other = await call(ctx, "GET", `/api/v1/sources/check?url=${encodeURIComponent("https://example.com/p")}`, { key: b.key });
+    const s = (
+      await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/p?utm_medium=x" } })
+    ).body;
+    const r = await call(ctx, "GET", `/api/v1/sources/check?url=${encodeURIComponent("https://EXAMPLE.com/p#frag")}`, {
+      key: a.key,
+    });
+    expect(r.body).toEqual({
+      url: "https://example.com/p#frag",
+      normalized_url: "https://example.com/p",
+      saved: true,
+      source_id: s.id,
+    });
+    const other = await call(ctx, "GET", `/api/v1/sources/check?url=${encodeURIComponent("https://example.com/p")}`, {
+      key: b.key,
+    });
     expect(other.body).toMatchObject({ saved: false, source_id: null });
     expect((await call(ctx, "GET", "/api/v1/sources/check?url=nope", { key: a.key })).status).toBe(422);
   });
@@ -76,7 +110,10 @@ describe("reading and changing sources", () => {
   test("list: newest first, cursor pagination, filters", async () => {
     const { ctx, a } = await setup();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: `https://example.com/${i}` } })).body.id);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: `https://example.com/${i}` } })).body.id,
+      );
     const p1 = await call(ctx, "GET", "/api/v1/sources?limit=2", { key: a.key });
     expect(p1.body.data.map((s: any) => s.id)).toEqual([ids[4], ids[3]]);
     expect(p1.headers.get("link")).toMatch(/^<\/api\/v1\/sources\?limit=2&cursor=[^>]+>; rel="next"$/);
@@ -106,7 +143,8 @@ describe("reading and changing sources", () => {
 
   test("another user's source is 404 on every verb", async () => {
     const { ctx, a, b } = await setup();
-    const s = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/secret" } })).body;
+    const s = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/secret" } }))
+      .body;
     for (const [method, path, body] of [
       ["GET", `/api/v1/sources/${s.id}`],
       ["GET", `/api/v1/sources/${s.id}?include=content`],
@@ -125,7 +163,10 @@ describe("reading and changing sources", () => {
     ctx.db.sqlite.exec("CREATE TRIGGER boom BEFORE INSERT ON notebook_sources BEGIN SELECT RAISE(ABORT, 'boom'); END");
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "NB" } })).body;
     const before = (await ctx.services.events.forUser(a.userId, { limit: 100 })).length;
-    const r = await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/z", notebook_ids: [nb.id] } });
+    const r = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: "https://example.com/z", notebook_ids: [nb.id] },
+    });
     expect(r.status).toBe(500);
     expect(r.body.detail).not.toContain("boom");
     expect((await ctx.services.events.forUser(a.userId, { limit: 100 })).length).toBe(before);

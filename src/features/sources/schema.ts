@@ -22,11 +22,19 @@ export const SourceCreate = t.Object(
 export type SourceCreate = Static<typeof SourceCreate>;
 
 export const Tag = t.String({ minLength: 1, maxLength: 100, description: "A tag or label" });
-const Tags = t.Array(Tag, { maxItems: 100, uniqueItems: true, description: "Tags kept on the source (labels from imports)" });
+const Tags = t.Array(Tag, {
+  maxItems: 100,
+  uniqueItems: true,
+  description: "Tags kept on the source (labels from imports)",
+});
 
 export const SourceUpdate = t.Object(
   {
-    title: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 500 }), t.Null()], { description: "null goes back to the extracted title" })),
+    title: t.Optional(
+      t.Union([t.String({ minLength: 1, maxLength: 500 }), t.Null()], {
+        description: "null goes back to the extracted title",
+      }),
+    ),
     generate_quick_podcast: t.Optional(t.Boolean()),
     podcast_format: t.Optional(t.Union([PodcastFormat, t.Null()])),
     tags: t.Optional(Tags),
@@ -42,9 +50,17 @@ export const SourceListQuery = t.Object(
     cursor: t.Optional(Cursor),
     notebook_id: t.Optional(NotebookId),
     status: t.Optional(oneOf(SOURCE_STATUSES)),
-    created_after: t.Optional(DateTime({ description: "Only sources created after this RFC 3339 time, e.g. 2026-01-31T12:00:00Z" })),
-    tag: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "Only sources carrying this tag (exact match)" })),
-    sort: t.Optional(oneOf(["created_at", "saved_at"], { description: "`created_at` (default) or `saved_at` (the original saved time), newest first" })),
+    created_after: t.Optional(
+      DateTime({ description: "Only sources created after this RFC 3339 time, e.g. 2026-01-31T12:00:00Z" }),
+    ),
+    tag: t.Optional(
+      t.String({ minLength: 1, maxLength: 100, description: "Only sources carrying this tag (exact match)" }),
+    ),
+    sort: t.Optional(
+      oneOf(["created_at", "saved_at"], {
+        description: "`created_at` (default) or `saved_at` (the original saved time), newest first",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -63,7 +79,12 @@ export const SourcePublic = t.Object({
   final_url: Nullable(t.String()),
   title: Nullable(t.String()),
   status: oneOf(SOURCE_STATUSES),
-  error: Nullable(t.String({ description: "Why fetching or extraction failed: http_410, timeout, too_large, blocked_address, extraction_timeout, too_complex, too_many_pages, …" })),
+  error: Nullable(
+    t.String({
+      description:
+        "Why fetching or extraction failed: http_410, timeout, too_large, blocked_address, extraction_timeout, too_complex, too_many_pages, …",
+    }),
+  ),
   error_detail: Nullable(t.String()),
   content_type: Nullable(t.String()),
   byline: Nullable(t.String()),
@@ -89,7 +110,10 @@ export const SourcePublic = t.Object({
         chunks_done: Int(),
         chunks_total: Int(),
       },
-      { description: "Vector embedding behind ingestion: text search works once the source is ready, vector search as chunks are done" },
+      {
+        description:
+          "Vector embedding behind ingestion: text search works once the source is ready, vector search as chunks are done",
+      },
     ),
   ),
 });

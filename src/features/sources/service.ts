@@ -19,15 +19,32 @@ export const INGEST_IMPORT_JOB = "source.ingest_import";
 
 export type EmbeddingProgress = (ids: string[]) => Promise<Map<string, { done: number; total: number }>>;
 
-function embeddingOf(row: SourceRow, p: { done: number; total: number } | undefined): NonNullable<SourcePublic["embedding"]> {
+function embeddingOf(
+  row: SourceRow,
+  p: { done: number; total: number } | undefined,
+): NonNullable<SourcePublic["embedding"]> {
   const done = p?.done ?? 0;
   const total = p?.total ?? 0;
   // Without chunks there is nothing to embed, except for a source still being fetched.
-  const status = total > 0 ? (done >= total ? "done" : done > 0 ? "embedding" : "pending") : row.status === "pending" ? "pending" : "done";
+  const status =
+    total > 0
+      ? done >= total
+        ? "done"
+        : done > 0
+          ? "embedding"
+          : "pending"
+      : row.status === "pending"
+        ? "pending"
+        : "done";
   return { status, chunks_done: done, chunks_total: total };
 }
 
-export function toPublicSource(row: SourceRow, notebookIds: string[], includeContent = false, progress?: { done: number; total: number } | null): SourcePublic {
+export function toPublicSource(
+  row: SourceRow,
+  notebookIds: string[],
+  includeContent = false,
+  progress?: { done: number; total: number } | null,
+): SourcePublic {
   const out: SourcePublic = {
     id: row.id,
     url: row.url,
@@ -146,7 +163,7 @@ export function createSourcesService(deps: SourcesDeps) {
         if (existing) {
           const before = await publicOf(existing);
           let changed = false;
-          for (const nb of notebookIds) changed = await repo.link(nb, existing.id, at) || changed;
+          for (const nb of notebookIds) changed = (await repo.link(nb, existing.id, at)) || changed;
           if (!changed) return { source: before, created: false };
           await repo.update(existing.id, { updatedAt: at });
           const after = await publicOf((await repo.byIdUnscoped(existing.id))!);
@@ -181,7 +198,12 @@ export function createSourcesService(deps: SourcesDeps) {
       if (!parsed.ok) throw invalid("query.url", parsed.message);
       const normalized = normalizeUrl(parsed.url);
       const existing = await repo.byNormalizedUrl(actor.userId, normalized);
-      return { url: parsed.url.href, normalized_url: normalized, saved: Boolean(existing), source_id: existing?.id ?? null };
+      return {
+        url: parsed.url.href,
+        normalized_url: normalized,
+        saved: Boolean(existing),
+        source_id: existing?.id ?? null,
+      };
     },
 
     async list(actor: Actor, f: SourceListFilter): Promise<SourcePublic[]> {
@@ -190,7 +212,9 @@ export function createSourcesService(deps: SourcesDeps) {
       const rows = await repo.list(actor.userId, f);
       const links = await repo.notebookIds(rows.map((r) => r.id));
       const progress = await embeddingProgress?.(rows.map((r) => r.id));
-      return rows.map((r) => toPublicSource(r, links.get(r.id) ?? [], false, progress ? (progress.get(r.id) ?? null) : undefined));
+      return rows.map((r) =>
+        toPublicSource(r, links.get(r.id) ?? [], false, progress ? (progress.get(r.id) ?? null) : undefined),
+      );
     },
 
     /** A page with the extracted Markdown of each (the account export); notebook links read in one query. */
@@ -226,7 +250,11 @@ export function createSourcesService(deps: SourcesDeps) {
         await indexedFieldsChanged(row, updated);
         // A cleared user title falls back to the extracted one on the next fetch.
         if (input.title === null && row.status === "ready") {
-          await jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:${after.updated_at}` });
+          await jobs.enqueue(
+            INGEST_JOB,
+            { source_id: id, depth: actor.depth ?? 0 },
+            { idempotencyKey: `${id}:${after.updated_at}` },
+          );
         }
         return after;
       });
@@ -260,7 +288,7 @@ export function createSourcesService(deps: SourcesDeps) {
         if ((await notebooks.existingIds(actor.userId, [notebookId])).size === 0) throw notFound("Notebook");
         const row = await get(actor, sourceId);
         const before = await publicOf(row);
-        if (!await repo.link(notebookId, sourceId, nowIso())) return before;
+        if (!(await repo.link(notebookId, sourceId, nowIso()))) return before;
         await repo.update(sourceId, { updatedAt: nowIso() });
         const after = await publicOf((await repo.byIdUnscoped(sourceId))!);
         await events.record(actor, "source.updated", after, before);
@@ -273,7 +301,7 @@ export function createSourcesService(deps: SourcesDeps) {
         if ((await notebooks.existingIds(actor.userId, [notebookId])).size === 0) throw notFound("Notebook");
         const row = await get(actor, sourceId);
         const before = await publicOf(row);
-        if (!await repo.unlink(notebookId, sourceId)) throw notFound("Source in this notebook");
+        if (!(await repo.unlink(notebookId, sourceId))) throw notFound("Source in this notebook");
         await repo.update(sourceId, { updatedAt: nowIso() });
         const after = await publicOf((await repo.byIdUnscoped(sourceId))!);
         await events.record(actor, "source.updated", after, before);

@@ -6,10 +6,15 @@ test("tags and archived are set by PATCH, filtered with ?tag=, and kept per owne
   const ctx = createTestContext();
   const a = await userWithKey(ctx);
   const b = await userWithKey(ctx);
-  const s1 = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/one" } })).body;
-  const s2 = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/two" } })).body;
+  const s1 = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/one" } }))
+    .body;
+  const s2 = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/two" } }))
+    .body;
   expect(s1).toMatchObject({ tags: [], archived: false, saved_at: s1.created_at });
-  const p = await call(ctx, "PATCH", `/api/v1/sources/${s1.id}`, { key: a.key, body: { tags: ["café", "rust"], archived: true } });
+  const p = await call(ctx, "PATCH", `/api/v1/sources/${s1.id}`, {
+    key: a.key,
+    body: { tags: ["café", "rust"], archived: true },
+  });
   expect(p.body).toMatchObject({ tags: ["café", "rust"], archived: true });
   await call(ctx, "PATCH", `/api/v1/sources/${s2.id}`, { key: a.key, body: { tags: ["rust"] } });
   const caf = await call(ctx, "GET", `/api/v1/sources?tag=${encodeURIComponent("café")}`, { key: a.key });
@@ -25,9 +30,18 @@ test("sort=saved_at orders by the original saved time and pages through ties", a
   const a = await userWithKey(ctx);
   const ids: string[] = [];
   const at = (i: number) => ids[i]!;
-  for (let i = 0; i < 5; i++) ids.push((await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: `https://example.com/p${i}` } })).body.id);
+  for (let i = 0; i < 5; i++)
+    ids.push(
+      (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: `https://example.com/p${i}` } })).body.id,
+    );
   // Saved long ago in reverse order of creation; two share a time.
-  const times = ["2019-01-05T00:00:00.000Z", "2019-01-04T00:00:00.000Z", "2019-01-03T00:00:00.000Z", "2019-01-03T00:00:00.000Z", "2019-01-01T00:00:00.000Z"];
+  const times = [
+    "2019-01-05T00:00:00.000Z",
+    "2019-01-04T00:00:00.000Z",
+    "2019-01-03T00:00:00.000Z",
+    "2019-01-03T00:00:00.000Z",
+    "2019-01-01T00:00:00.000Z",
+  ];
   times.forEach((t, i) => ctx.db.sqlite.query("UPDATE sources SET saved_at = ? WHERE id = ?").run(t, ids[i]!));
   const seen: string[] = [];
   let path = "/api/v1/sources?sort=saved_at&limit=2";
@@ -47,16 +61,34 @@ test("sort=saved_at orders by the original saved time and pages through ties", a
 async function savedAtLibrary() {
   const ctx = createTestContext();
   const a = await userWithKey(ctx);
-  const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Reading" } })).body.id as string;
+  const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Reading" } })).body
+    .id as string;
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) {
-    ids.push((await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: `https://example.com/n${i}`, notebook_ids: [nb] } })).body.id);
+    ids.push(
+      (
+        await call(ctx, "POST", "/api/v1/sources", {
+          key: a.key,
+          body: { url: `https://example.com/n${i}`, notebook_ids: [nb] },
+        })
+      ).body.id,
+    );
   }
-  const times = ["2019-01-05T00:00:00.000Z", "2019-01-04T00:00:00.000Z", "2019-01-03T00:00:00.000Z", "2019-01-03T00:00:00.000Z", "2019-01-01T00:00:00.000Z"];
+  const times = [
+    "2019-01-05T00:00:00.000Z",
+    "2019-01-04T00:00:00.000Z",
+    "2019-01-03T00:00:00.000Z",
+    "2019-01-03T00:00:00.000Z",
+    "2019-01-01T00:00:00.000Z",
+  ];
   times.forEach((t, i) => ctx.db.sqlite.query("UPDATE sources SET saved_at = ? WHERE id = ?").run(t, ids[i]!));
   // One more, outside the notebook, saved in between: it must not leak into the notebook's list.
-  const outside = (await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/outside" } })).body.id as string;
-  ctx.db.sqlite.query("UPDATE sources SET saved_at = ?, status = 'ready' WHERE id = ?").run("2019-01-02T00:00:00.000Z", outside);
+  const outside = (
+    await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/outside" } })
+  ).body.id as string;
+  ctx.db.sqlite
+    .query("UPDATE sources SET saved_at = ?, status = 'ready' WHERE id = ?")
+    .run("2019-01-02T00:00:00.000Z", outside);
   return { ctx, a, nb, ids, outside, expected: [ids[0]!, ids[1]!, ids[3]!, ids[2]!, ids[4]!] };
 }
 
@@ -83,10 +115,18 @@ test("sort=saved_at keeps the status and created_after filters, and refuses a cu
   const { ctx, a, ids, outside } = await savedAtLibrary();
   ctx.db.sqlite.query("UPDATE sources SET status = 'ready' WHERE id IN (?, ?)").run(ids[1]!, ids[4]!);
   expect(await pageAll(ctx, a.key, "sort=saved_at&status=ready")).toEqual([ids[1]!, outside, ids[4]!]);
-  ctx.db.sqlite.query("UPDATE sources SET created_at = '2030-01-01T00:00:00.000Z' WHERE id IN (?, ?, ?)").run(ids[0]!, ids[4]!, outside);
-  expect(await pageAll(ctx, a.key, "sort=saved_at&created_after=2029-12-31T00:00:00Z")).toEqual([ids[0]!, outside, ids[4]!]);
+  ctx.db.sqlite
+    .query("UPDATE sources SET created_at = '2030-01-01T00:00:00.000Z' WHERE id IN (?, ?, ?)")
+    .run(ids[0]!, ids[4]!, outside);
+  expect(await pageAll(ctx, a.key, "sort=saved_at&created_after=2029-12-31T00:00:00Z")).toEqual([
+    ids[0]!,
+    outside,
+    ids[4]!,
+  ]);
   const byCreated = await call(ctx, "GET", "/api/v1/sources?limit=1", { key: a.key });
-  const mixed = await call(ctx, "GET", `/api/v1/sources?sort=saved_at&cursor=${byCreated.body.next_cursor}`, { key: a.key });
+  const mixed = await call(ctx, "GET", `/api/v1/sources?sort=saved_at&cursor=${byCreated.body.next_cursor}`, {
+    key: a.key,
+  });
   expect(mixed.status).toBe(422);
   expect(mixed.body.errors[0].path).toBe("query.cursor");
 });

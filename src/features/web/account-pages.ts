@@ -6,13 +6,21 @@ import { csrfInput, day, when } from "./library/common.ts";
 import { field, type FieldErrors } from "./pages.ts";
 
 const SETTINGS: [href: string, name: string, what: string][] = [
-  ["/settings/account", "Account", "Your plan, the credits left this period, what they were spent on, and your password."],
+  [
+    "/settings/account",
+    "Account",
+    "Your plan, the credits left this period, what they were spent on, and your password.",
+  ],
   ["/settings/keys", "API keys", "Keys that let scripts and tools use your library over the API."],
   ["/settings/webhook-tokens", "Webhook tokens", "Addresses other services post to, to start your workflows."],
   ["/settings/feeds", "Feeds", "The feeds your workflows watch, and when each was last checked."],
   ["/settings/apps", "Connected apps", "AI clients you allowed to use your library over MCP."],
   ["/settings/outbox", "Outbox", "Emails your workflows wrote while no mail server is set up."],
-  ["/settings/import-export", "Import and export", "Bring in bookmarks, Pocket, Omnivore, Karakeep, OPML or a list of links; download everything."],
+  [
+    "/settings/import-export",
+    "Import and export",
+    "Bring in bookmarks, Pocket, Omnivore, Karakeep, OPML or a list of links; download everything.",
+  ],
 ];
 
 export function settingsIndexPage(p: { user: LayoutUser }): SafeHtml {
@@ -46,7 +54,8 @@ export interface AccountPageInput {
 const credits = (n: number) => `${n} credit${n === 1 ? "" : "s"}`;
 
 function spendRows(spends: SpendView[]): SafeHtml {
-  if (!spends.length) return html`<p class="muted">No credits spent yet. Asking a question or making a podcast spends them.</p>`;
+  if (!spends.length)
+    return html`<p class="muted">No credits spent yet. Asking a question or making a podcast spends them.</p>`;
   return html`<table>
   <thead><tr><th>When</th><th>What</th><th>Credits</th></tr></thead>
   <tbody>${spends.map(

@@ -16,7 +16,14 @@ describe("Settings", () => {
     const { b } = await setup();
     const page = await b.get("/settings");
     expect(page.status).toBe(200);
-    for (const href of ["/settings/account", "/settings/keys", "/settings/webhook-tokens", "/settings/feeds", "/settings/apps", "/settings/outbox"]) {
+    for (const href of [
+      "/settings/account",
+      "/settings/keys",
+      "/settings/webhook-tokens",
+      "/settings/feeds",
+      "/settings/apps",
+      "/settings/outbox",
+    ]) {
       expect(page.text).toContain(`<a href="${href}">`);
     }
     const account = await b.get("/account");
@@ -27,7 +34,9 @@ describe("Settings", () => {
     const { ctx } = await setup();
     const anon = testBrowser(ctx);
     expect((await anon.get("/settings")).location).toBe(`/signin?next=${encodeURIComponent("/settings")}`);
-    expect((await anon.get("/settings/account")).location).toBe(`/signin?next=${encodeURIComponent("/settings/account")}`);
+    expect((await anon.get("/settings/account")).location).toBe(
+      `/signin?next=${encodeURIComponent("/settings/account")}`,
+    );
   });
 
   test("the navigation names each place plainly", async () => {
@@ -35,8 +44,13 @@ describe("Settings", () => {
     const nav = /<nav>([\s\S]*?)<\/nav>/.exec((await b.get("/library")).text)![1]!;
     const links = [...nav.matchAll(/<a href="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1], m[2]]);
     expect(links).toEqual([
-      ["/library", "Library"], ["/notebooks", "Notebooks"], ["/notes", "Notes"], ["/search", "Search"],
-      ["/podcasts", "Podcasts"], ["/workflows", "Workflows"], ["/settings", "Settings"],
+      ["/library", "Library"],
+      ["/notebooks", "Notebooks"],
+      ["/notes", "Notes"],
+      ["/search", "Search"],
+      ["/podcasts", "Podcasts"],
+      ["/workflows", "Workflows"],
+      ["/settings", "Settings"],
     ]);
     expect(nav).not.toContain("→");
   });
@@ -54,7 +68,10 @@ describe("Account", () => {
     // A question asked over the API about a saved article, and a podcast that no longer exists.
     await post(ctx, b, "/library/sources", { url: web.url("/article") });
     await ctx.runner.drain();
-    const asked = await call(ctx, "POST", "/api/v1/search/ask", { key: me.key, body: { question: "What is in a tide pool?" } });
+    const asked = await call(ctx, "POST", "/api/v1/search/ask", {
+      key: me.key,
+      body: { question: "What is in a tide pool?" },
+    });
     expect(asked.status).toBe(200);
     expect(asked.body.credits_used).toBeGreaterThan(0);
     await ctx.services.credits.spend(me.userId, 3, "podcast", "pod_01J00000000000000000000000");
@@ -63,17 +80,32 @@ describe("Account", () => {
     expect(after.text).toContain(`<dd id="credits-used-count">${b0.used}</dd>`);
     expect(after.text).toContain(`<dd id="credits-remaining">${50 - b0.used}</dd>`);
     expect(after.text).toContain(`<meter id="credits-used" min="0" max="50" value="${b0.used}">`);
-    expect(after.text).toContain(`${b0.period_start.slice(0, 10)}</time> to <time datetime="${b0.period_end}">${b0.period_end.slice(0, 10)}`);
-    const rows = [...after.text.matchAll(/<td data-label="What">(.*?)<\/td>\s*<td data-label="Credits">(\d+)<\/td>/g)].map((m) => [m[1], m[2]]);
-    expect(rows).toEqual([["A podcast since deleted", "3"], ["Asked a question", String(asked.body.credits_used)]]);
+    expect(after.text).toContain(
+      `${b0.period_start.slice(0, 10)}</time> to <time datetime="${b0.period_end}">${b0.period_end.slice(0, 10)}`,
+    );
+    const rows = [
+      ...after.text.matchAll(/<td data-label="What">(.*?)<\/td>\s*<td data-label="Credits">(\d+)<\/td>/g),
+    ].map((m) => [m[1], m[2]]);
+    expect(rows).toEqual([
+      ["A podcast since deleted", "3"],
+      ["Asked a question", String(asked.body.credits_used)],
+    ]);
   });
 
   test("a spend on an existing podcast links to it, its title escaped", async () => {
     const { ctx, b, me } = await setup();
     const actor = { userId: me.userId, auth: { type: "system" as const, reason: "test" } };
     const src = (await ctx.services.sources.create(actor, { url: "https://example.com/x" })).source.id;
-    ctx.db.sqlite.query("UPDATE sources SET status = 'ready', content = 'Some words here about pools.' , word_count = 5 WHERE id = ?").run(src);
-    const pod = await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [src], title: "<i>Pools</i>" });
+    ctx.db.sqlite
+      .query(
+        "UPDATE sources SET status = 'ready', content = 'Some words here about pools.' , word_count = 5 WHERE id = ?",
+      )
+      .run(src);
+    const pod = await ctx.services.podcasts.create(actor, {
+      format: "brief",
+      source_ids: [src],
+      title: "<i>Pools</i>",
+    });
     await ctx.services.credits.spend(me.userId, 2, "podcast", pod.id);
     const page = await b.get("/settings/account");
     expect(page.text).toContain(`<a href="/podcasts/${pod.id}">Podcast “&lt;i&gt;Pools&lt;/i&gt;”</a>`);
@@ -96,13 +128,21 @@ describe("changing the password", () => {
 
     const old = await testBrowser(ctx).submit("/signin", "/signin", { email: me.email, password: "password123" });
     expect(old.status).toBe(401);
-    const fresh = await testBrowser(ctx).submit("/signin", "/signin", { email: me.email, password: "a new long password" });
+    const fresh = await testBrowser(ctx).submit("/signin", "/signin", {
+      email: me.email,
+      password: "a new long password",
+    });
     expect(fresh.status).toBe(303);
   }, 30_000);
 
   test("errors show beside their fields with the sign-up rules' messages; passwords are never echoed", async () => {
     const { ctx, b } = await setup();
-    const wrong = await post(ctx, b, "/settings/account/password", passwordForm("not-my-password", "a new long password"));
+    const wrong = await post(
+      ctx,
+      b,
+      "/settings/account/password",
+      passwordForm("not-my-password", "a new long password"),
+    );
     expect(wrong.status).toBe(422);
     expect(wrong.text).toContain('<p class="field-error" id="f-current_password-error">Current password is wrong.</p>');
     expect(wrong.text).toContain('aria-describedby="f-current_password-error"');
@@ -111,7 +151,9 @@ describe("changing the password", () => {
 
     const short = await post(ctx, b, "/settings/account/password", passwordForm("password123", "short"));
     expect(short.status).toBe(422);
-    expect(short.text).toContain('<p class="field-error" id="f-new_password-error">New password must be at least 8 characters.</p>');
+    expect(short.text).toContain(
+      '<p class="field-error" id="f-new_password-error">New password must be at least 8 characters.</p>',
+    );
 
     const empty = await post(ctx, b, "/settings/account/password", passwordForm("", "a new long password"));
     expect(empty.text).toContain("Enter your current password.");
@@ -123,15 +165,26 @@ describe("changing the password", () => {
   }, 30_000);
 
   test("a form without the session's token is refused; guesses are rate limited beside the field", async () => {
-    const { ctx, b } = await setup({ LOGIN_RATE_LIMIT_PER_MINUTE: "3" }) // signing in used one;
-    const forged = await b.post("/settings/account/password", { csrf: "x".repeat(32), ...passwordForm("password123", "a new long password") });
+    const { ctx, b } = await setup({ LOGIN_RATE_LIMIT_PER_MINUTE: "3" }); // signing in used one;
+    const forged = await b.post("/settings/account/password", {
+      csrf: "x".repeat(32),
+      ...passwordForm("password123", "a new long password"),
+    });
     expect(forged.status).toBe(403);
-    for (let i = 0; i < 2; i++) expect((await post(ctx, b, "/settings/account/password", passwordForm(`guess-${i}`, "a new long password"))).status).toBe(422);
-    const limited = await post(ctx, b, "/settings/account/password", passwordForm("password123", "a new long password"));
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await post(ctx, b, "/settings/account/password", passwordForm(`guess-${i}`, "a new long password"))).status,
+      ).toBe(422);
+    const limited = await post(
+      ctx,
+      b,
+      "/settings/account/password",
+      passwordForm("password123", "a new long password"),
+    );
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(limited.text).toMatch(/id="f-current_password-error">Too many password attempts\. Try again in \d+ seconds\./);
+    expect(limited.text).toMatch(
+      /id="f-current_password-error">Too many password attempts\. Try again in \d+ seconds\./,
+    );
   }, 30_000);
 });
-
-

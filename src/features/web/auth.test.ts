@@ -33,7 +33,11 @@ describe("sign up", () => {
     const b = testBrowser(ctx);
     const form = await b.get("/signup");
     expect(form.headers.getSetCookie()[0]).toMatch(/^cp_csrf=[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
-    const res = await b.post("/signup", { ...hiddenFields(form.text, "/signup"), email: "a@example.com", password: PASSWORD });
+    const res = await b.post("/signup", {
+      ...hiddenFields(form.text, "/signup"),
+      email: "a@example.com",
+      password: PASSWORD,
+    });
     expect(res.headers.getSetCookie().find((c) => c.startsWith("cp_session="))).toEndWith("; Secure");
   });
 
@@ -59,11 +63,19 @@ describe("sign up", () => {
     const b = testBrowser(ctx);
     const signin = await b.get("/signin?next=%2Foauth%2Fconsent%3Fid%3Dabc");
     expect(signin.text).toContain('href="/signup?next=%2Foauth%2Fconsent%3Fid%3Dabc"');
-    const res = await b.submit("/signup?next=%2Foauth%2Fconsent%3Fid%3Dabc", "/signup", { email: "n@example.com", password: PASSWORD, name: "" });
+    const res = await b.submit("/signup?next=%2Foauth%2Fconsent%3Fid%3Dabc", "/signup", {
+      email: "n@example.com",
+      password: PASSWORD,
+      name: "",
+    });
     expect(res.status).toBe(303);
     expect(res.location).toBe("/oauth/consent?id=abc");
     const other = testBrowser(ctx);
-    const res2 = await other.submit("/signup?next=https%3A%2F%2Fevil.example%2F", "/signup", { email: "m@example.com", password: PASSWORD, name: "" });
+    const res2 = await other.submit("/signup?next=https%3A%2F%2Fevil.example%2F", "/signup", {
+      email: "m@example.com",
+      password: PASSWORD,
+      name: "",
+    });
     expect(res2.location).toBe("/settings/keys");
   }, 60_000);
 
@@ -103,12 +115,20 @@ describe("sign in", () => {
     const ctx = createTestContext();
     await signUp(testBrowser(ctx), "ada@example.com");
     const b = testBrowser(ctx);
-    const local = await b.submit("/signin?next=/settings/keys?x=1", "/signin", { email: "ADA@example.com", password: PASSWORD });
+    const local = await b.submit("/signin?next=/settings/keys?x=1", "/signin", {
+      email: "ADA@example.com",
+      password: PASSWORD,
+    });
     expect(local.status).toBe(303);
     expect(local.location).toBe("/settings/keys?x=1");
     const c = testBrowser(ctx);
     const form = await c.get("/signin");
-    const evil = await c.post("/signin", { ...hiddenFields(form.text, "/signin"), next: "//evil.example", email: "ada@example.com", password: PASSWORD });
+    const evil = await c.post("/signin", {
+      ...hiddenFields(form.text, "/signin"),
+      next: "//evil.example",
+      email: "ada@example.com",
+      password: PASSWORD,
+    });
     expect(evil.location).toBe("/settings/keys");
   }, 60_000);
 
@@ -118,7 +138,9 @@ describe("sign in", () => {
     await signUp(testBrowser(ctx), "ada@example.com");
     const b = testBrowser(ctx);
     for (let i = 0; i < 2; i++) {
-      expect((await b.submit("/signin", "/signin", { email: "ada@example.com", password: "nope-nope" })).status).toBe(401);
+      expect((await b.submit("/signin", "/signin", { email: "ada@example.com", password: "nope-nope" })).status).toBe(
+        401,
+      );
     }
     const limited = await b.submit("/signin", "/signin", { email: "Ada@Example.com", password: PASSWORD });
     expect(limited.status).toBe(429);
@@ -134,9 +156,15 @@ describe("sign in", () => {
     const fromPeer = { app: { handle: (r: Request) => (rememberClientAddress(r, "203.0.113.9"), ctx.app.handle(r)) } };
     const b = testBrowser(fromPeer);
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await b.submit("/signin", "/signin", { email: `u${i}@example.com`, password: "nope-nope" })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await b.submit("/signin", "/signin", { email: `u${i}@example.com`, password: "nope-nope" })).status,
+      );
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-    const elsewhere = await testBrowser(ctx).submit("/signin", "/signin", { email: "u9@example.com", password: "nope-nope" });
+    const elsewhere = await testBrowser(ctx).submit("/signin", "/signin", {
+      email: "u9@example.com",
+      password: "nope-nope",
+    });
     expect(elsewhere.status).toBe(401);
   }, 60_000);
 });
@@ -145,7 +173,11 @@ describe("CSRF and Origin", () => {
   test("sign-in without the cookie token or with a wrong one is refused with a 403 page", async () => {
     const ctx = createTestContext();
     await signUp(testBrowser(ctx), "ada@example.com");
-    const noCookie = await testBrowser(ctx).post("/signin", { csrf: "x".repeat(32), email: "ada@example.com", password: PASSWORD });
+    const noCookie = await testBrowser(ctx).post("/signin", {
+      csrf: "x".repeat(32),
+      email: "ada@example.com",
+      password: PASSWORD,
+    });
     expect(noCookie.status).toBe(403);
     expect(noCookie.headers.get("content-type")).toContain("text/html");
     const b = testBrowser(ctx);
@@ -177,7 +209,12 @@ describe("CSRF and Origin", () => {
     const refused = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD }, evil);
     expect(refused.status).toBe(403);
     expect(countUsers(ctx)).toBe(0);
-    const ok = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD }, { origin: "https://cp.example.com" });
+    const ok = await b.submit(
+      "/signup",
+      "/signup",
+      { email: "ada@example.com", password: PASSWORD },
+      { origin: "https://cp.example.com" },
+    );
     expect(ok.status).toBe(303);
     const key = await b.submit("/settings/keys", "/settings/keys", { name: "k" }, evil);
     expect(key.status).toBe(403);
@@ -187,16 +224,19 @@ describe("CSRF and Origin", () => {
 
 describe("the address the browser used, when it is not BASE_URL", () => {
   // BASE_URL says localhost; a person opens the app at 127.0.0.1 or by LAN address instead.
-  test.each(["http://127.0.0.1:3000", "http://192.168.1.20:3000"])("forms posted from %s are accepted as same-origin", async (at) => {
-    const ctx = createTestContext({ BASE_URL: "http://localhost:3000" });
-    const b = testBrowser(ctx, { base: at, origin: at });
-    const res = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD });
-    expect(res.status, res.text).toBe(303);
-    expect(countUsers(ctx)).toBe(1);
-    const key = await b.submit("/settings/keys", "/settings/keys", { name: "laptop" });
-    expect(key.status).toBe(200);
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 1 });
-  });
+  test.each(["http://127.0.0.1:3000", "http://192.168.1.20:3000"])(
+    "forms posted from %s are accepted as same-origin",
+    async (at) => {
+      const ctx = createTestContext({ BASE_URL: "http://localhost:3000" });
+      const b = testBrowser(ctx, { base: at, origin: at });
+      const res = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD });
+      expect(res.status, res.text).toBe(303);
+      expect(countUsers(ctx)).toBe(1);
+      const key = await b.submit("/settings/keys", "/settings/keys", { name: "laptop" });
+      expect(key.status).toBe(200);
+      expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 1 });
+    },
+  );
 
   test("a cross-site post to that address is still refused, whatever the tokens", async () => {
     const ctx = createTestContext({ BASE_URL: "http://localhost:3000" });
@@ -218,7 +258,12 @@ describe("the address the browser used, when it is not BASE_URL", () => {
   test("Sec-Fetch-Site: same-origin passes when a proxy rewrote the Host", async () => {
     const ctx = createTestContext({ BASE_URL: "http://localhost:3000" });
     const b = testBrowser(ctx, { base: "http://internal:8080" });
-    const res = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD }, { origin: "https://notes.example", "sec-fetch-site": "same-origin" });
+    const res = await b.submit(
+      "/signup",
+      "/signup",
+      { email: "ada@example.com", password: PASSWORD },
+      { origin: "https://notes.example", "sec-fetch-site": "same-origin" },
+    );
     expect(res.status).toBe(303);
   });
 });

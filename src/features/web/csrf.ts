@@ -24,7 +24,8 @@ export function checkOrigin(request: Request, baseUrl: string): void {
   const origin = request.headers.get("origin");
   const site = request.headers.get("sec-fetch-site");
   if (origin === null) {
-    if (site === "cross-site" || site === "same-site") throw crossSite(`another site (Sec-Fetch-Site: ${site})`, baseUrl);
+    if (site === "cross-site" || site === "same-site")
+      throw crossSite(`another site (Sec-Fetch-Site: ${site})`, baseUrl);
     return;
   }
   if (origin === new URL(baseUrl).origin || origin === requestOrigin(request) || site === "same-origin") return;
@@ -52,6 +53,9 @@ export function tokensMatch(expected: string | undefined, sent: string): boolean
 
 export function requireToken(expected: string | undefined, sent: string): void {
   if (!tokensMatch(expected, sent)) {
-    throw new AppError("csrf_failed", "The form has expired or did not come from this site. Go back, reload the page and try again.");
+    throw new AppError(
+      "csrf_failed",
+      "The form has expired or did not come from this site. Go back, reload the page and try again.",
+    );
   }
 }

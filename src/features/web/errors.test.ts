@@ -14,7 +14,11 @@ const isPage = (r: { status: number; headers: Headers; text: string }) => {
 describe("error pages", () => {
   test("an unknown page is a 404 page with links on, signed in or not", async () => {
     const { ctx, b } = await setup();
-    for (const path of ["/no-such-page", "/library/sources/src_01J00000000000000000000000/nothing", "/podcasts/x/y/z"]) {
+    for (const path of [
+      "/no-such-page",
+      "/library/sources/src_01J00000000000000000000000/nothing",
+      "/podcasts/x/y/z",
+    ]) {
       const r = await b.get(path);
       expect(r.status).toBe(404);
       isPage(r);
@@ -38,7 +42,9 @@ describe("error pages", () => {
     isPage(r);
     expect(r.headers.get("allow")).toBe("GET");
     const form = { url: "https://example.com/", title: "x".repeat(5000) };
-    const big = await b.post("/library/sources", form, { "content-length": String(new URLSearchParams(form).toString().length) });
+    const big = await b.post("/library/sources", form, {
+      "content-length": String(new URLSearchParams(form).toString().length),
+    });
     expect(big.status).toBe(413);
     isPage(big);
   });
@@ -65,7 +71,13 @@ describe("error pages", () => {
   test("the API, MCP, discovery and OAuth endpoints keep problem+json", async () => {
     const ctx = createTestContext();
     const u = await userWithKey(ctx);
-    for (const [method, path] of [["GET", "/api/v1/nothing"], ["GET", "/api/nothing"], ["GET", "/mcp/x"], ["GET", "/.well-known/nothing"], ["PUT", "/oauth/token"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/v1/nothing"],
+      ["GET", "/api/nothing"],
+      ["GET", "/mcp/x"],
+      ["GET", "/.well-known/nothing"],
+      ["PUT", "/oauth/token"],
+    ] as const) {
       const r = await call(ctx, method, path, { key: u.key });
       expect({ path, type: r.headers.get("content-type") }).toEqual({ path, type: "application/problem+json" });
     }

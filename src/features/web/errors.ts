@@ -23,13 +23,20 @@ export type PageErrorRenderer = (request: Request, e: PageError) => Promise<Resp
 function words(e: PageError, request: Request, path: string): { title: string; detail: string } {
   switch (e.code) {
     case "not_found":
-      return { title: "Page not found", detail: `There is no page at ${path}. The address may be mistyped, or what it showed was moved or deleted.` };
+      return {
+        title: "Page not found",
+        detail: `There is no page at ${path}. The address may be mistyped, or what it showed was moved or deleted.`,
+      };
     case "method_not_allowed":
-      return { title: "This page cannot do that", detail: `${path} does not accept ${request.method} requests. Open it from a link or the menu instead.` };
+      return {
+        title: "This page cannot do that",
+        detail: `${path} does not accept ${request.method} requests. Open it from a link or the menu instead.`,
+      };
     case "internal_error":
       return {
         title: "Something went wrong",
-        detail: "Something went wrong on our side, and nothing you did caused it. Try again in a moment; if it keeps happening, give the administrator the request id below.",
+        detail:
+          "Something went wrong on our side, and nothing you did caused it. Try again in a moment; if it keeps happening, give the administrator the request id below.",
       };
     default: {
       const title = ERROR_CODES[e.code][1];

@@ -20,11 +20,21 @@ const ICON_HEADERS = {
 };
 
 export function faviconRoutes() {
-  return new Elysia()
-    // GET /favicon.svg
-    .get("/favicon.svg", () => new Response(FAVICON_SVG, { headers: ICON_HEADERS }), { detail: { hide: true } })
-    // GET /favicon.ico — browsers and feed readers ask for it whatever the page links to
-    .get("/favicon.ico", () => new Response(null, { status: 301, headers: { location: "/favicon.svg", "cache-control": "public, max-age=86400" } }), {
-      detail: { hide: true },
-    });
+  return (
+    new Elysia()
+      // GET /favicon.svg
+      .get("/favicon.svg", () => new Response(FAVICON_SVG, { headers: ICON_HEADERS }), { detail: { hide: true } })
+      // GET /favicon.ico — browsers and feed readers ask for it whatever the page links to
+      .get(
+        "/favicon.ico",
+        () =>
+          new Response(null, {
+            status: 301,
+            headers: { location: "/favicon.svg", "cache-control": "public, max-age=86400" },
+          }),
+        {
+          detail: { hide: true },
+        },
+      )
+  );
 }

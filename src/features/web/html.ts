@@ -111,7 +111,10 @@ export function pageHeaders(extra: Record<string, string> = {}): Headers {
   return headers;
 }
 
-export function pageResponse(markup: SafeHtml, init: { status?: number; headers?: Record<string, string>; cookies?: string[] } = {}): Response {
+export function pageResponse(
+  markup: SafeHtml,
+  init: { status?: number; headers?: Record<string, string>; cookies?: string[] } = {},
+): Response {
   const headers = pageHeaders(init.headers);
   for (const c of init.cookies ?? []) headers.append("set-cookie", c);
   return new Response(markup.value, { status: init.status ?? 200, headers });

@@ -4,7 +4,13 @@ import { createTestContext } from "../../../test/helpers.ts";
 import { runImports } from "../imports/test-support.ts";
 import { hiddenFields, signUp, testBrowser, type TestBrowser } from "./test-client.ts";
 
-async function postFile(ctx: { app: { handle(r: Request): Response | Promise<Response> } }, b: TestBrowser, fields: Record<string, string>, file: string, name = "links.txt") {
+async function postFile(
+  ctx: { app: { handle(r: Request): Response | Promise<Response> } },
+  b: TestBrowser,
+  fields: Record<string, string>,
+  file: string,
+  name = "links.txt",
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   form.set("file", new File([file], name));
@@ -13,7 +19,11 @@ async function postFile(ctx: { app: { handle(r: Request): Response | Promise<Res
   const bytes = new Uint8Array(await body.arrayBuffer());
   const cookie = [...b.jar].map(([k, v]) => `${k}=${v}`).join("; ");
   const res = await ctx.app.handle(
-    new Request("http://localhost/settings/import-export", { method: "POST", headers: { cookie, "content-type": type, "content-length": String(bytes.byteLength) }, body: bytes }),
+    new Request("http://localhost/settings/import-export", {
+      method: "POST",
+      headers: { cookie, "content-type": type, "content-length": String(bytes.byteLength) },
+      body: bytes,
+    }),
   );
   return { status: res.status, location: res.headers.get("location"), text: await res.text() };
 }
@@ -28,7 +38,13 @@ test("upload a file, follow its progress and problems, download both exports; ot
   expect((await b.get("/settings")).text).toContain('href="/settings/import-export"');
   const csrf = hiddenFields(page.text, "/settings/import-export");
 
-  const res = await postFile(ctx, b, { ...csrf, format: "auto" }, "https://example.com/a\njavascript:alert(1)\nhttps://example.com/b?utm_source=x\n", "my <links>.txt");
+  const res = await postFile(
+    ctx,
+    b,
+    { ...csrf, format: "auto" },
+    "https://example.com/a\njavascript:alert(1)\nhttps://example.com/b?utm_source=x\n",
+    "my <links>.txt",
+  );
   expect(res.status).toBe(303);
   const detailPath = res.location!;
   expect(detailPath).toMatch(/^\/settings\/import-export\/imp_/);
@@ -62,5 +78,7 @@ test("upload a file, follow its progress and problems, download both exports; ot
   await signUp(other, "other@example.com");
   expect((await other.get(detailPath)).status).toBe(404);
   expect((await other.get("/settings/import-export")).text).not.toContain("my &lt;links&gt;.txt");
-  expect((await testBrowser(ctx).get("/settings/import-export")).location).toBe(`/signin?next=${encodeURIComponent("/settings/import-export")}`);
+  expect((await testBrowser(ctx).get("/settings/import-export")).location).toBe(
+    `/signin?next=${encodeURIComponent("/settings/import-export")}`,
+  );
 });

@@ -39,7 +39,9 @@ function importRow(i: ImportPublic): SafeHtml {
 }
 
 function mainPage(user: LayoutUser, imports: ImportPublic[], error?: string): SafeHtml {
-  const options = (["auto", ...IMPORT_FORMATS] as const).map((f) => html`<option value="${f}">${FORMAT_LABELS[f]}</option>`);
+  const options = (["auto", ...IMPORT_FORMATS] as const).map(
+    (f) => html`<option value="${f}">${FORMAT_LABELS[f]}</option>`,
+  );
   const list = imports.length
     ? html`<table><thead><tr><th>File</th><th>Format</th><th>Status</th><th>Progress</th><th>Started</th></tr></thead><tbody>${imports.map(importRow)}</tbody></table>`
     : html`<p class="muted">Nothing imported yet.</p>`;
@@ -64,7 +66,8 @@ ${list}
 function detailPage(user: LayoutUser, i: ImportPublic): SafeHtml {
   const problems = i.problems.length
     ? html`<table><thead><tr><th>Entry</th><th>Line</th><th>URL</th><th>Problem</th></tr></thead><tbody>${i.problems.map(
-        (p) => html`<tr><td data-label="Entry">${String(p.entry)}</td><td data-label="Line">${p.line === null ? "" : String(p.line)}</td><td data-label="URL">${p.url ?? ""}</td><td data-label="Problem">${p.reason}</td></tr>`,
+        (p) =>
+          html`<tr><td data-label="Entry">${String(p.entry)}</td><td data-label="Line">${p.line === null ? "" : String(p.line)}</td><td data-label="URL">${p.url ?? ""}</td><td data-label="Problem">${p.reason}</td></tr>`,
       )}</tbody></table>${i.problems_total > i.problems.length ? html`<p class="muted">…and ${String(i.problems_total - i.problems.length)} more.</p>` : html``}`
     : html`<p class="muted">No problems${active(i) ? " so far" : ""}.</p>`;
   const body = html`<p><a href="${PATH}">← Import and export</a></p>
@@ -81,63 +84,79 @@ ${problems}`;
 const refreshing = (list: ImportPublic[]) => (list.some(active) ? { refresh: "3" } : undefined);
 
 export function importExportWebRoutes(s: Services, h: WebHelpers) {
-  return new Elysia()
-    // GET /settings/import-export
-    .get(
-      PATH,
-      h.page(async ({ request }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(PATH);
-        const list = await s.imports.list(me.actor, { limit: 50 });
-        return pageResponse(mainPage(h.layoutUser(me), list), { headers: refreshing(list) });
-      }),
-    )
-    // POST /settings/import-export (multipart: csrf, file, format)
-    .post(
-      PATH,
-      h.page(async ({ request, body }) => {
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst(PATH);
-        const file = (body as Record<string, unknown> | undefined)?.["file"];
-        const format = formField(body, "format") || "auto";
-        try {
-          if (!(file instanceof Blob) || file.size === 0) throw new AppError("validation_failed", "Choose a file to import.");
-          if (format !== "auto" && !(IMPORT_FORMATS as readonly string[]).includes(format)) throw new AppError("validation_failed", "Choose a format from the list.");
-          const imp = await s.imports.create(me.actor, { bytes: new Uint8Array(await file.arrayBuffer()), filename: (file as File).name || null, format: format as ImportFormat | "auto" });
-          return redirect(`${PATH}/${imp.id}`);
-        } catch (e) {
-          if (!(e instanceof AppError) || e.status >= 500) throw e;
+  return (
+    new Elysia()
+      // GET /settings/import-export
+      .get(
+        PATH,
+        h.page(async ({ request }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(PATH);
           const list = await s.imports.list(me.actor, { limit: 50 });
-          return pageResponse(mainPage(h.layoutUser(me), list, e.detail ?? e.message), { status: e.status });
-        }
-      }),
-    )
-    // GET /settings/import-export/export.json and export.html
-    .get(
-      `${PATH}/export.:kind`,
-      h.page(async ({ request, params }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(PATH);
-        const day = new Date(s.clock.now()).toISOString().slice(0, 10);
-        if (params.kind === "html") {
-          return new Response(exportNetscape(s, me.actor), {
-            headers: { "content-type": "text/html; charset=utf-8", "content-disposition": `attachment; filename="commonplace-bookmarks-${day}.html"`, "cache-control": "no-store" },
+          return pageResponse(mainPage(h.layoutUser(me), list), { headers: refreshing(list) });
+        }),
+      )
+      // POST /settings/import-export (multipart: csrf, file, format)
+      .post(
+        PATH,
+        h.page(async ({ request, body }) => {
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst(PATH);
+          const file = (body as Record<string, unknown> | undefined)?.["file"];
+          const format = formField(body, "format") || "auto";
+          try {
+            if (!(file instanceof Blob) || file.size === 0)
+              throw new AppError("validation_failed", "Choose a file to import.");
+            if (format !== "auto" && !(IMPORT_FORMATS as readonly string[]).includes(format))
+              throw new AppError("validation_failed", "Choose a format from the list.");
+            const imp = await s.imports.create(me.actor, {
+              bytes: new Uint8Array(await file.arrayBuffer()),
+              filename: (file as File).name || null,
+              format: format as ImportFormat | "auto",
+            });
+            return redirect(`${PATH}/${imp.id}`);
+          } catch (e) {
+            if (!(e instanceof AppError) || e.status >= 500) throw e;
+            const list = await s.imports.list(me.actor, { limit: 50 });
+            return pageResponse(mainPage(h.layoutUser(me), list, e.detail ?? e.message), { status: e.status });
+          }
+        }),
+      )
+      // GET /settings/import-export/export.json and export.html
+      .get(
+        `${PATH}/export.:kind`,
+        h.page(async ({ request, params }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(PATH);
+          const day = new Date(s.clock.now()).toISOString().slice(0, 10);
+          if (params.kind === "html") {
+            return new Response(exportNetscape(s, me.actor), {
+              headers: {
+                "content-type": "text/html; charset=utf-8",
+                "content-disposition": `attachment; filename="commonplace-bookmarks-${day}.html"`,
+                "cache-control": "no-store",
+              },
+            });
+          }
+          if (params.kind !== "json") throw new AppError("not_found", "No such export");
+          return new Response(exportJson(s, me.actor, toPublicUser(me.user) as unknown as Record<string, unknown>), {
+            headers: {
+              "content-type": "application/json; charset=utf-8",
+              "content-disposition": `attachment; filename="commonplace-export-${day}.json"`,
+              "cache-control": "no-store",
+            },
           });
-        }
-        if (params.kind !== "json") throw new AppError("not_found", "No such export");
-        return new Response(exportJson(s, me.actor, toPublicUser(me.user) as unknown as Record<string, unknown>), {
-          headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="commonplace-export-${day}.json"`, "cache-control": "no-store" },
-        });
-      }),
-    )
-    // GET /settings/import-export/:id
-    .get(
-      `${PATH}/:id`,
-      h.page(async ({ request, params }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(PATH);
-        const imp = await s.imports.get(me.actor, params.id ?? "");
-        return pageResponse(detailPage(h.layoutUser(me), imp), { headers: refreshing([imp]) });
-      }),
-    );
+        }),
+      )
+      // GET /settings/import-export/:id
+      .get(
+        `${PATH}/:id`,
+        h.page(async ({ request, params }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(PATH);
+          const imp = await s.imports.get(me.actor, params.id ?? "");
+          return pageResponse(detailPage(h.layoutUser(me), imp), { headers: refreshing([imp]) });
+        }),
+      )
+  );
 }

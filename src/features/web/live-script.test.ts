@@ -18,7 +18,8 @@ class FakeEventSource {
     this.closed = true;
   }
   emit(type: string, data: Record<string, unknown>, lastEventId = "1") {
-    for (const fn of this.listeners.get(type) ?? []) fn({ data: JSON.stringify({ id: "evt_1", type, occurred_at: "", data }), lastEventId });
+    for (const fn of this.listeners.get(type) ?? [])
+      fn({ data: JSON.stringify({ id: "evt_1", type, occurred_at: "", data }), lastEventId });
   }
 }
 
@@ -35,15 +36,29 @@ function run(body: string, pages: Record<string, { status: number; markup: strin
     return new Response(page.markup, { status: page.status });
   };
   const win = Object.assign(window, { EventSource: FakeEventSource });
+  // The page script runs as the browser would run it, in its own scope: this is the point of the test.
+  // oxlint-disable-next-line typescript/no-implied-eval
   new Function("window", "document", "EventSource", "fetch", "location", "setTimeout", LIVE_SCRIPT)(
-    win, document, FakeEventSource, fetch, location, (fn: () => void) => fn(),
+    win,
+    document,
+    FakeEventSource,
+    fetch,
+    location,
+    (fn: () => void) => fn(),
   );
   const settle = () => new Promise((r) => setTimeout(r, 5));
   const setHidden = (hidden: boolean) => {
     Object.defineProperty(document, "hidden", { value: hidden, configurable: true });
     document.dispatchEvent(new window.Event("visibilitychange"));
   };
-  return { document, stream: FakeEventSource.last as FakeEventSource | undefined, fetched, reloads: () => reloads, settle, setHidden };
+  return {
+    document,
+    stream: FakeEventSource.last as FakeEventSource | undefined,
+    fetched,
+    reloads: () => reloads,
+    settle,
+    setHidden,
+  };
 }
 
 describe("live-updates script", () => {
@@ -52,7 +67,9 @@ describe("live-updates script", () => {
   });
 
   test("resumes after the lowest rendered cursor", () => {
-    const { stream } = run('<ul data-live-since="12"><li data-live="source" data-live-id="src_A"></li></ul><p data-live-since="9"></p>');
+    const { stream } = run(
+      '<ul data-live-since="12"><li data-live="source" data-live-id="src_A"></li></ul><p data-live-since="9"></p>',
+    );
     expect(stream!.url).toBe("/events/stream?last_event_id=9");
   });
 
@@ -61,7 +78,11 @@ describe("live-updates script", () => {
       <div data-live="run" data-live-id="run_1"><b data-live-field="status">queued</b> <i data-live-field="step.status"></i></div>
       <div data-live="run" data-live-id="run_2"><b data-live-field="status">queued</b></div>
       <div data-live="source" data-live-id="run_1"><b data-live-field="status">queued</b></div>`);
-    stream!.emit("run.step_finished", { id: "run_1", status: "running", step: { status: "<img src=x onerror=alert(1)>" } });
+    stream!.emit("run.step_finished", {
+      id: "run_1",
+      status: "running",
+      step: { status: "<img src=x onerror=alert(1)>" },
+    });
     const [mine, other, wrongKind] = document.querySelectorAll("[data-live]");
     expect(mine!.querySelector("b")!.textContent).toBe("running");
     expect(mine!.querySelector("b")!.getAttribute("data-live-value")).toBe("running");
@@ -82,8 +103,11 @@ describe("live-updates script", () => {
   });
 
   test("an element with a fragment is replaced by the fragment's element", async () => {
-    const row = (status: string) => `<li data-live="source" data-live-id="src_A" data-live-fragment="/library/sources/src_A/row"><span>${status}</span></li>`;
-    const { document, stream, fetched, settle } = run(`<ul>${row("Pending")}</ul>`, { "/library/sources/src_A/row": { status: 200, markup: row("Ready") } });
+    const row = (status: string) =>
+      `<li data-live="source" data-live-id="src_A" data-live-fragment="/library/sources/src_A/row"><span>${status}</span></li>`;
+    const { document, stream, fetched, settle } = run(`<ul>${row("Pending")}</ul>`, {
+      "/library/sources/src_A/row": { status: 200, markup: row("Ready") },
+    });
     stream!.emit("source.updated", { id: "src_A", status: "ready" });
     await settle();
     expect(fetched).toEqual(["/library/sources/src_A/row"]);
@@ -109,7 +133,9 @@ describe("live-updates script", () => {
   });
 
   test("a hidden tab closes its stream; shown again it reopens after the last event it saw", () => {
-    const { stream, setHidden } = run('<ul data-live-since="7"><li data-live="source" data-live-id="src_A"><b data-live-field="status"></b></li></ul>');
+    const { stream, setHidden } = run(
+      '<ul data-live-since="7"><li data-live="source" data-live-id="src_A"><b data-live-field="status"></b></li></ul>',
+    );
     stream!.emit("source.updated", { id: "src_A", status: "ready" }, "31");
     setHidden(true);
     expect(stream!.closed).toBe(true);

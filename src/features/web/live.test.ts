@@ -36,7 +36,9 @@ describe("the browser's event stream", () => {
   test("opens with the session cookie and carries only this person's events", async () => {
     const { ctx, b, me } = await setup();
     const other = await signedInPerson(ctx);
-    const res = await ctx.app.handle(new Request("http://localhost/events/stream", { headers: { cookie: cookieOf(b) } }));
+    const res = await ctx.app.handle(
+      new Request("http://localhost/events/stream", { headers: { cookie: cookieOf(b) } }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const sse = sseReader(res);
@@ -64,7 +66,9 @@ describe("live library rows", () => {
     const list = await b.get("/library");
     const id = idIn(list.text, "src");
     expect(list.text).toContain(`<ul class="items" data-live-since="${cursor}">`);
-    expect(list.text).toContain(`<li data-live="source" data-live-id="${id}" data-live-fragment="/library/sources/${id}/row">`);
+    expect(list.text).toContain(
+      `<li data-live="source" data-live-id="${id}" data-live-fragment="/library/sources/${id}/row">`,
+    );
     expect(list.text).toContain('<span class="status pending">Pending</span>');
 
     const pending = await b.get(`/library/sources/${id}/row`);
@@ -94,7 +98,9 @@ describe("live library rows", () => {
     await post(ctx, b, "/library/sources", { url: web.url("/article") });
     const id = idIn((await b.get("/library")).text, "src");
     const pending = await b.get(`/library/sources/${id}`);
-    expect(pending.text).toMatch(new RegExp(`<p class="card" data-live="source" data-live-id="${id}" data-live-reload data-live-since="\\d+">`));
+    expect(pending.text).toMatch(
+      new RegExp(`<p class="card" data-live="source" data-live-id="${id}" data-live-reload data-live-since="\\d+">`),
+    );
     await ctx.runner.drain();
     const ready = await b.get(`/library/sources/${id}`);
     expect(ready.text).not.toContain("data-live-reload");

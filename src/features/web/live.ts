@@ -25,31 +25,33 @@ export function liveAttrs(m: LiveMark): SafeHtml {
 }
 
 export function liveWebRoutes(s: Services, h: WebHelpers) {
-  return new Elysia()
-    // GET /assets/live.js — versioned by its path's ?v=, so it may be cached for good.
-    .get(
-      "/assets/live.js",
-      () =>
-        new Response(LIVE_SCRIPT, {
-          headers: {
-            "content-type": "text/javascript; charset=utf-8",
-            "cache-control": "public, max-age=31536000, immutable",
-            "x-content-type-options": "nosniff",
-          },
+  return (
+    new Elysia()
+      // GET /assets/live.js — versioned by its path's ?v=, so it may be cached for good.
+      .get(
+        "/assets/live.js",
+        () =>
+          new Response(LIVE_SCRIPT, {
+            headers: {
+              "content-type": "text/javascript; charset=utf-8",
+              "cache-control": "public, max-age=31536000, immutable",
+              "x-content-type-options": "nosniff",
+            },
+          }),
+      )
+      // GET /events/stream — the same stream as /api/v1/events/stream, for the signed-in browser.
+      // A GET that only reads: other sites cannot read it (no CORS) and SameSite=Lax keeps the cookie off their requests.
+      .get(
+        "/events/stream",
+        h.page(async ({ request, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) throw new AppError("unauthorized", "Sign in to follow live updates.");
+          return openEventStream(s.live, {
+            userId: me.user.id,
+            lastEventId: request.headers.get("last-event-id") ?? query.last_event_id,
+            signal: request.signal,
+          });
         }),
-    )
-    // GET /events/stream — the same stream as /api/v1/events/stream, for the signed-in browser.
-    // A GET that only reads: other sites cannot read it (no CORS) and SameSite=Lax keeps the cookie off their requests.
-    .get(
-      "/events/stream",
-      h.page(async ({ request, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) throw new AppError("unauthorized", "Sign in to follow live updates.");
-        return openEventStream(s.live, {
-          userId: me.user.id,
-          lastEventId: request.headers.get("last-event-id") ?? query.last_event_id,
-          signal: request.signal,
-        });
-      }),
-    );
+      )
+  );
 }

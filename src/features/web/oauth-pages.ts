@@ -13,7 +13,9 @@ const LOOPBACK = /^(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?$/;
 
 /** Where the browser goes next, said plainly: a loopback address is an app on this computer. */
 function destination(host: string): SafeHtml {
-  return LOOPBACK.test(host) ? html`<strong>${host}</strong>, an app running on your own computer` : html`<strong>${host}</strong>`;
+  return LOOPBACK.test(host)
+    ? html`<strong>${host}</strong>, an app running on your own computer`
+    : html`<strong>${host}</strong>`;
 }
 
 export interface ConsentPageInput {

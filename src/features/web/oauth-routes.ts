@@ -29,7 +29,6 @@ const NOTICES: Record<string, Flash> = {
 };
 const REQUEST_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
-
 /** The Allow form redirects to the app: CSP form-action must admit that one origin, and only it. */
 function consentCsp(redirectUri: string): string {
   return contentSecurityPolicy().replace("form-action 'self'", `form-action 'self' ${new URL(redirectUri).origin}`);
@@ -37,49 +36,62 @@ function consentCsp(redirectUri: string): string {
 
 export function oauthWebRoutes(s: Services, h: WebHelpers) {
   const { oauth } = s;
-  return new Elysia()
-    // GET /oauth/consent?request=…
-    .get(
-      "/oauth/consent",
-      h.page(async ({ request, query }) => {
-        const id = REQUEST_RE.test(query.request ?? "") ? query.request! : "";
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(`/oauth/consent?request=${id}`);
-        const p = oauth.pendingAuthorization(id);
-        if (!p) throw new AppError("not_found", "This authorization request expired or was already answered. Go back to the app and connect again.");
-        const markup = consentPage({ user: h.layoutUser(me), requestId: id, clientName: p.client.name, redirectHost: new URL(p.redirectUri).host });
-        return pageResponse(markup, { headers: { "content-security-policy": consentCsp(p.redirectUri) } });
-      }),
-    )
-    // POST /oauth/consent — Allow or Deny; either way the browser goes back to the app.
-    .post(
-      "/oauth/consent",
-      h.page(async ({ request, body }) => {
-        const id = formField(body, "request");
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst(`/oauth/consent?request=${REQUEST_RE.test(id) ? id : ""}`);
-        const location = await oauth.decide(me.user.id, id, formField(body, "decision") === "allow");
-        return redirect(location);
-      }),
-    )
-    // GET /settings/apps
-    .get(
-      "/settings/apps",
-      h.page(async ({ request, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst("/settings/apps");
-        const flash = query.notice ? NOTICES[query.notice] : undefined;
-        return pageResponse(connectedAppsPage({ user: h.layoutUser(me), apps: await oauth.connectedApps(me.actor), flash }));
-      }),
-    )
-    // POST /settings/apps/:id/revoke
-    .post(
-      "/settings/apps/:id/revoke",
-      h.page(async ({ request, body, params }) => {
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst("/settings/apps");
-        await oauth.disconnect(me.actor, params.id ?? "");
-        return redirect("/settings/apps?notice=app_revoked");
-      }),
-    );
+  return (
+    new Elysia()
+      // GET /oauth/consent?request=…
+      .get(
+        "/oauth/consent",
+        h.page(async ({ request, query }) => {
+          const id = REQUEST_RE.test(query.request ?? "") ? query.request! : "";
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(`/oauth/consent?request=${id}`);
+          const p = oauth.pendingAuthorization(id);
+          if (!p)
+            throw new AppError(
+              "not_found",
+              "This authorization request expired or was already answered. Go back to the app and connect again.",
+            );
+          const markup = consentPage({
+            user: h.layoutUser(me),
+            requestId: id,
+            clientName: p.client.name,
+            redirectHost: new URL(p.redirectUri).host,
+          });
+          return pageResponse(markup, { headers: { "content-security-policy": consentCsp(p.redirectUri) } });
+        }),
+      )
+      // POST /oauth/consent — Allow or Deny; either way the browser goes back to the app.
+      .post(
+        "/oauth/consent",
+        h.page(async ({ request, body }) => {
+          const id = formField(body, "request");
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst(`/oauth/consent?request=${REQUEST_RE.test(id) ? id : ""}`);
+          const location = await oauth.decide(me.user.id, id, formField(body, "decision") === "allow");
+          return redirect(location);
+        }),
+      )
+      // GET /settings/apps
+      .get(
+        "/settings/apps",
+        h.page(async ({ request, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst("/settings/apps");
+          const flash = query.notice ? NOTICES[query.notice] : undefined;
+          return pageResponse(
+            connectedAppsPage({ user: h.layoutUser(me), apps: await oauth.connectedApps(me.actor), flash }),
+          );
+        }),
+      )
+      // POST /settings/apps/:id/revoke
+      .post(
+        "/settings/apps/:id/revoke",
+        h.page(async ({ request, body, params }) => {
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst("/settings/apps");
+          await oauth.disconnect(me.actor, params.id ?? "");
+          return redirect("/settings/apps?notice=app_revoked");
+        }),
+      )
+  );
 }

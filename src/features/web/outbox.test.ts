@@ -16,9 +16,13 @@ test("lists and shows the signed-in user's outbox messages only", async () => {
   cleanup.push(() => ctx.services.mail.close());
   const b = testBrowser(ctx);
   await signUp(b, "owner@example.com");
-  const ownerId = (ctx.db.sqlite.query("SELECT id FROM users WHERE email = 'owner@example.com'").get() as { id: string }).id;
+  const ownerId = (
+    ctx.db.sqlite.query("SELECT id FROM users WHERE email = 'owner@example.com'").get() as { id: string }
+  ).id;
   const { key } = await ctx.services.keys.create(ownerId, "k");
-  const wf = await webhookWorkflow(ctx, key, [{ id: "notify", type: "send_email", to: "ada@example.test", subject: "Café <news>", text: "Body text here." }]);
+  const wf = await webhookWorkflow(ctx, key, [
+    { id: "notify", type: "send_email", to: "ada@example.test", subject: "Café <news>", text: "Body text here." },
+  ]);
   const run = await runToEnd(ctx, key, (await fire(ctx, wf.path, {})).runs[0]!);
   expect(run.status).toBe("succeeded");
 
@@ -39,7 +43,9 @@ test("lists and shows the signed-in user's outbox messages only", async () => {
   expect((await other.get("/settings/outbox")).text).toContain("The outbox is empty.");
   expect((await other.get(`/settings/outbox/${name}`)).status).toBe(404);
   expect((await other.get("/settings/outbox/..%2F..%2Fetc%2Fpasswd")).status).toBe(404);
-  expect((await testBrowser(ctx).get("/settings/outbox")).location).toBe(`/signin?next=${encodeURIComponent("/settings/outbox")}`);
+  expect((await testBrowser(ctx).get("/settings/outbox")).location).toBe(
+    `/signin?next=${encodeURIComponent("/settings/outbox")}`,
+  );
 }, 60_000);
 
 test("decodes encoded header words", () => {

@@ -6,7 +6,7 @@ import type { Services } from "../../services.ts";
 import { createOutboxReader, type OutboxMessage } from "../mail/outbox-reader.ts";
 import { html, layout, pageResponse, type LayoutUser } from "./html.ts";
 import type { WebHelpers } from "./oauth-routes.ts";
-import { redirect, signInFirst } from "./http.ts";
+import { signInFirst } from "./http.ts";
 
 function listPage(user: LayoutUser, messages: OutboxMessage[], smtp: boolean) {
   const note = smtp
@@ -14,7 +14,9 @@ function listPage(user: LayoutUser, messages: OutboxMessage[], smtp: boolean) {
     : html`<p class="muted">No SMTP server is configured (<code>SMTP_URL</code>), so emails from your workflows' <code>send_email</code> steps are kept here instead of being sent.</p>`;
   const list = messages.length
     ? html`<table><thead><tr><th>Date</th><th>To</th><th>Subject</th></tr></thead><tbody>${messages.map(
-        (m) => html`<tr><td data-label="Date">${m.date.replace("T", " ").slice(0, 16)}</td><td data-label="To">${m.to}</td>
+        (
+          m,
+        ) => html`<tr><td data-label="Date">${m.date.replace("T", " ").slice(0, 16)}</td><td data-label="To">${m.to}</td>
 <td data-label="Subject"><a href="/settings/outbox/${m.name}">${m.subject || "(no subject)"}</a></td></tr>`,
       )}</tbody></table>`
     : html`<p class="muted">The outbox is empty.</p>`;
@@ -30,31 +32,39 @@ function messagePage(user: LayoutUser, name: string, eml: string) {
 
 export function outboxWebRoutes(s: Services, h: WebHelpers) {
   const reader = createOutboxReader({ runs: s.workflows.runsRepo, dataDir: s.config.dataDir });
-  return new Elysia()
-    // GET /settings/outbox
-    .get(
-      "/settings/outbox",
-      h.page(async ({ request }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst("/settings/outbox");
-        return pageResponse(listPage(h.layoutUser(me), await reader.list(me.user.id), Boolean(s.config.mail.smtpUrl)));
-      }),
-    )
-    // GET /settings/outbox/:name
-    .get(
-      "/settings/outbox/:name",
-      h.page(async ({ request, params, query }) => {
-        const me = await h.signedIn(request);
-        const name = params.name ?? "";
-        if (!me) return signInFirst(`/settings/outbox/${name}`);
-        const eml = await reader.read(me.user.id, name);
-        if (eml === undefined) throw new AppError("not_found", "No such message in your outbox");
-        if (query.download) {
-          return new Response(eml, {
-            headers: { "content-type": "message/rfc822", "content-disposition": `attachment; filename="${name}"`, "cache-control": "no-store" },
-          });
-        }
-        return pageResponse(messagePage(h.layoutUser(me), name, eml));
-      }),
-    );
+  return (
+    new Elysia()
+      // GET /settings/outbox
+      .get(
+        "/settings/outbox",
+        h.page(async ({ request }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst("/settings/outbox");
+          return pageResponse(
+            listPage(h.layoutUser(me), await reader.list(me.user.id), Boolean(s.config.mail.smtpUrl)),
+          );
+        }),
+      )
+      // GET /settings/outbox/:name
+      .get(
+        "/settings/outbox/:name",
+        h.page(async ({ request, params, query }) => {
+          const me = await h.signedIn(request);
+          const name = params.name ?? "";
+          if (!me) return signInFirst(`/settings/outbox/${name}`);
+          const eml = await reader.read(me.user.id, name);
+          if (eml === undefined) throw new AppError("not_found", "No such message in your outbox");
+          if (query.download) {
+            return new Response(eml, {
+              headers: {
+                "content-type": "message/rfc822",
+                "content-disposition": `attachment; filename="${name}"`,
+                "cache-control": "no-store",
+              },
+            });
+          }
+          return pageResponse(messagePage(h.layoutUser(me), name, eml));
+        }),
+      )
+  );
 }

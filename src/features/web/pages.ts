@@ -27,7 +27,15 @@ export function field(f: FieldInput): SafeHtml {
 
 const csrfInput = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`;
 
-export function signInPage(p: { csrf: string; email?: string; next?: string; error?: string; fieldErrors?: FieldErrors; signupOpen: boolean; flash?: Flash }): SafeHtml {
+export function signInPage(p: {
+  csrf: string;
+  email?: string;
+  next?: string;
+  error?: string;
+  fieldErrors?: FieldErrors;
+  signupOpen: boolean;
+  flash?: Flash;
+}): SafeHtml {
   const fe = p.fieldErrors ?? {};
   const body = html`<h1>Sign in</h1>
 <form method="post" action="/signin" class="card" novalidate>
@@ -42,7 +50,13 @@ ${p.signupOpen ? html`<p class="muted">New here? <a href="${p.next ? `/signup?ne
   return layout({ title: "Sign in", body, flash: p.flash, narrow: true });
 }
 
-export function signUpPage(p: { csrf: string; email?: string; name?: string; next?: string; fieldErrors?: FieldErrors }): SafeHtml {
+export function signUpPage(p: {
+  csrf: string;
+  email?: string;
+  name?: string;
+  next?: string;
+  fieldErrors?: FieldErrors;
+}): SafeHtml {
   const fe = p.fieldErrors ?? {};
   const body = html`<h1>Create an account</h1>
 <form method="post" action="/signup" class="card" novalidate>
@@ -128,12 +142,26 @@ ${list}`;
 /** Where a lost person can go next: the main places when signed in, signing in otherwise. */
 function wayOn(user: LayoutUser | null | undefined): SafeHtml {
   const links = user
-    ? [["/library", "Your library"], ["/search", "Search and ask"], ["/notebooks", "Notebooks"], ["/settings", "Settings"]]
-    : [["/signin", "Sign in"], ["/signup", "Create an account"]];
+    ? [
+        ["/library", "Your library"],
+        ["/search", "Search and ask"],
+        ["/notebooks", "Notebooks"],
+        ["/settings", "Settings"],
+      ]
+    : [
+        ["/signin", "Sign in"],
+        ["/signup", "Create an account"],
+      ];
   return html`<ul class="way-on">${links.map(([href, text]) => html`<li><a href="${href}">${text}</a></li>`)}</ul>`;
 }
 
-export function errorPage(p: { status: number; title: string; detail: string; user?: LayoutUser | null; requestId?: string }): SafeHtml {
+export function errorPage(p: {
+  status: number;
+  title: string;
+  detail: string;
+  user?: LayoutUser | null;
+  requestId?: string;
+}): SafeHtml {
   const body = html`<h1>${p.title}</h1>
 <p>${p.detail}</p>
 <p class="muted">Error ${p.status}${p.requestId ? html` · request id <code>${p.requestId}</code>` : ""}</p>

@@ -7,8 +7,26 @@ import type { Services } from "../../services.ts";
 import { faviconRoutes } from "./favicon.ts";
 import { checkOrigin, isCsrfToken, newCsrfToken, requireToken } from "./csrf.ts";
 import { pageResponse, type Flash, type LayoutUser } from "./html.ts";
-import { clientAddress, cookie, CSRF_COOKIE, formField, readCookie, redirect, safeNext, SESSION_COOKIE, signInFirst } from "./http.ts";
-import { errorPage, keysPage, signInPage, signupClosedPage, signUpPage, type FieldErrors, type KeysPageInput } from "./pages.ts";
+import {
+  clientAddress,
+  cookie,
+  CSRF_COOKIE,
+  formField,
+  readCookie,
+  redirect,
+  safeNext,
+  SESSION_COOKIE,
+  signInFirst,
+} from "./http.ts";
+import {
+  errorPage,
+  keysPage,
+  signInPage,
+  signupClosedPage,
+  signUpPage,
+  type FieldErrors,
+  type KeysPageInput,
+} from "./pages.ts";
 import { createWebService, type SignedIn } from "./service.ts";
 import { oauthWebRoutes } from "./oauth-routes.ts";
 import { libraryWebRoutes } from "./library/routes.ts";
@@ -59,7 +77,11 @@ export function webRoutes(s: Services) {
     if (me) metaOf(request).actor = me.actor;
     return me;
   }
-  const layoutUser = (me: SignedIn): LayoutUser => ({ name: me.user.name, email: me.user.email, csrfToken: me.session.csrfToken });
+  const layoutUser = (me: SignedIn): LayoutUser => ({
+    name: me.user.name,
+    email: me.user.email,
+    csrfToken: me.session.csrfToken,
+  });
   const sessionCookie = (token: string, expiresAt: string) =>
     cookie(SESSION_COOKIE, token, { secure, maxAgeSeconds: (Date.parse(expiresAt) - s.clock.now()) / 1000 });
   const clearSession = cookie(SESSION_COOKIE, "", { secure, maxAgeSeconds: 0 });
@@ -84,10 +106,16 @@ export function webRoutes(s: Services) {
     return me;
   }
 
-  async function keysResponse(me: SignedIn, extra: Partial<KeysPageInput> & { before?: string }, status = 200): Promise<Response> {
+  async function keysResponse(
+    me: SignedIn,
+    extra: Partial<KeysPageInput> & { before?: string },
+    status = 200,
+  ): Promise<Response> {
     const { before, ...rest } = extra;
     const { rows, next } = await web.listKeys(me.actor, before);
-    return pageResponse(keysPage({ user: layoutUser(me), keys: rows, next, formId: newCsrfToken(), ...rest }), { status });
+    return pageResponse(keysPage({ user: layoutUser(me), keys: rows, next, formId: newCsrfToken(), ...rest }), {
+      status,
+    });
   }
 
   /** Expected failures render as HTML pages with their status; anything else reaches the global error plugin. */
@@ -100,130 +128,160 @@ export function webRoutes(s: Services) {
         if (!(e instanceof AppError)) throw e;
         const me = await signedIn(ctx.request);
         const title = TITLES[e.code] ?? ERROR_CODES[e.code][1];
-        const markup = errorPage({ status: e.status, title, detail: e.detail ?? title, user: me ? layoutUser(me) : null, requestId: metaOf(ctx.request).id });
+        const markup = errorPage({
+          status: e.status,
+          title,
+          detail: e.detail ?? title,
+          user: me ? layoutUser(me) : null,
+          requestId: metaOf(ctx.request).id,
+        });
         return pageResponse(markup, { status: e.status, headers: e.extra.headers });
       }
     };
 
-  return new Elysia()
-    // GET /
-    .get("/", page(async ({ request }) => redirect(await signedIn(request) ? "/library" : "/signin")))
-    // GET /signin
-    .get(
-      "/signin",
-      page(async ({ request, query }) => {
-        if (await signedIn(request)) return redirect(safeNext(query.next));
-        const { token, cookies } = preSessionToken(request);
-        const next = query.next && safeNext(query.next) === query.next ? query.next : undefined;
-        const flash = query.notice ? NOTICES[query.notice] : undefined;
-        return pageResponse(signInPage({ csrf: token, next, signupOpen: await web.signupOpen(), flash }), { cookies });
-      }),
-    )
-    // POST /signin
-    .post(
-      "/signin",
-      page(async ({ request, body, server }) => {
-        const csrf = checkPreSessionPost(request, body);
-        const email = formField(body, "email");
-        const rawNext = formField(body, "next");
-        try {
-          const { token, session } = await web.signIn({ email, password: formField(body, "password") }, clientAddress(request, server));
-          return redirect(safeNext(rawNext), [sessionCookie(token, session.expiresAt)]);
-        } catch (e) {
-          if (!failed(e, "validation_failed", "invalid_credentials", "rate_limited")) throw e;
-          const error = e.code === "validation_failed" ? undefined : e.detail;
-          const next = rawNext && safeNext(rawNext) === rawNext ? rawNext : undefined;
-          const markup = signInPage({ csrf, email, next, error, fieldErrors: fieldErrors(e), signupOpen: await web.signupOpen() });
-          return pageResponse(markup, { status: e.status, headers: e.extra.headers });
-        }
-      }),
-    )
-    // GET /signup
-    .get(
-      "/signup",
-      page(async ({ request, query }) => {
-        const next = query.next && safeNext(query.next) === query.next ? query.next : undefined;
-        if (await signedIn(request)) return redirect(next ?? "/settings/keys");
-        if (!await web.signupOpen()) return pageResponse(signupClosedPage(), { status: 403 });
-        const { token, cookies } = preSessionToken(request);
-        return pageResponse(signUpPage({ csrf: token, next }), { cookies });
-      }),
-    )
-    // POST /signup
-    .post(
-      "/signup",
-      page(async ({ request, body }) => {
-        const csrf = checkPreSessionPost(request, body);
-        const input = { email: formField(body, "email"), password: formField(body, "password"), name: formField(body, "name") };
-        // An OAuth authorization (or any local page) that sent the person here continues after sign-up.
-        const rawNext = formField(body, "next");
-        const next = rawNext && safeNext(rawNext) === rawNext ? rawNext : undefined;
-        try {
-          const { token, session } = await web.signUp(input);
-          return redirect(next ?? "/settings/keys", [sessionCookie(token, session.expiresAt)]);
-        } catch (e) {
-          if (failed(e, "signup_closed")) return pageResponse(signupClosedPage(), { status: 403 });
-          if (!failed(e, "validation_failed", "conflict")) throw e;
-          const errors = e.code === "conflict" ? { email: e.detail ?? e.message } : fieldErrors(e);
-          return pageResponse(signUpPage({ csrf, email: input.email, name: input.name, next, fieldErrors: errors }), { status: e.status });
-        }
-      }),
-    )
-    // POST /signout
-    .post(
-      "/signout",
-      page(async ({ request, body }) => {
-        const me = await checkSessionPost(request, body);
-        if (me) await web.signOut(me.session.id);
-        return redirect("/signin?notice=signed_out", [clearSession]);
-      }),
-    )
-    // GET /settings/keys
-    .get(
-      "/settings/keys",
-      page(async ({ request, query }) => {
-        const me = await signedIn(request);
-        if (!me) return signInFirst("/settings/keys");
-        return keysResponse(me, { flash: query.notice ? NOTICES[query.notice] : undefined, before: query.before });
-      }),
-    )
-    // POST /settings/keys — the new key is in this response only: never in a URL, never stored.
-    .post(
-      "/settings/keys",
-      page(async ({ request, body }) => {
-        const me = await checkSessionPost(request, body);
-        if (!me) return signInFirst("/settings/keys");
-        const name = formField(body, "name");
-        try {
-          const created = await web.createKey(me.actor, name, formField(body, "form_id"));
-          if (created === "already_used") {
-            const text = "This form was already submitted, so no new key was made and the key is not shown again. If you did not copy it, revoke it and create another.";
-            return await keysResponse(me, { flash: { kind: "error", text } }, 409);
+  return (
+    new Elysia()
+      // GET /
+      .get(
+        "/",
+        page(async ({ request }) => redirect((await signedIn(request)) ? "/library" : "/signin")),
+      )
+      // GET /signin
+      .get(
+        "/signin",
+        page(async ({ request, query }) => {
+          if (await signedIn(request)) return redirect(safeNext(query.next));
+          const { token, cookies } = preSessionToken(request);
+          const next = query.next && safeNext(query.next) === query.next ? query.next : undefined;
+          const flash = query.notice ? NOTICES[query.notice] : undefined;
+          return pageResponse(signInPage({ csrf: token, next, signupOpen: await web.signupOpen(), flash }), {
+            cookies,
+          });
+        }),
+      )
+      // POST /signin
+      .post(
+        "/signin",
+        page(async ({ request, body, server }) => {
+          const csrf = checkPreSessionPost(request, body);
+          const email = formField(body, "email");
+          const rawNext = formField(body, "next");
+          try {
+            const { token, session } = await web.signIn(
+              { email, password: formField(body, "password") },
+              clientAddress(request, server),
+            );
+            return redirect(safeNext(rawNext), [sessionCookie(token, session.expiresAt)]);
+          } catch (e) {
+            if (!failed(e, "validation_failed", "invalid_credentials", "rate_limited")) throw e;
+            const error = e.code === "validation_failed" ? undefined : e.detail;
+            const next = rawNext && safeNext(rawNext) === rawNext ? rawNext : undefined;
+            const markup = signInPage({
+              csrf,
+              email,
+              next,
+              error,
+              fieldErrors: fieldErrors(e),
+              signupOpen: await web.signupOpen(),
+            });
+            return pageResponse(markup, { status: e.status, headers: e.extra.headers });
           }
-          return await keysResponse(me, { newKey: { name: created.row.name, key: created.key } });
-        } catch (e) {
-          if (!failed(e, "validation_failed")) throw e;
-          return keysResponse(me, { name, nameError: fieldErrors(e).name }, 422);
-        }
-      }),
-    )
-    // POST /settings/keys/:id/revoke
-    .post(
-      "/settings/keys/:id/revoke",
-      page(async ({ request, body, params }) => {
-        const me = await checkSessionPost(request, body);
-        if (!me) return signInFirst("/settings/keys");
-        await web.revokeKey(me.actor, params.id ?? "");
-        return redirect("/settings/keys?notice=revoked");
-      }),
-    )
-    .use(faviconRoutes())
-    .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(importExportWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(podcastWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(flowsWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
-    .use(accountWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }, web))
-    .use(liveWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }));
+        }),
+      )
+      // GET /signup
+      .get(
+        "/signup",
+        page(async ({ request, query }) => {
+          const next = query.next && safeNext(query.next) === query.next ? query.next : undefined;
+          if (await signedIn(request)) return redirect(next ?? "/settings/keys");
+          if (!(await web.signupOpen())) return pageResponse(signupClosedPage(), { status: 403 });
+          const { token, cookies } = preSessionToken(request);
+          return pageResponse(signUpPage({ csrf: token, next }), { cookies });
+        }),
+      )
+      // POST /signup
+      .post(
+        "/signup",
+        page(async ({ request, body }) => {
+          const csrf = checkPreSessionPost(request, body);
+          const input = {
+            email: formField(body, "email"),
+            password: formField(body, "password"),
+            name: formField(body, "name"),
+          };
+          // An OAuth authorization (or any local page) that sent the person here continues after sign-up.
+          const rawNext = formField(body, "next");
+          const next = rawNext && safeNext(rawNext) === rawNext ? rawNext : undefined;
+          try {
+            const { token, session } = await web.signUp(input);
+            return redirect(next ?? "/settings/keys", [sessionCookie(token, session.expiresAt)]);
+          } catch (e) {
+            if (failed(e, "signup_closed")) return pageResponse(signupClosedPage(), { status: 403 });
+            if (!failed(e, "validation_failed", "conflict")) throw e;
+            const errors = e.code === "conflict" ? { email: e.detail ?? e.message } : fieldErrors(e);
+            return pageResponse(signUpPage({ csrf, email: input.email, name: input.name, next, fieldErrors: errors }), {
+              status: e.status,
+            });
+          }
+        }),
+      )
+      // POST /signout
+      .post(
+        "/signout",
+        page(async ({ request, body }) => {
+          const me = await checkSessionPost(request, body);
+          if (me) await web.signOut(me.session.id);
+          return redirect("/signin?notice=signed_out", [clearSession]);
+        }),
+      )
+      // GET /settings/keys
+      .get(
+        "/settings/keys",
+        page(async ({ request, query }) => {
+          const me = await signedIn(request);
+          if (!me) return signInFirst("/settings/keys");
+          return keysResponse(me, { flash: query.notice ? NOTICES[query.notice] : undefined, before: query.before });
+        }),
+      )
+      // POST /settings/keys — the new key is in this response only: never in a URL, never stored.
+      .post(
+        "/settings/keys",
+        page(async ({ request, body }) => {
+          const me = await checkSessionPost(request, body);
+          if (!me) return signInFirst("/settings/keys");
+          const name = formField(body, "name");
+          try {
+            const created = await web.createKey(me.actor, name, formField(body, "form_id"));
+            if (created === "already_used") {
+              const text =
+                "This form was already submitted, so no new key was made and the key is not shown again. If you did not copy it, revoke it and create another.";
+              return await keysResponse(me, { flash: { kind: "error", text } }, 409);
+            }
+            return await keysResponse(me, { newKey: { name: created.row.name, key: created.key } });
+          } catch (e) {
+            if (!failed(e, "validation_failed")) throw e;
+            return keysResponse(me, { name, nameError: fieldErrors(e).name }, 422);
+          }
+        }),
+      )
+      // POST /settings/keys/:id/revoke
+      .post(
+        "/settings/keys/:id/revoke",
+        page(async ({ request, body, params }) => {
+          const me = await checkSessionPost(request, body);
+          if (!me) return signInFirst("/settings/keys");
+          await web.revokeKey(me.actor, params.id ?? "");
+          return redirect("/settings/keys?notice=revoked");
+        }),
+      )
+      .use(faviconRoutes())
+      .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+      .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+      .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+      .use(importExportWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+      .use(podcastWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+      .use(flowsWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+      .use(accountWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }, web))
+      .use(liveWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+  );
 }

@@ -43,7 +43,11 @@ export function createWebService(deps: { accounts: AccountsService; keys: KeysSe
   const { accounts, keys, config, clock } = deps;
   const now = () => clock.now();
   const perEmail = createRateLimiter({ limit: config.rateLimit.loginPerMinute, windowMs: 60_000, now });
-  const perAddress = createRateLimiter({ limit: config.rateLimit.loginPerMinute * ADDRESS_FACTOR, windowMs: 60_000, now });
+  const perAddress = createRateLimiter({
+    limit: config.rateLimit.loginPerMinute * ADDRESS_FACTOR,
+    windowMs: 60_000,
+    now,
+  });
   // Form ids of key-creation forms already answered: a resubmitted form must not mint a second key.
   const usedForms = new Map<string, number>();
 
@@ -105,9 +109,14 @@ export function createWebService(deps: { accounts: AccountsService; keys: KeysSe
     },
 
     /** Returns the new key (to show once) or "already_used" when this form was answered before. */
-    async createKey(actor: Actor, name: string, formId: string): Promise<{ key: string; row: ApiKeyRow } | "already_used"> {
+    async createKey(
+      actor: Actor,
+      name: string,
+      formId: string,
+    ): Promise<{ key: string; row: ApiKeyRow } | "already_used"> {
       const trimmed = name.trim();
-      if (!trimmed) throw fieldErrors([{ path: "name", message: "Give the key a name, such as the script that will use it" }]);
+      if (!trimmed)
+        throw fieldErrors([{ path: "name", message: "Give the key a name, such as the script that will use it" }]);
       if (trimmed.length > 100) throw fieldErrors([{ path: "name", message: "Use at most 100 characters" }]);
       const tracked = FORM_ID_RE.test(formId);
       if (tracked && formAlreadyUsed(actor.userId, formId)) return "already_used";

@@ -23,7 +23,12 @@ export function testBrowser(ctx: Handler, opts: { origin?: string; base?: string
     }
   }
 
-  async function request(method: string, path: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<PageResult> {
+  async function request(
+    method: string,
+    path: string,
+    form?: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<PageResult> {
     const h = new Headers(headers);
     if (jar.size && !h.has("cookie")) h.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
     if (opts.origin && method === "POST" && !h.has("origin")) h.set("origin", opts.origin);
@@ -40,9 +45,15 @@ export function testBrowser(ctx: Handler, opts: { origin?: string; base?: string
   return {
     jar,
     get: (path: string, headers?: Record<string, string>) => request("GET", path, undefined, headers),
-    post: (path: string, form: Record<string, string>, headers?: Record<string, string>) => request("POST", path, form, headers),
+    post: (path: string, form: Record<string, string>, headers?: Record<string, string>) =>
+      request("POST", path, form, headers),
     /** Loads a page and submits its form with the hidden fields it carries plus `fields`. */
-    async submit(pagePath: string, action: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<PageResult> {
+    async submit(
+      pagePath: string,
+      action: string,
+      fields: Record<string, string>,
+      headers?: Record<string, string>,
+    ): Promise<PageResult> {
       const page = await request("GET", pagePath);
       return request("POST", action, { ...hiddenFields(page.text, action), ...fields }, headers);
     },

@@ -20,7 +20,10 @@ export interface DeliveryDeps {
   /** Active workflows listening on the token. */
   workflowsFor(tokenId: string): Promise<string[]>;
   /** Starts a run inside the current transaction (with its own job unless `job` is false); null when the workflow is gone. */
-  startRun(r: { userId: string; workflowId: string; trigger: unknown; deliveryId: string }, job: boolean): Promise<string | null>;
+  startRun(
+    r: { userId: string; workflowId: string; trigger: unknown; deliveryId: string },
+    job: boolean,
+  ): Promise<string | null>;
   /** One job that starts many runs, inside the current transaction. */
   startJob(runIds: string[]): Promise<void>;
 }
@@ -29,7 +32,13 @@ export function createDeliveries(deps: DeliveryDeps) {
   const { db, repo, clock } = deps;
 
   /** `started`: collect the new runs for one shared job instead of a job each. */
-  async function acceptNow(token: ResolvedToken, body: Record<string, unknown>, dedupeKey: string | null, listeners = deps.workflowsFor, started?: string[]): Promise<Accepted> {
+  async function acceptNow(
+    token: ResolvedToken,
+    body: Record<string, unknown>,
+    dedupeKey: string | null,
+    listeners = deps.workflowsFor,
+    started?: string[],
+  ): Promise<Accepted> {
     const now = clock.now();
     if (dedupeKey !== null) {
       const seen = await repo.findDelivery(token.id, dedupeKey);
@@ -41,7 +50,10 @@ export function createDeliveries(deps: DeliveryDeps) {
     const id = newId("delivery");
     const runs: string[] = [];
     for (const workflowId of await listeners(token.id)) {
-      const runId = await deps.startRun({ userId: token.userId, workflowId, trigger: body, deliveryId: id }, started === undefined);
+      const runId = await deps.startRun(
+        { userId: token.userId, workflowId, trigger: body, deliveryId: id },
+        started === undefined,
+      );
       if (!runId) continue;
       runs.push(runId);
       started?.push(runId);
@@ -95,7 +107,11 @@ export function createDeliveries(deps: DeliveryDeps) {
     /** Resolves once the delivery, its runs and their first jobs are committed. */
     accept(token: ResolvedToken, body: Record<string, unknown>, dedupeKey: string | null): Promise<Accepted> {
       return new Promise((resolve, reject) => {
-        batch.push({ run: (listeners, started) => acceptNow(token, body, dedupeKey, listeners, started), resolve, reject });
+        batch.push({
+          run: (listeners, started) => acceptNow(token, body, dedupeKey, listeners, started),
+          resolve,
+          reject,
+        });
         if (batch.length === 1) setImmediate(() => void flush()); // flush settles every item itself
       });
     },

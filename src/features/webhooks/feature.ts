@@ -6,7 +6,13 @@ import { createDeliveries } from "./deliveries.ts";
 import type { WebhooksRepo } from "./repo.ts";
 import type { WebhookTokensService } from "./service.ts";
 
-export function createWebhooksFeature(d: { db: Transactor; repo: WebhooksRepo; clock: Clock; tokens: WebhookTokensService; workflows: WorkflowsFeature }) {
+export function createWebhooksFeature(d: {
+  db: Transactor;
+  repo: WebhooksRepo;
+  clock: Clock;
+  tokens: WebhookTokensService;
+  workflows: WorkflowsFeature;
+}) {
   const deliveries = createDeliveries({
     db: d.db,
     repo: d.repo,
@@ -15,7 +21,15 @@ export function createWebhooksFeature(d: { db: Transactor; repo: WebhooksRepo; c
     workflowsFor: (tokenId) => d.workflows.repo.forToken(tokenId),
     startRun: (r, job) =>
       d.workflows.runs.start(
-        { userId: r.userId, workflowId: r.workflowId, triggerType: "webhook", trigger: r.trigger, meta: { delivery_id: r.deliveryId }, depth: 0, chain: [] },
+        {
+          userId: r.userId,
+          workflowId: r.workflowId,
+          triggerType: "webhook",
+          trigger: r.trigger,
+          meta: { delivery_id: r.deliveryId },
+          depth: 0,
+          chain: [],
+        },
         { job },
       ),
     startJob: (runIds) => d.workflows.runs.enqueueStart(runIds),

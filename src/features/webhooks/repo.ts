@@ -12,8 +12,10 @@ export interface DeliveryRecord {
 const BY_HASH = "SELECT id, user_id FROM webhook_tokens WHERE token_hash = ?";
 const FIND_DELIVERY = "SELECT id, run_ids, received_at FROM webhook_deliveries WHERE token_id = ? AND dedupe_key = ?";
 const DROP_DELIVERY = "DELETE FROM webhook_deliveries WHERE id = ?";
-const INSERT_DELIVERY = "INSERT INTO webhook_deliveries (id, token_id, dedupe_key, run_ids, received_at) VALUES (?, ?, ?, ?, ?)";
-const PRUNE_DELIVERIES = "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE received_at < ? LIMIT 500)";
+const INSERT_DELIVERY =
+  "INSERT INTO webhook_deliveries (id, token_id, dedupe_key, run_ids, received_at) VALUES (?, ?, ?, ?, ?)";
+const PRUNE_DELIVERIES =
+  "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE received_at < ? LIMIT 500)";
 
 export function createWebhooksRepo(db: Db) {
   return {
@@ -21,26 +23,55 @@ export function createWebhooksRepo(db: Db) {
       await db.exec((c) => c.orm.insert(webhookTokens).values(row).run());
     },
     async byId(userId: string, id: string): Promise<WebhookTokenRow | undefined> {
-      return db.query((c) => c.orm.select().from(webhookTokens).where(and(eq(webhookTokens.userId, userId), eq(webhookTokens.id, id))).get());
+      return db.query((c) =>
+        c.orm
+          .select()
+          .from(webhookTokens)
+          .where(and(eq(webhookTokens.userId, userId), eq(webhookTokens.id, id)))
+          .get(),
+      );
     },
     /** Which of these ids name a token of the user. */
     async existingIds(userId: string, ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
       const rows = await db.query((c) =>
-        c.orm.select({ id: webhookTokens.id }).from(webhookTokens).where(and(eq(webhookTokens.userId, userId), inArray(webhookTokens.id, ids))).all(),
+        c.orm
+          .select({ id: webhookTokens.id })
+          .from(webhookTokens)
+          .where(and(eq(webhookTokens.userId, userId), inArray(webhookTokens.id, ids)))
+          .all(),
       );
       return new Set(rows.map((r) => r.id));
     },
     async list(userId: string, opts: { limit: number; before?: string }): Promise<WebhookTokenRow[]> {
       const conds = [eq(webhookTokens.userId, userId)];
       if (opts.before) conds.push(lt(webhookTokens.id, opts.before));
-      return db.query((c) => c.orm.select().from(webhookTokens).where(and(...conds)).orderBy(desc(webhookTokens.id)).limit(opts.limit).all());
+      return db.query((c) =>
+        c.orm
+          .select()
+          .from(webhookTokens)
+          .where(and(...conds))
+          .orderBy(desc(webhookTokens.id))
+          .limit(opts.limit)
+          .all(),
+      );
     },
     async setHash(id: string, hash: string, hint: string, at: string): Promise<void> {
-      await db.exec((c) => c.orm.update(webhookTokens).set({ tokenHash: hash, hint, regeneratedAt: at }).where(eq(webhookTokens.id, id)).run());
+      await db.exec((c) =>
+        c.orm
+          .update(webhookTokens)
+          .set({ tokenHash: hash, hint, regeneratedAt: at })
+          .where(eq(webhookTokens.id, id))
+          .run(),
+      );
     },
     async delete(userId: string, id: string): Promise<void> {
-      await db.exec((c) => c.orm.delete(webhookTokens).where(and(eq(webhookTokens.userId, userId), eq(webhookTokens.id, id))).run());
+      await db.exec((c) =>
+        c.orm
+          .delete(webhookTokens)
+          .where(and(eq(webhookTokens.userId, userId), eq(webhookTokens.id, id)))
+          .run(),
+      );
     },
     async byHash(hash: string): Promise<{ id: string; userId: string } | undefined> {
       const r = await db.query((c) => c.sqlite.query<{ id: string; user_id: string }, [string]>(BY_HASH).get(hash));
@@ -52,8 +83,20 @@ export function createWebhooksRepo(db: Db) {
     async dropDelivery(id: string): Promise<void> {
       await db.exec((c) => c.sqlite.query<null, [string]>(DROP_DELIVERY).run(id));
     },
-    async insertDelivery(d: { id: string; tokenId: string; dedupeKey: string | null; runIds: string[]; receivedAt: number }): Promise<void> {
-      const args: [string, string, string | null, string, number] = [d.id, d.tokenId, d.dedupeKey, JSON.stringify(d.runIds), d.receivedAt];
+    async insertDelivery(d: {
+      id: string;
+      tokenId: string;
+      dedupeKey: string | null;
+      runIds: string[];
+      receivedAt: number;
+    }): Promise<void> {
+      const args: [string, string, string | null, string, number] = [
+        d.id,
+        d.tokenId,
+        d.dedupeKey,
+        JSON.stringify(d.runIds),
+        d.receivedAt,
+      ];
       await db.exec((c) => c.sqlite.query<null, typeof args>(INSERT_DELIVERY).run(...args));
     },
     /** Removes up to 500 deliveries received before the cut-off; returns how many went. */

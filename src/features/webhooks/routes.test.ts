@@ -19,7 +19,13 @@ describe("/api/v1/webhook-tokens", () => {
     expect(c.body.url).toMatch(/^http:\/\/localhost:3000\/api\/webhooks\/workflows\/cpw_[A-Za-z0-9_-]{43}$/);
     expect(c.body.hint).toBe(`cpw_…${c.body.url.slice(-4)}`);
     const got = await call(ctx, "GET", `/api/v1/webhook-tokens/${c.body.id}`, { key: a.key });
-    expect(got.body).toEqual({ id: c.body.id, hint: c.body.hint, workflow_ids: [], created_at: c.body.created_at, regenerated_at: null });
+    expect(got.body).toEqual({
+      id: c.body.id,
+      hint: c.body.hint,
+      workflow_ids: [],
+      created_at: c.body.created_at,
+      regenerated_at: null,
+    });
     const list = await call(ctx, "GET", "/api/v1/webhook-tokens", { key: a.key });
     expect(list.text).not.toContain(c.body.url.split("/").pop());
     const stored = ctx.db.sqlite.query<{ token_hash: string }, []>("SELECT token_hash FROM webhook_tokens").get()!;
@@ -46,8 +52,15 @@ describe("POST /api/webhooks/workflows/{token}", () => {
   test("202 after the delivery, one run per active workflow of the token and their jobs are committed", async () => {
     const { ctx, a } = await setup();
     const one = await webhookWorkflow(ctx, a.key, noop);
-    const two = await createWorkflow(ctx, a.key, { trigger: { type: "webhook", token_id: one.trigger.token_id }, actions: noop });
-    const off = await createWorkflow(ctx, a.key, { active: false, trigger: { type: "webhook", token_id: one.trigger.token_id }, actions: noop });
+    const two = await createWorkflow(ctx, a.key, {
+      trigger: { type: "webhook", token_id: one.trigger.token_id },
+      actions: noop,
+    });
+    const off = await createWorkflow(ctx, a.key, {
+      active: false,
+      trigger: { type: "webhook", token_id: one.trigger.token_id },
+      actions: noop,
+    });
     const r = await call(ctx, "POST", one.path, { body: { n: 7, nested: { x: [1] } } });
     expect(r.status).toBe(202);
     expect(r.body.delivery_id).toMatch(/^dlv_/);
@@ -57,7 +70,11 @@ describe("POST /api/webhooks/workflows/{token}", () => {
     expect((await ctx.queue.counts("workflow.runs")).queued).toBe(1);
     const runs = await Promise.all(r.body.runs.map((id: string) => getRun(ctx, a.key, id)));
     expect(runs.map((x) => x.status)).toEqual(["queued", "queued"]);
-    expect(runs[0]!.trigger).toEqual({ type: "webhook", delivery_id: r.body.delivery_id, data: { n: 7, nested: { x: [1] } } });
+    expect(runs[0]!.trigger).toEqual({
+      type: "webhook",
+      delivery_id: r.body.delivery_id,
+      data: { n: 7, nested: { x: [1] } },
+    });
     const byWorkflow = await call(ctx, "GET", `/api/v1/workflows/${two.id}/runs`, { key: a.key });
     expect(byWorkflow.body.data).toHaveLength(1);
     expect((await call(ctx, "GET", `/api/v1/workflows/${off.id}/runs`, { key: a.key })).body.data).toEqual([]);
@@ -116,7 +133,10 @@ describe("POST /api/webhooks/workflows/{token}", () => {
     const r = await call(ctx, "POST", wf.path, { rawBody: deep, headers: { "content-type": "application/json" } });
     expect(r.status).toBe(422);
     expect(r.headers.get("content-type")).toBe("application/problem+json");
-    expect(r.body).toMatchObject({ code: "validation_failed", errors: [{ path: "body", message: "nests arrays and objects more than 64 levels deep" }] });
+    expect(r.body).toMatchObject({
+      code: "validation_failed",
+      errors: [{ path: "body", message: "nests arrays and objects more than 64 levels deep" }],
+    });
     expect(r.body.request_id).toBe(r.headers.get("x-request-id"));
     expect((await ctx.queue.counts("workflow.runs")).queued).toBe(0);
     // A document-style payload (nested lists in a rich-text body) is far shallower than the limit.
@@ -130,14 +150,22 @@ describe("POST /api/webhooks/workflows/{token}", () => {
     const { ctx, a } = await setup({ WEBHOOK_MAX_BYTES: "2048" });
     const wf = await webhookWorkflow(ctx, a.key, noop);
     const big = JSON.stringify({ pad: "x".repeat(3000) });
-    expect((await call(ctx, "POST", wf.path, { rawBody: big, headers: { "content-type": "application/json" } })).status).toBe(413);
+    expect(
+      (await call(ctx, "POST", wf.path, { rawBody: big, headers: { "content-type": "application/json" } })).status,
+    ).toBe(413);
     const stream = new ReadableStream({
       start(c) {
         c.enqueue(new TextEncoder().encode(big));
         c.close();
       },
     });
-    const res = await ctx.app.handle(new Request(`http://localhost${wf.path}`, { method: "POST", body: stream, headers: { "content-type": "application/json" } }));
+    const res = await ctx.app.handle(
+      new Request(`http://localhost${wf.path}`, {
+        method: "POST",
+        body: stream,
+        headers: { "content-type": "application/json" },
+      }),
+    );
     expect(res.status).toBe(413);
     expect((await call(ctx, "POST", wf.path, { body: { small: true } })).status).toBe(202);
   });

@@ -9,7 +9,13 @@ import type { Actor } from "../../actor.ts";
 import type { WorkflowsRepo } from "../workflows/repo.ts";
 import type { WebhooksRepo } from "./repo.ts";
 import type { TokenPublic, TokenWithUrl } from "./schema.ts";
-import { generateWebhookToken, hashWebhookToken, looksLikeWebhookToken, webhookTokenHint, webhookUrl } from "./token.ts";
+import {
+  generateWebhookToken,
+  hashWebhookToken,
+  looksLikeWebhookToken,
+  webhookTokenHint,
+  webhookUrl,
+} from "./token.ts";
 
 export interface ResolvedToken {
   id: string;
@@ -32,7 +38,13 @@ export function createWebhookTokensService(deps: {
   const nowIso = () => new Date(clock.now()).toISOString();
 
   function toPublic(row: WebhookTokenRow, workflowIds: string[]): TokenPublic {
-    return { id: row.id, hint: row.hint, workflow_ids: workflowIds, created_at: row.createdAt, regenerated_at: row.regeneratedAt };
+    return {
+      id: row.id,
+      hint: row.hint,
+      workflow_ids: workflowIds,
+      created_at: row.createdAt,
+      regenerated_at: row.regeneratedAt,
+    };
   }
 
   async function getRow(actor: Actor, id: string): Promise<WebhookTokenRow> {
@@ -58,12 +70,12 @@ export function createWebhookTokensService(deps: {
         regeneratedAt: null,
       };
       await repo.insert(row);
-      return { ...await publicOf(row), url: webhookUrl(baseUrl, token) };
+      return { ...(await publicOf(row)), url: webhookUrl(baseUrl, token) };
     },
 
     get: async (actor: Actor, id: string): Promise<TokenPublic> => publicOf(await getRow(actor, id)),
 
-    exists: async (actor: Actor, id: string): Promise<boolean> => await repo.byId(actor.userId, id) !== undefined,
+    exists: async (actor: Actor, id: string): Promise<boolean> => (await repo.byId(actor.userId, id)) !== undefined,
     existingIds: (actor: Actor, ids: string[]): Promise<Set<string>> => repo.existingIds(actor.userId, ids),
 
     async list(actor: Actor, opts: { limit: number; before?: string }): Promise<TokenPublic[]> {
@@ -78,7 +90,7 @@ export function createWebhookTokensService(deps: {
         const token = generateWebhookToken();
         await repo.setHash(id, hashWebhookToken(token), webhookTokenHint(token), nowIso());
         forget(id);
-        return { ...await publicOf(await getRow(actor, id)), url: webhookUrl(baseUrl, token) };
+        return { ...(await publicOf(await getRow(actor, id))), url: webhookUrl(baseUrl, token) };
       });
     },
 
@@ -86,7 +98,10 @@ export function createWebhookTokensService(deps: {
       return db.tx(async () => {
         const before = await publicOf(await getRow(actor, id));
         if (before.workflow_ids.length > 0) {
-          throw new AppError("conflict", `The token is used by ${before.workflow_ids.join(", ")}; change or delete those workflows first`);
+          throw new AppError(
+            "conflict",
+            `The token is used by ${before.workflow_ids.join(", ")}; change or delete those workflows first`,
+          );
         }
         await repo.delete(actor.userId, id);
         forget(id);

@@ -37,7 +37,11 @@ test("a token regenerated on another connection stops resolving here", async () 
   expect((await server.webhookTokens.resolve(token))?.id).toBe(created.id);
   // Cached now; the regeneration below happens on the other connection.
   const again = await cli.webhookTokens.regenerate(actor, created.id);
-  await waitFor(async () => await server.webhookTokens.resolve(token) === undefined, "the old token to stop resolving", 5_000);
+  await waitFor(
+    async () => (await server.webhookTokens.resolve(token)) === undefined,
+    "the old token to stop resolving",
+    5_000,
+  );
   expect((await server.webhookTokens.resolve(again.url.split("/").pop()!))?.id).toBe(created.id);
   await Promise.all([server.extractor.close(), cli.extractor.close()]);
 }, 30_000);

@@ -199,7 +199,12 @@ describe("evaluateCondition", () => {
 
   test("missing values render empty, fail exists and are reported", () => {
     const out = evaluateCondition(
-      { all: [{ left: "{{ steps.notify.response.status }}", op: "not_exists" }, { left: "{{ title }}", op: "contains", right: "{{ keyword }}" }] },
+      {
+        all: [
+          { left: "{{ steps.notify.response.status }}", op: "not_exists" },
+          { left: "{{ title }}", op: "contains", right: "{{ keyword }}" },
+        ],
+      },
       scope,
     );
     expect(out.details.map((d) => d.result)).toEqual([true, false]);
@@ -227,7 +232,15 @@ describe("evaluateCondition", () => {
   });
 
   test("prototype paths are missing, not internals", () => {
-    const out = evaluateCondition({ any: [{ left: "{{ constructor }}", op: "exists" }, { left: "{{ title.__proto__ }}", op: "exists" }] }, scope);
+    const out = evaluateCondition(
+      {
+        any: [
+          { left: "{{ constructor }}", op: "exists" },
+          { left: "{{ title.__proto__ }}", op: "exists" },
+        ],
+      },
+      scope,
+    );
     expect(out.result).toBe(false);
     expect(out.details.map((d) => d.left)).toEqual(["", ""]);
   });

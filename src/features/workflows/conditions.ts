@@ -43,7 +43,7 @@ const UNARY: ReadonlySet<Op> = new Set(["exists", "not_exists"]);
 
 export const ClauseSchema = t.Object(
   {
-    left: t.Unknown({ description: "A value or template, e.g. \"{{ trigger.status }}\"" }),
+    left: t.Unknown({ description: 'A value or template, e.g. "{{ trigger.status }}"' }),
     op: t.Union(
       OPS.map((op) => t.Literal(op)),
       { description: "Comparison operator" },
@@ -172,7 +172,10 @@ export function applyOp(op: Op, left: unknown, right: unknown): boolean {
 }
 
 /** Renders and tests every clause (no short-circuit, so the run log shows them all). */
-export function evaluateCondition(cond: { all?: Clause[]; any?: Clause[] }, scope: Record<string, unknown>): ConditionResult {
+export function evaluateCondition(
+  cond: { all?: Clause[]; any?: Clause[] },
+  scope: Record<string, unknown>,
+): ConditionResult {
   const missing = new Set<string>();
   const details: ClauseDetail[] = [];
   const run = (clauses: Clause[]) =>
@@ -190,13 +193,18 @@ export function evaluateCondition(cond: { all?: Clause[]; any?: Clause[] }, scop
 }
 
 /** Checks a condition beyond its schema: binary ops need `right`, templates must parse. */
-export function validateCondition(cond: { all?: Clause[]; any?: Clause[] }, root = ""): Array<{ path: string; message: string }> {
+export function validateCondition(
+  cond: { all?: Clause[]; any?: Clause[] },
+  root = "",
+): Array<{ path: string; message: string }> {
   const errors: Array<{ path: string; message: string }> = [];
   for (const list of ["all", "any"] as const) {
     cond[list]?.forEach((clause, i) => {
       const at = `${root ? `${root}.` : ""}${list}[${i}]`;
-      if (!UNARY.has(clause.op) && clause.right === undefined) errors.push({ path: `${at}.right`, message: `"${clause.op}" needs a right-hand value` });
-      for (const e of validateTemplates({ left: clause.left, right: clause.right }, at)) errors.push({ path: e.jsonPath, message: e.message });
+      if (!UNARY.has(clause.op) && clause.right === undefined)
+        errors.push({ path: `${at}.right`, message: `"${clause.op}" needs a right-hand value` });
+      for (const e of validateTemplates({ left: clause.left, right: clause.right }, at))
+        errors.push({ path: e.jsonPath, message: e.message });
     });
   }
   return errors;

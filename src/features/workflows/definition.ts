@@ -23,10 +23,11 @@ export interface DefinitionContext extends ValidationContext {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Errors of one part of the definition under its base path (`actions[1].headers.x`), saying what is allowed. */
-const schemaErrors = (schema: TSchema, value: unknown, base: string): FieldError[] => fieldErrors(base, Value.Errors(schema, value));
+const schemaErrors = (schema: TSchema, value: unknown, base: string): FieldError[] =>
+  fieldErrors(base, Value.Errors(schema, value));
 
 export function checkTrigger(trigger: unknown, ctx: DefinitionContext): FieldError[] {
-  if (!isObject(trigger)) return [{ path: "trigger", message: "must be an object like {\"type\": \"webhook\"}" }];
+  if (!isObject(trigger)) return [{ path: "trigger", message: 'must be an object like {"type": "webhook"}' }];
   if (trigger.type === "webhook") {
     const errors = schemaErrors(WebhookTrigger, trigger, "trigger");
     if (errors.length === 0 && typeof trigger.token_id === "string" && !ctx.tokenExists(trigger.token_id)) {
@@ -35,11 +36,16 @@ export function checkTrigger(trigger: unknown, ctx: DefinitionContext): FieldErr
     return errors;
   }
   if (trigger.type === "event") return schemaErrors(EventTrigger, trigger, "trigger");
-  return [{ path: "trigger.type", message: "must be \"webhook\" or \"event\"" }];
+  return [{ path: "trigger.type", message: 'must be "webhook" or "event"' }];
 }
 
 /** Shape, availability, ids and limits of every action; templates and references only when those pass. */
-export function checkActions(actions: unknown[], trigger: Trigger, limits: DefinitionLimits, ctx: DefinitionContext): FieldError[] {
+export function checkActions(
+  actions: unknown[],
+  trigger: Trigger,
+  limits: DefinitionLimits,
+  ctx: DefinitionContext,
+): FieldError[] {
   const errors: FieldError[] = [];
   const ids = new Map<string, string>();
   let count = 0;
@@ -60,9 +66,14 @@ export function checkActions(actions: unknown[], trigger: Trigger, limits: Defin
     const first = ids.get(action.id as string);
     if (first) errors.push({ path: `${path}.id`, message: `"${action.id}" is already the id of ${first}` });
     else ids.set(action.id as string, path);
-    for (const e of mod.validate?.(action as ActionDef, ctx) ?? []) errors.push({ path: `${path}.${e.path}`, message: e.message });
+    for (const e of mod.validate?.(action as ActionDef, ctx) ?? [])
+      errors.push({ path: `${path}.${e.path}`, message: e.message });
   });
-  if (count > limits.maxActions) errors.push({ path: "actions", message: `a workflow may have at most ${limits.maxActions} actions (it has ${count})` });
+  if (count > limits.maxActions)
+    errors.push({
+      path: "actions",
+      message: `a workflow may have at most ${limits.maxActions} actions (it has ${count})`,
+    });
   if (errors.length > 0) return errors;
   return checkTemplates(actions as ActionDef[], trigger, new Set(ids.keys()));
 }
@@ -103,7 +114,12 @@ function checkTemplates(actions: ActionDef[], trigger: Trigger, allIds: Set<stri
   return errors;
 }
 
-function referenceProblem(ref: TemplateReference, trigger: Trigger, before: Set<string>, allIds: Set<string>): string | null {
+function referenceProblem(
+  ref: TemplateReference,
+  trigger: Trigger,
+  before: Set<string>,
+  allIds: Set<string>,
+): string | null {
   const [root, first, second] = ref.path;
   const isEvent = trigger.type === "event";
   const dataFields = isEvent ? eventDataFields(trigger.event as EventType) : [];
@@ -112,7 +128,9 @@ function referenceProblem(ref: TemplateReference, trigger: Trigger, before: Set<
       if (first === undefined || before.has(first)) return null;
       return allIds.has(first) ? `step "${first}" does not run before this one` : `there is no step with id "${first}"`;
     case "run":
-      return first === undefined || (RUN_FIELDS as readonly string[]).includes(first) ? null : `run has only ${RUN_FIELDS.join(", ")}`;
+      return first === undefined || (RUN_FIELDS as readonly string[]).includes(first)
+        ? null
+        : `run has only ${RUN_FIELDS.join(", ")}`;
     case "event":
     case "trigger":
       if (!isEvent) return root === "event" ? "event is set only for event triggers" : null;

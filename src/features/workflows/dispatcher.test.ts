@@ -22,7 +22,10 @@ afterEach(() => {
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-const ON_NOTEBOOK = { trigger: { type: "event", event: "notebook.created" }, actions: [{ id: "c", type: "condition", if: { any: [] } }] };
+const ON_NOTEBOOK = {
+  trigger: { type: "event", event: "notebook.created" },
+  actions: [{ id: "c", type: "condition", if: { any: [] } }],
+};
 
 /** Runs started per event id (every run of an event-triggered workflow names its event). */
 function runsPerEvent(db: Db): Map<string, number> {
@@ -35,7 +38,10 @@ function runsPerEvent(db: Db): Map<string, number> {
 }
 
 const eventIds = (db: Db, type = "notebook.created") =>
-  db.sqlite.query<{ id: string }, [string]>("SELECT id FROM events WHERE type = ? ORDER BY seq").all(type).map((r) => r.id);
+  db.sqlite
+    .query<{ id: string }, [string]>("SELECT id FROM events WHERE type = ? ORDER BY seq")
+    .all(type)
+    .map((r) => r.id);
 
 async function setup(clock = fakeClock()) {
   const ctx = createTestContext({}, { clock });
@@ -61,12 +67,18 @@ describe("event dispatch", () => {
     expect(await dispatcher.pending()).toBe(false);
     ctx.db.sqlite.exec("INSERT INTO events SELECT * FROM held");
     const [late, early] = eventIds(ctx.db);
-    const seqOf = (id: string) => ctx.db.sqlite.query<{ seq: number }, [string]>("SELECT seq FROM events WHERE id = ?").get(id)!.seq;
+    const seqOf = (id: string) =>
+      ctx.db.sqlite.query<{ seq: number }, [string]>("SELECT seq FROM events WHERE id = ?").get(id)!.seq;
     expect(seqOf(late!)).toBeLessThan(seqOf(early!));
     expect(await dispatcher.pending()).toBe(true);
     expect(await dispatcher.runOnce()).toBe(1);
     expect(await dispatcher.runOnce()).toBe(0);
-    expect(runsPerEvent(ctx.db)).toEqual(new Map([[early!, 1], [late!, 1]]));
+    expect(runsPerEvent(ctx.db)).toEqual(
+      new Map([
+        [early!, 1],
+        [late!, 1],
+      ]),
+    );
   });
 
   test("events that can never trigger a workflow are written already dispatched", async () => {
@@ -74,9 +86,14 @@ describe("event dispatch", () => {
     await newNotebook(ctx, actor, "One");
     await ctx.services.events.record(actor, "run.started", { id: "run_x" });
     const rows = ctx.db.sqlite
-      .query<{ type: string; dispatched: number }, []>("SELECT type, dispatched_at IS NOT NULL AS dispatched FROM events ORDER BY seq")
+      .query<{ type: string; dispatched: number }, []>(
+        "SELECT type, dispatched_at IS NOT NULL AS dispatched FROM events ORDER BY seq",
+      )
       .all();
-    expect(rows).toEqual([{ type: "notebook.created", dispatched: 0 }, { type: "run.started", dispatched: 1 }]);
+    expect(rows).toEqual([
+      { type: "notebook.created", dispatched: 0 },
+      { type: "run.started", dispatched: 1 },
+    ]);
   });
 
   test("a dispatcher that claimed and died: its events wait for the lease, then are dispatched once", async () => {
@@ -86,13 +103,19 @@ describe("event dispatch", () => {
     await newNotebook(ctx, actor, "Two");
     const leaseMs = ctx.config.jobs.leaseMs;
     // The claim of a dispatcher that crashed before marking anything.
-    const claimed = await createEventsRepo(ctx.db).claimPending({ now: clock.now(), leaseUntil: clock.now() + leaseMs, limit: 200 });
+    const claimed = await createEventsRepo(ctx.db).claimPending({
+      now: clock.now(),
+      leaseUntil: clock.now() + leaseMs,
+      limit: 200,
+    });
     expect(claimed).toHaveLength(2);
     expect(await dispatcher.runOnce()).toBe(0);
     expect(await dispatcher.pending()).toBe(true);
     // A dispatch job is due when the dead claim runs out, so nothing waits for the next event.
     const followUp = ctx.db.sqlite
-      .query<{ run_at: number }, []>("SELECT run_at FROM jobs WHERE type = 'workflow.dispatch' AND idempotency_key LIKE 'lease:%'")
+      .query<{ run_at: number }, []>(
+        "SELECT run_at FROM jobs WHERE type = 'workflow.dispatch' AND idempotency_key LIKE 'lease:%'",
+      )
       .get();
     expect(followUp?.run_at).toBe(clock.now() + leaseMs);
     clock.advance(leaseMs - 1);
@@ -114,7 +137,13 @@ describe("event dispatch", () => {
     let interleaved = false;
     // Dispatcher A stalls after its first event until its lease is gone; B claims and dispatches the rest.
     const a = createDispatcher({
-      db: ctx.db, workflows: services.workflows.repo, runs: services.workflows.runs, queue: services.queue, clock, leaseMs, logger: silentLogger,
+      db: ctx.db,
+      workflows: services.workflows.repo,
+      runs: services.workflows.runs,
+      queue: services.queue,
+      clock,
+      leaseMs,
+      logger: silentLogger,
       outbox: {
         ...outbox,
         async markDispatched(seq, lease, now) {
@@ -127,7 +156,10 @@ describe("event dispatch", () => {
         },
       },
     });
-    const eventSeqs = ctx.db.sqlite.query<{ seq: number }, []>("SELECT seq FROM events ORDER BY seq").all().map((r) => r.seq);
+    const eventSeqs = ctx.db.sqlite
+      .query<{ seq: number }, []>("SELECT seq FROM events ORDER BY seq")
+      .all()
+      .map((r) => r.seq);
     expect(await a.runOnce()).toBe(1);
     expect(interleaved).toBe(true);
     expect([...runsPerEvent(ctx.db).values()]).toEqual([1, 1, 1]);
@@ -148,7 +180,9 @@ describe("event dispatch", () => {
       for (let i = 0; i < 400; i++) await services.notebooks.create(actor, { name: `nb ${i}` });
     });
     const script = join(import.meta.dir, "fixtures", "dispatch-worker.ts");
-    const workers = [0, 1].map(() => Bun.spawn([process.execPath, script, path], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }));
+    const workers = [0, 1].map(() =>
+      Bun.spawn([process.execPath, script, path], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }),
+    );
     const readers = workers.map((w) => lines(w.stdout));
     for (const r of readers) expect(await r.next()).toEqual({ done: false, value: "ready" });
     for (const w of workers) {
@@ -156,7 +190,9 @@ describe("event dispatch", () => {
       await w.stdin.flush();
       await w.stdin.end();
     }
-    const results = await Promise.all(readers.map(async (r) => JSON.parse((await r.next()).value as string) as { started: number }));
+    const results = await Promise.all(
+      readers.map(async (r) => JSON.parse((await r.next()).value as string) as { started: number }),
+    );
     expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
     expect(results[0]!.started + results[1]!.started).toBe(400);
     const counts = runsPerEvent(db);

@@ -18,7 +18,10 @@ const BATCH = 200;
 export interface DispatcherDeps {
   db: Transactor;
   /** The outbox's claims (the events feature's table). */
-  outbox: Pick<EventsRepo, "claimPending" | "markDispatched" | "releaseClaims" | "latestPendingSeq" | "nextLeaseExpiry">;
+  outbox: Pick<
+    EventsRepo,
+    "claimPending" | "markDispatched" | "releaseClaims" | "latestPendingSeq" | "nextLeaseExpiry"
+  >;
   workflows: WorkflowsRepo;
   runs: Runs;
   queue: JobEnqueuer;
@@ -36,12 +39,21 @@ export function createDispatcher(deps: DispatcherDeps) {
     let started = 0;
     for (const workflowId of await workflows.forEvent(e.user_id, e.type, e.occurred_at)) {
       const r: StartRun = {
-        userId: e.user_id, workflowId, triggerType: "event", trigger: eventTrigger(e),
-        meta: { event_id: e.id, event_type: e.type }, depth: e.depth, chain: [],
+        userId: e.user_id,
+        workflowId,
+        triggerType: "event",
+        trigger: eventTrigger(e),
+        meta: { event_id: e.id, event_type: e.type },
+        depth: e.depth,
+        chain: [],
       };
       if (e.depth >= MAX_DEPTH) {
         // The loop guard: this event was caused by a chain of workflow actions already MAX_DEPTH long.
-        await runs.refuse(r, "depth_limit", `not started: ${e.type} was caused by ${e.depth} chained workflow runs (the limit is ${MAX_DEPTH})`);
+        await runs.refuse(
+          r,
+          "depth_limit",
+          `not started: ${e.type} was caused by ${e.depth} chained workflow runs (the limit is ${MAX_DEPTH})`,
+        );
       } else if (await runs.start(r)) started++;
     }
     return started;
@@ -59,14 +71,18 @@ export function createDispatcher(deps: DispatcherDeps) {
         started += await db.tx(async () => {
           // Marked first, against this claim's lease: when another dispatcher took the event over
           // after our lease ran out, nothing is started here and the transaction changes nothing.
-          if (!await outbox.markDispatched(e.seq, lease, clock.now())) return 0;
+          if (!(await outbox.markDispatched(e.seq, lease, clock.now()))) return 0;
           return dispatchEvent(e);
         });
         done++;
       }
     } finally {
       // A failure leaves the rest of the batch to the next claim at once, not after the lease.
-      if (done < batch.length) await outbox.releaseClaims(batch.slice(done).map((e) => e.seq), lease);
+      if (done < batch.length)
+        await outbox.releaseClaims(
+          batch.slice(done).map((e) => e.seq),
+          lease,
+        );
     }
     return { claimed: batch.length, started };
   }
@@ -88,7 +104,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   /** Queues a dispatch job when events wait and some workflow listens; cheap when none does. */
   async function kick(): Promise<void> {
     try {
-      if (!await workflows.hasEventWorkflows()) return;
+      if (!(await workflows.hasEventWorkflows())) return;
       const latest = await outbox.latestPendingSeq();
       if (latest !== null) await deps.queue.enqueue(DISPATCH_JOB, {}, { idempotencyKey: `upto:${latest}` });
     } catch (err) {
@@ -96,6 +112,6 @@ export function createDispatcher(deps: DispatcherDeps) {
     }
   }
 
-  return { runOnce, kick, pending: async () => await outbox.latestPendingSeq() !== null };
+  return { runOnce, kick, pending: async () => (await outbox.latestPendingSeq()) !== null };
 }
 export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -52,8 +52,12 @@ export function createExecutor(deps: ExecutorDeps) {
     const steps: Record<string, unknown> = Object.create(null);
     for (const s of await runs.outputs(run.id)) steps[s.action_id] = s.output === null ? null : JSON.parse(s.output);
     return buildScope({
-      runId: run.id, workflowId: run.workflow_id, depth: run.depth, triggerType: run.trigger_type,
-      trigger: JSON.parse(run.trigger_json), steps,
+      runId: run.id,
+      workflowId: run.workflow_id,
+      depth: run.depth,
+      triggerType: run.trigger_type,
+      trigger: JSON.parse(run.trigger_json),
+      steps,
     });
   }
 
@@ -65,7 +69,8 @@ export function createExecutor(deps: ExecutorDeps) {
       const input = p.mod.type === "condition" ? { if: p.action.if } : (value as Record<string, unknown>);
       return { input, log: missing.map((m) => `no value for {{ ${m} }}: rendered as ""`) };
     } catch (err) {
-      if (err instanceof TemplateError) throw new StepFailure("template_error", `${err.jsonPath ?? ""}: ${err.message}`);
+      if (err instanceof TemplateError)
+        throw new StepFailure("template_error", `${err.jsonPath ?? ""}: ${err.message}`);
       throw err;
     }
   }
@@ -73,7 +78,13 @@ export function createExecutor(deps: ExecutorDeps) {
   async function startStep(p: Prepared): Promise<StepRow> {
     await runs.markRunning(p.run.id, nowIso());
     return runs.startStep({
-      id: newId("step"), runId: p.run.id, seq: p.run.step_count, path: p.path, actionId: p.action.id, type: p.action.type, now: nowIso(),
+      id: newId("step"),
+      runId: p.run.id,
+      seq: p.run.step_count,
+      path: p.path,
+      actionId: p.action.id,
+      type: p.action.type,
+      now: nowIso(),
     });
   }
 
@@ -81,15 +92,34 @@ export function createExecutor(deps: ExecutorDeps) {
     outcome.branch ? enterBranch(p.actions, p.path, outcome.branch) : nextAfter(p.actions, p.path);
 
   /** Inside a transaction: the step's result, the run's cursor and the next step's job, together. */
-  async function complete(p: Prepared, step: StepRow, input: unknown, log: string[], outcome: StepOutcome): Promise<void> {
+  async function complete(
+    p: Prepared,
+    step: StepRow,
+    input: unknown,
+    log: string[],
+    outcome: StepOutcome,
+  ): Promise<void> {
     const next = nextPath(p, outcome);
     const now = nowIso();
     await runs.finishStep({
-      id: step.id, status: "succeeded", input: JSON.stringify(shown(p, input)), output: JSON.stringify(outcome.output ?? null), error: null,
-      log: JSON.stringify([...log, ...(outcome.log ?? [])]), failures: step.failures, nextAttemptAt: null, finishedAt: now,
+      id: step.id,
+      status: "succeeded",
+      input: JSON.stringify(shown(p, input)),
+      output: JSON.stringify(outcome.output ?? null),
+      error: null,
+      log: JSON.stringify([...log, ...(outcome.log ?? [])]),
+      failures: step.failures,
+      nextAttemptAt: null,
+      finishedAt: now,
     });
     const moved = await runs.advance({
-      id: p.run.id, from: p.path, to: next, status: next ? "running" : "succeeded", error: null, finishedAt: next ? null : now, now,
+      id: p.run.id,
+      from: p.path,
+      to: next,
+      status: next ? "running" : "succeeded",
+      error: null,
+      finishedAt: next ? null : now,
+      now,
     });
     if (!moved) throw new AlreadyAdvanced();
     await deps.runEvents.stepFinished(p.run.id, p.path);
@@ -97,11 +127,19 @@ export function createExecutor(deps: ExecutorDeps) {
     // A transactional next step runs right after this commit in the same job (a crash before it
     // leaves that job unfinished, so it is taken over); an external one gets its own job now.
     const after = next ? actionAt(p.actions, next) : undefined;
-    if (after && ACTIONS.get(after.type)?.mode === "external") await deps.starter.enqueueStep(p.run.id, p.run.step_count + 1);
+    if (after && ACTIONS.get(after.type)?.mode === "external")
+      await deps.starter.enqueueStep(p.run.id, p.run.step_count + 1);
   }
 
   /** Records a failed try; schedules the next one (RetryLaterError) or fails the step and the run. */
-  async function fail(p: Prepared, started: boolean, failure: StepFailure, input: unknown, log: string[], ctx: JobContext): Promise<void> {
+  async function fail(
+    p: Prepared,
+    started: boolean,
+    failure: StepFailure,
+    input: unknown,
+    log: string[],
+    ctx: JobContext,
+  ): Promise<void> {
     const tries = p.mod.maxTries?.(p.action) ?? 1;
     let delay: number | null = null;
     await db.tx(async () => {
@@ -113,14 +151,27 @@ export function createExecutor(deps: ExecutorDeps) {
       if (retry) delay = failure.opts.retryAfterMs ?? defaultBackoff(failures);
       const error = { code: failure.code, message: failure.message };
       await runs.finishStep({
-        id: row.id, status: retry ? "waiting" : "failed", input: input === undefined ? null : JSON.stringify(shown(p, input as Record<string, unknown>)),
-        output: failure.opts.output === undefined ? null : JSON.stringify(failure.opts.output), error: JSON.stringify(error),
-        log: JSON.stringify(log), failures, nextAttemptAt: delay === null ? null : new Date(now + delay).toISOString(),
+        id: row.id,
+        status: retry ? "waiting" : "failed",
+        input: input === undefined ? null : JSON.stringify(shown(p, input as Record<string, unknown>)),
+        output: failure.opts.output === undefined ? null : JSON.stringify(failure.opts.output),
+        error: JSON.stringify(error),
+        log: JSON.stringify(log),
+        failures,
+        nextAttemptAt: delay === null ? null : new Date(now + delay).toISOString(),
         finishedAt: retry ? null : new Date(now).toISOString(),
       });
       if (retry) return deps.runEvents.stepFinished(p.run.id, p.path);
       const iso = new Date(now).toISOString();
-      await runs.advance({ id: p.run.id, from: p.path, to: p.path, status: "failed", error: JSON.stringify({ ...error, step: p.action.id }), finishedAt: iso, now: iso });
+      await runs.advance({
+        id: p.run.id,
+        from: p.path,
+        to: p.path,
+        status: "failed",
+        error: JSON.stringify({ ...error, step: p.action.id }),
+        finishedAt: iso,
+        now: iso,
+      });
       await deps.runEvents.stepFinished(p.run.id, p.path);
       await deps.runEvents.finished(p.run.id);
     });
@@ -137,15 +188,23 @@ export function createExecutor(deps: ExecutorDeps) {
     if (!action || !mod) throw new Error(`run ${run.id}: no action at ${run.cursor}`);
     const info = runInfo(run);
     const env: StepEnv = {
-      run: info, stepId: "", action, attempt: 1, signal,
+      run: info,
+      stepId: "",
+      action,
+      attempt: 1,
+      signal,
       actor: systemActor(run.user_id, `workflow ${run.workflow_id} run ${run.id}`, run.depth + 1),
-      scope: await scopeOf(run), signingSecret: action.sign === true ? await deps.workflows.signingSecret(run.workflow_id) : "", deps: actionDeps,
+      scope: await scopeOf(run),
+      signingSecret: action.sign === true ? await deps.workflows.signingSecret(run.workflow_id) : "",
+      deps: actionDeps,
     };
     return { run, actions, path: run.cursor, action, mod, env };
   }
 
   const asFailure = (err: unknown): StepFailure =>
-    err instanceof StepFailure ? err : new StepFailure("internal_error", err instanceof Error ? err.message : String(err));
+    err instanceof StepFailure
+      ? err
+      : new StepFailure("internal_error", err instanceof Error ? err.message : String(err));
 
   /**
    * Drives one run: transactional steps run here one after another (each in its own commit); an
@@ -201,7 +260,12 @@ export function createExecutor(deps: ExecutorDeps) {
     return goesOn(p, outcome);
   }
 
-  async function runInTransaction(p: Prepared, input: Record<string, unknown>, log: string[], ctx: JobContext): Promise<boolean> {
+  async function runInTransaction(
+    p: Prepared,
+    input: Record<string, unknown>,
+    log: string[],
+    ctx: JobContext,
+  ): Promise<boolean> {
     let outcome: StepOutcome;
     try {
       outcome = await db.tx(async () => {

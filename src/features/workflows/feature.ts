@@ -54,7 +54,14 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
   const runs = createRuns({ db, runs: runsRepo, workflows: repo, queue: d.queue, clock: d.clock, runEvents });
   const service = createWorkflowsService({ db, repo, tokens: d.tokens, config: d.config, clock: d.clock });
   const dispatcher = createDispatcher({
-    db, outbox: createEventsRepo(db), workflows: repo, runs, queue: d.queue, clock: d.clock, leaseMs: d.config.jobs.leaseMs, logger: d.logger,
+    db,
+    outbox: createEventsRepo(db),
+    workflows: repo,
+    runs,
+    queue: d.queue,
+    clock: d.clock,
+    leaseMs: d.config.jobs.leaseMs,
+    logger: d.logger,
   });
 
   let lastPrune = -Infinity;
@@ -67,25 +74,46 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
   }
 
   const executor = createExecutor({
-    db, runs: runsRepo, starter: runs, workflows: repo, clock: d.clock, runEvents,
+    db,
+    runs: runsRepo,
+    starter: runs,
+    workflows: repo,
+    clock: d.clock,
+    runEvents,
     // Fire and forget: pruning is hourly housekeeping, a failed enqueue only delays it.
     onFinished: () => {
       schedulePrune().catch((err: unknown) => d.logger.warn("could not queue run pruning", { error: String(err) }));
     },
-    actions: { ...d.actionDeps, config: d.config, safeFetch: d.safeFetch, sources: d.sources, notebooks: d.notebooks, now: () => d.clock.now() },
+    actions: {
+      ...d.actionDeps,
+      config: d.config,
+      safeFetch: d.safeFetch,
+      sources: d.sources,
+      notebooks: d.notebooks,
+      now: () => d.clock.now(),
+    },
   });
 
   /** Deletes finished runs past the retention period and deliveries past the dedupe window. */
   async function prune(): Promise<{ runs: number; deliveries: number }> {
     const now = d.clock.now();
     const runCut = new Date(now - d.config.workflows.runRetentionDays * DAY).toISOString();
-    return { runs: await inBatches(() => runsRepo.prune(runCut)), deliveries: await inBatches(() => d.pruneDeliveries(now - DEDUPE_WINDOW_MS)) };
+    return {
+      runs: await inBatches(() => runsRepo.prune(runCut)),
+      deliveries: await inBatches(() => d.pruneDeliveries(now - DEDUPE_WINDOW_MS)),
+    };
   }
 
   const StepPayload = t.Object({ run_id: t.String(), seq: t.Integer({ minimum: 0 }) });
-  d.runner.register(STEP_JOB, defineJob({ payload: StepPayload, handle: (p, ctx) => executor.runStep(p.run_id, p.seq, ctx) }));
+  d.runner.register(
+    STEP_JOB,
+    defineJob({ payload: StepPayload, handle: (p, ctx) => executor.runStep(p.run_id, p.seq, ctx) }),
+  );
   const StartPayload = t.Object({ run_ids: t.Array(t.String(), { maxItems: 10_000 }) });
-  d.runner.register(START_JOB, defineJob({ payload: StartPayload, handle: (p, ctx) => executor.startRuns(p.run_ids, ctx) }));
+  d.runner.register(
+    START_JOB,
+    defineJob({ payload: StartPayload, handle: (p, ctx) => executor.startRuns(p.run_ids, ctx) }),
+  );
   d.runner.register(DISPATCH_JOB, defineJob({ handle: async () => void (await dispatcher.runOnce()) }));
   d.runner.register(PRUNE_JOB, defineJob({ handle: async () => void (await prune()), maxAttempts: 3 }));
   // Run events (run.*) only feed the live stream: they never wake the dispatcher, or every step

@@ -30,9 +30,18 @@ const storedHeaders = (run: { steps: { input: any }[] }) => run.steps[0]!.input.
 describe("http_request", () => {
   test("fails, backs off, then succeeds; the Idempotency-Key is the same on every try", async () => {
     const { ctx, clock, a } = await setup();
-    const rx = receiver((_req, _seen, n) => (n < 3 ? new Response("busy", { status: 503 }) : Response.json({ id: 42 })));
+    const rx = receiver((_req, _seen, n) =>
+      n < 3 ? new Response("busy", { status: 503 }) : Response.json({ id: 42 }),
+    );
     const wf = await webhookWorkflow(ctx, a.key, [
-      { id: "send", type: "http_request", url: `${rx.url}/hook/{{ kind | urlencode }}`, body: { who: "{{ who }}", n: "{{ n }}" }, retries: 3, store_response: true },
+      {
+        id: "send",
+        type: "http_request",
+        url: `${rx.url}/hook/{{ kind | urlencode }}`,
+        body: { who: "{{ who }}", n: "{{ n }}" },
+        retries: 3,
+        store_response: true,
+      },
       { id: "use", type: "create_notebook", name: "got {{ steps.send.response.body.id }}" },
     ]);
     const { runs } = await fire(ctx, wf.path, { kind: "a b", who: "me", n: 5 });
@@ -50,7 +59,11 @@ describe("http_request", () => {
     clock.advance(second);
     run = await runToEnd(ctx, a.key, runs[0]!);
     expect(run.status).toBe("succeeded");
-    expect(run.steps[0]).toMatchObject({ status: "succeeded", attempts: 3, output: { status: 200, response: { status: 200, body: { id: 42 } } } });
+    expect(run.steps[0]).toMatchObject({
+      status: "succeeded",
+      attempts: 3,
+      output: { status: 200, response: { status: 200, body: { id: 42 } } },
+    });
     expect(run.steps[1]!.output.notebook.name).toBe("got 42");
     expect(rx.seen).toHaveLength(3);
     expect(rx.seen[0]!.path).toBe("/hook/a%20b");
@@ -61,12 +74,18 @@ describe("http_request", () => {
 
   test("Retry-After decides the delay; 4xx other than 408/429 is final at once", async () => {
     const { ctx, clock, a } = await setup();
-    const rx = receiver((_r, _s, n) => (n === 1 ? new Response("slow down", { status: 429, headers: { "retry-after": "7" } }) : new Response("no", { status: 404 })));
+    const rx = receiver((_r, _s, n) =>
+      n === 1
+        ? new Response("slow down", { status: 429, headers: { "retry-after": "7" } })
+        : new Response("no", { status: 404 }),
+    );
     const wf = await webhookWorkflow(ctx, a.key, [{ id: "send", type: "http_request", url: rx.url, retries: 5 }]);
     const { runs } = await fire(ctx, wf.path);
     let run = await runToEnd(ctx, a.key, runs[0]!);
     expect(Date.parse(run.steps[0]!.next_attempt_at!) - clock.now()).toBe(7000);
-    const job = ctx.db.sqlite.query<{ run_at: number }, []>("SELECT run_at FROM jobs WHERE type = 'workflow.step' AND status = 'queued'").get()!;
+    const job = ctx.db.sqlite
+      .query<{ run_at: number }, []>("SELECT run_at FROM jobs WHERE type = 'workflow.step' AND status = 'queued'")
+      .get()!;
     expect(job.run_at - clock.now()).toBe(7000);
     clock.advance(7000);
     run = await runToEnd(ctx, a.key, runs[0]!);
@@ -80,7 +99,9 @@ describe("http_request", () => {
     const { ctx, a } = await setup();
     const release = deferred<Response>();
     const rx = receiver(() => release.promise);
-    const wf = await webhookWorkflow(ctx, a.key, [{ id: "send", type: "http_request", url: rx.url, timeout_ms: 200, retries: 0 }]);
+    const wf = await webhookWorkflow(ctx, a.key, [
+      { id: "send", type: "http_request", url: rx.url, timeout_ms: 200, retries: 0 },
+    ]);
     const { runs } = await fire(ctx, wf.path);
     const run = await runToEnd(ctx, a.key, runs[0]!);
     release.resolve(new Response("late"));
@@ -93,17 +114,27 @@ describe("http_request", () => {
     const rx = receiver(() => new Response("<html>ok</html>", { headers: { "content-type": "application/json" } }));
     const wf = await webhookWorkflow(ctx, a.key, [
       { id: "send", type: "http_request", method: "GET", url: rx.url, store_response: true },
-      { id: "c", type: "condition", if: { all: [{ left: "{{ steps.send.response.body }}", op: "contains", right: "ok" }] } },
+      {
+        id: "c",
+        type: "condition",
+        if: { all: [{ left: "{{ steps.send.response.body }}", op: "contains", right: "ok" }] },
+      },
     ]);
     const run = await runToEnd(ctx, a.key, (await fire(ctx, wf.path)).runs[0]!);
     expect(run.status).toBe("succeeded");
-    expect(run.steps[0]!.output.response).toMatchObject({ status: 200, body: "<html>ok</html>", headers: { "content-type": "application/json" } });
+    expect(run.steps[0]!.output.response).toMatchObject({
+      status: 200,
+      body: "<html>ok</html>",
+      headers: { "content-type": "application/json" },
+    });
     expect(run.steps[1]!.output.result).toBe(true);
   });
 
   test("a template that renders a URL to a blocked address fails the step with blocked_address", async () => {
     const { ctx, a } = await setup();
-    const wf = await webhookWorkflow(ctx, a.key, [{ id: "send", type: "http_request", url: "http://{{ host }}/latest/meta-data/", retries: 3 }]);
+    const wf = await webhookWorkflow(ctx, a.key, [
+      { id: "send", type: "http_request", url: "http://{{ host }}/latest/meta-data/", retries: 3 },
+    ]);
     const run = await runToEnd(ctx, a.key, (await fire(ctx, wf.path, { host: "169.254.169.254" })).runs[0]!);
     expect(run.status).toBe("failed");
     expect(run.steps[0]).toMatchObject({ attempts: 1, error: { code: "blocked_address" } });
@@ -113,10 +144,22 @@ describe("http_request", () => {
     const { ctx, a } = await setup();
     const rx = receiver(() => new Response(null, { status: 204 }));
     const wf = await webhookWorkflow(ctx, a.key, [
-      { id: "form", type: "http_request", url: rx.url, body_type: "form", body: { q: "{{ q }}", tags: ["a", "b"] }, headers: { "X-Who": "{{ who }}", Authorization: "Bearer {{ secret }}" }, sign: true },
+      {
+        id: "form",
+        type: "http_request",
+        url: rx.url,
+        body_type: "form",
+        body: { q: "{{ q }}", tags: ["a", "b"] },
+        headers: { "X-Who": "{{ who }}", Authorization: "Bearer {{ secret }}" },
+        sign: true,
+      },
       { id: "json", type: "http_request", method: "PUT", url: rx.url, body: { list: "{{ list }}" }, sign: true },
     ]);
-    const run = await runToEnd(ctx, a.key, (await fire(ctx, wf.path, { q: "x&y", who: "bot", list: [1, 2], secret: "s3cret" })).runs[0]!);
+    const run = await runToEnd(
+      ctx,
+      a.key,
+      (await fire(ctx, wf.path, { q: "x&y", who: "bot", list: [1, 2], secret: "s3cret" })).runs[0]!,
+    );
     expect(storedHeaders(run)).toEqual({ "X-Who": "bot", Authorization: "[redacted]" });
     expect(run.status).toBe("succeeded");
     const [form, json] = rx.seen;
@@ -138,11 +181,25 @@ describe("http_request", () => {
     const { ctx, a } = await setup();
     const rx = receiver(() => new Response("ok"));
     const wf = await webhookWorkflow(ctx, a.key, [
-      { id: "send", type: "http_request", url: rx.url, body: { a: "{{ missing }}", b: "{{ gone | default: \"fallback\" }}", c: "x{{ nope.deeper }}y", n: "{{ n }}", j: "{{ obj | json }}" } },
+      {
+        id: "send",
+        type: "http_request",
+        url: rx.url,
+        body: {
+          a: "{{ missing }}",
+          b: '{{ gone | default: "fallback" }}',
+          c: "x{{ nope.deeper }}y",
+          n: "{{ n }}",
+          j: "{{ obj | json }}",
+        },
+      },
     ]);
     const run = await runToEnd(ctx, a.key, (await fire(ctx, wf.path, { n: 3, obj: { k: [1] } })).runs[0]!);
     expect(JSON.parse(rx.seen[0]!.body)).toEqual({ a: "", b: "fallback", c: "xy", n: 3, j: '{"k":[1]}' });
-    expect(run.steps[0]!.log).toEqual(['no value for {{ missing }}: rendered as ""', 'no value for {{ nope.deeper }}: rendered as ""']);
+    expect(run.steps[0]!.log).toEqual([
+      'no value for {{ missing }}: rendered as ""',
+      'no value for {{ nope.deeper }}: rendered as ""',
+    ]);
     expect((await getRun(ctx, a.key, run.id)).steps[0]!.input.body.b).toBe("fallback");
   });
 });

@@ -22,7 +22,10 @@ async function rejects(body: Record<string, unknown>, path: string, env: Record<
 describe("POST /api/v1/workflows", () => {
   test("a webhook trigger without token_id gets a new token whose URL is shown once", async () => {
     const { ctx, a } = await setup();
-    const r = await call(ctx, "POST", "/api/v1/workflows", { key: a.key, body: { name: " Hook ", trigger: { type: "webhook" }, actions: [notebook("n")] } });
+    const r = await call(ctx, "POST", "/api/v1/workflows", {
+      key: a.key,
+      body: { name: " Hook ", trigger: { type: "webhook" }, actions: [notebook("n")] },
+    });
     expect(r.status).toBe(201);
     expect(r.headers.get("location")).toBe(`/api/v1/workflows/${r.body.id}`);
     expect(r.body).toMatchObject({ name: "Hook", active: true, actions: [notebook("n")] });
@@ -41,9 +44,15 @@ describe("POST /api/v1/workflows", () => {
   test("several workflows can share one token; an event trigger needs no token", async () => {
     const { ctx, a } = await setup();
     const first = await createWorkflow(ctx, a.key, { trigger: { type: "webhook" }, actions: [notebook("n")] });
-    const second = await createWorkflow(ctx, a.key, { trigger: { type: "webhook", token_id: first.trigger.token_id }, actions: [notebook("n")] });
+    const second = await createWorkflow(ctx, a.key, {
+      trigger: { type: "webhook", token_id: first.trigger.token_id },
+      actions: [notebook("n")],
+    });
     expect(second.webhook_url).toBeUndefined();
-    const ev = await createWorkflow(ctx, a.key, { trigger: { type: "event", event: "source.created" }, actions: [notebook("n", "{{ title }}")] });
+    const ev = await createWorkflow(ctx, a.key, {
+      trigger: { type: "event", event: "source.created" },
+      actions: [notebook("n", "{{ title }}")],
+    });
     expect(ev.trigger as unknown).toEqual({ type: "event", event: "source.created" });
     const list = await call(ctx, "GET", "/api/v1/workflows?limit=2", { key: a.key });
     expect(list.body.data.map((w: { id: string }) => w.id)).toEqual([ev.id, second.id]);
@@ -54,22 +63,76 @@ describe("POST /api/v1/workflows", () => {
     [{ trigger: { type: "cron" }, actions: [notebook("n")] }, "trigger.type"],
     [{ trigger: "webhook", actions: [notebook("n")] }, "trigger"],
     [{ trigger: { type: "event", event: "source.exploded" }, actions: [notebook("n")] }, "trigger.event"],
-    [{ trigger: { type: "webhook", token_id: "whk_01J0000000000000000000000A" }, actions: [notebook("n")] }, "trigger.token_id"],
+    [
+      { trigger: { type: "webhook", token_id: "whk_01J0000000000000000000000A" }, actions: [notebook("n")] },
+      "trigger.token_id",
+    ],
     [{ trigger: { type: "webhook" }, actions: [] }, "actions"],
     [{ trigger: { type: "webhook" }, actions: [{ id: "x", type: "teleport" }] }, "actions[0].type"],
-    [{ trigger: { type: "webhook" }, actions: [{ id: "bad id!", type: "create_notebook", name: "x" }] }, "actions[0].id"],
+    [
+      { trigger: { type: "webhook" }, actions: [{ id: "bad id!", type: "create_notebook", name: "x" }] },
+      "actions[0].id",
+    ],
     [{ trigger: { type: "webhook" }, actions: [{ id: "x", type: "create_notebook" }] }, "actions[0].name"],
-    [{ trigger: { type: "webhook" }, actions: [{ id: "x", type: "create_notebook", name: "x", colour: "red" }] }, "actions[0].colour"],
+    [
+      { trigger: { type: "webhook" }, actions: [{ id: "x", type: "create_notebook", name: "x", colour: "red" }] },
+      "actions[0].colour",
+    ],
     [{ trigger: { type: "webhook" }, actions: [notebook("x"), notebook("x")] }, "actions[1].id"],
-    [{ trigger: { type: "webhook" }, actions: [{ id: "h", type: "http_request", url: "https://x.test", method: "FETCH" }] }, "actions[0].method"],
-    [{ trigger: { type: "webhook" }, actions: [{ id: "h", type: "http_request", url: "https://x.test", method: "GET", body: {} }] }, "actions[0].body"],
-    [{ trigger: { type: "webhook" }, actions: [{ id: "h", type: "http_request", url: "https://x.test", headers: { Host: "y" } }] }, "actions[0].headers.Host"],
-    [{ trigger: { type: "webhook" }, actions: [{ id: "h", type: "http_request", url: "https://x.test", retries: 99 }] }, "actions[0].retries"],
-    [{ trigger: { type: "webhook" }, actions: [{ id: "c", type: "condition", if: { all: [{ left: 1, op: "gt" }] } }] }, "actions[0].if.all[0].right"],
-    [{ trigger: { type: "webhook" }, actions: [{ id: "c", type: "condition", if: { all: [{ left: 1, op: "like", right: 2 }] } }] }, "actions[0].if.all[0].op"],
+    [
+      {
+        trigger: { type: "webhook" },
+        actions: [{ id: "h", type: "http_request", url: "https://x.test", method: "FETCH" }],
+      },
+      "actions[0].method",
+    ],
+    [
+      {
+        trigger: { type: "webhook" },
+        actions: [{ id: "h", type: "http_request", url: "https://x.test", method: "GET", body: {} }],
+      },
+      "actions[0].body",
+    ],
+    [
+      {
+        trigger: { type: "webhook" },
+        actions: [{ id: "h", type: "http_request", url: "https://x.test", headers: { Host: "y" } }],
+      },
+      "actions[0].headers.Host",
+    ],
+    [
+      {
+        trigger: { type: "webhook" },
+        actions: [{ id: "h", type: "http_request", url: "https://x.test", retries: 99 }],
+      },
+      "actions[0].retries",
+    ],
+    [
+      { trigger: { type: "webhook" }, actions: [{ id: "c", type: "condition", if: { all: [{ left: 1, op: "gt" }] } }] },
+      "actions[0].if.all[0].right",
+    ],
+    [
+      {
+        trigger: { type: "webhook" },
+        actions: [{ id: "c", type: "condition", if: { all: [{ left: 1, op: "like", right: 2 }] } }],
+      },
+      "actions[0].if.all[0].op",
+    ],
     [{ trigger: { type: "webhook" }, actions: [{ id: "c", type: "condition", if: {}, then: [] }] }, "actions[0].if"],
-    [{ trigger: { type: "webhook" }, actions: [{ id: "c", type: "condition", if: { any: [] }, then: [{ id: "x", type: "nope" }] }] }, "actions[0].then[0].type"],
-    [{ trigger: { type: "webhook" }, actions: [{ id: "r", type: "run_workflow", workflow_id: "wf_01J0000000000000000000000A" }] }, "actions[0].workflow_id"],
+    [
+      {
+        trigger: { type: "webhook" },
+        actions: [{ id: "c", type: "condition", if: { any: [] }, then: [{ id: "x", type: "nope" }] }],
+      },
+      "actions[0].then[0].type",
+    ],
+    [
+      {
+        trigger: { type: "webhook" },
+        actions: [{ id: "r", type: "run_workflow", workflow_id: "wf_01J0000000000000000000000A" }],
+      },
+      "actions[0].workflow_id",
+    ],
   ])("%j → 422 at %s", async (body, path) => {
     await rejects(body, path);
   });
@@ -78,7 +141,10 @@ describe("POST /api/v1/workflows", () => {
     const hook = { type: "webhook" };
     let errors = await rejects({ trigger: hook, actions: [notebook("n", "{{ title ")] }, "actions[0].name");
     expect(errors[0]!.message).toContain("position");
-    errors = await rejects({ trigger: hook, actions: [notebook("n", "{{ steps.later.id }}"), notebook("later")] }, "actions[0].name");
+    errors = await rejects(
+      { trigger: hook, actions: [notebook("n", "{{ steps.later.id }}"), notebook("later")] },
+      "actions[0].name",
+    );
     expect(errors[0]!.message).toBe('{{ steps.later.id }}: step "later" does not run before this one');
     errors = await rejects({ trigger: hook, actions: [notebook("n", "{{ steps.ghost.id }}")] }, "actions[0].name");
     expect(errors[0]!.message).toContain('there is no step with id "ghost"');
@@ -91,10 +157,27 @@ describe("POST /api/v1/workflows", () => {
     await rejects({ trigger: ev, actions: [notebook("n", "{{ trigger.colour }}")] }, "actions[0].name");
     // A branch that never ran before this one: else cannot read then.
     await rejects(
-      { trigger: hook, actions: [{ id: "c", type: "condition", if: { any: [{ left: 1, op: "exists" }] }, then: [notebook("t")], else: [notebook("e", "{{ steps.t.notebook.id }}")] }] },
+      {
+        trigger: hook,
+        actions: [
+          {
+            id: "c",
+            type: "condition",
+            if: { any: [{ left: 1, op: "exists" }] },
+            then: [notebook("t")],
+            else: [notebook("e", "{{ steps.t.notebook.id }}")],
+          },
+        ],
+      },
       "actions[0].else[0].name",
     );
-    await rejects({ trigger: hook, actions: [{ id: "c", type: "condition", if: { all: [{ left: "{{ steps.c.x }}", op: "exists" }] } }] }, "actions[0].if.all[0].left");
+    await rejects(
+      {
+        trigger: hook,
+        actions: [{ id: "c", type: "condition", if: { all: [{ left: "{{ steps.c.x }}", op: "exists" }] } }],
+      },
+      "actions[0].if.all[0].left",
+    );
   }, 60_000);
 
   test("valid references: top-level fields, event fields, the condition inside its branch, earlier branches", async () => {
@@ -102,8 +185,14 @@ describe("POST /api/v1/workflows", () => {
     await createWorkflow(ctx, a.key, {
       trigger: { type: "event", event: "source.created" },
       actions: [
-        notebook("n", "{{ title | default: \"untitled\" }} {{ event.data.url }} {{ trigger.occurred_at }} {{ run.id }}"),
-        { id: "c", type: "condition", if: { all: [{ left: "{{ url }}", op: "contains", right: "x" }] }, then: [notebook("t", "{{ steps.c.result }}")], else: [] },
+        notebook("n", '{{ title | default: "untitled" }} {{ event.data.url }} {{ trigger.occurred_at }} {{ run.id }}'),
+        {
+          id: "c",
+          type: "condition",
+          if: { all: [{ left: "{{ url }}", op: "contains", right: "x" }] },
+          then: [notebook("t", "{{ steps.c.result }}")],
+          else: [],
+        },
         notebook("after", "{{ steps.t.notebook.id }} {{ steps.n.notebook.id }}"),
       ],
     });
@@ -111,24 +200,44 @@ describe("POST /api/v1/workflows", () => {
 
   test("limits come from config: number of actions and depth of conditions", async () => {
     const many = Array.from({ length: 4 }, (_, i) => notebook(`n${i}`));
-    const errors = await rejects({ trigger: { type: "webhook" }, actions: many }, "actions", { WORKFLOW_MAX_ACTIONS: "3" });
+    const errors = await rejects({ trigger: { type: "webhook" }, actions: many }, "actions", {
+      WORKFLOW_MAX_ACTIONS: "3",
+    });
     expect(errors[0]!.message).toContain("at most 3 actions");
-    const nest = (d: number): Record<string, unknown> =>
-      ({ id: `c${d}`, type: "condition", if: { any: [{ left: 1, op: "exists" }] }, then: d > 1 ? [nest(d - 1)] : [] });
-    await rejects({ trigger: { type: "webhook" }, actions: [nest(3)] }, "actions[0].then[0].then[0]", { WORKFLOW_MAX_CONDITION_DEPTH: "2" });
+    const nest = (d: number): Record<string, unknown> => ({
+      id: `c${d}`,
+      type: "condition",
+      if: { any: [{ left: 1, op: "exists" }] },
+      then: d > 1 ? [nest(d - 1)] : [],
+    });
+    await rejects({ trigger: { type: "webhook" }, actions: [nest(3)] }, "actions[0].then[0].then[0]", {
+      WORKFLOW_MAX_CONDITION_DEPTH: "2",
+    });
   });
 });
 
 describe("PATCH / DELETE /api/v1/workflows/{id}", () => {
   test("update re-checks the definition; switching to a webhook makes a token once", async () => {
     const { ctx, a } = await setup();
-    const wf = await createWorkflow(ctx, a.key, { trigger: { type: "event", event: "note.created" }, actions: [notebook("n")] });
-    const off = await call(ctx, "PATCH", `/api/v1/workflows/${wf.id}`, { key: a.key, body: { active: false, name: "Off" } });
+    const wf = await createWorkflow(ctx, a.key, {
+      trigger: { type: "event", event: "note.created" },
+      actions: [notebook("n")],
+    });
+    const off = await call(ctx, "PATCH", `/api/v1/workflows/${wf.id}`, {
+      key: a.key,
+      body: { active: false, name: "Off" },
+    });
     expect(off.body).toMatchObject({ active: false, name: "Off" });
-    const bad = await call(ctx, "PATCH", `/api/v1/workflows/${wf.id}`, { key: a.key, body: { actions: [notebook("n", "{{ colour }}")] } });
+    const bad = await call(ctx, "PATCH", `/api/v1/workflows/${wf.id}`, {
+      key: a.key,
+      body: { actions: [notebook("n", "{{ colour }}")] },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].path).toBe("actions[0].name");
-    const hook = await call(ctx, "PATCH", `/api/v1/workflows/${wf.id}`, { key: a.key, body: { trigger: { type: "webhook" } } });
+    const hook = await call(ctx, "PATCH", `/api/v1/workflows/${wf.id}`, {
+      key: a.key,
+      body: { trigger: { type: "webhook" } },
+    });
     expect(hook.status).toBe(200);
     expect(hook.body.webhook_url).toContain("/api/webhooks/workflows/");
     expect(hook.body.actions).toEqual([notebook("n")]);
@@ -141,7 +250,9 @@ describe("PATCH / DELETE /api/v1/workflows/{id}", () => {
     expect(busy.status).toBe(409);
     expect((await call(ctx, "DELETE", `/api/v1/workflows/${wf.id}`, { key: a.key })).status).toBe(200);
     expect((await call(ctx, "GET", `/api/v1/workflows/${wf.id}`, { key: a.key })).status).toBe(404);
-    expect((await call(ctx, "DELETE", `/api/v1/webhook-tokens/${wf.trigger.token_id}`, { key: a.key })).status).toBe(200);
+    expect((await call(ctx, "DELETE", `/api/v1/webhook-tokens/${wf.trigger.token_id}`, { key: a.key })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -164,7 +275,11 @@ describe("isolation", () => {
     expect((await call(ctx, "GET", "/api/v1/workflows", { key: b.key })).body.data).toEqual([]);
     const steal = await call(ctx, "POST", "/api/v1/workflows", {
       key: b.key,
-      body: { name: "x", trigger: { type: "webhook", token_id: wf.trigger.token_id }, actions: [{ id: "r", type: "run_workflow", workflow_id: wf.id }] },
+      body: {
+        name: "x",
+        trigger: { type: "webhook", token_id: wf.trigger.token_id },
+        actions: [{ id: "r", type: "run_workflow", workflow_id: wf.id }],
+      },
     });
     expect(steal.status).toBe(422);
     expect(steal.body.errors[0].path).toBe("trigger.token_id");

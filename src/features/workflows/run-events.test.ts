@@ -16,7 +16,9 @@ const stream = (ctx: TestContext, key: string) =>
 
 const runEventsOf = (ctx: TestContext, userId: string) =>
   ctx.db.sqlite
-    .query<{ type: string; data: string }, [string]>("SELECT type, data FROM events WHERE user_id = ? AND type LIKE 'run.%' ORDER BY seq")
+    .query<{ type: string; data: string }, [string]>(
+      "SELECT type, data FROM events WHERE user_id = ? AND type LIKE 'run.%' ORDER BY seq",
+    )
     .all(userId)
     .map((r) => ({ type: r.type, data: JSON.parse(r.data) }));
 
@@ -54,7 +56,9 @@ describe("run events", () => {
     const a = await userWithKey(ctx);
     const server = startTestServer(() => new Response("down", { status: 503, headers: { "retry-after": "0" } }));
     servers.push(server);
-    const wf = await webhookWorkflow(ctx, a.key, [{ id: "call", type: "http_request", method: "POST", url: `http://127.0.0.1:${server.port}/x`, retries: 1 }]);
+    const wf = await webhookWorkflow(ctx, a.key, [
+      { id: "call", type: "http_request", method: "POST", url: `http://127.0.0.1:${server.port}/x`, retries: 1 },
+    ]);
     const runId = (await fire(ctx, wf.path, {})).runs[0]!;
     const run = await runToEnd(ctx, a.key, runId);
     expect(run.status).toBe("failed");
@@ -71,13 +75,22 @@ describe("run events", () => {
   test("run events never trigger workflows nor queue dispatch jobs", async () => {
     const ctx = createTestContext();
     const a = await userWithKey(ctx);
-    await createWorkflow(ctx, a.key, { trigger: { type: "event", event: "notebook.deleted" }, actions: [{ id: "x", type: "create_notebook", name: "never" }] });
+    await createWorkflow(ctx, a.key, {
+      trigger: { type: "event", event: "notebook.deleted" },
+      actions: [{ id: "x", type: "create_notebook", name: "never" }],
+    });
     const wf = await webhookWorkflow(ctx, a.key, [{ id: "one", type: "create_notebook", name: "made" }]);
     const runId = (await fire(ctx, wf.path, {})).runs[0]!;
     await runToEnd(ctx, a.key, runId);
-    const dispatchJobs = ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE type = 'workflow.dispatch'").get()!.n;
+    const dispatchJobs = ctx.db.sqlite
+      .query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE type = 'workflow.dispatch'")
+      .get()!.n;
     // One dispatch for notebook.created (a trigger type); none for the four run events.
     expect(dispatchJobs).toBe(1);
-    expect(runEventsOf(ctx, a.userId).map((e) => e.type)).toEqual(["run.started", "run.step_finished", "run.succeeded"]);
+    expect(runEventsOf(ctx, a.userId).map((e) => e.type)).toEqual([
+      "run.started",
+      "run.step_finished",
+      "run.succeeded",
+    ]);
   });
 });

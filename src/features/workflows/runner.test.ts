@@ -24,15 +24,26 @@ async function setup(opts: { clock?: ReturnType<typeof fakeClock> } = {}) {
 }
 
 const notebooks = (ctx: TestContext, userId: string) =>
-  ctx.db.sqlite.query<{ name: string }, [string]>("SELECT name FROM notebooks WHERE user_id = ? ORDER BY id").all(userId).map((r) => r.name);
+  ctx.db.sqlite
+    .query<{ name: string }, [string]>("SELECT name FROM notebooks WHERE user_id = ? ORDER BY id")
+    .all(userId)
+    .map((r) => r.name);
 
 describe("conditions", () => {
   test("each branch runs only its own actions, then the run continues after the condition", async () => {
     const { ctx, a } = await setup();
     const wf = await webhookWorkflow(ctx, a.key, [
       {
-        id: "big", type: "condition", if: { all: [{ left: "{{ n }}", op: "gte", right: 10 }, { left: "{{ tags }}", op: "contains", right: "x" }] },
-        then: [{ id: "yes", type: "create_notebook", name: "big {{ n }}" }], else: [{ id: "no", type: "create_notebook", name: "small {{ n }}" }],
+        id: "big",
+        type: "condition",
+        if: {
+          all: [
+            { left: "{{ n }}", op: "gte", right: 10 },
+            { left: "{{ tags }}", op: "contains", right: "x" },
+          ],
+        },
+        then: [{ id: "yes", type: "create_notebook", name: "big {{ n }}" }],
+        else: [{ id: "no", type: "create_notebook", name: "small {{ n }}" }],
       },
       { id: "end", type: "create_notebook", name: "end {{ steps.big.branch }}" },
     ]);
@@ -51,19 +62,28 @@ describe("conditions", () => {
 describe("run_workflow", () => {
   test("the input becomes the child's trigger; the child is one level deeper", async () => {
     const { ctx, a } = await setup();
-    const child = await webhookWorkflow(ctx, a.key, [{ id: "nb", type: "create_notebook", name: "child {{ x }} {{ trigger.list | json }}" }]);
-    const parent = await webhookWorkflow(ctx, a.key, [{ id: "call", type: "run_workflow", workflow_id: child.id, input: { x: "{{ name }}", list: "{{ list }}" } }]);
+    const child = await webhookWorkflow(ctx, a.key, [
+      { id: "nb", type: "create_notebook", name: "child {{ x }} {{ trigger.list | json }}" },
+    ]);
+    const parent = await webhookWorkflow(ctx, a.key, [
+      { id: "call", type: "run_workflow", workflow_id: child.id, input: { x: "{{ name }}", list: "{{ list }}" } },
+    ]);
     const run = await runToEnd(ctx, a.key, (await fire(ctx, parent.path, { name: "Ann", list: [1, 2] })).runs[0]!);
     expect(run.status).toBe("succeeded");
     const childRun = await getRun(ctx, a.key, run.steps[0]!.output.run_id);
-    expect(childRun).toMatchObject({ status: "succeeded", depth: 1, trigger: { type: "workflow", parent_run_id: run.id, data: { x: "Ann", list: [1, 2] } } });
+    expect(childRun).toMatchObject({
+      status: "succeeded",
+      depth: 1,
+      trigger: { type: "workflow", parent_run_id: run.id, data: { x: "Ann", list: [1, 2] } },
+    });
     expect(notebooks(ctx, a.userId)).toEqual(["child Ann [1,2]"]);
   });
 
   test("chains stop at depth 5 and cycles are refused; both are recorded on the step", async () => {
     const { ctx, a } = await setup();
     let next = await webhookWorkflow(ctx, a.key, [{ id: "leaf", type: "create_notebook", name: "leaf" }]);
-    for (let i = 0; i < 5; i++) next = await webhookWorkflow(ctx, a.key, [{ id: "call", type: "run_workflow", workflow_id: next.id }]);
+    for (let i = 0; i < 5; i++)
+      next = await webhookWorkflow(ctx, a.key, [{ id: "call", type: "run_workflow", workflow_id: next.id }]);
     const top = await runToEnd(ctx, a.key, (await fire(ctx, next.path)).runs[0]!);
     let run = top;
     const depths: number[] = [];
@@ -77,7 +97,10 @@ describe("run_workflow", () => {
 
     const one = await webhookWorkflow(ctx, a.key, [{ id: "nb", type: "create_notebook", name: "x" }]);
     const two = await webhookWorkflow(ctx, a.key, [{ id: "back", type: "run_workflow", workflow_id: one.id }]);
-    await call(ctx, "PATCH", `/api/v1/workflows/${one.id}`, { key: a.key, body: { actions: [{ id: "go", type: "run_workflow", workflow_id: two.id }] } });
+    await call(ctx, "PATCH", `/api/v1/workflows/${one.id}`, {
+      key: a.key,
+      body: { actions: [{ id: "go", type: "run_workflow", workflow_id: two.id }] },
+    });
     const first = await runToEnd(ctx, a.key, (await fire(ctx, one.path)).runs[0]!);
     const second = await getRun(ctx, a.key, first.steps[0]!.output.run_id);
     expect(second.status).toBe("failed");
@@ -98,8 +121,15 @@ describe("run_workflow", () => {
 describe("event triggers", () => {
   test("each event starts one run per matching active workflow, exactly once", async () => {
     const { ctx, a, b } = await setup();
-    const wf = await createWorkflow(ctx, a.key, { trigger: { type: "event", event: "notebook.created" }, actions: [{ id: "c", type: "condition", if: { all: [{ left: "{{ name }}", op: "starts_with", right: "In" }] } }] });
-    await createWorkflow(ctx, a.key, { active: false, trigger: { type: "event", event: "notebook.created" }, actions: [{ id: "c", type: "condition", if: { any: [] } }] });
+    const wf = await createWorkflow(ctx, a.key, {
+      trigger: { type: "event", event: "notebook.created" },
+      actions: [{ id: "c", type: "condition", if: { all: [{ left: "{{ name }}", op: "starts_with", right: "In" }] } }],
+    });
+    await createWorkflow(ctx, a.key, {
+      active: false,
+      trigger: { type: "event", event: "notebook.created" },
+      actions: [{ id: "c", type: "condition", if: { any: [] } }],
+    });
     await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Inbox" } });
     await call(ctx, "POST", "/api/v1/notebooks", { key: b.key, body: { name: "Theirs" } });
     await call(ctx, "POST", "/api/v1/notes", { key: a.key, body: { content: "not a notebook" } });
@@ -109,7 +139,15 @@ describe("event triggers", () => {
     const runs = (await call(ctx, "GET", `/api/v1/workflows/${wf.id}/runs`, { key: a.key })).body.data;
     expect(runs).toHaveLength(1);
     const run = await getRun(ctx, a.key, runs[0].id);
-    expect(run).toMatchObject({ status: "succeeded", depth: 0, trigger: { type: "event", event_type: "notebook.created", data: { type: "notebook.created", data: { name: "Inbox" } } } });
+    expect(run).toMatchObject({
+      status: "succeeded",
+      depth: 0,
+      trigger: {
+        type: "event",
+        event_type: "notebook.created",
+        data: { type: "notebook.created", data: { name: "Inbox" } },
+      },
+    });
     expect(run.steps[0]!.output.result).toBe(true);
   });
 
@@ -124,7 +162,12 @@ describe("event triggers", () => {
     for (let i = 0; i < 10; i++) await ctx.runner.drain();
     const runs = (await call(ctx, "GET", `/api/v1/workflows/${wf.id}/runs`, { key: a.key })).body.data.reverse();
     expect(runs.map((r: { depth: number; status: string }) => [r.depth, r.status])).toEqual([
-      [0, "succeeded"], [1, "succeeded"], [2, "succeeded"], [3, "succeeded"], [4, "succeeded"], [5, "failed"],
+      [0, "succeeded"],
+      [1, "succeeded"],
+      [2, "succeeded"],
+      [3, "succeeded"],
+      [4, "succeeded"],
+      [5, "failed"],
     ]);
     expect(runs[5].error.code).toBe("depth_limit");
     const sources = ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM sources").get()!;
@@ -146,16 +189,25 @@ describe("replay", () => {
     expect((await call(ctx, "POST", `/api/v1/runs/${failed.id}/replay`, { key: b.key })).status).toBe(404);
     const replay = await call(ctx, "POST", `/api/v1/runs/${failed.id}/replay`, { key: a.key });
     expect(replay.status).toBe(202);
-    expect(replay.body).toMatchObject({ status: "queued", trigger: { type: "webhook", replay_of: failed.id, data: { n: 1 } } });
+    expect(replay.body).toMatchObject({
+      status: "queued",
+      trigger: { type: "webhook", replay_of: failed.id, data: { n: 1 } },
+    });
     const again = await runToEnd(ctx, a.key, replay.body.id);
     expect(again.status).toBe("succeeded");
-    expect(again.steps.map((s) => [s.action_id, s.copied_from])).toEqual([["first", failed.id], ["send", null], ["after", null]]);
+    expect(again.steps.map((s) => [s.action_id, s.copied_from])).toEqual([
+      ["first", failed.id],
+      ["send", null],
+      ["after", null],
+    ]);
     expect(JSON.parse(rx.seen[1]!.body).nb).toBe(failed.steps[0]!.output.notebook.id);
     expect(notebooks(ctx, a.userId)).toEqual(["first 1", "after"]);
     expect((await call(ctx, "POST", `/api/v1/runs/${again.id}/replay`, { key: a.key })).status).toBe(409);
     const fromStart = await call(ctx, "POST", `/api/v1/runs/${again.id}/replay?from=start`, { key: a.key });
     expect(fromStart.status).toBe(202);
-    expect((await call(ctx, "POST", `/api/v1/runs/${fromStart.body.id}/replay?from=start`, { key: a.key })).status).toBe(409);
+    expect(
+      (await call(ctx, "POST", `/api/v1/runs/${fromStart.body.id}/replay?from=start`, { key: a.key })).status,
+    ).toBe(409);
     await ctx.runner.drain();
     expect(notebooks(ctx, a.userId)).toEqual(["first 1", "after", "first 1", "after"]);
   });
@@ -188,7 +240,13 @@ describe("resuming", () => {
     const wf = await webhookWorkflow(ctx, a.key, [{ id: "nb", type: "create_notebook", name: "once" }]);
     const { runs } = await fire(ctx, wf.path);
     await ctx.runner.drain();
-    const job = { jobId: "j", attempt: 1, maxAttempts: 1, signal: new AbortController().signal, logger: ctx.services.logger };
+    const job = {
+      jobId: "j",
+      attempt: 1,
+      maxAttempts: 1,
+      signal: new AbortController().signal,
+      logger: ctx.services.logger,
+    };
     await ctx.services.workflows.executor.runStep(runs[0]!, 0, job);
     expect(notebooks(ctx, a.userId)).toEqual(["once"]);
     expect((await getRun(ctx, a.key, runs[0]!)).steps).toHaveLength(1);

@@ -95,43 +95,104 @@ const OWNED_IDS = `SELECT id FROM workflow_runs WHERE user_id = ? AND id IN (SEL
 const PRUNE = `DELETE FROM workflow_runs WHERE id IN (SELECT id FROM workflow_runs WHERE finished_at < ? LIMIT 500)`;
 
 export function createRunsRepo(db: Db) {
-  const run = async (sql: string, params: P): Promise<number> => db.exec((c) => c.sqlite.query<null, [P]>(sql).run(params).changes);
+  const run = async (sql: string, params: P): Promise<number> =>
+    db.exec((c) => c.sqlite.query<null, [P]>(sql).run(params).changes);
 
   return {
     /** Creates a queued run from a workflow's current actions; null when the workflow is not the user's. */
     async fromWorkflow(r: NewRun): Promise<{ cursor: string | null } | null> {
       const params = {
-        id: r.id, userId: r.userId, workflowId: r.workflowId, triggerType: r.triggerType, triggerJson: r.triggerJson,
-        meta: r.meta, depth: r.depth, chain: r.chain, now: r.now,
+        id: r.id,
+        userId: r.userId,
+        workflowId: r.workflowId,
+        triggerType: r.triggerType,
+        triggerJson: r.triggerJson,
+        meta: r.meta,
+        depth: r.depth,
+        chain: r.chain,
+        now: r.now,
       };
       return db.exec((c) => c.sqlite.query<{ cursor: string | null }, [P]>(FROM_WORKFLOW).get(params));
     },
-    async insert(r: NewRun & { status: RunRow["status"]; actions: string; cursor: string | null; stepCount: number; error: string | null; finishedAt: string | null }): Promise<void> {
+    async insert(
+      r: NewRun & {
+        status: RunRow["status"];
+        actions: string;
+        cursor: string | null;
+        stepCount: number;
+        error: string | null;
+        finishedAt: string | null;
+      },
+    ): Promise<void> {
       await run(INSERT_FULL, {
-        id: r.id, userId: r.userId, workflowId: r.workflowId, status: r.status, triggerType: r.triggerType,
-        triggerJson: r.triggerJson, meta: r.meta, actions: r.actions, depth: r.depth, chain: r.chain, cursor: r.cursor,
-        stepCount: r.stepCount, error: r.error, now: r.now, finishedAt: r.finishedAt,
+        id: r.id,
+        userId: r.userId,
+        workflowId: r.workflowId,
+        status: r.status,
+        triggerType: r.triggerType,
+        triggerJson: r.triggerJson,
+        meta: r.meta,
+        actions: r.actions,
+        depth: r.depth,
+        chain: r.chain,
+        cursor: r.cursor,
+        stepCount: r.stepCount,
+        error: r.error,
+        now: r.now,
+        finishedAt: r.finishedAt,
       });
     },
     get: async (id: string): Promise<RunRow | null> => db.query((c) => c.sqlite.query<RunRow, [string]>(GET).get(id)),
-    getOwned: async (userId: string, id: string): Promise<RunRow | null> => db.query((c) => c.sqlite.query<RunRow, [string, string]>(GET_OWNED).get(id, userId)),
+    getOwned: async (userId: string, id: string): Promise<RunRow | null> =>
+      db.query((c) => c.sqlite.query<RunRow, [string, string]>(GET_OWNED).get(id, userId)),
     list: async (userId: string, workflowId: string, limit: number, before?: string): Promise<RunRow[]> =>
       db.query((c) => c.sqlite.query<RunRow, [P]>(LIST).all({ userId, workflowId, limit, before: before ?? null })),
     /** Which of these run ids belong to the user (the mail outbox names its files by run). */
     async ownedIds(userId: string, runIds: string[]): Promise<string[]> {
       if (runIds.length === 0) return [];
-      return db.query((c) => c.sqlite.query<{ id: string }, [string, string]>(OWNED_IDS).all(userId, JSON.stringify(runIds)).map((r) => r.id));
+      return db.query((c) =>
+        c.sqlite
+          .query<{ id: string }, [string, string]>(OWNED_IDS)
+          .all(userId, JSON.stringify(runIds))
+          .map((r) => r.id),
+      );
     },
-    steps: async (runId: string): Promise<StepRow[]> => db.query((c) => c.sqlite.query<StepRow, [string]>(STEPS).all(runId)),
-    stepAt: async (runId: string, path: string): Promise<StepRow | null> => db.query((c) => c.sqlite.query<StepRow, [string, string]>(STEP_AT).get(runId, path)),
-    outputs: (runId: string) => db.query((c) => c.sqlite.query<{ action_id: string; output: string | null }, [string]>(OUTPUTS).all(runId)),
-    async startStep(s: { id: string; runId: string; seq: number; path: string; actionId: string; type: string; now: string }): Promise<StepRow> {
-      const params = { id: s.id, runId: s.runId, seq: s.seq, path: s.path, actionId: s.actionId, type: s.type, now: s.now };
+    steps: async (runId: string): Promise<StepRow[]> =>
+      db.query((c) => c.sqlite.query<StepRow, [string]>(STEPS).all(runId)),
+    stepAt: async (runId: string, path: string): Promise<StepRow | null> =>
+      db.query((c) => c.sqlite.query<StepRow, [string, string]>(STEP_AT).get(runId, path)),
+    outputs: (runId: string) =>
+      db.query((c) => c.sqlite.query<{ action_id: string; output: string | null }, [string]>(OUTPUTS).all(runId)),
+    async startStep(s: {
+      id: string;
+      runId: string;
+      seq: number;
+      path: string;
+      actionId: string;
+      type: string;
+      now: string;
+    }): Promise<StepRow> {
+      const params = {
+        id: s.id,
+        runId: s.runId,
+        seq: s.seq,
+        path: s.path,
+        actionId: s.actionId,
+        type: s.type,
+        now: s.now,
+      };
       return db.exec((c) => c.sqlite.query<StepRow, [P]>(START_STEP).get(params)!);
     },
     async finishStep(s: {
-      id: string; status: StepRow["status"]; input: string | null; output: string | null; error: string | null; log: string;
-      failures: number; nextAttemptAt: string | null; finishedAt: string | null;
+      id: string;
+      status: StepRow["status"];
+      input: string | null;
+      output: string | null;
+      error: string | null;
+      log: string;
+      failures: number;
+      nextAttemptAt: string | null;
+      finishedAt: string | null;
     }): Promise<void> {
       await run(FINISH_STEP, s);
     },
@@ -139,8 +200,16 @@ export function createRunsRepo(db: Db) {
       await run(COPY_STEP, { fromId, id, runId, path });
     },
     /** Moves the cursor on; false when another worker already did (the caller must roll back). */
-    async advance(a: { id: string; from: string; to: string | null; status: RunRow["status"]; error: string | null; finishedAt: string | null; now: string }): Promise<boolean> {
-      return await run(ADVANCE, a) > 0;
+    async advance(a: {
+      id: string;
+      from: string;
+      to: string | null;
+      status: RunRow["status"];
+      error: string | null;
+      finishedAt: string | null;
+      now: string;
+    }): Promise<boolean> {
+      return (await run(ADVANCE, a)) > 0;
     },
     async markRunning(id: string, now: string): Promise<void> {
       await db.exec((c) => c.sqlite.query<null, [string, string]>(MARK_RUNNING).run(now, id));

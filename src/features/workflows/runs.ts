@@ -33,38 +33,76 @@ const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s))
 
 export function toPublicStep(s: StepRow): StepPublic {
   return {
-    id: s.id, action_id: s.action_id, type: s.type, path: s.path, status: s.status, attempts: s.attempts,
-    input: parse(s.input), output: parse(s.output), error: parse(s.error) as StepPublic["error"], log: JSON.parse(s.log) as string[],
-    copied_from: s.copied_from, next_attempt_at: s.next_attempt_at, started_at: s.started_at, finished_at: s.finished_at,
+    id: s.id,
+    action_id: s.action_id,
+    type: s.type,
+    path: s.path,
+    status: s.status,
+    attempts: s.attempts,
+    input: parse(s.input),
+    output: parse(s.output),
+    error: parse(s.error) as StepPublic["error"],
+    log: JSON.parse(s.log) as string[],
+    copied_from: s.copied_from,
+    next_attempt_at: s.next_attempt_at,
+    started_at: s.started_at,
+    finished_at: s.finished_at,
   };
 }
 
 export function toPublicRun(r: RunRow, steps?: StepRow[]): RunPublic {
   return {
-    id: r.id, workflow_id: r.workflow_id, status: r.status,
+    id: r.id,
+    workflow_id: r.workflow_id,
+    status: r.status,
     trigger: { type: r.trigger_type, ...(JSON.parse(r.trigger_meta) as object), data: JSON.parse(r.trigger_json) },
-    depth: r.depth, error: parse(r.error) as RunPublic["error"],
-    created_at: r.created_at, started_at: r.started_at, finished_at: r.finished_at, updated_at: r.updated_at,
+    depth: r.depth,
+    error: parse(r.error) as RunPublic["error"],
+    created_at: r.created_at,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    updated_at: r.updated_at,
     ...(steps ? { steps: steps.map(toPublicStep) } : {}),
   };
 }
 
 export function runInfo(r: RunRow): RunInfo {
-  return { id: r.id, workflowId: r.workflow_id, userId: r.user_id, depth: r.depth, chain: JSON.parse(r.chain) as string[] };
+  return {
+    id: r.id,
+    workflowId: r.workflow_id,
+    userId: r.user_id,
+    depth: r.depth,
+    chain: JSON.parse(r.chain) as string[],
+  };
 }
 
-export function createRuns(deps: { db: Transactor; runs: RunsRepo; workflows: WorkflowsRepo; queue: JobEnqueuer; clock: Clock; runEvents: RunEvents }) {
+export function createRuns(deps: {
+  db: Transactor;
+  runs: RunsRepo;
+  workflows: WorkflowsRepo;
+  queue: JobEnqueuer;
+  clock: Clock;
+  runEvents: RunEvents;
+}) {
   const { db, runs, workflows, queue, clock, runEvents } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
 
   async function enqueueStep(runId: string, seq: number): Promise<void> {
-    await queue.enqueue(STEP_JOB, { run_id: runId, seq }, { idempotencyKey: `${runId}:${seq}`, maxAttempts: STEP_JOB_MAX_ATTEMPTS });
+    await queue.enqueue(
+      STEP_JOB,
+      { run_id: runId, seq },
+      { idempotencyKey: `${runId}:${seq}`, maxAttempts: STEP_JOB_MAX_ATTEMPTS },
+    );
   }
 
   /** Call inside the transaction that started the runs (with `job: false`). */
   async function enqueueStart(runIds: string[]): Promise<void> {
     if (runIds.length === 0) return;
-    await queue.enqueue(START_JOB, { run_ids: runIds }, { idempotencyKey: `start:${runIds[0]}`, maxAttempts: STEP_JOB_MAX_ATTEMPTS });
+    await queue.enqueue(
+      START_JOB,
+      { run_ids: runIds },
+      { idempotencyKey: `start:${runIds[0]}`, maxAttempts: STEP_JOB_MAX_ATTEMPTS },
+    );
   }
 
   /**
@@ -74,8 +112,15 @@ export function createRuns(deps: { db: Transactor; runs: RunsRepo; workflows: Wo
   async function start(r: StartRun, opts: { job?: boolean } = {}): Promise<string | null> {
     const id = newId("run");
     const created = await runs.fromWorkflow({
-      id, userId: r.userId, workflowId: r.workflowId, triggerType: r.triggerType, triggerJson: JSON.stringify(r.trigger ?? null),
-      meta: JSON.stringify(r.meta), depth: r.depth, chain: JSON.stringify(r.chain), now: nowIso(),
+      id,
+      userId: r.userId,
+      workflowId: r.workflowId,
+      triggerType: r.triggerType,
+      triggerJson: JSON.stringify(r.trigger ?? null),
+      meta: JSON.stringify(r.meta),
+      depth: r.depth,
+      chain: JSON.stringify(r.chain),
+      now: nowIso(),
     });
     if (!created) return null;
     if (opts.job !== false) await enqueueStep(id, 0);
@@ -88,19 +133,39 @@ export function createRuns(deps: { db: Transactor; runs: RunsRepo; workflows: Wo
     const id = newId("run");
     const now = nowIso();
     await runs.insert({
-      id, userId: r.userId, workflowId: r.workflowId, triggerType: r.triggerType, triggerJson: JSON.stringify(r.trigger ?? null),
-      meta: JSON.stringify(r.meta), depth: r.depth, chain: JSON.stringify(r.chain), now, status: "failed", actions: "[]",
-      cursor: null, stepCount: 0, error: JSON.stringify({ code, message }), finishedAt: now,
+      id,
+      userId: r.userId,
+      workflowId: r.workflowId,
+      triggerType: r.triggerType,
+      triggerJson: JSON.stringify(r.trigger ?? null),
+      meta: JSON.stringify(r.meta),
+      depth: r.depth,
+      chain: JSON.stringify(r.chain),
+      now,
+      status: "failed",
+      actions: "[]",
+      cursor: null,
+      stepCount: 0,
+      error: JSON.stringify({ code, message }),
+      finishedAt: now,
     });
     await runEvents.finished(id);
     return id;
   }
 
-  async function startChild(parent: RunInfo, workflowId: string, input: unknown): Promise<{ run_id: string; workflow_id: string }> {
+  async function startChild(
+    parent: RunInfo,
+    workflowId: string,
+    input: unknown,
+  ): Promise<{ run_id: string; workflow_id: string }> {
     const id = await start({
-      userId: parent.userId, workflowId, triggerType: "workflow", trigger: input,
+      userId: parent.userId,
+      workflowId,
+      triggerType: "workflow",
+      trigger: input,
       meta: { parent_run_id: parent.id, parent_workflow_id: parent.workflowId },
-      depth: parent.depth + 1, chain: [...parent.chain, parent.workflowId],
+      depth: parent.depth + 1,
+      chain: [...parent.chain, parent.workflowId],
     });
     if (!id) throw new StepFailure("not_found", `workflow ${workflowId} does not exist`);
     return { run_id: id, workflow_id: workflowId };
@@ -115,34 +180,56 @@ export function createRuns(deps: { db: Transactor; runs: RunsRepo; workflows: Wo
   async function replay(actor: Actor, id: string, from: "start" | "failed"): Promise<RunPublic> {
     return db.tx(async () => {
       const orig = await getRow(actor, id);
-      if (orig.status === "queued" || orig.status === "running") throw new AppError("conflict", "The run has not finished yet");
+      if (orig.status === "queued" || orig.status === "running")
+        throw new AppError("conflict", "The run has not finished yet");
       const wf = await workflows.byId(actor.userId, orig.workflow_id);
       if (!wf) throw notFound("Workflow");
       const base = {
-        userId: actor.userId, workflowId: wf.id, triggerType: orig.trigger_type as StartRun["triggerType"],
-        trigger: JSON.parse(orig.trigger_json), meta: { ...(JSON.parse(orig.trigger_meta) as object), replay_of: orig.id },
-        depth: orig.depth, chain: JSON.parse(orig.chain) as string[],
+        userId: actor.userId,
+        workflowId: wf.id,
+        triggerType: orig.trigger_type as StartRun["triggerType"],
+        trigger: JSON.parse(orig.trigger_json),
+        meta: { ...(JSON.parse(orig.trigger_meta) as object), replay_of: orig.id },
+        depth: orig.depth,
+        chain: JSON.parse(orig.chain) as string[],
       };
-      const newRunId = from === "start" ? (await start(base))! : await replayFromFailed(orig, JSON.parse(wf.actionsJson) as ActionDef[], base);
+      const newRunId =
+        from === "start"
+          ? (await start(base))!
+          : await replayFromFailed(orig, JSON.parse(wf.actionsJson) as ActionDef[], base);
       return toPublicRun((await runs.get(newRunId))!, await runs.steps(newRunId));
     });
   }
 
   /** A new run over the current actions that reuses the finished steps and resumes at the failed one. */
   async function replayFromFailed(orig: RunRow, actions: ActionDef[], base: StartRun): Promise<string> {
-    if (orig.status !== "failed") throw new AppError("conflict", "Only a failed run can be replayed from its failed step; use ?from=start");
+    if (orig.status !== "failed")
+      throw new AppError("conflict", "Only a failed run can be replayed from its failed step; use ?from=start");
     const failed = orig.cursor ? await runs.stepAt(orig.id, orig.cursor) : null;
     if (!failed) throw new AppError("conflict", "This run failed before any step ran; use ?from=start");
     const pathOf = new Map<string, string>();
     walkActions(actions, (a, path) => pathOf.set((a as ActionDef).id, path));
     const resume = pathOf.get(failed.action_id);
-    if (!resume) throw new AppError("conflict", `Step "${failed.action_id}" is no longer in the workflow; use ?from=start`);
+    if (!resume)
+      throw new AppError("conflict", `Step "${failed.action_id}" is no longer in the workflow; use ?from=start`);
     const id = newId("run");
     const done = (await runs.steps(orig.id)).filter((s) => s.status === "succeeded" && pathOf.has(s.action_id));
     await runs.insert({
-      id, userId: base.userId, workflowId: base.workflowId, triggerType: base.triggerType, triggerJson: orig.trigger_json,
-      meta: JSON.stringify(base.meta), depth: base.depth, chain: orig.chain, now: nowIso(), status: "queued",
-      actions: JSON.stringify(actions), cursor: resume, stepCount: done.length, error: null, finishedAt: null,
+      id,
+      userId: base.userId,
+      workflowId: base.workflowId,
+      triggerType: base.triggerType,
+      triggerJson: orig.trigger_json,
+      meta: JSON.stringify(base.meta),
+      depth: base.depth,
+      chain: orig.chain,
+      now: nowIso(),
+      status: "queued",
+      actions: JSON.stringify(actions),
+      cursor: resume,
+      stepCount: done.length,
+      error: null,
+      finishedAt: null,
     });
     for (const s of done) await runs.copyStep(s.id, newId("step"), id, pathOf.get(s.action_id)!);
     await enqueueStep(id, done.length);
@@ -161,7 +248,7 @@ export function createRuns(deps: { db: Transactor; runs: RunsRepo; workflows: Wo
       return toPublicRun(row, await runs.steps(row.id));
     },
     async list(actor: Actor, workflowId: string, opts: { limit: number; before?: string }): Promise<RunPublic[]> {
-      if (!await workflows.byId(actor.userId, workflowId)) throw notFound("Workflow");
+      if (!(await workflows.byId(actor.userId, workflowId))) throw notFound("Workflow");
       return (await runs.list(actor.userId, workflowId, opts.limit, opts.before)).map((r) => toPublicRun(r));
     },
     replay,

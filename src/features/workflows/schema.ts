@@ -8,7 +8,9 @@ import { ActionSchema } from "./actions/registry.ts";
 export const WebhookTrigger = t.Object(
   {
     type: t.Literal("webhook"),
-    token_id: t.Optional(t.String({ maxLength: 200, description: "A webhook token (whk_…); omit it to get a new token" })),
+    token_id: t.Optional(
+      t.String({ maxLength: 200, description: "A webhook token (whk_…); omit it to get a new token" }),
+    ),
   },
   { additionalProperties: false, description: "Runs on POST /api/webhooks/workflows/{token}" },
 );
@@ -22,7 +24,9 @@ export type Trigger = { type: "webhook"; token_id?: string } | { type: "event"; 
 // Triggers and actions are checked type by type in definition.ts, so errors name the exact field.
 // The body schemas keep them opaque (Elysia would otherwise silently drop unknown fields while
 // cleaning a union); the public shape below carries the real unions into the OpenAPI document.
-const TriggerBody = t.Unknown({ description: "What starts the workflow: {type: \"webhook\", token_id?} or {type: \"event\", event}" });
+const TriggerBody = t.Unknown({
+  description: 'What starts the workflow: {type: "webhook", token_id?} or {type: "event", event}',
+});
 const ActionsBody = t.Array(t.Unknown(), { description: "Run in order; each action has an id unique in the workflow" });
 
 export const WorkflowCreate = t.Object(
@@ -90,7 +94,10 @@ export const RunPublic = t.Object({
   status: oneOf(RUN_STATUSES),
   trigger: t.Object(
     { type: t.String({ description: "webhook, event, workflow or replay" }), data: t.Unknown() },
-    { additionalProperties: true, description: "What started the run, with delivery_id, event_id, parent_run_id or replay_of" },
+    {
+      additionalProperties: true,
+      description: "What started the run, with delivery_id, event_id, parent_run_id or replay_of",
+    },
   ),
   depth: Int({ description: "Causation depth: 0 for a webhook or your own change" }),
   error: Nullable(ErrorInfo),

@@ -35,7 +35,17 @@ export const EVENT_FIELDS = ["id", "type", "occurred_at", "data", "previous"] as
 export const RUN_FIELDS = ["id", "workflow_id", "depth"] as const;
 
 const PODCAST_FIELDS = [
-  "id", "title", "format", "status", "error", "duration_seconds", "source_ids", "audio_url", "transcript", "created_at", "updated_at",
+  "id",
+  "title",
+  "format",
+  "status",
+  "error",
+  "duration_seconds",
+  "source_ids",
+  "audio_url",
+  "transcript",
+  "created_at",
+  "updated_at",
 ];
 
 /** Fields of `event.data` (and the top-level variables) for each event type. */

@@ -31,7 +31,13 @@ function rejected(errors: FieldError[]): AppError {
   return new AppError("validation_failed", `${first.path}: ${first.message}`, { errors: errors.slice(0, 20) });
 }
 
-export function createWorkflowsService(deps: { db: Transactor; repo: WorkflowsRepo; tokens: WebhookTokensService; config: Config; clock: Clock }) {
+export function createWorkflowsService(deps: {
+  db: Transactor;
+  repo: WorkflowsRepo;
+  tokens: WebhookTokensService;
+  config: Config;
+  clock: Clock;
+}) {
   const { db, repo, tokens, config, clock } = deps;
   const limits = { maxActions: config.workflows.maxActions, maxConditionDepth: config.workflows.maxConditionDepth };
   const nowIso = () => new Date(clock.now()).toISOString();
@@ -45,7 +51,10 @@ export function createWorkflowsService(deps: { db: Transactor; repo: WorkflowsRe
   async function validate(actor: Actor, trigger: unknown, actions: unknown[], selfId?: string): Promise<Trigger> {
     // The checks are synchronous: the ids the definition could name are looked up first, in two queries.
     const candidates = [...idsIn([trigger, actions])];
-    const [tokenIds, workflowIds] = await Promise.all([tokens.existingIds(actor, candidates), repo.existingIds(actor.userId, candidates)]);
+    const [tokenIds, workflowIds] = await Promise.all([
+      tokens.existingIds(actor, candidates),
+      repo.existingIds(actor.userId, candidates),
+    ]);
     const ctx: DefinitionContext = {
       tokenExists: (id) => tokenIds.has(id),
       workflowExists: (id) => id === selfId || workflowIds.has(id),
@@ -93,9 +102,15 @@ export function createWorkflowsService(deps: { db: Transactor; repo: WorkflowsRe
         const { trigger, url } = await withToken(actor, checked);
         const at = nowIso();
         const row: WorkflowRow = {
-          id: newId("workflow"), userId: actor.userId, name: input.name.trim(), active: input.active ?? true,
-          ...triggerColumns(trigger), actionsJson: JSON.stringify(input.actions), signingSecret: newSigningSecret(),
-          createdAt: at, updatedAt: at,
+          id: newId("workflow"),
+          userId: actor.userId,
+          name: input.name.trim(),
+          active: input.active ?? true,
+          ...triggerColumns(trigger),
+          actionsJson: JSON.stringify(input.actions),
+          signingSecret: newSigningSecret(),
+          createdAt: at,
+          updatedAt: at,
         };
         await repo.insert(row);
         return toPublicWorkflow(row, url);

@@ -9,7 +9,13 @@ export type ParsedTemplate = { parts: Array<string | TemplateTag> };
 export type TemplateReference = { jsonPath: string; path: string[]; raw: string };
 export type TemplateProblem = { jsonPath: string; message: string };
 
-export const TEMPLATE_LIMITS = { maxSourceLength: 256 * 1024, maxOutputLength: 1024 * 1024, maxPathSegments: 32, maxFilters: 8, maxDepth: 64 } as const;
+export const TEMPLATE_LIMITS = {
+  maxSourceLength: 256 * 1024,
+  maxOutputLength: 1024 * 1024,
+  maxPathSegments: 32,
+  maxFilters: 8,
+  maxDepth: 64,
+} as const;
 
 export class TemplateError extends Error {
   jsonPath: string | undefined;
@@ -62,7 +68,13 @@ function sticky(re: RegExp, c: Cursor): string | undefined {
 function parseName(c: Cursor, first: boolean): string {
   const start = c.i;
   while (c.i < c.s.length && (first && c.i === start ? IDENT_START : IDENT_PART).test(c.s[c.i]!)) c.i++;
-  if (c.i === start) fail(c, first ? `expected a variable name, found ${describe(c)}` : `expected a property name after ".", found ${describe(c)}`);
+  if (c.i === start)
+    fail(
+      c,
+      first
+        ? `expected a variable name, found ${describe(c)}`
+        : `expected a property name after ".", found ${describe(c)}`,
+    );
   return c.s.slice(start, c.i);
 }
 
@@ -111,7 +123,8 @@ function parsePath(c: Cursor): string[] {
       path.push(parseName(c, false));
     } else if (ch === "[") path.push(parseIndex(c));
     else return path;
-    if (path.length > TEMPLATE_LIMITS.maxPathSegments) fail(c, `path longer than ${TEMPLATE_LIMITS.maxPathSegments} segments`);
+    if (path.length > TEMPLATE_LIMITS.maxPathSegments)
+      fail(c, `path longer than ${TEMPLATE_LIMITS.maxPathSegments} segments`);
   }
 }
 
@@ -133,7 +146,8 @@ function parseFilter(c: Cursor): Filter {
   const start = c.i;
   const name = sticky(FILTER_NAME, c);
   if (name === undefined) fail(c, `expected a filter name after "|", found ${describe(c)}`);
-  if (!(FILTERS as readonly string[]).includes(name)) fail(c, `unknown filter "${name}" (known: ${FILTERS.join(", ")})`, start);
+  if (!(FILTERS as readonly string[]).includes(name))
+    fail(c, `unknown filter "${name}" (known: ${FILTERS.join(", ")})`, start);
   const filter: Filter = { name: name as FilterName };
   skipSpace(c);
   if (c.s[c.i] === ":") {
@@ -168,7 +182,10 @@ function parseTag(s: string, open: number): { tag: TemplateTag; end: number } {
 /** Splits a string into literal text and tags; throws TemplateSyntaxError with a 0-based position. */
 export function parseTemplate(source: string): ParsedTemplate {
   if (source.length > TEMPLATE_LIMITS.maxSourceLength) {
-    throw new TemplateSyntaxError(`template longer than ${TEMPLATE_LIMITS.maxSourceLength} characters`, TEMPLATE_LIMITS.maxSourceLength);
+    throw new TemplateSyntaxError(
+      `template longer than ${TEMPLATE_LIMITS.maxSourceLength} characters`,
+      TEMPLATE_LIMITS.maxSourceLength,
+    );
   }
   const parts: Array<string | TemplateTag> = [];
   let text = "";

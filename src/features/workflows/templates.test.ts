@@ -33,7 +33,12 @@ describe("parseTemplate", () => {
       "Hi ",
       { path: ["trigger", "items", "0", "name"], filters: [], raw: "{{trigger.items[0].name}}", offset: 3 },
       " and ",
-      { path: ["x"], filters: [{ name: "default", arg: "n/a" }, { name: "upper" }], raw: '{{ x | default: "n/a" | upper }}', offset: 33 },
+      {
+        path: ["x"],
+        filters: [{ name: "default", arg: "n/a" }, { name: "upper" }],
+        raw: '{{ x | default: "n/a" | upper }}',
+        offset: 33,
+      },
       "!",
     ]);
   });
@@ -107,7 +112,9 @@ describe("parseTemplate", () => {
   test("refuses overlong paths, filter chains and sources", () => {
     expect(() => parseTemplate(`{{ a${".b".repeat(TEMPLATE_LIMITS.maxPathSegments)} }}`)).toThrow("path longer than");
     expect(() => parseTemplate(`{{ a${" | trim".repeat(TEMPLATE_LIMITS.maxFilters + 1)} }}`)).toThrow("more than");
-    expect(() => parseTemplate(`{{ a }}${"x".repeat(TEMPLATE_LIMITS.maxSourceLength)}`)).toThrow("template longer than");
+    expect(() => parseTemplate(`{{ a }}${"x".repeat(TEMPLATE_LIMITS.maxSourceLength)}`)).toThrow(
+      "template longer than",
+    );
   });
 
   test.each([
@@ -296,8 +303,17 @@ describe("render: safety", () => {
 describe("collectReferences and validateTemplates", () => {
   const actions = [
     { id: "save", type: "create_source", url: "{{ url }}" },
-    { id: "n", type: "http_request", url: "https://x/{{ steps.save.source.id }}?t={{ trigger['weird key'] | urlencode }}" },
-    { id: "c", type: "condition", if: { all: [{ left: "{{ event.data.id }}", op: "exists" }] }, then: [{ body: { "a-b": "{{ trigger.items[0].name }}" } }] },
+    {
+      id: "n",
+      type: "http_request",
+      url: "https://x/{{ steps.save.source.id }}?t={{ trigger['weird key'] | urlencode }}",
+    },
+    {
+      id: "c",
+      type: "condition",
+      if: { all: [{ left: "{{ event.data.id }}", op: "exists" }] },
+      then: [{ body: { "a-b": "{{ trigger.items[0].name }}" } }],
+    },
     { id: "plain", text: "no templates here \\{{ x }}", n: 5 },
   ];
 
@@ -321,7 +337,10 @@ describe("collectReferences and validateTemplates", () => {
     expect(collectReferences(def).map((r) => r.path)).toEqual([["a"]]);
     expect(validateTemplates(def, "actions[3]")).toEqual([
       { jsonPath: "actions[3].bad[0]", message: 'unclosed "{{" at position 0' },
-      { jsonPath: "actions[3].bad[1]", message: 'unknown filter "nope" (known: json, urlencode, default, lower, upper, trim) at position 7' },
+      {
+        jsonPath: "actions[3].bad[1]",
+        message: 'unknown filter "nope" (known: json, urlencode, default, lower, upper, trim) at position 7',
+      },
     ]);
     expect(validateTemplates(actions)).toEqual([]);
   });

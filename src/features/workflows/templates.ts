@@ -17,7 +17,18 @@
  * builds (joins, filter results) are capped at TEMPLATE_LIMITS.maxOutputLength characters.
  */
 
-import { SEGMENT, TEMPLATE_LIMITS, TemplateError, TemplateRenderError, parseTemplate, type Filter, type ParsedTemplate, type TemplateProblem, type TemplateReference, type TemplateTag } from "./template-parser.ts";
+import {
+  SEGMENT,
+  TEMPLATE_LIMITS,
+  TemplateError,
+  TemplateRenderError,
+  parseTemplate,
+  type Filter,
+  type ParsedTemplate,
+  type TemplateProblem,
+  type TemplateReference,
+  type TemplateTag,
+} from "./template-parser.ts";
 
 export * from "./template-parser.ts";
 
@@ -129,12 +140,15 @@ function joinPath(base: string, key: string | number): string {
 
 /** Rebuilds arrays and plain objects with each string replaced by fn's result; object keys are kept. */
 function mapStrings(v: unknown, jsonPath: string, fn: (s: string, jsonPath: string) => unknown, depth = 0): unknown {
-  if (depth > TEMPLATE_LIMITS.maxDepth) throw new TemplateRenderError(`nested deeper than ${TEMPLATE_LIMITS.maxDepth} levels`).at(jsonPath);
+  if (depth > TEMPLATE_LIMITS.maxDepth)
+    throw new TemplateRenderError(`nested deeper than ${TEMPLATE_LIMITS.maxDepth} levels`).at(jsonPath);
   if (typeof v === "string") return fn(v, jsonPath);
   if (Array.isArray(v)) return v.map((x, i) => mapStrings(x, joinPath(jsonPath, i), fn, depth + 1));
   if (!isPlainObject(v)) return v;
   // fromEntries defines own properties, so a "__proto__" key stays data and never sets a prototype.
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapStrings(x, joinPath(jsonPath, k), fn, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(v).map(([k, x]) => [k, mapStrings(x, joinPath(jsonPath, k), fn, depth + 1)]),
+  );
 }
 
 /** Renders every string inside value against scope. Throws TemplateError (with jsonPath) on bad input. */
@@ -151,7 +165,11 @@ export function render(value: unknown, scope: Record<string, unknown>): { value:
 }
 
 /** Calls fn with the parsed template (or its syntax error) of every string in value that has `{{`. */
-function eachTemplate(value: unknown, root: string, fn: (parsed: ParsedTemplate | TemplateError, jsonPath: string) => void): void {
+function eachTemplate(
+  value: unknown,
+  root: string,
+  fn: (parsed: ParsedTemplate | TemplateError, jsonPath: string) => void,
+): void {
   mapStrings(value, root, (s, jsonPath) => {
     if (!s.includes("{{")) return s;
     let parsed: ParsedTemplate | TemplateError;

@@ -33,7 +33,18 @@ export async function getRun(ctx: TestContext, key: string, id: string) {
     depth: number;
     error: { code: string; message: string; step?: string } | null;
     trigger: Record<string, unknown>;
-    steps: { action_id: string; path: string; status: string; attempts: number; input: any; output: any; error: any; log: string[]; next_attempt_at: string | null; copied_from: string | null }[];
+    steps: {
+      action_id: string;
+      path: string;
+      status: string;
+      attempts: number;
+      input: any;
+      output: any;
+      error: any;
+      log: string[];
+      next_attempt_at: string | null;
+      copied_from: string | null;
+    }[];
   };
 }
 

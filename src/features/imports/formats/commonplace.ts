@@ -8,9 +8,12 @@ export const EXPORT_VERSION = 1;
 
 export function parseCommonplace(doc: unknown): ImportItem[] {
   const d = doc as Json | null;
-  if (d?.["format"] !== EXPORT_FORMAT_NAME) throw new ImportFormatError(`a Commonplace export has "format": "${EXPORT_FORMAT_NAME}"`);
+  if (d?.["format"] !== EXPORT_FORMAT_NAME)
+    throw new ImportFormatError(`a Commonplace export has "format": "${EXPORT_FORMAT_NAME}"`);
   if (typeof d["version"] !== "number" || d["version"] > EXPORT_VERSION) {
-    throw new ImportFormatError(`this server reads export versions up to ${EXPORT_VERSION}, the file is version ${String(d["version"])}`);
+    throw new ImportFormatError(
+      `this server reads export versions up to ${EXPORT_VERSION}, the file is version ${String(d["version"])}`,
+    );
   }
   const items: ImportItem[] = [];
   const nbName = new Map<string, string>();
@@ -18,11 +21,16 @@ export function parseCommonplace(doc: unknown): ImportItem[] {
   for (const nb of arr(d["notebooks"])) {
     if (typeof nb?.name !== "string") continue;
     nbName.set(nb.id, nb.name);
-    items.push({ kind: "notebook", name: nb.name, description: typeof nb.description === "string" ? nb.description : null });
+    items.push({
+      kind: "notebook",
+      name: nb.name,
+      description: typeof nb.description === "string" ? nb.description : null,
+    });
   }
   const srcUrl = new Map<string, string>();
   arr(d["sources"]).forEach((s, i) => {
-    if (typeof s?.url !== "string") return void items.push({ kind: "bad", line: i + 1, reason: "a source without a url" });
+    if (typeof s?.url !== "string")
+      return void items.push({ kind: "bad", line: i + 1, reason: "a source without a url" });
     srcUrl.set(s.id, s.url);
     items.push({
       kind: "link",
@@ -31,7 +39,9 @@ export function parseCommonplace(doc: unknown): ImportItem[] {
       title: typeof s.title === "string" ? s.title : undefined,
       savedAt: s.saved_at ?? s.created_at,
       tags: arr(s.tags).filter((x): x is string & Json => typeof x === "string"),
-      notebooks: arr(s.notebook_ids).map((id) => nbName.get(id as unknown as string)).filter((x): x is string => Boolean(x)),
+      notebooks: arr(s.notebook_ids)
+        .map((id) => nbName.get(id as unknown as string))
+        .filter((x): x is string => Boolean(x)),
       archived: s.archived === true,
       content: typeof s.content === "string" && s.content.trim() ? { type: "markdown", text: s.content } : undefined,
     });
@@ -43,7 +53,9 @@ export function parseCommonplace(doc: unknown): ImportItem[] {
       title: typeof n.title === "string" ? n.title : null,
       content: n.content,
       notebook: n.notebook_id ? nbName.get(n.notebook_id) : undefined,
-      sourceUrls: arr(n.source_ids).map((id) => srcUrl.get(id as unknown as string)).filter((x): x is string => Boolean(x)),
+      sourceUrls: arr(n.source_ids)
+        .map((id) => srcUrl.get(id as unknown as string))
+        .filter((x): x is string => Boolean(x)),
       createdAt: typeof n.created_at === "string" ? n.created_at : undefined,
     });
   }

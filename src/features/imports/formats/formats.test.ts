@@ -24,8 +24,17 @@ describe("detection", () => {
 describe("parsing", () => {
   test("Firefox: descriptions (<DD>) are not links, place: queries are entries that will be refused, tags kept", async () => {
     const items = await parseImport("netscape", await file("firefox-bookmarks.html"), { maxUnpackedBytes: 1e6 });
-    expect(links(items).map((l) => l.url)).toEqual(["https://example.com/tarte-tatin", "place:sort=8&maxResults=10", "https://example.org/Ünïcode/path"]);
-    expect(links(items)[0]).toMatchObject({ title: "Tarte Tatin – la vraie", tags: ["dessert", "français"], notebooks: ["Recettes"], savedAt: "1690000010" });
+    expect(links(items).map((l) => l.url)).toEqual([
+      "https://example.com/tarte-tatin",
+      "place:sort=8&maxResults=10",
+      "https://example.org/Ünïcode/path",
+    ]);
+    expect(links(items)[0]).toMatchObject({
+      title: "Tarte Tatin – la vraie",
+      tags: ["dessert", "français"],
+      notebooks: ["Recettes"],
+      savedAt: "1690000010",
+    });
     expect(links(items)[1]!.notebooks).toEqual([]);
     expect(checkImportUrl("place:sort=8&maxResults=10", false)).toMatchObject({ ok: false });
   });
@@ -46,15 +55,26 @@ describe("parsing", () => {
     expect(readSavedAt("1600000000123456", now)).toEqual({ ms: 1600000000123 });
     expect(readSavedAt("2023-03-14T09:26:53.000Z", now)).toEqual({ ms: Date.UTC(2023, 2, 14, 9, 26, 53) });
     expect(readSavedAt(undefined, now)).toBeNull();
-    for (const bad of ["0", "yesterday", String(now / 1000 + 7 * 86400)]) expect(readSavedAt(bad, now)).toHaveProperty("error");
+    for (const bad of ["0", "yesterday", String(now / 1000 + 7 * 86400)])
+      expect(readSavedAt(bad, now)).toHaveProperty("error");
   });
 
   test("private and loopback literals are refused unless the private network is allowed", () => {
-    for (const u of ["http://127.0.0.1/x", "http://[::1]/", "http://10.0.0.5/", "http://169.254.169.254/latest", "http://localhost:3000/", "http://0x7f000001/"]) {
+    for (const u of [
+      "http://127.0.0.1/x",
+      "http://[::1]/",
+      "http://10.0.0.5/",
+      "http://169.254.169.254/latest",
+      "http://localhost:3000/",
+      "http://0x7f000001/",
+    ]) {
       expect(checkImportUrl(u, false).ok).toBe(false);
       expect(checkImportUrl(u, true).ok).toBe(true);
     }
     expect(checkImportUrl("https://example.com/ok", false).ok).toBe(true);
-    expect(checkImportUrl("JavaScript:alert(1)", true)).toEqual({ ok: false, reason: "javascript: links are not saved (only http and https)" });
+    expect(checkImportUrl("JavaScript:alert(1)", true)).toEqual({
+      ok: false,
+      reason: "javascript: links are not saved (only http and https)",
+    });
   });
 });

@@ -19,7 +19,10 @@ export function attributes(tag: string): Record<string, string> {
   return out;
 }
 
-export const stripTags = (s: string) => decodeEntities(s.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
+export const stripTags = (s: string) =>
+  decodeEntities(s.replace(/<[^>]*>/g, ""))
+    .replace(/\s+/g, " ")
+    .trim();
 
 export function lineAt(text: string, index: number, cache: { i: number; line: number }): number {
   // Walks forward from the last position asked for: callers ask in order, so the whole file is read once.
@@ -28,5 +31,11 @@ export function lineAt(text: string, index: number, cache: { i: number; line: nu
   return cache.line;
 }
 
-export const splitTags = (s: string | undefined, sep: RegExp | string = ",") =>
-  [...new Set((s ?? "").split(sep).map((x) => x.trim()).filter(Boolean))];
+export const splitTags = (s: string | undefined, sep: RegExp | string = ",") => [
+  ...new Set(
+    (s ?? "")
+      .split(sep)
+      .map((x) => x.trim())
+      .filter(Boolean),
+  ),
+];

@@ -43,18 +43,35 @@ export function detectFormat(bytes: Uint8Array): ImportFormat | null {
     if (s.includes("\u0000")) return null;
   }
   const head = s.slice(0, 4096).toLowerCase();
-  if (s.startsWith("{")) return head.includes('"commonplace-export"') ? "commonplace" : head.includes('"bookmarks"') ? "karakeep" : null;
+  if (s.startsWith("{"))
+    return head.includes('"commonplace-export"') ? "commonplace" : head.includes('"bookmarks"') ? "karakeep" : null;
   if (head.includes("<opml")) return "opml";
   if (head.includes("netscape-bookmark-file") || /<dl\b/.test(head)) return "netscape";
   if (/<title>\s*pocket export/.test(head) || (/<ul\b/.test(head) && /time_added=/.test(s))) return "pocket_html";
   const first = s.split(/\r?\n/, 1)[0]!.toLowerCase();
-  if (first.includes(",") && first.split(",").map((c) => c.trim().replace(/"/g, "")).includes("url")) return "pocket_csv";
-  const lines = s.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#")).slice(0, 50);
-  if (lines.length > 0 && lines.filter((l) => /^[a-z][a-z0-9+.-]*:\S/i.test(l)).length >= lines.length * 0.8) return "urls";
+  if (
+    first.includes(",") &&
+    first
+      .split(",")
+      .map((c) => c.trim().replace(/"/g, ""))
+      .includes("url")
+  )
+    return "pocket_csv";
+  const lines = s
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"))
+    .slice(0, 50);
+  if (lines.length > 0 && lines.filter((l) => /^[a-z][a-z0-9+.-]*:\S/i.test(l)).length >= lines.length * 0.8)
+    return "urls";
   return null;
 }
 
-export async function parseImport(format: ImportFormat, bytes: Uint8Array, limits: { maxUnpackedBytes: number }): Promise<ImportItem[]> {
+export async function parseImport(
+  format: ImportFormat,
+  bytes: Uint8Array,
+  limits: { maxUnpackedBytes: number },
+): Promise<ImportItem[]> {
   switch (format) {
     case "omnivore":
       if (!isZip(bytes)) throw new ImportFormatError("an Omnivore export is a zip archive");
@@ -72,7 +89,8 @@ export async function parseImport(format: ImportFormat, bytes: Uint8Array, limit
     case "netscape":
     case "pocket_html": {
       const s = text(bytes);
-      if (!/<a\b/i.test(s) && !/<dl\b/i.test(s) && !/<ul\b/i.test(s)) throw new ImportFormatError("the file has no bookmark links (<A HREF>) in it");
+      if (!/<a\b/i.test(s) && !/<dl\b/i.test(s) && !/<ul\b/i.test(s))
+        throw new ImportFormatError("the file has no bookmark links (<A HREF>) in it");
       return parseNetscape(s);
     }
   }

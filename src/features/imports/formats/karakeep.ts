@@ -12,19 +12,50 @@ export function parseKarakeep(doc: unknown): ImportItem[] {
   list.forEach((b: Json, i) => {
     const entry = i + 1;
     const content = (b?.["content"] ?? null) as Json | null;
-    const tags = Array.isArray(b?.["tags"]) ? [...new Set((b["tags"] as unknown[]).filter((x): x is string => typeof x === "string" && x.trim() !== "").map((x) => x.trim()))] : [];
+    const tags = Array.isArray(b?.["tags"])
+      ? [
+          ...new Set(
+            (b["tags"] as unknown[])
+              .filter((x): x is string => typeof x === "string" && x.trim() !== "")
+              .map((x) => x.trim()),
+          ),
+        ]
+      : [];
     const title = str(b?.["title"]) ?? undefined;
-    const savedAt = typeof b?.["createdAt"] === "number" || typeof b?.["createdAt"] === "string" ? (b["createdAt"] as number | string) : undefined;
+    const savedAt =
+      typeof b?.["createdAt"] === "number" || typeof b?.["createdAt"] === "string"
+        ? (b["createdAt"] as number | string)
+        : undefined;
     if (content?.["type"] === "link" && str(content["url"])) {
       const url = str(content["url"])!;
-      items.push({ kind: "link", line: entry, url, title: title || undefined, savedAt, tags, notebooks: [], archived: b?.["archived"] === true });
+      items.push({
+        kind: "link",
+        line: entry,
+        url,
+        title: title || undefined,
+        savedAt,
+        tags,
+        notebooks: [],
+        archived: b?.["archived"] === true,
+      });
       const note = str(b?.["note"]);
-      if (note?.trim()) items.push({ kind: "note", line: entry, title: title ? `Note on ${title}` : null, content: note, sourceUrls: [url] });
+      if (note?.trim())
+        items.push({
+          kind: "note",
+          line: entry,
+          title: title ? `Note on ${title}` : null,
+          content: note,
+          sourceUrls: [url],
+        });
     } else if (content?.["type"] === "text" && str(content["text"])) {
       // A text bookmark has no link: it becomes a note.
       items.push({ kind: "note", line: entry, title: title || null, content: str(content["text"])!, sourceUrls: [] });
     } else {
-      items.push({ kind: "bad", line: entry, reason: `bookmark ${entry} is neither a link nor a text (assets are not imported)` });
+      items.push({
+        kind: "bad",
+        line: entry,
+        reason: `bookmark ${entry} is neither a link nor a text (assets are not imported)`,
+      });
     }
   });
   return items;

@@ -18,7 +18,9 @@ export async function parseOmnivore(bytes: Uint8Array, maxUnpackedBytes: number)
     const chunks: Uint8Array[] = [];
     await new Promise<void>((resolve, reject) => {
       // internalStream is JSZip's public streaming reader; its typings leave it out.
-      const stream = (file as unknown as { internalStream(type: "uint8array"): ZipStream }).internalStream("uint8array");
+      const stream = (file as unknown as { internalStream(type: "uint8array"): ZipStream }).internalStream(
+        "uint8array",
+      );
       stream.on("data", (chunk: Uint8Array) => {
         budget -= chunk.byteLength;
         if (budget < 0) {
@@ -32,7 +34,9 @@ export async function parseOmnivore(bytes: Uint8Array, maxUnpackedBytes: number)
     });
     return new TextDecoder().decode(Buffer.concat(chunks));
   }
-  const metaFiles = Object.values(zip.files).filter((f) => !f.dir && /(^|\/)metadata_\d+_to_\d+\.json$/.test(f.name)).sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
+  const metaFiles = Object.values(zip.files)
+    .filter((f) => !f.dir && /(^|\/)metadata_\d+_to_\d+\.json$/.test(f.name))
+    .sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
   if (metaFiles.length === 0) throw new ImportFormatError("an Omnivore export has metadata_<n>_to_<m>.json files");
   const items: ImportItem[] = [];
   let entry = 0;
@@ -54,9 +58,21 @@ export async function parseOmnivore(bytes: Uint8Array, maxUnpackedBytes: number)
         continue;
       }
       const slug = typeof a["slug"] === "string" ? a["slug"] : undefined;
-      const page = slug ? zip.file(`content/${slug}.html`) ?? zip.file(new RegExp(`(^|/)content/${escapeRe(slug)}\\.html$`))[0] : undefined;
+      const page = slug
+        ? (zip.file(`content/${slug}.html`) ?? zip.file(new RegExp(`(^|/)content/${escapeRe(slug)}\\.html$`))[0])
+        : undefined;
       const html = page ? await read(page) : undefined;
-      const labels = Array.isArray(a["labels"]) ? (a["labels"] as unknown[]).map((l) => (typeof l === "string" ? l : typeof (l as Json)?.["name"] === "string" ? ((l as Json)["name"] as string) : "")).filter(Boolean) : [];
+      const labels = Array.isArray(a["labels"])
+        ? (a["labels"] as unknown[])
+            .map((l) =>
+              typeof l === "string"
+                ? l
+                : typeof (l as Json)?.["name"] === "string"
+                  ? ((l as Json)["name"] as string)
+                  : "",
+            )
+            .filter(Boolean)
+        : [];
       items.push({
         kind: "link",
         line: entry,

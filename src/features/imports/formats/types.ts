@@ -1,5 +1,14 @@
 // What every import format parser yields: a flat, ordered list of entries, so a job can resume by index.
-export const IMPORT_FORMATS = ["netscape", "pocket_csv", "pocket_html", "omnivore", "karakeep", "opml", "urls", "commonplace"] as const;
+export const IMPORT_FORMATS = [
+  "netscape",
+  "pocket_csv",
+  "pocket_html",
+  "omnivore",
+  "karakeep",
+  "opml",
+  "urls",
+  "commonplace",
+] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export interface LinkItem {

@@ -6,7 +6,13 @@ const level = (n: number, v: number) => new Float32Array(n).fill(v);
 
 describe("assembling clips", () => {
   test("joins clips at the target rate with a pause between each (not after the last)", () => {
-    const track = concatWithPauses([{ samples: level(1600, 0.5), sampleRate: 16000 }, { samples: level(2400, -0.5), sampleRate: 24000 }], { pauseMs: 500 });
+    const track = concatWithPauses(
+      [
+        { samples: level(1600, 0.5), sampleRate: 16000 },
+        { samples: level(2400, -0.5), sampleRate: 24000 },
+      ],
+      { pauseMs: 500 },
+    );
     expect(track.sampleRate).toBe(24000);
     expect(track.samples.length).toBe(2400 + 12000 + 2400);
     expect(track.samples[1200]).toBeCloseTo(0.5, 2);

@@ -18,7 +18,9 @@ export function concatWithPauses(clips: TimedClip[], opts: ConcatOptions = {}): 
   const sampleRate = opts.sampleRate ?? 24000;
   const pauseMs = opts.pauseMs ?? 350;
   const parts = clips.map((c) => resample(c.samples, c.sampleRate, sampleRate));
-  const gaps = clips.map((c, i) => (i === clips.length - 1 ? 0 : Math.round(((c.pauseAfterMs ?? pauseMs) * sampleRate) / 1000)));
+  const gaps = clips.map((c, i) =>
+    i === clips.length - 1 ? 0 : Math.round(((c.pauseAfterMs ?? pauseMs) * sampleRate) / 1000),
+  );
   const total = parts.reduce((n, p, i) => n + p.length + gaps[i]!, 0);
   const samples = new Float32Array(total); // zero-filled, so the gaps are silence already
   let at = 0;

@@ -21,7 +21,11 @@ export interface AssembleOptions {
 }
 
 export interface AudioEncoder {
-  encodeMp3Async(samples: Float32Array, sampleRate: number, opts?: { kbps?: number; signal?: AbortSignal }): Promise<Uint8Array<ArrayBuffer>>;
+  encodeMp3Async(
+    samples: Float32Array,
+    sampleRate: number,
+    opts?: { kbps?: number; signal?: AbortSignal },
+  ): Promise<Uint8Array<ArrayBuffer>>;
   /** Resample, join with pauses, normalise and encode — all off the main thread. */
   assembleMp3Async(clips: TimedClip[], opts?: AssembleOptions): Promise<EncodedAudio>;
   close(): Promise<void>;
@@ -32,7 +36,10 @@ export function defaultEncodeWorkerUrl(): URL {
 }
 
 export function createAudioEncoder(opts: AudioEncoderOptions = {}): AudioEncoder {
-  const client = createWorkerClient<EncodeJob, EncodedAudio>(opts.workerUrl ?? defaultEncodeWorkerUrl(), "audio encoder");
+  const client = createWorkerClient<EncodeJob, EncodedAudio>(
+    opts.workerUrl ?? defaultEncodeWorkerUrl(),
+    "audio encoder",
+  );
 
   return {
     async encodeMp3Async(samples, sampleRate, o = {}) {

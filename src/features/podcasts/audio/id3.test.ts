@@ -5,21 +5,44 @@ import { id3v2Tag } from "./id3.ts";
 import { encodeMp3 } from "./mp3-encode.ts";
 import { parseMp3Frames } from "./mp3-parse.ts";
 
-const tone = (seconds: number, rate: number) => Float32Array.from({ length: seconds * rate }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 220 * i) / rate));
+const tone = (seconds: number, rate: number) =>
+  Float32Array.from({ length: seconds * rate }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 220 * i) / rate));
 
 describe("id3v2Tag", () => {
   test("Latin-1 fields: TIT2, TPE1, TALB, TYER and COMM read back", () => {
-    const tag = id3v2Tag({ title: "Tide pools: a deep dive", artist: "Commonplace", album: "Commonplace podcasts", year: "2025", comment: "Deep dive" });
+    const tag = id3v2Tag({
+      title: "Tide pools: a deep dive",
+      artist: "Commonplace",
+      album: "Commonplace podcasts",
+      year: "2025",
+      comment: "Deep dive",
+    });
     expect(readId3v2(tag)).toEqual({
       version: 3,
       size: tag.length,
-      frames: { TIT2: "Tide pools: a deep dive", TPE1: "Commonplace", TALB: "Commonplace podcasts", TYER: "2025", COMM: "Deep dive" },
+      frames: {
+        TIT2: "Tide pools: a deep dive",
+        TPE1: "Commonplace",
+        TALB: "Commonplace podcasts",
+        TYER: "2025",
+        COMM: "Deep dive",
+      },
     });
   });
 
   test("other scripts are written as UTF-16; control characters become spaces", () => {
-    const tag = id3v2Tag({ title: "Café — 東京 🌊\nnotes", artist: "Commonplace", album: "Commonplace podcasts", comment: "Ünïcode ✓" });
-    expect(readId3v2(tag)!.frames).toEqual({ TIT2: "Café — 東京 🌊 notes", TPE1: "Commonplace", TALB: "Commonplace podcasts", COMM: "Ünïcode ✓" });
+    const tag = id3v2Tag({
+      title: "Café — 東京 🌊\nnotes",
+      artist: "Commonplace",
+      album: "Commonplace podcasts",
+      comment: "Ünïcode ✓",
+    });
+    expect(readId3v2(tag)!.frames).toEqual({
+      TIT2: "Café — 東京 🌊 notes",
+      TPE1: "Commonplace",
+      TALB: "Commonplace podcasts",
+      COMM: "Ünïcode ✓",
+    });
   });
 
   test("the size bytes are syncsafe (no high bit) even for a long title", () => {

@@ -34,7 +34,11 @@ function frame(id: string, body: Uint8Array): Uint8Array {
   return out;
 }
 
-const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, " ").trim().slice(0, MAX_TEXT);
+const clean = (s: string) =>
+  s
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .trim()
+    .slice(0, MAX_TEXT);
 
 /** Text frames without terminators (optional in v2.3); a comment's description is empty. */
 export function id3v2Tag(fields: Id3Fields): Uint8Array {

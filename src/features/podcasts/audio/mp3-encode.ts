@@ -18,7 +18,8 @@ function check(sampleRate: number, kbps: number): void {
     throw invalid("sampleRate", `MP3 cannot carry ${sampleRate} Hz; use one of ${MP3_SAMPLE_RATES.join(", ")}`);
   }
   const allowed = sampleRate >= 32000 ? BITRATES_MPEG1 : BITRATES_MPEG2;
-  if (!allowed.includes(kbps)) throw invalid("kbps", `${kbps} kbps is not valid at ${sampleRate} Hz; use one of ${allowed.join(", ")}`);
+  if (!allowed.includes(kbps))
+    throw invalid("kbps", `${kbps} kbps is not valid at ${sampleRate} Hz; use one of ${allowed.join(", ")}`);
 }
 
 /** Constant-bitrate mono MP3 of the samples (clipped to -1..1). */

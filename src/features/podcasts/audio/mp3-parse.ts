@@ -46,7 +46,8 @@ export function readFrameHeader(bytes: Uint8Array, at: number): FrameHeader | un
   const layerBits = (b1 >> 1) & 3;
   const bitrateIndex = b2 >> 4;
   const rateIndex = (b2 >> 2) & 3;
-  if (versionBits === 1 || layerBits === 0 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return undefined;
+  if (versionBits === 1 || layerBits === 0 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3)
+    return undefined;
   const version: Version = versionBits === 3 ? "1" : versionBits === 2 ? "2" : "2.5";
   const layer = 4 - layerBits;
   const padding = (b2 >> 1) & 1;

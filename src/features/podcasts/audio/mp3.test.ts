@@ -8,14 +8,26 @@ import { parseMp3Frames, readFrameHeader } from "./mp3-parse.ts";
 function speechLike(seconds: number, rate: number): Float32Array {
   return Float32Array.from({ length: Math.round(seconds * rate) }, (_, i) => {
     const t = i / rate;
-    const buzz = Math.sin(2 * Math.PI * 150 * t) + 0.5 * Math.sin(2 * Math.PI * 300 * t) + 0.25 * Math.sin(2 * Math.PI * 450 * t);
+    const buzz =
+      Math.sin(2 * Math.PI * 150 * t) + 0.5 * Math.sin(2 * Math.PI * 300 * t) + 0.25 * Math.sin(2 * Math.PI * 450 * t);
     return 0.4 * buzz * (0.5 + 0.5 * Math.sin(2 * Math.PI * 3 * t));
   });
 }
 
 function id3v2(payload: number): Uint8Array {
   const tag = new Uint8Array(10 + payload);
-  tag.set([0x49, 0x44, 0x33, 4, 0, 0, (payload >> 21) & 0x7f, (payload >> 14) & 0x7f, (payload >> 7) & 0x7f, payload & 0x7f]);
+  tag.set([
+    0x49,
+    0x44,
+    0x33,
+    4,
+    0,
+    0,
+    (payload >> 21) & 0x7f,
+    (payload >> 14) & 0x7f,
+    (payload >> 7) & 0x7f,
+    payload & 0x7f,
+  ]);
   return tag;
 }
 
@@ -46,7 +58,12 @@ describe("mp3 encode and parse", () => {
 
   test("reads MPEG-1 headers too", () => {
     // MPEG-1 Layer III, 128 kbps, 44.1 kHz, no padding: 417 bytes, 1152 samples.
-    expect(readFrameHeader(new Uint8Array([0xff, 0xfb, 0x90, 0x00]), 0)).toEqual({ length: 417, samples: 1152, sampleRate: 44100, kbps: 128 });
+    expect(readFrameHeader(new Uint8Array([0xff, 0xfb, 0x90, 0x00]), 0)).toEqual({
+      length: 417,
+      samples: 1152,
+      sampleRate: 44100,
+      kbps: 128,
+    });
     // Same with the padding bit set.
     expect(readFrameHeader(new Uint8Array([0xff, 0xfb, 0x92, 0x00]), 0)?.length).toBe(418);
   });

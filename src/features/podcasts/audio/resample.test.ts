@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { resample } from "./resample.ts";
 
-const sine = (n: number, rate: number, hz: number) => Float32Array.from({ length: n }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
+const sine = (n: number, rate: number, hz: number) =>
+  Float32Array.from({ length: n }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
 
 /** Largest error against the ideal signal, away from the edges where the filter sees zero padding. */
 function maxInteriorError(actual: Float32Array, ideal: Float32Array): number {
@@ -26,7 +27,9 @@ describe("resample", () => {
 
   test("a tone keeps its shape when upsampled and downsampled", () => {
     expect(maxInteriorError(resample(sine(1600, 16000, 440), 16000, 24000), sine(2400, 24000, 440))).toBeLessThan(0.01);
-    expect(maxInteriorError(resample(sine(2205, 22050, 1000), 22050, 24000), sine(2400, 24000, 1000))).toBeLessThan(0.01);
+    expect(maxInteriorError(resample(sine(2205, 22050, 1000), 22050, 24000), sine(2400, 24000, 1000))).toBeLessThan(
+      0.01,
+    );
     expect(maxInteriorError(resample(sine(4800, 48000, 300), 48000, 24000), sine(2400, 24000, 300))).toBeLessThan(0.01);
   });
 

@@ -17,7 +17,7 @@ function windowedSinc(x: number): number {
  * Output sample i sits at input position i·M/L; its fractional part repeats with period L, so
  * one row of filter taps per phase is computed once and the inner loop is a plain dot product.
  */
-function phaseTable(up: number, down: number, cutoff: number, taps: number, first: number): Float32Array {
+function phaseTable(up: number, _down: number, cutoff: number, taps: number, first: number): Float32Array {
   const table = new Float32Array(up * taps);
   for (let p = 0; p < up; p++) {
     const frac = p / up;

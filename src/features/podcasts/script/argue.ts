@@ -11,7 +11,11 @@ const claimSide = (m: Material) => m.ranked.filter((s) => s.stance !== "against"
 const objections = (m: Material) => m.ranked.filter((s) => s.stance === "against");
 
 /** The claim-side sentence with figures that shares the most words with an objection: the text's answer to it. */
-function answerTo(objection: RankedSentence, candidates: RankedSentence[], topic: Set<string>): RankedSentence | undefined {
+function answerTo(
+  objection: RankedSentence,
+  candidates: RankedSentence[],
+  topic: Set<string>,
+): RankedSentence | undefined {
   const words = new Set(objection.stems.filter((t) => !topic.has(t)));
   let best: { s: RankedSentence; shared: number } | undefined;
   for (const s of candidates) {
@@ -26,17 +30,26 @@ export function critique(m: Material): Turn[] {
   const [a, b] = speakers(m);
   const claims = top(claimSide(m), 2);
   const used = new Set(claims.map((s) => s.order));
-  const evidence = top(claimSide(m).filter((s) => hasEvidence(s.text)), 3, used);
+  const evidence = top(
+    claimSide(m).filter((s) => hasEvidence(s.text)),
+    3,
+    used,
+  );
   evidence.forEach((s) => used.add(s.order));
   const reported = top(objections(m), 2, used);
   reported.forEach((s) => used.add(s.order));
-  const limits = top(claimSide(m).filter((s) => isHedge(s.text)), 2, used);
+  const limits = top(
+    claimSide(m).filter((s) => isHedge(s.text)),
+    2,
+    used,
+  );
   const turns: Turn[] = [
     { speaker: a, text: `${fill(m.p.crIntro, { title: m.title })} ${m.p.note}` },
     ...claims.map((s, i) => ({ speaker: a, text: `${i === 0 ? m.p.crClaim : m.p.crAlso}${alone(s)}` })),
     { speaker: b, text: m.p.crStrengthsAsk },
   ];
-  if (evidence.length > 0) speakable(evidence).forEach((text) => turns.push({ speaker: b, text: `${m.p.crStrength}${text}` }));
+  if (evidence.length > 0)
+    speakable(evidence).forEach((text) => turns.push({ speaker: b, text: `${m.p.crStrength}${text}` }));
   else if (claims[0]) turns.push({ speaker: b, text: `${m.p.crCentral}${alone(claims[0])}` });
   if (reported.length > 0) {
     turns.push({ speaker: a, text: m.p.crObjectionsAsk });
@@ -45,12 +58,18 @@ export function critique(m: Material): Turn[] {
     for (const objection of reported) {
       turns.push({ speaker: b, text: `${m.p.crObjection}${dropLead(alone(objection))}` });
       // Weighing the objection: does the text's own evidence speak to it?
-      const answer = answerTo(objection, claimSide(m).filter((s) => !answered.has(s.order) && (!used.has(s.order) || evidence.includes(s))), topic);
+      const answer = answerTo(
+        objection,
+        claimSide(m).filter((s) => !answered.has(s.order) && (!used.has(s.order) || evidence.includes(s))),
+        topic,
+      );
       if (answer) answered.add(answer.order);
       turns.push({ speaker: a, text: answer ? `${m.p.crAnswered}${alone(answer)}` : m.p.crUnanswered });
     }
   }
-  const unsupported = claims.find((c) => !m.ranked.some((s) => s.section === c.section && s.stance !== "against" && hasEvidence(s.text)));
+  const unsupported = claims.find(
+    (c) => !m.ranked.some((s) => s.section === c.section && s.stance !== "against" && hasEvidence(s.text)),
+  );
   if (limits.length > 0 || unsupported) {
     turns.push({ speaker: a, text: m.p.crWeakAsk });
     limits.forEach((s) => turns.push({ speaker: b, text: `${m.p.crHedge}${dropLead(alone(s))}` }));
@@ -58,7 +77,11 @@ export function critique(m: Material): Turn[] {
   }
   turns.push({ speaker: a, text: m.p.crVerdictAsk });
   const verdict = claims[0] ? `${m.p.crVerdict}${alone(claims[0])}` : "";
-  const open = reported[0] ? ` ${m.p.crStrongest}${dropLead(alone(reported[0]))}` : limits[0] ? ` ${m.p.crOpen}${dropLead(alone(limits[0]))}` : "";
+  const open = reported[0]
+    ? ` ${m.p.crStrongest}${dropLead(alone(reported[0]))}`
+    : limits[0]
+      ? ` ${m.p.crOpen}${dropLead(alone(limits[0]))}`
+      : "";
   turns.push({ speaker: b, text: `${verdict}${open} ${m.p.crClose}`.trim() });
   return turns;
 }
@@ -66,12 +89,26 @@ export function critique(m: Material): Turn[] {
 export function debate(m: Material): Turn[] {
   const [a, b] = speakers(m);
   // The case: what supporters argue first, then the text's own central points.
-  const argued = top(m.ranked.filter((s) => s.stance === "for"), 3);
-  const claims = [...argued, ...top(m.ranked.filter((s) => s.stance === "neutral"), 3 - argued.length, new Set(argued.map((s) => s.order)))].sort((x, y) => x.order - y.order);
+  const argued = top(
+    m.ranked.filter((s) => s.stance === "for"),
+    3,
+  );
+  const claims = [
+    ...argued,
+    ...top(
+      m.ranked.filter((s) => s.stance === "neutral"),
+      3 - argued.length,
+      new Set(argued.map((s) => s.order)),
+    ),
+  ].sort((x, y) => x.order - y.order);
   const used = new Set(claims.map((s) => s.order));
   // The other side: the objections the text reports, then the limits it admits.
   const counters = top(objections(m), 3);
-  const concessions = top(claimSide(m).filter((s) => s.stance === "neutral" && isHedge(s.text)), 3, used);
+  const concessions = top(
+    claimSide(m).filter((s) => s.stance === "neutral" && isHedge(s.text)),
+    3,
+    used,
+  );
   const turns: Turn[] = [
     { speaker: a, text: `${fill(m.p.dbIntro, { title: m.title, other: b })} ${m.p.note}` },
     { speaker: b, text: m.p.dbAccept },
@@ -86,7 +123,10 @@ export function debate(m: Material): Turn[] {
     const words = point.toLowerCase().split(/\W+/);
     return c.stems.filter((t) => !topic.has(t) && words.some((w) => w.startsWith(t))).length;
   };
-  const pairs = points.flatMap((p, i) => counters.map((c) => ({ i, c, n: overlap(p, c) }))).filter((x) => x.n > 0).sort((x, y) => y.n - x.n);
+  const pairs = points
+    .flatMap((p, i) => counters.map((c) => ({ i, c, n: overlap(p, c) })))
+    .filter((x) => x.n > 0)
+    .sort((x, y) => y.n - x.n);
   const assigned = new Map<number, RankedSentence>();
   for (const { i, c } of pairs) if (!assigned.has(i) && ![...assigned.values()].includes(c)) assigned.set(i, c);
   const rest = counters.filter((c) => ![...assigned.values()].includes(c));
@@ -104,6 +144,11 @@ export function debate(m: Material): Turn[] {
   const [closeFor] = top(claimSide(m), 1, used);
   if (closeFor) turns.push({ speaker: a, text: `${m.p.dbCloseFor}${alone(closeFor)}` });
   const [closeAgainst] = top(objections(m), 1, spoken);
-  turns.push({ speaker: b, text: closeAgainst ? `${m.p.dbCloseFor}${dropLead(alone(closeAgainst))} ${m.p.thanks}` : `${m.p.dbCloseAgainst} ${m.p.thanks}` });
+  turns.push({
+    speaker: b,
+    text: closeAgainst
+      ? `${m.p.dbCloseFor}${dropLead(alone(closeAgainst))} ${m.p.thanks}`
+      : `${m.p.dbCloseAgainst} ${m.p.thanks}`,
+  });
   return turns;
 }

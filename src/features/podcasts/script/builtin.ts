@@ -15,7 +15,14 @@ function brief(m: Material): Turn[] {
   const budget = (m.spec.targetWords ?? 260) - 40;
   // Every section, the untitled opening included, offers its best sentence first; the rest of the text fills in.
   const firsts: RankedSentence[] = [];
-  m.sections.forEach((_, i) => firsts.push(...top(m.ranked.filter((s) => s.section === i), 1)));
+  m.sections.forEach((_, i) =>
+    firsts.push(
+      ...top(
+        m.ranked.filter((s) => s.section === i),
+        1,
+      ),
+    ),
+  );
   const covering = pickSentences(firsts, budget, { max: 5 });
   const spent = covering.reduce((n, s) => n + s.words, 0);
   const more = covering.length >= 3 ? [] : top(m.ranked, 5 - covering.length, new Set(covering.map((s) => s.order)));
@@ -24,7 +31,10 @@ function brief(m: Material): Turn[] {
   const takeaways = picks.map(alone);
   return [
     { speaker: host, text: `${fill(m.p.briefIntro, { title: m.title })} ${m.p.note}` },
-    ...takeaways.map((text, i) => ({ speaker: host, text: `${m.p.ordinals[i] ?? m.p.ordinals[m.p.ordinals.length - 1]}: ${text}` })),
+    ...takeaways.map((text, i) => ({
+      speaker: host,
+      text: `${m.p.ordinals[i] ?? m.p.ordinals[m.p.ordinals.length - 1]}: ${text}`,
+    })),
     { speaker: host, text: fill(m.p.briefClose, { title: m.title }) },
   ];
 }
@@ -36,7 +46,14 @@ function soloExpert(m: Material): Turn[] {
   const used = new Set<number>();
   const turns: Turn[] = [];
   let intro = `${fill(m.p.soloIntro, { title: m.title })} ${m.p.note}`;
-  if (parts.length > 1) intro += ` ${fill(m.p.soloPlan, { n: parts.length, list: joinList(parts.map((p) => p.heading), m.p) })}`;
+  if (parts.length > 1)
+    intro += ` ${fill(m.p.soloPlan, {
+      n: parts.length,
+      list: joinList(
+        parts.map((p) => p.heading),
+        m.p,
+      ),
+    })}`;
   turns.push({ speaker: host, text: intro });
   parts.forEach((part, i) => {
     const picks = pickSentences(part.sentences.filter(standsAlone), perPart * 0.7, { max: 4 });
@@ -48,7 +65,8 @@ function soloExpert(m: Material): Turn[] {
     turns.push({ speaker: host, text: `${lead}${body}${example ? ` ${m.p.example}${alone(example)}` : ""}`.trim() });
   });
   const [best] = top(m.ranked, 1);
-  if (best) turns.push({ speaker: host, text: `${m.p.summary}${alone(best)} ${fill(m.p.soloClose, { title: m.title })}` });
+  if (best)
+    turns.push({ speaker: host, text: `${m.p.summary}${alone(best)} ${fill(m.p.soloClose, { title: m.title })}` });
   return turns.filter((t) => t.text);
 }
 
@@ -58,7 +76,10 @@ function unabridged(req: ScriptRequest): Turn[] {
   const reader = req.spec.speakers[0]!.name;
   const turns: Turn[] = [];
   req.documents.forEach((doc, i) => {
-    turns.push({ speaker: reader, text: i === 0 ? fill(p.unIntro, { title: doc.title }) : fill(p.unNext, { title: doc.title }) });
+    turns.push({
+      speaker: reader,
+      text: i === 0 ? fill(p.unIntro, { title: doc.title }) : fill(p.unNext, { title: doc.title }),
+    });
     const sections = sectionsOf(doc.markdown);
     if (sections[0]?.heading && same(sections[0].heading, doc.title)) sections[0].heading = null;
     for (const s of sections) {
@@ -85,10 +106,12 @@ export function createBuiltinScriptWriter(): ScriptWriter {
     id: "builtin",
     async write(req) {
       // A title or heading that is a question already ends its sentence: "…climates?." reads badly.
-      const tidy = (turns: Turn[]) => turns.map((t) => ({ ...t, text: t.text.replace(/([?!])\./g, "$1") })).filter((t) => t.text.trim() !== "");
+      const tidy = (turns: Turn[]) =>
+        turns.map((t) => ({ ...t, text: t.text.replace(/([?!])\./g, "$1") })).filter((t) => t.text.trim() !== "");
       if (req.spec.name === "unabridged") return tidy(unabridged(req));
       const m = prepare(req);
-      if (m.ranked.length === 0) throw new ScriptError("no_content", "The sources have no complete sentences to make an episode from");
+      if (m.ranked.length === 0)
+        throw new ScriptError("no_content", "The sources have no complete sentences to make an episode from");
       return tidy(WRITERS[req.spec.name](m));
     },
   };

@@ -48,13 +48,16 @@ export function deepDive(m: Material): Turn[] {
     picks.forEach((s) => used.add(s.order));
     // The follow-up never starts on a sentence that leans on the answer just given.
     let half = Math.ceil(picks.length / 2);
-    while (half < picks.length && isDangling(picks[half]!.text) && picks[half]!.order === picks[half - 1]!.order + 1) half++;
+    while (half < picks.length && isDangling(picks[half]!.text) && picks[half]!.order === picks[half - 1]!.order + 1)
+      half++;
     const [first, second] = [picks.slice(0, half), picks.slice(half)];
     const term = subjectTerms(first, m.ranked, 1, asked)[0];
     term?.stems.forEach((s) => asked.add(s));
     const heading = parts.length > 1 ? inSentence(part.heading) : m.title;
     // A heading that is itself a question is asked as it stands, then narrowed to the passage's subject.
-    const ask = heading.endsWith("?") ? `${capitalise(heading)} ${rotate(m.p.ddFollows, follows++)}` : rotate(m.p.ddAsks, i);
+    const ask = heading.endsWith("?")
+      ? `${capitalise(heading)} ${rotate(m.p.ddFollows, follows++)}`
+      : rotate(m.p.ddAsks, i);
     turns.push({ speaker: a, text: fill(ask, { heading, term: term?.text ?? heading }) });
     turns.push({ speaker: b, text: speakable(first).join(" ") });
     const more = second.length > 0 ? subjectTerms(second, m.ranked, 1, asked)[0] : undefined;
@@ -77,4 +80,7 @@ export function deepDive(m: Material): Turn[] {
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** "What critics say" reads as a clause inside a sentence ("Now what critics say."). */
-const inSentence = (heading: string) => (/^(what|why|how|when|where|who|which)\s/i.test(heading) && !heading.endsWith("?") ? heading.charAt(0).toLowerCase() + heading.slice(1) : heading);
+const inSentence = (heading: string) =>
+  /^(what|why|how|when|where|who|which)\s/i.test(heading) && !heading.endsWith("?")
+    ? heading.charAt(0).toLowerCase() + heading.slice(1)
+    : heading;

@@ -35,7 +35,8 @@ export function prepare(req: ScriptRequest): Material {
   // A very short text (a note, a readme) has no full sentences to rank: then every sentence counts.
   let ranked = rankSentences(sections);
   if (ranked.length === 0) ranked = rankSentences(sections, { minWords: 1, minStems: 1 });
-  if (sections.every((s) => s.paragraphs.length === 0)) throw new ScriptError("no_content", "The sources have no text to make an episode from");
+  if (sections.every((s) => s.paragraphs.length === 0))
+    throw new ScriptError("no_content", "The sources have no text to make an episode from");
   return { title: req.title, sections, ranked, p: phrasesFor(req.language), spec: req.spec };
 }
 
@@ -87,7 +88,8 @@ export function speakable(picks: RankedSentence[]): string[] {
 /** Sentences that can stand alone, or be repaired with the one before them. */
 export const standsAlone = (s: RankedSentence) => !isDangling(s.text) || (s.lead !== null && !isDangling(s.lead));
 
-export const top = (sentences: RankedSentence[], n: number, exclude?: Set<number>) => pickSentences(sentences.filter(standsAlone), Infinity, { max: n, exclude });
+export const top = (sentences: RankedSentence[], n: number, exclude?: Set<number>) =>
+  pickSentences(sentences.filter(standsAlone), Infinity, { max: n, exclude });
 
 /** One sentence read on its own, repaired if it dangles. */
 export const alone = (s: RankedSentence) => speakable([s])[0] ?? s.text;
@@ -95,6 +97,9 @@ export const alone = (s: RankedSentence) => speakable([s])[0] ?? s.text;
 /** Stems found in most sections: the subject itself ("heat", "pump"), which links everything and so nothing. */
 export function topicStems(m: Material, parts: Part[] = partsOf(m, 8)): Set<string> {
   const spread = new Map<string, number>();
-  for (const part of parts) for (const stem of new Set(part.sentences.flatMap((s) => s.stems))) spread.set(stem, (spread.get(stem) ?? 0) + 1);
-  return new Set([...spread.entries()].filter(([, n]) => parts.length > 2 && n > parts.length * 0.6).map(([stem]) => stem));
+  for (const part of parts)
+    for (const stem of new Set(part.sentences.flatMap((s) => s.stems))) spread.set(stem, (spread.get(stem) ?? 0) + 1);
+  return new Set(
+    [...spread.entries()].filter(([, n]) => parts.length > 2 && n > parts.length * 0.6).map(([stem]) => stem),
+  );
 }

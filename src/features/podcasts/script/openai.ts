@@ -28,7 +28,10 @@ function sourceBlock(req: ScriptRequest, maxChars: number): string {
   const share = Math.floor(maxChars / Math.max(1, req.documents.length));
   return req.documents
     .map((d, i) => {
-      const body = d.markdown.length > share ? `${d.markdown.slice(0, share)}\n[…the rest of this source is cut for length]` : d.markdown;
+      const body =
+        d.markdown.length > share
+          ? `${d.markdown.slice(0, share)}\n[…the rest of this source is cut for length]`
+          : d.markdown;
       return `<source n="${i + 1}" title="${d.title.replace(/"/g, "'")}">\n${body}\n</source>`;
     })
     .join("\n\n");
@@ -54,7 +57,12 @@ export function createOpenAIScriptWriter(opts: OpenAIScriptOptions): ScriptWrite
   const maxSourceChars = opts.maxSourceChars ?? 24_000;
 
   /** Asks, validates, and on a bad reply shows the model what was wrong and asks again. */
-  async function askJSON<T>(messages: ChatMessage[], parse: (reply: string) => T, what: string, signal?: AbortSignal): Promise<T> {
+  async function askJSON<T>(
+    messages: ChatMessage[],
+    parse: (reply: string) => T,
+    what: string,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const convo = [...messages];
     let last = "";
     for (let attempt = 1; attempt <= tries; attempt++) {
@@ -64,10 +72,16 @@ export function createOpenAIScriptWriter(opts: OpenAIScriptOptions): ScriptWrite
       } catch (e) {
         if (!(e instanceof ReplyError)) throw e;
         last = e.message;
-        convo.push({ role: "assistant", content: reply }, { role: "user", content: `That reply cannot be used: ${e.message}. Send the corrected JSON only.` });
+        convo.push(
+          { role: "assistant", content: reply },
+          { role: "user", content: `That reply cannot be used: ${e.message}. Send the corrected JSON only.` },
+        );
       }
     }
-    throw new ScriptError("script_invalid", `The chat model (${chat.id}) sent an unusable ${what} ${tries} times; the last problem: ${last}`);
+    throw new ScriptError(
+      "script_invalid",
+      `The chat model (${chat.id}) sent an unusable ${what} ${tries} times; the last problem: ${last}`,
+    );
   }
 
   async function outline(req: ScriptRequest, sources: string): Promise<OutlineSegment[]> {
@@ -77,14 +91,31 @@ export function createOpenAIScriptWriter(opts: OpenAIScriptOptions): ScriptWrite
       `Plan a ${minutes}-minute episode titled "${req.title}". Split it into 2 to ${MAX_SEGMENTS} segments following the structure.`,
       'Reply as {"segments": [{"title": "…", "points": ["…"]}]} where points are the facts from the sources each segment covers.',
     ].join("\n\n");
-    return askJSON([{ role: "system", content: system(req.spec, req.language) }, { role: "user", content: ask }], (r) => parseOutline(r, MAX_SEGMENTS), "outline", req.signal);
+    return askJSON(
+      [
+        { role: "system", content: system(req.spec, req.language) },
+        { role: "user", content: ask },
+      ],
+      (r) => parseOutline(r, MAX_SEGMENTS),
+      "outline",
+      req.signal,
+    );
   }
 
-  async function segment(req: ScriptRequest, sources: string, plan: OutlineSegment[], i: number, before: Turn[]): Promise<Turn[]> {
+  async function segment(
+    req: ScriptRequest,
+    sources: string,
+    plan: OutlineSegment[],
+    i: number,
+    before: Turn[],
+  ): Promise<Turn[]> {
     const names = req.spec.speakers.map((s) => s.name);
     const words = Math.round((req.spec.targetWords ?? 600) / plan.length);
     const seg = plan[i]!;
-    const recap = before.slice(-3).map((t) => `${t.speaker}: ${t.text}`).join("\n");
+    const recap = before
+      .slice(-3)
+      .map((t) => `${t.speaker}: ${t.text}`)
+      .join("\n");
     const ask = [
       `Sources:\n\n${sources}`,
       `Outline:\n${plan.map((s, n) => `${n + 1}. ${s.title}${s.points.length ? ` — ${s.points.join("; ")}` : ""}`).join("\n")}`,
@@ -92,7 +123,10 @@ export function createOpenAIScriptWriter(opts: OpenAIScriptOptions): ScriptWrite
       `Write segment ${i + 1} of ${plan.length}, "${seg.title}", about ${words} words${i === plan.length - 1 ? ", closing the episode" : ""}.`,
       `Reply as {"turns": [{"speaker": "${names[0]}", "text": "…"}]} with speaker one of: ${names.join(", ")}.`,
     ].join("\n\n");
-    const messages: ChatMessage[] = [{ role: "system", content: system(req.spec, req.language) }, { role: "user", content: ask }];
+    const messages: ChatMessage[] = [
+      { role: "system", content: system(req.spec, req.language) },
+      { role: "user", content: ask },
+    ];
     return askJSON(messages, (r) => parseTurns(r, names), `transcript for segment ${i + 1}`, req.signal);
   }
 
@@ -102,7 +136,8 @@ export function createOpenAIScriptWriter(opts: OpenAIScriptOptions): ScriptWrite
       // Reading a source in full needs no model, and a model could only shorten it.
       if (req.spec.name === "unabridged") return readUnabridged(req);
       const sources = sourceBlock(req, maxSourceChars);
-      if (!req.documents.some((d) => d.markdown.trim())) throw new ScriptError("no_content", "The sources have no text to make an episode from");
+      if (!req.documents.some((d) => d.markdown.trim()))
+        throw new ScriptError("no_content", "The sources have no text to make an episode from");
       const plan = await outline(req, sources);
       const turns: Turn[] = [];
       for (let i = 0; i < plan.length; i++) turns.push(...(await segment(req, sources, plan, i, turns)));

@@ -27,11 +27,34 @@ const CORPUS: ArticleFixture[] = [
 ];
 const writer = createBuiltinScriptWriter();
 const write = (a: ArticleFixture, format: PodcastFormat) =>
-  writer.write({ spec: FORMATS[format], title: a.title, language: "en", documents: [{ id: "s", title: a.title, markdown: a.markdown }] });
+  writer.write({
+    spec: FORMATS[format],
+    title: a.title,
+    language: "en",
+    documents: [{ id: "s", title: a.title, markdown: a.markdown }],
+  });
 const words = (t: string) => t.split(/\s+/).filter(Boolean).length;
 const EN = phrasesFor("en");
 /** What a host says around a quote ("Point 2: ", "Against that: "), so the quote itself can be checked. */
-const PREFIXES = [EN.crClaim, EN.crAlso, EN.crStrength, EN.crCentral, EN.crHedge, EN.crNoEvidence, EN.crObjection, EN.crAnswered, EN.crVerdict, EN.crOpen, EN.crStrongest, EN.dbConcede, EN.dbCounter, EN.dbCloseFor, EN.ddInShort, EN.summary, EN.example];
+const PREFIXES = [
+  EN.crClaim,
+  EN.crAlso,
+  EN.crStrength,
+  EN.crCentral,
+  EN.crHedge,
+  EN.crNoEvidence,
+  EN.crObjection,
+  EN.crAnswered,
+  EN.crVerdict,
+  EN.crOpen,
+  EN.crStrongest,
+  EN.dbConcede,
+  EN.dbCounter,
+  EN.dbCloseFor,
+  EN.ddInShort,
+  EN.summary,
+  EN.example,
+];
 const quoteOf = (text: string) => {
   let rest = text.replace(/^(First|Second|Third|Fourth|Fifth|Sixth|Point \d+|Part \d+: [^.]*\.): ?/, "");
   for (const p of PREFIXES) if (rest.startsWith(p)) rest = rest.slice(p.length);
@@ -39,9 +62,11 @@ const quoteOf = (text: string) => {
 };
 
 /** Furniture as a reader would spot it, independent of the writer's own filter. */
-const CLUTTER = /filed under|\bmin read\b|^by [A-Z]|\btags?:|share (on|this)|\bphoto:|image credit|\bcredit:|reporting by|editing by|\(reuters\)|advertisement|^published\b|^updated\b|^caption\b|^related:/im;
+const CLUTTER =
+  /filed under|\bmin read\b|^by [A-Z]|\btags?:|share (on|this)|\bphoto:|image credit|\bcredit:|reporting by|editing by|\(reuters\)|advertisement|^published\b|^updated\b|^caption\b|^related:/im;
 /** Cue words a reader uses to spot a reported objection, independent of the writer's stance rules. */
-const OBJECTION_CUE = /\b(critics?|opponents?|sceptic\w*|skeptic\w*|warn\w*|disagree\w*|objections?|ranchers say|installers report|cannot cope|concerns?|mocked)\b/i;
+const OBJECTION_CUE =
+  /\b(critics?|opponents?|sceptic\w*|skeptic\w*|warn\w*|disagree\w*|objections?|ranchers say|installers report|cannot cope|concerns?|mocked)\b/i;
 
 describe.each(CORPUS.map((a) => [a.title, a] as const))("%s", (_title, article) => {
   const sectionOf = (quote: string) => {
@@ -56,38 +81,71 @@ describe.each(CORPUS.map((a) => [a.title, a] as const))("%s", (_title, article) 
     const section = sectionOf(quote);
     const paragraph = section?.paragraphs.find((p) => p.includes(quote.slice(1, 41))) ?? "";
     const before = paragraph.slice(0, Math.max(0, paragraph.indexOf(quote.slice(1, 41))));
-    return OBJECTION_CUE.test(quote) || OBJECTION_CUE.test(before) || /against|critic|objection|concern/i.test(section?.heading ?? "");
+    return (
+      OBJECTION_CUE.test(quote) ||
+      OBJECTION_CUE.test(before) ||
+      /against|critic|objection|concern/i.test(section?.heading ?? "")
+    );
   };
   const all = new Map<PodcastFormat, Turn[]>();
   const turns = async (f: PodcastFormat) => all.get(f) ?? all.set(f, await write(article, f)).get(f)!;
 
   test("no format reads page furniture, and none quotes a sentence that dangles", async () => {
-    const body = sectionsOf(article.markdown).flatMap((s) => s.paragraphs).join(" ");
+    const body = sectionsOf(article.markdown)
+      .flatMap((s) => s.paragraphs)
+      .join(" ");
     for (const format of PODCAST_FORMATS) {
       for (const t of await turns(format)) {
         expect(t.text).not.toMatch(CLUTTER);
         const quote = quoteOf(t.text);
         const quoted = body.includes(quote.slice(1, 31));
-        if (format !== "unabridged" && quoted) expect({ format, dangling: isDangling(quote), text: t.text }).toEqual({ format, dangling: false, text: t.text });
+        if (format !== "unabridged" && quoted)
+          expect({ format, dangling: isDangling(quote), text: t.text }).toEqual({
+            format,
+            dangling: false,
+            text: t.text,
+          });
       }
     }
   });
 
   test("deep_dive: questions about the passage that follows, never the same question template twice", async () => {
     const dd = await turns("deep_dive");
-    const questions = dd.filter((t) => t.speaker === "Maya" && t.text.endsWith("?") && t !== dd[0] && t !== dd[dd.length - 1] && t.text !== EN.ddTakeaway);
+    const questions = dd.filter(
+      (t) =>
+        t.speaker === "Maya" &&
+        t.text.endsWith("?") &&
+        t !== dd[0] &&
+        t !== dd[dd.length - 1] &&
+        t.text !== EN.ddTakeaway,
+    );
     expect(questions.length).toBeGreaterThanOrEqual(2);
     expect(new Set(questions.map((q) => q.text)).size).toBe(questions.length);
-    const templates = [...EN.ddAsks, ...EN.ddFollows].map((tpl) => new RegExp(`^${tpl.replace(/[.?*+()[\]^$|\\]/g, "\\$&").replace(/\{\w+\}/g, ".+")}$`));
+    const templates = [...EN.ddAsks, ...EN.ddFollows].map(
+      (tpl) => new RegExp(`^${tpl.replace(/[.?*+()[\]^$|\\]/g, "\\$&").replace(/\{\w+\}/g, ".+")}$`),
+    );
     for (const re of templates) expect(questions.filter((q) => re.test(q.text)).length).toBeLessThanOrEqual(1);
     expect(dd.map((t) => t.text).join("\n")).not.toMatch(/What else stands out|both turn on/);
     // Every question names something the answer then talks about.
-    const fixed = new Set([...EN.ddAsks, ...EN.ddFollows].join(" ").toLowerCase().match(/[a-z']{4,}/g));
-    const headingWords = new Set(sectionsOf(article.markdown).flatMap((s) => s.heading?.toLowerCase().match(/[a-z']{4,}/g) ?? []));
+    const fixed = new Set(
+      [...EN.ddAsks, ...EN.ddFollows]
+        .join(" ")
+        .toLowerCase()
+        .match(/[a-z']{4,}/g),
+    );
+    const headingWords = new Set(
+      sectionsOf(article.markdown).flatMap((s) => s.heading?.toLowerCase().match(/[a-z']{4,}/g) ?? []),
+    );
     for (const q of questions) {
       const answer = dd[dd.indexOf(q) + 1]!.text.toLowerCase();
-      const asked = (q.text.toLowerCase().match(/[a-z']{4,}/g) ?? []).filter((w) => !fixed.has(w) && !headingWords.has(w));
-      if (asked.length > 0) expect({ q: q.text, answered: asked.some((w) => answer.includes(w.slice(0, 4))) }).toEqual({ q: q.text, answered: true });
+      const asked = (q.text.toLowerCase().match(/[a-z']{4,}/g) ?? []).filter(
+        (w) => !fixed.has(w) && !headingWords.has(w),
+      );
+      if (asked.length > 0)
+        expect({ q: q.text, answered: asked.some((w) => answer.includes(w.slice(0, 4))) }).toEqual({
+          q: q.text,
+          answered: true,
+        });
     }
   });
 
@@ -104,10 +162,14 @@ describe.each(CORPUS.map((a) => [a.title, a] as const))("%s", (_title, article) 
 
   test("debate: the side for never quotes an objection; the side against quotes only objections (or the text's own admitted limits)", async () => {
     const db = await turns("debate");
-    const forSide = db.filter((t) => t.speaker === "Maya" && (t.text.startsWith("Point") || t.text.startsWith(EN.dbCloseFor))).map((t) => quoteOf(t.text));
+    const forSide = db
+      .filter((t) => t.speaker === "Maya" && (t.text.startsWith("Point") || t.text.startsWith(EN.dbCloseFor)))
+      .map((t) => quoteOf(t.text));
     expect(forSide.length).toBeGreaterThanOrEqual(2);
     for (const q of forSide) expect(reportsObjection(q)).toBe(false);
-    const counters = db.filter((t) => t.speaker === "Theo" && t.text.startsWith(EN.dbCounter)).map((t) => quoteOf(t.text));
+    const counters = db
+      .filter((t) => t.speaker === "Theo" && t.text.startsWith(EN.dbCounter))
+      .map((t) => quoteOf(t.text));
     for (const q of counters) expect(reportsObjection(q)).toBe(true);
   });
 
@@ -164,17 +226,35 @@ describe("the rules behind the checks", () => {
   ])("text, not furniture: %s", (line) => expect(isClutter(line)).toBe(false));
 
   test("a news dateline is cut from the front of the first sentence", () => {
-    expect(stripDateline("LONDON, June 1 (Reuters) - Sixty British companies cut their week.")).toBe("Sixty British companies cut their week.");
-    expect(stripDateline("NASA said on Monday that the probe was healthy.")).toBe("NASA said on Monday that the probe was healthy.");
+    expect(stripDateline("LONDON, June 1 (Reuters) - Sixty British companies cut their week.")).toBe(
+      "Sixty British companies cut their week.",
+    );
+    expect(stripDateline("NASA said on Monday that the probe was healthy.")).toBe(
+      "NASA said on Monday that the probe was healthy.",
+    );
   });
 
   test("dangling openings are recognised, and repaired with the sentence before them or dropped", () => {
-    for (const s of ["They point to the survey.", "This means the results differ.", "Treat it like one, feed it regularly and it will keep growing."]) expect(isDangling(s)).toBe(true);
-    for (const s of ["Theories of sleep differ.", "Thistles grow on dry ground.", "Itineraries change often."]) expect(isDangling(s)).toBe(false);
-    const ranked = rankSentences(sectionsOf("Supporters argue that the plan pays for itself over ten years. They point to the survey of two thousand workers.\n\nTreat it like one, feed it regularly and it will keep growing."));
+    for (const s of [
+      "They point to the survey.",
+      "This means the results differ.",
+      "Treat it like one, feed it regularly and it will keep growing.",
+    ])
+      expect(isDangling(s)).toBe(true);
+    for (const s of ["Theories of sleep differ.", "Thistles grow on dry ground.", "Itineraries change often."])
+      expect(isDangling(s)).toBe(false);
+    const ranked = rankSentences(
+      sectionsOf(
+        "Supporters argue that the plan pays for itself over ten years. They point to the survey of two thousand workers.\n\nTreat it like one, feed it regularly and it will keep growing.",
+      ),
+    );
     const [supporters, they, treat] = ranked;
-    expect(speakable([they!])).toEqual(["Supporters argue that the plan pays for itself over ten years. They point to the survey of two thousand workers."]);
-    expect(speakable([supporters!, they!])).toEqual(["Supporters argue that the plan pays for itself over ten years. They point to the survey of two thousand workers."]);
+    expect(speakable([they!])).toEqual([
+      "Supporters argue that the plan pays for itself over ten years. They point to the survey of two thousand workers.",
+    ]);
+    expect(speakable([supporters!, they!])).toEqual([
+      "Supporters argue that the plan pays for itself over ten years. They point to the survey of two thousand workers.",
+    ]);
     expect(speakable([treat!])).toEqual([]);
   });
 
@@ -183,7 +263,16 @@ describe("the rules behind the checks", () => {
     expect(cueStance("Supporters argue that the week pays for itself.")).toBe("for");
     expect(cueStance("There is no evidence of any benefit to workers.")).toBe("against");
     expect(cueStance("Revenue stayed broadly flat.")).toBe("neutral");
-    expect(paragraphStances(["Critics called it a folly.", "The fund raised only eleven million dollars.", "However, it now holds trillions."], null)).toEqual(["against", "against", "for"]);
+    expect(
+      paragraphStances(
+        [
+          "Critics called it a folly.",
+          "The fund raised only eleven million dollars.",
+          "However, it now holds trillions.",
+        ],
+        null,
+      ),
+    ).toEqual(["against", "against", "for"]);
     expect(paragraphStances(["Ranchers lose cattle every winter."], "What critics say")).toEqual(["against"]);
     expect(paragraphStances(["Tourism has grown."], "The case for")).toEqual(["for"]);
     expect(paragraphStances(["Bees store food for winter."], "A home for bees")).toEqual(["neutral"]);

@@ -19,13 +19,16 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const squash = (s: string) => s.replace(/\s+/g, " ");
 
 describe("builtin script writer", () => {
-  test.each(PODCAST_FORMATS)("%s: turns by the format's speakers only, and two-host formats use both", async (format) => {
-    const turns = await writer.write(request(format));
-    const names = FORMATS[format].speakers.map((s) => s.name);
-    expect(turns.length).toBeGreaterThan(2);
-    expect(turns.every((t) => names.includes(t.speaker) && t.text.trim().length > 0)).toBe(true);
-    expect(new Set(turns.map((t) => t.speaker)).size).toBe(names.length);
-  });
+  test.each(PODCAST_FORMATS)(
+    "%s: turns by the format's speakers only, and two-host formats use both",
+    async (format) => {
+      const turns = await writer.write(request(format));
+      const names = FORMATS[format].speakers.map((s) => s.name);
+      expect(turns.length).toBeGreaterThan(2);
+      expect(turns.every((t) => names.includes(t.speaker) && t.text.trim().length > 0)).toBe(true);
+      expect(new Set(turns.map((t) => t.speaker)).size).toBe(names.length);
+    },
+  );
 
   test("brief: a handful of takeaways taken verbatim from the text, under two minutes", async () => {
     const turns = await writer.write(request("brief"));
@@ -48,7 +51,9 @@ describe("builtin script writer", () => {
   test("deep_dive asks about each section by its heading and answers from it", async () => {
     const turns = await writer.write(request("deep_dive"));
     const headings = sectionsOf(LONG_ARTICLE).flatMap((s) => (s.heading ? [s.heading.toLowerCase()] : []));
-    const questions = turns.filter((t) => t.speaker === "Maya" && headings.some((h) => t.text.toLowerCase().includes(h)));
+    const questions = turns.filter(
+      (t) => t.speaker === "Maya" && headings.some((h) => t.text.toLowerCase().includes(h)),
+    );
     expect(questions.length).toBeGreaterThanOrEqual(4);
     const measured = questions.find((q) => q.text.toLowerCase().includes("what the measurements show"))!;
     const answer = turns[turns.indexOf(measured) + 1]!;
@@ -85,7 +90,11 @@ describe("builtin script writer", () => {
       ...request("solo_expert"),
       documents: [
         { id: "a", title: "Tide pools", markdown: SHORT_ARTICLE.replace(/^## .*$/gm, "") },
-        { id: "b", title: "Rooftops", markdown: "Green roofs cool buildings in summer and hold back storm water in heavy rain." },
+        {
+          id: "b",
+          title: "Rooftops",
+          markdown: "Green roofs cool buildings in summer and hold back storm water in heavy rain.",
+        },
       ],
     });
     expect(turns[0]!.text).toContain("Tide pools and Rooftops");
@@ -100,9 +109,15 @@ describe("builtin script writer", () => {
 
 describe("Markdown to speakable text", () => {
   test("links keep their words; images, code and markup go; list items become sentences", () => {
-    const md = "Intro with a [link](https://x.example) and **bold** and `code`.\n\n![alt](a.png)\n\n- first item\n- second item\n\n```js\nlet x = 1;\n```\n\n## Next part\nMore text here";
+    const md =
+      "Intro with a [link](https://x.example) and **bold** and `code`.\n\n![alt](a.png)\n\n- first item\n- second item\n\n```js\nlet x = 1;\n```\n\n## Next part\nMore text here";
     const s = sectionsOf(md);
-    expect(s[0]!.paragraphs).toEqual(["Intro with a link and bold and code.", "first item.", "second item.", "A code sample follows in the text; it is not read aloud."]);
+    expect(s[0]!.paragraphs).toEqual([
+      "Intro with a link and bold and code.",
+      "first item.",
+      "second item.",
+      "A code sample follows in the text; it is not read aloud.",
+    ]);
     expect(s[1]).toEqual({ heading: "Next part", paragraphs: ["More text here."] });
   });
 });
@@ -110,7 +125,9 @@ describe("Markdown to speakable text", () => {
 describe("model reply checks", () => {
   test("turns: bare arrays, wrapped arrays and code fences are accepted; names are matched without case", () => {
     expect(parseTurns('[{"speaker":"maya","text":"Hi"}]', ["Maya", "Theo"])).toEqual([{ speaker: "Maya", text: "Hi" }]);
-    expect(parseTurns('```json\n{"turns":[{"speaker":"Theo","text":" Hello \\n there "}]}\n```', ["Maya", "Theo"])).toEqual([{ speaker: "Theo", text: "Hello there" }]);
+    expect(
+      parseTurns('```json\n{"turns":[{"speaker":"Theo","text":" Hello \\n there "}]}\n```', ["Maya", "Theo"]),
+    ).toEqual([{ speaker: "Theo", text: "Hello there" }]);
   });
 
   test.each([
@@ -126,7 +143,9 @@ describe("model reply checks", () => {
   });
 
   test("outline: segments with titles, capped", () => {
-    const reply = JSON.stringify({ segments: Array.from({ length: 9 }, (_, i) => ({ title: `S${i}`, points: ["p", 3] })) });
+    const reply = JSON.stringify({
+      segments: Array.from({ length: 9 }, (_, i) => ({ title: `S${i}`, points: ["p", 3] })),
+    });
     const out = parseOutline(reply, 6);
     expect(out).toHaveLength(6);
     expect(out[0]).toEqual({ title: "S0", points: ["p"] });

@@ -4,12 +4,15 @@ export type Stance = "for" | "against" | "neutral";
 
 const AGAINST =
   /\b(critics?|critical of|opponents?|oppose[sd]?|sceptic(s|al)?|skeptic(s|al)?|objections?|object(s|ed)?|warn(s|ed|ing)?|concerns?|disagree[sd]?|doubts?|doubtful|disputes?d?|questions? whether|counter(s|ed)?|argue against|downsides?|drawbacks?|too neat|overstate[sd]?|exaggerate[sd]?|cannot cope|not convinced|is not (clear|proven))\b/i;
-const FOR = /\b(supporters?|proponents?|advocates?|champions?|in favou?r of|backers?|argue that|point(s|ed)? (to|out)|benefits?|proof|shows? that|agree[sd]?)\b/i;
+const FOR =
+  /\b(supporters?|proponents?|advocates?|champions?|in favou?r of|backers?|argue that|point(s|ed)? (to|out)|benefits?|proof|shows? that|agree[sd]?)\b/i;
 const CONTRAST = /^(however|but|yet|still|nonetheless|nevertheless|even so|on the other hand)\b/i;
 /** "Not a benefit", "no proof": negation just before a supporting cue turns it round. */
 const NEGATED_FOR = /\b(not|no|never|little|hardly|lack of)\s+(\w+\s+)?(benefits?|proof|evidence)\b/i;
-const HEADING_AGAINST = /\b(against|critics?|objections?|concerns?|criticism|downsides?|drawbacks?|risks?|problems?|doubts?|sceptic\w*|skeptic\w*|opponents?)\b/i;
-const HEADING_FOR = /\b(the case for|arguments? for|in favou?r|supporters?|benefits?|advantages?|proponents?|advocates?|upsides?)\b/i;
+const HEADING_AGAINST =
+  /\b(against|critics?|objections?|concerns?|criticism|downsides?|drawbacks?|risks?|problems?|doubts?|sceptic\w*|skeptic\w*|opponents?)\b/i;
+const HEADING_FOR =
+  /\b(the case for|arguments? for|in favou?r|supporters?|benefits?|advantages?|proponents?|advocates?|upsides?)\b/i;
 
 /** The stance a sentence's own words take, without context. */
 export function cueStance(sentence: string): Stance {

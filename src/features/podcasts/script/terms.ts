@@ -4,7 +4,9 @@ import type { RankedSentence } from "./text.ts";
 
 /** Words that carry no subject of their own: reporting verbs, quantifiers, vague adjectives. */
 const EMPTY = new Set(
-  "say says said argue argues argued note notes noted point points pointed report reports reported warn warns warned claim claims claimed show shows showed shown found find finds make makes made become becomes became keep keeps take takes give gives gave also more most much many other others only even often about would could should every each some such very well still just like into than then what when where which while whose once whole part parts thing things people year years time times ones simply rather another several three four five seven eight nine hundred thousand million sixty thirty twenty want wants build builds stay stays move moves grow grows grown need needs cut cuts fell fall falls rise rises rose come comes came look looks seem seems help helps turn turns call calls called spend spends create creates return returns flat good better best high higher large small long longer short shorter hard easy strong weak clear sure true able less fewer least same different broadly effect effects way ways case cases kind kinds lot lots their there these those them they working however although though because since while first second third thirds half almost relative relatively young old older spread simple simpler special single common rich poor main major early late local real full free entire huge tiny distant great straight certain likely possible various own storing using making taking getting picking holding choosing choose indicates indicate must after before efficient inefficient".split(" "),
+  "say says said argue argues argued note notes noted point points pointed report reports reported warn warns warned claim claims claimed show shows showed shown found find finds make makes made become becomes became keep keeps take takes give gives gave also more most much many other others only even often about would could should every each some such very well still just like into than then what when where which while whose once whole part parts thing things people year years time times ones simply rather another several three four five seven eight nine hundred thousand million sixty thirty twenty want wants build builds stay stays move moves grow grows grown need needs cut cuts fell fall falls rise rises rose come comes came look looks seem seems help helps turn turns call calls called spend spends create creates return returns flat good better best high higher large small long longer short shorter hard easy strong weak clear sure true able less fewer least same different broadly effect effects way ways case cases kind kinds lot lots their there these those them they working however although though because since while first second third thirds half almost relative relatively young old older spread simple simpler special single common rich poor main major early late local real full free entire huge tiny distant great straight certain likely possible various own storing using making taking getting picking holding choosing choose indicates indicate must after before efficient inefficient".split(
+    " ",
+  ),
 );
 const WORD = /[\p{L}][\p{L}'-]*/gu;
 
@@ -29,7 +31,12 @@ export interface Term {
  * The passage's most telling terms: two-word names that recur in the whole text ("sick days") and
  * single nouns, weighted by how often the passage uses them and how rare they are elsewhere.
  */
-export function subjectTerms(passage: RankedSentence[], all: RankedSentence[], n: number, avoid: Set<string> = new Set()): Term[] {
+export function subjectTerms(
+  passage: RankedSentence[],
+  all: RankedSentence[],
+  n: number,
+  avoid: Set<string> = new Set(),
+): Term[] {
   const df = new Map<string, number>();
   const docCount = new Map<string, number>();
   const forms = new Map<string, Map<string, number>>();
@@ -41,7 +48,8 @@ export function subjectTerms(passage: RankedSentence[], all: RankedSentence[], n
           const keys: [string, string][] = [];
           if (nounish(w)) keys.push([contentStems(w)[0]!, w]);
           const next = words[i + 1];
-          if (next && nounish(next) && contentStems(w).length === 1 && !EMPTY.has(w.toLowerCase()) && w.length > 2) keys.push([`${contentStems(w)[0]} ${contentStems(next)[0]}`, `${w} ${next}`]);
+          if (next && nounish(next) && contentStems(w).length === 1 && !EMPTY.has(w.toLowerCase()) && w.length > 2)
+            keys.push([`${contentStems(w)[0]} ${contentStems(next)[0]}`, `${w} ${next}`]);
           for (const [key, form] of keys) {
             if (perSentence && seen.has(key)) continue;
             seen.add(key);
@@ -64,12 +72,20 @@ export function subjectTerms(passage: RankedSentence[], all: RankedSentence[], n
     .filter(([key]) => !key.split(" ").some((s) => avoid.has(s)))
     .filter(([key]) => !key.includes(" ") || (docCount.get(key) ?? 0) >= 2)
     // "sick" only ever in "sick days" is not a subject of its own.
-    .filter(([key]) => key.includes(" ") || !pairs.some(([pair, n]) => pair.split(" ").includes(key) && n >= (docCount.get(key) ?? 0)))
+    .filter(
+      ([key]) =>
+        key.includes(" ") || !pairs.some(([pair, n]) => pair.split(" ").includes(key) && n >= (docCount.get(key) ?? 0)),
+    )
     .map(([key, tf]) => {
       const rare = Math.log((total + 1) / ((df.get(key) ?? 0) + 0.5));
       // The form the text uses most ("cells", not the one "cell" of a heading).
       const text = [...forms.get(key)!.entries()].sort((a, b) => b[1] - a[1])[0]![0];
-      return { text, stems: key.split(" "), score: tf * rare * (key.includes(" ") ? 1.6 : 1), recurs: (docCount.get(key) ?? 0) >= 2 };
+      return {
+        text,
+        stems: key.split(" "),
+        score: tf * rare * (key.includes(" ") ? 1.6 : 1),
+        recurs: (docCount.get(key) ?? 0) >= 2,
+      };
     });
   // A subject recurs: a word used once in the whole text is rarely what a passage is about.
   const recurring = scored.filter((t) => t.recurs);

@@ -89,7 +89,13 @@ export function sectionsOf(markdown: string): Section[] {
     const text = line.replace(/^>\s?/, "");
     if (text.includes("|")) {
       flush();
-      buffer.push(text.split("|").map((c) => c.trim()).filter(Boolean).join(", "));
+      buffer.push(
+        text
+          .split("|")
+          .map((c) => c.trim())
+          .filter(Boolean)
+          .join(", "),
+      );
       flush();
       continue;
     }
@@ -107,7 +113,10 @@ export function wordCount(text: string): number {
  * Scores each sentence by TF-IDF cosine similarity to the whole text (how much of the text it
  * speaks for), with a small bonus for leading sentences of a section, where writers state points.
  */
-export function rankSentences(sections: Section[], opts: { minWords?: number; minStems?: number } = {}): RankedSentence[] {
+export function rankSentences(
+  sections: Section[],
+  opts: { minWords?: number; minStems?: number } = {},
+): RankedSentence[] {
   const minWords = opts.minWords ?? 5;
   const minStems = opts.minStems ?? 3;
   const out: RankedSentence[] = [];
@@ -121,7 +130,16 @@ export function rankSentences(sections: Section[], opts: { minWords?: number; mi
         const stems = contentStems(text);
         if (words < minWords || words > 70 || stems.length < minStems || isClutter(text)) return;
         const lead = si > 0 ? closeSentence(sentences[si - 1]!) : null;
-        out.push({ text: closeSentence(text), section, order: out.length, words, stems, score: pi === 0 && si === 0 ? 0.05 : 0, stance: stances[si]!, lead });
+        out.push({
+          text: closeSentence(text),
+          section,
+          order: out.length,
+          words,
+          stems,
+          score: pi === 0 && si === 0 ? 0.05 : 0,
+          stance: stances[si]!,
+          lead,
+        });
       });
     });
   });
@@ -147,7 +165,11 @@ export function rankSentences(sections: Section[], opts: { minWords?: number; mi
 }
 
 /** The best sentences within a word budget, near-duplicates skipped, back in reading order. */
-export function pickSentences(ranked: RankedSentence[], budgetWords: number, opts: { max?: number; exclude?: Set<number> } = {}): RankedSentence[] {
+export function pickSentences(
+  ranked: RankedSentence[],
+  budgetWords: number,
+  opts: { max?: number; exclude?: Set<number> } = {},
+): RankedSentence[] {
   const picked: RankedSentence[] = [];
   let words = 0;
   for (const s of [...ranked].sort((a, b) => b.score - a.score)) {
@@ -183,8 +205,12 @@ export function keyTerms(ranked: RankedSentence[], n: number): string[] {
     .map(([t]) => [...surface.get(t)!.entries()].sort((a, b) => b[1] - a[1])[0]![0]);
 }
 
-const NUMBER_WORDS = "two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|hundreds?|thousands?|millions?|twice|half|percent|per cent|dozens?";
-const EVIDENCE = new RegExp(`\\d|\\b(${NUMBER_WORDS}|study|studies|research(ers)?|data|survey|found|finds|measured|measurements?|evidence|according to|reported)\\b`, "i");
+const NUMBER_WORDS =
+  "two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|hundreds?|thousands?|millions?|twice|half|percent|per cent|dozens?";
+const EVIDENCE = new RegExp(
+  `\\d|\\b(${NUMBER_WORDS}|study|studies|research(ers)?|data|survey|found|finds|measured|measurements?|evidence|according to|reported)\\b`,
+  "i",
+);
 const HEDGE =
   /^(but|yet|still)\b|\b(however|although|though|despite|whereas|unclear|uncertain|unknown|not yet|limits?|limited|limitations?|risks?|critics?|worr(y|ies|ied)|preliminary|mixed|difficult|not a cure|may not|might not|cannot)\b/i;
 const EXAMPLE = /\b(for example|for instance|such as|e\.g\.|imagine|consider)\b|\d/i;

@@ -15,7 +15,10 @@ const MAX_TURN_CHARS = 4000;
 
 /** Parses JSON, tolerating a Markdown code fence around it (some models add one even in JSON mode). */
 export function parseJsonReply(reply: string): unknown {
-  const text = reply.trim().replace(/^```(?:json)?\s*/i, "").replace(/\s*```$/, "");
+  const text = reply
+    .trim()
+    .replace(/^```(?:json)?\s*/i, "")
+    .replace(/\s*```$/, "");
   try {
     return JSON.parse(text);
   } catch (e) {
@@ -40,11 +43,15 @@ export function parseTurns(reply: string, speakers: string[]): Turn[] {
   if (items.length === 0) throw new ReplyError("the transcript has no turns");
   const canonical = new Map(speakers.map((s) => [s.toLowerCase(), s]));
   return items.map((item, i) => {
-    if (!item || typeof item !== "object") throw new ReplyError(`turn ${i + 1} is not an object with "speaker" and "text"`);
+    if (!item || typeof item !== "object")
+      throw new ReplyError(`turn ${i + 1} is not an object with "speaker" and "text"`);
     const { speaker, text } = item as Record<string, unknown>;
     if (typeof speaker !== "string") throw new ReplyError(`turn ${i + 1} has no "speaker" string`);
     const name = canonical.get(speaker.trim().toLowerCase());
-    if (!name) throw new ReplyError(`turn ${i + 1} has speaker "${speaker}", but the only speakers are ${speakers.map((s) => `"${s}"`).join(" and ")}`);
+    if (!name)
+      throw new ReplyError(
+        `turn ${i + 1} has speaker "${speaker}", but the only speakers are ${speakers.map((s) => `"${s}"`).join(" and ")}`,
+      );
     if (typeof text !== "string" || text.trim() === "") throw new ReplyError(`turn ${i + 1} has no "text"`);
     if (text.length > MAX_TURN_CHARS) throw new ReplyError(`turn ${i + 1} is longer than ${MAX_TURN_CHARS} characters`);
     return { speaker: name, text: text.replace(/\s+/g, " ").trim() };
@@ -59,7 +66,9 @@ export function parseOutline(reply: string, maxSegments: number): OutlineSegment
     if (!item || typeof item !== "object") throw new ReplyError(`segment ${i + 1} is not an object with a "title"`);
     const { title, points } = item as Record<string, unknown>;
     if (typeof title !== "string" || title.trim() === "") throw new ReplyError(`segment ${i + 1} has no "title"`);
-    const list = Array.isArray(points) ? points.filter((p): p is string => typeof p === "string" && p.trim() !== "") : [];
+    const list = Array.isArray(points)
+      ? points.filter((p): p is string => typeof p === "string" && p.trim() !== "")
+      : [];
     return { title: title.trim(), points: list.map((p) => p.trim()) };
   });
 }

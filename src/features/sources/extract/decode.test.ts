@@ -14,7 +14,9 @@ describe("charset handling", () => {
 
   test("reads <meta charset>, <meta http-equiv> and the XML prolog", () => {
     expect(sniffDeclaredCharset(utf8('<meta charset="koi8-r">'))).toBe("koi8-r");
-    expect(sniffDeclaredCharset(utf8('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-2">'))).toBe("iso-8859-2");
+    expect(sniffDeclaredCharset(utf8('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-2">'))).toBe(
+      "iso-8859-2",
+    );
     expect(sniffDeclaredCharset(utf8('<?xml version="1.0" encoding="windows-1251"?><html>'))).toBe("windows-1251");
     // A declaration readable as ASCII cannot be UTF-16, so it means UTF-8.
     expect(sniffDeclaredCharset(utf8('<meta charset="utf-16">'))).toBe("utf-8");

@@ -35,7 +35,11 @@ describe("dropInertBlocks", () => {
     const html = `<html><head><title>Sea wall</title><script>var a = "<!--";</script>
       <script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-02-01T08:00:00Z"}</script></head>
       <body><article><h1>Sea wall</h1>${STORY}</article><!-- footer --></body></html>`;
-    const r = await extract({ body: new TextEncoder().encode(html), contentType: "text/html", url: "https://news.example/sea-wall" });
+    const r = await extract({
+      body: new TextEncoder().encode(html),
+      contentType: "text/html",
+      url: "https://news.example/sea-wall",
+    });
     expect(r.publishedAt).toBe("2024-02-01T08:00:00.000Z");
     expect(r.markdown).toContain("The harbour wall was rebuilt");
   });

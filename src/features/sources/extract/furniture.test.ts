@@ -30,7 +30,17 @@ describe("bylines, date lines, credits and tag lines stay out of the body", () =
       <p>Filed under: Ferries, Island council, Transport</p>
       <div class="article-tags"><a href="/t/ferries">Ferries</a> <a href="/t/council">Council</a></div>`);
     for (const sentence of STORY) expect(r.markdown).toContain(sentence);
-    for (const line of ["Megan Pritchard", "Nov 19, 2019", "18 NOV 2019", "Photograph: Ann Lee", "low tide", "Harbour Herald archive", "Filed under", "Island council", "[Ferries]"]) {
+    for (const line of [
+      "Megan Pritchard",
+      "Nov 19, 2019",
+      "18 NOV 2019",
+      "Photograph: Ann Lee",
+      "low tide",
+      "Harbour Herald archive",
+      "Filed under",
+      "Island council",
+      "[Ferries]",
+    ]) {
       expect(r.markdown).not.toContain(line);
     }
     expect(r.markdown).toContain("![The slipway](https://news.example/slipway.jpg)");
@@ -38,14 +48,18 @@ describe("bylines, date lines, credits and tag lines stay out of the body", () =
   });
 
   test("a byline the page's metadata already names is still removed from the body, and the metadata wins", async () => {
-    const r = await extracted(`<h1>Ferry</h1><p class="byline">By <a href="/staff/megan">Megan Pritchard</a>, Transport correspondent</p>${STORY.map((s) => `<p>${s}</p>`).join("")}`, '<meta name="author" content="Megan Pritchard">');
+    const r = await extracted(
+      `<h1>Ferry</h1><p class="byline">By <a href="/staff/megan">Megan Pritchard</a>, Transport correspondent</p>${STORY.map((s) => `<p>${s}</p>`).join("")}`,
+      '<meta name="author" content="Megan Pritchard">',
+    );
     expect(r.markdown).not.toContain("Transport correspondent");
     expect(r.markdown).toContain(STORY[3]!);
     expect(r.byline).toBe("Megan Pritchard");
   });
 
   test("captions ending in a credit, dates in other languages and 'Related:' pointers go; look-alike prose stays", async () => {
-    const prose = "More than 200 islanders signed the petition, which the council's transport committee will hear in March.";
+    const prose =
+      "More than 200 islanders signed the petition, which the council's transport committee will hear in March.";
     const figures = "Updated figures for 2019 show one crossing in nine was cancelled.";
     const r = await extracted(`
       <h1>Ferry</h1>
@@ -58,11 +72,14 @@ describe("bylines, date lines, credits and tag lines stay out of the body", () =
       <p>${figures}</p>
       <p>${STORY[2]}</p>`);
     for (const sentence of [STORY[0]!, STORY[1]!, STORY[2]!, prose, figures]) expect(r.markdown).toContain(sentence);
-    for (const line of ["janeiro", "Passengers queue", "AP Photo", "Related", "ten-year high"]) expect(r.markdown).not.toContain(line);
+    for (const line of ["janeiro", "Passengers queue", "AP Photo", "Related", "ten-year high"])
+      expect(r.markdown).not.toContain(line);
   });
 
   test("a time heading an entry of a live page and a heading naming a month are kept", async () => {
-    const r = await extracted(`<h1>The latest</h1><p>${STORY[0]}</p><h3>4:14 p.m.</h3><p>${STORY[1]}</p><h2>Clinching in November</h2><p>${STORY[2]}</p>`);
+    const r = await extracted(
+      `<h1>The latest</h1><p>${STORY[0]}</p><h3>4:14 p.m.</h3><p>${STORY[1]}</p><h2>Clinching in November</h2><p>${STORY[2]}</p>`,
+    );
     expect(r.markdown).toContain("4:14 p.m.");
     expect(r.markdown).toContain("## Clinching in November");
   });

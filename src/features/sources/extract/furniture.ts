@@ -6,7 +6,28 @@ import { measure, nameWords } from "./noise.ts";
 const FURNITURE_WORD =
   /^(?:byline|bylines|dateline|timestamp|caption|captions|credit|credits|tags|tagline|taglist|filed|author|authors|writer|contributor|pubdate|published|updated)$/;
 // "author-bio" and "caption-text" are lines; "article-author-page" wrappers rarely are: the share rule guards them.
-const BLOCKS = new Set(["P", "DIV", "SPAN", "SMALL", "TIME", "LI", "UL", "H2", "H3", "H4", "H5", "H6", "ADDRESS", "CITE", "SECTION", "HEADER", "FIGCAPTION", "DL", "DD", "DT"]);
+const BLOCKS = new Set([
+  "P",
+  "DIV",
+  "SPAN",
+  "SMALL",
+  "TIME",
+  "LI",
+  "UL",
+  "H2",
+  "H3",
+  "H4",
+  "H5",
+  "H6",
+  "ADDRESS",
+  "CITE",
+  "SECTION",
+  "HEADER",
+  "FIGCAPTION",
+  "DL",
+  "DD",
+  "DT",
+]);
 // A line this long is prose, whatever it starts with; a caption may run longer, up to its credit.
 const MAX_LINE = 160;
 const MAX_CAPTION = 320;
@@ -24,20 +45,32 @@ const WEEKDAY =
   "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|" +
   "montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lunes|martes|miércoles|jueves|viernes|sábado|domingo|segunda|terça|quarta|quinta|sexta|feira";
 const word = (alternatives: string) => `(?<![\\p{L}\\p{N}])(?:${alternatives})\\.?(?![\\p{L}])`;
-const DATE_WORDS = new RegExp(`${word(MONTH)}|\\d{1,4}[./-]\\d{1,2}[./-]\\d{1,4}|\\b\\d{1,2}:\\d{2}\\b|\\b(?:19|20)\\d{2}\\b|\\b\\d+\\s+(?:minutes?|hours?|days?)\\s+ago\\b`, "iu");
+const DATE_WORDS = new RegExp(
+  `${word(MONTH)}|\\d{1,4}[./-]\\d{1,2}[./-]\\d{1,4}|\\b\\d{1,2}:\\d{2}\\b|\\b(?:19|20)\\d{2}\\b|\\b\\d+\\s+(?:minutes?|hours?|days?)\\s+ago\\b`,
+  "iu",
+);
 // What else a date line may say: "Tuesday, 19 November 2019 at 6:55 AM EST", "22 de janeiro de 2018 às 0:13".
-const DATE_FILLER = new RegExp(`${word(MONTH)}|${word(WEEKDAY)}|${word("am|pm|a\\.m|p\\.m|utc|gmt|[a-z]st|[a-z]dt|cet|cest|at|on|um|le|de|del|the|às|à|a las|h")}`, "giu");
-const LEADS = "updated|posted|published|last updated|first published|modified|originally published|publi[ée]e?|mis à jour|aktualisiert|veröffentlicht|actualizado|publicado";
+const DATE_FILLER = new RegExp(
+  `${word(MONTH)}|${word(WEEKDAY)}|${word("am|pm|a\\.m|p\\.m|utc|gmt|[a-z]st|[a-z]dt|cet|cest|at|on|um|le|de|del|the|às|à|a las|h")}`,
+  "giu",
+);
+const LEADS =
+  "updated|posted|published|last updated|first published|modified|originally published|publi[ée]e?|mis à jour|aktualisiert|veröffentlicht|actualizado|publicado";
 const DATE_LEAD = new RegExp(`^(?:${LEADS})(?![\\p{L}])`, "iu");
-const DATE_LEADS = new RegExp(`${word(LEADS)}|${word("ago|today|yesterday|by|on|at|minutes?|mins?|hours?|hrs?|days?")}`, "giu");
+const DATE_LEADS = new RegExp(
+  `${word(LEADS)}|${word("ago|today|yesterday|by|on|at|minutes?|mins?|hours?|hrs?|days?")}`,
+  "giu",
+);
 const RELATIVE_DATE = /\b(?:ago|today|yesterday)\b/i;
 const CREDIT =
   /^[([]?\s*(?:(?:photo|image|picture|photograph|foto|video|illustration)s?\s*(?:credits?|by|courtesy(?: of)?|source)?|credits?|source|courtesy(?: of)?)\s*[:：/|]/iu;
 // A caption ending in its credit: "… outside a Home Depot in Hialeah, Fla. (AP Photo/Alan Diaz, File)".
 const CAPTION_CREDIT =
   /\((?:[^()]*\b(?:photo|photograph|image|picture|foto|credit)s?\b[^()]*|[^()]*(?:getty images|reuters|afp|ap photo|shutterstock|istock|epa))\)\s*$/iu;
-const CREDIT_TRAIL = /(?:\/|\||\b)(?:getty images|afp|reuters|associated press|ap photo|shutterstock|istock|epa|alamy)\)?\s*$/iu;
-const FILED = /^(?:filed under|tags?|tagged(?: with)?|topics?|categories|category|posted in|more on|related topics|themen|mots-clés|etiquetas)\s*[:：]/iu;
+const CREDIT_TRAIL =
+  /(?:\/|\||\b)(?:getty images|afp|reuters|associated press|ap photo|shutterstock|istock|epa|alamy)\)?\s*$/iu;
+const FILED =
+  /^(?:filed under|tags?|tagged(?: with)?|topics?|categories|category|posted in|more on|related topics|themen|mots-clés|etiquetas)\s*[:：]/iu;
 // A pointer to other stories, with a link in it: "Related: …", "Read more: …", "You may also like …".
 // Single words ("More", "Watch") only count with a separator after them: "More than 100 …" is prose.
 const ELSEWHERE_PHRASE =
@@ -45,13 +78,17 @@ const ELSEWHERE_PHRASE =
 const ELSEWHERE_WORD = /^(?:more|watch|listen|recommended|trending|also)\s*[:：|–—-]/iu;
 const BY = /^(?:by|written by|words by|reporting by|von|par|por|di)\s+(.+)$/iu;
 // Words a name may hold besides capitalised ones.
-const NAME_PARTICLE = /^(?:de|da|di|del|der|den|van|von|le|la|du|bin|al|y|e|and|und|et|the|&|\||—|–|-|,|in|at|for|of)$/iu;
+const NAME_PARTICLE =
+  /^(?:de|da|di|del|der|den|van|von|le|la|du|bin|al|y|e|and|und|et|the|&|\||—|–|-|,|in|at|for|of)$/iu;
 
 /** "By Jane Doe and John Roe, Reuters" → the names, when every word reads as part of a name or a credit. */
 export function bylineOf(line: string): string | null {
   const rest = BY.exec(line)?.[1]?.trim();
   if (!rest || rest.length > 100 || /[.!?]\s+\p{Lu}|[.!?]$/u.test(rest.replace(/\b\p{Lu}\.\s*/gu, ""))) return null;
-  const tokens = rest.split(/\s+|(?=,)/u).map((t) => t.replace(/^[,(]+|[,)]+$/g, "")).filter(Boolean);
+  const tokens = rest
+    .split(/\s+|(?=,)/u)
+    .map((t) => t.replace(/^[,(]+|[,)]+$/g, ""))
+    .filter(Boolean);
   if (!tokens.length || tokens.length > 14) return null;
   const named = tokens.every((t) => NAME_PARTICLE.test(t) || /^[\p{Lu}\d@]/u.test(t));
   return named && /^\p{Lu}/u.test(tokens[0]!) ? rest.replace(/\s*[|,–—-]\s*$/u, "") : null;
@@ -83,7 +120,12 @@ function lineKind(line: string): Kind | null {
   if (line.length > MAX_LINE) return line.length <= MAX_CAPTION && CAPTION_CREDIT.test(line) ? "credit" : null;
   if (bylineOf(line)) return "byline";
   if (FILED.test(line)) return "filed";
-  if (CREDIT.test(line) || CAPTION_CREDIT.test(line) || (line.length <= 80 && CREDIT_TRAIL.test(line) && !/[.!?]\s/.test(line))) return "credit";
+  if (
+    CREDIT.test(line) ||
+    CAPTION_CREDIT.test(line) ||
+    (line.length <= 80 && CREDIT_TRAIL.test(line) && !/[.!?]\s/.test(line))
+  )
+    return "credit";
   if (isDateLine(line)) return "date";
   return null;
 }
@@ -122,7 +164,9 @@ export function dropStoryFurniture(root: Element): { byline: string | null } {
       // Only short blocks are read as lines, so a deep page costs one pass, not one per level.
       const line = size <= MAX_CAPTION ? lineText(el) : "";
       const links = sizes.get(el)?.links ?? 0;
-      const kind = line ? (lineKind(line) ?? (pointsElsewhere(line, links / Math.max(size, 1)) ? "elsewhere" : null)) : null;
+      const kind = line
+        ? (lineKind(line) ?? (pointsElsewhere(line, links / Math.max(size, 1)) ? "elsewhere" : null))
+        : null;
       if (kind || (namedFurniture(el) && size < total * STORY_SHARE)) {
         if (kind === "byline") byline ??= bylineOf(line);
         doomed.push(el);

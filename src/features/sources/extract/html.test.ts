@@ -7,8 +7,17 @@ async function fixture(name: string): Promise<Uint8Array> {
   return new Uint8Array(await Bun.file(new URL(name, FIXTURES)).arrayBuffer());
 }
 
-async function page(name: string, url: string, extra: { charset?: string; contentType?: string } = {}): Promise<Extracted> {
-  return extract({ body: await fixture(name), contentType: extra.contentType ?? "text/html", charset: extra.charset, url });
+async function page(
+  name: string,
+  url: string,
+  extra: { charset?: string; contentType?: string } = {},
+): Promise<Extracted> {
+  return extract({
+    body: await fixture(name),
+    contentType: extra.contentType ?? "text/html",
+    charset: extra.charset,
+    url,
+  });
 }
 
 function expectAll(markdown: string, present: string[], absent: string[]): void {
@@ -24,7 +33,7 @@ describe("HTML article pages", () => {
       [
         "A tidal lagoon off the Welsh coast has finally been approved by ministers",
         "## Costs and concerns",
-        "> \"We have listened to every objection",
+        '> "We have listened to every objection',
         "with the first turbines turning before the end of the decade.",
       ],
       [
@@ -61,7 +70,15 @@ describe("HTML article pages", () => {
         "## Préparation",
         "la crème doit rester légèrement tremblotante au centre.",
       ],
-      ["cookies pour mesurer", "Toutes les recettes", "Pâtisserie bretonne", "toute la famille s’est régalée", "Épingler sur Pinterest", "Reproduction interdite", "\uFFFD"],
+      [
+        "cookies pour mesurer",
+        "Toutes les recettes",
+        "Pâtisserie bretonne",
+        "toute la famille s’est régalée",
+        "Épingler sur Pinterest",
+        "Reproduction interdite",
+        "\uFFFD",
+      ],
     );
     expect(r.title).toBe("La crème brûlée de ma grand-mère");
     expect(r.byline).toBe("Élodie Marchand");
@@ -71,7 +88,8 @@ describe("HTML article pages", () => {
   });
 
   test("the HTTP charset wins over the document's own declaration", async () => {
-    const html = '<html><head><meta charset="utf-8"><title>Caf\xe9</title></head><body><article><p>Un caf\xe9 cr\xe8me, s\'il vous pla\xeet, avec un croissant et un verre d\'eau fra\xeeche.</p></article></body></html>';
+    const html =
+      "<html><head><meta charset=\"utf-8\"><title>Caf\xe9</title></head><body><article><p>Un caf\xe9 cr\xe8me, s'il vous pla\xeet, avec un croissant et un verre d'eau fra\xeeche.</p></article></body></html>";
     const body = Uint8Array.from(html, (c) => c.charCodeAt(0));
     const r = await extract({ body, contentType: "text/html", charset: "ISO-8859-1", url: "https://bistro.example/" });
     expect(r.markdown).toContain("Un café crème, s'il vous plaît");
@@ -92,7 +110,19 @@ describe("HTML article pages", () => {
         "- Keep read transactions short.",
         "**readers never block writers and writers never block readers**",
       ],
-      ["](/", "](images/", "](../", "[]", "![](", "javascript:", "Get 20% off", "Browse all tags", "You might also like", "Hacker News", "Content licensed CC BY 4.0"],
+      [
+        "](/",
+        "](images/",
+        "](../",
+        "[]",
+        "![](",
+        "javascript:",
+        "Get 20% off",
+        "Browse all tags",
+        "You might also like",
+        "Hacker News",
+        "Content licensed CC BY 4.0",
+      ],
     );
     expect(r.title).toBe("Understanding SQLite's write-ahead log");
     expect(r.byline).toBe("Priya Raman");
@@ -105,8 +135,23 @@ describe("HTML article pages", () => {
     const r = await page("magazine-webforms.html", "https://longitude.example.com/stories/lighthouse-keepers.aspx");
     expectAll(
       r.markdown,
-      ["the light on Sable Point was trimmed, wound and polished by hand", "listening for a foghorn that has not sounded in twenty-five years", "the crossing takes forty minutes instead of three hours"],
-      ["Follow us on Instagram", "print edition", "Photography portfolio", "Email this story", "Get our best long reads", "Join the discussion", "Cape Race", "Driving the ice roads", "Meridian Press", "__VIEWSTATE"],
+      [
+        "the light on Sable Point was trimmed, wound and polished by hand",
+        "listening for a foghorn that has not sounded in twenty-five years",
+        "the crossing takes forty minutes instead of three hours",
+      ],
+      [
+        "Follow us on Instagram",
+        "print edition",
+        "Photography portfolio",
+        "Email this story",
+        "Get our best long reads",
+        "Join the discussion",
+        "Cape Race",
+        "Driving the ice roads",
+        "Meridian Press",
+        "__VIEWSTATE",
+      ],
     );
     expect(r.title).toBe("The last lighthouse keepers");
     expect(r.byline).toBe("Tom Okafor");
@@ -118,7 +163,11 @@ describe("HTML article pages", () => {
   test("JSON-LD datePublished is used when nothing else gives a date, including inside @graph", async () => {
     const html = `<html><head><title>Graph</title><script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"X"},{"@type":"Article","datePublished":"2021-07-04 16:20:00+02:00"}]}</script></head>
       <body><article><p>${"Independence day fireworks were postponed because of the storm over the bay. ".repeat(8)}</p></article></body></html>`;
-    const r = await extract({ body: new TextEncoder().encode(html), contentType: "text/html", url: "https://x.example/p" });
+    const r = await extract({
+      body: new TextEncoder().encode(html),
+      contentType: "text/html",
+      url: "https://x.example/p",
+    });
     expect(r.publishedAt).toBe("2021-07-04T14:20:00.000Z");
   });
 
@@ -148,7 +197,11 @@ describe("HTML article pages", () => {
   test("the excerpt is at most 300 characters", async () => {
     const long = "word ".repeat(200);
     const html = `<html><head><meta name="description" content="${long}"></head><body><p>${"Some readable text in a paragraph. ".repeat(20)}</p></body></html>`;
-    const r = await extract({ body: new TextEncoder().encode(html), contentType: "text/html", url: "https://x.example/" });
+    const r = await extract({
+      body: new TextEncoder().encode(html),
+      contentType: "text/html",
+      url: "https://x.example/",
+    });
     expect(r.excerpt!.length).toBeLessThanOrEqual(300);
     expect(r.excerpt).toEndWith("…");
   });

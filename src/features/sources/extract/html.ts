@@ -42,7 +42,10 @@ function parse(html: string): Document {
   try {
     return parseDocument(html);
   } catch (error) {
-    throw new ExtractError("malformed_document", `the HTML could not be parsed: ${error instanceof Error ? error.message : error}`);
+    throw new ExtractError(
+      "malformed_document",
+      `the HTML could not be parsed: ${error instanceof Error ? error.message : error}`,
+    );
   }
 }
 

@@ -4,13 +4,24 @@ import { extractHtml } from "./html.ts";
 import { extractPdf } from "./pdf.ts";
 import { nestingDepth } from "./nesting.ts";
 import { extractPlainText } from "./text.ts";
-import { DEFAULT_EXTRACT_LIMITS, ExtractError, type ExtractInput, type ExtractLimits, type Extracted } from "./types.ts";
+import {
+  DEFAULT_EXTRACT_LIMITS,
+  ExtractError,
+  type ExtractInput,
+  type ExtractLimits,
+  type Extracted,
+} from "./types.ts";
 import { mediaType } from "../../../media-type.ts";
 
 export { countWords, htmlToMarkdown } from "./markdown.ts";
 export {
-  DEFAULT_EXTRACT_LIMITS, EXTRACT_ERROR_CODES, ExtractError,
-  type ExtractErrorCode, type ExtractInput, type ExtractLimits, type Extracted,
+  DEFAULT_EXTRACT_LIMITS,
+  EXTRACT_ERROR_CODES,
+  ExtractError,
+  type ExtractErrorCode,
+  type ExtractInput,
+  type ExtractLimits,
+  type Extracted,
 } from "./types.ts";
 
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
@@ -40,7 +51,11 @@ function shallowEnough(html: string, maxDepth: number): string {
  */
 export async function extract(input: ExtractInput, limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS): Promise<Extracted> {
   const type = mediaType(input.contentType);
-  if (HTML_TYPES.has(type)) return extractHtml(shallowEnough(textual(decodeMarkup(input.body, input.charset), type), limits.maxDepth), input.url);
+  if (HTML_TYPES.has(type))
+    return extractHtml(
+      shallowEnough(textual(decodeMarkup(input.body, input.charset), type), limits.maxDepth),
+      input.url,
+    );
   if (type === "application/pdf") return extractPdf(input.body, input.url, undefined, limits.maxPdfPages);
   if (TEXT_TYPES.has(type)) return extractPlainText(textual(decodeText(input.body, input.charset), type), input.url);
   throw new ExtractError("unsupported_content_type", `cannot extract content from ${type || "an unknown type"}`);

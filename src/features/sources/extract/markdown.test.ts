@@ -43,8 +43,12 @@ describe("htmlToMarkdown", () => {
   });
 
   test("uses an image's srcset when it has no src, and encodes spaces and parentheses in URLs", () => {
-    expect(htmlToMarkdown('<img srcset="/a%20b.png 1x, /b.png 2x" alt="s">', BASE)).toBe("![s](https://ex.example/a%20b.png)");
-    expect(htmlToMarkdown('<a href="/wiki/Foo_(bar)">Foo</a>', BASE)).toBe("[Foo](https://ex.example/wiki/Foo_%28bar%29)");
+    expect(htmlToMarkdown('<img srcset="/a%20b.png 1x, /b.png 2x" alt="s">', BASE)).toBe(
+      "![s](https://ex.example/a%20b.png)",
+    );
+    expect(htmlToMarkdown('<a href="/wiki/Foo_(bar)">Foo</a>', BASE)).toBe(
+      "[Foo](https://ex.example/wiki/Foo_%28bar%29)",
+    );
   });
 
   test("turns tables into GFM tables with the first row as header", () => {
@@ -56,7 +60,9 @@ describe("htmlToMarkdown", () => {
   });
 
   test('text lines starting "1)" stay text: CommonMark would read them as an ordered list and drop the numbers', () => {
-    expect(htmlToMarkdown("<p>Offers:<br>1) Lego set<br>2) Pista Polistil</p><p>3) Thriller</p>", BASE)).toBe("Offers:\n1\\) Lego set\n2\\) Pista Polistil\n\n3\\) Thriller");
+    expect(htmlToMarkdown("<p>Offers:<br>1) Lego set<br>2) Pista Polistil</p><p>3) Thriller</p>", BASE)).toBe(
+      "Offers:\n1\\) Lego set\n2\\) Pista Polistil\n\n3\\) Thriller",
+    );
   });
 
   test("an empty or whitespace-only input gives an empty string", () => {
@@ -67,7 +73,9 @@ describe("htmlToMarkdown", () => {
 
 describe("countWords", () => {
   test("counts words, not link targets or image syntax", () => {
-    expect(countWords("Hello world, don't [link text](https://a.example/c/d) ![alt words](x.png) https://bare.example/x/y")).toBe(5);
+    expect(
+      countWords("Hello world, don't [link text](https://a.example/c/d) ![alt words](x.png) https://bare.example/x/y"),
+    ).toBe(5);
   });
 
   test("keeps hyphenated and dotted words whole", () => {

@@ -41,7 +41,7 @@ export function htmlToMarkdown(html: string, baseUrl: string): string {
 }
 
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
-const WORD = /[\p{L}\p{N}\p{M}]+(?:['’.\-][\p{L}\p{N}\p{M}]+)*/gu;
+const WORD = /[\p{L}\p{N}\p{M}]+(?:['’.-][\p{L}\p{N}\p{M}]+)*/gu;
 const MD_IMAGE = /!\[[^\]]*\]\([^)]*\)/g;
 const MD_LINK = /\[([^\]]*)\]\([^)]*\)/g;
 const BARE_URL = /\bhttps?:\/\/\S+/g;

@@ -37,7 +37,12 @@ function collect(document: Document): Found {
     const tag = el.tagName;
     if (el.hasAttribute("itemprop") && el.getAttribute("itemprop") === "datePublished") found.itemDate ??= el;
     if (tag === "META") {
-      const key = (el.getAttribute("property") ?? el.getAttribute("name") ?? el.getAttribute("itemprop") ?? `http-equiv:${el.getAttribute("http-equiv") ?? ""}`).toLowerCase();
+      const key = (
+        el.getAttribute("property") ??
+        el.getAttribute("name") ??
+        el.getAttribute("itemprop") ??
+        `http-equiv:${el.getAttribute("http-equiv") ?? ""}`
+      ).toLowerCase();
       const value = clean(el.getAttribute("content"));
       if (value && !found.metas.has(key)) found.metas.set(key, value);
     } else if (tag === "TIME" && el.hasAttribute("datetime")) {
@@ -95,7 +100,17 @@ function timeDate(el: Element | undefined): string | null {
 
 function publishedAt(found: Found): string | null {
   return (
-    toRfc3339(meta(found, "article:published_time", "og:article:published_time", "datepublished", "date", "dc.date", "dc.date.issued")) ??
+    toRfc3339(
+      meta(
+        found,
+        "article:published_time",
+        "og:article:published_time",
+        "datepublished",
+        "date",
+        "dc.date",
+        "dc.date.issued",
+      ),
+    ) ??
     jsonLdDate(found.jsonLd) ??
     timeDate(found.itemDate) ??
     timeDate(found.articleTime) ??

@@ -27,12 +27,21 @@ describe("nestingDepth", () => {
 
   test.each([
     ["nested divs", nestedDivs(40)],
-    ["unclosed paragraphs and list items stay shallow", `<body>${"<p>one".repeat(300)}<ul>${"<li>two".repeat(300)}</ul></body>`],
+    [
+      "unclosed paragraphs and list items stay shallow",
+      `<body>${"<p>one".repeat(300)}<ul>${"<li>two".repeat(300)}</ul></body>`,
+    ],
     ["a block closes an open paragraph", `<p>a<div>b<p>c<section>d</section></div>`],
     ["table cells and rows close each other", `<table>${"<tr><td>a<td>b".repeat(50)}</table>`],
     ["void elements and end tags that match nothing", `<div><br><img src=x><hr></span></b><input></div><div>`],
-    ["self-closing only counts inside svg and math", `<div/><div/><svg><g/><path d="M0 0"/><g><rect/></g></svg><span/>`],
-    ["raw text holds no elements", `<div><script>if (a <b) document.write("<div><div><div>")</script><style>p>a{}</style><textarea><div></textarea></div>`],
+    [
+      "self-closing only counts inside svg and math",
+      `<div/><div/><svg><g/><path d="M0 0"/><g><rect/></g></svg><span/>`,
+    ],
+    [
+      "raw text holds no elements",
+      `<div><script>if (a <b) document.write("<div><div><div>")</script><style>p>a{}</style><textarea><div></textarea></div>`,
+    ],
     ["quoted attributes may hold brackets", `<div title="a > b" data-x='<div><div>'><span class=x>t</span></div>`],
     ["comments and doctype hold no elements", `<!doctype html><!-- <div><div> --><div><?php echo 1 ?></div>`],
     ["an end tag closes everything opened inside it", `<div><span><b><i>x</div><div>y</div>`],

@@ -6,7 +6,11 @@ import { looksLikeNoise } from "./noise.ts";
 const URL_ = "https://news.example/2024/05/ferry";
 
 function paragraphs(topic: string, n: number): string {
-  return Array.from({ length: n }, (_, i) => `<p>${topic} paragraph ${i + 1}: the council met on Tuesday evening and heard from residents, engineers and the ferry company about the timetable, the fares and the state of the slipway.</p>`).join("\n");
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>${topic} paragraph ${i + 1}: the council met on Tuesday evening and heard from residents, engineers and the ferry company about the timetable, the fares and the state of the slipway.</p>`,
+  ).join("\n");
 }
 
 async function page(body: string): Promise<Extracted> {
@@ -20,10 +24,25 @@ function element(html: string): Element {
 
 describe("noise names are read word by word", () => {
   test("a class naming an ad, a promo or a share bar is noise; one that merely contains the letters is not", () => {
-    for (const html of ['<div class="ad-column-l">', '<div class="adSlot">', '<div id="top-banner-ad">', '<div class="promo-box">', '<div class="share_tools">', '<div class="x related-posts">']) {
+    for (const html of [
+      '<div class="ad-column-l">',
+      '<div class="adSlot">',
+      '<div id="top-banner-ad">',
+      '<div class="promo-box">',
+      '<div class="share_tools">',
+      '<div class="x related-posts">',
+    ]) {
       expect(looksLikeNoise(element(html))).toBe(true);
     }
-    for (const html of ['<section class="non-ad-column-l pr5-l">', '<div class="no-ads">', '<div class="ad-free story">', '<div class="m-advertisement-off-canvas--pusher">', '<div class="shadow">', '<div class="social-media-embed">', '<div class="header">']) {
+    for (const html of [
+      '<section class="non-ad-column-l pr5-l">',
+      '<div class="no-ads">',
+      '<div class="ad-free story">',
+      '<div class="m-advertisement-off-canvas--pusher">',
+      '<div class="shadow">',
+      '<div class="social-media-embed">',
+      '<div class="header">',
+    ]) {
       expect(looksLikeNoise(element(html))).toBe(false);
     }
   });
@@ -77,7 +96,9 @@ describe("noise is marked, Readability chooses on the intact page, then noise go
   });
 
   test("a one-paragraph ad box loses nothing of its mark when Readability swaps the box for its paragraph", async () => {
-    const r = await page(`<article><h1>Fares</h1>${paragraphs("Fares", 3)}<div class="ad-slot ad-inline"><p>Sponsored: Discover luxury cruises along the fjords this summer.</p></div>${paragraphs("More", 2)}</article>`);
+    const r = await page(
+      `<article><h1>Fares</h1>${paragraphs("Fares", 3)}<div class="ad-slot ad-inline"><p>Sponsored: Discover luxury cruises along the fjords this summer.</p></div>${paragraphs("More", 2)}</article>`,
+    );
     expect(r.markdown).toContain("More paragraph 2:");
     expect(r.markdown).not.toContain("luxury cruises");
   });

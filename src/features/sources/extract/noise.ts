@@ -36,7 +36,9 @@ export function nameWords(name: string): string[] {
 function namesNoise(name: string): boolean {
   const w = nameWords(name);
   if (w.some((word) => STORY_MATERIAL.test(word))) return false;
-  return w.some((word, i) => NOISE_WORD.test(word) && !NEGATES_NEXT.test(w[i - 1] ?? "") && !NEGATES_PREVIOUS.test(w[i + 1] ?? ""));
+  return w.some(
+    (word, i) => NOISE_WORD.test(word) && !NEGATES_NEXT.test(w[i - 1] ?? "") && !NEGATES_PREVIOUS.test(w[i + 1] ?? ""),
+  );
 }
 
 /** Each class name and the id are judged as whole tokens, never as one run-together string. */

@@ -44,7 +44,8 @@ const INDENT_EMS = 0.8;
 // one must appear on.
 const EDGE_LINES = 2;
 const RUNNING_SHARE = 0.4;
-const PAGE_NUMBER = /^(?:(?:page|seite|p\.)\s*)?(?:\d{1,4}|[ivxlc]{1,7})(?:\s*(?:of|\/|von|sur)\s*\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$/iu;
+const PAGE_NUMBER =
+  /^(?:(?:page|seite|p\.)\s*)?(?:\d{1,4}|[ivxlc]{1,7})(?:\s*(?:of|\/|von|sur)\s*\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$/iu;
 const MIN_FULL_EMS = 35;
 const HEADING_MAX_WORDS = 12;
 
@@ -59,7 +60,14 @@ function pageLines(items: StructuredTextItem[], page: number): Line[] {
       const main = parts.reduce((best, item) => (chars(item) > chars(best) ? item : best));
       const first = parts.find((item) => item.str.trim()) ?? parts[0]!;
       const last = parts.findLast((item) => item.str.trim()) ?? parts[parts.length - 1]!;
-      lines.push({ text, size: round(main.fontSize || main.height), x: first.x, y: main.y, width: last.x + last.width - first.x, page });
+      lines.push({
+        text,
+        size: round(main.fontSize || main.height),
+        x: first.x,
+        y: main.y,
+        width: last.x + last.width - first.x,
+        page,
+      });
     }
     parts = [];
   };
@@ -104,7 +112,10 @@ function percentile(values: number[], p: number): number {
 
 /** The body's font size, its usual line spacing and the width of a full line of it. */
 function measureLayout(lines: Line[]): Layout {
-  const bodySize = mostCommon(lines.map((l) => l.size), lines.map((l) => l.text.length));
+  const bodySize = mostCommon(
+    lines.map((l) => l.size),
+    lines.map((l) => l.text.length),
+  );
   const body = lines.filter((l) => l.size === bodySize);
   const gaps: number[] = [];
   for (let i = 1; i < body.length; i++) {
@@ -112,7 +123,10 @@ function measureLayout(lines: Line[]): Layout {
     if (body[i]!.page === body[i - 1]!.page && gap > 0 && gap < bodySize * 3) gaps.push(gap);
   }
   // A handful of lines may all be short; a full line then is at least ~70 characters of the body font.
-  const widest = percentile(body.map((l) => l.width), 0.9);
+  const widest = percentile(
+    body.map((l) => l.width),
+    0.9,
+  );
   const fullWidth = body.length >= FEW_LINES ? widest : Math.max(widest, bodySize * MIN_FULL_EMS);
   return { bodySize, spacing: gaps.length ? percentile(gaps, 0.25) : bodySize * 1.2, fullWidth };
 }
@@ -138,7 +152,8 @@ function isLargeFont(line: Line, layout: Layout): boolean {
 /** Short, no closing punctuation, and worded like a title: "Methods", "1. Introduction", "Results and Discussion". */
 function readsLikeHeading(line: Line, layout: Layout): boolean {
   const words = line.text.split(" ");
-  if (line.text.length > HEADING_MAX_CHARS || words.length > HEADING_MAX_WORDS || /[.,;:!?-]$/.test(line.text)) return false;
+  if (line.text.length > HEADING_MAX_CHARS || words.length > HEADING_MAX_WORDS || /[.,;:!?-]$/.test(line.text))
+    return false;
   if (!/^[\p{Lu}\d]/u.test(line.text) || line.width > layout.fullWidth * SHORT_LINE) return false;
   if (SECTION_NUMBER.test(line.text) || words.length <= 6) return true;
   const long = words.filter((w) => w.length >= 4);
@@ -157,9 +172,22 @@ function isStandaloneHeading(lines: Line[], i: number, layout: Layout): boolean 
   const next = lines[i + 1];
   // "1. Preheat the oven" beside "2. Mix the flour" is a list, whatever its words look like.
   if (startsNumbered(line) && !SECTION_NUMBER.test(line.text)) return false;
-  if (startsNumbered(line) && ((previous && startsNumbered(previous) && gapBefore(lines, i, layout) < GAP_SCALE) || (next && startsNumbered(next) && gapBefore(lines, i + 1, layout) < GAP_SCALE))) return false;
-  const apartBefore = !previous || gapBefore(lines, i, layout) >= GAP_SCALE || ENDS_SENTENCE.test(previous.text) || !sameSize(previous, line, layout);
-  const apartAfter = !next || gapBefore(lines, i + 1, layout) >= GAP_SCALE || /^[\p{Lu}\d"“‘(]/u.test(next.text) || !sameSize(next, line, layout);
+  if (
+    startsNumbered(line) &&
+    ((previous && startsNumbered(previous) && gapBefore(lines, i, layout) < GAP_SCALE) ||
+      (next && startsNumbered(next) && gapBefore(lines, i + 1, layout) < GAP_SCALE))
+  )
+    return false;
+  const apartBefore =
+    !previous ||
+    gapBefore(lines, i, layout) >= GAP_SCALE ||
+    ENDS_SENTENCE.test(previous.text) ||
+    !sameSize(previous, line, layout);
+  const apartAfter =
+    !next ||
+    gapBefore(lines, i + 1, layout) >= GAP_SCALE ||
+    /^[\p{Lu}\d"“‘(]/u.test(next.text) ||
+    !sameSize(next, line, layout);
   return apartBefore && apartAfter;
 }
 
@@ -167,7 +195,11 @@ function lineKind(lines: Line[], i: number, layout: Layout): Kind {
   const line = lines[i]!;
   if (isLargeFont(line, layout) || isStandaloneHeading(lines, i, layout)) return "heading";
   const previous = lines[i - 1];
-  if (BULLET.test(line.text) && (!DASH_BULLET.test(line.text) || !previous || BULLET.test(previous.text) || ENDS_SENTENCE.test(previous.text))) return "bullet";
+  if (
+    BULLET.test(line.text) &&
+    (!DASH_BULLET.test(line.text) || !previous || BULLET.test(previous.text) || ENDS_SENTENCE.test(previous.text))
+  )
+    return "bullet";
   if (startsNumbered(line) && (startsNumbered(lines[i - 1]) || startsNumbered(lines[i + 1]))) return "numbered";
   return "text";
 }
@@ -177,7 +209,13 @@ function continues(lines: Line[], i: number, block: Block, kind: Kind, layout: L
   const previous = lines[i - 1]!;
   const line = lines[i]!;
   if (kind === "bullet" || kind === "numbered") return false;
-  if (block.kind === "heading") return kind === "heading" && line.size === previous.size && gapBefore(lines, i, layout) < GAP_SCALE && isLargeFont(line, layout);
+  if (block.kind === "heading")
+    return (
+      kind === "heading" &&
+      line.size === previous.size &&
+      gapBefore(lines, i, layout) < GAP_SCALE &&
+      isLargeFont(line, layout)
+    );
   if (kind === "heading" || !sameSize(line, previous, layout)) return false;
   if (previous.page !== line.page) return !ENDS_SENTENCE.test(previous.text) || /^\p{Ll}/u.test(line.text);
   if (gapBefore(lines, i, layout) >= GAP_SCALE) return false;
@@ -264,7 +302,8 @@ function withoutRunningLines(pages: Line[][]): Line[] {
   for (const page of pages) {
     for (const key of new Set(marginLines(page).map(runningKey))) seen.set(key, (seen.get(key) ?? 0) + 1);
   }
-  const repeated = (line: Line) => pages.length >= 3 && (seen.get(runningKey(line)) ?? 0) >= Math.max(3, pages.length * RUNNING_SHARE);
+  const repeated = (line: Line) =>
+    pages.length >= 3 && (seen.get(runningKey(line)) ?? 0) >= Math.max(3, pages.length * RUNNING_SHARE);
   return pages.flatMap((page) => {
     const edges = new Set(marginLines(page));
     return page.filter((line) => !edges.has(line) || !(PAGE_NUMBER.test(line.text) || repeated(line)));

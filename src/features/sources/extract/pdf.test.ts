@@ -97,8 +97,15 @@ describe("PDF extraction", () => {
     const line = (text: string, gap = 14): PdfLine => ({ text, size: 11, gap });
     const footer = (n: number): PdfLine[] => [line("Harbour Board Annual Report 2023", 60), line(String(n))];
     const pages: PdfLine[][] = [
-      [line("The dredging of the inner harbour was finished in March, two months later than planned, because"), line("the contractor's barge was needed"), ...footer(1)],
-      [line("elsewhere during the winter storms - the delay cost nothing, as the contract had a fixed price."), ...footer(2)],
+      [
+        line("The dredging of the inner harbour was finished in March, two months later than planned, because"),
+        line("the contractor's barge was needed"),
+        ...footer(1),
+      ],
+      [
+        line("elsewhere during the winter storms - the delay cost nothing, as the contract had a fixed price."),
+        ...footer(2),
+      ],
       [line("Moorings were let to 212 boats, the highest number since the marina opened in 1998."), ...footer(3)],
     ];
     const r = await extract({ body: buildPdf(pages), contentType: "application/pdf", url: URL_ });

@@ -44,9 +44,14 @@ async function readPdf(pdf: PdfDocument, url: string): Promise<Extracted> {
   const markdown = pdfMarkdown(items);
   if (!markdown) throw new ExtractError("empty_content", "the PDF has no extractable text (scanned images?)");
   const info = meta.info as Record<string, unknown>;
-  const xmpTitle = typeof meta.metadata?.get === "function" ? cleanText(String(meta.metadata.get("dc:title") ?? "")) : null;
+  const xmpTitle =
+    typeof meta.metadata?.get === "function" ? cleanText(String(meta.metadata.get("dc:title") ?? "")) : null;
   const infoTitle = infoString(info, "Title");
-  const firstLine = markdown.split("\n").find((line) => line.trim())?.replace(/^#{1,6}\s+/, "") ?? null;
+  const firstLine =
+    markdown
+      .split("\n")
+      .find((line) => line.trim())
+      ?.replace(/^#{1,6}\s+/, "") ?? null;
   const title = [infoTitle, xmpTitle].find((t) => t && !PLACEHOLDER_TITLE.test(t)) ?? firstLine;
   const created = infoString(info, "CreationDate");
   return {
@@ -55,7 +60,10 @@ async function readPdf(pdf: PdfDocument, url: string): Promise<Extracted> {
     siteName: hostname(url),
     language: normalizeLanguage(infoString(info, "Language")),
     publishedAt: created ? (parsePdfDate(created) ?? toRfc3339(created)) : null,
-    excerpt: truncate(markdown.split(/\n\s*\n/).find((p) => p.trim() && !p.startsWith("#") && p.trim() !== firstLine?.trim()) ?? null, EXCERPT_MAX),
+    excerpt: truncate(
+      markdown.split(/\n\s*\n/).find((p) => p.trim() && !p.startsWith("#") && p.trim() !== firstLine?.trim()) ?? null,
+      EXCERPT_MAX,
+    ),
     wordCount: countWords(markdown),
     markdown,
   };
@@ -66,13 +74,19 @@ async function readPdf(pdf: PdfDocument, url: string): Promise<Extracted> {
  * count (pdf.js reads it from the page tree's root, before any page) above `maxPages` is refused
  * as `too_many_pages` before any text is read.
  */
-export async function extractPdf(body: Uint8Array, url: string, timeoutMs = DEFAULT_TIMEOUT_MS, maxPages = Infinity): Promise<Extracted> {
+export async function extractPdf(
+  body: Uint8Array,
+  url: string,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  maxPages = Infinity,
+): Promise<Extracted> {
   if (!hasPdfHeader(body)) throw new ExtractError("malformed_pdf", "the body is not a PDF (no %PDF- header)");
   let pdf: PdfDocument | undefined;
   try {
     // pdf.js takes ownership of (and may detach) the buffer it is given, so it gets a copy.
     pdf = await withTimeout(getDocumentProxy(body.slice(), { verbosity: 0 }), timeoutMs);
-    if (pdf.numPages > maxPages) throw new ExtractError("too_many_pages", `the PDF has ${pdf.numPages} pages; the limit is ${maxPages}`);
+    if (pdf.numPages > maxPages)
+      throw new ExtractError("too_many_pages", `the PDF has ${pdf.numPages} pages; the limit is ${maxPages}`);
     return await withTimeout(readPdf(pdf, url), timeoutMs);
   } catch (error) {
     if (error instanceof ExtractError) throw error;

@@ -21,9 +21,21 @@ function pool(opts: Partial<ExtractPoolOptions> = {}): Extractor {
   return p;
 }
 
-const html = (markup: string, url = "https://example.com/page"): ExtractInput => ({ body: new TextEncoder().encode(markup), contentType: "text/html", url });
-const fixture = (name: string, contentType: string): ExtractInput => ({ body: new Uint8Array(readFileSync(join(PAGES, name))), contentType, url: `https://example.com/${name}` });
-const codeOf = (p: Promise<unknown>) => p.then(() => "resolved", (e: unknown) => (e instanceof ExtractError ? e.code : `not an ExtractError: ${e}`));
+const html = (markup: string, url = "https://example.com/page"): ExtractInput => ({
+  body: new TextEncoder().encode(markup),
+  contentType: "text/html",
+  url,
+});
+const fixture = (name: string, contentType: string): ExtractInput => ({
+  body: new Uint8Array(readFileSync(join(PAGES, name))),
+  contentType,
+  url: `https://example.com/${name}`,
+});
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => "resolved",
+    (e: unknown) => (e instanceof ExtractError ? e.code : `not an ExtractError: ${e}`),
+  );
 
 describe("extraction pool", () => {
   test("gives exactly what extracting in place gives, for HTML, PDF and text", async () => {
@@ -32,7 +44,11 @@ describe("extraction pool", () => {
       fixture("news-article.html", "text/html"),
       fixture("blog-windows-1252.html", "text/html"),
       fixture("survey-3-pages.pdf", "application/pdf"),
-      { body: buildPdf([["A small report", "With two lines."]], { title: "Small report" }), contentType: "application/pdf", url: "https://example.com/r.pdf" },
+      {
+        body: buildPdf([["A small report", "With two lines."]], { title: "Small report" }),
+        contentType: "application/pdf",
+        url: "https://example.com/r.pdf",
+      },
       fixture("reading-notes.md", "text/markdown"),
       fixture("committee-minutes.txt", "text/plain"),
     ];
@@ -50,14 +66,26 @@ describe("extraction pool", () => {
 
   test("a type no handler reads fails at once, without starting a thread", async () => {
     const p = pool();
-    expect(await codeOf(p.extract({ body: new Uint8Array([137, 80, 78, 71]), contentType: "image/png", url: "https://example.com/i.png" }))).toBe("unsupported_content_type");
+    expect(
+      await codeOf(
+        p.extract({
+          body: new Uint8Array([137, 80, 78, 71]),
+          contentType: "image/png",
+          url: "https://example.com/i.png",
+        }),
+      ),
+    ).toBe("unsupported_content_type");
     expect(p.stats().threads).toBe(0);
   });
 
   test("refuses a deeply nested page as too_complex and a page tree of thousands of pages as too_many_pages", async () => {
     const p = pool();
     const deep = p.extract(html(nestedDivs(1_000)));
-    const pdf = p.extract({ body: repeatedPagePdf(6_000), contentType: "application/pdf", url: "https://example.com/big.pdf" });
+    const pdf = p.extract({
+      body: repeatedPagePdf(6_000),
+      contentType: "application/pdf",
+      url: "https://example.com/big.pdf",
+    });
     expect(await codeOf(deep)).toBe("too_complex");
     expect(await codeOf(pdf)).toBe("too_many_pages");
     // Refused by the up-front checks, so no thread had to be stopped.
@@ -80,9 +108,17 @@ describe("extraction pool", () => {
 
   test("a job that grows the process's memory past the bound is stopped as too_complex", async () => {
     // Without the page limit pdf.js reads every listed page; 6,000 of them take over a gigabyte.
-    const p = pool({ size: 1, timeoutMs: 60_000, maxMemoryMb: 64, sampleMs: 20, limits: { ...DEFAULT_EXTRACT_LIMITS, maxPdfPages: 1_000_000 } });
+    const p = pool({
+      size: 1,
+      timeoutMs: 60_000,
+      maxMemoryMb: 64,
+      sampleMs: 20,
+      limits: { ...DEFAULT_EXTRACT_LIMITS, maxPdfPages: 1_000_000 },
+    });
     const before = process.memoryUsage.rss();
-    const err = await p.extract({ body: repeatedPagePdf(6_000), contentType: "application/pdf", url: "https://example.com/big.pdf" }).catch((e: unknown) => e);
+    const err = await p
+      .extract({ body: repeatedPagePdf(6_000), contentType: "application/pdf", url: "https://example.com/big.pdf" })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExtractError);
     expect((err as ExtractError).code).toBe("too_complex");
     expect((err as ExtractError).message).toContain("64 MB of memory");

@@ -6,7 +6,14 @@ import type { Logger } from "../../../log.ts";
 import { extract, extractableType } from "./index.ts";
 import { createMemoryGuard } from "./memory-guard.ts";
 import type { ExtractReply, ExtractRequest } from "./pool-protocol.ts";
-import { EXTRACT_ERROR_CODES, ExtractError, type ExtractErrorCode, type ExtractInput, type ExtractLimits, type Extracted } from "./types.ts";
+import {
+  EXTRACT_ERROR_CODES,
+  ExtractError,
+  type ExtractErrorCode,
+  type ExtractInput,
+  type ExtractLimits,
+  type Extracted,
+} from "./types.ts";
 
 export interface ExtractPoolOptions {
   /** Worker threads at most; 0 extracts on the calling thread (no time or memory bound). */
@@ -95,7 +102,13 @@ export function createExtractPool(opts: ExtractPoolOptions): Extractor {
     sampleMs: opts.sampleMs ?? 100,
     running,
     overrun: (slot, grown) =>
-      kill(slot, new ExtractError("too_complex", `extraction used more than ${opts.maxMemoryMb} MB of memory (${Math.round(grown / 1048576)} MB) and was stopped`)),
+      kill(
+        slot,
+        new ExtractError(
+          "too_complex",
+          `extraction used more than ${opts.maxMemoryMb} MB of memory (${Math.round(grown / 1048576)} MB) and was stopped`,
+        ),
+      ),
   });
 
   const clearTimers = (slot: Slot) => {
@@ -115,7 +128,11 @@ export function createExtractPool(opts: ExtractPoolOptions): Extractor {
     slot.job = undefined;
     if (job) {
       replaced++;
-      opts.logger?.warn("extraction worker stopped", { reason: err.message, code: (err as ExtractError).code, url: job.input.url });
+      opts.logger?.warn("extraction worker stopped", {
+        reason: err.message,
+        code: (err as ExtractError).code,
+        url: job.input.url,
+      });
       job.reject(err);
     }
     pump();
@@ -138,7 +155,11 @@ export function createExtractPool(opts: ExtractPoolOptions): Extractor {
     slot.startedAt = performance.now();
     slot.rssAtStart = guard.rss();
     slot.timer = setTimeout(
-      () => kill(slot, new ExtractError("extraction_timeout", `extraction took longer than ${opts.timeoutMs} ms and was stopped`)),
+      () =>
+        kill(
+          slot,
+          new ExtractError("extraction_timeout", `extraction took longer than ${opts.timeoutMs} ms and was stopped`),
+        ),
       opts.timeoutMs,
     );
     guard.wake();
@@ -184,7 +205,11 @@ export function createExtractPool(opts: ExtractPoolOptions): Extractor {
       slot.worker.ref?.();
       slot.worker.postMessage({ id: job.id, input: job.input, limits: opts.limits } satisfies ExtractRequest);
       if (slot.ready) arm(slot);
-      else slot.timer = setTimeout(() => kill(slot, new Error("the extraction worker did not start")), Math.max(STARTUP_MS, opts.timeoutMs));
+      else
+        slot.timer = setTimeout(
+          () => kill(slot, new Error("the extraction worker did not start")),
+          Math.max(STARTUP_MS, opts.timeoutMs),
+        );
     }
     for (const slot of slots) if (!slot.job) idle(slot);
   };
@@ -212,6 +237,12 @@ export function createExtractPool(opts: ExtractPoolOptions): Extractor {
         slot.worker.terminate();
       }
     },
-    stats: () => ({ threads: slots.length, busy: slots.filter((s) => s.job).length, running: running().length, queued: queue.length, replaced }),
+    stats: () => ({
+      threads: slots.length,
+      busy: slots.filter((s) => s.job).length,
+      running: running().length,
+      queued: queue.length,
+      replaced,
+    }),
   };
 }

@@ -19,7 +19,11 @@ describe("plain text and Markdown", () => {
   });
 
   test("a setext heading is the title of text/x-markdown", async () => {
-    const r = await extract({ body: await fixture("notes-setext.markdown"), contentType: "text/x-markdown", url: "https://n.example/t" });
+    const r = await extract({
+      body: await fixture("notes-setext.markdown"),
+      contentType: "text/x-markdown",
+      url: "https://n.example/t",
+    });
     expect(r.title).toBe("Trip Planning Checklist");
     expect(r.excerpt).toBe("Things to sort out before the ferry on Friday.");
   });
@@ -31,7 +35,11 @@ describe("plain text and Markdown", () => {
   });
 
   test("plain text uses its first line as title and normalises CRLF line ends", async () => {
-    const r = await extract({ body: await fixture("committee-minutes.txt"), contentType: "text/plain", url: "https://club.example/minutes.txt" });
+    const r = await extract({
+      body: await fixture("committee-minutes.txt"),
+      contentType: "text/plain",
+      url: "https://club.example/minutes.txt",
+    });
     expect(r.title).toBe("Minutes of the allotment committee meeting, 4 May");
     expect(r.markdown).not.toContain("\r");
     expect(r.markdown).toContain("The water trough by plot 17 is leaking again.");
@@ -40,7 +48,11 @@ describe("plain text and Markdown", () => {
   });
 
   test("a very long first line is trimmed to a 200-character title", async () => {
-    const r = await extract({ body: new TextEncoder().encode("word ".repeat(100)), contentType: "text/plain", url: "https://x.example/" });
+    const r = await extract({
+      body: new TextEncoder().encode("word ".repeat(100)),
+      contentType: "text/plain",
+      url: "https://x.example/",
+    });
     expect(r.title!.length).toBeLessThanOrEqual(200);
   });
 
@@ -51,7 +63,11 @@ describe("plain text and Markdown", () => {
   });
 
   test("whitespace only is empty_content", async () => {
-    const error = await extract({ body: new TextEncoder().encode(" \n\n\t"), contentType: "text/plain", url: "https://x.example/" }).catch((e: unknown) => e);
+    const error = await extract({
+      body: new TextEncoder().encode(" \n\n\t"),
+      contentType: "text/plain",
+      url: "https://x.example/",
+    }).catch((e: unknown) => e);
     expect((error as ExtractError).code).toBe("empty_content");
   });
 });
@@ -66,13 +82,17 @@ describe("content types", () => {
   });
 
   test("an empty HTML body is empty_content", async () => {
-    const error = await extract({ body: new Uint8Array(), contentType: "text/html", url: "https://x.example/" }).catch((e: unknown) => e);
+    const error = await extract({ body: new Uint8Array(), contentType: "text/html", url: "https://x.example/" }).catch(
+      (e: unknown) => e,
+    );
     expect((error as ExtractError).code).toBe("empty_content");
   });
 
   test("anything else is unsupported_content_type", async () => {
     for (const contentType of ["image/png", "application/json", "application/octet-stream", ""]) {
-      const error = await extract({ body: new Uint8Array([1, 2, 3]), contentType, url: "https://x.example/" }).catch((e: unknown) => e);
+      const error = await extract({ body: new Uint8Array([1, 2, 3]), contentType, url: "https://x.example/" }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(ExtractError);
       expect((error as ExtractError).code).toBe("unsupported_content_type");
     }

@@ -39,7 +39,10 @@ function firstParagraph(body: string): string | null {
 }
 
 export function extractPlainText(raw: string, url: string): Extracted {
-  const markdown = raw.replace(/\r\n?/g, "\n").replace(/^\uFEFF/, "").trim();
+  const markdown = raw
+    .replace(/\r\n?/g, "\n")
+    .replace(/^\uFEFF/, "")
+    .trim();
   if (!markdown) throw new ExtractError("empty_content", "the document is empty");
   const body = markdown.replace(FRONT_MATTER, "");
   const title = frontMatterTitle(markdown) ?? firstHeadingOrLine(body.split("\n"));

@@ -2,7 +2,21 @@
 import type TurndownService from "turndown";
 import { baseOf, resolveUrl } from "./dom.ts";
 
-const DROPPED_TAGS = ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "button", "input", "select", "textarea"];
+const DROPPED_TAGS = [
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "iframe",
+  "object",
+  "embed",
+  "svg",
+  "canvas",
+  "button",
+  "input",
+  "select",
+  "textarea",
+];
 
 function escapeUrl(url: string): string {
   return url.replace(/ /g, "%20").replace(/\(/g, "%28").replace(/\)/g, "%29");
@@ -28,7 +42,10 @@ function isCell(node: Node): boolean {
 }
 
 function cell(content: string, node: HTMLElement): string {
-  const text = content.replace(/\s*\n+\s*/g, " ").replace(/\|/g, "\\|").trim();
+  const text = content
+    .replace(/\s*\n+\s*/g, " ")
+    .replace(/\|/g, "\\|")
+    .trim();
   const first = node.parentNode?.firstElementChild === node;
   return `${first ? "|" : ""} ${text} |`;
 }
@@ -54,7 +71,8 @@ const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/;
 
 function codeBlock(_content: string, node: HTMLElement): string {
   const code = node.querySelector("code");
-  const language = LANGUAGE_CLASS.exec(`${node.getAttribute("class") ?? ""} ${code?.getAttribute("class") ?? ""}`)?.[1] ?? "";
+  const language =
+    LANGUAGE_CLASS.exec(`${node.getAttribute("class") ?? ""} ${code?.getAttribute("class") ?? ""}`)?.[1] ?? "";
   const text = (node.textContent ?? "").replace(/\n$/, "");
   const longestRun = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longestRun + 1);
@@ -65,8 +83,8 @@ function codeBlock(_content: string, node: HTMLElement): string {
 const PAREN_ORDINAL = /^(\s*\d{1,9})\) /;
 
 export function addRules(service: TurndownService): void {
-  const escape = service.escape.bind(service);
-  service.escape = (text: string) => escape(text).replace(PAREN_ORDINAL, "$1\\) ");
+  const escapeMarkdown = service.escape.bind(service);
+  service.escape = (text: string) => escapeMarkdown(text).replace(PAREN_ORDINAL, "$1\\) ");
   service.remove(DROPPED_TAGS as (keyof HTMLElementTagNameMap)[]);
   service.addRule("link", {
     filter: (node) => node.nodeName === "A" && node.hasAttribute("href"),
@@ -104,7 +122,7 @@ export function addRules(service: TurndownService): void {
 }
 
 /** Blank cells must still be cells, or the table falls apart; other blanks keep Turndown's default. */
-export function blankReplacement(content: string, node: HTMLElement): string {
+export function blankReplacement(_content: string, node: HTMLElement): string {
   if (isCell(node)) return cell("", node);
   return (node as HTMLElement & { isBlock?: boolean }).isBlock ? "\n\n" : "";
 }

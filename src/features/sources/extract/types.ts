@@ -34,8 +34,13 @@ export type ExtractErrorCode =
   | "too_many_pages";
 
 export const EXTRACT_ERROR_CODES: readonly ExtractErrorCode[] = [
-  "unsupported_content_type", "empty_content", "malformed_pdf", "malformed_document",
-  "extraction_timeout", "too_complex", "too_many_pages",
+  "unsupported_content_type",
+  "empty_content",
+  "malformed_pdf",
+  "malformed_document",
+  "extraction_timeout",
+  "too_complex",
+  "too_many_pages",
 ];
 
 /** Bounds checked before the expensive work starts (the pool adds time and memory bounds). */

@@ -36,7 +36,10 @@ const SINGLE_TEMPLATE = /^\{\{[^{}]*\}\}$/;
 
 /** Reads one field of an action from the form; errors are collected for fields that do not parse. */
 function readField(form: Form, name: string, spec: FieldSpec, action: Action, errors: FieldError[]): void {
-  const text = spec.kind === "textarea" || spec.kind === "json" || spec.kind === "headers" ? lf(str(form, name)) : str(form, name).trim();
+  const text =
+    spec.kind === "textarea" || spec.kind === "json" || spec.kind === "headers"
+      ? lf(str(form, name))
+      : str(form, name).trim();
   const keep = (raw: string) => rawText.set(action, { ...rawText.get(action), [spec.key]: raw });
   switch (spec.kind) {
     case "bool":
@@ -64,7 +67,10 @@ function readField(form: Form, name: string, spec: FieldSpec, action: Action, er
         const colon = line.indexOf(":");
         if (colon <= 0) {
           keep(text);
-          errors.push({ path: name, message: `write each header as Name: value ("${line.trim().slice(0, 60)}" has no name)` });
+          errors.push({
+            path: name,
+            message: `write each header as Name: value ("${line.trim().slice(0, 60)}" has no name)`,
+          });
           return;
         }
         headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
@@ -94,7 +100,10 @@ export function readList(text: string, key: string): unknown {
     }
   }
   if (!text || SINGLE_TEMPLATE.test(text)) return text;
-  const parts = text.split(",").map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   return key === "to" && parts.length === 1 ? parts[0] : parts;
 }
 
@@ -134,13 +143,19 @@ export function showValue(v: unknown, part: "left" | "right" = "left"): string {
 }
 
 function readCondition(form: Form, p: string, action: Action): void {
-  const groups = str(form, `${p}.if.groups`).split(",").filter((g) => g === "all" || g === "any");
+  const groups = str(form, `${p}.if.groups`)
+    .split(",")
+    .filter((g) => g === "all" || g === "any");
   const cond: Record<string, unknown[]> = {};
   for (const g of groups) {
     cond[g] = indexesOf(form, `${p}.if.${g}`, "].op").map((i) => {
       const c = `${p}.if.${g}[${i}]`;
       const right = str(form, `${c}.right`).trim();
-      return { left: readValue(str(form, `${c}.left`).trim()), op: str(form, `${c}.op`), ...(right ? { right: readValue(right) } : {}) };
+      return {
+        left: readValue(str(form, `${c}.left`).trim()),
+        op: str(form, `${c}.op`),
+        ...(right ? { right: readValue(right) } : {}),
+      };
     });
   }
   // With one group, the "Match" select decides whether it is `all` or `any`.
@@ -172,10 +187,18 @@ function readActions(form: Form, base: string, errors: FieldError[]): Action[] {
 /** The draft a posted editor form describes. */
 export function parseForm(form: Form): Parsed {
   const errors: FieldError[] = [];
-  const trigger: Trigger = str(form, "trigger.type") === "event"
-    ? { type: "event", event: str(form, "trigger.event") }
-    : str(form, "trigger.token_id") ? { type: "webhook", token_id: str(form, "trigger.token_id") } : { type: "webhook" };
-  const draft: Draft = { name: str(form, "name").trim(), active: str(form, "active") !== "", trigger, actions: readActions(form, "actions", errors) };
+  const trigger: Trigger =
+    str(form, "trigger.type") === "event"
+      ? { type: "event", event: str(form, "trigger.event") }
+      : str(form, "trigger.token_id")
+        ? { type: "webhook", token_id: str(form, "trigger.token_id") }
+        : { type: "webhook" };
+  const draft: Draft = {
+    name: str(form, "name").trim(),
+    active: str(form, "active") !== "",
+    trigger,
+    actions: readActions(form, "actions", errors),
+  };
   return { draft, errors };
 }
 
@@ -189,7 +212,11 @@ export function fieldText(action: Action, spec: FieldSpec): string {
     case "json":
       return JSON.stringify(v, null, 2);
     case "headers":
-      return typeof v === "object" ? Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${typeof x === "string" ? x : JSON.stringify(x)}`).join("\n") : String(v);
+      return typeof v === "object"
+        ? Object.entries(v as Record<string, unknown>)
+            .map(([k, x]) => `${k}: ${typeof x === "string" ? x : JSON.stringify(x)}`)
+            .join("\n")
+        : String(v);
     case "list":
       return showList(v, spec.key);
     default:
@@ -205,12 +232,18 @@ export function definitionOf(d: Draft): { name: string; active: boolean; trigger
 /** A stored or pasted definition as a draft (the JSON view's way back to the form). */
 export function draftOf(def: { name?: unknown; active?: unknown; trigger?: unknown; actions?: unknown }): Draft {
   const t = def.trigger as Record<string, unknown> | undefined;
-  const trigger: Trigger = t?.type === "event" ? { type: "event", event: String(t.event ?? "") }
-    : typeof t?.token_id === "string" ? { type: "webhook", token_id: t.token_id } : { type: "webhook" };
+  const trigger: Trigger =
+    t?.type === "event"
+      ? { type: "event", event: String(t.event ?? "") }
+      : typeof t?.token_id === "string"
+        ? { type: "webhook", token_id: t.token_id }
+        : { type: "webhook" };
   return {
     name: typeof def.name === "string" ? def.name : "",
     active: def.active !== false,
     trigger,
-    actions: Array.isArray(def.actions) ? (def.actions.filter((a) => a && typeof a === "object" && !Array.isArray(a)) as Action[]) : [],
+    actions: Array.isArray(def.actions)
+      ? (def.actions.filter((a) => a && typeof a === "object" && !Array.isArray(a)) as Action[])
+      : [],
   };
 }

@@ -27,7 +27,13 @@ export function errorsOf(id: string, errors: string[] | undefined): SafeHtml {
 }
 
 /** A labelled text-like control with its hint and errors. */
-export function control(ctx: RenderCtx, name: string, label: string, body: (attrs: SafeHtml) => SafeHtml, hint?: string): SafeHtml {
+export function control(
+  ctx: RenderCtx,
+  name: string,
+  label: string,
+  body: (attrs: SafeHtml) => SafeHtml,
+  hint?: string,
+): SafeHtml {
   const id = fieldId(name);
   const errs = ctx.errors.get(name);
   const attrs = html`id="${id}" name="${name}"${describedBy(id, Boolean(hint), errs)}${focusAttr(ctx, name)}`;
@@ -49,24 +55,51 @@ function specField(ctx: RenderCtx, path: string, action: Action, spec: FieldSpec
       const opts = spec.options ?? [];
       const current = value || opts[0];
       const extra = current && !opts.includes(current) ? [current] : [];
-      return control(ctx, name, label, (a) => html`<select ${a}>${[...opts, ...extra].map((o) => html`<option value="${o}"${selected(o === current)}>${o}</option>`)}</select>`, spec.hint);
+      return control(
+        ctx,
+        name,
+        label,
+        (a) =>
+          html`<select ${a}>${[...opts, ...extra].map((o) => html`<option value="${o}"${selected(o === current)}>${o}</option>`)}</select>`,
+        spec.hint,
+      );
     }
     case "textarea":
     case "json":
     case "headers": {
       const rows = spec.kind === "textarea" ? 4 : Math.min(12, Math.max(3, value.split("\n").length + 1));
       const mono = spec.kind === "textarea" ? "short" : "";
-      return control(ctx, name, label, (a) => html`<textarea ${a} rows="${rows}" class="${mono}" spellcheck="false">
-${value}</textarea>`, spec.hint);
+      return control(
+        ctx,
+        name,
+        label,
+        (a) => html`<textarea ${a} rows="${rows}" class="${mono}" spellcheck="false">
+${value}</textarea>`,
+        spec.hint,
+      );
     }
     default: {
-      const list = spec.suggest === "formats" ? "podcast-formats" : spec.suggest === "workflows" ? "my-workflows" : varsList;
-      return control(ctx, name, label, (a) => html`<input type="text" ${a} value="${value}" list="${list}" autocomplete="off" spellcheck="false"${spec.placeholder ? html` placeholder="${spec.placeholder}"` : ""}${spec.kind === "int" ? raw(' inputmode="numeric"') : ""}>`, spec.hint);
+      const list =
+        spec.suggest === "formats" ? "podcast-formats" : spec.suggest === "workflows" ? "my-workflows" : varsList;
+      return control(
+        ctx,
+        name,
+        label,
+        (a) =>
+          html`<input type="text" ${a} value="${value}" list="${list}" autocomplete="off" spellcheck="false"${spec.placeholder ? html` placeholder="${spec.placeholder}"` : ""}${spec.kind === "int" ? raw(' inputmode="numeric"') : ""}>`,
+        spec.hint,
+      );
     }
   }
 }
 
-function clauseRow(ctx: RenderCtx, group: string, i: number, clause: Record<string, unknown>, varsList: string): SafeHtml {
+function clauseRow(
+  ctx: RenderCtx,
+  group: string,
+  i: number,
+  clause: Record<string, unknown>,
+  varsList: string,
+): SafeHtml {
   const c = `${group}[${i}]`;
   const op = String(clause.op ?? "eq");
   const errs = [c, `${c}.left`, `${c}.op`, `${c}.right`].flatMap((n) => ctx.errors.get(n) ?? []);
@@ -99,16 +132,28 @@ ${clauses.map((cl, i) => clauseRow(ctx, gp, i, cl && typeof cl === "object" ? cl
   const ifErrors = ctx.errors.get(`${path}.if`);
   return html`<fieldset class="branch"><legend>If</legend>
 <input type="hidden" name="${path}.if.groups" value="${groups.join(",")}">
-${groups.length === 1 ? control(ctx, matchName, "Take the Then branch when", (a) => html`<select ${a}>
+${
+  groups.length === 1
+    ? control(
+        ctx,
+        matchName,
+        "Take the Then branch when",
+        (a) => html`<select ${a}>
   <option value="all"${selected(groups[0] === "all")}>all of these clauses hold</option>
-  <option value="any"${selected(groups[0] === "any")}>any of these clauses holds</option></select>`, "Values may be templates; 5, true, \"quoted\" or [\"a\", \"b\"] are read as JSON, anything else as text. Leave “Compared with” empty for exists and not_exists.") : ""}
+  <option value="any"${selected(groups[0] === "any")}>any of these clauses holds</option></select>`,
+        'Values may be templates; 5, true, "quoted" or ["a", "b"] are read as JSON, anything else as text. Leave “Compared with” empty for exists and not_exists.',
+      )
+    : ""
+}
 ${errorsOf(fieldId(`${path}.if`), ifErrors)}
 ${groupHtml}
 ${vars}
 </fieldset>
-${(["then", "else"] as const).map((b) => html`<fieldset class="branch"><legend>${b === "then" ? "Then" : "Else"}</legend>
+${(["then", "else"] as const).map(
+  (b) => html`<fieldset class="branch"><legend>${b === "then" ? "Then" : "Else"}</legend>
 ${actionList(ctx, `${path}.${b}`, Array.isArray(action[b]) ? (action[b] as Action[]) : [])}
-</fieldset>`)}`;
+</fieldset>`,
+)}`;
 }
 
 function variablesPanel(id: string, vars: Variable[]): SafeHtml {
@@ -148,9 +193,9 @@ function actionCard(ctx: RenderCtx, path: string, action: Action, index: number,
 ${levelErrors.length ? html`<p class="action-error">${levelErrors.join(" · ")}</p>` : ""}
 ${control(atEnd ? { ...ctx, focus: idName } : ctx, idName, "Step id", (a) => html`<input type="text" ${a} value="${action.id}" autocomplete="off" spellcheck="false" pattern="[A-Za-z_][A-Za-z0-9_-]*">`, `Later steps read its output as {{ steps.${action.id || "id"}.… }}.`)}
 ${fieldRows(spec?.fields ?? []).map((row) => {
-    const cells = row.map((f) => specField(ctx, path, action, f, varsList));
-    return row[0]!.half ? html`<div class="grid2">${cells}</div>` : cells;
-  })}
+  const cells = row.map((f) => specField(ctx, path, action, f, varsList));
+  return row[0]!.half ? html`<div class="grid2">${cells}</div>` : cells;
+})}
 ${action.type === "condition" ? conditionFields(ctx, path, action, varsList, variablesPanel(varsList, vars)) : ""}
 ${action.type === "condition" ? "" : variablesPanel(varsList, vars)}
 </fieldset></li>`;

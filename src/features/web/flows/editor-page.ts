@@ -33,7 +33,8 @@ export interface EditorInput {
 function summary(placed: PlacedError[]): SafeHtml {
   if (!placed.length) return html``;
   return html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary"><h2>The workflow was not saved</h2><ul>${placed.map(
-    (e) => html`<li>${e.field ? html`<a href="#${fieldId(e.field)}">${e.path}</a>` : html`<code>${e.path}</code>`}: ${e.message}</li>`,
+    (e) =>
+      html`<li>${e.field ? html`<a href="#${fieldId(e.field)}">${e.path}</a>` : html`<code>${e.path}</code>`}: ${e.message}</li>`,
   )}</ul></div>`;
 }
 
@@ -46,15 +47,24 @@ function triggerFields(ctx: RenderCtx, p: EditorInput): SafeHtml {
   const t = p.draft.trigger;
   const tokenId = t.type === "webhook" ? (t.token_id ?? "") : "";
   const event = t.type === "event" ? t.event : "source.created";
-  const tokens = p.tokens.some((x) => x.id === tokenId) || !tokenId ? p.tokens : [...p.tokens, { id: tokenId, hint: tokenId, workflow_ids: [], created_at: "", regenerated_at: null }];
+  const tokens =
+    p.tokens.some((x) => x.id === tokenId) || !tokenId
+      ? p.tokens
+      : [...p.tokens, { id: tokenId, hint: tokenId, workflow_ids: [], created_at: "", regenerated_at: null }];
   const events = (TRIGGER_EVENTS as readonly string[]).includes(event) ? TRIGGER_EVENTS : [...TRIGGER_EVENTS, event];
   return html`<fieldset class="card" id="${fieldId("trigger")}"><legend>Trigger</legend>
 ${errorsOf(fieldId("trigger"), [...(ctx.errors.get("trigger") ?? []), ...(ctx.errors.get("trigger.type") ?? [])])}
 <label class="check"><input type="radio" name="trigger.type" value="webhook"${checked(t.type === "webhook")}> A webhook: runs when its URL receives a JSON object</label>
-<div class="trigger-sub">${control(ctx, "trigger.token_id", "Webhook token", (a) => html`<select ${a}>
+<div class="trigger-sub">${control(
+    ctx,
+    "trigger.token_id",
+    "Webhook token",
+    (a) => html`<select ${a}>
   <option value="">A new token (its URL is shown once, after saving)</option>
   ${tokens.map((x) => html`<option value="${x.id}"${selected(x.id === tokenId)}>${tokenLabel(x)}</option>`)}
-</select>`, "Several workflows may share a token; each runs for every delivery.")}</div>
+</select>`,
+    "Several workflows may share a token; each runs for every delivery.",
+  )}</div>
 <label class="check"><input type="radio" name="trigger.type" value="event"${checked(t.type === "event")}> An event: runs when one of your sources, notebooks, notes or podcasts changes</label>
 <div class="trigger-sub">${control(ctx, "trigger.event", "Event", (a) => html`<select ${a}>${events.map((e) => html`<option value="${e}"${selected(e === event)}>${e}</option>`)}</select>`)}</div>
 </fieldset>`;

@@ -18,12 +18,18 @@ const PICKER = 100;
 const blank = (): Draft => ({ name: "", active: true, trigger: { type: "webhook" }, actions: [] });
 const jsonText = (d: Draft) => JSON.stringify(definitionOf(d), null, 2);
 const validationErrors = (e: unknown): FieldError[] | undefined =>
-  e instanceof AppError && e.code === "validation_failed" ? (e.extra.errors ?? [{ path: "", message: e.detail ?? e.message }]) : undefined;
+  e instanceof AppError && e.code === "validation_failed"
+    ? (e.extra.errors ?? [{ path: "", message: e.detail ?? e.message }])
+    : undefined;
 
 export function editorWebRoutes(s: Services, h: WebHelpers) {
   const wfs = s.workflows.service;
 
-  async function render(me: SignedIn, id: string | undefined, extra: Pick<EditorInput, "view" | "draft"> & Partial<EditorInput>): Promise<Response> {
+  async function render(
+    me: SignedIn,
+    id: string | undefined,
+    extra: Pick<EditorInput, "view" | "draft"> & Partial<EditorInput>,
+  ): Promise<Response> {
     const name = id ? (await wfs.get(me.actor, id)).name : "";
     return editorPage({
       user: h.layoutUser(me),
@@ -31,7 +37,9 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
       heading: id ? `Edit “${name}”` : "New workflow",
       cancel: id ? `/workflows/${id}` : "/workflows",
       tokens: await s.webhookTokens.list(me.actor, { limit: PICKER }),
-      workflows: (await wfs.list(me.actor, { limit: PICKER })).filter((w) => w.id !== id).map((w) => ({ id: w.id, name: w.name })),
+      workflows: (await wfs.list(me.actor, { limit: PICKER }))
+        .filter((w) => w.id !== id)
+        .map((w) => ({ id: w.id, name: w.name })),
       ...extra,
     });
   }
@@ -40,7 +48,11 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
   async function save(me: SignedIn, id: string | undefined, def: JsonDefinition | Draft): Promise<Response> {
     const input = { name: def.name, active: def.active, trigger: def.trigger, actions: def.actions };
     const wf: WorkflowPublic = id ? await wfs.update(me.actor, id, input) : await wfs.create(me.actor, input);
-    if (wf.webhook_url) return workflowPageResponse(s, h, me, wf.id, { webhookUrl: wf.webhook_url, flash: { kind: "ok", text: id ? "Saved, with a new webhook token." : "Workflow created." } });
+    if (wf.webhook_url)
+      return workflowPageResponse(s, h, me, wf.id, {
+        webhookUrl: wf.webhook_url,
+        flash: { kind: "ok", text: id ? "Saved, with a new webhook token." : "Workflow created." },
+      });
     return redirect(`/workflows/${wf.id}?notice=${id ? "saved" : "created"}`);
   }
 
@@ -48,7 +60,8 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
     const json = lf(formField(body, "json"));
     const op = parseOp(formField(body, "op"));
     const { def, errors } = parseJsonDefinition(json);
-    const again = (errs: FieldError[]) => render(me, id, { view: "json", draft: blank(), json, errors: errs, focus: "json", status: 422 });
+    const again = (errs: FieldError[]) =>
+      render(me, id, { view: "json", draft: blank(), json, errors: errs, focus: "json", status: 422 });
     if (!def) return again(errors);
     if (op.verb === "view_form") {
       const lost = formCannotShow(def);
@@ -104,45 +117,51 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
     return draftOf({ name: wf.name, active: wf.active, trigger: wf.trigger, actions: wf.actions });
   }
 
-  return new Elysia()
-    // GET /workflows/new
-    .get(
-      "/workflows/new",
-      h.page(async ({ request, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const draft = blank();
-        return query.view === "json" ? render(me, undefined, { view: "json", draft, json: jsonText(draft) }) : render(me, undefined, { view: "form", draft });
-      }),
-    )
-    // POST /workflows/new — every editor button (save, views, add/remove/move) posts here
-    .post(
-      "/workflows/new",
-      h.page(async ({ request, body }) => {
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst("/workflows/new");
-        return post(me, undefined, body);
-      }),
-    )
-    // GET /workflows/:id/edit
-    .get(
-      "/workflows/:id/edit",
-      h.page(async ({ request, params, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const id = params.id ?? "";
-        const draft = await stored(me, id);
-        return query.view === "json" ? render(me, id, { view: "json", draft, json: jsonText(draft) }) : render(me, id, { view: "form", draft });
-      }),
-    )
-    // POST /workflows/:id/edit
-    .post(
-      "/workflows/:id/edit",
-      h.page(async ({ request, body, params }) => {
-        const id = params.id ?? "";
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst(`/workflows/${id}/edit`);
-        return post(me, id, body);
-      }),
-    );
+  return (
+    new Elysia()
+      // GET /workflows/new
+      .get(
+        "/workflows/new",
+        h.page(async ({ request, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const draft = blank();
+          return query.view === "json"
+            ? render(me, undefined, { view: "json", draft, json: jsonText(draft) })
+            : render(me, undefined, { view: "form", draft });
+        }),
+      )
+      // POST /workflows/new — every editor button (save, views, add/remove/move) posts here
+      .post(
+        "/workflows/new",
+        h.page(async ({ request, body }) => {
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst("/workflows/new");
+          return post(me, undefined, body);
+        }),
+      )
+      // GET /workflows/:id/edit
+      .get(
+        "/workflows/:id/edit",
+        h.page(async ({ request, params, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const id = params.id ?? "";
+          const draft = await stored(me, id);
+          return query.view === "json"
+            ? render(me, id, { view: "json", draft, json: jsonText(draft) })
+            : render(me, id, { view: "form", draft });
+        }),
+      )
+      // POST /workflows/:id/edit
+      .post(
+        "/workflows/:id/edit",
+        h.page(async ({ request, body, params }) => {
+          const id = params.id ?? "";
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst(`/workflows/${id}/edit`);
+          return post(me, id, body);
+        }),
+      )
+  );
 }

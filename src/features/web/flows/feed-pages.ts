@@ -20,14 +20,17 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /** Only http(s) URLs become links (watch_feed accepts no others; this keeps it so). */
 function feedLink(url: string): SafeHtml {
-  return /^https?:\/\//i.test(url) ? html`<a href="${url}" rel="noreferrer noopener" class="mono">${url}</a>` : html`<span class="mono">${url}</span>`;
+  return /^https?:\/\//i.test(url)
+    ? html`<a href="${url}" rel="noreferrer noopener" class="mono">${url}</a>`
+    : html`<span class="mono">${url}</span>`;
 }
 
 function lastPoll(f: FeedPublic, fresh: number): SafeHtml {
   if (!f.last_polled_at) return html`<span class="muted">Not polled yet</span>`;
-  const outcome = f.consecutive_failures > 0
-    ? html`failed${f.last_status ? html` (HTTP ${f.last_status})` : ""}`
-    : html`${f.last_status === 304 ? "not modified (304)" : `ok${f.last_status ? ` (HTTP ${f.last_status})` : ""}`}, ${plural(fresh, "new entry", "new entries")}`;
+  const outcome =
+    f.consecutive_failures > 0
+      ? html`failed${f.last_status ? html` (HTTP ${f.last_status})` : ""}`
+      : html`${f.last_status === 304 ? "not modified (304)" : `ok${f.last_status ? ` (HTTP ${f.last_status})` : ""}`}, ${plural(fresh, "new entry", "new entries")}`;
   return html`${when(f.last_polled_at)} <span class="sub">${outcome}</span>`;
 }
 

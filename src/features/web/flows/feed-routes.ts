@@ -30,54 +30,65 @@ function notice(query: Record<string, string | undefined>): Flash | undefined {
 export function feedWebRoutes(s: Services, h: WebHelpers) {
   const feeds = s.feeds;
 
-  return new Elysia()
-    // GET /settings/feeds
-    .get(
-      PATH,
-      h.page(async ({ request, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const cursor = FEED_ID.test(query.before ?? "") ? query.before : undefined;
-        const { rows, next } = paged(await feeds.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
-        const workflows = new Map((await s.workflows.service.list(me.actor, { limit: 500 })).map((w) => [w.id, w.name]));
-        const lastNew = await feeds.lastPollSources(me.actor, rows.map((f) => f.id));
-        return feedsPage({ user: h.layoutUser(me), feeds: rows, lastNew, workflows, next, flash: notice(query) });
-      }),
-    )
-    // POST /settings/feeds/:id/poll
-    .post(
-      `${PATH}/:id/poll`,
-      h.page(async ({ request, body, params }) => {
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst(PATH);
-        const { poll } = await feeds.pollNow(me.actor, params.id ?? "");
-        if (poll.status === "failed") return redirect(`${PATH}?notice=poll_failed`);
-        if (poll.status === "not_modified") return redirect(`${PATH}?notice=not_modified`);
-        return redirect(`${PATH}?notice=polled&new=${poll.sources.length}`);
-      }),
-    )
-    // GET /settings/feeds/:id/delete — asks first
-    .get(
-      `${PATH}/:id/delete`,
-      h.page(async ({ request, params }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const f = await feeds.get(me.actor, params.id ?? "");
-        return confirmPage({
-          user: h.layoutUser(me), title: "Stop watching this feed?", name: f.title ?? f.feed_url, button: "Delete",
-          note: "Sources it already saved stay in your library. While the workflow keeps its watch_feed action, its next run watches the feed again.",
-          action: `${PATH}/${f.id}/delete`, cancel: PATH,
-        });
-      }),
-    )
-    // POST /settings/feeds/:id/delete
-    .post(
-      `${PATH}/:id/delete`,
-      h.page(async ({ request, body, params }) => {
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst(PATH);
-        await feeds.remove(me.actor, params.id ?? "");
-        return redirect(`${PATH}?notice=deleted`);
-      }),
-    );
+  return (
+    new Elysia()
+      // GET /settings/feeds
+      .get(
+        PATH,
+        h.page(async ({ request, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const cursor = FEED_ID.test(query.before ?? "") ? query.before : undefined;
+          const { rows, next } = paged(await feeds.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
+          const workflows = new Map(
+            (await s.workflows.service.list(me.actor, { limit: 500 })).map((w) => [w.id, w.name]),
+          );
+          const lastNew = await feeds.lastPollSources(
+            me.actor,
+            rows.map((f) => f.id),
+          );
+          return feedsPage({ user: h.layoutUser(me), feeds: rows, lastNew, workflows, next, flash: notice(query) });
+        }),
+      )
+      // POST /settings/feeds/:id/poll
+      .post(
+        `${PATH}/:id/poll`,
+        h.page(async ({ request, body, params }) => {
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst(PATH);
+          const { poll } = await feeds.pollNow(me.actor, params.id ?? "");
+          if (poll.status === "failed") return redirect(`${PATH}?notice=poll_failed`);
+          if (poll.status === "not_modified") return redirect(`${PATH}?notice=not_modified`);
+          return redirect(`${PATH}?notice=polled&new=${poll.sources.length}`);
+        }),
+      )
+      // GET /settings/feeds/:id/delete — asks first
+      .get(
+        `${PATH}/:id/delete`,
+        h.page(async ({ request, params }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const f = await feeds.get(me.actor, params.id ?? "");
+          return confirmPage({
+            user: h.layoutUser(me),
+            title: "Stop watching this feed?",
+            name: f.title ?? f.feed_url,
+            button: "Delete",
+            note: "Sources it already saved stay in your library. While the workflow keeps its watch_feed action, its next run watches the feed again.",
+            action: `${PATH}/${f.id}/delete`,
+            cancel: PATH,
+          });
+        }),
+      )
+      // POST /settings/feeds/:id/delete
+      .post(
+        `${PATH}/:id/delete`,
+        h.page(async ({ request, body, params }) => {
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst(PATH);
+          await feeds.remove(me.actor, params.id ?? "");
+          return redirect(`${PATH}?notice=deleted`);
+        }),
+      )
+  );
 }

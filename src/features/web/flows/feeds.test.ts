@@ -18,7 +18,9 @@ afterEach(() => feeds.stop());
 /** A signed-in user whose watch_feed workflow has run once (the baseline poll). */
 async function watching() {
   const s = await setup({ FEED_HOST_SPACING_MS: "0" });
-  const wf = await webhookWorkflow(s.ctx, s.me.key, [{ id: "watch", type: "watch_feed", feed_url: feeds.url("/feed.xml"), schedule: "0 * * * *" }]);
+  const wf = await webhookWorkflow(s.ctx, s.me.key, [
+    { id: "watch", type: "watch_feed", feed_url: feeds.url("/feed.xml"), schedule: "0 * * * *" },
+  ]);
   await fire(s.ctx, wf.path, {});
   await s.ctx.runner.drain();
   const feedId = (await call(s.ctx, "GET", "/api/v1/feeds", { key: s.me.key })).body.data[0].id as string;
@@ -43,7 +45,15 @@ describe("feeds page", () => {
 
   test("Poll now saves new entries as sources and says how many", async () => {
     const { ctx, b, me, feedId } = await watching();
-    feeds.set("/feed.xml", { body: rss([{ id: "2", title: "Two" }, { id: "1", title: "One" }], { title: "Renamed" }) });
+    feeds.set("/feed.xml", {
+      body: rss(
+        [
+          { id: "2", title: "Two" },
+          { id: "1", title: "One" },
+        ],
+        { title: "Renamed" },
+      ),
+    });
     const polled = await post(ctx, b, `/settings/feeds/${feedId}/poll`);
     expect(polled.location).toBe("/settings/feeds?notice=polled&new=1");
     const page = await b.get(polled.location!);

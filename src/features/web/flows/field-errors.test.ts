@@ -9,7 +9,12 @@ const draft: Draft = {
   trigger: { type: "webhook" },
   actions: [
     { id: "save", type: "create_source", url: "" },
-    { id: "check", type: "condition", if: { any: [{ left: "", op: "eq" }] }, then: [{ id: "r", type: "http_request", url: "", headers: { "X.Y": "1" } }] },
+    {
+      id: "check",
+      type: "condition",
+      if: { any: [{ left: "", op: "eq" }] },
+      then: [{ id: "r", type: "http_request", url: "", headers: { "X.Y": "1" } }],
+    },
     { id: "mail", type: "send_email", to: ["a", "b"], subject: "", text: "" },
   ],
 };

@@ -20,7 +20,11 @@ export interface JsonDefinition {
 }
 
 function pointerPath(pointer: string): string {
-  return pointer.split("/").slice(1).map((seg, i) => (/^\d+$/.test(seg) ? `[${seg}]` : i === 0 ? seg : `.${seg}`)).join("");
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((seg, i) => (/^\d+$/.test(seg) ? `[${seg}]` : i === 0 ? seg : `.${seg}`))
+    .join("");
 }
 
 /** The API's message for a workflow name (its route schema), checked on the trimmed name. */
@@ -42,7 +46,8 @@ export function parseJsonDefinition(text: string): { def?: JsonDefinition; error
   const obj = value as Record<string, unknown>;
   const errors: FieldError[] = [];
   for (const k of Object.keys(obj)) {
-    if (!FIELDS.has(k) && !READ_ONLY.has(k)) errors.push({ path: k, message: "is not a field of a workflow (name, active, trigger, actions)" });
+    if (!FIELDS.has(k) && !READ_ONLY.has(k))
+      errors.push({ path: k, message: "is not a field of a workflow (name, active, trigger, actions)" });
   }
   const body = Object.fromEntries(Object.entries(obj).filter(([k]) => FIELDS.has(k)));
   if (typeof body.name === "string") body.name = body.name.trim();
@@ -54,7 +59,15 @@ export function parseJsonDefinition(text: string): { def?: JsonDefinition; error
     errors.push({ path, message: messageOf(e) });
   }
   if (errors.length) return { errors };
-  return { def: { name: body.name as string, active: body.active !== false, trigger: body.trigger, actions: body.actions as unknown[] }, errors };
+  return {
+    def: {
+      name: body.name as string,
+      active: body.active !== false,
+      trigger: body.trigger,
+      actions: body.actions as unknown[],
+    },
+    errors,
+  };
 }
 
 const CLAUSE_KEYS = new Set(["left", "op", "right"]);
@@ -63,24 +76,38 @@ const CLAUSE_KEYS = new Set(["left", "op", "right"]);
 export function formCannotShow(def: JsonDefinition): FieldError[] {
   const out: FieldError[] = [];
   const t = def.trigger as Record<string, unknown> | null;
-  if (!t || typeof t !== "object" || (t.type !== "webhook" && t.type !== "event")) out.push({ path: "trigger", message: "must be {\"type\": \"webhook\"} or {\"type\": \"event\", \"event\": …} for the form" });
+  if (!t || typeof t !== "object" || (t.type !== "webhook" && t.type !== "event"))
+    out.push({ path: "trigger", message: 'must be {"type": "webhook"} or {"type": "event", "event": …} for the form' });
   walkActions(def.actions, (a, path) => {
-    if (!a || typeof a !== "object" || Array.isArray(a)) return void out.push({ path, message: "must be an object for the form" });
+    if (!a || typeof a !== "object" || Array.isArray(a))
+      return void out.push({ path, message: "must be an object for the form" });
     const action = a as Action;
     const spec = ACTION_TYPE.get(action.type);
     if (!spec) return void out.push({ path: `${path}.type`, message: "is not an action type the form knows" });
-    const known = new Set(["id", "type", ...spec.fields.map((f) => f.key), ...(action.type === "condition" ? ["if", "then", "else"] : [])]);
-    for (const k of Object.keys(action)) if (!known.has(k)) out.push({ path: `${path}.${k}`, message: "has no field in the form" });
+    const known = new Set([
+      "id",
+      "type",
+      ...spec.fields.map((f) => f.key),
+      ...(action.type === "condition" ? ["if", "then", "else"] : []),
+    ]);
+    for (const k of Object.keys(action))
+      if (!known.has(k)) out.push({ path: `${path}.${k}`, message: "has no field in the form" });
     if (action.type !== "condition") return;
     const cond = action.if as Record<string, unknown> | undefined;
-    if (!cond || typeof cond !== "object" || Array.isArray(cond)) return void out.push({ path: `${path}.if`, message: "must be {\"all\": […]} or {\"any\": […]} for the form" });
+    if (!cond || typeof cond !== "object" || Array.isArray(cond))
+      return void out.push({ path: `${path}.if`, message: 'must be {"all": […]} or {"any": […]} for the form' });
     for (const [g, clauses] of Object.entries(cond)) {
-      if ((g !== "all" && g !== "any") || !Array.isArray(clauses)) out.push({ path: `${path}.if.${g}`, message: "must be a list of clauses under all or any" });
-      else clauses.forEach((c, i) => {
-        if (!c || typeof c !== "object" || Object.keys(c).some((k) => !CLAUSE_KEYS.has(k))) out.push({ path: `${path}.if.${g}[${i}]`, message: "must be {left, op, right} for the form" });
-      });
+      if ((g !== "all" && g !== "any") || !Array.isArray(clauses))
+        out.push({ path: `${path}.if.${g}`, message: "must be a list of clauses under all or any" });
+      else
+        clauses.forEach((c, i) => {
+          if (!c || typeof c !== "object" || Object.keys(c).some((k) => !CLAUSE_KEYS.has(k)))
+            out.push({ path: `${path}.if.${g}[${i}]`, message: "must be {left, op, right} for the form" });
+        });
     }
-    for (const b of ["then", "else"]) if (action[b] !== undefined && !Array.isArray(action[b])) out.push({ path: `${path}.${b}`, message: "must be a list of actions" });
+    for (const b of ["then", "else"])
+      if (action[b] !== undefined && !Array.isArray(action[b]))
+        out.push({ path: `${path}.${b}`, message: "must be a list of actions" });
   });
   return out;
 }

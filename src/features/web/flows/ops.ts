@@ -17,7 +17,10 @@ const PATTERNS: [RegExp, (m: RegExpExecArray) => Op][] = [
   [new RegExp(`^add:(${LIST})$`), (m) => ({ verb: "add", list: m[1]! })],
   [new RegExp(`^(remove|up|down):(${ACTION})$`), (m) => ({ verb: m[1] as "remove", path: m[2]! })],
   [new RegExp(`^add_clause:(${ACTION}\\.if\\.(?:all|any))$`), (m) => ({ verb: "add_clause", group: m[1]! })],
-  [new RegExp(`^remove_clause:(${ACTION}\\.if\\.(?:all|any)\\[\\d+\\])$`), (m) => ({ verb: "remove_clause", clause: m[1]! })],
+  [
+    new RegExp(`^remove_clause:(${ACTION}\\.if\\.(?:all|any)\\[\\d+\\])$`),
+    (m) => ({ verb: "remove_clause", clause: m[1]! }),
+  ],
 ];
 
 export function parseOp(value: string): Op {
@@ -34,7 +37,7 @@ function listAt(actions: Action[], path: string): Action[] | undefined {
   let list = actions;
   for (const m of path.matchAll(/\[(\d+)\]\.(then|else)/g)) {
     const owner = list[Number(m[1])];
-    if (!owner || owner.type !== "condition") return undefined;
+    if (owner?.type !== "condition") return undefined;
     if (!Array.isArray(owner[m[2]!])) owner[m[2]!] = [];
     list = owner[m[2]!] as Action[];
   }
@@ -73,7 +76,7 @@ export function applyOp(draft: Draft, op: Op, form: { addType(list: string): str
     case "down": {
       const { list: listPath, index } = splitLast(op.path);
       const list = listAt(draft.actions, listPath);
-      if (!list || !list[index]) return undefined;
+      if (!list?.[index]) return undefined;
       if (op.verb === "remove") {
         list.splice(index, 1);
         return `add_type:${listPath}`;
@@ -88,7 +91,7 @@ export function applyOp(draft: Draft, op: Op, form: { addType(list: string): str
       const at = op.group.lastIndexOf(".if.");
       const { list: listPath, index } = splitLast(op.group.slice(0, at));
       const action = listAt(draft.actions, listPath)?.[index];
-      if (!action || action.type !== "condition") return undefined;
+      if (action?.type !== "condition") return undefined;
       const cond = (action.if ??= {}) as Record<string, unknown[]>;
       const g = op.group.slice(at + 4);
       (cond[g] ??= []).push({ left: "", op: "eq" });

@@ -11,5 +11,10 @@ import { workflowWebRoutes } from "./workflow-routes.ts";
 
 export function flowsWebRoutes(s: Services, h: WebHelpers) {
   // The editor first: /workflows/new must not be read as a workflow id.
-  return new Elysia().use(editorWebRoutes(s, h)).use(workflowWebRoutes(s, h)).use(runWebRoutes(s, h)).use(tokenWebRoutes(s, h)).use(feedWebRoutes(s, h));
+  return new Elysia()
+    .use(editorWebRoutes(s, h))
+    .use(workflowWebRoutes(s, h))
+    .use(runWebRoutes(s, h))
+    .use(tokenWebRoutes(s, h))
+    .use(feedWebRoutes(s, h));
 }

@@ -36,7 +36,11 @@ ${jsonBlock(step.output ?? undefined, `the output of ${step.action_id}`)}</div><
 function replayButtons(run: RunPublic, csrf: string): SafeHtml {
   const finished = run.status === "succeeded" || run.status === "failed";
   if (!finished) return html`<p class="muted">Replay is possible once the run has finished.</p>`;
-  const form = (from: "failed" | "start", label: string, hint: string) => html`<form method="post" action="/runs/${run.id}/replay">${csrfInput(csrf)}
+  const form = (
+    from: "failed" | "start",
+    label: string,
+    hint: string,
+  ) => html`<form method="post" action="/runs/${run.id}/replay">${csrfInput(csrf)}
 <input type="hidden" name="from" value="${from}"><button type="submit" class="${from === "start" ? "secondary" : ""}" title="${hint}">${label}</button></form>`;
   return html`<div class="row-actions">
 ${run.status === "failed" ? form("failed", "Replay from failed step", "Reuses the steps that succeeded and runs the workflow's current actions from the failed one") : ""}
@@ -46,13 +50,22 @@ ${form("start", "Replay from start", "Runs every action again with the same trig
 
 function triggerLinks(run: RunPublic): SafeHtml {
   const t = run.trigger as Record<string, unknown>;
-  const link = (id: unknown, label: string) => (typeof id === "string" && /^run_[0-9A-Z]{26}$/.test(id) ? html`<dt>${label}</dt><dd><a href="/runs/${id}">${id}</a></dd>` : "");
+  const link = (id: unknown, label: string) =>
+    typeof id === "string" && /^run_[0-9A-Z]{26}$/.test(id)
+      ? html`<dt>${label}</dt><dd><a href="/runs/${id}">${id}</a></dd>`
+      : "";
   return html`${link(t.replay_of, "Replay of")}${link(t.parent_run_id, "Started by run")}
 ${typeof t.delivery_id === "string" ? html`<dt>Delivery</dt><dd class="mono">${t.delivery_id}</dd>` : ""}
 ${typeof t.event_id === "string" ? html`<dt>Event</dt><dd class="mono">${t.event_id}</dd>` : ""}`;
 }
 
-export function runPage(p: { user: LayoutUser; run: RunPublic; workflow: WorkflowPublic | null; flash?: Flash; status?: number }): Response {
+export function runPage(p: {
+  user: LayoutUser;
+  run: RunPublic;
+  workflow: WorkflowPublic | null;
+  flash?: Flash;
+  status?: number;
+}): Response {
   const r = p.run;
   const steps = r.steps ?? [];
   const body = html`<p>${p.workflow ? html`<a href="/workflows/${p.workflow.id}">← ${p.workflow.name}</a>` : html`<a href="/workflows">← Workflows</a>`}</p>

@@ -14,7 +14,8 @@ const receiver = Bun.serve({
   fetch(req) {
     const path = new URL(req.url).pathname;
     if (path === "/flaky" && failing) return new Response(EVIL, { status: 400 });
-    if (path === "/big") return Response.json({ items: Array.from({ length: 200 }, (_, i) => ({ i, text: `item ${i}` })) });
+    if (path === "/big")
+      return Response.json({ items: Array.from({ length: 200 }, (_, i) => ({ i, text: `item ${i}` })) });
     return Response.json({ ok: true, html: EVIL });
   },
 });
@@ -25,7 +26,12 @@ describe("run pages", () => {
   test("each step with status, attempts, input and output; outside HTML is shown as text", async () => {
     const { ctx, b, me } = await setup();
     const wf = await webhookWorkflow(ctx, me.key, [
-      { id: "check", type: "condition", if: { all: [{ left: "{{ go }}", op: "eq", right: true }] }, then: [{ id: "nb", type: "create_notebook", name: "{{ name }}" }] },
+      {
+        id: "check",
+        type: "condition",
+        if: { all: [{ left: "{{ go }}", op: "eq", right: true }] },
+        then: [{ id: "nb", type: "create_notebook", name: "{{ name }}" }],
+      },
       { id: "call", type: "http_request", url: at("/ok"), body: { name: "{{ name }}" }, store_response: true },
     ]);
     const { runs } = await fire(ctx, wf.path, { go: true, name: EVIL });
@@ -34,8 +40,14 @@ describe("run pages", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain(`data-live="run" data-live-id="${runs[0]}" data-live-field="status">succeeded</span>`);
     const { document } = parseHTML(page.text);
-    const steps = [...document.querySelectorAll("section.step h3")].map((h) => h.textContent?.replace(/\s+/g, " ").trim());
-    expect(steps).toEqual(["1. check condition succeeded", "2. nb create_notebook succeeded", "3. call http_request succeeded"]);
+    const steps = [...document.querySelectorAll("section.step h3")].map((h) =>
+      h.textContent?.replace(/\s+/g, " ").trim(),
+    );
+    expect(steps).toEqual([
+      "1. check condition succeeded",
+      "2. nb create_notebook succeeded",
+      "3. call http_request succeeded",
+    ]);
     expect(document.querySelectorAll("img, main script").length).toBe(0);
     expect(page.text).toContain("&lt;img src=x onerror=\\&quot;alert(1)\\&quot;&gt;");
     expect(page.text).toContain("Attempts</dt><dd>1</dd>");
@@ -44,12 +56,16 @@ describe("run pages", () => {
 
   test("a long output is cut, and all of it is one <details> away", async () => {
     const { ctx, b, me } = await setup();
-    const wf = await webhookWorkflow(ctx, me.key, [{ id: "big", type: "http_request", method: "GET", url: at("/big"), store_response: true }]);
+    const wf = await webhookWorkflow(ctx, me.key, [
+      { id: "big", type: "http_request", method: "GET", url: at("/big"), store_response: true },
+    ]);
     const { runs } = await fire(ctx, wf.path, {});
     await ctx.runner.drain();
     const page = await b.get(`/runs/${runs[0]}`);
     const { document } = parseHTML(page.text);
-    const summary = [...document.querySelectorAll("details > summary")].find((s) => s.textContent?.startsWith("Show all of the output of big"));
+    const summary = [...document.querySelectorAll("details > summary")].find((s) =>
+      s.textContent?.startsWith("Show all of the output of big"),
+    );
     expect(summary).toBeDefined();
     const full = summary!.parentElement!.querySelector("pre")!.textContent!;
     expect(full).toContain('"text": "item 199"');

@@ -40,7 +40,18 @@ const getRoutes = () => [
   `/settings/feeds/${ids.feed}/delete`,
 ];
 const postRoutes = (): [string, Record<string, string>][] => [
-  [`/workflows/${ids.wf}/edit`, { op: "save", view: "json", json: JSON.stringify({ name: "x", trigger: { type: "webhook" }, actions: [{ id: "n", type: "create_notebook", name: "n" }] }) }],
+  [
+    `/workflows/${ids.wf}/edit`,
+    {
+      op: "save",
+      view: "json",
+      json: JSON.stringify({
+        name: "x",
+        trigger: { type: "webhook" },
+        actions: [{ id: "n", type: "create_notebook", name: "n" }],
+      }),
+    },
+  ],
   [`/workflows/${ids.wf}/edit`, { op: "add:actions", "add_type:actions": "create_source" }],
   [`/workflows/${ids.wf}/active`, { active: "false" }],
   [`/workflows/${ids.wf}/delete`, {}],
@@ -56,7 +67,9 @@ async function ownerIntact() {
   expect(wf.body).toMatchObject({ name: "test", active: true });
   expect(wf.body.actions).toHaveLength(2);
   expect((await call(ctx, "GET", `/api/v1/workflows/${ids.wf}/runs`, { key: owner.key })).body.data).toHaveLength(1);
-  expect((await call(ctx, "GET", `/api/v1/webhook-tokens/${ids.token}`, { key: owner.key })).body.regenerated_at).toBeNull();
+  expect(
+    (await call(ctx, "GET", `/api/v1/webhook-tokens/${ids.token}`, { key: owner.key })).body.regenerated_at,
+  ).toBeNull();
   expect((await call(ctx, "GET", `/api/v1/feeds/${ids.feed}`, { key: owner.key })).status).toBe(200);
 }
 
@@ -75,7 +88,8 @@ describe("workflow pages security", () => {
     }
     await ownerIntact();
     // Unknown or malformed ids are plain 404 pages too.
-    for (const path of ["/runs/nope", "/workflows/wf_nope", "/settings/feeds/x/delete"]) expect((await owner.b.get(path)).status).toBe(404);
+    for (const path of ["/runs/nope", "/workflows/wf_nope", "/settings/feeds/x/delete"])
+      expect((await owner.b.get(path)).status).toBe(404);
   });
 
   test("a POST without the session's CSRF token, or from another origin, changes nothing", async () => {
@@ -92,7 +106,13 @@ describe("workflow pages security", () => {
 
   test("signed-out visitors are sent to sign in and back", async () => {
     const anon = testBrowser(ctx);
-    for (const path of ["/workflows", "/workflows/new", `/runs/${ids.run}`, "/settings/webhook-tokens", "/settings/feeds"]) {
+    for (const path of [
+      "/workflows",
+      "/workflows/new",
+      `/runs/${ids.run}`,
+      "/settings/webhook-tokens",
+      "/settings/feeds",
+    ]) {
       const res = await anon.get(path);
       expect(res.status, path).toBe(303);
       expect(res.location, path).toBe(`/signin?next=${encodeURIComponent(path)}`);

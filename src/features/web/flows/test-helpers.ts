@@ -7,7 +7,8 @@ import { send } from "../library/test-helpers.ts";
 
 // linkedom keeps a <textarea>'s text as written; browsers decode its character references.
 const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&amp;": "&" };
-const textareaValue = (el: { textContent: string | null }) => (el.textContent ?? "").replace(/^\n/, "").replace(/&(lt|gt|quot|#39|amp);/g, (m) => ENTITIES[m]!);
+const textareaValue = (el: { textContent: string | null }) =>
+  (el.textContent ?? "").replace(/^\n/, "").replace(/&(lt|gt|quot|#39|amp);/g, (m) => ENTITIES[m]!);
 
 /** The form data set of the form posting to `action`: [name, value] pairs in document order. */
 export function formData(page: string, action: string): [string, string][] {
@@ -44,7 +45,13 @@ export interface Edit {
 }
 
 /** Submits the form of `page` posting to `action`, as a browser would after the user's edits. */
-export function submitForm(ctx: TestContext, b: TestBrowser, page: PageResult | string, action: string, edit: Edit = {}): Promise<PageResult> {
+export function submitForm(
+  ctx: TestContext,
+  b: TestBrowser,
+  page: PageResult | string,
+  action: string,
+  edit: Edit = {},
+): Promise<PageResult> {
   const text = typeof page === "string" ? page : page.text;
   const pairs = formData(text, action).filter(([k]) => !edit.drop?.includes(k));
   const form = new URLSearchParams();
@@ -67,7 +74,7 @@ export function errorBeside(page: string, fieldId: string): string | null {
 }
 
 /** The value of a named control on the page. */
-export function valueOf(page: string, name: string): string | undefined {
+export function fieldValue(page: string, name: string): string | undefined {
   const { document } = parseHTML(page);
   const el = [...document.querySelectorAll("[name]")].find((e) => e.getAttribute("name") === name);
   if (!el) return undefined;

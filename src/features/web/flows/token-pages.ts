@@ -43,7 +43,9 @@ export function tokensPage(p: TokensPageInput): Response {
     ? oneTimeUrl({
         heading: p.created.regenerated ? `New URL for ${p.created.hint}` : `Your new webhook URL (${p.created.hint})`,
         url: p.created.url,
-        note: p.created.regenerated ? "The old URL stopped working." : "Choose this token in a workflow's trigger to use it.",
+        note: p.created.regenerated
+          ? "The old URL stopped working."
+          : "Choose this token in a workflow's trigger to use it.",
         replaceWith: "/settings/webhook-tokens",
       })
     : "";

@@ -16,7 +16,9 @@ const SHOWN = 100;
 const FORM_TTL_MS = 24 * 3600 * 1000;
 const FORM_ID_RE = /^[A-Za-z0-9_-]{16,64}$/;
 const PATH = "/settings/webhook-tokens";
-const NOTICES: Record<string, Flash> = { deleted: { kind: "ok", text: "The token was deleted; its URL no longer works." } };
+const NOTICES: Record<string, Flash> = {
+  deleted: { kind: "ok", text: "The token was deleted; its URL no longer works." },
+};
 
 export function tokenWebRoutes(s: Services, h: WebHelpers) {
   const tokens = s.webhookTokens;
@@ -38,76 +40,89 @@ export function tokenWebRoutes(s: Services, h: WebHelpers) {
   }
 
   async function listResponse(me: SignedIn, extra: Partial<TokensPageInput> = {}): Promise<Response> {
-    return tokensPage({ user: h.layoutUser(me), tokens: await tokens.list(me.actor, { limit: SHOWN }), names: await names(me), formId: newCsrfToken(), ...extra });
+    return tokensPage({
+      user: h.layoutUser(me),
+      tokens: await tokens.list(me.actor, { limit: SHOWN }),
+      names: await names(me),
+      formId: newCsrfToken(),
+      ...extra,
+    });
   }
 
-  return new Elysia()
-    // GET /settings/webhook-tokens
-    .get(
-      PATH,
-      h.page(async ({ request, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        return listResponse(me, { flash: flashOf(NOTICES, query.notice) });
-      }),
-    )
-    // POST /settings/webhook-tokens — the URL is in this response only
-    .post(
-      PATH,
-      h.page(async ({ request, body }) => {
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst(PATH);
-        if (!firstUse(me.user.id, formField(body, "form_id"))) {
-          const text = "This form was already sent, so no other token was made and its URL is not shown again. If you did not copy it, regenerate the token.";
-          return listResponse(me, { flash: { kind: "error", text }, status: 409 });
-        }
-        const t = await tokens.create(me.actor);
-        return listResponse(me, { created: { url: t.url, hint: t.hint, regenerated: false } });
-      }),
-    )
-    // GET /settings/webhook-tokens/:id/regenerate — asks first
-    .get(
-      `${PATH}/:id/regenerate`,
-      h.page(async ({ request, params }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const t = await tokens.get(me.actor, params.id ?? "");
-        const n = t.workflow_ids.length;
-        return confirmPage({
-          user: h.layoutUser(me), title: "Regenerate this token?", name: t.hint, button: "Regenerate",
-          note: `The current URL stops working at once${n ? ` for the ${n} workflow${n === 1 ? "" : "s"} using it` : ""}; the new one is shown once.`,
-          action: `${PATH}/${t.id}/regenerate`, cancel: PATH,
-        });
-      }),
-    )
-    // POST /settings/webhook-tokens/:id/regenerate
-    .post(
-      `${PATH}/:id/regenerate`,
-      h.page(async ({ request, body, params }) => {
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst(PATH);
-        const t = await tokens.regenerate(me.actor, params.id ?? "");
-        return listResponse(me, { created: { url: t.url, hint: t.hint, regenerated: true } });
-      }),
-    )
-    // POST /settings/webhook-tokens/:id/delete
-    .post(
-      `${PATH}/:id/delete`,
-      h.page(async ({ request, body, params }) => {
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst(PATH);
-        const id = params.id ?? "";
-        try {
-          await tokens.delete(me.actor, id);
-        } catch (e) {
-          if (!(e instanceof AppError) || e.code !== "conflict") throw e;
-          const t = await tokens.get(me.actor, id);
-          const known = await names(me);
-          const list = t.workflow_ids.map((w) => `“${known.get(w) ?? w}”`).join(", ");
-          const text = `The token ${t.hint} is still used by ${list}. Choose another token in ${t.workflow_ids.length === 1 ? "that workflow" : "those workflows"} or delete ${t.workflow_ids.length === 1 ? "it" : "them"} first.`;
-          return listResponse(me, { flash: { kind: "error", text }, status: 409 });
-        }
-        return redirect(`${PATH}?notice=deleted`);
-      }),
-    );
+  return (
+    new Elysia()
+      // GET /settings/webhook-tokens
+      .get(
+        PATH,
+        h.page(async ({ request, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          return listResponse(me, { flash: flashOf(NOTICES, query.notice) });
+        }),
+      )
+      // POST /settings/webhook-tokens — the URL is in this response only
+      .post(
+        PATH,
+        h.page(async ({ request, body }) => {
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst(PATH);
+          if (!firstUse(me.user.id, formField(body, "form_id"))) {
+            const text =
+              "This form was already sent, so no other token was made and its URL is not shown again. If you did not copy it, regenerate the token.";
+            return listResponse(me, { flash: { kind: "error", text }, status: 409 });
+          }
+          const t = await tokens.create(me.actor);
+          return listResponse(me, { created: { url: t.url, hint: t.hint, regenerated: false } });
+        }),
+      )
+      // GET /settings/webhook-tokens/:id/regenerate — asks first
+      .get(
+        `${PATH}/:id/regenerate`,
+        h.page(async ({ request, params }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const t = await tokens.get(me.actor, params.id ?? "");
+          const n = t.workflow_ids.length;
+          return confirmPage({
+            user: h.layoutUser(me),
+            title: "Regenerate this token?",
+            name: t.hint,
+            button: "Regenerate",
+            note: `The current URL stops working at once${n ? ` for the ${n} workflow${n === 1 ? "" : "s"} using it` : ""}; the new one is shown once.`,
+            action: `${PATH}/${t.id}/regenerate`,
+            cancel: PATH,
+          });
+        }),
+      )
+      // POST /settings/webhook-tokens/:id/regenerate
+      .post(
+        `${PATH}/:id/regenerate`,
+        h.page(async ({ request, body, params }) => {
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst(PATH);
+          const t = await tokens.regenerate(me.actor, params.id ?? "");
+          return listResponse(me, { created: { url: t.url, hint: t.hint, regenerated: true } });
+        }),
+      )
+      // POST /settings/webhook-tokens/:id/delete
+      .post(
+        `${PATH}/:id/delete`,
+        h.page(async ({ request, body, params }) => {
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst(PATH);
+          const id = params.id ?? "";
+          try {
+            await tokens.delete(me.actor, id);
+          } catch (e) {
+            if (!(e instanceof AppError) || e.code !== "conflict") throw e;
+            const t = await tokens.get(me.actor, id);
+            const known = await names(me);
+            const list = t.workflow_ids.map((w) => `“${known.get(w) ?? w}”`).join(", ");
+            const text = `The token ${t.hint} is still used by ${list}. Choose another token in ${t.workflow_ids.length === 1 ? "that workflow" : "those workflows"} or delete ${t.workflow_ids.length === 1 ? "it" : "them"} first.`;
+            return listResponse(me, { flash: { kind: "error", text }, status: 409 });
+          }
+          return redirect(`${PATH}?notice=deleted`);
+        }),
+      )
+  );
 }

@@ -7,7 +7,8 @@ import { post, send, setup } from "../library/test-helpers.ts";
 import { formData } from "./test-helpers.ts";
 
 const PATH = "/settings/webhook-tokens";
-const urlIn = (text: string) => /value="(http:\/\/localhost[^"]*\/api\/webhooks\/workflows\/cpw_[^"]+)"/.exec(text)?.[1];
+const urlIn = (text: string) =>
+  /value="(http:\/\/localhost[^"]*\/api\/webhooks\/workflows\/cpw_[^"]+)"/.exec(text)?.[1];
 
 describe("webhook tokens", () => {
   test("create shows the URL once with a copy button; a resubmitted form makes no second token", async () => {
@@ -34,7 +35,11 @@ describe("webhook tokens", () => {
 
   test("regenerate asks first, shows the new URL once and the old one answers 404 at once", async () => {
     const { ctx, b, me } = await setup();
-    const wf = await createWorkflow(ctx, me.key, { name: "Uses <it>", trigger: { type: "webhook" }, actions: [{ id: "n", type: "create_notebook", name: "x" }] });
+    const wf = await createWorkflow(ctx, me.key, {
+      name: "Uses <it>",
+      trigger: { type: "webhook" },
+      actions: [{ id: "n", type: "create_notebook", name: "x" }],
+    });
     const tokenId = wf.trigger.token_id!;
     const list = await b.get(PATH);
     expect(list.text).toContain(`<a href="/workflows/${wf.id}">Uses &lt;it&gt;</a>`);
@@ -51,11 +56,17 @@ describe("webhook tokens", () => {
 
   test("delete is refused while in use, naming the workflows; allowed once unused", async () => {
     const { ctx, b, me } = await setup();
-    const wf = await createWorkflow(ctx, me.key, { name: "Chat <bot>", trigger: { type: "webhook" }, actions: [{ id: "n", type: "create_notebook", name: "x" }] });
+    const wf = await createWorkflow(ctx, me.key, {
+      name: "Chat <bot>",
+      trigger: { type: "webhook" },
+      actions: [{ id: "n", type: "create_notebook", name: "x" }],
+    });
     const tokenId = wf.trigger.token_id!;
     const refused = await post(ctx, b, `${PATH}/${tokenId}/delete`);
     expect(refused.status).toBe(409);
-    expect(refused.text).toContain("is still used by “Chat &lt;bot&gt;”. Choose another token in that workflow or delete it first.");
+    expect(refused.text).toContain(
+      "is still used by “Chat &lt;bot&gt;”. Choose another token in that workflow or delete it first.",
+    );
     expect((await call(ctx, "GET", `/api/v1/webhook-tokens/${tokenId}`, { key: me.key })).status).toBe(200);
     await call(ctx, "DELETE", `/api/v1/workflows/${wf.id}`, { key: me.key });
     const deleted = await post(ctx, b, `${PATH}/${tokenId}/delete`);

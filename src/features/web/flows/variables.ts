@@ -56,5 +56,7 @@ export function earlierSteps(actions: Action[]): Map<string, Action[]> {
 export function stepVariables(steps: Action[]): Variable[] {
   return steps
     .filter((s) => s.id)
-    .flatMap((s) => (ACTION_TYPE.get(s.type)?.outputs ?? []).map((o) => ({ name: `steps.${s.id}.${o}`, note: `from ${s.type}` })));
+    .flatMap((s) =>
+      (ACTION_TYPE.get(s.type)?.outputs ?? []).map((o) => ({ name: `steps.${s.id}.${o}`, note: `from ${s.type}` })),
+    );
 }

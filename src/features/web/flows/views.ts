@@ -10,7 +10,8 @@ export function jsonBlock(value: unknown, label: string): SafeHtml {
   if (value === undefined) return html`<p class="muted">—</p>`;
   const text = JSON.stringify(value, null, 2) ?? String(value);
   const lines = text.split("\n");
-  if (text.length <= JSON_PREVIEW_CHARS && lines.length <= JSON_PREVIEW_LINES) return html`<pre class="json" aria-label="${label}">${text}</pre>`;
+  if (text.length <= JSON_PREVIEW_CHARS && lines.length <= JSON_PREVIEW_LINES)
+    return html`<pre class="json" aria-label="${label}">${text}</pre>`;
   const kb = (new TextEncoder().encode(text).length / 1024).toFixed(1);
   const head = lines.slice(0, JSON_PREVIEW_LINES).join("\n").slice(0, JSON_PREVIEW_CHARS);
   return html`<pre class="json" aria-label="${label} (start)">${head}…</pre>
@@ -38,7 +39,12 @@ export function badge(text: string, kind = text): SafeHtml {
 }
 
 /** A secret URL shown this once: selectable text without script, a copy button with it. */
-export function oneTimeUrl(p: { heading: string; url: string; note: SafeHtml | string; replaceWith: string }): SafeHtml {
+export function oneTimeUrl(p: {
+  heading: string;
+  url: string;
+  note: SafeHtml | string;
+  replaceWith: string;
+}): SafeHtml {
   return html`<section class="card" data-replace-history="${p.replaceWith}">
   <h2>${p.heading}</h2>
   <p>${p.note} <strong>It is shown only this once.</strong></p>

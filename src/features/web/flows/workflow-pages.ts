@@ -37,17 +37,25 @@ export interface ListRow {
   lastRun: RunPublic | undefined;
 }
 
-export function workflowsListPage(p: { user: LayoutUser; rows: ListRow[]; tokens: Map<string, TokenPublic>; next: string | null; flash?: Flash }): Response {
+export function workflowsListPage(p: {
+  user: LayoutUser;
+  rows: ListRow[];
+  tokens: Map<string, TokenPublic>;
+  next: string | null;
+  flash?: Flash;
+}): Response {
   const table = p.rows.length
     ? html`<table>
 <thead><tr><th>Name</th><th>Trigger</th><th>Active</th><th>Last run</th><th><span class="muted">Switch</span></th></tr></thead>
-<tbody>${p.rows.map(({ workflow: wf, lastRun }) => html`<tr>
+<tbody>${p.rows.map(
+        ({ workflow: wf, lastRun }) => html`<tr>
   <td data-label="Name" class="wrap"><a class="title" href="/workflows/${wf.id}">${wf.name}</a></td>
   <td data-label="Trigger">${triggerText(wf, p.tokens)}</td>
   <td data-label="Active">${wf.active ? badge("active") : badge("inactive")}</td>
   <td data-label="Last run">${lastRun ? html`<a href="/runs/${lastRun.id}">${runStatus(lastRun)}</a> <span class="sub">${when(lastRun.created_at)}</span>` : html`<span class="muted">Never run</span>`}</td>
   <td>${toggleForm(wf, p.user.csrfToken, "/workflows")}</td>
-</tr>`)}</tbody></table>
+</tr>`,
+      )}</tbody></table>
 ${pager("/workflows", {}, p.next)}`
     : html`<p class="muted">No workflows yet. A workflow runs actions — save links, call other services, send emails — when a webhook is called or something changes in your library.</p>`;
   const body = html`<h1>Workflows</h1>
@@ -59,7 +67,14 @@ ${table}`;
 function actionSummary(actions: Action[]): SafeHtml {
   return html`<ol>${actions.map((a) => {
     const spec = ACTION_TYPE.get(a.type);
-    const target = typeof a.url === "string" ? a.url : typeof a.feed_url === "string" ? a.feed_url : typeof a.to === "string" ? a.to : "";
+    const target =
+      typeof a.url === "string"
+        ? a.url
+        : typeof a.feed_url === "string"
+          ? a.feed_url
+          : typeof a.to === "string"
+            ? a.to
+            : "";
     const branches = (["then", "else"] as const).filter((b) => Array.isArray(a[b]) && (a[b] as Action[]).length);
     return html`<li><strong>${a.id}</strong> <span class="muted">${spec?.title ?? a.type}</span>${target ? html` <span class="mono">${target}</span>` : ""}
 ${branches.map((b) => html`<div>${b === "then" ? "Then:" : "Else:"} ${actionSummary(a[b] as Action[])}</div>`)}</li>`;
@@ -81,23 +96,26 @@ function runsTable(runs: RunPublic[]): SafeHtml {
   if (!runs.length) return html`<p class="muted">No runs yet.</p>`;
   return html`<table>
 <thead><tr><th>Status</th><th>Trigger</th><th>Started</th><th>Duration</th><th><span class="muted">Run</span></th></tr></thead>
-<tbody>${runs.map((r) => html`<tr>
+<tbody>${runs.map(
+    (r) => html`<tr>
   <td data-label="Status">${runStatus(r)}</td>
   <td data-label="Trigger">${runTrigger(r)}</td>
   <td data-label="Started">${when(r.started_at ?? r.created_at)}</td>
   <td data-label="Duration">${duration(r.started_at, r.finished_at)}</td>
   <td><a href="/runs/${r.id}" aria-label="Open run ${r.id}">Open</a></td>
-</tr>`)}</tbody></table>`;
+</tr>`,
+  )}</tbody></table>`;
 }
 
 export function workflowPage(p: WorkflowPageInput): Response {
   const wf = p.workflow;
   const t = wf.trigger;
   const token = t.type === "webhook" && t.token_id ? p.tokens.get(t.token_id) : undefined;
-  const triggerHelp = t.type === "webhook"
-    ? html`<p>Runs when its webhook URL receives a JSON object${token ? html` (token <span class="hint">${token.hint}</span>)` : ""}. Each top-level field of the body is a variable.</p>
+  const triggerHelp =
+    t.type === "webhook"
+      ? html`<p>Runs when its webhook URL receives a JSON object${token ? html` (token <span class="hint">${token.hint}</span>)` : ""}. Each top-level field of the body is a variable.</p>
 ${p.webhookUrl ? "" : html`<p class="muted">The URL is shown only when its token is made or regenerated. Lost it? <a href="/settings/webhook-tokens">Regenerate the token</a> — the old URL then stops working.</p>`}`
-    : html`<p>Runs when <code>${t.event}</code> happens to one of your objects.</p>`;
+      : html`<p>Runs when <code>${t.event}</code> happens to one of your objects.</p>`;
   const body = html`<p><a href="/workflows">← Workflows</a></p>
 <h1>${wf.name} ${wf.active ? badge("active") : badge("inactive")}</h1>
 ${p.webhookUrl ? oneTimeUrl({ heading: "The webhook URL", url: p.webhookUrl, note: "Copy it now: anyone with it can start this workflow.", replaceWith: `/workflows/${wf.id}` }) : ""}
@@ -121,7 +139,15 @@ ${pager(`/workflows/${wf.id}`, {}, p.next)}`;
   return flowsPage({ title: wf.name, user: p.user, body, flash: p.flash });
 }
 
-export function confirmPage(p: { user: LayoutUser; title: string; name: string; note: string; action: string; button: string; cancel: string }): Response {
+export function confirmPage(p: {
+  user: LayoutUser;
+  title: string;
+  name: string;
+  note: string;
+  action: string;
+  button: string;
+  cancel: string;
+}): Response {
   const body = html`<h1>${p.title}</h1>
 <section class="card">
   <p><strong>${p.name}</strong></p>

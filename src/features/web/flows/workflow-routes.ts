@@ -26,74 +26,111 @@ export async function tokenMap(s: Services, me: SignedIn): Promise<Map<string, T
 }
 
 /** One workflow's page; also the answer to a save that made a webhook token (its URL shown once). */
-export async function workflowPageResponse(s: Services, h: WebHelpers, me: SignedIn, id: string, extra: { before?: string; webhookUrl?: string; flash?: Flash } = {}): Promise<Response> {
+export async function workflowPageResponse(
+  s: Services,
+  h: WebHelpers,
+  me: SignedIn,
+  id: string,
+  extra: { before?: string; webhookUrl?: string; flash?: Flash } = {},
+): Promise<Response> {
   const workflow = await s.workflows.service.get(me.actor, id);
   const cursor = RUN_ID.test(extra.before ?? "") ? extra.before : undefined;
-  const { rows, next } = paged(await s.workflows.runs.list(me.actor, id, { limit: RUNS_SHOWN + 1, before: cursor }), RUNS_SHOWN);
-  return workflowPage({ user: h.layoutUser(me), workflow, tokens: await tokenMap(s, me), runs: rows, next, webhookUrl: extra.webhookUrl, flash: extra.flash });
+  const { rows, next } = paged(
+    await s.workflows.runs.list(me.actor, id, { limit: RUNS_SHOWN + 1, before: cursor }),
+    RUNS_SHOWN,
+  );
+  return workflowPage({
+    user: h.layoutUser(me),
+    workflow,
+    tokens: await tokenMap(s, me),
+    runs: rows,
+    next,
+    webhookUrl: extra.webhookUrl,
+    flash: extra.flash,
+  });
 }
 
 export function workflowWebRoutes(s: Services, h: WebHelpers) {
   const wfs = s.workflows.service;
 
-  return new Elysia()
-    // GET /workflows
-    .get(
-      "/workflows",
-      h.page(async ({ request, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const cursor = WORKFLOW_ID.test(query.before ?? "") ? query.before : undefined;
-        const { rows, next } = paged(await wfs.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
-        const list = await Promise.all(rows.map(async (workflow) => ({ workflow, lastRun: (await s.workflows.runs.list(me.actor, workflow.id, { limit: 1 }))[0] })));
-        return workflowsListPage({ user: h.layoutUser(me), rows: list, tokens: await tokenMap(s, me), next, flash: flashOf(NOTICES, query.notice) });
-      }),
-    )
-    // GET /workflows/:id
-    .get(
-      "/workflows/:id",
-      h.page(async ({ request, params, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        return workflowPageResponse(s, h, me, params.id ?? "", { before: query.before, flash: flashOf(NOTICES, query.notice) });
-      }),
-    )
-    // POST /workflows/:id/active — activate or deactivate
-    .post(
-      "/workflows/:id/active",
-      h.page(async ({ request, body, params }) => {
-        const id = params.id ?? "";
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst(`/workflows/${id}`);
-        const active = formField(body, "active") === "true";
-        await wfs.update(me.actor, id, { active });
-        const back = formField(body, "back") === "/workflows" ? "/workflows" : `/workflows/${id}`;
-        return redirect(`${back}?notice=${active ? "activated" : "deactivated"}`);
-      }),
-    )
-    // GET /workflows/:id/delete — asks first
-    .get(
-      "/workflows/:id/delete",
-      h.page(async ({ request, params }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const wf = await wfs.get(me.actor, params.id ?? "");
-        return confirmPage({
-          user: h.layoutUser(me), title: "Delete this workflow?", name: wf.name, button: "Delete",
-          note: "Its run history and feed watches go with it. Its webhook token stays (see Webhook tokens).",
-          action: `/workflows/${wf.id}/delete`, cancel: `/workflows/${wf.id}`,
-        });
-      }),
-    )
-    // POST /workflows/:id/delete
-    .post(
-      "/workflows/:id/delete",
-      h.page(async ({ request, body, params }) => {
-        const id = params.id ?? "";
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst(`/workflows/${id}`);
-        await wfs.delete(me.actor, id);
-        return redirect("/workflows?notice=deleted");
-      }),
-    );
+  return (
+    new Elysia()
+      // GET /workflows
+      .get(
+        "/workflows",
+        h.page(async ({ request, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const cursor = WORKFLOW_ID.test(query.before ?? "") ? query.before : undefined;
+          const { rows, next } = paged(await wfs.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
+          const list = await Promise.all(
+            rows.map(async (workflow) => ({
+              workflow,
+              lastRun: (await s.workflows.runs.list(me.actor, workflow.id, { limit: 1 }))[0],
+            })),
+          );
+          return workflowsListPage({
+            user: h.layoutUser(me),
+            rows: list,
+            tokens: await tokenMap(s, me),
+            next,
+            flash: flashOf(NOTICES, query.notice),
+          });
+        }),
+      )
+      // GET /workflows/:id
+      .get(
+        "/workflows/:id",
+        h.page(async ({ request, params, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          return workflowPageResponse(s, h, me, params.id ?? "", {
+            before: query.before,
+            flash: flashOf(NOTICES, query.notice),
+          });
+        }),
+      )
+      // POST /workflows/:id/active — activate or deactivate
+      .post(
+        "/workflows/:id/active",
+        h.page(async ({ request, body, params }) => {
+          const id = params.id ?? "";
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst(`/workflows/${id}`);
+          const active = formField(body, "active") === "true";
+          await wfs.update(me.actor, id, { active });
+          const back = formField(body, "back") === "/workflows" ? "/workflows" : `/workflows/${id}`;
+          return redirect(`${back}?notice=${active ? "activated" : "deactivated"}`);
+        }),
+      )
+      // GET /workflows/:id/delete — asks first
+      .get(
+        "/workflows/:id/delete",
+        h.page(async ({ request, params }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const wf = await wfs.get(me.actor, params.id ?? "");
+          return confirmPage({
+            user: h.layoutUser(me),
+            title: "Delete this workflow?",
+            name: wf.name,
+            button: "Delete",
+            note: "Its run history and feed watches go with it. Its webhook token stays (see Webhook tokens).",
+            action: `/workflows/${wf.id}/delete`,
+            cancel: `/workflows/${wf.id}`,
+          });
+        }),
+      )
+      // POST /workflows/:id/delete
+      .post(
+        "/workflows/:id/delete",
+        h.page(async ({ request, body, params }) => {
+          const id = params.id ?? "";
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst(`/workflows/${id}`);
+          await wfs.delete(me.actor, id);
+          return redirect("/workflows?notice=deleted");
+        }),
+      )
+  );
 }

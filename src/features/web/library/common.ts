@@ -1,6 +1,5 @@
 // Pieces shared by the library pages: the page frame, small views (times, status, pager) and form parsing.
 import { html, layout, pageResponse, raw, type Flash, type LayoutUser, type SafeHtml } from "../html.ts";
-import { redirect } from "../http.ts";
 import { LIBRARY_STYLE, libraryCsp } from "./style.ts";
 
 export const PAGE_SIZE = 20;
@@ -50,7 +49,10 @@ export function libraryPage(f: Frame): Response {
   const body = html`<style>${raw(LIBRARY_STYLE)}</style>
 ${f.body}`;
   const markup = layout({ title: f.title, user: f.user, body, flash: f.flash });
-  return pageResponse(markup, { status: f.status, headers: { ...f.headers, "content-security-policy": libraryCsp({ webImages: f.webImages, media: f.media }) } });
+  return pageResponse(markup, {
+    status: f.status,
+    headers: { ...f.headers, "content-security-policy": libraryCsp({ webImages: f.webImages, media: f.media }) },
+  });
 }
 
 export { signInFirst } from "../http.ts";
@@ -109,7 +111,14 @@ export function fieldError(id: string, error: string | undefined): SafeHtml {
 }
 
 /** A confirmation page for deleting something: the POST form is the confirmation, no script needed. */
-export function confirmDeletePage(p: { user: LayoutUser; what: string; name: string; action: string; cancel: string; note?: string }): Response {
+export function confirmDeletePage(p: {
+  user: LayoutUser;
+  what: string;
+  name: string;
+  action: string;
+  cancel: string;
+  note?: string;
+}): Response {
   const body = html`<h1>Delete this ${p.what}?</h1>
 <section class="card">
   <p><strong>${p.name}</strong></p>

@@ -6,7 +6,9 @@ const render = (md: string) => renderMarkdown(md).value;
 
 describe("renderMarkdown", () => {
   test("ordinary Markdown becomes HTML", () => {
-    expect(render("# Title\n\nSome **bold** and `code <b>`.")).toBe("<h1>Title</h1>\n<p>Some <strong>bold</strong> and <code>code &lt;b&gt;</code>.</p>\n");
+    expect(render("# Title\n\nSome **bold** and `code <b>`.")).toBe(
+      "<h1>Title</h1>\n<p>Some <strong>bold</strong> and <code>code &lt;b&gt;</code>.</p>\n",
+    );
     expect(render("| a |\n|---|\n| 1 |")).toContain("<td>1</td>");
     expect(render("```\n<script>x</script>\n```")).toContain("&lt;script&gt;x&lt;/script&gt;");
   });
@@ -14,8 +16,10 @@ describe("renderMarkdown", () => {
   test("raw HTML, block or inline, is shown as text", () => {
     expect(render("<script>alert(1)</script>")).toBe("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(render("a <img src=x onerror=alert(1)> b")).toBe("<p>a &lt;img src=x onerror=alert(1)&gt; b</p>\n");
-    expect(render("<div onclick=\"x()\">hi</div>")).not.toContain("<div");
-    expect(render("[<b>x</b>](https://ok.example)")).toBe('<p><a href="https://ok.example" rel="nofollow noopener noreferrer">&lt;b&gt;x&lt;/b&gt;</a></p>\n');
+    expect(render('<div onclick="x()">hi</div>')).not.toContain("<div");
+    expect(render("[<b>x</b>](https://ok.example)")).toBe(
+      '<p><a href="https://ok.example" rel="nofollow noopener noreferrer">&lt;b&gt;x&lt;/b&gt;</a></p>\n',
+    );
   });
 
   test.each([
@@ -40,14 +44,18 @@ describe("renderMarkdown", () => {
   });
 
   test("http, https, mailto and relative links are kept, attributes escaped", () => {
-    expect(render('[a](https://x.example/?q="1" "t<")')).toBe('<p><a href="https://x.example/?q=&quot;1&quot;" title="t&lt;" rel="nofollow noopener noreferrer">a</a></p>\n');
+    expect(render('[a](https://x.example/?q="1" "t<")')).toBe(
+      '<p><a href="https://x.example/?q=&quot;1&quot;" title="t&lt;" rel="nofollow noopener noreferrer">a</a></p>\n',
+    );
     expect(render("[m](mailto:a@b.example) [r](/library) [h](#top)")).toBe(
       '<p><a href="mailto:a@b.example" rel="nofollow noopener noreferrer">m</a> <a href="/library" rel="nofollow noopener noreferrer">r</a> <a href="#top" rel="nofollow noopener noreferrer">h</a></p>\n',
     );
   });
 
   test("images load only over http(s); others leave their alt text", () => {
-    expect(render("![a \"b\"](https://i.example/x.png)")).toBe('<p><img src="https://i.example/x.png" alt="a &quot;b&quot;" loading="lazy" referrerpolicy="no-referrer"></p>\n');
+    expect(render('![a "b"](https://i.example/x.png)')).toBe(
+      '<p><img src="https://i.example/x.png" alt="a &quot;b&quot;" loading="lazy" referrerpolicy="no-referrer"></p>\n',
+    );
     expect(render("![alt](data:image/png;base64,AAAA)")).toBe("<p>alt</p>\n");
     expect(render("![alt](/local.png)")).toBe("<p>alt</p>\n");
     expect(render("![<b>](javascript:1)")).toBe("<p>&lt;b&gt;</p>\n");

@@ -7,7 +7,8 @@ const LINK_SCHEMES = new Set(["http", "https", "mailto"]);
 const IMAGE_SCHEMES = new Set(["http", "https"]);
 
 /** Browsers drop these anywhere in a URL before reading its scheme ("java\tscript:"). */
-const invisible = (url: string) => url.replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]/g, "");
+const invisible = (url: string) =>
+  url.replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]/g, "");
 
 /** The URL's scheme in lower case, "" for a relative URL. */
 function schemeOf(url: string): string {

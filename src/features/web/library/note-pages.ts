@@ -9,7 +9,12 @@ import { renderMarkdown } from "./markdown.ts";
 export function noteTitle(n: { title: string | null; content: string }): string {
   if (n.title) return n.title;
   const first = n.content.split("\n").find((l) => l.trim());
-  return first?.replace(/^#+\s*/, "").trim().slice(0, 80) || "Untitled note";
+  return (
+    first
+      ?.replace(/^#+\s*/, "")
+      .trim()
+      .slice(0, 80) || "Untitled note"
+  );
 }
 
 export interface NoteForm {
@@ -31,13 +36,21 @@ function sourceChecks(sources: SourceChoice[], f: NoteForm): SafeHtml {
   const checked = f.sourceIds ?? [];
   const list = sources.length
     ? html`<div class="picklist">${sources.map(
-        (s) => html`<label class="check"><input type="checkbox" name="source_ids" value="${s.id}"${checked.includes(s.id) ? html` checked` : ""}> <span>${s.title}</span></label>`,
+        (s) =>
+          html`<label class="check"><input type="checkbox" name="source_ids" value="${s.id}"${checked.includes(s.id) ? html` checked` : ""}> <span>${s.title}</span></label>`,
       )}</div>`
     : html`<p class="muted">No sources saved yet.</p>`;
   return html`<fieldset id="f-sources"${error ? html` aria-describedby="f-sources-error"` : ""}><legend>About these sources <span class="muted">(optional)</span></legend>${list}${fieldError("f-sources", error)}</fieldset>`;
 }
 
-function editor(user: LayoutUser, action: string, notebooks: NotebookPublic[], sources: SourceChoice[], f: NoteForm, submit: string): SafeHtml {
+function editor(
+  user: LayoutUser,
+  action: string,
+  notebooks: NotebookPublic[],
+  sources: SourceChoice[],
+  f: NoteForm,
+  submit: string,
+): SafeHtml {
   const e = f.errors ?? {};
   const options = [{ value: "", label: "No notebook" }, ...notebooks.map((nb) => ({ value: nb.id, label: nb.name }))];
   return html`<form method="post" action="${action}" class="card" novalidate>
@@ -66,7 +79,10 @@ export function notesListPage(p: {
   flash?: Flash;
 }): Response {
   const names = new Map(p.notebooks.map((nb) => [nb.id, nb.name]));
-  const options = [{ value: "", label: "All notebooks" }, ...p.notebooks.map((nb) => ({ value: nb.id, label: nb.name }))];
+  const options = [
+    { value: "", label: "All notebooks" },
+    ...p.notebooks.map((nb) => ({ value: nb.id, label: nb.name })),
+  ];
   const list = p.notes.length
     ? html`<ul class="items">${p.notes.map(
         (n) => html`<li><a class="title" href="/notes/${n.id}">${noteTitle(n)}</a>
@@ -84,7 +100,13 @@ ${pager("/notes", { notebook: p.notebook }, p.next)}`;
   return libraryPage({ title: "Notes", user: p.user, body, flash: p.flash });
 }
 
-export function newNotePage(p: { user: LayoutUser; notebooks: NotebookPublic[]; sources: SourceChoice[]; form: NoteForm; status?: number }): Response {
+export function newNotePage(p: {
+  user: LayoutUser;
+  notebooks: NotebookPublic[];
+  sources: SourceChoice[];
+  form: NoteForm;
+  status?: number;
+}): Response {
   const body = html`<p><a href="/notes">← Notes</a></p>
 <h1>New note</h1>
 ${editor(p.user, "/notes", p.notebooks, p.sources, p.form, "Save note")}`;
@@ -102,14 +124,21 @@ export function notePage(p: {
 }): Response {
   const n = p.note;
   const nb = p.notebooks.find((x) => x.id === n.notebook_id);
-  const form = p.form ?? { title: n.title ?? "", content: n.content, notebookId: n.notebook_id ?? "", sourceIds: n.source_ids };
+  const form = p.form ?? {
+    title: n.title ?? "",
+    content: n.content,
+    notebookId: n.notebook_id ?? "",
+    sourceIds: n.source_ids,
+  };
   const titles = new Map(p.sources.map((s) => [s.id, s.title]));
   const about = n.source_ids.filter((id) => titles.has(id));
   const body = html`<p><a href="/notes">← Notes</a></p>
 <h1>${noteTitle(n)}</h1>
-<p class="meta muted">Updated ${when(n.updated_at)}${nb ? html` · In <a href="/notebooks/${nb.id}">${nb.name}</a>` : ""}${about.length
-    ? html` · About ${about.map((id, i) => html`${i ? ", " : ""}<a href="/library/sources/${id}">${titles.get(id)}</a>`)}`
-    : ""}</p>
+<p class="meta muted">Updated ${when(n.updated_at)}${nb ? html` · In <a href="/notebooks/${nb.id}">${nb.name}</a>` : ""}${
+    about.length
+      ? html` · About ${about.map((id, i) => html`${i ? ", " : ""}<a href="/library/sources/${id}">${titles.get(id)}</a>`)}`
+      : ""
+  }</p>
 <div class="row-actions">
   <a href="/notes/${n.id}/download" download>Download Markdown</a>
   <a href="/notes/${n.id}/delete">Delete…</a>

@@ -8,7 +8,18 @@ import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import type { SignedIn } from "../service.ts";
-import { confirmDeletePage, flashOf, formFields, here, ID_RE, lf, PAGE_SIZE, paged, PICKER_LIMIT, signInFirst } from "./common.ts";
+import {
+  confirmDeletePage,
+  flashOf,
+  formFields,
+  here,
+  ID_RE,
+  lf,
+  PAGE_SIZE,
+  paged,
+  PICKER_LIMIT,
+  signInFirst,
+} from "./common.ts";
 import { newNotePage, notePage, notesListPage, noteTitle, type NoteForm, type SourceChoice } from "./note-pages.ts";
 
 const MAX_CONTENT = 1_000_000;
@@ -20,7 +31,13 @@ const NOTICES: Record<string, Flash> = {
   deleted: { kind: "ok", text: "The note was deleted." },
 };
 
-type ValidNote = { title: string; content: string; notebookId: string; sourceIds: string[]; errors: NonNullable<NoteForm["errors"]> };
+type ValidNote = {
+  title: string;
+  content: string;
+  notebookId: string;
+  sourceIds: string[];
+  errors: NonNullable<NoteForm["errors"]>;
+};
 
 export function noteWebRoutes(s: Services, h: WebHelpers) {
   const notebooksOf = (actor: Actor) => s.notebooks.list(actor, { limit: PICKER_LIMIT });
@@ -60,7 +77,7 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
     if (!content.trim()) errors.content = "Write something first.";
     else if (content.length > MAX_CONTENT) errors.content = "The note is longer than 1,000,000 characters.";
     if (title.length > 500) errors.title = "The title is longer than 500 characters.";
-    if (notebookId && (!ID_RE.notebook.test(notebookId) || !await ownsNotebook(actor, notebookId))) {
+    if (notebookId && (!ID_RE.notebook.test(notebookId) || !(await ownsNotebook(actor, notebookId)))) {
       errors.notebook_id = "Choose a notebook from the list.";
     }
     if (sourceIds.length > 100) errors.source_ids = "Link at most 100 sources.";
@@ -73,120 +90,182 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
     try {
       return await save();
     } catch (e) {
-      if (!(e instanceof AppError) || e.code !== "validation_failed" || !e.extra.errors?.[0]?.path.startsWith("source_ids")) throw e;
+      if (
+        !(e instanceof AppError) ||
+        e.code !== "validation_failed" ||
+        !e.extra.errors?.[0]?.path.startsWith("source_ids")
+      )
+        throw e;
       f.errors.source_ids = "One of the chosen sources no longer exists.";
       return undefined;
     }
   }
 
   async function notePost(request: Request, body: unknown, id: string): Promise<SignedIn | Response> {
-    return await h.checkSessionPost(request, body) ?? signInFirst(`/notes/${id}`);
+    return (await h.checkSessionPost(request, body)) ?? signInFirst(`/notes/${id}`);
   }
 
-  return new Elysia()
-    // GET /notes
-    .get(
-      "/notes",
-      h.page(async ({ request, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const notebook = ID_RE.notebook.test(query.notebook ?? "") ? query.notebook : undefined;
-        const before = ID_RE.note.test(query.before ?? "") ? query.before : undefined;
-        const { rows, next } = paged(await s.notes.list(me.actor, { limit: PAGE_SIZE + 1, before, notebookId: notebook }), PAGE_SIZE);
-        return notesListPage({ user: h.layoutUser(me), notes: rows, next, notebooks: await notebooksOf(me.actor), notebook, flash: flashOf(NOTICES, query.notice) });
-      }),
-    )
-    // GET /notes/new
-    .get(
-      "/notes/new",
-      h.page(async ({ request, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const notebookId = ID_RE.notebook.test(query.notebook ?? "") ? query.notebook : undefined;
-        const sourceIds = ID_RE.source.test(query.source ?? "") ? [query.source!] : [];
-        return newNotePage({ user: h.layoutUser(me), notebooks: await notebooksOf(me.actor), sources: await sourcesOf(me.actor, sourceIds), form: { notebookId, sourceIds } });
-      }),
-    )
-    // POST /notes
-    .post(
-      "/notes",
-      h.page(async ({ request, body }) => {
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst("/notes/new");
-        const f = await readForm(me.actor, body);
-        const note = Object.keys(f.errors).length
-          ? undefined
-          : await saved(f, () => s.notes.create(me.actor, { content: f.content, title: f.title || undefined, notebook_id: f.notebookId || null, source_ids: f.sourceIds }));
-        if (!note) return newNotePage({ user: h.layoutUser(me), notebooks: await notebooksOf(me.actor), sources: await sourcesOf(me.actor, f.sourceIds), form: f, status: 422 });
-        return redirect(`/notes/${note.id}?notice=created`);
-      }),
-    )
-    // GET /notes/:id — rendered, with the editor below
-    .get(
-      "/notes/:id",
-      h.page(async ({ request, params, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const note = await s.notes.get(me.actor, params.id ?? "");
-        const sources = await sourcesOf(me.actor, note.source_ids);
-        return notePage({ user: h.layoutUser(me), note, notebooks: await notebooksOf(me.actor), sources, flash: flashOf(NOTICES, query.notice) });
-      }),
-    )
-    // POST /notes/:id
-    .post(
-      "/notes/:id",
-      h.page(async ({ request, body, params }) => {
-        const id = params.id ?? "";
-        const me = await notePost(request, body, id);
-        if (me instanceof Response) return me;
-        const note = await s.notes.get(me.actor, id);
-        const f = await readForm(me.actor, body);
-        const done = Object.keys(f.errors).length
-          ? undefined
-          : await saved(f, () => s.notes.update(me.actor, id, { content: f.content, title: f.title || null, notebook_id: f.notebookId || null, source_ids: f.sourceIds }));
-        if (!done) {
-          const sources = await sourcesOf(me.actor, [...note.source_ids, ...f.sourceIds]);
-          return notePage({ user: h.layoutUser(me), note, notebooks: await notebooksOf(me.actor), sources, form: f, status: 422 });
-        }
-        return redirect(`/notes/${id}?notice=saved`);
-      }),
-    )
-    // GET /notes/:id/download
-    .get(
-      "/notes/:id/download",
-      h.page(async ({ request, params }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const note = await s.notes.get(me.actor, params.id ?? "");
-        return new Response(note.content, {
-          headers: {
-            "content-type": "text/markdown; charset=utf-8",
-            "content-disposition": contentDisposition(`${slugify(noteTitle(note), "note")}.md`),
-            "cache-control": "no-store",
-            "x-content-type-options": "nosniff",
-          },
-        });
-      }),
-    )
-    // GET /notes/:id/delete — asks first
-    .get(
-      "/notes/:id/delete",
-      h.page(async ({ request, params }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const note = await s.notes.get(me.actor, params.id ?? "");
-        return confirmDeletePage({ user: h.layoutUser(me), what: "note", name: noteTitle(note), action: `/notes/${note.id}/delete`, cancel: `/notes/${note.id}` });
-      }),
-    )
-    // POST /notes/:id/delete
-    .post(
-      "/notes/:id/delete",
-      h.page(async ({ request, body, params }) => {
-        const id = params.id ?? "";
-        const me = await notePost(request, body, id);
-        if (me instanceof Response) return me;
-        await s.notes.delete(me.actor, id);
-        return redirect("/notes?notice=deleted");
-      }),
-    );
+  return (
+    new Elysia()
+      // GET /notes
+      .get(
+        "/notes",
+        h.page(async ({ request, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const notebook = ID_RE.notebook.test(query.notebook ?? "") ? query.notebook : undefined;
+          const before = ID_RE.note.test(query.before ?? "") ? query.before : undefined;
+          const { rows, next } = paged(
+            await s.notes.list(me.actor, { limit: PAGE_SIZE + 1, before, notebookId: notebook }),
+            PAGE_SIZE,
+          );
+          return notesListPage({
+            user: h.layoutUser(me),
+            notes: rows,
+            next,
+            notebooks: await notebooksOf(me.actor),
+            notebook,
+            flash: flashOf(NOTICES, query.notice),
+          });
+        }),
+      )
+      // GET /notes/new
+      .get(
+        "/notes/new",
+        h.page(async ({ request, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const notebookId = ID_RE.notebook.test(query.notebook ?? "") ? query.notebook : undefined;
+          const sourceIds = ID_RE.source.test(query.source ?? "") ? [query.source!] : [];
+          return newNotePage({
+            user: h.layoutUser(me),
+            notebooks: await notebooksOf(me.actor),
+            sources: await sourcesOf(me.actor, sourceIds),
+            form: { notebookId, sourceIds },
+          });
+        }),
+      )
+      // POST /notes
+      .post(
+        "/notes",
+        h.page(async ({ request, body }) => {
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst("/notes/new");
+          const f = await readForm(me.actor, body);
+          const note = Object.keys(f.errors).length
+            ? undefined
+            : await saved(f, () =>
+                s.notes.create(me.actor, {
+                  content: f.content,
+                  title: f.title || undefined,
+                  notebook_id: f.notebookId || null,
+                  source_ids: f.sourceIds,
+                }),
+              );
+          if (!note)
+            return newNotePage({
+              user: h.layoutUser(me),
+              notebooks: await notebooksOf(me.actor),
+              sources: await sourcesOf(me.actor, f.sourceIds),
+              form: f,
+              status: 422,
+            });
+          return redirect(`/notes/${note.id}?notice=created`);
+        }),
+      )
+      // GET /notes/:id — rendered, with the editor below
+      .get(
+        "/notes/:id",
+        h.page(async ({ request, params, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const note = await s.notes.get(me.actor, params.id ?? "");
+          const sources = await sourcesOf(me.actor, note.source_ids);
+          return notePage({
+            user: h.layoutUser(me),
+            note,
+            notebooks: await notebooksOf(me.actor),
+            sources,
+            flash: flashOf(NOTICES, query.notice),
+          });
+        }),
+      )
+      // POST /notes/:id
+      .post(
+        "/notes/:id",
+        h.page(async ({ request, body, params }) => {
+          const id = params.id ?? "";
+          const me = await notePost(request, body, id);
+          if (me instanceof Response) return me;
+          const note = await s.notes.get(me.actor, id);
+          const f = await readForm(me.actor, body);
+          const done = Object.keys(f.errors).length
+            ? undefined
+            : await saved(f, () =>
+                s.notes.update(me.actor, id, {
+                  content: f.content,
+                  title: f.title || null,
+                  notebook_id: f.notebookId || null,
+                  source_ids: f.sourceIds,
+                }),
+              );
+          if (!done) {
+            const sources = await sourcesOf(me.actor, [...note.source_ids, ...f.sourceIds]);
+            return notePage({
+              user: h.layoutUser(me),
+              note,
+              notebooks: await notebooksOf(me.actor),
+              sources,
+              form: f,
+              status: 422,
+            });
+          }
+          return redirect(`/notes/${id}?notice=saved`);
+        }),
+      )
+      // GET /notes/:id/download
+      .get(
+        "/notes/:id/download",
+        h.page(async ({ request, params }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const note = await s.notes.get(me.actor, params.id ?? "");
+          return new Response(note.content, {
+            headers: {
+              "content-type": "text/markdown; charset=utf-8",
+              "content-disposition": contentDisposition(`${slugify(noteTitle(note), "note")}.md`),
+              "cache-control": "no-store",
+              "x-content-type-options": "nosniff",
+            },
+          });
+        }),
+      )
+      // GET /notes/:id/delete — asks first
+      .get(
+        "/notes/:id/delete",
+        h.page(async ({ request, params }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const note = await s.notes.get(me.actor, params.id ?? "");
+          return confirmDeletePage({
+            user: h.layoutUser(me),
+            what: "note",
+            name: noteTitle(note),
+            action: `/notes/${note.id}/delete`,
+            cancel: `/notes/${note.id}`,
+          });
+        }),
+      )
+      // POST /notes/:id/delete
+      .post(
+        "/notes/:id/delete",
+        h.page(async ({ request, body, params }) => {
+          const id = params.id ?? "";
+          const me = await notePost(request, body, id);
+          if (me instanceof Response) return me;
+          await s.notes.delete(me.actor, id);
+          return redirect("/notes?notice=deleted");
+        }),
+      )
+  );
 }

@@ -25,7 +25,14 @@ ${f.description ?? ""}</textarea>
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export function notebooksListPage(p: { user: LayoutUser; notebooks: NotebookPublic[]; next: string | null; form?: NotebookForm; flash?: Flash; status?: number }): Response {
+export function notebooksListPage(p: {
+  user: LayoutUser;
+  notebooks: NotebookPublic[];
+  next: string | null;
+  form?: NotebookForm;
+  flash?: Flash;
+  status?: number;
+}): Response {
   const list = p.notebooks.length
     ? html`<ul class="items">${p.notebooks.map(
         (nb) => html`<li><a class="title" href="/notebooks/${nb.id}">${nb.name}</a>
@@ -62,7 +69,8 @@ export interface NotebookPageInput {
 
 function sourcesSection(p: NotebookPageInput): SafeHtml {
   const nb = p.notebook;
-  if (!p.sources.length) return html`<p class="muted">No sources yet. Add them from the <a href="/library">library</a> or a source's page.</p>`;
+  if (!p.sources.length)
+    return html`<p class="muted">No sources yet. Add them from the <a href="/library">library</a> or a source's page.</p>`;
   const order = p.sort
     ? html`<p class="meta">Newest saved first (original date) · <a href="/notebooks/${nb.id}">Newest added first</a></p>`
     : html`<p class="meta">Newest added first · <a href="/notebooks/${nb.id}?sort=saved_at">Newest saved first (original date)</a></p>`;
@@ -78,7 +86,8 @@ function notesSection(p: NotebookPageInput): SafeHtml {
   const nb = p.notebook;
   const list = p.notes.length
     ? html`<ul class="items">${p.notes.map(
-        (n) => html`<li><a class="title" href="/notes/${n.id}">${noteTitle(n)}</a><div class="meta"><span>Updated ${when(n.updatedAt)}</span></div></li>`,
+        (n) =>
+          html`<li><a class="title" href="/notes/${n.id}">${noteTitle(n)}</a><div class="meta"><span>Updated ${when(n.updatedAt)}</span></div></li>`,
       )}</ul>`
     : html`<p class="muted">No notes yet.</p>`;
   return html`${list}

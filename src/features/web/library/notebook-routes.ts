@@ -30,13 +30,21 @@ function readForm(body: unknown): { name: string; description: string; errors: N
 }
 
 export function notebookWebRoutes(s: Services, h: WebHelpers) {
-  async function listResponse(me: SignedIn, before: string | undefined, extra: { form?: NotebookForm; flash?: Flash; status?: number } = {}) {
+  async function listResponse(
+    me: SignedIn,
+    before: string | undefined,
+    extra: { form?: NotebookForm; flash?: Flash; status?: number } = {},
+  ) {
     const cursor = ID_RE.notebook.test(before ?? "") ? before : undefined;
     const { rows, next } = paged(await s.notebooks.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
     return notebooksListPage({ user: h.layoutUser(me), notebooks: rows, next, ...extra });
   }
 
-  async function detailResponse(me: SignedIn, id: string, extra: { form?: NotebookForm; flash?: Flash; status?: number; sort?: "saved_at" } = {}) {
+  async function detailResponse(
+    me: SignedIn,
+    id: string,
+    extra: { form?: NotebookForm; flash?: Flash; status?: number; sort?: "saved_at" } = {},
+  ) {
     const notebook = await s.notebooks.get(me.actor, id);
     const sources = await s.sources.listRows(me.actor, { limit: SHOWN + 1, notebookId: id, sort: extra.sort });
     const notes = await s.notes.listRows(me.actor, { limit: SHOWN + 1, notebookId: id });
@@ -53,107 +61,112 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
 
   /** The POST's signed-in user, or a redirect to sign in and come back to the notebook. */
   async function notebookPost(request: Request, body: unknown, id: string): Promise<SignedIn | Response> {
-    return await h.checkSessionPost(request, body) ?? signInFirst(`/notebooks/${id}`);
+    return (await h.checkSessionPost(request, body)) ?? signInFirst(`/notebooks/${id}`);
   }
 
-  return new Elysia()
-    // GET /notebooks
-    .get(
-      "/notebooks",
-      h.page(async ({ request, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        return listResponse(me, query.before, { flash: flashOf(NOTICES, query.notice) });
-      }),
-    )
-    // POST /notebooks
-    .post(
-      "/notebooks",
-      h.page(async ({ request, body }) => {
-        const me = await h.checkSessionPost(request, body);
-        if (!me) return signInFirst("/notebooks");
-        const form = readForm(body);
-        if (Object.keys(form.errors).length) return listResponse(me, undefined, { form, status: 422 });
-        const nb = await s.notebooks.create(me.actor, { name: form.name, description: form.description || null });
-        return redirect(`/notebooks/${nb.id}?notice=created`);
-      }),
-    )
-    // GET /notebooks/:id
-    .get(
-      "/notebooks/:id",
-      h.page(async ({ request, params, query }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        return detailResponse(me, params.id ?? "", { flash: flashOf(NOTICES, query.notice), sort: query.sort === "saved_at" ? "saved_at" : undefined });
-      }),
-    )
-    // POST /notebooks/:id — rename or describe
-    .post(
-      "/notebooks/:id",
-      h.page(async ({ request, body, params }) => {
-        const id = params.id ?? "";
-        const me = await notebookPost(request, body, id);
-        if (me instanceof Response) return me;
-        const form = readForm(body);
-        if (Object.keys(form.errors).length) return detailResponse(me, id, { form, status: 422 });
-        await s.notebooks.update(me.actor, id, { name: form.name, description: form.description || null });
-        return redirect(`/notebooks/${id}?notice=saved`);
-      }),
-    )
-    // POST /notebooks/:id/sources/:sid/remove
-    .post(
-      "/notebooks/:id/sources/:sid/remove",
-      h.page(async ({ request, body, params }) => {
-        const id = params.id ?? "";
-        const me = await notebookPost(request, body, id);
-        if (me instanceof Response) return me;
-        await s.sources.removeFromNotebook(me.actor, id, params.sid ?? "");
-        return redirect(`/notebooks/${id}?notice=removed`);
-      }),
-    )
-    // GET /notebooks/:id/export.zip — the API's Markdown export, for the signed-in browser
-    .get(
-      "/notebooks/:id/export.zip",
-      h.page(async ({ request, params }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const { filename, zip } = await s.notebooks.exportMarkdown(me.actor, params.id ?? "");
-        return new Response(zip, {
-          headers: {
-            "content-type": "application/zip",
-            "content-disposition": contentDisposition(filename),
-            "cache-control": "no-store",
-            "x-content-type-options": "nosniff",
-          },
-        });
-      }),
-    )
-    // GET /notebooks/:id/delete — asks first
-    .get(
-      "/notebooks/:id/delete",
-      h.page(async ({ request, params }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(here(request));
-        const nb = await s.notebooks.get(me.actor, params.id ?? "");
-        return confirmDeletePage({
-          user: h.layoutUser(me),
-          what: "notebook",
-          name: nb.name,
-          action: `/notebooks/${nb.id}/delete`,
-          cancel: `/notebooks/${nb.id}`,
-          note: "Its sources and notes stay in your library.",
-        });
-      }),
-    )
-    // POST /notebooks/:id/delete
-    .post(
-      "/notebooks/:id/delete",
-      h.page(async ({ request, body, params }) => {
-        const id = params.id ?? "";
-        const me = await notebookPost(request, body, id);
-        if (me instanceof Response) return me;
-        await s.notebooks.delete(me.actor, id);
-        return redirect("/notebooks?notice=deleted");
-      }),
-    );
+  return (
+    new Elysia()
+      // GET /notebooks
+      .get(
+        "/notebooks",
+        h.page(async ({ request, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          return listResponse(me, query.before, { flash: flashOf(NOTICES, query.notice) });
+        }),
+      )
+      // POST /notebooks
+      .post(
+        "/notebooks",
+        h.page(async ({ request, body }) => {
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst("/notebooks");
+          const form = readForm(body);
+          if (Object.keys(form.errors).length) return listResponse(me, undefined, { form, status: 422 });
+          const nb = await s.notebooks.create(me.actor, { name: form.name, description: form.description || null });
+          return redirect(`/notebooks/${nb.id}?notice=created`);
+        }),
+      )
+      // GET /notebooks/:id
+      .get(
+        "/notebooks/:id",
+        h.page(async ({ request, params, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          return detailResponse(me, params.id ?? "", {
+            flash: flashOf(NOTICES, query.notice),
+            sort: query.sort === "saved_at" ? "saved_at" : undefined,
+          });
+        }),
+      )
+      // POST /notebooks/:id — rename or describe
+      .post(
+        "/notebooks/:id",
+        h.page(async ({ request, body, params }) => {
+          const id = params.id ?? "";
+          const me = await notebookPost(request, body, id);
+          if (me instanceof Response) return me;
+          const form = readForm(body);
+          if (Object.keys(form.errors).length) return detailResponse(me, id, { form, status: 422 });
+          await s.notebooks.update(me.actor, id, { name: form.name, description: form.description || null });
+          return redirect(`/notebooks/${id}?notice=saved`);
+        }),
+      )
+      // POST /notebooks/:id/sources/:sid/remove
+      .post(
+        "/notebooks/:id/sources/:sid/remove",
+        h.page(async ({ request, body, params }) => {
+          const id = params.id ?? "";
+          const me = await notebookPost(request, body, id);
+          if (me instanceof Response) return me;
+          await s.sources.removeFromNotebook(me.actor, id, params.sid ?? "");
+          return redirect(`/notebooks/${id}?notice=removed`);
+        }),
+      )
+      // GET /notebooks/:id/export.zip — the API's Markdown export, for the signed-in browser
+      .get(
+        "/notebooks/:id/export.zip",
+        h.page(async ({ request, params }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const { filename, zip } = await s.notebooks.exportMarkdown(me.actor, params.id ?? "");
+          return new Response(zip, {
+            headers: {
+              "content-type": "application/zip",
+              "content-disposition": contentDisposition(filename),
+              "cache-control": "no-store",
+              "x-content-type-options": "nosniff",
+            },
+          });
+        }),
+      )
+      // GET /notebooks/:id/delete — asks first
+      .get(
+        "/notebooks/:id/delete",
+        h.page(async ({ request, params }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(here(request));
+          const nb = await s.notebooks.get(me.actor, params.id ?? "");
+          return confirmDeletePage({
+            user: h.layoutUser(me),
+            what: "notebook",
+            name: nb.name,
+            action: `/notebooks/${nb.id}/delete`,
+            cancel: `/notebooks/${nb.id}`,
+            note: "Its sources and notes stay in your library.",
+          });
+        }),
+      )
+      // POST /notebooks/:id/delete
+      .post(
+        "/notebooks/:id/delete",
+        h.page(async ({ request, body, params }) => {
+          const id = params.id ?? "";
+          const me = await notebookPost(request, body, id);
+          if (me instanceof Response) return me;
+          await s.notebooks.delete(me.actor, id);
+          return redirect("/notebooks?notice=deleted");
+        }),
+      )
+  );
 }

@@ -45,7 +45,10 @@ describe("notebooks", () => {
     const id = idIn((await post(ctx, b, "/notebooks", { name: "Draft", description: "old" })).location!, "nb");
     const saved = await post(ctx, b, `/notebooks/${id}`, { name: "Final", description: "" });
     expect(saved.location).toBe(`/notebooks/${id}?notice=saved`);
-    expect((await call(ctx, "GET", `/api/v1/notebooks/${id}`, { key: me.key })).body).toMatchObject({ name: "Final", description: null });
+    expect((await call(ctx, "GET", `/api/v1/notebooks/${id}`, { key: me.key })).body).toMatchObject({
+      name: "Final",
+      description: null,
+    });
     const bad = await post(ctx, b, `/notebooks/${id}`, { name: "" });
     expect(bad.status).toBe(422);
     expect((await call(ctx, "GET", `/api/v1/notebooks/${id}`, { key: me.key })).body.name).toBe("Final");
@@ -55,7 +58,10 @@ describe("notebooks", () => {
     const { ctx, b, me } = await setup();
     const id = idIn((await post(ctx, b, "/notebooks", { name: "Coast" })).location!, "nb");
     await post(ctx, b, "/library/sources", { url: web.url("/article"), title: "Tides", notebook_ids: [id] });
-    const noteId = idIn((await post(ctx, b, "/notes", { content: "# Packing list\n\nwater", notebook_id: id })).location!, "note");
+    const noteId = idIn(
+      (await post(ctx, b, "/notes", { content: "# Packing list\n\nwater", notebook_id: id })).location!,
+      "note",
+    );
     const page = await b.get(`/notebooks/${id}`);
     const srcId = idIn(page.text.slice(page.text.indexOf("<h2>Sources</h2>")), "src");
     expect(page.text).toContain(`>Tides</a>`);
@@ -74,16 +80,30 @@ describe("notebooks", () => {
     await ctx.runner.drain();
     expect((await b.get(`/notebooks/${id}`)).text).toContain(`href="/notebooks/${id}/export.zip"`);
 
-    const res = await ctx.app.handle(new Request(`http://localhost/notebooks/${id}/export.zip`, { headers: { cookie: `cp_session=${b.jar.get("cp_session")}` } }));
+    const res = await ctx.app.handle(
+      new Request(`http://localhost/notebooks/${id}/export.zip`, {
+        headers: { cookie: `cp_session=${b.jar.get("cp_session")}` },
+      }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/zip");
     expect(res.headers.get("content-disposition")).toContain('filename="coast-trip.zip"');
     const zip = await JSZip.loadAsync(await res.arrayBuffer());
-    expect(Object.keys(zip.files).sort()).toEqual(["index.md", "notes/", "notes/gear.md", "sources/", "sources/life-in-the-tide-pools.md"]);
+    expect(Object.keys(zip.files).sort()).toEqual([
+      "index.md",
+      "notes/",
+      "notes/gear.md",
+      "sources/",
+      "sources/life-in-the-tide-pools.md",
+    ]);
     expect(await zip.file("sources/life-in-the-tide-pools.md")!.async("string")).toContain("tube feet");
     expect(await zip.file("notes/gear.md")!.async("string")).toContain("Bring boots");
 
-    const api = await ctx.app.handle(new Request(`http://localhost/api/v1/notebooks/${id}/export/markdown`, { headers: { authorization: `Bearer ${me.key}` } }));
+    const api = await ctx.app.handle(
+      new Request(`http://localhost/api/v1/notebooks/${id}/export/markdown`, {
+        headers: { authorization: `Bearer ${me.key}` },
+      }),
+    );
     const apiZip = await JSZip.loadAsync(await api.arrayBuffer());
     expect(Object.keys(apiZip.files).sort()).toEqual(Object.keys(zip.files).sort());
 

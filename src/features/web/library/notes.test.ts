@@ -22,7 +22,11 @@ describe("notes", () => {
     const form = await b.get(`/notes/new?notebook=${nbId}`);
     expect(form.text).toContain(`<option value="${nbId}" selected>Trips</option>`);
 
-    const created = await post(ctx, b, "/notes", { title: "", content: "# Packing\r\n\r\n- **water**\r\n- map", notebook_id: nbId });
+    const created = await post(ctx, b, "/notes", {
+      title: "",
+      content: "# Packing\r\n\r\n- **water**\r\n- map",
+      notebook_id: nbId,
+    });
     expect(created.status).toBe(303);
     const id = idIn(created.location!, "note");
     expect(created.location).toBe(`/notes/${id}?notice=created`);
@@ -31,14 +35,25 @@ describe("notes", () => {
     expect(view.text).toContain("<li><strong>water</strong></li>");
     expect(view.text).toContain(`In <a href="/notebooks/${nbId}">Trips</a>`);
     expect(view.text).toContain('name="content" required>\n# Packing\n\n- **water**\n- map</textarea>');
-    expect((await call(ctx, "GET", `/api/v1/notes/${id}`, { key: me.key })).body).toMatchObject({ content: "# Packing\n\n- **water**\n- map", notebook_id: nbId, title: null });
+    expect((await call(ctx, "GET", `/api/v1/notes/${id}`, { key: me.key })).body).toMatchObject({
+      content: "# Packing\n\n- **water**\n- map",
+      notebook_id: nbId,
+      title: null,
+    });
 
-    const saved = await post(ctx, b, `/notes/${id}`, { title: "Gear", content: "Boots </textarea> too", notebook_id: "" });
+    const saved = await post(ctx, b, `/notes/${id}`, {
+      title: "Gear",
+      content: "Boots </textarea> too",
+      notebook_id: "",
+    });
     expect(saved.location).toBe(`/notes/${id}?notice=saved`);
     const after = await b.get(saved.location!);
     expect(after.text).toContain("<h1>Gear</h1>");
     expect(after.text).toContain("Boots &lt;/textarea&gt; too</textarea>");
-    expect((await call(ctx, "GET", `/api/v1/notes/${id}`, { key: me.key })).body).toMatchObject({ title: "Gear", notebook_id: null });
+    expect((await call(ctx, "GET", `/api/v1/notes/${id}`, { key: me.key })).body).toMatchObject({
+      title: "Gear",
+      notebook_id: null,
+    });
 
     const list = await b.get("/notes");
     expect(list.text).toContain(`<a class="title" href="/notes/${id}">Gear</a>`);
@@ -69,7 +84,9 @@ describe("notes", () => {
     // Markup that is real (not escaped text): no handlers, no script URLs anywhere in a tag.
     const realTags = [...article.matchAll(/<[a-z][^>]*>/gi)].map((m) => m[0]);
     for (const tag of realTags) expect(tag).not.toMatch(/\son\w+=|javascript:|<script/i);
-    expect(article).toContain('<img src="https://img.example/a.png" alt="web" loading="lazy" referrerpolicy="no-referrer">');
+    expect(article).toContain(
+      '<img src="https://img.example/a.png" alt="web" loading="lazy" referrerpolicy="no-referrer">',
+    );
     expect(article).toContain('<a href="https://example.com/a?b=1&amp;c=2" rel="nofollow noopener noreferrer">ok</a>');
     // Every tag in the rendered note is one the renderer is allowed to produce.
     const tags = new Set([...article.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]));
@@ -82,7 +99,11 @@ describe("notes", () => {
   test("download returns the Markdown as an attachment", async () => {
     const { ctx, b } = await setup();
     const id = idIn((await post(ctx, b, "/notes", { content: "# Field notes\n\nOtters <3" })).location!, "note");
-    const res = await ctx.app.handle(new Request(`http://localhost/notes/${id}/download`, { headers: { cookie: `cp_session=${b.jar.get("cp_session")}` } }));
+    const res = await ctx.app.handle(
+      new Request(`http://localhost/notes/${id}/download`, {
+        headers: { cookie: `cp_session=${b.jar.get("cp_session")}` },
+      }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     expect(res.headers.get("content-disposition")).toContain('attachment; filename="field-notes.md"');

@@ -10,5 +10,10 @@ import { sourceWebRoutes } from "./source-routes.ts";
 import { sourceFragmentRoutes } from "./source-fragments.ts";
 
 export function libraryWebRoutes(s: Services, h: WebHelpers) {
-  return new Elysia().use(sourceWebRoutes(s, h)).use(notebookWebRoutes(s, h)).use(noteWebRoutes(s, h)).use(searchWebRoutes(s, h)).use(sourceFragmentRoutes(s, h));
+  return new Elysia()
+    .use(sourceWebRoutes(s, h))
+    .use(notebookWebRoutes(s, h))
+    .use(noteWebRoutes(s, h))
+    .use(searchWebRoutes(s, h))
+    .use(sourceFragmentRoutes(s, h));
 }

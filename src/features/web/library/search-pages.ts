@@ -34,7 +34,8 @@ export function highlighted(snippet: string, highlights: { start: number; end: n
   return html`${parts}`;
 }
 
-const hitHref = (type: "source" | "note", id: string) => (type === "source" ? `/library/sources/${id}` : `/notes/${id}`);
+const hitHref = (type: "source" | "note", id: string) =>
+  type === "source" ? `/library/sources/${id}` : `/notes/${id}`;
 
 function hitRow(hit: SearchHit): SafeHtml {
   const title = hit.title || (hit.type === "note" ? "Untitled note" : (hit.url ?? hit.id));
@@ -67,13 +68,15 @@ export function askResult(a: AskState): SafeHtml {
   return html`<section class="card" aria-label="Answer" data-replace-history>
   <p class="answer">${answerWithLinks(r.answer, numbers)}</p>
   ${r.extractive ? html`<p class="muted">This answer is put together from sentences in your library, not written by a language model.</p>` : ""}
-  ${r.citations.length
-    ? html`<ol class="citations">${r.citations.map(
-        (c) => html`<li id="cite-${c.n}" value="${c.n}">
+  ${
+    r.citations.length
+      ? html`<ol class="citations">${r.citations.map(
+          (c) => html`<li id="cite-${c.n}" value="${c.n}">
     <a href="${hitHref(c.type, c.id)}">${c.title || (c.type === "note" ? "Untitled note" : (c.url ?? c.id))}</a>${c.url ? html` · <a href="${c.url}" rel="noopener noreferrer nofollow">original ↗</a>` : ""}
     <blockquote>${c.quote}</blockquote></li>`,
-      )}</ol>`
-    : ""}
+        )}</ol>`
+      : ""
+  }
   <p class="muted">Credits used: ${r.credits_used} · remaining: ${r.credits_remaining}</p>
 </section>`;
 }
@@ -100,7 +103,10 @@ export function searchPage(p: SearchPageInput): Response {
     { value: "source", label: "Sources" },
     { value: "note", label: "Notes" },
   ];
-  const nbOptions = [{ value: "", label: "All notebooks" }, ...p.notebooks.map((nb) => ({ value: nb.id, label: nb.name }))];
+  const nbOptions = [
+    { value: "", label: "All notebooks" },
+    ...p.notebooks.map((nb) => ({ value: nb.id, label: nb.name })),
+  ];
   const ask = p.ask ?? { question: "", notebook: q.notebook };
   let results: SafeHtml = html``;
   if (p.searchError) results = html`<div class="flash error" role="alert">${p.searchError}</div>`;

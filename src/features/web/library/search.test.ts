@@ -12,7 +12,15 @@ afterAll(() => web.stop());
 async function library(env: Record<string, string> = {}) {
   const s = await setup(env);
   await post(s.ctx, s.b, "/library/sources", { url: web.url("/article") });
-  const noteId = idIn((await post(s.ctx, s.b, "/notes", { title: "Pool <visit>", content: "We watched a <b>sea star</b> in a tide pool." })).location!, "note");
+  const noteId = idIn(
+    (
+      await post(s.ctx, s.b, "/notes", {
+        title: "Pool <visit>",
+        content: "We watched a <b>sea star</b> in a tide pool.",
+      })
+    ).location!,
+    "note",
+  );
   await s.ctx.runner.drain();
   const srcId = idIn((await s.b.get("/library")).text, "src");
   return { ...s, srcId, noteId };
@@ -52,9 +60,14 @@ describe("search", () => {
 
   test("the snippet marker wraps offsets, clamps them and skips overlaps", () => {
     expect(highlighted("a <b> c", [{ start: 2, end: 5 }]).value).toBe("a <mark>&lt;b&gt;</mark> c");
-    expect(highlighted("abcdef", [{ start: 3, end: 4 }, { start: 0, end: 2 }, { start: 1, end: 3 }, { start: 5, end: 99 }]).value).toBe(
-      "<mark>ab</mark><mark>c</mark><mark>d</mark>e<mark>f</mark>",
-    );
+    expect(
+      highlighted("abcdef", [
+        { start: 3, end: 4 },
+        { start: 0, end: 2 },
+        { start: 1, end: 3 },
+        { start: 5, end: 99 },
+      ]).value,
+    ).toBe("<mark>ab</mark><mark>c</mark><mark>d</mark>e<mark>f</mark>");
   });
 });
 

@@ -15,26 +15,33 @@ beforeAll(async () => {
   owner = await signedInPerson(ctx);
   other = await signedInPerson(ctx);
   ids.nb = idIn((await post(ctx, owner.b, "/notebooks", { name: "Private" })).location!, "nb");
-  ids.note = idIn((await post(ctx, owner.b, "/notes", { content: "secret plans", notebook_id: ids.nb })).location!, "note");
-  const src = await call(ctx, "POST", "/api/v1/sources", { key: owner.key, body: { url: "https://example.com/private", notebook_ids: [ids.nb] } });
+  ids.note = idIn(
+    (await post(ctx, owner.b, "/notes", { content: "secret plans", notebook_id: ids.nb })).location!,
+    "note",
+  );
+  const src = await call(ctx, "POST", "/api/v1/sources", {
+    key: owner.key,
+    body: { url: "https://example.com/private", notebook_ids: [ids.nb] },
+  });
   ids.src = src.body.id;
 }, 60_000);
 
-const postRoutes = () => [
-  ["/library/sources", { url: "https://example.com/new" }],
-  [`/library/sources/${ids.src}/notebooks`, { notebook_id: ids.nb }],
-  [`/library/sources/${ids.src}/notebooks/${ids.nb}/remove`, {}],
-  [`/library/sources/${ids.src}/refetch`, {}],
-  [`/library/sources/${ids.src}/delete`, {}],
-  ["/notebooks", { name: "n" }],
-  [`/notebooks/${ids.nb}`, { name: "renamed" }],
-  [`/notebooks/${ids.nb}/sources/${ids.src}/remove`, {}],
-  [`/notebooks/${ids.nb}/delete`, {}],
-  ["/notes", { content: "x" }],
-  [`/notes/${ids.note}`, { content: "changed" }],
-  [`/notes/${ids.note}/delete`, {}],
-  ["/search/ask", { question: "plans?" }],
-] as [string, Record<string, string>][];
+const postRoutes = () =>
+  [
+    ["/library/sources", { url: "https://example.com/new" }],
+    [`/library/sources/${ids.src}/notebooks`, { notebook_id: ids.nb }],
+    [`/library/sources/${ids.src}/notebooks/${ids.nb}/remove`, {}],
+    [`/library/sources/${ids.src}/refetch`, {}],
+    [`/library/sources/${ids.src}/delete`, {}],
+    ["/notebooks", { name: "n" }],
+    [`/notebooks/${ids.nb}`, { name: "renamed" }],
+    [`/notebooks/${ids.nb}/sources/${ids.src}/remove`, {}],
+    [`/notebooks/${ids.nb}/delete`, {}],
+    ["/notes", { content: "x" }],
+    [`/notes/${ids.note}`, { content: "changed" }],
+    [`/notes/${ids.note}/delete`, {}],
+    ["/search/ask", { question: "plans?" }],
+  ] as [string, Record<string, string>][];
 
 const getRoutes = () => [
   `/library/sources/${ids.src}`,
@@ -72,7 +79,9 @@ describe("library security", () => {
   test("every POST from another origin is refused with 403, even with the right token", async () => {
     const token = (await owner.b.get("/library")).text.match(/name="csrf" value="([^"]+)"/)![1]!;
     for (const [action, fields] of postRoutes()) {
-      const res = await send(ctx, owner.b, action, new URLSearchParams({ ...fields, csrf: token }), { origin: "https://evil.example" });
+      const res = await send(ctx, owner.b, action, new URLSearchParams({ ...fields, csrf: token }), {
+        origin: "https://evil.example",
+      });
       expect([action, res.status]).toEqual([action, 403]);
     }
     await ownerDataIntact();
@@ -85,26 +94,41 @@ describe("library security", () => {
       expect(res.text).not.toContain("secret plans");
       expect(res.text).not.toContain("example.com/private");
     }
-    const ownForeign = postRoutes().filter(([action]) => !["/library/sources", "/notebooks", "/notes", "/search/ask"].includes(action));
+    const ownForeign = postRoutes().filter(
+      ([action]) => !["/library/sources", "/notebooks", "/notes", "/search/ask"].includes(action),
+    );
     for (const [action, fields] of ownForeign) {
       const res = await post(ctx, other.b, action, fields);
       expect([action, res.status]).toEqual([action, 404]);
     }
     // Naming the owner's notebook when saving a link of one's own does not reach it either.
-    const sneaky = await post(ctx, other.b, "/library/sources", { url: "https://example.com/x", notebook_ids: [ids.nb] });
+    const sneaky = await post(ctx, other.b, "/library/sources", {
+      url: "https://example.com/x",
+      notebook_ids: [ids.nb],
+    });
     expect(sneaky.status).toBe(422);
     await ownerDataIntact();
   });
 
   test("signed-out visitors are sent to sign in and brought back to the page they asked for", async () => {
     const anon = testBrowser(ctx);
-    const pages = ["/library?status=ready&notebook=" + ids.nb, "/notebooks", "/notes", "/notes/new", "/search?q=tide", ...getRoutes()];
+    const pages = [
+      `/library?status=ready&notebook=${ids.nb}`,
+      "/notebooks",
+      "/notes",
+      "/notes/new",
+      "/search?q=tide",
+      ...getRoutes(),
+    ];
     for (const path of pages) {
       const res = await anon.get(path);
       expect([path, res.status, res.location]).toEqual([path, 303, `/signin?next=${encodeURIComponent(path)}`]);
     }
     const back = testBrowser(ctx);
-    const signin = await back.submit(`/signin?next=${encodeURIComponent(`/notes/${ids.note}`)}`, "/signin", { email: owner.email, password: "password123" });
+    const signin = await back.submit(`/signin?next=${encodeURIComponent(`/notes/${ids.note}`)}`, "/signin", {
+      email: owner.email,
+      password: "password123",
+    });
     expect(signin.location).toBe(`/notes/${ids.note}`);
     const post = await anon.post("/library/sources", { url: "https://example.com/anon" });
     expect(post.status).toBe(303);

@@ -19,7 +19,8 @@ async function library(env: Record<string, string> = {}) {
   await post(s.ctx, s.b, "/library/sources", { url: web.url("/article") });
   await post(s.ctx, s.b, "/library/sources", { url: web.url("/notes.txt") });
   await s.ctx.runner.drain();
-  const rows: { id: string; url: string }[] = (await call(s.ctx, "GET", "/api/v1/sources", { key: s.me.key })).body.data;
+  const rows: { id: string; url: string }[] = (await call(s.ctx, "GET", "/api/v1/sources", { key: s.me.key })).body
+    .data;
   const idOf = (path: string) => rows.find((r) => r.url === web.url(path))!.id;
   return { ...s, article: idOf("/article"), plain: idOf("/notes.txt") };
 }
@@ -30,7 +31,9 @@ describe("the reader", () => {
     const reader = await b.get(`/library/sources/${article}`);
     expect(reader.text).toContain(`<a href="/podcasts/new?source=${article}">Make a podcast</a>`);
     expect((await b.get(`/podcasts/new?source=${article}`)).text).toContain(`value="${article}" checked>`);
-    const pending = (await call(ctx, "POST", "/api/v1/sources", { key: me.key, body: { url: "https://example.com/later" } })).body.id;
+    const pending = (
+      await call(ctx, "POST", "/api/v1/sources", { key: me.key, body: { url: "https://example.com/later" } })
+    ).body.id;
     const waiting = await b.get(`/library/sources/${pending}`);
     expect(waiting.text).not.toContain("/podcasts/new?source=");
     expect(waiting.text).toContain("A podcast can be made once it is Ready.");
@@ -51,25 +54,35 @@ describe("the reader", () => {
     const long = await post(ctx, b, `/library/sources/${article}/title`, { title: `<b>${"x".repeat(500)}` });
     expect(long.status).toBe(422);
     expect(long.text).toContain('<details class="card" open>\n  <summary>Rename</summary>');
-    expect(long.text).toContain('<p class="field-error" id="f-rename-error">The title is longer than 500 characters.</p>');
+    expect(long.text).toContain(
+      '<p class="field-error" id="f-rename-error">The title is longer than 500 characters.</p>',
+    );
     expect(long.text).toContain(`value="&lt;b&gt;${"x".repeat(500)}"`);
     expect((await call(ctx, "GET", `/api/v1/sources/${article}`, { key: me.key })).body.title).toBe(evil);
 
     await post(ctx, b, `/library/sources/${article}/title`, { title: "" });
     await ctx.runner.drain();
-    expect((await call(ctx, "GET", `/api/v1/sources/${article}`, { key: me.key })).body.title).toBe("Life in the tide pools");
+    expect((await call(ctx, "GET", `/api/v1/sources/${article}`, { key: me.key })).body.title).toBe(
+      "Life in the tide pools",
+    );
   });
 
   test("ask about this source answers from it alone, with citations; an empty question is refused beside the field", async () => {
     const { ctx, b, article, plain } = await library();
-    const asked = await post(ctx, b, `/library/sources/${article}/ask`, { question: "What do sea stars grip the rock with?" });
+    const asked = await post(ctx, b, `/library/sources/${article}/ask`, {
+      question: "What do sea stars grip the rock with?",
+    });
     expect(asked.status).toBe(200);
     expect(asked.text).toContain('<details class="card" open>\n  <summary>Ask about this source</summary>');
     expect(asked.text).toContain('<a href="#cite-1" class="cite">[1]</a>');
-    expect(asked.text).toContain(`<li id="cite-1" value="1">\n    <a href="/library/sources/${article}">Life in the tide pools</a>`);
+    expect(asked.text).toContain(
+      `<li id="cite-1" value="1">\n    <a href="/library/sources/${article}">Life in the tide pools</a>`,
+    );
     expect(asked.text).toContain("What do sea stars grip the rock with?</textarea>");
     // The same question about the other source finds nothing there: the scope is that one source.
-    const elsewhere = await post(ctx, b, `/library/sources/${plain}/ask`, { question: "What do sea stars grip the rock with?" });
+    const elsewhere = await post(ctx, b, `/library/sources/${plain}/ask`, {
+      question: "What do sea stars grip the rock with?",
+    });
     expect(elsewhere.text).toContain("I could not find anything about this in your library.");
     expect(elsewhere.text).not.toContain(`/library/sources/${article}"`);
 
@@ -89,12 +102,17 @@ describe("the reader", () => {
   test("another user's source: rename and ask are 404 pages and change nothing", async () => {
     const { ctx, article, me } = await library();
     const other = await signedInPerson(ctx);
-    for (const [path, fields] of [[`/library/sources/${article}/title`, { title: "mine" }], [`/library/sources/${article}/ask`, { question: "tides?" }]] as const) {
+    for (const [path, fields] of [
+      [`/library/sources/${article}/title`, { title: "mine" }],
+      [`/library/sources/${article}/ask`, { question: "tides?" }],
+    ] as const) {
       const res = await post(ctx, other.b, path, fields);
       expect(res.status).toBe(404);
       expect(res.text).toContain("<!doctype html>");
     }
-    expect((await call(ctx, "GET", `/api/v1/sources/${article}`, { key: me.key })).body.title).toBe("Life in the tide pools");
+    expect((await call(ctx, "GET", `/api/v1/sources/${article}`, { key: me.key })).body.title).toBe(
+      "Life in the tide pools",
+    );
   });
 });
 
@@ -104,10 +122,16 @@ describe("notes about a source", () => {
     const form = await b.get(`/notes/new?source=${article}`);
     expect(form.text).toContain(`<input type="checkbox" name="source_ids" value="${article}" checked>`);
     expect(form.text).toContain(`<input type="checkbox" name="source_ids" value="${plain}">`);
-    const made = await post(ctx, b, "/notes", { title: "Pool <notes>", content: "Sea stars!", source_ids: [article, plain] });
+    const made = await post(ctx, b, "/notes", {
+      title: "Pool <notes>",
+      content: "Sea stars!",
+      source_ids: [article, plain],
+    });
     const noteId = idIn(made.location!, "note");
     await post(ctx, b, "/notes", { title: "Unrelated", content: "Nothing to see" });
-    expect((await call(ctx, "GET", `/api/v1/notes/${noteId}`, { key: me.key })).body.source_ids.sort()).toEqual([article, plain].sort());
+    expect((await call(ctx, "GET", `/api/v1/notes/${noteId}`, { key: me.key })).body.source_ids.sort()).toEqual(
+      [article, plain].sort(),
+    );
 
     const note = await b.get(`/notes/${noteId}`);
     expect(note.text).toContain(`About <a href="/library/sources/${article}">Life in the tide pools</a>`);
@@ -127,7 +151,9 @@ describe("notes about a source", () => {
     const other = await library();
     const res = await post(ctx, b, "/notes", { content: "Keep <this>", source_ids: [article, other.article] });
     expect(res.status).toBe(422);
-    expect(res.text).toContain('<p class="field-error" id="f-sources-error">One of the chosen sources no longer exists.</p>');
+    expect(res.text).toContain(
+      '<p class="field-error" id="f-sources-error">One of the chosen sources no longer exists.</p>',
+    );
     expect(res.text).toContain("Keep &lt;this&gt;</textarea>");
     expect(res.text).toContain(`value="${article}" checked>`);
     expect(res.text).not.toContain(other.article);
@@ -144,7 +170,11 @@ describe("save a link with a quick podcast", () => {
     expect(page.text).toContain('<input type="checkbox" name="generate_quick_podcast" value="1">');
     expect(page.text.match(/type="radio" name="podcast_format"/g)).toHaveLength(6);
     expect(page.text).toContain("Two hosts argue opposing positions on the material, then close their cases.");
-    const saved = await post(ctx, b, "/library/sources", { url: web.url("/article"), generate_quick_podcast: "1", podcast_format: "brief" });
+    const saved = await post(ctx, b, "/library/sources", {
+      url: web.url("/article"),
+      generate_quick_podcast: "1",
+      podcast_format: "brief",
+    });
     expect(saved.location).toBe("/library?notice=added_quick");
     const src = (await call(ctx, "GET", "/api/v1/sources", { key: me.key })).body.data[0];
     expect(src).toMatchObject({ generate_quick_podcast: true, podcast_format: "brief" });
@@ -157,8 +187,15 @@ describe("save a link with a quick podcast", () => {
   test("without the box no podcast is asked for; a bad format re-renders with the error beside the picker", async () => {
     const { ctx, b, me } = await setup();
     await post(ctx, b, "/library/sources", { url: web.url("/notes.txt"), podcast_format: "brief" });
-    expect((await call(ctx, "GET", "/api/v1/sources", { key: me.key })).body.data[0]).toMatchObject({ generate_quick_podcast: false, podcast_format: null });
-    const bad = await post(ctx, b, "/library/sources", { url: web.url("/article"), generate_quick_podcast: "1", podcast_format: "<rap>" });
+    expect((await call(ctx, "GET", "/api/v1/sources", { key: me.key })).body.data[0]).toMatchObject({
+      generate_quick_podcast: false,
+      podcast_format: null,
+    });
+    const bad = await post(ctx, b, "/library/sources", {
+      url: web.url("/article"),
+      generate_quick_podcast: "1",
+      podcast_format: "<rap>",
+    });
     expect(bad.status).toBe(422);
     expect(bad.text).toContain('<p class="field-error" id="f-podcast_format-error">Choose one of the six formats.</p>');
     expect(bad.text).toContain("<details open>");

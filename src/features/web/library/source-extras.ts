@@ -58,7 +58,8 @@ ${a?.question ?? ""}</textarea>
 export function linkedNotes(s: SourcePublic, notes: NotePublic[], more: boolean): SafeHtml {
   const list = notes.length
     ? html`<ul class="items">${notes.map(
-        (n) => html`<li><a class="title" href="/notes/${n.id}">${noteTitle(n)}</a><div class="meta"><span>Updated ${when(n.updated_at)}</span></div></li>`,
+        (n) =>
+          html`<li><a class="title" href="/notes/${n.id}">${noteTitle(n)}</a><div class="meta"><span>Updated ${when(n.updated_at)}</span></div></li>`,
       )}</ul>`
     : html`<p class="muted">No notes link to this source yet.</p>`;
   return html`${list}

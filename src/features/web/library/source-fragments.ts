@@ -7,16 +7,20 @@ import { signInFirst, PICKER_LIMIT } from "./common.ts";
 import { sourceRow } from "./source-pages.ts";
 
 export function sourceFragmentRoutes(s: Services, h: WebHelpers) {
-  return new Elysia()
-    // GET /library/sources/:id/row — the <li> of the library list (404 once the source is gone)
-    .get(
-      "/library/sources/:id/row",
-      h.page(async ({ request, params }) => {
-        const me = await h.signedIn(request);
-        if (!me) return signInFirst(`/library/sources/${params.id ?? ""}`);
-        const source = await s.sources.publicOf(await s.sources.get(me.actor, params.id ?? ""), false);
-        const names = new Map((await s.notebooks.list(me.actor, { limit: PICKER_LIMIT })).map((nb) => [nb.id, nb.name]));
-        return new Response(sourceRow(source, names).value, { headers: pageHeaders() });
-      }),
-    );
+  return (
+    new Elysia()
+      // GET /library/sources/:id/row — the <li> of the library list (404 once the source is gone)
+      .get(
+        "/library/sources/:id/row",
+        h.page(async ({ request, params }) => {
+          const me = await h.signedIn(request);
+          if (!me) return signInFirst(`/library/sources/${params.id ?? ""}`);
+          const source = await s.sources.publicOf(await s.sources.get(me.actor, params.id ?? ""), false);
+          const names = new Map(
+            (await s.notebooks.list(me.actor, { limit: PICKER_LIMIT })).map((nb) => [nb.id, nb.name]),
+          );
+          return new Response(sourceRow(source, names).value, { headers: pageHeaders() });
+        }),
+      )
+  );
 }

@@ -7,7 +7,14 @@ import { csrfInput, day, fieldError, hostOf, libraryPage, pager, select, when } 
 import { liveAttrs } from "../live.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { formatPicker } from "../podcasts/format-picker.ts";
-import { askSection, linkedNotes, podcastLink, renameSection, type RenameState, type SourceAskState } from "./source-extras.ts";
+import {
+  askSection,
+  linkedNotes,
+  podcastLink,
+  renameSection,
+  type RenameState,
+  type SourceAskState,
+} from "./source-extras.ts";
 
 const FAILURES: Record<string, string> = {
   timeout: "the site took too long to answer",
@@ -76,7 +83,8 @@ function quickPodcast(f: AddForm): SafeHtml {
 function notebookChecks(notebooks: NotebookPublic[], checked: string[]): SafeHtml {
   if (!notebooks.length) return html``;
   return html`<fieldset><legend>Notebooks</legend>${notebooks.map(
-    (nb) => html`<label class="check"><input type="checkbox" name="notebook_ids" value="${nb.id}"${checked.includes(nb.id) ? html` checked` : ""}> ${nb.name}</label>`,
+    (nb) =>
+      html`<label class="check"><input type="checkbox" name="notebook_ids" value="${nb.id}"${checked.includes(nb.id) ? html` checked` : ""}> ${nb.name}</label>`,
   )}</fieldset>`;
 }
 
@@ -139,7 +147,10 @@ export function libraryListPage(p: LibraryPageInput): Response {
     { value: "ready", label: "Ready" },
     { value: "failed", label: "Failed" },
   ];
-  const nbOptions = [{ value: "", label: "All notebooks" }, ...p.notebooks.map((nb) => ({ value: nb.id, label: nb.name }))];
+  const nbOptions = [
+    { value: "", label: "All notebooks" },
+    ...p.notebooks.map((nb) => ({ value: nb.id, label: nb.name })),
+  ];
   const filtered = Boolean(p.filters.status || p.filters.notebook || p.filters.tag);
   const sorts = [
     { value: "", label: "Newest added" },
@@ -189,7 +200,12 @@ function membership(user: LayoutUser, s: SourcePublic, notebooks: NotebookPublic
   const add = others.length
     ? html`<form method="post" action="/library/sources/${s.id}/notebooks" class="filters">
   ${csrfInput(user.csrfToken)}
-  <div><label for="f-add-nb">Add to notebook</label>${select("notebook_id", "f-add-nb", others.map((nb) => ({ value: nb.id, label: nb.name })), undefined)}</div>
+  <div><label for="f-add-nb">Add to notebook</label>${select(
+    "notebook_id",
+    "f-add-nb",
+    others.map((nb) => ({ value: nb.id, label: nb.name })),
+    undefined,
+  )}</div>
   <button type="submit" class="secondary">Add</button>
 </form>`
     : notebooks.length
@@ -236,5 +252,12 @@ ${readerBody(s, p.liveSince)}
 ${membership(p.user, s, p.notebooks)}
 <h2>Notes about this source</h2>
 ${linkedNotes(s, p.notes, p.moreNotes)}`;
-  return libraryPage({ title: s.title || hostOf(s.url), user: p.user, body, flash: p.flash, status: p.status, webImages: true });
+  return libraryPage({
+    title: s.title || hostOf(s.url),
+    user: p.user,
+    body,
+    flash: p.flash,
+    status: p.status,
+    webImages: true,
+  });
 }

@@ -32,7 +32,9 @@ describe("library", () => {
     expect(reader.text).toContain("Mara Quinn");
     expect(reader.text).toContain("Coast Weekly");
     expect(reader.text).toContain('<time datetime="2024-03-05T09:30:00.000Z">2024-03-05</time>');
-    expect(reader.text).toContain(`<a href="${web.url("/article")}" rel="noopener noreferrer nofollow">Open the original`);
+    expect(reader.text).toContain(
+      `<a href="${web.url("/article")}" rel="noopener noreferrer nofollow">Open the original`,
+    );
     expect(reader.text).toContain("<h2>Holding on</h2>");
     expect(reader.text).toContain(`<a href="${web.url("/tides")}" rel="nofollow noopener noreferrer">tide table</a>`);
     expect(reader.text).not.toContain("casino");
@@ -77,7 +79,10 @@ describe("library", () => {
     expect(js.text).toContain("This link cannot be saved");
     expect(js.text).toContain('value="&lt;b&gt;t&lt;/b&gt;"');
     expect(js.text).not.toContain("<b>t</b>");
-    const ghost = await post(ctx, b, "/library/sources", { url: web.url("/article"), notebook_ids: ["nb_01ARZ3NDEKTSV4RRFFQ69G5FAV"] });
+    const ghost = await post(ctx, b, "/library/sources", {
+      url: web.url("/article"),
+      notebook_ids: ["nb_01ARZ3NDEKTSV4RRFFQ69G5FAV"],
+    });
     expect(ghost.status).toBe(422);
     expect(ghost.text).toContain("One of the chosen notebooks no longer exists.");
     expect((await call(ctx, "GET", "/api/v1/sources", { key: me.key })).body.data).toHaveLength(0);
@@ -88,7 +93,9 @@ describe("library", () => {
     await post(ctx, b, "/library/sources", { url: web.url("/missing") });
     await ctx.runner.drain();
     const list = await b.get("/library?status=failed");
-    expect(list.text).toContain('<span class="status failed" title="http_404">Failed: the page was not found (HTTP 404)</span>');
+    expect(list.text).toContain(
+      '<span class="status failed" title="http_404">Failed: the page was not found (HTTP 404)</span>',
+    );
     const reader = await b.get(`/library/sources/${idIn(list.text, "src")}`);
     expect(reader.text).toContain("<strong>It could not be fetched:</strong> the page was not found (HTTP 404).");
     expect((await b.get("/library?status=pending")).text).toContain("No sources match these filters.");
@@ -143,7 +150,8 @@ describe("library", () => {
 
   test("the list pages with a More link that keeps the filters", async () => {
     const { ctx, b, me } = await setup();
-    for (let i = 0; i < 22; i++) await call(ctx, "POST", "/api/v1/sources", { key: me.key, body: { url: `https://example.com/p${i}` } });
+    for (let i = 0; i < 22; i++)
+      await call(ctx, "POST", "/api/v1/sources", { key: me.key, body: { url: `https://example.com/p${i}` } });
     const first = await b.get("/library?status=pending");
     expect(first.text.match(/<li data-live="source"/g)).toHaveLength(20);
     const more = /href="(\/library\?status=pending&amp;before=src_[0-9A-Z]{26})" rel="next"/.exec(first.text);

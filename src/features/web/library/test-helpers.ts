@@ -32,17 +32,30 @@ export async function csrfOf(b: TestBrowser): Promise<string> {
 }
 
 /** A form POST with the session's CSRF token plus `fields`; repeated fields (checkboxes) as arrays. */
-export async function post(ctx: TestContext, b: TestBrowser, action: string, fields: Record<string, string | string[]> = {}): Promise<PageResult> {
+export async function post(
+  ctx: TestContext,
+  b: TestBrowser,
+  action: string,
+  fields: Record<string, string | string[]> = {},
+): Promise<PageResult> {
   const form = new URLSearchParams({ csrf: await csrfOf(b) });
   for (const [k, v] of Object.entries(fields)) for (const item of Array.isArray(v) ? v : [v]) form.append(k, item);
   return send(ctx, b, action, form);
 }
 
 /** A form POST with exactly these fields and the browser's cookies. */
-export async function send(ctx: TestContext, b: TestBrowser, action: string, form: URLSearchParams, headers: Record<string, string> = {}): Promise<PageResult> {
+export async function send(
+  ctx: TestContext,
+  b: TestBrowser,
+  action: string,
+  form: URLSearchParams,
+  headers: Record<string, string> = {},
+): Promise<PageResult> {
   const h = new Headers({ "content-type": "application/x-www-form-urlencoded", ...headers });
   if (b.jar.size) h.set("cookie", [...b.jar].map(([k, v]) => `${k}=${v}`).join("; "));
-  const res = await ctx.app.handle(new Request(`http://localhost${action}`, { method: "POST", headers: h, body: form.toString() }));
+  const res = await ctx.app.handle(
+    new Request(`http://localhost${action}`, { method: "POST", headers: h, body: form.toString() }),
+  );
   return { status: res.status, headers: res.headers, text: await res.text(), location: res.headers.get("location") };
 }
 

@@ -31,7 +31,8 @@ export interface CreatePageInput {
   status?: number;
 }
 
-const invalid = (error: string | undefined, id: string) => (error ? html` aria-invalid="true" aria-describedby="${id}-error"` : "");
+const invalid = (error: string | undefined, id: string) =>
+  error ? html` aria-invalid="true" aria-describedby="${id}-error"` : "";
 
 function sourcesField(p: CreatePageInput): SafeHtml {
   const f = p.form;
@@ -41,7 +42,8 @@ function sourcesField(p: CreatePageInput): SafeHtml {
   return html`<fieldset id="f-sources"${f.errors.sources ? html` aria-describedby="f-sources-error"` : ""}>
   <legend>Sources <span class="muted">(up to 20 ready ones)</span></legend>
   <div class="picklist">${p.sources.map(
-    (s) => html`<label class="check"><input type="checkbox" name="source_ids" value="${s.id}"${f.sourceIds.includes(s.id) ? html` checked` : ""}> <span>${s.title}${s.words ? html` <span class="muted">· ${s.words.toLocaleString("en")} words</span>` : ""}</span></label>`,
+    (s) =>
+      html`<label class="check"><input type="checkbox" name="source_ids" value="${s.id}"${f.sourceIds.includes(s.id) ? html` checked` : ""}> <span>${s.title}${s.words ? html` <span class="muted">· ${s.words.toLocaleString("en")} words</span>` : ""}</span></label>`,
   )}</div>
   ${fieldError("f-sources", f.errors.sources)}
 </fieldset>`;
@@ -49,13 +51,19 @@ function sourcesField(p: CreatePageInput): SafeHtml {
 
 function costSummary(p: CreatePageInput): SafeHtml {
   const q = p.quote;
-  const chosen = q.words === null ? "Choose sources or a notebook and press “Update costs” to price the unabridged format." : `The chosen sources have ${q.words.toLocaleString("en")} words.`;
+  const chosen =
+    q.words === null
+      ? "Choose sources or a notebook and press “Update costs” to price the unabridged format."
+      : `The chosen sources have ${q.words.toLocaleString("en")} words.`;
   return html`<p class="muted" id="f-costs">You have <strong>${q.available}</strong> AI credits free until ${day(q.periodEnd)}. An episode costs ${q.perMinute} credits a minute of its planned length; you are charged for the minutes actually made, never more than the estimate. ${chosen}</p>`;
 }
 
 export function createPodcastPage(p: CreatePageInput): Response {
   const f = p.form;
-  const nbOptions = [{ value: "", label: "— none, use the sources above —" }, ...p.notebooks.map((nb) => ({ value: nb.id, label: nb.name }))];
+  const nbOptions = [
+    { value: "", label: "— none, use the sources above —" },
+    ...p.notebooks.map((nb) => ({ value: nb.id, label: nb.name })),
+  ];
   const body = html`<p><a href="/podcasts">← Podcasts</a></p>
 <h1>Make a podcast</h1>
 ${costSummary(p)}

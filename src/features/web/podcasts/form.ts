@@ -24,12 +24,14 @@ export function readCreateForm(body: unknown): CreateForm {
   if (!notebookId && !sourceIds.length) errors.sources = "Choose at least one source, or a notebook.";
   if (!isFormat(format)) errors.format = "Choose one of the six formats.";
   if (title.length > 500) errors.title = "The title is longer than 500 characters.";
-  if (language && (language.length > 35 || !LANGUAGE.test(language))) errors.language = "Use a language code such as en, fr or pt-BR.";
+  if (language && (language.length > 35 || !LANGUAGE.test(language)))
+    errors.language = "Use a language code such as en, fr or pt-BR.";
   return { sourceIds, notebookId, format, title, language, errors };
 }
 
 /** The API input for a form without errors. */
-export const selectionOf = (f: CreateForm) => (f.notebookId ? { notebook_id: f.notebookId } : { source_ids: f.sourceIds });
+export const selectionOf = (f: CreateForm) =>
+  f.notebookId ? { notebook_id: f.notebookId } : { source_ids: f.sourceIds };
 
 const sentence = (m: string) => `${m.charAt(0).toUpperCase()}${m.slice(1)}${/[.!?]$/.test(m) ? "" : "."}`;
 

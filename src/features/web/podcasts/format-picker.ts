@@ -5,7 +5,8 @@ import type { PodcastQuote } from "../../podcasts/service.ts";
 import { html, type SafeHtml } from "../html.ts";
 import { fieldError } from "../library/common.ts";
 
-export const formatLabel = (f: string): string => (FORMATS as Record<string, { label: string } | undefined>)[f]?.label ?? f;
+export const formatLabel = (f: string): string =>
+  (FORMATS as Record<string, { label: string } | undefined>)[f]?.label ?? f;
 
 export const isFormat = (f: string): f is PodcastFormat => (PODCAST_FORMATS as readonly string[]).includes(f);
 

@@ -4,7 +4,12 @@ import { html, type Flash, type LayoutUser, type SafeHtml } from "../html.ts";
 import { libraryPage, pager, select, when } from "../library/common.ts";
 import { formatLabel } from "./format-picker.ts";
 
-const STATUS_WORDS: Record<PodcastPublic["status"], string> = { queued: "Queued", generating: "Generating", ready: "Ready", failed: "Failed" };
+const STATUS_WORDS: Record<PodcastPublic["status"], string> = {
+  queued: "Queued",
+  generating: "Generating",
+  ready: "Ready",
+  failed: "Failed",
+};
 
 const FAILURES: Record<string, string> = {
   no_content: "the sources had no text to talk about",
@@ -17,7 +22,8 @@ const FAILURES: Record<string, string> = {
   internal_error: "something went wrong on the server",
 };
 
-export const failureWords = (code: string | null) => (code ? (FAILURES[code] ?? code.replace(/_/g, " ")) : "generation failed");
+export const failureWords = (code: string | null) =>
+  code ? (FAILURES[code] ?? code.replace(/_/g, " ")) : "generation failed";
 
 /** 754.3 → "12:34"; hours when needed. */
 export function clock(seconds: number | null): string {
@@ -53,7 +59,10 @@ export interface ListPageInput {
 }
 
 export function podcastListPage(p: ListPageInput): Response {
-  const statuses = [{ value: "", label: "Any status" }, ...Object.entries(STATUS_WORDS).map(([value, label]) => ({ value, label }))];
+  const statuses = [
+    { value: "", label: "Any status" },
+    ...Object.entries(STATUS_WORDS).map(([value, label]) => ({ value, label })),
+  ];
   const empty = p.status
     ? html`<p class="muted">No episodes with this status.</p>`
     : html`<p class="muted">No episodes yet. Make one from a <a href="/library">source</a>, several sources or a <a href="/notebooks">notebook</a>.</p>`;
@@ -79,15 +88,19 @@ function statusSection(p: PodcastPublic): SafeHtml {
   const working = p.status === "queued" || p.status === "generating";
   return html`<section class="card podcast-status" data-live="podcast" data-live-id="${p.id}" aria-live="polite" aria-label="Status">
   <span>Status:</span> ${podcastBadge(p)}
-  ${working
-    ? html`<progress data-live-progress max="100" aria-label="Generation progress">${STATUS_WORDS[p.status]}</progress>
+  ${
+    working
+      ? html`<progress data-live-progress max="100" aria-label="Generation progress">${STATUS_WORDS[p.status]}</progress>
   <span class="muted">${p.status === "queued" ? "Waiting for its turn." : "Writing the script and recording the voices."} <a href="/podcasts/${p.id}">Reload</a> to see where it is.</span>`
-    : ""}
+      : ""
+  }
 </section>`;
 }
 
 function failure(p: PodcastPublic, origin: Origin): SafeHtml {
-  const again = origin.notebook ? `notebook=${origin.notebook.id}` : origin.sources.map((s) => `source=${s.id}`).join("&");
+  const again = origin.notebook
+    ? `notebook=${origin.notebook.id}`
+    : origin.sources.map((s) => `source=${s.id}`).join("&");
   return html`<div class="flash error" role="alert"><p><strong>This episode could not be made:</strong> ${failureWords(p.error)}.</p>
   ${p.error_detail ? html`<p>${p.error_detail}</p>` : ""}
   <p>No credits were charged for it. ${again ? html`<a href="/podcasts/new?${again}&amp;format=${p.format}">Try again</a>` : ""}</p></div>`;
@@ -107,14 +120,17 @@ function transcript(p: PodcastPublic): SafeHtml {
   return html`<h2>Transcript</h2>
 <p class="muted">Speakers: ${p.speakers.map((s, i) => html`${i ? ", " : ""}${s.name} (${s.role})`)}</p>
 <ol class="transcript">${p.transcript.map(
-    (t) => html`<li><span class="speaker">${t.speaker}${roles.has(t.speaker) ? html` <span class="muted">· ${roles.get(t.speaker)}</span>` : ""}</span><p>${t.text}</p></li>`,
+    (t) =>
+      html`<li><span class="speaker">${t.speaker}${roles.has(t.speaker) ? html` <span class="muted">· ${roles.get(t.speaker)}</span>` : ""}</span><p>${t.text}</p></li>`,
   )}</ol>`;
 }
 
 export function podcastPage(p: { user: LayoutUser; podcast: PodcastPublic; origin: Origin; flash?: Flash }): Response {
   const pod = p.podcast;
   const from = [
-    ...(p.origin.notebook ? [html`notebook <a href="/notebooks/${p.origin.notebook.id}">${p.origin.notebook.name}</a>`] : []),
+    ...(p.origin.notebook
+      ? [html`notebook <a href="/notebooks/${p.origin.notebook.id}">${p.origin.notebook.name}</a>`]
+      : []),
     ...p.origin.sources.map((s) => html`<a href="/library/sources/${s.id}">${s.title}</a>`),
   ];
   const body = html`<p><a href="/podcasts">← Podcasts</a></p>

@@ -7,7 +7,8 @@ import { episodeFile, insertReadySource } from "../../podcasts/testing.ts";
 import { csrfOf, idIn, post, send, setup as librarySetup } from "../library/test-helpers.ts";
 import { signedInPerson } from "../library/test-helpers.ts";
 
-const TINY = "# Tide pools\n\nTide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.\n";
+const TINY =
+  "# Tide pools\n\nTide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.\n";
 const contexts: TestContext[] = [];
 afterAll(async () => {
   for (const ctx of contexts) await ctx.services.podcasts.close();
@@ -29,18 +30,34 @@ describe("make a podcast", () => {
     expect(form.status).toBe(200);
     expect(form.text).toContain(`<input type="checkbox" name="source_ids" value="${src}" checked>`);
     expect(form.text).toContain("You have <strong>500</strong> AI credits free");
-    expect(form.text).toMatch(/<span class="name">Deep dive<\/span> <span class="muted cost">about 8 min · 16 credits<\/span>/);
-    expect(form.text).toMatch(/<span class="name">Brief<\/span> <span class="muted cost">about 2 min · 4 credits<\/span>/);
+    expect(form.text).toMatch(
+      /<span class="name">Deep dive<\/span> <span class="muted cost">about 8 min · 16 credits<\/span>/,
+    );
+    expect(form.text).toMatch(
+      /<span class="name">Brief<\/span> <span class="muted cost">about 2 min · 4 credits<\/span>/,
+    );
     expect(form.text).toContain("One speaker gives the key takeaways in under two minutes.");
     expect(form.text).toContain('<input type="radio" name="format" value="deep_dive" checked>');
     expect(form.text.match(/type="radio" name="format"/g)).toHaveLength(6);
 
-    const made = await post(ctx, b, "/podcasts", { source_ids: src, format: "brief", title: "", language: "", intent: "create" });
+    const made = await post(ctx, b, "/podcasts", {
+      source_ids: src,
+      format: "brief",
+      title: "",
+      language: "",
+      intent: "create",
+    });
     expect(made.status).toBe(303);
     const id = idIn(made.location!, "pod");
     expect(made.location).toBe(`/podcasts/${id}?notice=created`);
     const api = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: me.key })).body;
-    expect(api).toMatchObject({ status: "queued", format: "brief", title: "Tide pools", source_ids: [src], language: "en" });
+    expect(api).toMatchObject({
+      status: "queued",
+      format: "brief",
+      title: "Tide pools",
+      source_ids: [src],
+      language: "en",
+    });
 
     const page = await b.get(made.location!);
     expect(page.text).toContain("The episode is queued.");
@@ -60,12 +77,30 @@ describe("make a podcast", () => {
     const other = insertReadySource(ctx.services, me.userId, { title: "Rock pools", markdown: TINY });
     const nb = idIn((await post(ctx, b, "/notebooks", { name: "Coast" })).location!, "nb");
     await post(ctx, b, `/library/sources/${src}/notebooks`, { notebook_id: nb });
-    expect((await b.get(`/podcasts/new?notebook=${nb}`)).text).toContain(`<option value="${nb}" selected>Coast</option>`);
-    const fromNb = await post(ctx, b, "/podcasts", { notebook_id: nb, format: "unabridged", language: "fr", intent: "create" });
-    const fromMany = await post(ctx, b, "/podcasts", { source_ids: [src, other], format: "debate", title: "Pools", intent: "create" });
+    expect((await b.get(`/podcasts/new?notebook=${nb}`)).text).toContain(
+      `<option value="${nb}" selected>Coast</option>`,
+    );
+    const fromNb = await post(ctx, b, "/podcasts", {
+      notebook_id: nb,
+      format: "unabridged",
+      language: "fr",
+      intent: "create",
+    });
+    const fromMany = await post(ctx, b, "/podcasts", {
+      source_ids: [src, other],
+      format: "debate",
+      title: "Pools",
+      intent: "create",
+    });
     const a = (await call(ctx, "GET", `/api/v1/podcasts/${idIn(fromNb.location!, "pod")}`, { key: me.key })).body;
     const m = (await call(ctx, "GET", `/api/v1/podcasts/${idIn(fromMany.location!, "pod")}`, { key: me.key })).body;
-    expect(a).toMatchObject({ notebook_id: nb, source_ids: [src], format: "unabridged", language: "fr", title: "Coast" });
+    expect(a).toMatchObject({
+      notebook_id: nb,
+      source_ids: [src],
+      format: "unabridged",
+      language: "fr",
+      title: "Coast",
+    });
     expect(m).toMatchObject({ source_ids: [src, other], format: "debate", title: "Pools" });
   });
 
@@ -85,18 +120,28 @@ describe("make a podcast", () => {
     const { ctx, b, src, me } = await setup();
     const none = await post(ctx, b, "/podcasts", { format: "brief", title: "Keep <me>", intent: "create" });
     expect(none.status).toBe(422);
-    expect(none.text).toContain('<p class="field-error" id="f-sources-error">Choose at least one source, or a notebook.</p>');
+    expect(none.text).toContain(
+      '<p class="field-error" id="f-sources-error">Choose at least one source, or a notebook.</p>',
+    );
     expect(none.text).toContain('value="Keep &lt;me&gt;"');
     expect(none.text).toContain('<input type="radio" name="format" value="brief" checked>');
 
     const nb = idIn((await post(ctx, b, "/notebooks", { name: "N" })).location!, "nb");
     const both = await post(ctx, b, "/podcasts", { source_ids: src, notebook_id: nb, intent: "create" });
-    expect(both.text).toContain('<p class="field-error" id="f-notebook-error">Choose sources or a notebook, not both.</p>');
+    expect(both.text).toContain(
+      '<p class="field-error" id="f-notebook-error">Choose sources or a notebook, not both.</p>',
+    );
     const empty = await post(ctx, b, "/podcasts", { notebook_id: nb, intent: "create" });
     expect(empty.status).toBe(422);
     expect(empty.text).toContain('<p class="field-error" id="f-notebook-error">The notebook has no ready sources.</p>');
 
-    const fields = await post(ctx, b, "/podcasts", { source_ids: src, format: "rap", title: "x".repeat(501), language: "not a <lang>", intent: "create" });
+    const fields = await post(ctx, b, "/podcasts", {
+      source_ids: src,
+      format: "rap",
+      title: "x".repeat(501),
+      language: "not a <lang>",
+      intent: "create",
+    });
     expect(fields.status).toBe(422);
     expect(fields.text).toContain('id="f-format-error">Choose one of the six formats.');
     expect(fields.text).toContain('id="f-title-error">The title is longer than 500 characters.');
@@ -104,7 +149,9 @@ describe("make a podcast", () => {
     expect(fields.text).toContain('value="not a &lt;lang&gt;" maxlength="35"');
     expect(fields.text).toContain('aria-invalid="true" aria-describedby="f-language-error"');
 
-    const pending = (await call(ctx, "POST", "/api/v1/sources", { key: me.key, body: { url: "https://example.com/later" } })).body.id;
+    const pending = (
+      await call(ctx, "POST", "/api/v1/sources", { key: me.key, body: { url: "https://example.com/later" } })
+    ).body.id;
     const notReady = await post(ctx, b, "/podcasts", { source_ids: pending, intent: "create" });
     expect(notReady.status).toBe(422);
     expect(notReady.text).toContain(`id="f-sources-error">Source ${pending} is not ready yet (status pending).`);
@@ -116,7 +163,9 @@ describe("make a podcast", () => {
     const { ctx, b, src, me } = await setup({ DEFAULT_MONTHLY_CREDITS: "10" });
     const res = await post(ctx, b, "/podcasts", { source_ids: src, format: "deep_dive", intent: "create" });
     expect(res.status).toBe(402);
-    expect(res.text).toMatch(/<div class="flash error" role="alert" id="f-problem">Not enough AI credits: This episode needs 16 credits and 10 are free until [^<]+\. Choose a shorter format/);
+    expect(res.text).toMatch(
+      /<div class="flash error" role="alert" id="f-problem">Not enough AI credits: This episode needs 16 credits and 10 are free until [^<]+\. Choose a shorter format/,
+    );
     expect(res.text).toContain('<input type="radio" name="format" value="deep_dive" checked>');
     expect(res.text).toContain("<!doctype html>");
     expect((await call(ctx, "GET", "/api/v1/podcasts", { key: me.key })).body.data).toEqual([]);
@@ -130,7 +179,9 @@ describe("make a podcast", () => {
     const forged = await send(ctx, b, "/podcasts", new URLSearchParams({ source_ids: src, intent: "create" }));
     expect(forged.status).toBe(403);
     expect(forged.text).toContain("<!doctype html>");
-    const foreign = await send(ctx, b, "/podcasts", new URLSearchParams({ csrf: await csrfOf(b), source_ids: src }), { origin: "https://evil.example" });
+    const foreign = await send(ctx, b, "/podcasts", new URLSearchParams({ csrf: await csrfOf(b), source_ids: src }), {
+      origin: "https://evil.example",
+    });
     expect(foreign.status).toBe(403);
     expect(await queued(ctx)).toBe(0);
   });
@@ -139,14 +190,19 @@ describe("make a podcast", () => {
 describe("an episode", () => {
   test("ready: a player that can seek (Range on the session), the transcript with speaker names, download, delete with confirmation", async () => {
     const { ctx, b, src } = await setup();
-    const id = idIn((await post(ctx, b, "/podcasts", { source_ids: src, format: "deep_dive", intent: "create" })).location!, "pod");
+    const id = idIn(
+      (await post(ctx, b, "/podcasts", { source_ids: src, format: "deep_dive", intent: "create" })).location!,
+      "pod",
+    );
     await ctx.runner.drain({ timeoutMs: 170_000 });
     const page = await b.get(`/podcasts/${id}`);
     expect(page.text).toContain('<span class="status ready" data-live-field="status">Ready</span>');
     expect(page.text).toContain(`<audio controls preload="metadata" src="/podcasts/${id}/audio">`);
     expect(page.text).toContain(`<a href="/podcasts/${id}/audio?download=1" download>Download MP3`);
     expect(page.text).toContain("Speakers: Maya (host), Theo (co-host)");
-    expect(page.text).toMatch(/<li><span class="speaker">Maya <span class="muted">· host<\/span><\/span><p>[^<]+<\/p><\/li>/);
+    expect(page.text).toMatch(
+      /<li><span class="speaker">Maya <span class="muted">· host<\/span><\/span><p>[^<]+<\/p><\/li>/,
+    );
     expect(page.text).toMatch(/<span class="speaker">Theo <span class="muted">· co-host<\/span><\/span>/);
     expect(page.text).toContain(`From <a href="/library/sources/${src}">Tide pools</a>`);
     expect(page.headers.get("content-security-policy")).toContain("media-src 'self'");
@@ -164,7 +220,9 @@ describe("an episode", () => {
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe(`bytes 100-199/${bytes.length}`);
     expect(new Uint8Array(await part.arrayBuffer())).toEqual(bytes.slice(100, 200));
-    expect((await audio({}, "?download=1")).headers.get("content-disposition")).toStartWith('attachment; filename="Tide pools.mp3"');
+    expect((await audio({}, "?download=1")).headers.get("content-disposition")).toStartWith(
+      'attachment; filename="Tide pools.mp3"',
+    );
     expect((await ctx.app.handle(new Request(`http://localhost/podcasts/${id}/audio`))).status).toBe(303);
 
     const confirm = await b.get(`/podcasts/${id}/delete`);
@@ -179,9 +237,18 @@ describe("an episode", () => {
 
   test("another user's episode is a 404 page (HTML, never JSON) for the page, audio, download and delete", async () => {
     const { ctx, b, src } = await setup();
-    const id = idIn((await post(ctx, b, "/podcasts", { source_ids: src, format: "brief", intent: "create" })).location!, "pod");
+    const id = idIn(
+      (await post(ctx, b, "/podcasts", { source_ids: src, format: "brief", intent: "create" })).location!,
+      "pod",
+    );
     const other = await signedInPerson(ctx);
-    for (const path of [`/podcasts/${id}`, `/podcasts/${id}/audio`, `/podcasts/${id}/audio?download=1`, `/podcasts/${id}/delete`, "/podcasts/pod_nope"]) {
+    for (const path of [
+      `/podcasts/${id}`,
+      `/podcasts/${id}/audio`,
+      `/podcasts/${id}/audio?download=1`,
+      `/podcasts/${id}/delete`,
+      "/podcasts/pod_nope",
+    ]) {
       const res = await other.b.get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -198,8 +265,14 @@ describe("an episode", () => {
   test("a title, transcript and failure detail with <script> render as text", async () => {
     const { ctx, b, me } = await setup();
     const evil = "<script>alert(1)</script>";
-    const src = insertReadySource(ctx.services, me.userId, { title: `Pools ${evil}`, markdown: `# Pools ${evil}\n\nSea stars ${evil} grip the rock with tube feet.\n` });
-    const id = idIn((await post(ctx, b, "/podcasts", { source_ids: src, format: "unabridged", intent: "create" })).location!, "pod");
+    const src = insertReadySource(ctx.services, me.userId, {
+      title: `Pools ${evil}`,
+      markdown: `# Pools ${evil}\n\nSea stars ${evil} grip the rock with tube feet.\n`,
+    });
+    const id = idIn(
+      (await post(ctx, b, "/podcasts", { source_ids: src, format: "unabridged", intent: "create" })).location!,
+      "pod",
+    );
     await ctx.runner.drain({ timeoutMs: 170_000 });
     const page = await b.get(`/podcasts/${id}`);
     expect(page.text).toContain("<h1>Pools &lt;script&gt;alert(1)&lt;/script&gt;</h1>");
@@ -208,7 +281,9 @@ describe("an episode", () => {
     expect(page.text.match(/<script>/g)).toHaveLength(1);
     expect((await b.get("/podcasts")).text).not.toContain(evil);
 
-    ctx.db.sqlite.query("UPDATE podcasts SET status = 'failed', error = 'speech_failed', error_detail = ? WHERE id = ?").run(`Speech synthesis failed: ${evil}`, id);
+    ctx.db.sqlite
+      .query("UPDATE podcasts SET status = 'failed', error = 'speech_failed', error_detail = ? WHERE id = ?")
+      .run(`Speech synthesis failed: ${evil}`, id);
     const failed = await b.get(`/podcasts/${id}`);
     expect(failed.text).toContain("<strong>This episode could not be made:</strong> the speech could not be made.");
     expect(failed.text).toContain("Speech synthesis failed: &lt;script&gt;");
@@ -218,7 +293,11 @@ describe("an episode", () => {
 
   test("the list pages with a More link that keeps the status filter", async () => {
     const { ctx, b, src, me } = await setup();
-    for (let i = 0; i < 22; i++) await call(ctx, "POST", "/api/v1/podcasts", { key: me.key, body: { source_ids: [src], format: "brief", title: `Episode ${i}` } });
+    for (let i = 0; i < 22; i++)
+      await call(ctx, "POST", "/api/v1/podcasts", {
+        key: me.key,
+        body: { source_ids: [src], format: "brief", title: `Episode ${i}` },
+      });
     const first = await b.get("/podcasts?status=queued");
     expect(first.text.match(/<li>/g)).toHaveLength(20);
     const more = /href="(\/podcasts\?status=queued&amp;before=pod_[0-9A-Z]{26})" rel="next"/.exec(first.text);

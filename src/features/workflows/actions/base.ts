@@ -10,7 +10,10 @@ import { ACTION_ID_PATTERN, StepFailure } from "./types.ts";
 export function actionSchema<P extends TProperties>(type: string, props: P, description: string) {
   return t.Object(
     {
-      id: t.String({ pattern: ACTION_ID_PATTERN, description: "Unique in the workflow; later steps read its output as steps.<id>" }),
+      id: t.String({
+        pattern: ACTION_ID_PATTERN,
+        description: "Unique in the workflow; later steps read its output as steps.<id>",
+      }),
       type: t.Literal(type),
       ...props,
     },
@@ -19,12 +22,16 @@ export function actionSchema<P extends TProperties>(type: string, props: P, desc
 }
 
 /** A string (template) or a list of strings. */
-export const StringList = t.Union([t.Array(t.String({ maxLength: 2048 }), { maxItems: 100 }), t.String({ maxLength: 2048 })]);
+export const StringList = t.Union([
+  t.Array(t.String({ maxLength: 2048 }), { maxItems: 100 }),
+  t.String({ maxLength: 2048 }),
+]);
 
 /** Checks rendered input against the API's own schema, so an action accepts exactly what the API does. */
 export function checkRendered<S extends TSchema>(schema: S, value: unknown): void {
   const first = fieldErrors("body", Value.Errors(schema, value))[0];
-  if (first) throw new StepFailure("validation_failed", `${first.path === "body" ? "input" : first.path}: ${first.message}`);
+  if (first)
+    throw new StepFailure("validation_failed", `${first.path === "body" ? "input" : first.path}: ${first.message}`);
 }
 
 /** A service's AppError (not found, invalid) is a final failure of the step with the same code. */

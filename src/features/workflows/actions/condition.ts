@@ -4,7 +4,9 @@ import { ConditionSchema, evaluateCondition, validateCondition, type Condition }
 import { actionSchema } from "./base.ts";
 import type { ActionModule } from "./types.ts";
 
-const Branch = t.Array(t.Unknown({ description: "An action" }), { description: "Actions run in order when the test holds / fails" });
+const Branch = t.Array(t.Unknown({ description: "An action" }), {
+  description: "Actions run in order when the test holds / fails",
+});
 
 export const condition: ActionModule = {
   type: "condition",
@@ -18,7 +20,8 @@ export const condition: ActionModule = {
   ),
   validate(action) {
     const cond = action.if as Condition;
-    if (cond && typeof cond === "object" && !cond.all && !cond.any) return [{ path: "if", message: "needs `all` or `any`" }];
+    if (cond && typeof cond === "object" && !cond.all && !cond.any)
+      return [{ path: "if", message: "needs `all` or `any`" }];
     return validateCondition(cond, "if");
   },
   run(_input, env) {

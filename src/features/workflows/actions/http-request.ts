@@ -22,7 +22,9 @@ export const httpRequest: ActionModule = {
       method: t.Optional(oneOf(HTTP_METHODS, { description: "Default POST" })),
       url: t.String({ minLength: 1, maxLength: 8192 }),
       headers: t.Optional(t.Record(t.String({ minLength: 1, maxLength: 200 }), t.String({ maxLength: 8192 }))),
-      body: t.Optional(t.Unknown({ description: "JSON value (templates allowed in strings), or an object of form fields" })),
+      body: t.Optional(
+        t.Unknown({ description: "JSON value (templates allowed in strings), or an object of form fields" }),
+      ),
       body_type: t.Optional(oneOf(["json", "form"], { description: "Default json" })),
       timeout_ms: t.Optional(Int({ minimum: 100, maximum: 120_000, description: `Default ${DEFAULT_TIMEOUT_MS}` })),
       retries: t.Optional(Int({ minimum: 0, maximum: 10, description: `Default ${DEFAULT_RETRIES}` })),
@@ -38,8 +40,10 @@ export const httpRequest: ActionModule = {
       errors.push({ path: "body", message: `a ${method} request carries no body` });
     }
     for (const name of Object.keys((action.headers as Record<string, string> | undefined) ?? {})) {
-      if (FORBIDDEN_HEADERS.has(name.toLowerCase())) errors.push({ path: `headers.${name}`, message: "is set by the client itself" });
-      else if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) errors.push({ path: `headers.${name}`, message: "is not a valid header name" });
+      if (FORBIDDEN_HEADERS.has(name.toLowerCase()))
+        errors.push({ path: `headers.${name}`, message: "is set by the client itself" });
+      else if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+        errors.push({ path: `headers.${name}`, message: "is not a valid header name" });
     }
     return errors;
   },
@@ -48,7 +52,9 @@ export const httpRequest: ActionModule = {
   redact(input) {
     const headers = input.headers as Record<string, unknown> | undefined;
     if (!headers) return input;
-    const shown = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, SECRET_HEADERS.has(k.toLowerCase()) ? "[redacted]" : v]));
+    const shown = Object.fromEntries(
+      Object.entries(headers).map(([k, v]) => [k, SECRET_HEADERS.has(k.toLowerCase()) ? "[redacted]" : v]),
+    );
     return { ...input, headers: shown };
   },
 };
@@ -57,7 +63,8 @@ async function send(input: Record<string, unknown>, env: StepEnv) {
   const method = (input.method as string | undefined) ?? "POST";
   const headers = new Headers();
   try {
-    for (const [k, v] of Object.entries((input.headers as Record<string, unknown>) ?? {})) headers.set(k, typeof v === "string" ? v : JSON.stringify(v));
+    for (const [k, v] of Object.entries((input.headers as Record<string, unknown>) ?? {}))
+      headers.set(k, typeof v === "string" ? v : JSON.stringify(v));
   } catch (err) {
     throw new StepFailure("invalid_header", err instanceof Error ? err.message : String(err));
   }
@@ -75,7 +82,7 @@ async function send(input: Record<string, unknown>, env: StepEnv) {
     for (const [k, v] of Object.entries(signatureHeaders(env.signingSecret, key, ts, body ?? ""))) headers.set(k, v);
   }
   const url = typeof input.url === "string" ? input.url : String(input.url ?? "");
-  let res;
+  let res: Awaited<ReturnType<typeof env.deps.safeFetch>>;
   try {
     res = await env.deps.safeFetch(url, {
       method,
@@ -88,5 +95,7 @@ async function send(input: Record<string, unknown>, env: StepEnv) {
     throw fetchFailure(err);
   }
   if (res.status >= 400) throw statusFailure(res, env.deps.now());
-  return { output: { status: res.status, ...(input.store_response === true ? { response: storedResponse(res) } : {}) } };
+  return {
+    output: { status: res.status, ...(input.store_response === true ? { response: storedResponse(res) } : {}) },
+  };
 }

@@ -15,7 +15,12 @@ export function newSigningSecret(): string {
 }
 
 /** The three Standard Webhooks headers for one attempt (the id stays the same across retries). */
-export function signatureHeaders(secret: string, msgId: string, timestampSec: number, body: string): Record<string, string> {
+export function signatureHeaders(
+  secret: string,
+  msgId: string,
+  timestampSec: number,
+  body: string,
+): Record<string, string> {
   const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
   const mac = new Bun.CryptoHasher("sha256", key).update(`${msgId}.${timestampSec}.${body}`).digest("base64");
   return { "webhook-id": msgId, "webhook-timestamp": String(timestampSec), "webhook-signature": `v1,${mac}` };

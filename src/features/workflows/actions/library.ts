@@ -19,7 +19,11 @@ export const createSource: ActionModule = {
     "Save a link, like POST /api/v1/sources. Output: {source, created}",
   ),
   async run(input, env) {
-    const body = { url: input.url, title: input.title === "" ? undefined : input.title, notebook_ids: input.notebook_ids };
+    const body = {
+      url: input.url,
+      title: input.title === "" ? undefined : input.title,
+      notebook_ids: input.notebook_ids,
+    };
     if (body.title === undefined) delete body.title;
     if (body.notebook_ids === undefined || body.notebook_ids === "") delete body.notebook_ids;
     checkRendered(SourceCreate, body);
@@ -66,7 +70,11 @@ export const addSourceToNotebook: ActionModule = {
   async run(input, env) {
     checkRendered(LinkInput, { source_id: input.source_id, notebook_id: input.notebook_id });
     try {
-      return { output: { source: await env.deps.sources.addToNotebook(env.actor, String(input.notebook_id), String(input.source_id)) } };
+      return {
+        output: {
+          source: await env.deps.sources.addToNotebook(env.actor, String(input.notebook_id), String(input.source_id)),
+        },
+      };
     } catch (err) {
       return asStepFailure(err);
     }

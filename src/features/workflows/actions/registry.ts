@@ -25,4 +25,7 @@ export const ACTIONS: ReadonlyMap<string, ActionModule> = new Map(MODULES.map((m
 export const ACTION_TYPES = MODULES.map((m) => m.type);
 
 /** Discriminated on `type`: for the OpenAPI document (validation goes type by type for clear paths). */
-export const ActionSchema = t.Union(MODULES.map((m) => m.schema), { description: "One action; `type` picks its shape" });
+export const ActionSchema = t.Union(
+  MODULES.map((m) => m.schema),
+  { description: "One action; `type` picks its shape" },
+);

@@ -14,7 +14,9 @@ export const runWorkflow: ActionModule = {
     "run_workflow",
     {
       workflow_id: t.String({ minLength: 1, maxLength: 200, description: "A workflow of yours (wf_…), or a template" }),
-      input: t.Optional(t.Unknown({ description: "Becomes the child run's trigger; an object's fields are its top-level variables" })),
+      input: t.Optional(
+        t.Unknown({ description: "Becomes the child run's trigger; an object's fields are its top-level variables" }),
+      ),
     },
     "Start another of your workflows. Output: {run_id, workflow_id}",
   ),
