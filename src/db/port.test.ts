@@ -120,4 +120,26 @@ describe("Db port on SQLite", () => {
     expect(await count(db)).toBe(3);
     db.close();
   });
+
+  test("nested transactions that overlap are refused with a clear error, and the outer one rolls back", async () => {
+    const db = openTestDatabase();
+    db.sqlite.exec("CREATE TABLE t (x INTEGER)");
+    let releaseSecond!: () => void;
+    const second = new Promise<void>((r) => (releaseSecond = r));
+    const outer = db.tx(async () => {
+      // The first savepoint ends while the second, opened after it, is still open: not nesting.
+      const first = db.tx(async () => {
+        await insert(db, 1);
+      });
+      const later = db.tx(async () => {
+        await insert(db, 2);
+        await second;
+      });
+      const settled = await Promise.allSettled([first.finally(releaseSecond), later]);
+      for (const r of settled) if (r.status === "rejected") throw r.reason;
+    });
+    await expect(outer).rejects.toThrow("nested transactions overlapped");
+    expect(await count(db)).toBe(0);
+    db.close();
+  });
 });

@@ -9,6 +9,10 @@ interface TxContext {
   active: boolean;
   afterCommit: (() => void)[];
   savepoints: number;
+  /** Open savepoints, innermost last: nested transactions must not overlap (run them one at a time). */
+  open: string[];
+  /** Set once two nested transactions overlapped: every savepoint of this transaction then fails. */
+  overlapped: boolean;
 }
 
 /** A FIFO lock: whoever holds it owns the writer connection. */
@@ -74,20 +78,35 @@ export function createSqlitePort(
       const name = `sp${++ctx.savepoints}`;
       const mark = ctx.afterCommit.length;
       writer.sqlite.run(`SAVEPOINT ${name}`);
+      ctx.open.push(name);
+      const overlap = () => new Error("nested transactions overlapped: run them one after another, not concurrently");
+      const innermost = () => {
+        if (ctx.overlapped || ctx.open.at(-1) !== name) {
+          ctx.overlapped = true;
+          throw overlap();
+        }
+        ctx.open.pop();
+      };
       try {
         const result = await fn();
+        innermost();
         writer.sqlite.run(`RELEASE ${name}`);
         return result;
       } catch (err) {
+        if (ctx.open.at(-1) === name) ctx.open.pop();
         // A savepoint that rolls back takes its wake-ups with it.
-        writer.sqlite.run(`ROLLBACK TO ${name}`);
-        writer.sqlite.run(`RELEASE ${name}`);
-        ctx.afterCommit.length = mark;
+        ctx.afterCommit.length = Math.min(ctx.afterCommit.length, mark);
+        try {
+          writer.sqlite.run(`ROLLBACK TO ${name}`);
+          writer.sqlite.run(`RELEASE ${name}`);
+        } catch {
+          // Gone with an overlapping sibling's rollback; the error below says why.
+        }
         throw err;
       }
     }
     await mutex.acquire();
-    const own: TxContext = { active: true, afterCommit: [], savepoints: 0 };
+    const own: TxContext = { active: true, afterCommit: [], savepoints: 0, open: [], overlapped: false };
     let result: T;
     try {
       writer.sqlite.run("BEGIN IMMEDIATE");

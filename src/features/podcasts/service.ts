@@ -307,7 +307,10 @@ export function createPodcastsService(deps: PodcastsDeps) {
     },
 
     async list(actor: Actor, f: { limit: number; before?: string; status?: PodcastStatus }): Promise<PodcastPublic[]> {
-      return Promise.all((await repo.list(actor.userId, f)).map(async (r) => pub(await truthful(r))));
+      // One at a time: truthful may open a transaction, and savepoints must not interleave.
+      const out: PodcastPublic[] = [];
+      for (const r of await repo.list(actor.userId, f)) out.push(pub(await truthful(r)));
+      return out;
     },
 
     async delete(actor: Actor, id: string): Promise<PodcastPublic> {
