@@ -213,6 +213,6 @@ describe("watch settings", () => {
     }
     expect(err?.status).toBe(422);
     expect(err?.extra.errors[0].path).toBe(path);
-    expect(await ctx.feeds.service.list(owner.actor, { limit: 10 })).toEqual([]);
+    expect((await ctx.feeds.service.list(owner.actor, { limit: 10 })).data).toEqual([]);
   });
 });

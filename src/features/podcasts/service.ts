@@ -4,6 +4,7 @@ import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import type { Transactor } from "../../db/port.ts";
+import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import type { PodcastRow, PodcastStatus, SourceRow } from "../../db/schema/index.ts";
 import { AppError, invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -306,8 +307,10 @@ export function createPodcastsService(deps: PodcastsDeps) {
       }
     },
 
-    async list(actor: Actor, f: { limit: number; before?: string; status?: PodcastStatus }): Promise<PodcastPublic[]> {
-      return Promise.all((await repo.list(actor.userId, f)).map(async (r) => pub(await truthful(r))));
+    async list(actor: Actor, q: PageQuery & { status?: PodcastStatus }): Promise<Page<PodcastPublic>> {
+      const { limit, cursor, ...filters } = q;
+      const page = await paginate(limit, cursor, (o) => repo.list(actor.userId, { ...filters, ...o }));
+      return mapPage(page, (rows) => Promise.all(rows.map(async (r) => pub(await truthful(r)))));
     },
 
     async delete(actor: Actor, id: string): Promise<PodcastPublic> {
