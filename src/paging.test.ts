@@ -57,7 +57,12 @@ describe("paginate", () => {
 
   test("a compound key makes the cursor when given", async () => {
     const rows = ROWS.map((r, i) => ({ ...r, at: `2026-01-0${9 - i}` }));
-    const page = await paginate(1, undefined, async (o) => rows.slice(0, o.limit), (r) => `${r.at}|${r.id}`);
+    const page = await paginate(
+      1,
+      undefined,
+      async (o) => rows.slice(0, o.limit),
+      (r) => `${r.at}|${r.id}`,
+    );
     expect(decodeCursor(page.next_cursor!)).toBe("2026-01-09|r5");
   });
 

@@ -9,7 +9,7 @@ import { NotebookPublic } from "../notebooks/schema.ts";
 import { NoteCreate, NotePublic } from "../notes/schema.ts";
 import { AskRequest, AskResponse, SearchRequest, SearchResponse } from "../search/schema.ts";
 import { SourceCreate, SourceId, SourceListQuery, SourcePublic } from "../sources/schema.ts";
-import { sourceQuery } from "../sources/service.ts";
+import { sourceQuery } from "../sources/list-query.ts";
 
 export type ToolServices = Pick<Services, "search" | "ask" | "sources" | "notebooks" | "notes">;
 

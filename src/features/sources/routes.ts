@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
 import { listOf, withLink } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
-import { sourceQuery } from "./service.ts";
+import { sourceQuery } from "./list-query.ts";
 import { SourceCheck, SourceCreate, SourceGetQuery, SourceListQuery, SourcePublic, SourceUpdate } from "./schema.ts";
 
 const Params = t.Object({ id: t.String({ description: "A source id (src_…)" }) });

@@ -1,7 +1,7 @@
 // Sources: save a link (deduplicated on its normalised URL), read, update, delete, refetch.
 // Every change writes its event and its ingestion job in the same transaction.
 import type { Transactor } from "../../db/port.ts";
-import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
+import { mapPage, paginate, type Page } from "../../paging.ts";
 import type { SourceRow } from "../../db/schema/index.ts";
 import { AppError, invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -12,7 +12,8 @@ import type { EventsService } from "../events/service.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
 import { normalizeUrl, parseHttpUrl } from "./normalize.ts";
 import type { SourceListFilter, SourcesRepo } from "./repo.ts";
-import type { SourceCreate, SourceListQuery, SourcePublic, SourceUpdate } from "./schema.ts";
+import type { SourceCreate, SourcePublic, SourceUpdate } from "./schema.ts";
+import { checkCursor, cursorKey, type SourcePageQuery } from "./list-query.ts";
 
 export const INGEST_JOB = "source.ingest";
 /** Ingestion of imported links: a capped background lane of the job queue. */
@@ -84,33 +85,6 @@ export function parseTags(json: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** The paging key of a listed source: its id, or "saved_at|id" when the list is sorted by saved time. */
-function cursorKey(row: SourceRow, sort: SourceListFilter["sort"]): string {
-  return sort === "saved_at" ? `${row.savedAt ?? row.createdAt}|${row.id}` : row.id;
-}
-
-/** A paged listing's filters: the repository's, with the opaque cursor in place of the raw `before` key. */
-export type SourcePageQuery = PageQuery & Omit<SourceListFilter, "limit" | "before">;
-
-/** The list query of the API route and the MCP tool (snake_case, any RFC 3339 offset) as the service takes it. */
-export function sourceQuery(q: SourceListQuery): SourcePageQuery {
-  return {
-    limit: q.limit ?? 20,
-    cursor: q.cursor,
-    notebookId: q.notebook_id,
-    status: q.status,
-    createdAfter: q.created_after ? new Date(q.created_after).toISOString() : undefined,
-    tag: q.tag,
-    sort: q.sort,
-  };
-}
-
-/** A cursor of one sort given to the other would silently skip or repeat rows: refused instead. */
-function checkCursor(f: SourceListFilter): void {
-  if (f.before === undefined || f.before.includes("|") === (f.sort === "saved_at")) return;
-  throw invalid("query.cursor", "belongs to a list in another order");
 }
 
 export interface SourcesDeps {
