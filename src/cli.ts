@@ -129,7 +129,7 @@ export async function runCli(
       }
       case "key:list": {
         const u = await s.accounts.userByEmail(opts.email!);
-        const rows = await s.keys.list(systemActor(u.id, "cli"), { limit: 1000, includeRevoked: true });
+        const rows = await s.keys.listRows(systemActor(u.id, "cli"), { limit: 1000, includeRevoked: true });
         out(["id", "name", "hint", "created_at", "last_used_at", "revoked_at"].join("\t"));
         for (const r of rows)
           out([r.id, r.name, r.hint, r.createdAt, r.lastUsedAt ?? "-", r.revokedAt ?? "-"].join("\t"));

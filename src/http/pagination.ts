@@ -1,6 +1,6 @@
-// Cursor pagination shared by every list: opaque cursors over time-sortable ids, RFC 8288 Link.
+// The HTTP side of paging (src/paging.ts): limit/cursor query schemas, the list response shape, RFC 8288 Link.
 import { t } from "elysia";
-import { AppError } from "../errors.ts";
+import type { Page } from "../paging.ts";
 import { QueryInt } from "./schema.ts";
 
 export const Limit = (maximum = 100, fallback = 20) =>
@@ -14,40 +14,19 @@ export const ListQuery = t.Object(
   { additionalProperties: false },
 );
 
-export function encodeCursor(lastId: string): string {
-  return Buffer.from(JSON.stringify({ b: lastId })).toString("base64url");
-}
-
-export function decodeCursor(cursor: string | undefined): string | undefined {
-  if (cursor === undefined || cursor === "") return undefined;
-  try {
-    const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { b?: unknown };
-    if (typeof v.b === "string" && v.b.length < 100) return v.b;
-  } catch {
-    // fall through
-  }
-  throw new AppError("validation_failed", "query.cursor: is not a cursor this API issued", {
-    errors: [{ path: "query.cursor", message: "is not a cursor this API issued" }],
-  });
-}
-
-/** Takes limit+1 rows, returns the page and next cursor, and sets the Link header. */
-export function page<T extends { id: string }, P>(
-  rows: T[],
+/** Sets the RFC 8288 Link header to the next page (same path and filters, the page's cursor) and returns the page. */
+export function withLink<T>(
+  page: Page<T>,
   limit: number,
-  toPublic: (row: T) => P,
   ctx: { request: Request; set: { headers: Record<string, unknown> } },
-): { data: P[]; next_cursor: string | null } {
-  const more = rows.length > limit;
-  const pageRows = more ? rows.slice(0, limit) : rows;
-  const next = more ? encodeCursor(pageRows[pageRows.length - 1]!.id) : null;
-  if (next) {
+): Page<T> {
+  if (page.next_cursor) {
     const url = new URL(ctx.request.url);
-    url.searchParams.set("cursor", next);
+    url.searchParams.set("cursor", page.next_cursor);
     url.searchParams.set("limit", String(limit));
     ctx.set.headers["link"] = `<${url.pathname}${url.search}>; rel="next"`;
   }
-  return { data: pageRows.map(toPublic), next_cursor: next };
+  return page;
 }
 
 export const listOf = <T extends import("@sinclair/typebox").TSchema>(item: T) =>

@@ -194,7 +194,7 @@ describe("watch settings", () => {
     const w = await ctx.feeds.service.get(owner.actor, a.feed_id);
     expect(w).toMatchObject({ schedule: "0 * * * *", notebook_ids: [nb.id] });
     expect(w.updated_at).toBe(iso(ctx.clock.now()));
-    expect(await ctx.feeds.service.list(owner.actor, { limit: 10 })).toHaveLength(1);
+    expect((await ctx.feeds.service.list(owner.actor, { limit: 10 })).data).toHaveLength(1);
   });
 
   test.each([
@@ -213,6 +213,6 @@ describe("watch settings", () => {
     }
     expect(err?.status).toBe(422);
     expect(err?.extra.errors[0].path).toBe(path);
-    expect(await ctx.feeds.service.list(owner.actor, { limit: 10 })).toEqual([]);
+    expect((await ctx.feeds.service.list(owner.actor, { limit: 10 })).data).toEqual([]);
   });
 });

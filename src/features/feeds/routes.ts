@@ -1,7 +1,7 @@
 // /api/v1/feeds: the caller's feed watches with their polling state, and "poll now".
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import { decodeCursor, listOf, page } from "../../http/pagination.ts";
+import { listOf, withLink } from "../../http/pagination.ts";
 import type { FeedsService } from "./service.ts";
 import { FeedListQuery, FeedPollResponse, FeedPublic } from "./schema.ts";
 
@@ -14,13 +14,9 @@ export function feedRoutes(s: { feeds: FeedsService }) {
       .get(
         "/",
         async (ctx) => {
-          const limit = ctx.query.limit ?? 20;
-          const rows = await s.feeds.list(actorOf(ctx.request), {
-            limit: limit + 1,
-            before: decodeCursor(ctx.query.cursor),
-            workflowId: ctx.query.workflow_id,
-          });
-          return page(rows, limit, (r) => r, ctx);
+          const { limit = 20, cursor, workflow_id } = ctx.query;
+          const page = await s.feeds.list(actorOf(ctx.request), { limit, cursor, workflowId: workflow_id });
+          return withLink(page, limit, ctx);
         },
         {
           query: FeedListQuery,

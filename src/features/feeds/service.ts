@@ -1,5 +1,6 @@
 // Feed watches for callers: ensure a watch for a workflow (watch_feed), list and read them, poll one now.
 import type { Transactor } from "../../db/port.ts";
+import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import { invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { iso, type Clock } from "../../time.ts";
@@ -161,8 +162,10 @@ export function createFeedsService(deps: FeedsServiceDeps) {
       };
     },
 
-    async list(actor: Actor, opts: { limit: number; before?: string; workflowId?: string }): Promise<FeedPublic[]> {
-      return (await repo.list(actor.userId, opts)).map(toPublicFeed);
+    async list(actor: Actor, q: PageQuery & { workflowId?: string }): Promise<Page<FeedPublic>> {
+      const { limit, cursor, ...filters } = q;
+      const page = await paginate(limit, cursor, (o) => repo.list(actor.userId, { ...filters, ...o }));
+      return mapPage(page, (rows) => rows.map(toPublicFeed));
     },
 
     get: async (actor: Actor, id: string): Promise<FeedPublic> => toPublicFeed(await get(actor, id)),

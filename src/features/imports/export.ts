@@ -1,24 +1,12 @@
 // The whole-account export: versioned JSON (docs/import-export.md) or Netscape bookmark HTML, written as
 // a stream page by page so a large library never sits in memory at once.
 import type { Actor } from "../../actor.ts";
+import { walk } from "../../paging.ts";
 import type { Services } from "../../services.ts";
 import { EXPORT_FORMAT_NAME, EXPORT_VERSION } from "./formats/commonplace.ts";
 
 const PAGE = 200;
 type Json = Record<string, unknown>;
-
-/** Walks a newest-first, id-cursored list to its end. */
-async function* pages<T extends { id: string }>(list: (before: string | undefined) => Promise<T[]>): AsyncGenerator<T> {
-  let before: string | undefined;
-  for (;;) {
-    const rows = await list(before);
-    for (const r of rows) yield r;
-    if (rows.length < PAGE) return;
-    before = rows[rows.length - 1]!.id;
-    // Other requests get the thread between pages.
-    await Bun.sleep(0);
-  }
-}
 
 /** A byte stream pulling text from a generator, one part per pull (back-pressure keeps memory flat). */
 function textStream(it: AsyncGenerator<string>): ReadableStream<Uint8Array> {
@@ -60,30 +48,30 @@ export function exportJson(s: Services, actor: Actor, user: Json): ReadableStrea
     }
     yield* section(
       "notebooks",
-      pages((before) => s.notebooks.list(actor, { limit: PAGE, before })),
+      walk((cursor) => s.notebooks.list(actor, { limit: PAGE, cursor })),
     );
     yield* section(
       "sources",
-      pages((before) => s.sources.listWithContent(actor, { limit: PAGE, before })),
+      walk((cursor) => s.sources.listWithContent(actor, { limit: PAGE, cursor })),
     );
     yield* section(
       "notes",
-      pages((before) => s.notes.list(actor, { limit: PAGE, before })),
+      walk((cursor) => s.notes.list(actor, { limit: PAGE, cursor })),
     );
     yield* section(
       "podcasts",
-      pages((before) => s.podcasts.list(actor, { limit: PAGE, before })),
+      walk((cursor) => s.podcasts.list(actor, { limit: PAGE, cursor })),
     );
     yield* section(
       "workflows",
       (async function* () {
-        for await (const w of pages((before) => s.workflows.service.list(actor, { limit: PAGE, before })))
+        for await (const w of walk((cursor) => s.workflows.service.list(actor, { limit: PAGE, cursor })))
           yield stripWorkflowSecrets(w as unknown as Json);
       })(),
     );
     yield* section(
       "feed_watches",
-      pages((before) => s.feeds.list(actor, { limit: PAGE, before })),
+      walk((cursor) => s.feeds.list(actor, { limit: PAGE, cursor })),
     );
     yield "}\n";
   }
@@ -103,7 +91,7 @@ export function exportNetscape(s: Services, actor: Actor): ReadableStream<Uint8A
     const link = (r: { url: string; title: string | null; saved_at: string; tags: string[] }, depth: number) =>
       `${"    ".repeat(depth)}<DT><A HREF="${esc(r.url)}" ADD_DATE="${secs(r.saved_at)}"${r.tags.length ? ` TAGS="${esc(r.tags.join(","))}"` : ""}>${esc(r.title ?? r.url)}</A>\n`;
     const notebooks: { id: string; name: string; created_at: string }[] = [];
-    for await (const nb of pages((before) => s.notebooks.list(actor, { limit: PAGE, before }))) notebooks.push(nb);
+    for await (const nb of walk((cursor) => s.notebooks.list(actor, { limit: PAGE, cursor }))) notebooks.push(nb);
     notebooks.sort((a, b) => a.name.localeCompare(b.name));
     // Folders open and close as the sorted path changes: "Work" then "Work / Reading" nests.
     const open: string[] = [];
@@ -120,14 +108,14 @@ export function exportNetscape(s: Services, actor: Actor): ReadableStream<Uint8A
         yield `${"    ".repeat(open.length + 1)}<DT><H3 ADD_DATE="${secs(nb.created_at)}">${esc(name)}</H3>\n${"    ".repeat(open.length + 1)}<DL><p>\n`;
         open.push(name);
       }
-      for await (const r of pages((before) => s.sources.list(actor, { limit: PAGE, before, notebookId: nb.id })))
+      for await (const r of walk((cursor) => s.sources.list(actor, { limit: PAGE, cursor, notebookId: nb.id })))
         yield link(r, open.length + 1);
     }
     while (open.length > 0) {
       yield `${"    ".repeat(open.length)}</DL><p>\n`;
       open.pop();
     }
-    for await (const r of pages((before) => s.sources.list(actor, { limit: PAGE, before }))) {
+    for await (const r of walk((cursor) => s.sources.list(actor, { limit: PAGE, cursor }))) {
       if (r.notebook_ids.length === 0) yield link(r, 1);
     }
     yield "</DL><p>\n";

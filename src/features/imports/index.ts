@@ -2,6 +2,7 @@
 import { t } from "elysia";
 import type { Runner } from "../../jobs/runner.ts";
 import { defineJob } from "../../jobs/types.ts";
+import { walk } from "../../paging.ts";
 import type { Actor } from "../../actor.ts";
 import type { FeedsService } from "../feeds/service.ts";
 import type { WorkflowsService } from "../workflows/service.ts";
@@ -16,13 +17,8 @@ export function importFeedWatcher(feeds: FeedsService, workflows: WorkflowsServi
   return {
     async watched(actor: Actor) {
       const out = new Set<string>();
-      let before: string | undefined;
-      for (;;) {
-        const page = await feeds.list(actor, { limit: 100, before });
-        for (const f of page) out.add(f.feed_url);
-        if (page.length < 100) return out;
-        before = page[page.length - 1]!.id;
-      }
+      for await (const f of walk((cursor) => feeds.list(actor, { limit: 100, cursor }))) out.add(f.feed_url);
+      return out;
     },
     async createWorkflows(actor, list, label) {
       const out: Record<string, string> = {};

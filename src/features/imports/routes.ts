@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { AppError } from "../../errors.ts";
 import { actorOf } from "../../http/auth.ts";
-import { decodeCursor, ListQuery, listOf, page } from "../../http/pagination.ts";
+import { listOf, ListQuery, withLink } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
 import { IMPORT_FORMATS, type ImportFormat } from "./formats/types.ts";
 import { ImportPublic } from "./schema.ts";
@@ -95,16 +95,10 @@ export function importRoutes(s: Services) {
       // GET /api/v1/imports
       .get(
         "/",
-        async (ctx) =>
-          page(
-            await s.imports.list(actorOf(ctx.request), {
-              limit: (ctx.query.limit ?? 20) + 1,
-              before: decodeCursor(ctx.query.cursor),
-            }),
-            ctx.query.limit ?? 20,
-            (r) => r,
-            ctx,
-          ),
+        async (ctx) => {
+          const { limit = 20, cursor } = ctx.query;
+          return withLink(await s.imports.list(actorOf(ctx.request), { limit, cursor }), limit, ctx);
+        },
         {
           query: ListQuery,
           response: listOf(ImportPublic),

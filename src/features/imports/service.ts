@@ -1,6 +1,7 @@
 // Imports: accept a file (checked and parsed at once, so a wrong or broken file is a 4xx), then apply
 // its entries in a durable job, batch by batch, recording where it got to so a restart resumes there.
 import type { Transactor } from "../../db/port.ts";
+import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
@@ -155,8 +156,9 @@ export function createImportsService(deps: ImportsDeps) {
       return publicOf(r);
     },
 
-    async list(actor: Actor, opts: { limit: number; before?: string }): Promise<ImportPublic[]> {
-      return Promise.all((await repo.list(actor.userId, opts)).map(publicOf));
+    async list(actor: Actor, q: PageQuery): Promise<Page<ImportPublic>> {
+      const page = await paginate(q.limit, q.cursor, (o) => repo.list(actor.userId, o));
+      return mapPage(page, (rows) => Promise.all(rows.map(publicOf)));
     },
 
     /** The job: applies the entries from `position` on, one transaction per time slice, then queues the fetches. */

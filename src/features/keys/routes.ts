@@ -1,7 +1,7 @@
 // /api/v1/keys: a key-authenticated script may list, create and revoke its owner's keys.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
+import { listOf, ListQuery, withLink } from "../../http/pagination.ts";
 import { secretOnce } from "../../http/secret-once.ts";
 import type { Services } from "../../services.ts";
 import { KeyCreate, KeyCreated, KeyPublic } from "./schema.ts";
@@ -15,12 +15,8 @@ export function keyRoutes(s: Services) {
       .get(
         "/",
         async (ctx) => {
-          const limit = ctx.query.limit ?? 20;
-          const rows = await s.keys.list(actorOf(ctx.request), {
-            limit: limit + 1,
-            before: decodeCursor(ctx.query.cursor),
-          });
-          return page(rows, limit, toPublicKey, ctx);
+          const { limit = 20, cursor } = ctx.query;
+          return withLink(await s.keys.list(actorOf(ctx.request), { limit, cursor }), limit, ctx);
         },
         {
           query: ListQuery,

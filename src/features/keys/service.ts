@@ -3,6 +3,7 @@ import type { ChangeWatch } from "../../db/change-watch.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
+import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import type { Actor } from "../../actor.ts";
 import { hashSecret } from "../../crypto.ts";
 import { checkKey, generateKey, keyHint } from "./format.ts";
@@ -90,7 +91,17 @@ export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; 
       return { userId: hit.userId, auth: { type: "api_key", key_id: hit.keyId, key_name: hit.name } };
     },
 
-    async list(actor: Actor, opts: { limit: number; before?: string; includeRevoked?: boolean }): Promise<ApiKeyRow[]> {
+    /** The owner's active keys, newest first, in their public shape (never the hash). */
+    async list(actor: Actor, q: PageQuery): Promise<Page<KeyPublic>> {
+      const page = await paginate(q.limit, q.cursor, (o) => repo.list(actor.userId, o));
+      return mapPage(page, (rows) => rows.map(toPublicKey));
+    },
+
+    /** Rows, revoked ones too when asked (the command line's key:list). */
+    async listRows(
+      actor: Actor,
+      opts: { limit: number; before?: string; includeRevoked?: boolean },
+    ): Promise<ApiKeyRow[]> {
       return repo.list(actor.userId, opts);
     },
 

@@ -2,14 +2,14 @@
 // schema, and a call into the same service the HTTP route uses, as the token's user.
 import type { TSchema } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
-import { decodeCursor, encodeCursor, ListQuery, listOf } from "../../http/pagination.ts";
+import { ListQuery, listOf } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
 import type { Actor } from "../../actor.ts";
 import { NotebookPublic } from "../notebooks/schema.ts";
 import { NoteCreate, NotePublic } from "../notes/schema.ts";
 import { AskRequest, AskResponse, SearchRequest, SearchResponse } from "../search/schema.ts";
 import { SourceCreate, SourceId, SourceListQuery, SourcePublic } from "../sources/schema.ts";
-import { sourceCursorKey } from "../sources/service.ts";
+import { sourceQuery } from "../sources/list-query.ts";
 
 export type ToolServices = Pick<Services, "search" | "ask" | "sources" | "notebooks" | "notes">;
 
@@ -24,13 +24,6 @@ export interface ToolDef<I extends TSchema = TSchema> {
 }
 
 const tool = <I extends TSchema>(def: ToolDef<I>): ToolDef => def as unknown as ToolDef;
-
-/** A page of a newest-first list, with the same opaque cursor as the HTTP API. */
-function pageOf<T extends { id: string }>(rows: T[], limit: number): { data: T[]; next_cursor: string | null } {
-  const more = rows.length > limit;
-  const data = more ? rows.slice(0, limit) : rows;
-  return { data, next_cursor: more ? encodeCursor(data[data.length - 1]!.id) : null };
-}
 
 const SearchInput = t.Pick(SearchRequest, ["query", "mode", "notebook_id", "limit"]);
 const AskInput = t.Pick(AskRequest, ["question", "notebook_id"]);
@@ -85,23 +78,7 @@ export const TOOLS: ToolDef[] = [
     input: SourceListQuery,
     output: listOf(SourcePublic),
     readOnly: true,
-    async run(s, actor, a) {
-      const limit = a.limit ?? 20;
-      const rows = await s.sources.list(actor, {
-        limit: limit + 1,
-        before: decodeCursor(a.cursor),
-        notebookId: a.notebook_id,
-        status: a.status,
-        createdAfter: a.created_after ? new Date(a.created_after).toISOString() : undefined,
-        tag: a.tag,
-        sort: a.sort,
-      });
-      const page = pageOf(
-        rows.map((r) => ({ id: sourceCursorKey(r, a.sort), r })),
-        limit,
-      );
-      return { data: page.data.map((x) => x.r), next_cursor: page.next_cursor };
-    },
+    run: (s, actor, a) => s.sources.list(actor, sourceQuery(a)),
   }),
   tool({
     name: "get_source",
@@ -119,10 +96,7 @@ export const TOOLS: ToolDef[] = [
     input: ListQuery,
     output: listOf(NotebookPublic),
     readOnly: true,
-    async run(s, actor, a) {
-      const limit = a.limit ?? 20;
-      return pageOf(await s.notebooks.list(actor, { limit: limit + 1, before: decodeCursor(a.cursor) }), limit);
-    },
+    run: (s, actor, a) => s.notebooks.list(actor, { limit: a.limit ?? 20, cursor: a.cursor }),
   }),
   tool({
     name: "create_note",

@@ -1,7 +1,7 @@
 // /api/v1/notebooks: CRUD, adding/removing sources, Markdown export.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
+import { listOf, ListQuery, withLink } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
 import { SourcePublic } from "../sources/schema.ts";
 import { contentDisposition } from "./export.ts";
@@ -17,12 +17,8 @@ export function notebookRoutes(s: Services) {
       .get(
         "/",
         async (ctx) => {
-          const limit = ctx.query.limit ?? 20;
-          const rows = await s.notebooks.list(actorOf(ctx.request), {
-            limit: limit + 1,
-            before: decodeCursor(ctx.query.cursor),
-          });
-          return page(rows, limit, (r) => r, ctx);
+          const { limit = 20, cursor } = ctx.query;
+          return withLink(await s.notebooks.list(actorOf(ctx.request), { limit, cursor }), limit, ctx);
         },
         {
           query: ListQuery,

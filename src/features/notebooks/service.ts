@@ -1,5 +1,6 @@
 // Notebooks: named groups of sources and notes. Deleting one keeps its sources and notes.
 import type { Transactor } from "../../db/port.ts";
+import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import { notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
@@ -71,8 +72,9 @@ export function createNotebooksService(deps: {
       return { filename: `${slugify(nb.name, "notebook")}.zip`, zip: notebookZip(nb, pages) };
     },
 
-    async list(actor: Actor, opts: { limit: number; before?: string }): Promise<NotebookPublic[]> {
-      return (await repo.list(actor.userId, opts)).map(toPublicNotebook);
+    async list(actor: Actor, q: PageQuery): Promise<Page<NotebookPublic>> {
+      const page = await paginate(q.limit, q.cursor, (o) => repo.list(actor.userId, o));
+      return mapPage(page, (rows) => rows.map(toPublicNotebook));
     },
 
     async update(actor: Actor, id: string, input: NotebookUpdate): Promise<NotebookPublic> {

@@ -1,7 +1,7 @@
 // /api/v1/notes: CRUD and Markdown download.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import { decodeCursor, listOf, page } from "../../http/pagination.ts";
+import { listOf, withLink } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
 import { contentDisposition, slugify } from "../notebooks/export.ts";
 import { NoteCreate, NoteListQuery, NotePublic, NoteUpdate } from "./schema.ts";
@@ -15,14 +15,14 @@ export function noteRoutes(s: Services) {
       .get(
         "/",
         async (ctx) => {
-          const limit = ctx.query.limit ?? 20;
-          const rows = await s.notes.list(actorOf(ctx.request), {
-            limit: limit + 1,
-            before: decodeCursor(ctx.query.cursor),
-            notebookId: ctx.query.notebook_id,
-            sourceId: ctx.query.source_id,
+          const { limit = 20, cursor, notebook_id, source_id } = ctx.query;
+          const page = await s.notes.list(actorOf(ctx.request), {
+            limit,
+            cursor,
+            notebookId: notebook_id,
+            sourceId: source_id,
           });
-          return page(rows, limit, (r) => r, ctx);
+          return withLink(page, limit, ctx);
         },
         {
           query: NoteListQuery,

@@ -1,5 +1,6 @@
 // Notes: Markdown written by the user, optionally in a notebook and about some sources.
 import type { Transactor } from "../../db/port.ts";
+import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import type { NoteRow } from "../../db/schema/index.ts";
 import { invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -85,13 +86,13 @@ export function createNotesService(deps: {
       });
     },
 
-    async list(
-      actor: Actor,
-      opts: { limit: number; before?: string; notebookId?: string; sourceId?: string },
-    ): Promise<NotePublic[]> {
-      const rows = await repo.list(actor.userId, opts);
-      const links = await repo.sourceIds(rows.map((r) => r.id));
-      return rows.map((r) => toPublicNote(r, links.get(r.id) ?? []));
+    async list(actor: Actor, q: PageQuery & { notebookId?: string; sourceId?: string }): Promise<Page<NotePublic>> {
+      const { limit, cursor, ...filters } = q;
+      const page = await paginate(limit, cursor, (o) => repo.list(actor.userId, { ...filters, ...o }));
+      return mapPage(page, async (rows) => {
+        const links = await repo.sourceIds(rows.map((r) => r.id));
+        return rows.map((r) => toPublicNote(r, links.get(r.id) ?? []));
+      });
     },
 
     async listRows(actor: Actor, opts: { limit: number; before?: string; notebookId?: string }): Promise<NoteRow[]> {

@@ -1,7 +1,7 @@
 // /api/v1/podcasts: create episodes (202, generated in the background), read, list, delete, stream audio.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import { decodeCursor, listOf, page } from "../../http/pagination.ts";
+import { listOf, withLink } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
 import { audioResponse } from "./audio-response.ts";
 import { PodcastCreate, PodcastListQuery, PodcastPublic } from "./schema.ts";
@@ -15,13 +15,8 @@ export function podcastRoutes(s: Services) {
       .get(
         "/",
         async (ctx) => {
-          const limit = ctx.query.limit ?? 20;
-          const rows = await s.podcasts.list(actorOf(ctx.request), {
-            limit: limit + 1,
-            before: decodeCursor(ctx.query.cursor),
-            status: ctx.query.status,
-          });
-          return page(rows, limit, (r) => r, ctx);
+          const { limit = 20, cursor, status } = ctx.query;
+          return withLink(await s.podcasts.list(actorOf(ctx.request), { limit, cursor, status }), limit, ctx);
         },
         {
           query: PodcastListQuery,

@@ -4,6 +4,7 @@ import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import type { Transactor } from "../../db/port.ts";
+import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import type { PodcastRow, PodcastStatus, SourceRow } from "../../db/schema/index.ts";
 import { AppError, invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -306,11 +307,15 @@ export function createPodcastsService(deps: PodcastsDeps) {
       }
     },
 
-    async list(actor: Actor, f: { limit: number; before?: string; status?: PodcastStatus }): Promise<PodcastPublic[]> {
+    async list(actor: Actor, q: PageQuery & { status?: PodcastStatus }): Promise<Page<PodcastPublic>> {
+      const { limit, cursor, ...filters } = q;
+      const page = await paginate(limit, cursor, (o) => repo.list(actor.userId, { ...filters, ...o }));
       // One at a time: truthful may open a transaction, and savepoints must not interleave.
-      const out: PodcastPublic[] = [];
-      for (const r of await repo.list(actor.userId, f)) out.push(pub(await truthful(r)));
-      return out;
+      return mapPage(page, async (rows) => {
+        const out: PodcastPublic[] = [];
+        for (const r of rows) out.push(pub(await truthful(r)));
+        return out;
+      });
     },
 
     async delete(actor: Actor, id: string): Promise<PodcastPublic> {

@@ -1,9 +1,9 @@
 // /api/v1/sources: save links, read them back, check, update, delete, refetch.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import { decodeCursor, listOf, page } from "../../http/pagination.ts";
+import { listOf, withLink } from "../../http/pagination.ts";
 import type { Services } from "../../services.ts";
-import { sourceCursorKey } from "./service.ts";
+import { sourceQuery } from "./list-query.ts";
 import { SourceCheck, SourceCreate, SourceGetQuery, SourceListQuery, SourcePublic, SourceUpdate } from "./schema.ts";
 
 const Params = t.Object({ id: t.String({ description: "A source id (src_…)" }) });
@@ -17,22 +17,7 @@ export function sourceRoutes(s: Services) {
         async (ctx) => {
           const { query } = ctx;
           const limit = query.limit ?? 20;
-          const rows = await s.sources.list(actorOf(ctx.request), {
-            limit: limit + 1,
-            before: decodeCursor(query.cursor),
-            notebookId: query.notebook_id,
-            status: query.status,
-            createdAfter: query.created_after ? new Date(query.created_after).toISOString() : undefined,
-            tag: query.tag,
-            sort: query.sort,
-          });
-          // Sorted by saved time, the cursor carries (saved_at, id).
-          return page(
-            rows.map((r) => ({ id: sourceCursorKey(r, query.sort), r })),
-            limit,
-            (x) => x.r,
-            ctx,
-          );
+          return withLink(await s.sources.list(actorOf(ctx.request), sourceQuery(query)), limit, ctx);
         },
         {
           query: SourceListQuery,

@@ -64,6 +64,7 @@ export const SourceListQuery = t.Object(
   },
   { additionalProperties: false },
 );
+export type SourceListQuery = Static<typeof SourceListQuery>;
 
 export const SourceGetQuery = t.Object(
   { include: t.Optional(oneOf(["content"], { description: "`content` adds the extracted Markdown" })) },

@@ -1,6 +1,7 @@
 // Sources: save a link (deduplicated on its normalised URL), read, update, delete, refetch.
 // Every change writes its event and its ingestion job in the same transaction.
 import type { Transactor } from "../../db/port.ts";
+import { mapPage, paginate, type Page } from "../../paging.ts";
 import type { SourceRow } from "../../db/schema/index.ts";
 import { AppError, invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -12,6 +13,7 @@ import type { NotebooksRepo } from "../notebooks/repo.ts";
 import { normalizeUrl, parseHttpUrl } from "./normalize.ts";
 import type { SourceListFilter, SourcesRepo } from "./repo.ts";
 import type { SourceCreate, SourcePublic, SourceUpdate } from "./schema.ts";
+import { checkCursor, cursorKey, type SourcePageQuery } from "./list-query.ts";
 
 export const INGEST_JOB = "source.ingest";
 /** Ingestion of imported links: a capped background lane of the job queue. */
@@ -85,17 +87,6 @@ export function parseTags(json: string): string[] {
   }
 }
 
-/** The paging key of a listed source: its id, or "saved_at|id" when the list is sorted by saved time. */
-export function sourceCursorKey(s: { id: string; saved_at: string }, sort: SourceListFilter["sort"]): string {
-  return sort === "saved_at" ? `${s.saved_at}|${s.id}` : s.id;
-}
-
-/** A cursor of one sort given to the other would silently skip or repeat rows: refused instead. */
-function checkCursor(f: SourceListFilter): void {
-  if (f.before === undefined || f.before.includes("|") === (f.sort === "saved_at")) return;
-  throw invalid("query.cursor", "belongs to a list in another order");
-}
-
 export interface SourcesDeps {
   db: Transactor;
   repo: SourcesRepo;
@@ -125,6 +116,25 @@ export function createSourcesService(deps: SourcesDeps) {
       if (!found.has(id)) throw invalid(`${field}[${i}]`, `notebook ${id} does not exist`);
     });
     return list;
+  }
+
+  /** One page of rows; the cursor's key must match the sort (checkCursor), sorted by saved time it is "saved_at|id". */
+  function pageRows(
+    actor: Actor,
+    limit: number,
+    cursor: string | undefined,
+    filters: Omit<SourceListFilter, "limit" | "before">,
+  ): Promise<Page<SourceRow>> {
+    return paginate(
+      limit,
+      cursor,
+      async (o) => {
+        const f = { ...filters, ...o };
+        checkCursor(f);
+        return repo.list(actor.userId, f);
+      },
+      (row) => cursorKey(row, filters.sort),
+    );
   }
 
   async function get(actor: Actor, id: string): Promise<SourceRow> {
@@ -206,23 +216,26 @@ export function createSourcesService(deps: SourcesDeps) {
       };
     },
 
-    async list(actor: Actor, f: SourceListFilter): Promise<SourcePublic[]> {
-      checkCursor(f);
-      if (f.notebookId && (await notebooks.existingIds(actor.userId, [f.notebookId])).size === 0) return [];
-      const rows = await repo.list(actor.userId, f);
-      const links = await repo.notebookIds(rows.map((r) => r.id));
-      const progress = await embeddingProgress?.(rows.map((r) => r.id));
-      return rows.map((r) =>
-        toPublicSource(r, links.get(r.id) ?? [], false, progress ? (progress.get(r.id) ?? null) : undefined),
-      );
+    async list(actor: Actor, q: SourcePageQuery): Promise<Page<SourcePublic>> {
+      const { limit, cursor, ...filters } = q;
+      if (filters.notebookId && (await notebooks.existingIds(actor.userId, [filters.notebookId])).size === 0)
+        return { data: [], next_cursor: null };
+      return mapPage(await pageRows(actor, limit, cursor, filters), async (rows) => {
+        const links = await repo.notebookIds(rows.map((r) => r.id));
+        const progress = await embeddingProgress?.(rows.map((r) => r.id));
+        return rows.map((r) =>
+          toPublicSource(r, links.get(r.id) ?? [], false, progress ? (progress.get(r.id) ?? null) : undefined),
+        );
+      });
     },
 
     /** A page with the extracted Markdown of each (the account export); notebook links read in one query. */
-    async listWithContent(actor: Actor, f: SourceListFilter): Promise<SourcePublic[]> {
-      checkCursor(f);
-      const rows = await repo.list(actor.userId, f);
-      const links = await repo.notebookIds(rows.map((r) => r.id));
-      return rows.map((r) => toPublicSource(r, links.get(r.id) ?? [], true));
+    async listWithContent(actor: Actor, q: SourcePageQuery): Promise<Page<SourcePublic>> {
+      const { limit, cursor, ...filters } = q;
+      return mapPage(await pageRows(actor, limit, cursor, filters), async (rows) => {
+        const links = await repo.notebookIds(rows.map((r) => r.id));
+        return rows.map((r) => toPublicSource(r, links.get(r.id) ?? [], true));
+      });
     },
 
     async listRows(actor: Actor, f: SourceListFilter): Promise<SourceRow[]> {

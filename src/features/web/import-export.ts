@@ -92,7 +92,7 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
         h.page(async ({ request }) => {
           const me = await h.signedIn(request);
           if (!me) return signInFirst(PATH);
-          const list = await s.imports.list(me.actor, { limit: 50 });
+          const list = (await s.imports.list(me.actor, { limit: 50 })).data;
           return pageResponse(mainPage(h.layoutUser(me), list), { headers: refreshing(list) });
         }),
       )
@@ -117,7 +117,7 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
             return redirect(`${PATH}/${imp.id}`);
           } catch (e) {
             if (!(e instanceof AppError) || e.status >= 500) throw e;
-            const list = await s.imports.list(me.actor, { limit: 50 });
+            const list = (await s.imports.list(me.actor, { limit: 50 })).data;
             return pageResponse(mainPage(h.layoutUser(me), list, e.detail ?? e.message), { status: e.status });
           }
         }),

@@ -117,4 +117,20 @@ describe("Settings → API keys", () => {
       expect(text.match(/<script>/g)).toHaveLength(1);
     }
   }, 60_000);
+
+  test("more than a page of keys: the Older keys link reaches the rest", async () => {
+    const { ctx, b } = await signedIn();
+    const user = await ctx.services.accounts.userByEmail("ada@example.com");
+    for (let i = 0; i < 51; i++) await ctx.services.keys.create(user.id, `key ${String(i).padStart(2, "0")}`);
+    const first = await b.get("/settings/keys");
+    expect(first.text.match(/<span class="hint">/g)).toHaveLength(50);
+    expect(first.text).not.toContain("key 00<");
+    const more = /href="(\/settings\/keys\?before=key_[0-9A-Z]{26})">Older keys/.exec(first.text);
+    expect(more).not.toBeNull();
+    const second = await b.get(more![1]!);
+    expect(second.text.match(/<span class="hint">/g)).toHaveLength(1);
+    expect(second.text).toContain("key 00");
+    expect(second.text).not.toContain("Older keys");
+    expect(second.text).toMatch(/<td data-label="Created"><time datetime=/);
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 // The web app's pages as functions of plain data: sign in, sign up, API keys, errors.
-import type { ApiKeyRow } from "../../db/schema/index.ts";
+import type { KeyPublic } from "../keys/schema.ts";
 import { html, layout, type Flash, type LayoutUser, type SafeHtml } from "./html.ts";
 
 export type FieldErrors = Record<string, string>;
@@ -84,12 +84,12 @@ function when(iso: string | null): SafeHtml {
   return html`<time datetime="${iso}">${shown}</time>`;
 }
 
-function keyRow(k: ApiKeyRow, csrf: string): SafeHtml {
+function keyRow(k: KeyPublic, csrf: string): SafeHtml {
   return html`<tr>
   <td data-label="Name">${k.name}</td>
   <td data-label="Key"><span class="hint">${k.hint}</span></td>
-  <td data-label="Created">${when(k.createdAt)}</td>
-  <td data-label="Last used">${when(k.lastUsedAt)}</td>
+  <td data-label="Created">${when(k.created_at)}</td>
+  <td data-label="Last used">${when(k.last_used_at)}</td>
   <td><form method="post" action="/settings/keys/${k.id}/revoke">${csrfInput(csrf)}<button type="submit" class="danger" aria-label="Revoke ${k.name}">Revoke</button></form></td>
 </tr>`;
 }
@@ -107,7 +107,7 @@ function newKeyPanel(k: { name: string; key: string }): SafeHtml {
 
 export interface KeysPageInput {
   user: LayoutUser;
-  keys: ApiKeyRow[];
+  keys: KeyPublic[];
   next: string | null;
   formId: string;
   name?: string;

@@ -4,6 +4,7 @@ import { Elysia } from "elysia";
 import { AppError, ERROR_CODES, type ErrorCode } from "../../errors.ts";
 import { metaOf } from "../../http/context.ts";
 import type { Services } from "../../services.ts";
+import { nextKey } from "../../paging.ts";
 import { faviconRoutes } from "./favicon.ts";
 import { checkOrigin, isCsrfToken, newCsrfToken, requireToken } from "./csrf.ts";
 import { pageResponse, type Flash, type LayoutUser } from "./html.ts";
@@ -112,8 +113,9 @@ export function webRoutes(s: Services) {
     status = 200,
   ): Promise<Response> {
     const { before, ...rest } = extra;
-    const { rows, next } = await web.listKeys(me.actor, before);
-    return pageResponse(keysPage({ user: layoutUser(me), keys: rows, next, formId: newCsrfToken(), ...rest }), {
+    const page = await web.listKeys(me.actor, before);
+    const next = nextKey(page);
+    return pageResponse(keysPage({ user: layoutUser(me), keys: page.data, next, formId: newCsrfToken(), ...rest }), {
       status,
     });
   }

@@ -9,6 +9,8 @@ import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
 import type { AccountsService } from "../accounts/service.ts";
 import type { KeysService } from "../keys/service.ts";
+import type { KeyPublic } from "../keys/schema.ts";
+import { encodeCursor, type Page } from "../../paging.ts";
 
 const KEYS_PAGE = 50;
 const FORM_TTL_MS = 24 * 3600 * 1000;
@@ -100,12 +102,12 @@ export function createWebService(deps: { accounts: AccountsService; keys: KeysSe
       await accounts.endSession(sessionId);
     },
 
-    async listKeys(actor: Actor, before: string | undefined): Promise<{ rows: ApiKeyRow[]; next: string | null }> {
-      const cursor = before && isId("key", before) ? before : undefined;
-      const rows = await keys.list(actor, { limit: KEYS_PAGE + 1, before: cursor });
-      const more = rows.length > KEYS_PAGE;
-      const page = more ? rows.slice(0, KEYS_PAGE) : rows;
-      return { rows: page, next: more ? page[page.length - 1]!.id : null };
+    /** One page of keys; `before` is the raw key id of the page's "Older keys" link. */
+    listKeys(actor: Actor, before: string | undefined): Promise<Page<KeyPublic>> {
+      return keys.list(actor, {
+        limit: KEYS_PAGE,
+        cursor: before && isId("key", before) ? encodeCursor(before) : undefined,
+      });
     },
 
     /** Returns the new key (to show once) or "already_used" when this form was answered before. */

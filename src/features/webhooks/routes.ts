@@ -1,7 +1,7 @@
 // /api/v1/webhook-tokens: create (URL shown once), list, regenerate, delete.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
+import { listOf, ListQuery, withLink } from "../../http/pagination.ts";
 import { secretOnce } from "../../http/secret-once.ts";
 import { TokenPublic, TokenWithUrl } from "./schema.ts";
 import type { WebhookTokensService } from "./service.ts";
@@ -16,12 +16,8 @@ export function webhookTokenRoutes(tokens: WebhookTokensService) {
       .get(
         "/",
         async (ctx) => {
-          const limit = ctx.query.limit ?? 20;
-          const rows = await tokens.list(actorOf(ctx.request), {
-            limit: limit + 1,
-            before: decodeCursor(ctx.query.cursor),
-          });
-          return page(rows, limit, (r) => r, ctx);
+          const { limit = 20, cursor } = ctx.query;
+          return withLink(await tokens.list(actorOf(ctx.request), { limit, cursor }), limit, ctx);
         },
         {
           query: ListQuery,

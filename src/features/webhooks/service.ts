@@ -1,6 +1,7 @@
 // Webhook tokens: create (URL shown once), regenerate (the old URL stops at once), delete, resolve.
 import type { ChangeWatch } from "../../db/change-watch.ts";
 import type { Transactor } from "../../db/port.ts";
+import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import type { WebhookTokenRow } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -78,10 +79,12 @@ export function createWebhookTokensService(deps: {
     exists: async (actor: Actor, id: string): Promise<boolean> => (await repo.byId(actor.userId, id)) !== undefined,
     existingIds: (actor: Actor, ids: string[]): Promise<Set<string>> => repo.existingIds(actor.userId, ids),
 
-    async list(actor: Actor, opts: { limit: number; before?: string }): Promise<TokenPublic[]> {
-      const rows = await repo.list(actor.userId, opts);
-      const ids = await workflows.idsByToken(rows.map((r) => r.id));
-      return rows.map((r) => toPublic(r, ids.get(r.id) ?? []));
+    async list(actor: Actor, q: PageQuery): Promise<Page<TokenPublic>> {
+      const page = await paginate(q.limit, q.cursor, (o) => repo.list(actor.userId, o));
+      return mapPage(page, async (rows) => {
+        const ids = await workflows.idsByToken(rows.map((r) => r.id));
+        return rows.map((r) => toPublic(r, ids.get(r.id) ?? []));
+      });
     },
 
     async regenerate(actor: Actor, id: string): Promise<TokenWithUrl> {

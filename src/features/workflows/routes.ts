@@ -1,7 +1,7 @@
 // /api/v1/workflows and /api/v1/runs: definitions, run history, replay.
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import { decodeCursor, listOf, ListQuery, page } from "../../http/pagination.ts";
+import { listOf, ListQuery, withLink } from "../../http/pagination.ts";
 import { secretOnce } from "../../http/secret-once.ts";
 import type { Services } from "../../services.ts";
 import { webhookTokenRoutes } from "../webhooks/routes.ts";
@@ -19,12 +19,8 @@ export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
       .get(
         "/",
         async (ctx) => {
-          const limit = ctx.query.limit ?? 20;
-          const rows = await workflows.list(actorOf(ctx.request), {
-            limit: limit + 1,
-            before: decodeCursor(ctx.query.cursor),
-          });
-          return page(rows, limit, (r) => r, ctx);
+          const { limit = 20, cursor } = ctx.query;
+          return withLink(await workflows.list(actorOf(ctx.request), { limit, cursor }), limit, ctx);
         },
         {
           query: ListQuery,
@@ -98,12 +94,8 @@ export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
       .get(
         "/:id/runs",
         async (ctx) => {
-          const limit = ctx.query.limit ?? 20;
-          const rows = await runs.list(actorOf(ctx.request), ctx.params.id, {
-            limit: limit + 1,
-            before: decodeCursor(ctx.query.cursor),
-          });
-          return page(rows, limit, (r) => r, ctx);
+          const { limit = 20, cursor } = ctx.query;
+          return withLink(await runs.list(actorOf(ctx.request), ctx.params.id, { limit, cursor }), limit, ctx);
         },
         {
           params: Params,

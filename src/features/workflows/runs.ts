@@ -1,5 +1,6 @@
 // Runs: starting them (inside the caller's transaction, with their first step job), reading them, replaying them.
 import type { Transactor } from "../../db/port.ts";
+import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
@@ -247,9 +248,10 @@ export function createRuns(deps: {
       const row = await getRow(actor, id);
       return toPublicRun(row, await runs.steps(row.id));
     },
-    async list(actor: Actor, workflowId: string, opts: { limit: number; before?: string }): Promise<RunPublic[]> {
+    async list(actor: Actor, workflowId: string, q: PageQuery): Promise<Page<RunPublic>> {
       if (!(await workflows.byId(actor.userId, workflowId))) throw notFound("Workflow");
-      return (await runs.list(actor.userId, workflowId, opts.limit, opts.before)).map((r) => toPublicRun(r));
+      const page = await paginate(q.limit, q.cursor, (o) => runs.list(actor.userId, workflowId, o.limit, o.before));
+      return mapPage(page, (rows) => rows.map((r) => toPublicRun(r)));
     },
     replay,
   };

@@ -1,6 +1,7 @@
 // Workflow definitions: validate every trigger, action and template at save time, then store them.
 import type { Config } from "../../config.ts";
 import type { Transactor } from "../../db/port.ts";
+import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import type { WorkflowRow } from "../../db/schema/index.ts";
 import { AppError, notFound, type FieldError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -92,8 +93,9 @@ export function createWorkflowsService(deps: {
       await validate(actor, input.trigger, input.actions, selfId);
     },
 
-    async list(actor: Actor, opts: { limit: number; before?: string }): Promise<WorkflowPublic[]> {
-      return (await repo.list(actor.userId, opts)).map((r) => toPublicWorkflow(r));
+    async list(actor: Actor, q: PageQuery): Promise<Page<WorkflowPublic>> {
+      const page = await paginate(q.limit, q.cursor, (o) => repo.list(actor.userId, o));
+      return mapPage(page, (rows) => rows.map((r) => toPublicWorkflow(r)));
     },
 
     async create(actor: Actor, input: WorkflowCreate): Promise<WorkflowPublic> {

@@ -36,8 +36,8 @@ export function editorWebRoutes(s: Services, h: WebHelpers) {
       action: id ? `/workflows/${id}/edit` : "/workflows/new",
       heading: id ? `Edit “${name}”` : "New workflow",
       cancel: id ? `/workflows/${id}` : "/workflows",
-      tokens: await s.webhookTokens.list(me.actor, { limit: PICKER }),
-      workflows: (await wfs.list(me.actor, { limit: PICKER }))
+      tokens: (await s.webhookTokens.list(me.actor, { limit: PICKER })).data,
+      workflows: (await wfs.list(me.actor, { limit: PICKER })).data
         .filter((w) => w.id !== id)
         .map((w) => ({ id: w.id, name: w.name })),
       ...extra,

@@ -3,7 +3,8 @@ import { Elysia } from "elysia";
 import type { Services } from "../../../services.ts";
 import type { Flash } from "../html.ts";
 import { redirect } from "../http.ts";
-import { flashOf, here, paged, signInFirst } from "../library/common.ts";
+import { cursorOf, flashOf, here, signInFirst } from "../library/common.ts";
+import { nextKey } from "../../../paging.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import { feedsPage } from "./feed-pages.ts";
 import { confirmPage } from "./workflow-pages.ts";
@@ -38,10 +39,11 @@ export function feedWebRoutes(s: Services, h: WebHelpers) {
         h.page(async ({ request, query }) => {
           const me = await h.signedIn(request);
           if (!me) return signInFirst(here(request));
-          const cursor = FEED_ID.test(query.before ?? "") ? query.before : undefined;
-          const { rows, next } = paged(await feeds.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
+          const page = await feeds.list(me.actor, { limit: LIST_SIZE, cursor: cursorOf(query.before, FEED_ID) });
+          const rows = page.data;
+          const next = nextKey(page);
           const workflows = new Map(
-            (await s.workflows.service.list(me.actor, { limit: 500 })).map((w) => [w.id, w.name]),
+            (await s.workflows.service.list(me.actor, { limit: 500 })).data.map((w) => [w.id, w.name]),
           );
           const lastNew = await feeds.lastPollSources(
             me.actor,

@@ -36,13 +36,13 @@ export function tokenWebRoutes(s: Services, h: WebHelpers) {
   }
 
   async function names(me: SignedIn): Promise<Map<string, string>> {
-    return new Map((await s.workflows.service.list(me.actor, { limit: 500 })).map((w) => [w.id, w.name]));
+    return new Map((await s.workflows.service.list(me.actor, { limit: 500 })).data.map((w) => [w.id, w.name]));
   }
 
   async function listResponse(me: SignedIn, extra: Partial<TokensPageInput> = {}): Promise<Response> {
     return tokensPage({
       user: h.layoutUser(me),
-      tokens: await tokens.list(me.actor, { limit: SHOWN }),
+      tokens: (await tokens.list(me.actor, { limit: SHOWN })).data,
       names: await names(me),
       formId: newCsrfToken(),
       ...extra,

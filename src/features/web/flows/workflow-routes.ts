@@ -4,7 +4,8 @@ import type { Services } from "../../../services.ts";
 import type { TokenPublic } from "../../webhooks/schema.ts";
 import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
-import { flashOf, here, paged, signInFirst } from "../library/common.ts";
+import { cursorOf, flashOf, here, signInFirst } from "../library/common.ts";
+import { nextKey } from "../../../paging.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import type { SignedIn } from "../service.ts";
 import { confirmPage, workflowPage, workflowsListPage } from "./workflow-pages.ts";
@@ -22,7 +23,7 @@ const NOTICES: Record<string, Flash> = {
 };
 
 export async function tokenMap(s: Services, me: SignedIn): Promise<Map<string, TokenPublic>> {
-  return new Map((await s.webhookTokens.list(me.actor, { limit: 500 })).map((t) => [t.id, t]));
+  return new Map((await s.webhookTokens.list(me.actor, { limit: 500 })).data.map((t) => [t.id, t]));
 }
 
 /** One workflow's page; also the answer to a save that made a webhook token (its URL shown once). */
@@ -34,17 +35,13 @@ export async function workflowPageResponse(
   extra: { before?: string; webhookUrl?: string; flash?: Flash } = {},
 ): Promise<Response> {
   const workflow = await s.workflows.service.get(me.actor, id);
-  const cursor = RUN_ID.test(extra.before ?? "") ? extra.before : undefined;
-  const { rows, next } = paged(
-    await s.workflows.runs.list(me.actor, id, { limit: RUNS_SHOWN + 1, before: cursor }),
-    RUNS_SHOWN,
-  );
+  const runs = await s.workflows.runs.list(me.actor, id, { limit: RUNS_SHOWN, cursor: cursorOf(extra.before, RUN_ID) });
   return workflowPage({
     user: h.layoutUser(me),
     workflow,
     tokens: await tokenMap(s, me),
-    runs: rows,
-    next,
+    runs: runs.data,
+    next: nextKey(runs),
     webhookUrl: extra.webhookUrl,
     flash: extra.flash,
   });
@@ -61,12 +58,12 @@ export function workflowWebRoutes(s: Services, h: WebHelpers) {
         h.page(async ({ request, query }) => {
           const me = await h.signedIn(request);
           if (!me) return signInFirst(here(request));
-          const cursor = WORKFLOW_ID.test(query.before ?? "") ? query.before : undefined;
-          const { rows, next } = paged(await wfs.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
+          const page = await wfs.list(me.actor, { limit: LIST_SIZE, cursor: cursorOf(query.before, WORKFLOW_ID) });
+          const next = nextKey(page);
           const list = await Promise.all(
-            rows.map(async (workflow) => ({
+            page.data.map(async (workflow) => ({
               workflow,
-              lastRun: (await s.workflows.runs.list(me.actor, workflow.id, { limit: 1 }))[0],
+              lastRun: (await s.workflows.runs.list(me.actor, workflow.id, { limit: 1 })).data[0],
             })),
           );
           return workflowsListPage({

@@ -1,4 +1,5 @@
 // Pieces shared by the library pages: the page frame, small views (times, status, pager) and form parsing.
+import { encodeCursor } from "../../../paging.ts";
 import { html, layout, pageResponse, raw, type Flash, type LayoutUser, type SafeHtml } from "../html.ts";
 import { LIBRARY_STYLE, libraryCsp } from "./style.ts";
 
@@ -88,11 +89,12 @@ export function pager(path: string, params: Record<string, string | undefined>, 
   return html`<p><a href="${path}?${q.toString()}" rel="next">More →</a></p>`;
 }
 
-/** Takes `limit + 1` rows and returns one page and the id to continue before. */
-export function paged<T extends { id: string }>(rows: T[], limit: number): { rows: T[]; next: string | null } {
-  if (rows.length <= limit) return { rows, next: null };
-  const page = rows.slice(0, limit);
-  return { rows: page, next: page[page.length - 1]!.id };
+/**
+ * The service cursor of a page's raw `before=<key>` parameter (web links stay readable; see nextKey for the
+ * way back). A key of the wrong shape is ignored, giving the first page, as a mistyped link should.
+ */
+export function cursorOf(before: string | undefined, valid: RegExp): string | undefined {
+  return before !== undefined && valid.test(before) ? encodeCursor(before) : undefined;
 }
 
 export interface Option {

@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors.ts";
 import type { Services } from "../../../services.ts";
+import { nextKey } from "../../../paging.ts";
 import type { Actor } from "../../../actor.ts";
 import { contentDisposition, slugify } from "../../notebooks/export.ts";
 import type { Flash } from "../html.ts";
@@ -16,7 +17,7 @@ import {
   ID_RE,
   lf,
   PAGE_SIZE,
-  paged,
+  cursorOf,
   PICKER_LIMIT,
   signInFirst,
 } from "./common.ts";
@@ -40,11 +41,11 @@ type ValidNote = {
 };
 
 export function noteWebRoutes(s: Services, h: WebHelpers) {
-  const notebooksOf = (actor: Actor) => s.notebooks.list(actor, { limit: PICKER_LIMIT });
+  const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
 
   /** The newest sources plus the given ones (linked or checked), so a checked box never disappears. */
   async function sourcesOf(actor: Actor, keep: string[] = []): Promise<SourceChoice[]> {
-    const rows = await s.sources.list(actor, { limit: SOURCE_CHOICES });
+    const rows = (await s.sources.list(actor, { limit: SOURCE_CHOICES })).data;
     const listed = new Set(rows.map((r) => r.id));
     for (const id of keep) {
       if (listed.has(id) || !ID_RE.source.test(id)) continue;
@@ -114,15 +115,12 @@ export function noteWebRoutes(s: Services, h: WebHelpers) {
           const me = await h.signedIn(request);
           if (!me) return signInFirst(here(request));
           const notebook = ID_RE.notebook.test(query.notebook ?? "") ? query.notebook : undefined;
-          const before = ID_RE.note.test(query.before ?? "") ? query.before : undefined;
-          const { rows, next } = paged(
-            await s.notes.list(me.actor, { limit: PAGE_SIZE + 1, before, notebookId: notebook }),
-            PAGE_SIZE,
-          );
+          const cursor = cursorOf(query.before, ID_RE.note);
+          const page = await s.notes.list(me.actor, { limit: PAGE_SIZE, cursor, notebookId: notebook });
           return notesListPage({
             user: h.layoutUser(me),
-            notes: rows,
-            next,
+            notes: page.data,
+            next: nextKey(page),
             notebooks: await notebooksOf(me.actor),
             notebook,
             flash: flashOf(NOTICES, query.notice),

@@ -6,7 +6,8 @@ import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import type { SignedIn } from "../service.ts";
-import { confirmDeletePage, flashOf, here, ID_RE, lf, paged, signInFirst } from "./common.ts";
+import { confirmDeletePage, cursorOf, flashOf, here, ID_RE, lf, signInFirst } from "./common.ts";
+import { nextKey, paginate } from "../../../paging.ts";
 import { notebookPage, notebooksListPage, type NotebookForm } from "./notebook-pages.ts";
 
 const LIST_SIZE = 50;
@@ -35,9 +36,8 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
     before: string | undefined,
     extra: { form?: NotebookForm; flash?: Flash; status?: number } = {},
   ) {
-    const cursor = ID_RE.notebook.test(before ?? "") ? before : undefined;
-    const { rows, next } = paged(await s.notebooks.list(me.actor, { limit: LIST_SIZE + 1, before: cursor }), LIST_SIZE);
-    return notebooksListPage({ user: h.layoutUser(me), notebooks: rows, next, ...extra });
+    const page = await s.notebooks.list(me.actor, { limit: LIST_SIZE, cursor: cursorOf(before, ID_RE.notebook) });
+    return notebooksListPage({ user: h.layoutUser(me), notebooks: page.data, next: nextKey(page), ...extra });
   }
 
   async function detailResponse(
@@ -46,15 +46,18 @@ export function notebookWebRoutes(s: Services, h: WebHelpers) {
     extra: { form?: NotebookForm; flash?: Flash; status?: number; sort?: "saved_at" } = {},
   ) {
     const notebook = await s.notebooks.get(me.actor, id);
-    const sources = await s.sources.listRows(me.actor, { limit: SHOWN + 1, notebookId: id, sort: extra.sort });
-    const notes = await s.notes.listRows(me.actor, { limit: SHOWN + 1, notebookId: id });
+    // The first page of each, as rows; a next page means "link to the full list".
+    const sources = await paginate(SHOWN, undefined, (o) =>
+      s.sources.listRows(me.actor, { ...o, notebookId: id, sort: extra.sort }),
+    );
+    const notes = await paginate(SHOWN, undefined, (o) => s.notes.listRows(me.actor, { ...o, notebookId: id }));
     return notebookPage({
       user: h.layoutUser(me),
       notebook,
-      sources: sources.slice(0, SHOWN),
-      notes: notes.slice(0, SHOWN),
-      moreSources: sources.length > SHOWN,
-      moreNotes: notes.length > SHOWN,
+      sources: sources.data,
+      notes: notes.data,
+      moreSources: sources.next_cursor !== null,
+      moreNotes: notes.next_cursor !== null,
       ...extra,
     });
   }

@@ -42,7 +42,7 @@ export function searchWebRoutes(s: Services, h: WebHelpers) {
   async function render(me: SignedIn, p: Omit<SearchPageInput, "user" | "notebooks">): Promise<Response> {
     return searchPage({
       user: h.layoutUser(me),
-      notebooks: await s.notebooks.list(me.actor, { limit: PICKER_LIMIT }),
+      notebooks: (await s.notebooks.list(me.actor, { limit: PICKER_LIMIT })).data,
       ...p,
     });
   }

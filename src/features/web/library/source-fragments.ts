@@ -17,7 +17,7 @@ export function sourceFragmentRoutes(s: Services, h: WebHelpers) {
           if (!me) return signInFirst(`/library/sources/${params.id ?? ""}`);
           const source = await s.sources.publicOf(await s.sources.get(me.actor, params.id ?? ""), false);
           const names = new Map(
-            (await s.notebooks.list(me.actor, { limit: PICKER_LIMIT })).map((nb) => [nb.id, nb.name]),
+            (await s.notebooks.list(me.actor, { limit: PICKER_LIMIT })).data.map((nb) => [nb.id, nb.name]),
           );
           return new Response(sourceRow(source, names).value, { headers: pageHeaders() });
         }),

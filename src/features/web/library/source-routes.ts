@@ -4,7 +4,7 @@ import { AppError } from "../../../errors.ts";
 import type { Services } from "../../../services.ts";
 import type { Actor } from "../../../actor.ts";
 import { SOURCE_STATUSES } from "../../sources/schema.ts";
-import { sourceCursorKey } from "../../sources/service.ts";
+import { nextKey } from "../../../paging.ts";
 import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
 import type { SignedIn } from "../service.ts";
@@ -16,7 +16,7 @@ import {
   here,
   ID_RE,
   PAGE_SIZE,
-  paged,
+  cursorOf,
   PICKER_LIMIT,
   signInFirst,
 } from "./common.ts";
@@ -49,7 +49,7 @@ const LINKED_NOTES = 20;
 const MAX_QUESTION = 2000;
 
 export function sourceWebRoutes(s: Services, h: WebHelpers) {
-  const notebooksOf = (actor: Actor) => s.notebooks.list(actor, { limit: PICKER_LIMIT });
+  const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
 
   async function listResponse(
     me: SignedIn,
@@ -61,24 +61,20 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
     const sort = q.sort === "saved_at" ? "saved_at" : undefined;
     const tag = q.tag?.trim() && q.tag.length <= 100 ? q.tag.trim() : undefined;
     // Sorted by saved time the cursor is "saved_at|id"; a cursor of the other order is ignored.
-    const before = (sort ? SAVED_CURSOR : ID_RE.source).test(q.before ?? "") ? q.before : undefined;
+    const cursor = cursorOf(q.before, sort ? SAVED_CURSOR : ID_RE.source);
     const liveSince = await s.live.events.latestSeq(); // read before the rows: a change after it reaches the page live
-    const list = await s.sources.list(me.actor, {
-      limit: PAGE_SIZE + 1,
-      before,
+    const page = await s.sources.list(me.actor, {
+      limit: PAGE_SIZE,
+      cursor,
       status,
       notebookId: notebook,
       tag,
       sort,
     });
-    const { rows, next } = paged(
-      list.map((r) => ({ id: sourceCursorKey(r, sort), r })),
-      PAGE_SIZE,
-    );
     return libraryListPage({
       user: h.layoutUser(me),
-      sources: rows.map((x) => x.r),
-      next,
+      sources: page.data,
+      next: nextKey(page),
       filters: { status, notebook, tag, sort },
       notebooks: await notebooksOf(me.actor),
       liveSince,
@@ -110,13 +106,13 @@ export function sourceWebRoutes(s: Services, h: WebHelpers) {
   ): Promise<Response> {
     const liveSince = await s.live.events.latestSeq();
     const source = await s.sources.publicOf(await s.sources.get(me.actor, id), true);
-    const notes = await s.notes.list(me.actor, { limit: LINKED_NOTES + 1, sourceId: source.id });
+    const notes = await s.notes.list(me.actor, { limit: LINKED_NOTES, sourceId: source.id });
     return readerPage({
       user: h.layoutUser(me),
       source,
       notebooks: await notebooksOf(me.actor),
-      notes: notes.slice(0, LINKED_NOTES),
-      moreNotes: notes.length > LINKED_NOTES,
+      notes: notes.data,
+      moreNotes: notes.next_cursor !== null,
       liveSince,
       ...extra,
     });

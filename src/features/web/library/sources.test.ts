@@ -161,4 +161,30 @@ describe("library", () => {
     expect(second.text).toContain("https://example.com/p0");
     expect(second.text).not.toContain('rel="next"');
   });
+
+  test("sorted by saved time, the More link carries the saved time and id and reaches the rest", async () => {
+    const { ctx, b, me } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 22; i++) {
+      const r = await call(ctx, "POST", "/api/v1/sources", { key: me.key, body: { url: `https://example.com/s${i}` } });
+      ids.push(r.body.id);
+    }
+    // Saved times in the reverse order of creation: the saved-time order differs from the id order.
+    ids.forEach((id, i) =>
+      ctx.db.sqlite
+        .query("UPDATE sources SET saved_at = ? WHERE id = ?")
+        .run(new Date(Date.UTC(2020, 0, 1) + (100 - i) * 60_000).toISOString(), id),
+    );
+    const first = await b.get("/library?sort=saved_at");
+    expect(first.text.match(/<li data-live="source"/g)).toHaveLength(20);
+    const more = /href="(\/library\?sort=saved_at&amp;before=[^"]+)" rel="next"/.exec(first.text);
+    expect(more).not.toBeNull();
+    const href = more![1]!.replace(/&amp;/g, "&");
+    expect(new URL(href, "http://x").searchParams.get("before")).toBe(`2020-01-01T01:21:00.000Z|${ids[19]}`);
+    const second = await b.get(href);
+    expect(second.text.match(/<li data-live="source"/g)).toHaveLength(2);
+    expect(second.text).toContain("https://example.com/s21");
+    expect(second.text).not.toContain('https://example.com/s19"');
+    expect(second.text).not.toContain('rel="next"');
+  });
 });

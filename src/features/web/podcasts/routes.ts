@@ -3,6 +3,7 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors.ts";
 import type { Services } from "../../../services.ts";
+import { nextKey } from "../../../paging.ts";
 import type { Actor } from "../../../actor.ts";
 import { audioResponse } from "../../podcasts/audio-response.ts";
 import { DEFAULT_PODCAST_FORMAT } from "../../podcasts/formats.ts";
@@ -17,7 +18,7 @@ import {
   here,
   ID_RE,
   PAGE_SIZE,
-  paged,
+  cursorOf,
   PICKER_LIMIT,
   signInFirst,
 } from "../library/common.ts";
@@ -36,7 +37,7 @@ const NOTICES: Record<string, Flash> = {
 
 export function podcastWebRoutes(s: Services, h: WebHelpers) {
   async function choices(actor: Actor, chosen: string[]): Promise<PickableSource[]> {
-    const rows = await s.sources.list(actor, { limit: SOURCE_CHOICES, status: "ready" });
+    const rows = (await s.sources.list(actor, { limit: SOURCE_CHOICES, status: "ready" })).data;
     const listed = new Set(rows.map((r) => r.id));
     for (const id of chosen) {
       if (listed.has(id) || !ID_RE.source.test(id)) continue;
@@ -60,7 +61,7 @@ export function podcastWebRoutes(s: Services, h: WebHelpers) {
         form.errors = { ...form.errors, ...serviceFieldError(e) };
       }
     }
-    const notebooks = (await s.notebooks.list(me.actor, { limit: PICKER_LIMIT })).map((nb) => ({
+    const notebooks = (await s.notebooks.list(me.actor, { limit: PICKER_LIMIT })).data.map((nb) => ({
       id: nb.id,
       name: nb.name,
     }));
@@ -98,15 +99,15 @@ export function podcastWebRoutes(s: Services, h: WebHelpers) {
           const me = await h.signedIn(request);
           if (!me) return signInFirst(here(request));
           const status = PODCAST_STATUSES.find((x) => x === query.status);
-          const before = POD_RE.test(query.before ?? "") ? query.before : undefined;
-          const { rows, next } = paged(
-            await s.podcasts.list(me.actor, { limit: PAGE_SIZE + 1, before, status }),
-            PAGE_SIZE,
-          );
+          const page = await s.podcasts.list(me.actor, {
+            limit: PAGE_SIZE,
+            cursor: cursorOf(query.before, POD_RE),
+            status,
+          });
           return podcastListPage({
             user: h.layoutUser(me),
-            podcasts: rows,
-            next,
+            podcasts: page.data,
+            next: nextKey(page),
             status,
             flash: flashOf(NOTICES, query.notice),
           });
