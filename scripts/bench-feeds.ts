@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
-import { FEED_POLL_JOB } from "../src/features/feeds/index.ts";
+import { FEED_POLL_JOB } from "../src/features/feeds/dispatch.ts";
 import { insertWorkflow } from "../src/features/feeds/testing.ts";
 import { systemActor } from "../src/actor.ts";
 import { newId } from "../src/ids.ts";

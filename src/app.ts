@@ -5,53 +5,26 @@ import { createApiAuth } from "./http/auth.ts";
 import { errorPlugin } from "./http/errors.ts";
 import { idempotencyPlugin } from "./http/idempotency.ts";
 import { createIdempotencyRepo } from "./http/idempotency-repo.ts";
-import { createRateLimiter } from "./http/rate-limiter.ts";
 import { withRequestHandling } from "./http/request.ts";
 import { apiReferenceRoutes } from "./http/api-reference.ts";
 import { API_DESCRIPTION, augmentSpec } from "./http/openapi-spec.ts";
 import { strictBodies } from "./http/strict-body.ts";
-import { accountRoutes } from "./features/accounts/routes.ts";
-import { healthRoutes } from "./features/health/routes.ts";
-import { keyRoutes } from "./features/keys/routes.ts";
-import { notebookRoutes } from "./features/notebooks/routes.ts";
-import { noteRoutes } from "./features/notes/routes.ts";
-import { sourceRoutes } from "./features/sources/routes.ts";
-import { searchRoutes } from "./features/search/routes.ts";
-import { podcastRoutes } from "./features/podcasts/routes.ts";
-import { webRoutes } from "./features/web/routes.ts";
 import { createPageErrors } from "./features/web/errors.ts";
-import { feedRoutes } from "./features/feeds/routes.ts";
-import { mcpRoutes } from "./features/mcp/routes.ts";
-import { oauthRoutes } from "./features/oauth/routes.ts";
-import { webhookIngressRoutes } from "./features/webhooks/incoming.ts";
-import { workflowApiRoutes } from "./features/workflows/routes.ts";
-import { eventRoutes } from "./features/events/routes.ts";
-import { exportRoutes, importRoutes } from "./features/imports/routes.ts";
 import type { Services } from "./services.ts";
 
-export function createApp(s: Services) {
-  const limiter = createRateLimiter({
-    limit: s.config.rateLimit.perMinute,
-    windowMs: 60_000,
-    now: () => s.clock.now(),
-  });
+/** What the HTTP surface needs beyond the features' routes: shared plugins and the bearer check. */
+export type AppDeps = Pick<
+  Services,
+  "features" | "config" | "db" | "clock" | "logger" | "keys" | "accounts" | "limiter"
+>;
+
+export function createApp(s: AppDeps) {
   let routes: () => { method: string; path: string; hooks?: { body?: unknown } }[] = () => [];
 
   const api = new Elysia({ prefix: "/api/v1" })
     .use(strictBodies(() => routes()))
-    .use(idempotencyPlugin({ repo: createIdempotencyRepo(s.db), clock: s.clock }))
-    .use(accountRoutes(s))
-    .use(keyRoutes(s))
-    .use(sourceRoutes(s))
-    .use(notebookRoutes(s))
-    .use(noteRoutes(s))
-    .use(searchRoutes(s))
-    .use(feedRoutes(s))
-    .use(podcastRoutes(s))
-    .use(workflowApiRoutes(s))
-    .use(eventRoutes(s))
-    .use(importRoutes(s))
-    .use(exportRoutes(s));
+    .use(idempotencyPlugin({ repo: createIdempotencyRepo(s.db), clock: s.clock }));
+  for (const f of s.features) if (f.api) api.use(f.api);
 
   const pageErrors = createPageErrors(s);
   const app = new Elysia()
@@ -71,15 +44,11 @@ export function createApp(s: Services) {
         exclude: { paths: [/^\/(?!api\/v1|api\/webhooks)/] },
       }),
     )
-    .use(apiReferenceRoutes({ title: "Commonplace API reference", baseUrl: s.config.baseUrl }))
-    .use(healthRoutes(s))
-    .use(webRoutes(s))
-    .use(oauthRoutes(s))
-    .use(mcpRoutes(s, { limiter }))
-    .use(webhookIngressRoutes(s))
-    .use(api);
+    .use(apiReferenceRoutes({ title: "Commonplace API reference", baseUrl: s.config.baseUrl }));
+  for (const f of s.features) if (f.routes) app.use(f.routes);
+  app.use(api);
   routes = () => app.routes;
-  const apiAuth = createApiAuth({ keys: s.keys, limiter });
+  const apiAuth = createApiAuth({ keys: s.keys, limiter: s.limiter });
   // The generated document, completed once with the shared error responses (see openapi-spec.ts).
   let spec: string | undefined;
   const withSpec = {

@@ -1,51 +1,52 @@
-// Builds every service from its dependencies in one place: the composition root for app, runner and CLI.
+// The composition root: shared infrastructure, then every feature in dependency order, collected in one
+// list whose jobs the runner takes in one loop and whose routes createApp mounts in list order.
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
-import type { NoteRow, SourceRow } from "./db/schema/index.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { systemClock, type Clock } from "./time.ts";
 import { createChangeWatch } from "./db/change-watch.ts";
+import { createRateLimiter } from "./http/rate-limiter.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createRunner } from "./jobs/runner.ts";
 import { createScheduler } from "./jobs/scheduler.ts";
 import { createSafeFetch } from "./net/safe-fetch.ts";
+import { createAI } from "./ai/select.ts";
+import { type Feature, type Listeners, listenersOf } from "./features/feature.ts";
+import { createAccountsFeature } from "./features/accounts/feature.ts";
 import { createAccountsRepo } from "./features/accounts/repo.ts";
-import { createAccountsService } from "./features/accounts/service.ts";
+import { createCreditsFeature } from "./features/credits/feature.ts";
 import { createCreditsRepo } from "./features/credits/repo.ts";
-import { createCreditsService } from "./features/credits/service.ts";
+import { createEventsFeature } from "./features/events/feature.ts";
 import { createEventsRepo } from "./features/events/repo.ts";
-import { createEventsService } from "./features/events/service.ts";
-import { createLiveHub } from "./features/events/live.ts";
+import { createFeedsFeature } from "./features/feeds/feature.ts";
+import { createHealthFeature } from "./features/health/feature.ts";
+import { createHealthRepo } from "./features/health/repo.ts";
+import { createImportsFeature, importFeedWatcher } from "./features/imports/feature.ts";
+import { createImportsRepo } from "./features/imports/repo.ts";
+import { createKeysFeature } from "./features/keys/feature.ts";
 import { createKeysRepo } from "./features/keys/repo.ts";
-import { createKeysService } from "./features/keys/service.ts";
+import { createMailFeature } from "./features/mail/feature.ts";
+import { createMcpFeature } from "./features/mcp/feature.ts";
+import { createNotebooksFeature } from "./features/notebooks/feature.ts";
 import { createNotebooksRepo } from "./features/notebooks/repo.ts";
-import { createNotebooksService } from "./features/notebooks/service.ts";
+import { createNotesFeature } from "./features/notes/feature.ts";
 import { createNotesRepo } from "./features/notes/repo.ts";
-import { createNotesService } from "./features/notes/service.ts";
+import { createOAuthFeature } from "./features/oauth/feature.ts";
+import { createOAuthRepo } from "./features/oauth/repo.ts";
+import { createPodcastsFeature } from "./features/podcasts/feature.ts";
+import { createSearchFeature } from "./features/search/feature.ts";
+import { EMBED_JOB } from "./features/search/indexer.ts";
 import { createExtractor, type Extractor } from "./features/sources/extract/pool.ts";
-import { createIngester, type ReadyHook } from "./features/sources/ingest.ts";
-import { registerIngestJob } from "./features/sources/jobs.ts";
+import { createSourcesFeature } from "./features/sources/feature.ts";
+import type { ReadyHook } from "./features/sources/ingest.ts";
 import { createSourcesRepo } from "./features/sources/repo.ts";
-import { createSourcesService, INGEST_JOB } from "./features/sources/service.ts";
-import { createFeeds, registerFeedJobs } from "./features/feeds/index.ts";
-import { createMailer, createMailService } from "./features/mail/index.ts";
-import { setupPodcasts } from "./features/podcasts/setup.ts";
+import { INGEST_JOB } from "./features/sources/service.ts";
+import { createWebFeature } from "./features/web/feature.ts";
+import { createWebhooksFeature, DEDUPE_WINDOW_MS } from "./features/webhooks/feature.ts";
 import { createWebhooksRepo } from "./features/webhooks/repo.ts";
 import { createWebhookTokensService } from "./features/webhooks/service.ts";
-import { createWebhooksFeature } from "./features/webhooks/feature.ts";
 import { createWorkflowsFeature } from "./features/workflows/feature.ts";
 import { createWorkflowsRepo } from "./features/workflows/repo.ts";
-import { createAI } from "./ai/select.ts";
-import { createAskService } from "./features/search/ask.ts";
-import { createChunksRepo } from "./features/search/chunks-repo.ts";
-import { createIndexer, EMBED_JOB } from "./features/search/indexer.ts";
-import { createSearchService } from "./features/search/service.ts";
-import { createVectorIndex } from "./features/search/vectors.ts";
-import { createOAuthRepo } from "./features/oauth/repo.ts";
-import { createOAuthService } from "./features/oauth/service.ts";
-import { createImports, importFeedWatcher, registerImportJob } from "./features/imports/index.ts";
-import { createImportsRepo } from "./features/imports/repo.ts";
-import { parseTags } from "./features/sources/service.ts";
 
 export interface CoreDeps {
   config: Config;
@@ -56,6 +57,8 @@ export interface CoreDeps {
   lookup?: Parameters<typeof createSafeFetch>[0]["lookup"];
   /** An extraction pool to use instead of one built from config (tests share one). */
   extractor?: Extractor;
+  /** Extra listeners (tests observing a source becoming ready), run after the features' own. */
+  listeners?: Listeners;
 }
 
 /** Jobs of links saved by hand: an import's slices wait for them (at most IMPORT_YIELD_MAX_MS each). */
@@ -67,12 +70,8 @@ export function createServices(deps: CoreDeps) {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger(config.logLevel);
 
-  const accountsRepo = createAccountsRepo(db);
+  // Shared infrastructure.
   const changes = createChangeWatch(sqlite);
-  const accounts = createAccountsService({ repo: accountsRepo, clock, config, changes });
-  const keys = createKeysService({ repo: createKeysRepo(db), changes, clock });
-  const credits = createCreditsService({ repo: createCreditsRepo(db), accounts: accountsRepo, db, clock, config });
-
   const queue = createQueue({ db, clock });
   const runner = createRunner({
     queue,
@@ -82,6 +81,7 @@ export function createServices(deps: CoreDeps) {
     clock,
     logger,
   });
+  const scheduler = createScheduler({ clock, logger });
   const safeFetch = createSafeFetch({ ...config.net, lookup: deps.lookup });
   // The AI server is chosen by the administrator, often on the LAN (Ollama): its host is trusted.
   const aiFetch = config.ai.baseUrl
@@ -92,66 +92,98 @@ export function createServices(deps: CoreDeps) {
       })
     : safeFetch;
   const ai = createAI(config, aiFetch);
-
-  const events = createEventsService({ repo: createEventsRepo(db), db, clock });
-  // Open event streams share one hub; what a stream needs to run is bundled as `live`.
-  const hub = createLiveHub({ events, changes, maxPerUser: config.events.maxStreamsPerUser, now: () => clock.now() });
-  const live = { events, hub, heartbeatMs: config.events.heartbeatMs };
-  const sourcesRepo = createSourcesRepo(db);
-  const notebooksRepo = createNotebooksRepo(db);
-  const onSourceReindex: ((row: SourceRow) => void | Promise<void>)[] = [];
-  const sources = createSourcesService({
-    db,
-    repo: sourcesRepo,
-    notebooks: notebooksRepo,
-    events,
-    jobs: queue,
-    clock,
-    onReindex: onSourceReindex,
-  });
-  const noteHooks = { onSaved: [] as ((n: NoteRow) => void | Promise<void>)[] };
-  const notesRepo = createNotesRepo(db);
-  const notebooks = createNotebooksService({
-    db,
-    repo: notebooksRepo,
-    events,
-    clock,
-    exportRows: { sources: sourcesRepo, notes: notesRepo },
-  });
-  const notes = createNotesService({
-    db,
-    repo: notesRepo,
-    notebooks: notebooksRepo,
-    sources: sourcesRepo,
-    events,
-    clock,
-    hooks: noteHooks,
-  });
-
-  const onSourceReady: ReadyHook[] = [];
+  // One bucket per user, shared by the API and MCP.
+  const limiter = createRateLimiter({ limit: config.rateLimit.perMinute, windowMs: 60_000, now: () => clock.now() });
   // Threads start on the first extraction, so building the pool costs nothing until a page is read.
   const { workers, timeoutMs, maxMemoryMb, maxDepth, maxPdfPages } = config.extract;
   const extractor =
     deps.extractor ??
     createExtractor({ size: workers, timeoutMs, maxMemoryMb, limits: { maxDepth, maxPdfPages }, logger });
-  const ingest = createIngester({
-    db,
-    repo: sourcesRepo,
-    events,
-    fetchPage: (url, init) => safeFetch(url, { accept: init?.accept }),
-    extract: extractor.extract,
-    clock,
-    logger,
-    onReady: onSourceReady,
-  });
   // Interactive work first: an import's slices and its pages' ingestion wait for links saved by hand.
   const interactiveQuiet = () => runner.quietFor(INTERACTIVE_JOBS, config.imports.yieldMaxMs);
-  registerIngestJob(runner, ingest, { importConcurrency: config.imports.fetchConcurrency, interactiveQuiet });
 
-  const scheduler = createScheduler({ clock, logger });
-  const feeds = createFeeds({
+  // Repositories that several features read (each table still belongs to one feature).
+  const accountsRepo = createAccountsRepo(db);
+  const sourcesRepo = createSourcesRepo(db);
+  const notebooksRepo = createNotebooksRepo(db);
+  const notesRepo = createNotesRepo(db);
+  const webhooksRepo = createWebhooksRepo(db);
+
+  // Features, each built after the ones it needs.
+  const credits = createCreditsFeature({ repo: createCreditsRepo(db), accounts: accountsRepo, db, clock, config });
+  const accounts = createAccountsFeature({ repo: accountsRepo, clock, config, changes, credits: credits.service });
+  const keys = createKeysFeature({ repo: createKeysRepo(db), changes, clock });
+  const events = createEventsFeature({
+    repo: createEventsRepo(db),
     db,
-    sources,
+    clock,
+    changes,
+    maxStreamsPerUser: config.events.maxStreamsPerUser,
+    heartbeatMs: config.events.heartbeatMs,
+  });
+  const search = createSearchFeature({
+    config,
+    db,
+    jobs: queue,
+    logger,
+    ai,
+    credits: credits.service,
+    sources: sourcesRepo,
+    notebooks: notebooksRepo,
+  });
+  const podcasts = createPodcastsFeature({
+    config,
+    db,
+    clock,
+    logger,
+    events: events.service,
+    credits: credits.service,
+    queue,
+    ai,
+    sources: sourcesRepo,
+    notebooks: notebooksRepo,
+  });
+  // Search and podcasts listen to sources and notes, so they are built first and handed over here.
+  const listening = [search, podcasts, { listeners: deps.listeners }];
+  const onSourceReady = listenersOf(listening, "sourceReady");
+  const onNoteSaved = listenersOf(listening, "noteSaved");
+  const sources = createSourcesFeature({
+    db,
+    repo: sourcesRepo,
+    notebooks: notebooksRepo,
+    events: events.service,
+    jobs: queue,
+    clock,
+    logger,
+    safeFetch,
+    extractor,
+    embeddingProgress: (ids) => search.indexer.progress(ids),
+    onReady: onSourceReady,
+    onChanged: listenersOf(listening, "sourceChanged"),
+    importConcurrency: config.imports.fetchConcurrency,
+    interactiveQuiet,
+  });
+  const notebooks = createNotebooksFeature({
+    db,
+    repo: notebooksRepo,
+    events: events.service,
+    clock,
+    sourcesRepo,
+    notesRepo,
+    sources: sources.service,
+  });
+  const notes = createNotesFeature({
+    db,
+    repo: notesRepo,
+    notebooks: notebooksRepo,
+    sources: sourcesRepo,
+    events: events.service,
+    clock,
+    onSaved: onNoteSaved,
+  });
+  const feeds = createFeedsFeature({
+    db,
+    sources: sources.service,
     safeFetch,
     jobs: queue,
     scheduler,
@@ -160,24 +192,7 @@ export function createServices(deps: CoreDeps) {
     existingNotebookIds: (userId, ids) => notebooksRepo.existingIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
   });
-  registerFeedJobs(runner, feeds);
-  const mail = createMailService({ mailer: createMailer(config), from: config.mail.from });
-  const podcasts = setupPodcasts({
-    config,
-    db,
-    clock,
-    logger,
-    events,
-    credits,
-    queue,
-    runner,
-    ai,
-    sources: sourcesRepo,
-    notebooks: notebooksRepo,
-    onSourceReady,
-  });
-
-  const webhooksRepo = createWebhooksRepo(db);
+  const mail = createMailFeature(config);
   const webhookTokens = createWebhookTokensService({
     db,
     repo: webhooksRepo,
@@ -192,63 +207,32 @@ export function createServices(deps: CoreDeps) {
     clock,
     logger,
     queue,
-    runner,
-    events,
-    sources,
-    notebooks,
+    events: events.service,
+    sources: sources.service,
+    notebooks: notebooks.service,
     safeFetch,
     tokens: webhookTokens,
-    pruneDeliveries: (before) => webhooksRepo.pruneDeliveries(before),
-    actionDeps: { feeds: feeds.service, mail, podcasts },
+    pruneDeliveries: (now) => webhooksRepo.pruneDeliveries(now - DEDUPE_WINDOW_MS),
+    actionDeps: { feeds: feeds.service, mail: mail.service, podcasts: podcasts.service },
   });
-  const webhooks = createWebhooksFeature({ db, repo: webhooksRepo, clock, tokens: webhookTokens, workflows });
-
-  const chunks = createChunksRepo(db);
-  const vectors = createVectorIndex(db, { memoryBytes: config.ai.vectorMemoryMb * 1024 * 1024 });
-  const indexer = createIndexer({ chunks, vectors, jobs: queue, embedder: ai.embedder, logger });
-  indexer.register(runner);
-  sources.setEmbeddingProgress((ids) => indexer.progress(ids));
-  // Tags (kept from imports) are indexed with the text so searching a label finds its sources.
-  const indexSource = (row: SourceRow, background = false) => {
-    const tags = parseTags(row.tags);
-    const markdown = (row.content ?? "") + (tags.length > 0 ? `\n\nTags: ${tags.join(", ")}` : "");
-    return indexer.index(
-      { type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown },
-      { background },
-    );
-  };
-  // An imported page's first indexing embeds in the background lane; later changes are interactive.
-  onSourceReady.push((_actor, row) => indexSource(row, row.importId != null));
-  onSourceReindex.push((row) => indexSource(row));
-  noteHooks.onSaved.push((n) =>
-    indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }),
-  );
-  const search = createSearchService({
-    chunks,
-    sources: sourcesRepo,
-    vectors,
-    notebooks: notebooksRepo,
-    embedderFor: ai.embedderFor,
-  });
-  const ask = createAskService({
-    search,
-    chat: ai.chat,
-    credits,
-    notebooks: notebooksRepo,
-    sources: sourcesRepo,
+  const webhooks = createWebhooksFeature({
+    db,
+    repo: webhooksRepo,
+    clock,
     config,
+    tokens: webhookTokens,
+    trigger: workflows.webhookTrigger,
   });
-  const oauth = createOAuthService({ repo: createOAuthRepo(db), db, clock, config });
-  const imports = createImports({
+  const imports = createImportsFeature({
     db,
     repo: createImportsRepo(db),
     sources: sourcesRepo,
-    sourcesService: sources,
+    sourcesService: sources.service,
     notebooksRepo,
-    notebooks,
+    notebooks: notebooks.service,
     notesRepo,
-    notes,
-    events,
+    notes: notes.service,
+    events: events.service,
     jobs: queue,
     clock,
     logger,
@@ -257,10 +241,67 @@ export function createServices(deps: CoreDeps) {
     feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
     limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },
     interactiveQuiet,
+    exports: {
+      clock,
+      accounts: accounts.service,
+      notebooks: notebooks.service,
+      sources: sources.service,
+      notes: notes.service,
+      podcasts: podcasts.service,
+      workflows: workflows.service,
+      feeds: feeds.service,
+    },
   });
-  registerImportJob(runner, imports);
+  const oauth = createOAuthFeature({ repo: createOAuthRepo(db), db, clock, config });
+  const health = createHealthFeature({ repo: createHealthRepo(db) });
+  const pages = {
+    config,
+    clock,
+    logger,
+    accounts: accounts.service,
+    keys: keys.service,
+    credits: credits.service,
+    oauth: oauth.service,
+    sources: sources.service,
+    notebooks: notebooks.service,
+    notes: notes.service,
+    search: search.service,
+    ask: search.ask,
+    podcasts: podcasts.service,
+    imports: imports.service,
+    feeds: feeds.service,
+    webhookTokens,
+    workflows,
+    live: events.live,
+  };
+  const web = createWebFeature(pages);
+  const mcp = createMcpFeature({ ...pages, limiter });
+
+  // Mount order: top-level routes health, web, OAuth, MCP, webhook intake; API routes in this order.
+  const features: readonly Feature[] = [
+    health,
+    accounts,
+    keys,
+    sources,
+    notebooks,
+    notes,
+    search,
+    feeds,
+    podcasts,
+    workflows,
+    events,
+    imports,
+    web,
+    oauth,
+    mcp,
+    webhooks,
+    credits,
+    mail,
+  ];
+  for (const f of features) for (const [type, h] of Object.entries(f.jobs ?? {})) runner.register(type, h);
 
   return {
+    features,
     config,
     db,
     clock,
@@ -269,30 +310,31 @@ export function createServices(deps: CoreDeps) {
     runner,
     safeFetch,
     scheduler,
+    limiter,
     extractor,
-    accounts,
-    keys,
-    credits,
-    events,
-    sources,
-    notebooks,
-    notes,
     ai,
-    indexer,
-    vectors,
-    search,
-    ask,
-    oauth,
+    accounts: accounts.service,
+    keys: keys.service,
+    credits: credits.service,
+    events: events.service,
+    live: events.live,
+    sources: sources.service,
+    notebooks: notebooks.service,
+    notes: notes.service,
+    indexer: search.indexer,
+    vectors: search.vectors,
+    search: search.service,
+    ask: search.ask,
+    oauth: oauth.service,
     webhookTokens,
     workflows,
     webhooks,
-    podcasts,
-    live,
-    imports,
+    podcasts: podcasts.service,
+    imports: imports.service,
     feeds: feeds.service,
     feedScheduler: feeds.dispatcher,
-    mail,
-    hooks: { onSourceReady, noteSaved: noteHooks.onSaved },
+    mail: mail.service,
+    hooks: { onSourceReady: onSourceReady as readonly ReadyHook[], noteSaved: onNoteSaved },
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -7,6 +7,7 @@ import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
 import { createExtractor, type Extractor } from "../src/features/sources/extract/pool.ts";
 import type { Clock } from "../src/time.ts";
+import type { Listeners } from "../src/features/feature.ts";
 
 let fastHash: string | undefined;
 let sharedExtractor: Extractor | undefined;
@@ -24,12 +25,19 @@ function extractorFor(env: Record<string, string>, config: ReturnType<typeof tes
 
 export function createTestContext(
   env: Record<string, string> = {},
-  opts: { clock?: Clock; extractor?: Extractor } = {},
+  opts: { clock?: Clock; extractor?: Extractor; listeners?: Listeners } = {},
 ) {
   const config = testConfig(env);
   const db = openTestDatabase();
   const extractor = opts.extractor ?? extractorFor(env, config);
-  const services = createServices({ config, db, logger: silentLogger, clock: opts.clock, extractor });
+  const services = createServices({
+    config,
+    db,
+    logger: silentLogger,
+    clock: opts.clock,
+    extractor,
+    listeners: opts.listeners,
+  });
   const app = createApp(services);
   return { config, db, services, app, queue: services.queue, runner: services.runner };
 }

@@ -1,11 +1,12 @@
 // GET /api/v1/me and GET /api/v1/account.
 import { Elysia } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import type { Services } from "../../services.ts";
+import type { CreditsService } from "../credits/service.ts";
+import type { AccountsService } from "./service.ts";
 import { AccountPublic, MePublic } from "./schema.ts";
 import { toPublicUser } from "./service.ts";
 
-export function accountRoutes(s: Services) {
+export function accountRoutes(s: { accounts: AccountsService; credits: CreditsService }) {
   return (
     new Elysia({ tags: ["Account"] })
       // GET /api/v1/me

@@ -2,7 +2,7 @@
 // same stream with its session at /events/stream).
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import type { Services } from "../../services.ts";
+import type { StreamDeps } from "./stream.ts";
 import { RUN_EVENT_TYPES, EVENT_TYPES, PROGRESS_EVENT_TYPES } from "./service.ts";
 import { openEventStream, RETRY_MS } from "./stream.ts";
 
@@ -30,7 +30,7 @@ const Query = t.Object({
   ),
 });
 
-export function eventRoutes(s: Services) {
+export function eventRoutes(s: { live: StreamDeps }) {
   return (
     new Elysia({ tags: ["Events"] })
       // GET /api/v1/events/stream

@@ -3,7 +3,7 @@ import { t } from "elysia";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
-import type { Runner } from "../../jobs/runner.ts";
+import type { Jobs } from "../feature.ts";
 import type { Scheduler } from "../../jobs/scheduler.ts";
 import { defineJob } from "../../jobs/types.ts";
 import { pollUrl } from "./fetch.ts";
@@ -79,10 +79,10 @@ function hostOf(url: string): string {
   }
 }
 
-export function registerFeedJobs(runner: Pick<Runner, "register">, deps: { poller: Poller }): void {
-  runner.register(
-    FEED_POLL_JOB,
-    defineJob({
+/** The poll job: one slot of one watch. */
+export function feedJobs(deps: { poller: Poller }): Jobs {
+  return {
+    [FEED_POLL_JOB]: defineJob({
       payload: PollPayload,
       // A poll records its own failures on the watch and never throws for them; only a crash retries.
       maxAttempts: 3,
@@ -90,5 +90,5 @@ export function registerFeedJobs(runner: Pick<Runner, "register">, deps: { polle
         await deps.poller.pollSlot(p.watch_id, p.slot, ctx.signal);
       },
     }),
-  );
+  };
 }

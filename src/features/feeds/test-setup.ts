@@ -7,7 +7,7 @@ import { createServices } from "../../services.ts";
 import { systemActor } from "../../actor.ts";
 import { createNotebooksRepo } from "../notebooks/repo.ts";
 import { userWithKey } from "../../../test/helpers.ts";
-import { createFeeds } from "./index.ts";
+import { createFeedsFeature } from "./feature.ts";
 import { insertWorkflow } from "./testing.ts";
 import type { VideoSite } from "./video.ts";
 
@@ -24,7 +24,7 @@ export function feedsTestContext(opts: FeedsTestOptions = {}) {
   const db: Db = opts.dbPath ? openDatabase(opts.dbPath) : openTestDatabase();
   const services = createServices({ config, db, logger: silentLogger, clock });
   const notebooksRepo = createNotebooksRepo(db);
-  const feeds = createFeeds({
+  const feeds = createFeedsFeature({
     db,
     sources: services.sources,
     safeFetch: services.safeFetch,

@@ -2,7 +2,13 @@
 // a stream page by page so a large library never sits in memory at once.
 import type { Actor } from "../../actor.ts";
 import { walk } from "../../paging.ts";
-import type { Services } from "../../services.ts";
+import type { Clock } from "../../time.ts";
+import type { FeedsService } from "../feeds/service.ts";
+import type { NotebooksService } from "../notebooks/service.ts";
+import type { NotesService } from "../notes/service.ts";
+import type { PodcastsService } from "../podcasts/service.ts";
+import type { SourcesService } from "../sources/service.ts";
+import type { WorkflowsService } from "../workflows/service.ts";
 import { EXPORT_FORMAT_NAME, EXPORT_VERSION } from "./formats/commonplace.ts";
 
 const PAGE = 200;
@@ -34,7 +40,18 @@ function stripWorkflowSecrets(w: Json): Json {
   return { ...rest, actions };
 }
 
-export function exportJson(s: Services, actor: Actor, user: Json): ReadableStream<Uint8Array> {
+/** The services an export reads, page by page. */
+export interface ExportDeps {
+  clock: Clock;
+  notebooks: NotebooksService;
+  sources: SourcesService;
+  notes: NotesService;
+  podcasts: PodcastsService;
+  workflows: WorkflowsService;
+  feeds: FeedsService;
+}
+
+export function exportJson(s: ExportDeps, actor: Actor, user: Json): ReadableStream<Uint8Array> {
   async function* parts(): AsyncGenerator<string> {
     yield `{"format":${JSON.stringify(EXPORT_FORMAT_NAME)},"version":${EXPORT_VERSION},"exported_at":${JSON.stringify(new Date(s.clock.now()).toISOString())},"account":${JSON.stringify(user)}`;
     async function* section(name: string, items: AsyncGenerator<unknown>): AsyncGenerator<string> {
@@ -65,7 +82,7 @@ export function exportJson(s: Services, actor: Actor, user: Json): ReadableStrea
     yield* section(
       "workflows",
       (async function* () {
-        for await (const w of walk((cursor) => s.workflows.service.list(actor, { limit: PAGE, cursor })))
+        for await (const w of walk((cursor) => s.workflows.list(actor, { limit: PAGE, cursor })))
           yield stripWorkflowSecrets(w as unknown as Json);
       })(),
     );
@@ -85,7 +102,7 @@ const secs = (iso: string) => Math.floor(Date.parse(iso) / 1000);
  * Netscape bookmark HTML: a folder per notebook (names joined with " / " become nested folders again),
  * sources in no notebook at the top level. A source in several notebooks appears in each.
  */
-export function exportNetscape(s: Services, actor: Actor): ReadableStream<Uint8Array> {
+export function exportNetscape(s: ExportDeps, actor: Actor): ReadableStream<Uint8Array> {
   async function* parts(): AsyncGenerator<string> {
     yield `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<!-- This is an automatically generated file. It will be read and overwritten. DO NOT EDIT! -->\n<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">\n<TITLE>Bookmarks</TITLE>\n<H1>Bookmarks</H1>\n<DL><p>\n`;
     const link = (r: { url: string; title: string | null; saved_at: string; tags: string[] }, depth: number) =>

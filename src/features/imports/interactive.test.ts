@@ -23,17 +23,23 @@ test("an import waits for a save in flight before creating records", async () =>
       );
     },
   });
-  const ctx = createTestContext({ IMPORT_YIELD_MAX_MS: "60000" });
+  let importedWhenReady = -1;
+  const ctx = createTestContext(
+    { IMPORT_YIELD_MAX_MS: "60000" },
+    {
+      listeners: {
+        sourceReady: (_actor, row) => {
+          if (row.url.endsWith("/slow")) {
+            importedWhenReady = ctx.db.sqlite
+              .query<{ n: number }, []>("SELECT count(*) n FROM sources WHERE import_id IS NOT NULL")
+              .get()!.n;
+          }
+        },
+      },
+    },
+  );
   try {
     const u = await userWithKey(ctx);
-    let importedWhenReady = -1;
-    ctx.services.hooks.onSourceReady.push((_actor, row) => {
-      if (row.url.endsWith("/slow")) {
-        importedWhenReady = ctx.db.sqlite
-          .query<{ n: number }, []>("SELECT count(*) n FROM sources WHERE import_id IS NOT NULL")
-          .get()!.n;
-      }
-    });
     ctx.runner.start();
     const saved = await call(ctx, "POST", "/api/v1/sources", {
       key: u.key,

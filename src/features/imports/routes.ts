@@ -3,10 +3,11 @@ import { Elysia, t } from "elysia";
 import { AppError } from "../../errors.ts";
 import { actorOf } from "../../http/auth.ts";
 import { listOf, ListQuery, withLink } from "../../http/pagination.ts";
-import type { Services } from "../../services.ts";
+import type { AccountsService } from "../accounts/service.ts";
+import type { ImportsService } from "./service.ts";
 import { IMPORT_FORMATS, type ImportFormat } from "./formats/types.ts";
 import { ImportPublic } from "./schema.ts";
-import { exportJson, exportNetscape } from "./export.ts";
+import { type ExportDeps, exportJson, exportNetscape } from "./export.ts";
 import { toPublicUser } from "../accounts/service.ts";
 import { mediaType } from "../../media-type.ts";
 
@@ -68,7 +69,7 @@ async function readUpload(
   };
 }
 
-export function importRoutes(s: Services) {
+export function importRoutes(s: { imports: ImportsService }) {
   return (
     new Elysia({ prefix: "/imports", tags: ["Import and export"] })
       // POST /api/v1/imports
@@ -134,7 +135,7 @@ const ExportQuery = t.Object(
   { additionalProperties: false },
 );
 
-export function exportRoutes(s: Services) {
+export function exportRoutes(s: ExportDeps & { accounts: Pick<AccountsService, "userById"> }) {
   return (
     new Elysia({ tags: ["Import and export"] })
       // GET /api/v1/export

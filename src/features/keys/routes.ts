@@ -3,11 +3,11 @@ import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
 import { listOf, ListQuery, withLink } from "../../http/pagination.ts";
 import { secretOnce } from "../../http/secret-once.ts";
-import type { Services } from "../../services.ts";
+import type { KeysService } from "./service.ts";
 import { KeyCreate, KeyCreated, KeyPublic } from "./schema.ts";
 import { toPublicKey } from "./service.ts";
 
-export function keyRoutes(s: Services) {
+export function keyRoutes(s: { keys: KeysService }) {
   return (
     new Elysia({ prefix: "/keys", tags: ["API keys"] })
       .use(secretOnce)

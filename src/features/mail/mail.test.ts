@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../../errors.ts";
 import { testConfig } from "../../config.ts";
-import { createMailer, createMailService, MailError, type MailService } from "./index.ts";
+import { createMailer, createMailService, MailError, type MailService } from "./feature.ts";
 import { startTestSmtp } from "./smtp-test-server.ts";
 
 const cleanup: (() => unknown)[] = [];

@@ -7,7 +7,11 @@ import { AppError } from "../../errors.ts";
 import { readJson } from "../../http/body.ts";
 import { metaOf } from "../../http/context.ts";
 import { checkRate, type RateLimiter } from "../../http/rate-limiter.ts";
-import type { Services } from "../../services.ts";
+import type { Config } from "../../config.ts";
+import type { Logger } from "../../log.ts";
+import type { KeysService } from "../keys/service.ts";
+import type { OAuthService } from "../oauth/service.ts";
+import type { ToolServices } from "./tools.ts";
 import type { Actor } from "../../actor.ts";
 import { resourceMetadataUrl } from "../oauth/metadata.ts";
 import { createMcpServer } from "./server.ts";
@@ -18,7 +22,16 @@ function rpcError(status: number, message: string, headers: Record<string, strin
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
-export function mcpRoutes(s: Services, deps: { limiter: RateLimiter }) {
+/** What the endpoint needs: bearer checks, limits, and the services the tools call. */
+export interface McpDeps extends ToolServices {
+  oauth: OAuthService;
+  keys: KeysService;
+  config: Pick<Config, "baseUrl" | "http">;
+  logger: Logger;
+  limiter: RateLimiter;
+}
+
+export function mcpRoutes(s: McpDeps) {
   const resource = s.oauth.mcpResource;
   const ourOrigin = new URL(s.config.baseUrl).origin;
   const metadataUrl = resourceMetadataUrl(resource);
@@ -64,7 +77,7 @@ export function mcpRoutes(s: Services, deps: { limiter: RateLimiter }) {
           const actor = await authenticate(request);
           if (actor instanceof Response) return actor;
           metaOf(request).actor = actor;
-          const rate = checkRate(deps.limiter, actor.userId);
+          const rate = checkRate(s.limiter, actor.userId);
           const limitHeaders = rate.headers;
           if (!rate.allowed)
             return rpcError(429, `Rate limit reached; retry in ${rate.decision.resetSeconds} s`, limitHeaders);

@@ -3,7 +3,11 @@
 import type { TSchema } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
 import { ListQuery, listOf } from "../../http/pagination.ts";
-import type { Services } from "../../services.ts";
+import type { NotebooksService } from "../notebooks/service.ts";
+import type { NotesService } from "../notes/service.ts";
+import type { AskService } from "../search/ask.ts";
+import type { SearchService } from "../search/service.ts";
+import type { SourcesService } from "../sources/service.ts";
 import type { Actor } from "../../actor.ts";
 import { NotebookPublic } from "../notebooks/schema.ts";
 import { NoteCreate, NotePublic } from "../notes/schema.ts";
@@ -11,7 +15,13 @@ import { AskRequest, AskResponse, SearchRequest, SearchResponse } from "../searc
 import { SourceCreate, SourceId, SourceListQuery, SourcePublic } from "../sources/schema.ts";
 import { sourceQuery } from "../sources/list-query.ts";
 
-export type ToolServices = Pick<Services, "search" | "ask" | "sources" | "notebooks" | "notes">;
+export interface ToolServices {
+  search: SearchService;
+  ask: AskService;
+  sources: SourcesService;
+  notebooks: NotebooksService;
+  notes: NotesService;
+}
 
 export interface ToolDef<I extends TSchema = TSchema> {
   name: string;

@@ -2,7 +2,8 @@
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
 import { listOf, ListQuery, withLink } from "../../http/pagination.ts";
-import type { Services } from "../../services.ts";
+import type { SourcesService } from "../sources/service.ts";
+import type { NotebooksService } from "./service.ts";
 import { SourcePublic } from "../sources/schema.ts";
 import { contentDisposition } from "./export.ts";
 import { NotebookCreate, NotebookPublic, NotebookUpdate } from "./schema.ts";
@@ -10,7 +11,7 @@ import { NotebookCreate, NotebookPublic, NotebookUpdate } from "./schema.ts";
 const Params = t.Object({ id: t.String() });
 const LinkParams = t.Object({ id: t.String(), source_id: t.String() });
 
-export function notebookRoutes(s: Services) {
+export function notebookRoutes(s: { notebooks: NotebooksService; sources: SourcesService }) {
   return (
     new Elysia({ prefix: "/notebooks", tags: ["Notebooks"] })
       // GET /api/v1/notebooks

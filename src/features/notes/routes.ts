@@ -2,13 +2,13 @@
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
 import { listOf, withLink } from "../../http/pagination.ts";
-import type { Services } from "../../services.ts";
+import type { NotesService } from "./service.ts";
 import { contentDisposition, slugify } from "../notebooks/export.ts";
 import { NoteCreate, NoteListQuery, NotePublic, NoteUpdate } from "./schema.ts";
 
 const Params = t.Object({ id: t.String() });
 
-export function noteRoutes(s: Services) {
+export function noteRoutes(s: { notes: NotesService }) {
   return (
     new Elysia({ prefix: "/notes", tags: ["Notes"] })
       // GET /api/v1/notes

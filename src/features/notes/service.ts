@@ -24,7 +24,7 @@ export const toPublicNote = (r: NoteRow, sourceIds: string[]): NotePublic => ({
 
 /** Hooks run inside the note's transaction (the search index keeps itself in step). */
 export interface NoteHooks {
-  onSaved: ((note: NoteRow) => void | Promise<void>)[];
+  onSaved: readonly ((note: NoteRow) => void | Promise<void>)[];
 }
 
 export function createNotesService(deps: {

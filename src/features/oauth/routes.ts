@@ -3,7 +3,8 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
 import { decodeUtf8, parseJson, readBody } from "../../http/body.ts";
-import type { Services } from "../../services.ts";
+import type { Config } from "../../config.ts";
+import type { OAuthService } from "./service.ts";
 import { pageResponse } from "../web/html.ts";
 import { clientAddress } from "../web/http.ts";
 import { errorPage } from "../web/pages.ts";
@@ -73,7 +74,7 @@ async function oauthEndpoint(fn: () => Promise<Response> | Response): Promise<Re
   }
 }
 
-export function oauthRoutes(s: Services) {
+export function oauthRoutes(s: { oauth: OAuthService; config: Pick<Config, "http"> }) {
   const { oauth } = s;
   const asMetadata = authorizationServerMetadata(oauth.issuer);
   const prm = protectedResourceMetadata(oauth.mcpResource, oauth.issuer);

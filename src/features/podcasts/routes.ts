@@ -2,13 +2,13 @@
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
 import { listOf, withLink } from "../../http/pagination.ts";
-import type { Services } from "../../services.ts";
+import type { PodcastsService } from "./service.ts";
 import { audioResponse } from "./audio-response.ts";
 import { PodcastCreate, PodcastListQuery, PodcastPublic } from "./schema.ts";
 
 const Params = t.Object({ id: t.String({ description: "A podcast id (pod_…)" }) });
 
-export function podcastRoutes(s: Services) {
+export function podcastRoutes(s: { podcasts: PodcastsService }) {
   return (
     new Elysia({ prefix: "/podcasts", tags: ["Podcasts"] })
       // GET /api/v1/podcasts

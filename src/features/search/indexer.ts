@@ -2,7 +2,7 @@
 // transaction that changed a document; embedding happens afterwards in durable jobs.
 import type { Logger } from "../../log.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
-import type { Runner } from "../../jobs/runner.ts";
+import type { Jobs } from "../feature.ts";
 import { defineJob } from "../../jobs/types.ts";
 import type { Embedder } from "../../ai/embedder/port.ts";
 import { t } from "elysia";
@@ -103,20 +103,20 @@ export function createIndexer(deps: {
       return true;
     },
 
-    register(runner: Runner): void {
+    /** The embedding jobs, for the feature to hand to the runner. */
+    jobs(): Jobs {
       const embedDoc = defineJob({
         payload: t.Object({ doc_type: t.Union([t.Literal("source"), t.Literal("note")]), doc_id: t.String() }),
         handle: async (p, ctx) => {
           await embedMissing(10_000, { type: p.doc_type, id: p.doc_id }, ctx.signal);
         },
       });
-      runner.register(EMBED_JOB, embedDoc);
       // One at a time and after every other due job: the encoder is one worker, and 10,000 imported
       // pages would otherwise queue ahead of the page the user saves next.
-      runner.register(EMBED_IMPORT_JOB, { ...embedDoc, maxConcurrent: 1 });
-      runner.register(
-        REEMBED_JOB,
-        defineJob({
+      return {
+        [EMBED_JOB]: embedDoc,
+        [EMBED_IMPORT_JOB]: { ...embedDoc, maxConcurrent: 1 },
+        [REEMBED_JOB]: defineJob({
           payload: t.Object({ model: t.String() }),
           maxAttempts: 20,
           handle: async (p, ctx) => {
@@ -127,7 +127,7 @@ export function createIndexer(deps: {
             if (slot && slot.state !== "active") await vectors.activate(slot.slot);
           },
         }),
-      );
+      };
     },
   };
 

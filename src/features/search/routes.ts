@@ -1,10 +1,11 @@
 // POST /api/v1/search and POST /api/v1/search/ask.
 import { Elysia } from "elysia";
 import { actorOf } from "../../http/auth.ts";
-import type { Services } from "../../services.ts";
+import type { AskService } from "./ask.ts";
+import type { SearchService } from "./service.ts";
 import { AskRequest, AskResponse, SearchRequest, SearchResponse } from "./schema.ts";
 
-export function searchRoutes(s: Services) {
+export function searchRoutes(s: { search: SearchService; ask: AskService }) {
   return (
     new Elysia({ prefix: "/search", tags: ["Search"] })
       // POST /api/v1/search

@@ -43,7 +43,7 @@ export interface IngestDeps {
   clock: Clock;
   logger: Logger;
   /** Run inside the transaction that marks a source ready (search indexing, quick podcasts). */
-  onReady: ReadyHook[];
+  onReady: readonly ReadyHook[];
 }
 
 function charsetOf(headers: Headers): string | undefined {

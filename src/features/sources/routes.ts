@@ -2,13 +2,13 @@
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
 import { listOf, withLink } from "../../http/pagination.ts";
-import type { Services } from "../../services.ts";
+import type { SourcesService } from "./service.ts";
 import { sourceQuery } from "./list-query.ts";
 import { SourceCheck, SourceCreate, SourceGetQuery, SourceListQuery, SourcePublic, SourceUpdate } from "./schema.ts";
 
 const Params = t.Object({ id: t.String({ description: "A source id (src_…)" }) });
 
-export function sourceRoutes(s: Services) {
+export function sourceRoutes(s: { sources: SourcesService }) {
   return (
     new Elysia({ prefix: "/sources", tags: ["Sources"] })
       // GET /api/v1/sources

@@ -95,14 +95,14 @@ export interface SourcesDeps {
   jobs: JobEnqueuer;
   clock: Clock;
   /** Run inside the transaction when a ready source's title or tags change (the search index takes them in). */
-  onReindex?: ((row: SourceRow) => void | Promise<void>)[];
+  onReindex?: readonly ((row: SourceRow) => void | Promise<void>)[];
+  /** How far each source's embedding has got (search answers); without it the field is left out. */
+  embeddingProgress?: EmbeddingProgress;
 }
 
 export function createSourcesService(deps: SourcesDeps) {
-  const { db, repo, notebooks, events, jobs, clock } = deps;
+  const { db, repo, notebooks, events, jobs, clock, embeddingProgress } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
-  // Set once search is wired (it is built after this service).
-  let embeddingProgress: EmbeddingProgress | undefined;
 
   async function publicOf(row: SourceRow, includeContent = false): Promise<SourcePublic> {
     const progress = embeddingProgress ? ((await embeddingProgress([row.id])).get(row.id) ?? null) : undefined;
@@ -157,9 +157,6 @@ export function createSourcesService(deps: SourcesDeps) {
     get,
     publicOf,
     indexedFieldsChanged,
-    setEmbeddingProgress(fn: EmbeddingProgress): void {
-      embeddingProgress = fn;
-    },
 
     /** Returns the source and whether it was created (201) or already saved (200). */
     async create(actor: Actor, input: SourceCreate): Promise<{ source: SourcePublic; created: boolean }> {

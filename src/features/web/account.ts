@@ -2,7 +2,7 @@
 // and changing the password (which signs out the user's other sessions).
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
-import type { Services } from "../../services.ts";
+import type { WebDeps } from "./deps.ts";
 import type { Actor } from "../../actor.ts";
 import { accountPage, settingsIndexPage, type SpendView } from "./account-pages.ts";
 import { pageResponse, type Flash } from "./html.ts";
@@ -28,7 +28,7 @@ function fieldErrors(e: AppError): FieldErrors {
   return out;
 }
 
-export function accountWebRoutes(s: Services, h: WebHelpers, web: WebService) {
+export function accountWebRoutes(s: WebDeps, h: WebHelpers, web: WebService) {
   /** Spends in words: questions, and podcasts by their title while they exist. */
   async function spends(actor: Actor): Promise<SpendView[]> {
     return Promise.all(

@@ -1,7 +1,7 @@
 // Errors outside the machine interfaces render as HTML: an unknown page or a failure on a page shows
 // the layout with a plain message and links onward, never a problem+json document.
 import { ERROR_CODES, type ErrorCode } from "../../errors.ts";
-import type { Services } from "../../services.ts";
+import type { WebDeps } from "./deps.ts";
 import { pageResponse, type LayoutUser } from "./html.ts";
 import { readCookie, SESSION_COOKIE } from "./http.ts";
 import { errorPage } from "./pages.ts";
@@ -55,7 +55,7 @@ function shownPath(path: string): string {
 }
 
 /** Renders page errors with the signed-in person's menu when there is a valid session. */
-export function createPageErrors(s: Pick<Services, "accounts">): PageErrorRenderer {
+export function createPageErrors(s: Pick<WebDeps, "accounts">): PageErrorRenderer {
   async function userOf(request: Request): Promise<LayoutUser | null> {
     try {
       const session = await s.accounts.sessionFromToken(readCookie(request, SESSION_COOKIE));

@@ -2,9 +2,9 @@
 // while one runs, no script needed) and its per-item problems, and download the whole account.
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
-import type { Services } from "../../services.ts";
+import type { WebDeps } from "./deps.ts";
 import { toPublicUser } from "../accounts/service.ts";
-import { exportJson, exportNetscape } from "../imports/export.ts";
+import { type ExportDeps, exportJson, exportNetscape } from "../imports/export.ts";
 import { IMPORT_FORMATS, type ImportFormat } from "../imports/formats/types.ts";
 import type { ImportPublic } from "../imports/schema.ts";
 import { html, layout, pageResponse, type LayoutUser, type SafeHtml } from "./html.ts";
@@ -83,7 +83,8 @@ ${problems}`;
 /** While an import runs the page reloads itself: progress without JavaScript. */
 const refreshing = (list: ImportPublic[]) => (list.some(active) ? { refresh: "3" } : undefined);
 
-export function importExportWebRoutes(s: Services, h: WebHelpers) {
+export function importExportWebRoutes(s: WebDeps, h: WebHelpers) {
+  const exportDeps: ExportDeps = { ...s, workflows: s.workflows.service };
   return (
     new Elysia()
       // GET /settings/import-export
@@ -130,7 +131,7 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
           if (!me) return signInFirst(PATH);
           const day = new Date(s.clock.now()).toISOString().slice(0, 10);
           if (params.kind === "html") {
-            return new Response(exportNetscape(s, me.actor), {
+            return new Response(exportNetscape(exportDeps, me.actor), {
               headers: {
                 "content-type": "text/html; charset=utf-8",
                 "content-disposition": `attachment; filename="commonplace-bookmarks-${day}.html"`,
@@ -139,13 +140,16 @@ export function importExportWebRoutes(s: Services, h: WebHelpers) {
             });
           }
           if (params.kind !== "json") throw new AppError("not_found", "No such export");
-          return new Response(exportJson(s, me.actor, toPublicUser(me.user) as unknown as Record<string, unknown>), {
-            headers: {
-              "content-type": "application/json; charset=utf-8",
-              "content-disposition": `attachment; filename="commonplace-export-${day}.json"`,
-              "cache-control": "no-store",
+          return new Response(
+            exportJson(exportDeps, me.actor, toPublicUser(me.user) as unknown as Record<string, unknown>),
+            {
+              headers: {
+                "content-type": "application/json; charset=utf-8",
+                "content-disposition": `attachment; filename="commonplace-export-${day}.json"`,
+                "cache-control": "no-store",
+              },
             },
-          });
+          );
         }),
       )
       // GET /settings/import-export/:id

@@ -2,7 +2,7 @@
 // in live-script.ts), the script as an asset, and the event stream opened with the session cookie.
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
-import type { Services } from "../../services.ts";
+import type { WebDeps } from "./deps.ts";
 import { openEventStream } from "../events/stream.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { LIVE_SCRIPT } from "./live-script.ts";
@@ -24,7 +24,7 @@ export function liveAttrs(m: LiveMark): SafeHtml {
   return html` data-live="${m.kind}" data-live-id="${m.id}"${m.fragment ? html` data-live-fragment="${m.fragment}"` : ""}${m.reload ? html` data-live-reload` : ""}${m.since !== undefined ? html` data-live-since="${m.since}"` : ""}`;
 }
 
-export function liveWebRoutes(s: Services, h: WebHelpers) {
+export function liveWebRoutes(s: WebDeps, h: WebHelpers) {
   return (
     new Elysia()
       // GET /assets/live.js — versioned by its path's ?v=, so it may be cached for good.

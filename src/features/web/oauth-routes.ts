@@ -2,7 +2,7 @@
 // They reuse the web app's session, CSRF and error-page helpers handed over by webRoutes.
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
-import type { Services } from "../../services.ts";
+import type { WebDeps } from "./deps.ts";
 import { contentSecurityPolicy } from "./assets.ts";
 import { pageResponse, type Flash, type LayoutUser } from "./html.ts";
 import { formField, redirect, signInFirst } from "./http.ts";
@@ -34,7 +34,7 @@ function consentCsp(redirectUri: string): string {
   return contentSecurityPolicy().replace("form-action 'self'", `form-action 'self' ${new URL(redirectUri).origin}`);
 }
 
-export function oauthWebRoutes(s: Services, h: WebHelpers) {
+export function oauthWebRoutes(s: WebDeps, h: WebHelpers) {
   const { oauth } = s;
   return (
     new Elysia()

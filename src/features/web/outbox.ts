@@ -2,7 +2,7 @@
 // is configured, listed and readable in the browser.
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
-import type { Services } from "../../services.ts";
+import type { WebDeps } from "./deps.ts";
 import { createOutboxReader, type OutboxMessage } from "../mail/outbox-reader.ts";
 import { html, layout, pageResponse, type LayoutUser } from "./html.ts";
 import type { WebHelpers } from "./oauth-routes.ts";
@@ -30,7 +30,7 @@ function messagePage(user: LayoutUser, name: string, eml: string) {
   return layout({ title: name, user, body });
 }
 
-export function outboxWebRoutes(s: Services, h: WebHelpers) {
+export function outboxWebRoutes(s: WebDeps, h: WebHelpers) {
   const reader = createOutboxReader({ runs: s.workflows.runsRepo, dataDir: s.config.dataDir });
   return (
     new Elysia()

@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import { AppError, ERROR_CODES, type ErrorCode } from "../../errors.ts";
 import { metaOf } from "../../http/context.ts";
-import type { Services } from "../../services.ts";
+import type { WebDeps } from "./deps.ts";
 import { nextKey } from "../../paging.ts";
 import { faviconRoutes } from "./favicon.ts";
 import { checkOrigin, isCsrfToken, newCsrfToken, requireToken } from "./csrf.ts";
@@ -68,7 +68,7 @@ function fieldErrors(e: AppError): FieldErrors {
 
 const failed = (e: unknown, ...codes: string[]): e is AppError => e instanceof AppError && codes.includes(e.code);
 
-export function webRoutes(s: Services) {
+export function webRoutes(s: WebDeps) {
   const web = createWebService({ accounts: s.accounts, keys: s.keys, config: s.config, clock: s.clock });
   const secure = s.config.secureCookies;
   const baseUrl = s.config.baseUrl;

@@ -12,11 +12,8 @@ export interface Accepted {
   replayed: boolean;
 }
 
-export interface DeliveryDeps {
-  db: Transactor;
-  repo: WebhooksRepo;
-  clock: Clock;
-  dedupeWindowMs: number;
+/** The port a delivery starts workflow runs through; the workflows feature implements it. */
+export interface WebhookTrigger {
   /** Active workflows listening on the token. */
   workflowsFor(tokenId: string): Promise<string[]>;
   /** Starts a run inside the current transaction (with its own job unless `job` is false); null when the workflow is gone. */
@@ -26,6 +23,13 @@ export interface DeliveryDeps {
   ): Promise<string | null>;
   /** One job that starts many runs, inside the current transaction. */
   startJob(runIds: string[]): Promise<void>;
+}
+
+export interface DeliveryDeps extends WebhookTrigger {
+  db: Transactor;
+  repo: WebhooksRepo;
+  clock: Clock;
+  dedupeWindowMs: number;
 }
 
 export function createDeliveries(deps: DeliveryDeps) {

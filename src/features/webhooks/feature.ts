@@ -1,39 +1,41 @@
-// Wires incoming webhooks: deliveries start one run per active workflow of the token.
+// The webhooks feature: token service and incoming deliveries. A delivery is one workflow trigger,
+// reached through the narrow WebhookTrigger port the composition root wires (no workflows internals).
+import type { Config } from "../../config.ts";
 import type { Transactor } from "../../db/port.ts";
 import type { Clock } from "../../time.ts";
-import { DEDUPE_WINDOW_MS, type WorkflowsFeature } from "../workflows/feature.ts";
-import { createDeliveries } from "./deliveries.ts";
+import type { FeatureWith } from "../feature.ts";
+import { createDeliveries, type WebhookTrigger } from "./deliveries.ts";
+import { incomingWebhookRoutes } from "./incoming.ts";
 import type { WebhooksRepo } from "./repo.ts";
 import type { WebhookTokensService } from "./service.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+/** Deliveries are kept (and deduplicated) for a day of webhook-id / Idempotency-Key. */
+export const DEDUPE_WINDOW_MS = DAY;
 
 export function createWebhooksFeature(d: {
   db: Transactor;
   repo: WebhooksRepo;
   clock: Clock;
+  config: Config;
   tokens: WebhookTokensService;
-  workflows: WorkflowsFeature;
+  trigger: WebhookTrigger;
 }) {
   const deliveries = createDeliveries({
     db: d.db,
     repo: d.repo,
     clock: d.clock,
     dedupeWindowMs: DEDUPE_WINDOW_MS,
-    workflowsFor: (tokenId) => d.workflows.repo.forToken(tokenId),
-    startRun: (r, job) =>
-      d.workflows.runs.start(
-        {
-          userId: r.userId,
-          workflowId: r.workflowId,
-          triggerType: "webhook",
-          trigger: r.trigger,
-          meta: { delivery_id: r.deliveryId },
-          depth: 0,
-          chain: [],
-        },
-        { job },
-      ),
-    startJob: (runIds) => d.workflows.runs.enqueueStart(runIds),
+    ...d.trigger,
   });
-  return { deliveries, tokens: d.tokens };
+  const routes = incomingWebhookRoutes({
+    tokens: d.tokens,
+    deliveries,
+    clock: d.clock,
+    perMinute: d.config.rateLimit.webhookPerMinute,
+    maxBytes: d.config.workflows.webhookMaxBytes,
+    maxDepth: d.config.http.maxJsonDepth,
+  });
+  return { name: "webhooks", service: d.tokens, routes, deliveries } satisfies FeatureWith<WebhookTokensService>;
 }
 export type WebhooksFeature = ReturnType<typeof createWebhooksFeature>;

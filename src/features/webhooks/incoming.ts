@@ -3,7 +3,6 @@ import { Elysia, t } from "elysia";
 import { AppError } from "../../errors.ts";
 import { readJson, type JsonLimits } from "../../http/body.ts";
 import { checkRate, createRateLimiter } from "../../http/rate-limiter.ts";
-import type { Services } from "../../services.ts";
 import type { Clock } from "../../time.ts";
 import type { Deliveries } from "./deliveries.ts";
 import type { WebhookTokensService } from "./service.ts";
@@ -115,16 +114,4 @@ export function incomingWebhookRoutes(deps: IncomingDeps) {
         },
       )
   );
-}
-
-/** The public endpoint, mounted at the top level (no API key). */
-export function webhookIngressRoutes(s: Services) {
-  return incomingWebhookRoutes({
-    tokens: s.webhookTokens,
-    deliveries: s.webhooks.deliveries,
-    clock: s.clock,
-    perMinute: s.config.rateLimit.webhookPerMinute,
-    maxBytes: s.config.workflows.webhookMaxBytes,
-    maxDepth: s.config.http.maxJsonDepth,
-  });
 }

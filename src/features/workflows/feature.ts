@@ -1,8 +1,8 @@
-// Wires the workflows feature: definitions, runs, the step executor, the event dispatcher, their jobs.
+// The workflows feature: definitions, runs, the step executor, the event dispatcher, their jobs, the
+// /api/v1 routes (workflows, runs, webhook tokens) and the trigger that webhook deliveries start runs through.
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { Queue } from "../../jobs/queue.ts";
-import type { Runner } from "../../jobs/runner.ts";
 import { defineJob } from "../../jobs/types.ts";
 import type { Logger } from "../../log.ts";
 import type { SafeFetch } from "../../net/safe-fetch.ts";
@@ -12,6 +12,7 @@ import { isTriggerType, type EventsService } from "../events/service.ts";
 import type { NotebooksService } from "../notebooks/service.ts";
 import type { SourcesService } from "../sources/service.ts";
 import type { WebhookTokensService } from "../webhooks/service.ts";
+import type { FeatureWith } from "../feature.ts";
 import type { ActionDeps } from "./actions/types.ts";
 import { createDispatcher, DISPATCH_JOB } from "./dispatcher.ts";
 import { createExecutor } from "./executor.ts";
@@ -20,13 +21,12 @@ import { createWorkflowsRepo } from "./repo.ts";
 import { createRuns, START_JOB, STEP_JOB } from "./runs.ts";
 import { createRunsRepo } from "./runs-repo.ts";
 import { createRunEvents } from "./run-events.ts";
-import { createWorkflowsService } from "./service.ts";
+import { workflowApiRoutes } from "./routes.ts";
+import { createWorkflowsService, type WorkflowsService } from "./service.ts";
 
 export const PRUNE_JOB = "workflow.prune";
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
-/** Deliveries are kept for the dedupe window of webhook-id / Idempotency-Key. */
-export const DEDUPE_WINDOW_MS = DAY;
 
 export interface WorkflowsFeatureDeps {
   config: Config;
@@ -34,14 +34,13 @@ export interface WorkflowsFeatureDeps {
   clock: Clock;
   logger: Logger;
   queue: Queue;
-  runner: Runner;
   events: EventsService;
   sources: SourcesService;
   notebooks: NotebooksService;
   safeFetch: SafeFetch;
   tokens: WebhookTokensService;
-  /** Removes deliveries received before the cut-off (ms), up to a batch; returns how many. */
-  pruneDeliveries(before: number): Promise<number>;
+  /** Removes a batch of webhook deliveries past their dedupe window as of `now` (ms); returns how many. */
+  pruneDeliveries(now: number): Promise<number>;
   /** Services that later action modules need (mail, feeds, podcasts), added to ActionDeps by them. */
   actionDeps?: Partial<ActionDeps>;
 }
@@ -100,22 +99,18 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
     const runCut = new Date(now - d.config.workflows.runRetentionDays * DAY).toISOString();
     return {
       runs: await inBatches(() => runsRepo.prune(runCut)),
-      deliveries: await inBatches(() => d.pruneDeliveries(now - DEDUPE_WINDOW_MS)),
+      deliveries: await inBatches(() => d.pruneDeliveries(now)),
     };
   }
 
   const StepPayload = t.Object({ run_id: t.String(), seq: t.Integer({ minimum: 0 }) });
-  d.runner.register(
-    STEP_JOB,
-    defineJob({ payload: StepPayload, handle: (p, ctx) => executor.runStep(p.run_id, p.seq, ctx) }),
-  );
   const StartPayload = t.Object({ run_ids: t.Array(t.String(), { maxItems: 10_000 }) });
-  d.runner.register(
-    START_JOB,
-    defineJob({ payload: StartPayload, handle: (p, ctx) => executor.startRuns(p.run_ids, ctx) }),
-  );
-  d.runner.register(DISPATCH_JOB, defineJob({ handle: async () => void (await dispatcher.runOnce()) }));
-  d.runner.register(PRUNE_JOB, defineJob({ handle: async () => void (await prune()), maxAttempts: 3 }));
+  const jobs = {
+    [STEP_JOB]: defineJob({ payload: StepPayload, handle: (p, ctx) => executor.runStep(p.run_id, p.seq, ctx) }),
+    [START_JOB]: defineJob({ payload: StartPayload, handle: (p, ctx) => executor.startRuns(p.run_ids, ctx) }),
+    [DISPATCH_JOB]: defineJob({ handle: async () => void (await dispatcher.runOnce()) }),
+    [PRUNE_JOB]: defineJob({ handle: async () => void (await prune()), maxAttempts: 3 }),
+  };
   // Run events (run.*) only feed the live stream: they never wake the dispatcher, or every step
   // would queue a dispatch job that finds nothing to start.
   d.events.onRecorded((types) => {
@@ -125,7 +120,38 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
   // (kick reports its own failures, so nothing is left to await).
   void dispatcher.kick();
 
-  return { service, runs, dispatcher, executor, prune, repo, runsRepo };
+  /** How an incoming webhook starts runs: the webhooks feature sees only this, never repo or runs. */
+  const webhookTrigger = {
+    workflowsFor: (tokenId: string) => repo.forToken(tokenId),
+    startRun: (r: { userId: string; workflowId: string; trigger: unknown; deliveryId: string }, job: boolean) =>
+      runs.start(
+        {
+          userId: r.userId,
+          workflowId: r.workflowId,
+          triggerType: "webhook",
+          trigger: r.trigger,
+          meta: { delivery_id: r.deliveryId },
+          depth: 0,
+          chain: [],
+        },
+        { job },
+      ),
+    startJob: (runIds: string[]) => runs.enqueueStart(runIds),
+  };
+
+  return {
+    name: "workflows",
+    service,
+    api: workflowApiRoutes({ workflows: service, runs, webhookTokens: d.tokens }),
+    jobs,
+    runs,
+    dispatcher,
+    executor,
+    prune,
+    repo,
+    runsRepo,
+    webhookTrigger,
+  } satisfies FeatureWith<WorkflowsService>;
 }
 export type WorkflowsFeature = ReturnType<typeof createWorkflowsFeature>;
 

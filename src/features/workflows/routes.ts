@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
 import { listOf, ListQuery, withLink } from "../../http/pagination.ts";
 import { secretOnce } from "../../http/secret-once.ts";
-import type { Services } from "../../services.ts";
+import type { WebhookTokensService } from "../webhooks/service.ts";
 import { webhookTokenRoutes } from "../webhooks/routes.ts";
 import type { Runs } from "./runs.ts";
 import { ReplayQuery, RunPublic, WorkflowCreate, WorkflowPublic, WorkflowUpdate } from "./schema.ts";
@@ -147,9 +147,9 @@ export function runRoutes(runs: Runs) {
 }
 
 /** Everything of this feature under /api/v1: workflows, runs and webhook tokens. */
-export function workflowApiRoutes(s: Services) {
+export function workflowApiRoutes(s: { workflows: WorkflowsService; runs: Runs; webhookTokens: WebhookTokensService }) {
   return new Elysia()
-    .use(workflowRoutes(s.workflows.service, s.workflows.runs))
-    .use(runRoutes(s.workflows.runs))
+    .use(workflowRoutes(s.workflows, s.runs))
+    .use(runRoutes(s.runs))
     .use(webhookTokenRoutes(s.webhookTokens));
 }

@@ -2,7 +2,7 @@
 // remove and reorder actions by posting the whole form (no JavaScript needed).
 import { Elysia } from "elysia";
 import { AppError, type FieldError } from "../../../errors.ts";
-import type { Services } from "../../../services.ts";
+import type { WebDeps } from "../deps.ts";
 import type { WorkflowPublic } from "../../workflows/schema.ts";
 import { formField, redirect } from "../http.ts";
 import { here, lf, signInFirst } from "../library/common.ts";
@@ -22,7 +22,7 @@ const validationErrors = (e: unknown): FieldError[] | undefined =>
     ? (e.extra.errors ?? [{ path: "", message: e.detail ?? e.message }])
     : undefined;
 
-export function editorWebRoutes(s: Services, h: WebHelpers) {
+export function editorWebRoutes(s: WebDeps, h: WebHelpers) {
   const wfs = s.workflows.service;
 
   async function render(

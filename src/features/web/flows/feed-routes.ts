@@ -1,6 +1,6 @@
 // Web routes for Settings → Feeds: the list of watches, "Poll now" and delete (asks first).
 import { Elysia } from "elysia";
-import type { Services } from "../../../services.ts";
+import type { WebDeps } from "../deps.ts";
 import type { Flash } from "../html.ts";
 import { redirect } from "../http.ts";
 import { cursorOf, flashOf, here, signInFirst } from "../library/common.ts";
@@ -28,7 +28,7 @@ function notice(query: Record<string, string | undefined>): Flash | undefined {
   );
 }
 
-export function feedWebRoutes(s: Services, h: WebHelpers) {
+export function feedWebRoutes(s: WebDeps, h: WebHelpers) {
   const feeds = s.feeds;
 
   return (

@@ -1,7 +1,7 @@
 // Web routes for runs: one run with its steps, and replay from the failed step or from the start.
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors.ts";
-import type { Services } from "../../../services.ts";
+import type { WebDeps } from "../deps.ts";
 import type { WorkflowPublic } from "../../workflows/schema.ts";
 import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
@@ -14,7 +14,7 @@ const NOTICES: Record<string, Flash> = {
   replayed: { kind: "ok", text: "Replay started. This is the new run." },
 };
 
-export function runWebRoutes(s: Services, h: WebHelpers) {
+export function runWebRoutes(s: WebDeps, h: WebHelpers) {
   const runs = s.workflows.runs;
 
   async function workflowOf(me: SignedIn, id: string): Promise<WorkflowPublic | null> {

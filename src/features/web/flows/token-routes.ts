@@ -2,7 +2,7 @@
 // old URL stops at once) and delete (refused while a workflow uses the token).
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors.ts";
-import type { Services } from "../../../services.ts";
+import type { WebDeps } from "../deps.ts";
 import { newCsrfToken } from "../csrf.ts";
 import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
@@ -20,7 +20,7 @@ const NOTICES: Record<string, Flash> = {
   deleted: { kind: "ok", text: "The token was deleted; its URL no longer works." },
 };
 
-export function tokenWebRoutes(s: Services, h: WebHelpers) {
+export function tokenWebRoutes(s: WebDeps, h: WebHelpers) {
   const tokens = s.webhookTokens;
   // Create forms already answered: a resubmitted (reloaded) form must not make a second token.
   const usedForms = new Map<string, number>();

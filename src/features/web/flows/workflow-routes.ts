@@ -1,6 +1,6 @@
 // Web routes for workflows: the list, one workflow with its runs, activate/deactivate and delete.
 import { Elysia } from "elysia";
-import type { Services } from "../../../services.ts";
+import type { WebDeps } from "../deps.ts";
 import type { TokenPublic } from "../../webhooks/schema.ts";
 import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
@@ -22,13 +22,13 @@ const NOTICES: Record<string, Flash> = {
   deleted: { kind: "ok", text: "The workflow and its run history were deleted." },
 };
 
-export async function tokenMap(s: Services, me: SignedIn): Promise<Map<string, TokenPublic>> {
+export async function tokenMap(s: WebDeps, me: SignedIn): Promise<Map<string, TokenPublic>> {
   return new Map((await s.webhookTokens.list(me.actor, { limit: 500 })).data.map((t) => [t.id, t]));
 }
 
 /** One workflow's page; also the answer to a save that made a webhook token (its URL shown once). */
 export async function workflowPageResponse(
-  s: Services,
+  s: WebDeps,
   h: WebHelpers,
   me: SignedIn,
   id: string,
@@ -47,7 +47,7 @@ export async function workflowPageResponse(
   });
 }
 
-export function workflowWebRoutes(s: Services, h: WebHelpers) {
+export function workflowWebRoutes(s: WebDeps, h: WebHelpers) {
   const wfs = s.workflows.service;
 
   return (

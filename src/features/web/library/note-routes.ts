@@ -1,7 +1,7 @@
 // Web routes for notes: list, write, view and edit, download as Markdown, delete.
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors.ts";
-import type { Services } from "../../../services.ts";
+import type { WebDeps } from "../deps.ts";
 import { nextKey } from "../../../paging.ts";
 import type { Actor } from "../../../actor.ts";
 import { contentDisposition, slugify } from "../../notebooks/export.ts";
@@ -40,7 +40,7 @@ type ValidNote = {
   errors: NonNullable<NoteForm["errors"]>;
 };
 
-export function noteWebRoutes(s: Services, h: WebHelpers) {
+export function noteWebRoutes(s: WebDeps, h: WebHelpers) {
   const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
 
   /** The newest sources plus the given ones (linked or checked), so a checked box never disappears. */

@@ -1,6 +1,6 @@
 // Web routes for notebooks: list and create, one notebook (rename, remove sources, delete) and its zip export.
 import { Elysia } from "elysia";
-import type { Services } from "../../../services.ts";
+import type { WebDeps } from "../deps.ts";
 import { contentDisposition } from "../../notebooks/export.ts";
 import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
@@ -30,7 +30,7 @@ function readForm(body: unknown): { name: string; description: string; errors: N
   return { name, description, errors };
 }
 
-export function notebookWebRoutes(s: Services, h: WebHelpers) {
+export function notebookWebRoutes(s: WebDeps, h: WebHelpers) {
   async function listResponse(
     me: SignedIn,
     before: string | undefined,

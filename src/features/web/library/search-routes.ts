@@ -1,7 +1,7 @@
 // Web routes for search (GET, no side effects) and ask (POST: it spends credits).
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors.ts";
-import type { Services } from "../../../services.ts";
+import type { WebDeps } from "../deps.ts";
 import { SEARCH_MODES } from "../../search/schema.ts";
 import { formField, redirect } from "../http.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
@@ -38,7 +38,7 @@ function readQuery(query: Record<string, string | undefined>): SearchQuery {
   return { q: (query.q ?? "").trim().slice(0, MAX_QUERY), mode, type, notebook };
 }
 
-export function searchWebRoutes(s: Services, h: WebHelpers) {
+export function searchWebRoutes(s: WebDeps, h: WebHelpers) {
   async function render(me: SignedIn, p: Omit<SearchPageInput, "user" | "notebooks">): Promise<Response> {
     return searchPage({
       user: h.layoutUser(me),

@@ -1,12 +1,12 @@
 // HTML fragments the live-updates script swaps into the library list: one source's row as it is now.
 import { Elysia } from "elysia";
-import type { Services } from "../../../services.ts";
+import type { WebDeps } from "../deps.ts";
 import { pageHeaders } from "../html.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import { signInFirst, PICKER_LIMIT } from "./common.ts";
 import { sourceRow } from "./source-pages.ts";
 
-export function sourceFragmentRoutes(s: Services, h: WebHelpers) {
+export function sourceFragmentRoutes(s: WebDeps, h: WebHelpers) {
   return (
     new Elysia()
       // GET /library/sources/:id/row — the <li> of the library list (404 once the source is gone)

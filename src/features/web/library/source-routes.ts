@@ -1,7 +1,7 @@
 // Web routes for sources: the library list, saving a link, the reader, notebooks, refetch and delete.
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors.ts";
-import type { Services } from "../../../services.ts";
+import type { WebDeps } from "../deps.ts";
 import type { Actor } from "../../../actor.ts";
 import { SOURCE_STATUSES } from "../../sources/schema.ts";
 import { nextKey } from "../../../paging.ts";
@@ -48,7 +48,7 @@ const SAVED_CURSOR = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\|src_[0-9A-Z]{26}$
 const LINKED_NOTES = 20;
 const MAX_QUESTION = 2000;
 
-export function sourceWebRoutes(s: Services, h: WebHelpers) {
+export function sourceWebRoutes(s: WebDeps, h: WebHelpers) {
   const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
 
   async function listResponse(

@@ -2,7 +2,7 @@
 // page, its audio for the player (the session cookie stands in for the API key) and deletion.
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors.ts";
-import type { Services } from "../../../services.ts";
+import type { WebDeps } from "../deps.ts";
 import { nextKey } from "../../../paging.ts";
 import type { Actor } from "../../../actor.ts";
 import { audioResponse } from "../../podcasts/audio-response.ts";
@@ -35,7 +35,7 @@ const NOTICES: Record<string, Flash> = {
   deleted: { kind: "ok", text: "The episode was deleted." },
 };
 
-export function podcastWebRoutes(s: Services, h: WebHelpers) {
+export function podcastWebRoutes(s: WebDeps, h: WebHelpers) {
   async function choices(actor: Actor, chosen: string[]): Promise<PickableSource[]> {
     const rows = (await s.sources.list(actor, { limit: SOURCE_CHOICES, status: "ready" })).data;
     const listed = new Set(rows.map((r) => r.id));

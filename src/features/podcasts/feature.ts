@@ -1,50 +1,48 @@
-// Wires the podcasts feature: service, script writer (model or builtin), audio encoder, job and ready-hook.
+// The podcasts feature: service, script writer (model or builtin), audio encoder, the generation job,
+// the source-ready listener (episodes waiting for a source) and /api/v1/podcasts.
+import { t } from "elysia";
 import type { AI } from "../../ai/select.ts";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/port.ts";
 import type { Queue } from "../../jobs/queue.ts";
-import type { Runner } from "../../jobs/runner.ts";
+import { defineJob } from "../../jobs/types.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
+import type { FeatureWith } from "../feature.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
-import type { ReadyHook } from "../sources/ingest.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
 import { createAudioEncoder } from "./audio/encoder.ts";
-import { createPodcastGenerator } from "./generate.ts";
-import { registerPodcastJobs } from "./jobs.ts";
+import { createPodcastGenerator, GENERATION_ATTEMPTS } from "./generate.ts";
 import { createPodcastsRepo } from "./repo.ts";
+import { podcastRoutes } from "./routes.ts";
 import { createBuiltinScriptWriter } from "./script/builtin.ts";
 import { createOpenAIScriptWriter } from "./script/openai.ts";
-import { createPodcastsService } from "./service.ts";
+import { createPodcastsService, GENERATE_JOB } from "./service.ts";
 
-export interface PodcastsSetupDeps {
+export interface PodcastsFeatureDeps {
   config: Config;
   db: Db;
   clock: Clock;
   logger: Logger;
   events: EventsService;
   credits: CreditsService;
-  queue: Queue;
-  runner: Runner;
+  queue: Pick<Queue, "enqueue" | "get">;
   ai: AI;
   sources: SourcesRepo;
   notebooks: NotebooksRepo;
-  onSourceReady: ReadyHook[];
 }
 
-export function setupPodcasts(d: PodcastsSetupDeps) {
+export function createPodcastsFeature(d: PodcastsFeatureDeps) {
   const repo = createPodcastsRepo(d.db);
-  const service = createPodcastsService({ ...d, repo });
+  const base = createPodcastsService({ ...d, repo });
   // Worker threads start on first use, so building this costs nothing until an episode is made.
   const encoder = createAudioEncoder();
   const writer = d.ai.chat.complete ? createOpenAIScriptWriter({ chat: d.ai.chat }) : createBuiltinScriptWriter();
   const generator = createPodcastGenerator({ ...d, repo, writer, speech: d.ai.speech, encoder });
-  registerPodcastJobs(d.runner, generator);
-  d.onSourceReady.push((actor, row) => service.onSourceReady(actor, row));
-  return {
-    ...service,
+  const service = {
+    ...base,
     generator,
     writer,
     encoder,
@@ -53,5 +51,21 @@ export function setupPodcasts(d: PodcastsSetupDeps) {
       await Promise.all([encoder.close(), d.ai.speech.close?.()]);
     },
   };
+  return {
+    name: "podcasts",
+    service,
+    api: podcastRoutes({ podcasts: base }),
+    jobs: {
+      [GENERATE_JOB]: defineJob({
+        payload: t.Object({ podcast_id: t.String() }),
+        // One spare attempt: after a crash on the last real one, the handler still marks the episode failed.
+        maxAttempts: GENERATION_ATTEMPTS + 1,
+        backoff: (attempt) => Math.min(120_000, 5_000 * 2 ** (attempt - 1)),
+        handle: (p, ctx) => generator.generate(p.podcast_id, { attempt: ctx.attempt, signal: ctx.signal }),
+      }),
+    },
+    listeners: { sourceReady: (actor, row) => base.onSourceReady(actor, row) },
+  } satisfies FeatureWith<typeof service>;
 }
-export type Podcasts = ReturnType<typeof setupPodcasts>;
+export type PodcastsFeature = ReturnType<typeof createPodcastsFeature>;
+export type Podcasts = PodcastsFeature["service"];

@@ -1,12 +1,16 @@
-// Builds the imports feature and registers its job: the composition root calls these.
-import { t } from "elysia";
-import type { Runner } from "../../jobs/runner.ts";
+// The imports feature: the import service and its job, /api/v1/imports and /api/v1/export, and the
+// feed watcher that turns an OPML file's feeds into ordinary workflows.
+import { Elysia, t } from "elysia";
+import type { Actor } from "../../actor.ts";
 import { defineJob } from "../../jobs/types.ts";
 import { walk } from "../../paging.ts";
-import type { Actor } from "../../actor.ts";
+import type { AccountsService } from "../accounts/service.ts";
+import type { Feature } from "../feature.ts";
 import type { FeedsService } from "../feeds/service.ts";
 import type { WorkflowsService } from "../workflows/service.ts";
 import type { FeedWatcher } from "./apply.ts";
+import type { ExportDeps } from "./export.ts";
+import { exportRoutes, importRoutes } from "./routes.ts";
 import { createImportsService, IMPORT_JOB, type ImportsDeps, type ImportsService } from "./service.ts";
 
 /**
@@ -40,17 +44,20 @@ export function importFeedWatcher(feeds: FeedsService, workflows: WorkflowsServi
   };
 }
 
-export function createImports(deps: ImportsDeps): ImportsService {
-  return createImportsService(deps);
-}
-
-export function registerImportJob(runner: Runner, service: ImportsService): void {
-  runner.register(
-    IMPORT_JOB,
-    defineJob({
-      payload: t.Object({ import_id: t.String() }),
-      maxAttempts: 5,
-      handle: (p, ctx) => service.run(p.import_id, ctx.signal),
-    }),
-  );
+export function createImportsFeature(
+  d: ImportsDeps & { exports: ExportDeps & { accounts: Pick<AccountsService, "userById"> } },
+): Feature<ImportsService> {
+  const service = createImportsService(d);
+  return {
+    name: "imports",
+    service,
+    api: new Elysia().use(importRoutes({ imports: service })).use(exportRoutes(d.exports)),
+    jobs: {
+      [IMPORT_JOB]: defineJob({
+        payload: t.Object({ import_id: t.String() }),
+        maxAttempts: 5,
+        handle: (p, ctx) => service.run(p.import_id, ctx.signal),
+      }),
+    },
+  };
 }

@@ -1,4 +1,4 @@
-// Builds the feeds feature from its dependencies: repo, poller, service and the scheduler's dispatcher.
+// The feeds feature: repo, poller, service, the scheduler's dispatcher, the poll job and /api/v1/feeds.
 import type { Db } from "../../db/port.ts";
 import type { Logger } from "../../log.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
@@ -6,14 +6,16 @@ import type { Scheduler } from "../../jobs/scheduler.ts";
 import type { SafeFetch } from "../../net/safe-fetch.ts";
 import type { Clock } from "../../time.ts";
 import type { SourcesService } from "../sources/service.ts";
-import { createFeedDispatcher } from "./dispatch.ts";
+import type { FeatureWith } from "../feature.ts";
+import { createFeedDispatcher, feedJobs } from "./dispatch.ts";
 import { createHostGate } from "./host-gate.ts";
 import { createPoller } from "./poller.ts";
 import { createFeedsRepo } from "./repo.ts";
-import { createFeedsService } from "./service.ts";
+import { feedRoutes } from "./routes.ts";
+import { createFeedsService, type FeedsService } from "./service.ts";
 import { YOUTUBE, type VideoSite } from "./video.ts";
 
-export { FEED_POLL_JOB, registerFeedJobs } from "./dispatch.ts";
+export { FEED_POLL_JOB } from "./dispatch.ts";
 export type { FeedsService, WatchOutput } from "./service.ts";
 export type { PollResult } from "./poller.ts";
 
@@ -32,7 +34,7 @@ export interface FeedsDeps {
   videoSite?: VideoSite;
 }
 
-export function createFeeds(deps: FeedsDeps) {
+export function createFeedsFeature(deps: FeedsDeps) {
   const videoSite = deps.videoSite ?? YOUTUBE;
   const repo = createFeedsRepo(deps.db);
   const poller = createPoller({
@@ -64,6 +66,14 @@ export function createFeeds(deps: FeedsDeps) {
     hostSpacingMs: deps.hostSpacingMs,
     videoSite,
   });
-  return { repo, poller, service, dispatcher };
+  return {
+    name: "feeds",
+    service,
+    api: feedRoutes({ feeds: service }),
+    jobs: feedJobs({ poller }),
+    repo,
+    poller,
+    dispatcher,
+  } satisfies FeatureWith<FeedsService>;
 }
-export type Feeds = ReturnType<typeof createFeeds>;
+export type FeedsFeature = ReturnType<typeof createFeedsFeature>;

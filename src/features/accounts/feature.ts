@@ -1,0 +1,20 @@
+// The accounts feature: users and sessions, and /api/v1/me (with the caller's credit balance).
+import type { Config } from "../../config.ts";
+import type { ChangeWatch } from "../../db/change-watch.ts";
+import type { Clock } from "../../time.ts";
+import type { CreditsService } from "../credits/service.ts";
+import type { Feature } from "../feature.ts";
+import type { AccountsRepo } from "./repo.ts";
+import { accountRoutes } from "./routes.ts";
+import { type AccountsService, createAccountsService } from "./service.ts";
+
+export function createAccountsFeature(d: {
+  repo: AccountsRepo;
+  clock: Clock;
+  config: Config;
+  changes: ChangeWatch;
+  credits: CreditsService;
+}): Feature<AccountsService> {
+  const service = createAccountsService(d);
+  return { name: "accounts", service, api: accountRoutes({ accounts: service, credits: d.credits }) };
+}

@@ -1,0 +1,18 @@
+// The OAuth feature: the authorization server for MCP clients (metadata, registration, tokens).
+import type { Config } from "../../config.ts";
+import type { Transactor } from "../../db/port.ts";
+import type { Clock } from "../../time.ts";
+import type { Feature } from "../feature.ts";
+import type { OAuthRepo } from "./repo.ts";
+import { oauthRoutes } from "./routes.ts";
+import { createOAuthService, type OAuthService } from "./service.ts";
+
+export function createOAuthFeature(d: {
+  repo: OAuthRepo;
+  db: Transactor;
+  clock: Clock;
+  config: Config;
+}): Feature<OAuthService> {
+  const service = createOAuthService(d);
+  return { name: "oauth", service, routes: oauthRoutes({ oauth: service, config: d.config }) };
+}

@@ -1,0 +1,77 @@
+// The search feature: chunks and vectors, the indexer and its embedding jobs, search and ask, the
+// listeners that index sources and notes as they change, and /api/v1/search + /ask.
+import type { AI } from "../../ai/select.ts";
+import type { Config } from "../../config.ts";
+import type { Db } from "../../db/port.ts";
+import type { JobEnqueuer } from "../../jobs/port.ts";
+import type { Logger } from "../../log.ts";
+import type { CreditsService } from "../credits/service.ts";
+import type { FeatureWith } from "../feature.ts";
+import type { NotebooksRepo } from "../notebooks/repo.ts";
+import type { SourcesRepo } from "../sources/repo.ts";
+import { parseTags } from "../sources/service.ts";
+import type { SourceRow } from "../../db/schema/index.ts";
+import { createAskService } from "./ask.ts";
+import { createChunksRepo } from "./chunks-repo.ts";
+import { createIndexer } from "./indexer.ts";
+import { searchRoutes } from "./routes.ts";
+import { createSearchService, type SearchService } from "./service.ts";
+import { createVectorIndex } from "./vectors.ts";
+
+export interface SearchFeatureDeps {
+  config: Config;
+  db: Db;
+  jobs: JobEnqueuer;
+  logger: Logger;
+  ai: AI;
+  credits: CreditsService;
+  sources: SourcesRepo;
+  notebooks: NotebooksRepo;
+}
+
+export function createSearchFeature(d: SearchFeatureDeps) {
+  const chunks = createChunksRepo(d.db);
+  const vectors = createVectorIndex(d.db, { memoryBytes: d.config.ai.vectorMemoryMb * 1024 * 1024 });
+  const indexer = createIndexer({ chunks, vectors, jobs: d.jobs, embedder: d.ai.embedder, logger: d.logger });
+  const service = createSearchService({
+    chunks,
+    sources: d.sources,
+    vectors,
+    notebooks: d.notebooks,
+    embedderFor: d.ai.embedderFor,
+  });
+  const ask = createAskService({
+    search: service,
+    chat: d.ai.chat,
+    credits: d.credits,
+    notebooks: d.notebooks,
+    sources: d.sources,
+    config: d.config,
+  });
+  // Tags (kept from imports) are indexed with the text so searching a label finds its sources.
+  const indexSource = (row: SourceRow, background = false) => {
+    const tags = parseTags(row.tags);
+    const markdown = (row.content ?? "") + (tags.length > 0 ? `\n\nTags: ${tags.join(", ")}` : "");
+    return indexer.index(
+      { type: "source", id: row.id, userId: row.userId, title: row.title ?? row.url, markdown },
+      { background },
+    );
+  };
+  return {
+    name: "search",
+    service,
+    api: searchRoutes({ search: service, ask }),
+    jobs: indexer.jobs(),
+    listeners: {
+      // An imported page's first indexing embeds in the background lane; later changes are interactive.
+      sourceReady: (_actor, row) => indexSource(row, row.importId != null),
+      sourceChanged: (row) => indexSource(row),
+      noteSaved: (n) =>
+        indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }),
+    },
+    ask,
+    indexer,
+    vectors,
+  } satisfies FeatureWith<SearchService>;
+}
+export type SearchFeature = ReturnType<typeof createSearchFeature>;
