@@ -1,10 +1,7 @@
 // Owners' binary codes held in memory for vector search (a cache over the vec0 code table).
-import { type CodeStore, codeBytes, createCodeStore } from "./code-store.ts";
+import { type CodeStore, createCodeStore } from "./code-store.ts";
 import type { ModelSlot } from "./vectors.ts";
 import type { VectorsRepo } from "./vectors-repo.ts";
-
-/** Float vectors read per query while loading an owner (each page's blobs are then let go). */
-const FLOAT_PAGE = 16384;
 
 /**
  * Owners' codes in memory, loaded lazily from the code table, kept up to date by this index's own
@@ -52,30 +49,26 @@ export function createCodeCache(repo: VectorsRepo, budget: number) {
         return hit;
       }
       if (tooBig.has(k)) return null;
-      // Each code costs the store at least its bytes, its int8 vector and its rowid: more rows than
-      // this cannot fit, so no more are read (an owner far over the budget is not read whole).
-      const fits = Math.floor(budget / (codeBytes(bits) + slot.dimensions + 8)) + 1;
       const store = createCodeStore(bits, 1024, { dims: slot.dimensions });
-      const codes = await repo.ownerCodes(slot.slot, userId, fits);
-      for (const r of codes) {
+      // Streamed row by row (one read), so loading never holds the owner's rows twice; a store
+      // over the budget stops the read at once (an owner far over it is not read whole).
+      let over = false;
+      await repo.eachOwnerCode(slot.slot, userId, (r) => {
         store.put(r.rowid, r.docType, r.code);
-        if (store.bytes > budget) {
-          tooBig.add(k);
-          return null;
-        }
+        over = store.bytes > budget;
+        return !over;
+      });
+      if (over) {
+        tooBig.add(k);
+        return null;
       }
-      // The float vectors of the chunks just loaded (a code exists for every vector), a page at a time.
-      for (let i = 0; i < codes.length; i += FLOAT_PAGE) {
-        const page = await repo.floatsOf(
-          slot.slot,
-          codes.slice(i, i + FLOAT_PAGE).map((r) => r.rowid),
-        );
-        for (const r of page)
-          store.setVector(r.rowid, new Float32Array(r.e.buffer, r.e.byteOffset, r.e.byteLength / 4));
+      let n = 0;
+      await repo.eachOwnerFloat(slot.slot, userId, (rowid, e) => {
+        store.setVector(rowid, new Float32Array(e.buffer, e.byteOffset, e.byteLength / 4));
         // Each row is a fresh blob the collector does not hurry to free: without this, loading
         // 100k vectors left ~300 MB of garbage behind (peak RSS).
-        if (page.length === FLOAT_PAGE) Bun.gc(false);
-      }
+        if (++n % 16384 === 0) Bun.gc(false);
+      });
       stores.set(k, store);
       for (const other of stores.keys()) {
         if (total() <= budget || other === k) break;

@@ -29,20 +29,29 @@ async function library(perOwner: Record<string, number>) {
   return { db, repo: createVectorsRepo(db), slot, rows, vectorOf };
 }
 
-test("ownerCodes reads only the owner's codes, at most `limit` of them", async () => {
+test("eachOwnerCode visits only the owner's codes and stops when told to", async () => {
   const { repo, slot, rows } = await library({ usr_a: 5, usr_b: 3 });
   const mine = new Set(rows.filter((r) => r.userId === "usr_b").map((r) => r.rowid));
-  const all = await repo.ownerCodes(slot.slot, "usr_b", 100);
+  const all: { rowid: number; docType: string; code: Uint8Array }[] = [];
+  await repo.eachOwnerCode(slot.slot, "usr_b", (r) => all.push(r) > 0);
   expect(new Set(all.map((r) => r.rowid))).toEqual(mine);
   expect(all.every((r) => r.docType === "source" && r.code.byteLength > 0)).toBe(true);
-  expect(await repo.ownerCodes(slot.slot, "usr_a", 2)).toHaveLength(2);
+  let seen = 0;
+  await repo.eachOwnerCode(slot.slot, "usr_a", () => ++seen < 2);
+  expect(seen).toBe(2);
 });
 
-test("floatsOf returns the stored vectors of the asked chunks only", async () => {
-  const { repo, slot, rows, vectorOf } = await library({ usr_a: 4 });
-  const asked = [rows[1]!.rowid, rows[3]!.rowid];
-  const got = (await repo.floatsOf(slot.slot, asked)).sort((x, y) => x.rowid - y.rowid);
-  expect(got.map((r) => r.rowid)).toEqual(asked);
+test("eachOwnerFloat visits the owner's stored vectors only", async () => {
+  const { repo, slot, rows, vectorOf } = await library({ usr_a: 4, usr_b: 2 });
+  const got: { rowid: number; e: Uint8Array }[] = [];
+  await repo.eachOwnerFloat(slot.slot, "usr_a", (rowid, e) => got.push({ rowid, e: e.slice() }));
+  got.sort((x, y) => x.rowid - y.rowid);
+  expect(got.map((r) => r.rowid)).toEqual(
+    rows
+      .filter((r) => r.userId === "usr_a")
+      .map((r) => r.rowid)
+      .sort((x, y) => x - y),
+  );
   for (const r of got) expect([...new Float32Array(r.e.buffer, r.e.byteOffset, 8)]).toEqual([...vectorOf(r.rowid)]);
 });
 

@@ -257,28 +257,30 @@ export function createVectorsRepo(db: Db) {
       return db.query((c) => c.sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version);
     },
     /** Up to `limit` of the owner's binary codes (the cache asks for one more than would fit its budget). */
-    async ownerCodes(
+    /**
+     * Visits the owner's codes one row at a time, inside one read (nothing is collected); `visit`
+     * returns false to stop early. Loading an owner into memory streams through this.
+     */
+    async eachOwnerCode(
       slot: number,
       userId: string,
-      limit: number,
-    ): Promise<{ rowid: number; docType: string; code: Uint8Array }[]> {
-      return db.query((c) =>
-        c.sqlite
-          .query<{ rowid: number; docType: string; code: Uint8Array }, [string, number]>(
-            `SELECT rowid, doc_type docType, embedding code FROM ${indexTable(slot)} WHERE user_id = ? LIMIT ?`,
-          )
-          .all(userId, limit),
-      );
+      visit: (r: { rowid: number; docType: string; code: Uint8Array }) => boolean,
+    ): Promise<void> {
+      await db.query((c) => {
+        const rows = c.sqlite.query<{ rowid: number; docType: string; code: Uint8Array }, [string]>(
+          `SELECT rowid, doc_type docType, embedding code FROM ${indexTable(slot)} WHERE user_id = ?`,
+        );
+        for (const r of rows.iterate(userId)) if (!visit(r)) break;
+      });
     },
-    /** Float vectors of some chunks under a slot (by the unique (chunk_rowid, slot) index). */
-    async floatsOf(slot: number, rowids: number[]): Promise<{ rowid: number; e: Uint8Array }[]> {
-      return db.query((c) =>
-        c.sqlite
-          .query<{ rowid: number; e: Uint8Array }, [number, string]>(
-            "SELECT chunk_rowid rowid, embedding e FROM chunk_vectors WHERE slot = ? AND chunk_rowid IN (SELECT value FROM json_each(?))",
-          )
-          .all(slot, JSON.stringify(rowids)),
-      );
+    /** Visits the owner's float vectors under a slot one row at a time, inside one read. */
+    async eachOwnerFloat(slot: number, userId: string, visit: (rowid: number, e: Uint8Array) => void): Promise<void> {
+      await db.query((c) => {
+        const rows = c.sqlite.query<{ rowid: number; e: Uint8Array }, [number, string]>(
+          "SELECT v.chunk_rowid rowid, v.embedding e FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid WHERE v.slot = ? AND c.user_id = ?",
+        );
+        for (const r of rows.iterate(slot, userId)) visit(r.rowid, r.e);
+      });
     },
   };
 }
