@@ -18,6 +18,7 @@ import { createCreditsFeature } from "./features/credits/feature.ts";
 import { createCreditsRepo } from "./features/credits/repo.ts";
 import { createEventsFeature } from "./features/events/feature.ts";
 import { createEventsRepo } from "./features/events/repo.ts";
+import { watchFeed } from "./features/feeds/action.ts";
 import { createFeedsFeature } from "./features/feeds/feature.ts";
 import { createHealthFeature } from "./features/health/feature.ts";
 import { createHealthRepo } from "./features/health/repo.ts";
@@ -25,6 +26,7 @@ import { createImportsFeature, importFeedWatcher } from "./features/imports/feat
 import { createImportsRepo } from "./features/imports/repo.ts";
 import { createKeysFeature } from "./features/keys/feature.ts";
 import { createKeysRepo } from "./features/keys/repo.ts";
+import { sendEmail } from "./features/mail/action.ts";
 import { createMailFeature } from "./features/mail/feature.ts";
 import { createMcpFeature } from "./features/mcp/feature.ts";
 import { createNotebooksFeature } from "./features/notebooks/feature.ts";
@@ -34,6 +36,7 @@ import { createNotesRepo } from "./features/notes/repo.ts";
 import { createOAuthFeature } from "./features/oauth/feature.ts";
 import { createOAuthRepo } from "./features/oauth/repo.ts";
 import { createPodcastsFeature } from "./features/podcasts/feature.ts";
+import { createPodcast } from "./features/podcasts/workflow-action.ts";
 import { createSearchFeature } from "./features/search/feature.ts";
 import { EMBED_JOB } from "./features/search/indexer.ts";
 import { createExtractor, type Extractor } from "./features/sources/extract/pool.ts";
@@ -45,6 +48,7 @@ import { createWebFeature } from "./features/web/feature.ts";
 import { createWebhooksFeature, DEDUPE_WINDOW_MS } from "./features/webhooks/feature.ts";
 import { createWebhooksRepo } from "./features/webhooks/repo.ts";
 import { createWebhookTokensService } from "./features/webhooks/service.ts";
+import { coreActions } from "./features/workflows/actions/catalog.ts";
 import { createWorkflowsFeature } from "./features/workflows/feature.ts";
 import { createWorkflowsRepo } from "./features/workflows/repo.ts";
 
@@ -108,6 +112,7 @@ export function createServices(deps: CoreDeps) {
   const notebooksRepo = createNotebooksRepo(db);
   const notesRepo = createNotesRepo(db);
   const webhooksRepo = createWebhooksRepo(db);
+  const workflowsRepo = createWorkflowsRepo(db);
 
   // Features, each built after the ones it needs.
   const credits = createCreditsFeature({ repo: createCreditsRepo(db), accounts: accountsRepo, db, clock, config });
@@ -196,7 +201,7 @@ export function createServices(deps: CoreDeps) {
   const webhookTokens = createWebhookTokensService({
     db,
     repo: webhooksRepo,
-    workflows: createWorkflowsRepo(db),
+    workflows: { idsByToken: (tokenIds) => workflowsRepo.idsByToken(tokenIds) },
     changes,
     clock,
     baseUrl: config.baseUrl,
@@ -211,7 +216,8 @@ export function createServices(deps: CoreDeps) {
     sources: sources.service,
     notebooks: notebooks.service,
     safeFetch,
-    tokens: webhookTokens,
+    tokens: { existingIds: (a, ids) => webhookTokens.existingIds(a, ids), create: (a) => webhookTokens.create(a) },
+    actions: [...coreActions, watchFeed, sendEmail, createPodcast],
     pruneDeliveries: (now) => webhooksRepo.pruneDeliveries(now - DEDUPE_WINDOW_MS),
     actionDeps: { feeds: feeds.service, mail: mail.service, podcasts: podcasts.service },
   });

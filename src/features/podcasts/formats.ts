@@ -1,5 +1,5 @@
 // The six podcast presets as data: who speaks (names, roles, voices), the structure, the target length.
-import { DEFAULT_PODCAST_FORMAT, PODCAST_FORMATS, type PodcastFormat } from "./format-names.ts";
+import { DEFAULT_PODCAST_FORMAT, PODCAST_FORMATS, type PodcastFormat } from "../../podcast-formats.ts";
 
 export { DEFAULT_PODCAST_FORMAT, PODCAST_FORMATS, type PodcastFormat };
 

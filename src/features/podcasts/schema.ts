@@ -3,7 +3,7 @@ import { t, type Static } from "elysia";
 import { Cursor, Limit } from "../../http/pagination.ts";
 import { Int, Nullable, oneOf } from "../../http/schema.ts";
 import type { PodcastStatus } from "../../db/schema/index.ts";
-import { PODCAST_FORMATS } from "./format-names.ts";
+import { PODCAST_FORMATS } from "../../podcast-formats.ts";
 
 const SourceId = t.String({ pattern: "^src_[0-9A-Z]{26}$", description: "A source id (src_…)" });
 const NotebookId = t.String({ pattern: "^nb_[0-9A-Z]{26}$", description: "A notebook id (nb_…)" });

@@ -4,7 +4,7 @@ import { t } from "elysia";
 import { actionSchema, asStepFailure, checkRendered, StringList } from "../workflows/actions/base.ts";
 import { StepFailure, type ActionModule } from "../workflows/actions/types.ts";
 import type { Actor } from "../../actor.ts";
-import { PODCAST_FORMATS } from "./format-names.ts";
+import { PODCAST_FORMATS } from "../../podcast-formats.ts";
 import { PodcastCreate, type PodcastPublic } from "./schema.ts";
 
 /** What the action needs of the podcasts feature (the workflow engine passes it in its action deps). */

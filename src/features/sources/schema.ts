@@ -1,6 +1,6 @@
 // TypeBox shapes for sources: what may be sent, and the public view.
 import { t, type Static } from "elysia";
-import { PODCAST_FORMATS } from "../podcasts/format-names.ts";
+import { PODCAST_FORMATS } from "../../podcast-formats.ts";
 import { Cursor, Limit } from "../../http/pagination.ts";
 import { DateTime, Int, oneOf } from "../../http/schema.ts";
 

@@ -1,5 +1,6 @@
-// The webhooks feature: token service and incoming deliveries. A delivery is one workflow trigger,
-// reached through the narrow WebhookTrigger port the composition root wires (no workflows internals).
+// The webhooks feature: token service, its /api/v1/webhook-tokens routes and incoming deliveries. A
+// delivery is one workflow trigger, reached through the narrow WebhookTrigger port the composition
+// root wires (no workflows internals).
 import type { Config } from "../../config.ts";
 import type { Transactor } from "../../db/port.ts";
 import type { Clock } from "../../time.ts";
@@ -7,6 +8,7 @@ import type { FeatureWith } from "../feature.ts";
 import { createDeliveries, type WebhookTrigger } from "./deliveries.ts";
 import { incomingWebhookRoutes } from "./incoming.ts";
 import type { WebhooksRepo } from "./repo.ts";
+import { webhookTokenRoutes } from "./routes.ts";
 import type { WebhookTokensService } from "./service.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -36,6 +38,12 @@ export function createWebhooksFeature(d: {
     maxBytes: d.config.workflows.webhookMaxBytes,
     maxDepth: d.config.http.maxJsonDepth,
   });
-  return { name: "webhooks", service: d.tokens, routes, deliveries } satisfies FeatureWith<WebhookTokensService>;
+  return {
+    name: "webhooks",
+    service: d.tokens,
+    api: webhookTokenRoutes(d.tokens),
+    routes,
+    deliveries,
+  } satisfies FeatureWith<WebhookTokensService>;
 }
 export type WebhooksFeature = ReturnType<typeof createWebhooksFeature>;

@@ -7,7 +7,6 @@ import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
-import type { WorkflowsRepo } from "../workflows/repo.ts";
 import type { WebhooksRepo } from "./repo.ts";
 import type { TokenPublic, TokenWithUrl } from "./schema.ts";
 import {
@@ -23,11 +22,16 @@ export interface ResolvedToken {
   userId: string;
 }
 
+/** Which workflows use each token: the workflows feature owns that table, the root wires this port. */
+export interface TokenUsers {
+  /** Every given token id mapped to the ids of the workflows triggered by it ([] when none). */
+  idsByToken(tokenIds: string[]): Promise<Map<string, string[]>>;
+}
+
 export function createWebhookTokensService(deps: {
   db: Transactor;
   repo: WebhooksRepo;
-  /** Which workflows use a token (the workflows feature's table). */
-  workflows: Pick<WorkflowsRepo, "idsByToken">;
+  workflows: TokenUsers;
   /** Moves when another connection (the CLI) commits: the cache may then be stale. */
   changes: ChangeWatch;
   clock: Clock;

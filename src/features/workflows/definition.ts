@@ -4,7 +4,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { FieldError } from "../../errors.ts";
 import { fieldErrors } from "../../http/validation.ts";
 import type { EventType } from "../events/service.ts";
-import { ACTIONS, ACTION_TYPES } from "./actions/registry.ts";
+import type { ActionCatalog } from "./actions/catalog.ts";
 import type { ValidationContext } from "./actions/types.ts";
 import { type ActionDef, walkActions } from "./paths.ts";
 import { EVENT_FIELDS, eventDataFields, RUN_FIELDS } from "./scope.ts";
@@ -41,6 +41,7 @@ export function checkTrigger(trigger: unknown, ctx: DefinitionContext): FieldErr
 
 /** Shape, availability, ids and limits of every action; templates and references only when those pass. */
 export function checkActions(
+  catalog: ActionCatalog,
   actions: unknown[],
   trigger: Trigger,
   limits: DefinitionLimits,
@@ -52,8 +53,8 @@ export function checkActions(
   walkActions(actions, (action, path, depth) => {
     count++;
     if (!isObject(action)) return void errors.push({ path, message: "must be an object with id and type" });
-    const mod = typeof action.type === "string" ? ACTIONS.get(action.type) : undefined;
-    if (!mod) return void errors.push({ path: `${path}.type`, message: `must be one of: ${ACTION_TYPES.join(", ")}` });
+    const mod = typeof action.type === "string" ? catalog.get(action.type) : undefined;
+    if (!mod) return void errors.push({ path: `${path}.type`, message: `must be one of: ${catalog.types.join(", ")}` });
     if (!mod.available) {
       return void errors.push({ path: `${path}.type`, message: `${mod.type} is not available in this version yet` });
     }
@@ -75,22 +76,27 @@ export function checkActions(
       message: `a workflow may have at most ${limits.maxActions} actions (it has ${count})`,
     });
   if (errors.length > 0) return errors;
-  return checkTemplates(actions as ActionDef[], trigger, new Set(ids.keys()));
+  return checkTemplates(catalog, actions as ActionDef[], trigger, new Set(ids.keys()));
 }
 
-function renderedPart(action: ActionDef): Record<string, unknown> {
-  const skip = new Set(["id", "type", ...(ACTIONS.get(action.type)?.unrendered ?? [])]);
+function renderedPart(catalog: ActionCatalog, action: ActionDef): Record<string, unknown> {
+  const skip = new Set(["id", "type", ...(catalog.get(action.type)?.unrendered ?? [])]);
   return Object.fromEntries(Object.entries(action).filter(([k]) => !skip.has(k)));
 }
 
 /** Syntax of every template, then each reference against the steps that run before and the trigger's names. */
-function checkTemplates(actions: ActionDef[], trigger: Trigger, allIds: Set<string>): FieldError[] {
+function checkTemplates(
+  catalog: ActionCatalog,
+  actions: ActionDef[],
+  trigger: Trigger,
+  allIds: Set<string>,
+): FieldError[] {
   const errors: FieldError[] = [];
   const visit = (list: ActionDef[], base: string, before: Set<string>): Set<string> => {
     const seen = new Set(before);
     list.forEach((action, i) => {
       const path = `${base}[${i}]`;
-      const part = renderedPart(action);
+      const part = renderedPart(catalog, action);
       const syntax = validateTemplates(part, path);
       for (const e of syntax) errors.push({ path: e.jsonPath, message: e.message });
       const refs = syntax.length > 0 ? [] : collectReferences(part, path);

@@ -5,7 +5,7 @@ import { defaultBackoff, RetryLaterError } from "../../jobs/retry.ts";
 import type { JobContext } from "../../jobs/types.ts";
 import type { Clock } from "../../time.ts";
 import { systemActor } from "../../actor.ts";
-import { ACTIONS } from "./actions/registry.ts";
+import type { ActionCatalog } from "./actions/catalog.ts";
 import { StepFailure, type ActionDeps, type ActionModule, type StepEnv, type StepOutcome } from "./actions/types.ts";
 import { actionAt, enterBranch, nextAfter, type ActionDef } from "./paths.ts";
 import type { WorkflowsRepo } from "./repo.ts";
@@ -21,6 +21,8 @@ export interface ExecutorDeps {
   starter: Runs;
   workflows: Pick<WorkflowsRepo, "signingSecret">;
   clock: Clock;
+  /** The action types this engine runs (the composition root's list). */
+  catalog: ActionCatalog;
   actions: Omit<ActionDeps, "startChildRun">;
   /** Told when a run reaches succeeded or failed (retention pruning hooks in here). */
   onFinished?: () => void;
@@ -127,7 +129,7 @@ export function createExecutor(deps: ExecutorDeps) {
     // A transactional next step runs right after this commit in the same job (a crash before it
     // leaves that job unfinished, so it is taken over); an external one gets its own job now.
     const after = next ? actionAt(p.actions, next) : undefined;
-    if (after && ACTIONS.get(after.type)?.mode === "external")
+    if (after && deps.catalog.get(after.type)?.mode === "external")
       await deps.starter.enqueueStep(p.run.id, p.run.step_count + 1);
   }
 
@@ -184,7 +186,7 @@ export function createExecutor(deps: ExecutorDeps) {
     if (!run || run.cursor === null || (run.status !== "queued" && run.status !== "running")) return null;
     const actions = JSON.parse(run.actions_json) as ActionDef[];
     const action = actionAt(actions, run.cursor);
-    const mod = action ? ACTIONS.get(action.type) : undefined;
+    const mod = action ? deps.catalog.get(action.type) : undefined;
     if (!action || !mod) throw new Error(`run ${run.id}: no action at ${run.cursor}`);
     const info = runInfo(run);
     const env: StepEnv = {

@@ -1,5 +1,5 @@
 // The workflows feature: definitions, runs, the step executor, the event dispatcher, their jobs, the
-// /api/v1 routes (workflows, runs, webhook tokens) and the trigger that webhook deliveries start runs through.
+// /api/v1 routes (workflows, runs) and the trigger that webhook deliveries start runs through.
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { Queue } from "../../jobs/queue.ts";
@@ -11,9 +11,9 @@ import { t } from "elysia";
 import { isTriggerType, type EventsService } from "../events/service.ts";
 import type { NotebooksService } from "../notebooks/service.ts";
 import type { SourcesService } from "../sources/service.ts";
-import type { WebhookTokensService } from "../webhooks/service.ts";
 import type { FeatureWith } from "../feature.ts";
-import type { ActionDeps } from "./actions/types.ts";
+import { actionCatalog } from "./actions/catalog.ts";
+import type { ActionDeps, ActionModule } from "./actions/types.ts";
 import { createDispatcher, DISPATCH_JOB } from "./dispatcher.ts";
 import { createExecutor } from "./executor.ts";
 import { createEventsRepo } from "../events/repo.ts";
@@ -22,7 +22,8 @@ import { createRuns, START_JOB, STEP_JOB } from "./runs.ts";
 import { createRunsRepo } from "./runs-repo.ts";
 import { createRunEvents } from "./run-events.ts";
 import { workflowApiRoutes } from "./routes.ts";
-import { createWorkflowsService, type WorkflowsService } from "./service.ts";
+import { workflowSchemas } from "./schema.ts";
+import { createWorkflowsService, type WorkflowsService, type WorkflowTokens } from "./service.ts";
 
 export const PRUNE_JOB = "workflow.prune";
 const HOUR = 60 * 60 * 1000;
@@ -38,7 +39,10 @@ export interface WorkflowsFeatureDeps {
   sources: SourcesService;
   notebooks: NotebooksService;
   safeFetch: SafeFetch;
-  tokens: WebhookTokensService;
+  /** The webhook tokens port (the webhooks feature implements it). */
+  tokens: WorkflowTokens;
+  /** Every action type this engine knows: `coreActions` plus those of other features, in that order. */
+  actions: readonly ActionModule[];
   /** Removes a batch of webhook deliveries past their dedupe window as of `now` (ms); returns how many. */
   pruneDeliveries(now: number): Promise<number>;
   /** Services that later action modules need (mail, feeds, podcasts), added to ActionDeps by them. */
@@ -51,7 +55,8 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
   const runsRepo = createRunsRepo(db);
   const runEvents = createRunEvents({ events: d.events, runs: runsRepo });
   const runs = createRuns({ db, runs: runsRepo, workflows: repo, queue: d.queue, clock: d.clock, runEvents });
-  const service = createWorkflowsService({ db, repo, tokens: d.tokens, config: d.config, clock: d.clock });
+  const catalog = actionCatalog(d.actions);
+  const service = createWorkflowsService({ db, repo, tokens: d.tokens, catalog, config: d.config, clock: d.clock });
   const dispatcher = createDispatcher({
     db,
     outbox: createEventsRepo(db),
@@ -78,6 +83,7 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
     starter: runs,
     workflows: repo,
     clock: d.clock,
+    catalog,
     runEvents,
     // Fire and forget: pruning is hourly housekeeping, a failed enqueue only delays it.
     onFinished: () => {
@@ -142,7 +148,7 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
   return {
     name: "workflows",
     service,
-    api: workflowApiRoutes({ workflows: service, runs, webhookTokens: d.tokens }),
+    api: workflowApiRoutes({ workflows: service, runs, schemas: workflowSchemas(catalog) }),
     jobs,
     runs,
     dispatcher,

@@ -3,15 +3,14 @@ import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
 import { listOf, ListQuery, withLink } from "../../http/pagination.ts";
 import { secretOnce } from "../../http/secret-once.ts";
-import type { WebhookTokensService } from "../webhooks/service.ts";
-import { webhookTokenRoutes } from "../webhooks/routes.ts";
 import type { Runs } from "./runs.ts";
-import { ReplayQuery, RunPublic, WorkflowCreate, WorkflowPublic, WorkflowUpdate } from "./schema.ts";
+import { ReplayQuery, RunPublic, WorkflowCreate, type WorkflowSchemas, WorkflowUpdate } from "./schema.ts";
 import type { WorkflowsService } from "./service.ts";
 
 const Params = t.Object({ id: t.String() });
 
-export function workflowRoutes(workflows: WorkflowsService, runs: Runs) {
+export function workflowRoutes(workflows: WorkflowsService, runs: Runs, schemas: WorkflowSchemas) {
+  const { WorkflowPublic } = schemas;
   return (
     new Elysia({ prefix: "/workflows", tags: ["Workflows"] })
       .use(secretOnce)
@@ -146,10 +145,7 @@ export function runRoutes(runs: Runs) {
   );
 }
 
-/** Everything of this feature under /api/v1: workflows, runs and webhook tokens. */
-export function workflowApiRoutes(s: { workflows: WorkflowsService; runs: Runs; webhookTokens: WebhookTokensService }) {
-  return new Elysia()
-    .use(workflowRoutes(s.workflows, s.runs))
-    .use(runRoutes(s.runs))
-    .use(webhookTokenRoutes(s.webhookTokens));
+/** Everything of this feature under /api/v1: workflows and runs (webhook tokens are the webhooks feature's). */
+export function workflowApiRoutes(s: { workflows: WorkflowsService; runs: Runs; schemas: WorkflowSchemas }) {
+  return new Elysia().use(workflowRoutes(s.workflows, s.runs, s.schemas)).use(runRoutes(s.runs));
 }

@@ -1,9 +1,9 @@
 // TypeBox shapes for workflows and runs: triggers (a union on `type`), create/update bodies, public views.
-import type { TUnknown } from "@sinclair/typebox";
+import type { TSchema, TUnknown } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
 import { EVENT_TYPES } from "../events/service.ts";
 import { Int, Nullable, oneOf } from "../../http/schema.ts";
-import { ActionSchema } from "./actions/registry.ts";
+import type { ActionCatalog } from "./actions/catalog.ts";
 
 export const WebhookTrigger = t.Object(
   {
@@ -51,19 +51,28 @@ export const WorkflowUpdate = t.Object(
 );
 export type WorkflowUpdate = { name?: string; active?: boolean; trigger?: unknown; actions?: unknown[] };
 
-export const WorkflowPublic = t.Object({
-  id: t.String(),
-  name: t.String(),
-  active: t.Boolean(),
-  trigger: TriggerSchema,
-  // Typed loosely (a union over every action module is too wide for Elysia's inference); the schema is the real one.
-  actions: t.Array(ActionSchema as unknown as TUnknown),
-  signing_secret: t.String({ description: "whsec_…: verifies requests of http_request actions with sign: true" }),
-  webhook_url: t.Optional(t.String({ description: "Only in the response that created the token" })),
-  created_at: t.String(),
-  updated_at: t.String(),
-});
-export type WorkflowPublic = Static<typeof WorkflowPublic>;
+/** The public view of a workflow; its actions are the union of the engine's action types. */
+function workflowPublic(actionSchema: TSchema) {
+  return t.Object({
+    id: t.String(),
+    name: t.String(),
+    active: t.Boolean(),
+    trigger: TriggerSchema,
+    // Typed loosely (a union over every action module is too wide for Elysia's inference); the schema is the real one.
+    actions: t.Array(actionSchema as unknown as TUnknown),
+    signing_secret: t.String({ description: "whsec_…: verifies requests of http_request actions with sign: true" }),
+    webhook_url: t.Optional(t.String({ description: "Only in the response that created the token" })),
+    created_at: t.String(),
+    updated_at: t.String(),
+  });
+}
+export type WorkflowPublic = Static<ReturnType<typeof workflowPublic>>;
+
+/** The schemas that depend on which action types the engine has: built once from its catalog. */
+export function workflowSchemas(catalog: ActionCatalog) {
+  return { ActionSchema: catalog.schema, WorkflowPublic: workflowPublic(catalog.schema) };
+}
+export type WorkflowSchemas = ReturnType<typeof workflowSchemas>;
 
 export const RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];

@@ -7,7 +7,7 @@ import { AppError, notFound, type FieldError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
-import type { WebhookTokensService } from "../webhooks/service.ts";
+import type { ActionCatalog } from "./actions/catalog.ts";
 import { newSigningSecret } from "./actions/http-send.ts";
 import { checkActions, checkTrigger, type DefinitionContext } from "./definition.ts";
 import type { WorkflowsRepo } from "./repo.ts";
@@ -27,6 +27,15 @@ export function toPublicWorkflow(row: WorkflowRow, webhookUrl?: string): Workflo
   };
 }
 
+/**
+ * The webhook tokens a workflow's trigger names, as workflows needs them: which of some ids the
+ * actor owns, and a new token (joining the caller's transaction). The webhooks feature implements it.
+ */
+export interface WorkflowTokens {
+  existingIds(actor: Actor, ids: string[]): Promise<Set<string>>;
+  create(actor: Actor): Promise<{ id: string; url: string }>;
+}
+
 function rejected(errors: FieldError[]): AppError {
   const first = errors[0]!;
   return new AppError("validation_failed", `${first.path}: ${first.message}`, { errors: errors.slice(0, 20) });
@@ -35,11 +44,13 @@ function rejected(errors: FieldError[]): AppError {
 export function createWorkflowsService(deps: {
   db: Transactor;
   repo: WorkflowsRepo;
-  tokens: WebhookTokensService;
+  tokens: WorkflowTokens;
+  /** The action types definitions may use (the composition root's list). */
+  catalog: ActionCatalog;
   config: Config;
   clock: Clock;
 }) {
-  const { db, repo, tokens, config, clock } = deps;
+  const { db, repo, tokens, catalog, config, clock } = deps;
   const limits = { maxActions: config.workflows.maxActions, maxConditionDepth: config.workflows.maxConditionDepth };
   const nowIso = () => new Date(clock.now()).toISOString();
 
@@ -63,7 +74,7 @@ export function createWorkflowsService(deps: {
     const errors = checkTrigger(trigger, ctx);
     if (errors.length > 0) throw rejected(errors);
     if (actions.length === 0) throw rejected([{ path: "actions", message: "needs at least one action" }]);
-    const actionErrors = checkActions(actions, trigger as Trigger, limits, ctx);
+    const actionErrors = checkActions(catalog, actions, trigger as Trigger, limits, ctx);
     if (actionErrors.length > 0) throw rejected(actionErrors);
     return trigger as Trigger;
   }

@@ -1,7 +1,7 @@
 // The workflow editor's form, action type by action type: each field's kind, label and help, and what
 // each action leaves in steps.<id> for later templates. Parsing and rendering are both driven by this table.
 import { EVENT_TYPES } from "../../events/service.ts";
-import { PODCAST_FORMATS } from "../../podcasts/format-names.ts";
+import { PODCAST_FORMATS } from "../../../podcast-formats.ts";
 import { HTTP_METHODS } from "../../workflows/actions/http-request.ts";
 
 /**

@@ -1,4 +1,4 @@
-// The contract every workflow action implements; adding an action type is one module plus one registry line.
+// The contract every workflow action implements; adding an action type is one module plus one entry in the root's list.
 import type { TObject } from "@sinclair/typebox";
 import type { Config } from "../../../config.ts";
 import type { FieldError } from "../../../errors.ts";

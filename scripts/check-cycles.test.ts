@@ -1,0 +1,68 @@
+// The feature cycle check: what counts as an import, what is left out, and the repository's own graph.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { cycles, featureGraph, problems } from "./check-cycles.ts";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function graphOf(files: Record<string, string>) {
+  const root = mkdtempSync(join(tmpdir(), "cycles-"));
+  dirs.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return featureGraph(root);
+}
+
+describe("check-cycles", () => {
+  test("a type-only import over several lines closes a cycle", async () => {
+    const graph = await graphOf({
+      "src/features/a/service.ts": 'import { b } from "../b/service.ts";\n',
+      "src/features/b/service.ts": 'import type {\n  A,\n} from "../a/service.ts";\n',
+    });
+    expect(cycles(graph)).toEqual([["a", "b"]]);
+    expect(problems(graph, [])[0]).toBe("cycle between features: a, b");
+  });
+
+  test("re-exports and nested folders count; tests, test helpers and comments do not", async () => {
+    const graph = await graphOf({
+      "src/features/a/deep/x.ts": 'export { c } from "../../c/index.ts";\n',
+      "src/features/c/index.ts": '// import { a } from "../a/deep/x.ts";\nexport const c = 1;\n',
+      "src/features/c/c.test.ts": 'import { a } from "../a/deep/x.ts";\n',
+      "src/features/c/testing.ts": 'import { a } from "../a/deep/x.ts";\n',
+    });
+    expect([...(graph.get("a")?.keys() ?? [])]).toEqual(["c"]);
+    expect(graph.get("c")).toBeUndefined();
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  test("a known cycle passes, one that grew or went away does not", async () => {
+    const graph = await graphOf({
+      "src/features/a/x.ts": 'import "../b/x.ts";\n',
+      "src/features/b/x.ts": 'import "../a/x.ts";\nimport "../c/x.ts";\n',
+      "src/features/c/x.ts": 'const m = await import("../b/x.ts");\n',
+    });
+    expect(problems(graph, [["a", "b", "c"]])).toEqual([]);
+    expect(problems(graph, [["a", "b"]])).toContain("cycle between features: a, b, c");
+    expect(
+      problems(graph, [
+        ["a", "b", "c"],
+        ["d", "e"],
+      ]),
+    ).toEqual(["known cycle d, e is gone: remove it from KNOWN_CYCLES in scripts/check-cycles.ts"]);
+  });
+
+  test("workflows depends on none of feeds, mail, podcasts, webhooks, and the repository passes", async () => {
+    const graph = await featureGraph();
+    const fromWorkflows = [...(graph.get("workflows")?.keys() ?? [])];
+    for (const f of ["feeds", "mail", "podcasts", "webhooks"]) expect(fromWorkflows).not.toContain(f);
+    expect(graph.get("webhooks")?.has("workflows") ?? false).toBe(false);
+    expect(problems(graph)).toEqual([]);
+  });
+});
