@@ -35,6 +35,9 @@ export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; 
   const { repo, clock } = deps;
   const cache = new Map<string, CachedKey>();
   let cacheGeneration = deps.changes.generation();
+  // Moves on every revocation here: a lookup that read its row before a revocation committed must
+  // not cache it afterwards (the revoke's eviction would already have run, leaving it usable).
+  let revocations = 0;
 
   // Another connection (the CLI) may have revoked a cached key: then the cache is dropped before
   // the next lookup, so the revocation applies on the very next request.
@@ -73,6 +76,7 @@ export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; 
         const check = checkKey(key);
         if (check === "malformed") throw new AppError("unauthorized", "The API key is malformed");
         if (check === "bad_checksum") throw new AppError("unauthorized", "The API key's checksum does not match");
+        const seen = revocations;
         const row = await repo.byHash(hash);
         if (!row || row.revokedAt) throw new AppError("unauthorized", "The API key is unknown or revoked");
         hit = {
@@ -81,7 +85,7 @@ export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; 
           name: row.name,
           lastTouch: row.lastUsedAt ? Date.parse(row.lastUsedAt) : 0,
         };
-        cache.set(hash, hit);
+        if (seen === revocations) cache.set(hash, hit);
       }
       const now = clock.now();
       if (now - hit.lastTouch >= TOUCH_INTERVAL_MS) {
@@ -115,6 +119,7 @@ export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; 
       const row = actor ? await repo.byId(actor.userId, id) : await repo.byIdAnyOwner(id);
       if (!row) throw notFound("API key");
       await repo.revoke(id, new Date(clock.now()).toISOString());
+      revocations++;
       for (const [h, v] of cache) if (v.keyId === id) cache.delete(h);
       return (await repo.byIdAnyOwner(id))!;
     },

@@ -1,0 +1,47 @@
+// Race tests: start one call, let the other begin after n microtask turns, for each n in a range,
+import type { Db } from "../src/db/port.ts";
+// so every interleaving of the two calls' awaits is tried (a fixed sleep would try one at random).
+export async function ticks(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await Promise.resolve();
+}
+
+/** Runs `a` and, `n` microtask turns later, `b`, for n = 0 … spread; settles both each time. */
+export async function interleave(
+  spread: number,
+  round: (n: number) => Promise<{ a: () => Promise<unknown>; b: () => Promise<unknown> }>,
+  check: (n: number, results: [PromiseSettledResult<unknown>, PromiseSettledResult<unknown>]) => Promise<void> | void,
+): Promise<void> {
+  for (let n = 0; n <= spread; n++) {
+    const { a, b } = await round(n);
+    const results = await Promise.allSettled([a(), ticks(n).then(b)]);
+    await check(n, results as [PromiseSettledResult<unknown>, PromiseSettledResult<unknown>]);
+  }
+}
+
+/**
+ * The database as a networked adapter (PostgreSQL) would behave: a read sees the rows of the moment
+ * it runs, and its answer arrives `latency()` microtask turns later, so other requests run in
+ * between. SQLite answers every read in the same few turns, which hides races a remote database
+ * (where one answer is slower than the next) would show. `slowNext(turns)` delays the next read only.
+ */
+export function remoteReads(db: Db): Db & { slowNext(turns: number): void } {
+  let next = 0;
+  return {
+    sqlite: db.sqlite,
+    orm: db.orm,
+    close: () => db.close(),
+    tx: (fn) => db.tx(fn),
+    afterCommit: (fn) => db.afterCommit(fn),
+    exec: (fn) => db.exec(fn),
+    async query(fn) {
+      const turns = next;
+      next = 0;
+      const rows = await db.query(fn);
+      await ticks(turns);
+      return rows;
+    },
+    slowNext(turns: number) {
+      next = turns;
+    },
+  };
+}
