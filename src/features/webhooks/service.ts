@@ -40,6 +40,9 @@ export function createWebhookTokensService(deps: {
   const { db, repo, workflows, changes, clock, baseUrl } = deps;
   const cache = new Map<string, ResolvedToken>();
   let seenGeneration = changes.generation();
+  // Moves each time a token's hash is replaced or deleted, once that has committed: a lookup whose
+  // read was out meanwhile may hold the old row and must not cache it.
+  let replaced = 0;
   const nowIso = () => new Date(clock.now()).toISOString();
 
   function toPublic(row: WebhookTokenRow, workflowIds: string[]): TokenPublic {
@@ -127,17 +130,29 @@ export function createWebhookTokensService(deps: {
       const hash = hashWebhookToken(token);
       let hit = cache.get(hash);
       if (!hit) {
+        const seen = replaced;
         hit = await repo.byHash(hash);
         if (!hit) return undefined;
         if (cache.size > 10_000) cache.clear();
-        cache.set(hash, hit);
+        if (seen === replaced) cache.set(hash, hit);
       }
       return hit;
     },
   };
 
+  /**
+   * Evicts the token now and again after the commit: until then another request's read (on the
+   * reader connection) still sees the old hash, and a lookup that read it must not cache it.
+   */
   function forget(id: string): void {
-    for (const [hash, t] of cache) if (t.id === id) cache.delete(hash);
+    const evict = () => {
+      for (const [hash, t] of cache) if (t.id === id) cache.delete(hash);
+    };
+    evict();
+    db.afterCommit(() => {
+      replaced++;
+      evict();
+    });
   }
 }
 export type WebhookTokensService = ReturnType<typeof createWebhookTokensService>;
