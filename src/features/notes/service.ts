@@ -65,8 +65,9 @@ export function createNotesService(deps: {
     get: async (actor: Actor, id: string) => publicOf(await getRow(actor, id)),
 
     async create(actor: Actor, input: NoteCreate): Promise<NotePublic> {
-      await checkRefs(actor, input.notebook_id, input.source_ids);
       return db.tx(async () => {
+        // Inside the transaction: a notebook or source deleted meanwhile would fail a foreign key (500).
+        await checkRefs(actor, input.notebook_id, input.source_ids);
         const at = nowIso();
         const row: NoteRow = {
           id: newId("note"),
@@ -100,8 +101,8 @@ export function createNotesService(deps: {
     },
 
     async update(actor: Actor, id: string, input: NoteUpdate): Promise<NotePublic> {
-      await checkRefs(actor, input.notebook_id, input.source_ids);
       return db.tx(async () => {
+        await checkRefs(actor, input.notebook_id, input.source_ids);
         const before = await publicOf(await getRow(actor, id));
         const patch: Partial<NoteRow> = { updatedAt: nowIso() };
         if (input.content !== undefined) patch.content = input.content;

@@ -163,8 +163,9 @@ export function createSourcesService(deps: SourcesDeps) {
       const parsed = parseHttpUrl(input.url);
       if (!parsed.ok) throw invalid("url", parsed.message);
       const normalized = normalizeUrl(parsed.url);
-      const notebookIds = await requireNotebooks(actor, input.notebook_ids);
       return db.tx(async () => {
+        // Checked inside the transaction: a notebook deleted meanwhile would fail the link's foreign key (500).
+        const notebookIds = await requireNotebooks(actor, input.notebook_ids);
         const at = nowIso();
         const existing = await repo.byNormalizedUrl(actor.userId, normalized);
         if (existing) {

@@ -1,0 +1,35 @@
+// Saving a source or a note into a notebook that is being deleted: a 201 or a 422, never a 500.
+import { describe, expect, test } from "bun:test";
+import { call, createTestContext, userWithKey } from "./helpers.ts";
+import { interleave } from "./races.ts";
+
+describe("references checked inside the transaction", () => {
+  for (const kind of ["sources", "notes"] as const) {
+    test(`POST /${kind} racing DELETE /notebooks/{id}`, async () => {
+      const ctx = createTestContext();
+      const { key } = await userWithKey(ctx);
+      let nb = "";
+      let i = 0;
+      await interleave(
+        25,
+        async () => {
+          nb = (await call(ctx, "POST", "/api/v1/notebooks", { key, body: { name: "doomed" } })).body.id;
+          const body =
+            kind === "sources"
+              ? { url: `https://example.com/a${i++}`, notebook_ids: [nb] }
+              : { content: "a note", notebook_id: nb };
+          return {
+            a: () => call(ctx, "POST", `/api/v1/${kind}`, { key, body }),
+            b: () => call(ctx, "DELETE", `/api/v1/notebooks/${nb}`, { key }),
+          };
+        },
+        (n, [created, deleted]) => {
+          const status = (r: PromiseSettledResult<unknown>) =>
+            r.status === "fulfilled" ? (r.value as { status: number }).status : 0;
+          expect({ n, created: [201, 422].includes(status(created)) }).toEqual({ n, created: true });
+          expect({ n, deleted: status(deleted) }).toEqual({ n, deleted: 200 });
+        },
+      );
+    });
+  }
+});
