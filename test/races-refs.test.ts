@@ -1,4 +1,4 @@
-// Saving a source or a note into a notebook that is being deleted: a 201 or a 422, never a 500.
+// Saving something that names a row being deleted (a notebook, a webhook token): a 201 or a 422, never a 500.
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "./helpers.ts";
 import { interleave } from "./races.ts";
@@ -32,4 +32,34 @@ describe("references checked inside the transaction", () => {
       );
     });
   }
+
+  test("POST /workflows naming a token racing DELETE /webhook-tokens/{id}", async () => {
+    const ctx = createTestContext();
+    const { key } = await userWithKey(ctx);
+    let token = "";
+    await interleave(
+      25,
+      async () => {
+        token = (await call(ctx, "POST", "/api/v1/webhook-tokens", { key, body: {} })).body.id;
+        const body = {
+          name: "hook",
+          trigger: { type: "webhook", token_id: token },
+          actions: [{ id: "n", type: "create_notebook", name: "NB" }],
+        };
+        return {
+          a: () => call(ctx, "POST", "/api/v1/workflows", { key, body }),
+          b: () => call(ctx, "DELETE", `/api/v1/webhook-tokens/${token}`, { key }),
+        };
+      },
+      (n, [created, deleted]) => {
+        const status = (r: PromiseSettledResult<unknown>) =>
+          r.status === "fulfilled" ? (r.value as { status: number }).status : 0;
+        // Either the workflow came first (the token is in use: 409) or the token went first (422).
+        expect({ n, pair: [status(created), status(deleted)] }).toEqual({
+          n,
+          pair: status(created) === 201 ? [201, 409] : [422, 200],
+        });
+      },
+    );
+  });
 });

@@ -110,8 +110,9 @@ export function createWorkflowsService(deps: {
     },
 
     async create(actor: Actor, input: WorkflowCreate): Promise<WorkflowPublic> {
-      const checked = await validate(actor, input.trigger, input.actions);
       return db.tx(async () => {
+        // Inside the transaction: a token deleted after the check would fail the row's foreign key (500).
+        const checked = await validate(actor, input.trigger, input.actions);
         const { trigger, url } = await withToken(actor, checked);
         const at = nowIso();
         const row: WorkflowRow = {
