@@ -121,10 +121,16 @@ export function createWebService(deps: { accounts: AccountsService; keys: KeysSe
         throw fieldErrors([{ path: "name", message: "Give the key a name, such as the script that will use it" }]);
       if (trimmed.length > 100) throw fieldErrors([{ path: "name", message: "Use at most 100 characters" }]);
       const tracked = FORM_ID_RE.test(formId);
+      const form = `${actor.userId}:${formId}`;
       if (tracked && formAlreadyUsed(actor.userId, formId)) return "already_used";
-      const created = await keys.create(actor.userId, trimmed);
-      if (tracked) usedForms.set(`${actor.userId}:${formId}`, now() + FORM_TTL_MS);
-      return created;
+      // Claimed before the await: a second submission arriving while the key is written must see it.
+      if (tracked) usedForms.set(form, now() + FORM_TTL_MS);
+      try {
+        return await keys.create(actor.userId, trimmed);
+      } catch (e) {
+        if (tracked) usedForms.delete(form); // nothing was made: the form may be sent again
+        throw e;
+      }
     },
 
     async revokeKey(actor: Actor, id: string): Promise<ApiKeyRow> {
