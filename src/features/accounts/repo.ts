@@ -10,8 +10,16 @@ const USER_BY_ID =
 
 export function createAccountsRepo(db: Db) {
   return {
-    async insertUser(row: UserRow): Promise<void> {
-      await db.exec((c) => c.orm.insert(users).values(row).run());
+    /**
+     * Inserts the user; with `onlyFirst`, only if there is no user yet (closed sign-up lets the first
+     * account in). The count and the insert are one writer callback, so two first sign-ups cannot both pass.
+     */
+    async insertUser(row: UserRow, opts: { onlyFirst?: boolean } = {}): Promise<boolean> {
+      return db.exec((c) => {
+        if (opts.onlyFirst && c.orm.select({ n: sql<number>`count(*)` }).from(users).get()!.n > 0) return false;
+        c.orm.insert(users).values(row).run();
+        return true;
+      });
     },
     async countUsers(): Promise<number> {
       return db.query((c) => c.orm.select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0);

@@ -77,9 +77,10 @@ export function createAccountsService(deps: {
       checkPassword("password", input.password);
       const name = (input.name ?? "").trim() || email.split("@")[0]!;
       if (name.length > 100) throw invalid("name", "must be at most 100 characters");
-      if (!opts.bypassSignupPolicy && !config.allowSignup && (await repo.countUsers()) > 0) {
-        throw new AppError("signup_closed", "Sign-up is closed on this server; ask its administrator for an account");
-      }
+      const closed = !opts.bypassSignupPolicy && !config.allowSignup;
+      const signupClosed = () =>
+        new AppError("signup_closed", "Sign-up is closed on this server; ask its administrator for an account");
+      if (closed && (await repo.countUsers()) > 0) throw signupClosed();
       const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
       if (await repo.userByEmail(email)) throw new AppError("conflict", "An account with this email already exists");
       const at = nowIso();
@@ -93,7 +94,8 @@ export function createAccountsService(deps: {
         updatedAt: at,
       };
       try {
-        await repo.insertUser(row);
+        // Checked again with the insert: another first sign-up may have got in during the hashing.
+        if (!(await repo.insertUser(row, { onlyFirst: closed }))) throw signupClosed();
       } catch (e) {
         if (String(e).includes("UNIQUE")) throw new AppError("conflict", "An account with this email already exists");
         throw e;

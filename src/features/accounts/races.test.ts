@@ -1,0 +1,19 @@
+// Closed sign-up lets exactly one first account in, however many sign up at once.
+import { describe, expect, test } from "bun:test";
+import { createTestContext } from "../../../test/helpers.ts";
+
+describe("accounts: the first sign-up of a closed server", () => {
+  test("two concurrent sign-ups: one account, one signup_closed", async () => {
+    const ctx = createTestContext({ ALLOW_SIGNUP: "false" });
+    const { accounts } = ctx.services;
+    const results = await Promise.allSettled(
+      ["first@example.com", "second@example.com"].map((email) =>
+        accounts.createUser({ email, password: "password123" }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected");
+    expect((refused as PromiseRejectedResult | undefined)?.reason?.code).toBe("signup_closed");
+    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM users").get()).toEqual({ n: 1 });
+  }, 30_000);
+});
