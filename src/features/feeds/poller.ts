@@ -211,9 +211,11 @@ export function createPoller(deps: PollerDeps) {
   async function poll(watchId: string, signal?: AbortSignal): Promise<PollResult | null> {
     const running = inFlight.get(watchId);
     if (running) return running;
-    const watch = await repo.byIdUnscoped(watchId);
-    if (!watch) return Promise.resolve(null);
-    const p = run(watch, signal).finally(() => inFlight.delete(watchId));
+    // Registered before the first await: a second poll arriving while the row is read joins this one.
+    const p = (async () => {
+      const watch = await repo.byIdUnscoped(watchId);
+      return watch ? run(watch, signal) : null;
+    })().finally(() => inFlight.delete(watchId));
     inFlight.set(watchId, p);
     return p;
   }
