@@ -218,3 +218,32 @@ describe("POST /oauth/revoke", () => {
     expect(unknownClient.body.error).toBe("invalid_client");
   }, 60_000);
 });
+
+describe("POST /oauth/token: the same code or refresh token twice at once", () => {
+  test("two exchanges of one code: one wins, the other is refused, and what the winner got is revoked", async () => {
+    const ctx = createTestContext();
+    const c = await codeFor(ctx);
+    const [a, b] = await Promise.all([exchange(ctx, c), exchange(ctx, c)]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
+    const winner = a.status === 200 ? a : b;
+    const loser = a.status === 200 ? b : a;
+    expect(loser.body.error).toBe("invalid_grant");
+    expect((await access(ctx, winner.body.access_token)).ok).toBe(false);
+    // The loser's own grant was rolled back: only the winner's exists, and it is revoked.
+    const grants = ctx.db.sqlite
+      .query<{ revoked_reason: string | null }, []>("SELECT revoked_reason FROM oauth_grants")
+      .all();
+    expect(grants).toEqual([{ revoked_reason: "code_reuse" }]);
+  }, 60_000);
+
+  test("two refreshes with one token: one wins, the other is refused, and the family is revoked", async () => {
+    const ctx = createTestContext();
+    const u = await connectedUser(ctx);
+    const refresh = () => token(ctx, { grant_type: "refresh_token", refresh_token: u.refresh, client_id: u.clientId });
+    const [a, b] = await Promise.all([refresh(), refresh()]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
+    const winner = a.status === 200 ? a : b;
+    expect((await access(ctx, winner.body.access_token)).ok).toBe(false);
+    expect((await access(ctx, u.access)).ok).toBe(false);
+  }, 60_000);
+});

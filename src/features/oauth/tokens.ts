@@ -95,23 +95,35 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
     if (!pkceMatches(verifier, row.codeChallenge))
       throw new OAuthError("invalid_grant", "code_verifier does not match the code_challenge");
     checkResource(p, row.resource);
-    return db.tx(async () => {
-      const grant: OAuthGrantRow = {
-        id: newId("oauthGrant"),
-        userId: row.userId,
-        clientId: c.id,
-        scope: row.scope,
-        resource: row.resource,
-        createdAt: iso(now),
-        lastUsedAt: null,
-        revokedAt: null,
-        revokedReason: null,
-      };
-      await repo.insertGrant(grant);
-      if (!(await repo.useCode(hash, iso(now), grant.id)))
-        throw new OAuthError("invalid_grant", "The authorization code was already used");
-      return issue(grant, now);
-    });
+    // Losing the code to a concurrent exchange rolls the new grant back (the sentinel), then revokes.
+    const lost = new Error("code already used");
+    const issued = await db
+      .tx(async () => {
+        const grant: OAuthGrantRow = {
+          id: newId("oauthGrant"),
+          userId: row.userId,
+          clientId: c.id,
+          scope: row.scope,
+          resource: row.resource,
+          createdAt: iso(now),
+          lastUsedAt: null,
+          revokedAt: null,
+          revokedReason: null,
+        };
+        await repo.insertGrant(grant);
+        if (!(await repo.useCode(hash, iso(now), grant.id))) throw lost; // another exchange won the code
+        return issue(grant, now);
+      })
+      .catch((err: unknown) => {
+        if (err === lost) return null;
+        throw err;
+      });
+    if (issued) return issued;
+    // Two exchanges of one code at once: the loser's rolled back, and, as for a code seen twice in a
+    // row, what the winner issued is revoked (the code may have been stolen).
+    const won = await repo.codeByHash(hash);
+    if (won?.grantId) await repo.revokeGrant(won.grantId, iso(now), "code_reuse");
+    throw new OAuthError("invalid_grant", "The authorization code was already used; the tokens it issued are revoked");
   }
 
   async function refreshToken(p: URLSearchParams): Promise<TokenResponse> {
@@ -136,12 +148,15 @@ export function createTokenIssuer(deps: { repo: OAuthRepo; db: Transactor; clock
     if (scope?.split(" ").some((s) => s && !grant.scope.split(" ").includes(s))) {
       throw new OAuthError("invalid_scope", `The grant covers only "${grant.scope}"`);
     }
-    return db.tx(async () => {
-      if (!(await repo.rotateToken(hash, iso(now))))
-        throw new OAuthError("invalid_grant", "The refresh token was already used");
+    const issued = await db.tx(async () => {
+      if (!(await repo.rotateToken(hash, iso(now)))) return null; // another refresh rotated it first
       await repo.deleteExpiredTokens(grant.id, iso(now));
       return issue(grant, now);
     });
+    if (issued) return issued;
+    // Two refreshes with one token at once: two parties hold the family, as with a rotated token reused.
+    await repo.revokeGrant(grant.id, iso(now), "refresh_reuse");
+    throw new OAuthError("invalid_grant", "The refresh token was already used; this authorization is revoked");
   }
 
   return {
