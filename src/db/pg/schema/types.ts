@@ -4,7 +4,7 @@ import { bigint, customType } from "drizzle-orm/pg-core";
 /** Epoch milliseconds: int8 (past 2^31), read back as a JS number (exact up to 2^53, year 287396). */
 export const epochMs = (name: string) => bigint(name, { mode: "number" });
 
-/** Binary content (SQLite BLOB); node-postgres and Bun's SQL client both hand bytea back as a Buffer. */
+/** Binary content (SQLite BLOB); pg-core 0.45 has no bytea builder. The driver adapter must hand back a Buffer. */
 export const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => "bytea",
 });
