@@ -120,6 +120,12 @@ describe("bad values stop with a ConfigError naming the variable", () => {
     ["EXTRACT_MAX_DEPTH not a number", { EXTRACT_MAX_DEPTH: "deep" }, "EXTRACT_MAX_DEPTH"],
     ["EXTRACT_MAX_PDF_PAGES zero", { EXTRACT_MAX_PDF_PAGES: "0" }, "EXTRACT_MAX_PDF_PAGES"],
     ["EXTRACT_MAX_MEMORY_MB fractional", { EXTRACT_MAX_MEMORY_MB: "1.5" }, "EXTRACT_MAX_MEMORY_MB"],
+    ["BLOB_STORE unknown", { BLOB_STORE: "ftp" }, "BLOB_STORE"],
+    ["BLOB_STORE=s3 without a bucket", { BLOB_STORE: "s3" }, "S3_BUCKET"],
+    ["S3_BUCKET not a bucket name", { BLOB_STORE: "s3", S3_BUCKET: "My_Bucket" }, "S3_BUCKET"],
+    ["S3_ENDPOINT not a URL", { BLOB_STORE: "s3", S3_BUCKET: "b1b", S3_ENDPOINT: "minio:9000" }, "S3_ENDPOINT"],
+    ["S3_REGION malformed", { BLOB_STORE: "s3", S3_BUCKET: "b1b", S3_REGION: "us east" }, "S3_REGION"],
+    ["S3 key id without secret", { BLOB_STORE: "s3", S3_BUCKET: "b1b", S3_ACCESS_KEY_ID: "AK" }, "S3_ACCESS_KEY_ID"],
   ];
   for (const [name, env, variable] of cases) {
     test(name, () => {
@@ -128,6 +134,36 @@ describe("bad values stop with a ConfigError naming the variable", () => {
       expect(e.message.startsWith(`${variable}: `)).toBe(true);
     });
   }
+});
+
+describe("BLOB_STORE", () => {
+  test("defaults to the file system; s3 takes its endpoint, bucket, region and credentials", () => {
+    expect(loadConfig({}).blobs.kind).toBe("fs");
+    const c = loadConfig({
+      BLOB_STORE: "s3",
+      S3_ENDPOINT: "http://127.0.0.1:9000/",
+      S3_BUCKET: "library",
+      S3_REGION: "eu-west-1",
+      S3_ACCESS_KEY_ID: "AK",
+      S3_SECRET_ACCESS_KEY: "sekrit-value",
+    });
+    expect(c.blobs).toEqual({
+      kind: "s3",
+      s3: {
+        endpoint: "http://127.0.0.1:9000",
+        bucket: "library",
+        region: "eu-west-1",
+        accessKeyId: "AK",
+        secretAccessKey: "sekrit-value",
+      },
+    });
+  });
+
+  test("an error about the credentials never repeats the secret", () => {
+    const e = errorOf({ BLOB_STORE: "s3", S3_BUCKET: "b1b", S3_SECRET_ACCESS_KEY: "sekrit-value" });
+    expect(e.variable).toBe("S3_ACCESS_KEY_ID");
+    expect(e.message).not.toContain("sekrit");
+  });
 });
 
 describe("the configuration object", () => {

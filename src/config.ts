@@ -125,6 +125,29 @@ function plans(env: Env, defaultCredits: number): { plans: Plan[]; defaultPlanId
   return { plans: list, defaultPlanId };
 }
 
+function blobs(env: Env) {
+  const kind = read(env, "BLOB_STORE") ?? "fs";
+  if (kind !== "fs" && kind !== "s3") throw new ConfigError("BLOB_STORE", `must be fs or s3; got "${kind}"`);
+  const s3 = {
+    endpoint: url(env, "S3_ENDPOINT", undefined),
+    bucket: read(env, "S3_BUCKET"),
+    region: read(env, "S3_REGION"),
+    accessKeyId: read(env, "S3_ACCESS_KEY_ID"),
+    secretAccessKey: read(env, "S3_SECRET_ACCESS_KEY"),
+  };
+  if (kind === "s3") {
+    if (!s3.bucket) throw new ConfigError("S3_BUCKET", "is required when BLOB_STORE=s3");
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(s3.bucket))
+      throw new ConfigError("S3_BUCKET", `must be an S3 bucket name (3–63 of a-z 0-9 . -), got "${s3.bucket}"`);
+    if (s3.region !== undefined && !/^[a-z0-9-]{1,40}$/.test(s3.region))
+      throw new ConfigError("S3_REGION", `must look like us-east-1, got "${s3.region}"`);
+    // One without the other is a typo, not anonymous access; the secret itself is never echoed.
+    if ((s3.accessKeyId === undefined) !== (s3.secretAccessKey === undefined))
+      throw new ConfigError("S3_ACCESS_KEY_ID", "and S3_SECRET_ACCESS_KEY must be set together");
+  }
+  return { kind: kind as "fs" | "s3", s3 };
+}
+
 /** Reads the given variables, or the process environment (the only place it is read). */
 export function loadConfig(env: Env = process.env) {
   const port = int(env, "PORT", 3000, 0, 65535);
@@ -219,6 +242,8 @@ export function loadConfig(env: Env = process.env) {
       maxDepth: int(env, "EXTRACT_MAX_DEPTH", 256, 16, 100_000),
       maxPdfPages: int(env, "EXTRACT_MAX_PDF_PAGES", 500, 1, 1_000_000),
     },
+    /** Where files (podcast audio) live: DATA_DIR on this disk, or an S3-compatible bucket. */
+    blobs: blobs(env),
     imports: {
       maxBytes: int(env, "IMPORT_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxItems: int(env, "IMPORT_MAX_ITEMS", 100_000, 1, 10_000_000),

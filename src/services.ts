@@ -11,6 +11,8 @@ import { createRunner } from "./jobs/runner.ts";
 import { createScheduler } from "./jobs/scheduler.ts";
 import { createSafeFetch } from "./net/safe-fetch.ts";
 import { createAI } from "./ai/select.ts";
+import type { BlobStore } from "./blobs/port.ts";
+import { createBlobStore } from "./blobs/select.ts";
 import { type Feature, type Listeners, listenersOf } from "./features/feature.ts";
 import { createAccountsFeature } from "./features/accounts/feature.ts";
 import { createAccountsRepo } from "./features/accounts/repo.ts";
@@ -63,6 +65,8 @@ export interface CoreDeps {
   extractor?: Extractor;
   /** Extra listeners (tests observing a source becoming ready), run after the features' own. */
   listeners?: Listeners;
+  /** A blob store to use instead of the one config chooses. */
+  blobs?: BlobStore;
 }
 
 /** Jobs of links saved by hand: an import's slices wait for them (at most IMPORT_YIELD_MAX_MS each). */
@@ -73,6 +77,7 @@ export function createServices(deps: CoreDeps) {
   const { sqlite } = db;
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger(config.logLevel);
+  const blobs = deps.blobs ?? createBlobStore(config);
 
   // Shared infrastructure.
   const changes = createChangeWatch(sqlite);
@@ -137,6 +142,7 @@ export function createServices(deps: CoreDeps) {
     notebooks: notebooksRepo,
   });
   const podcasts = createPodcastsFeature({
+    blobs,
     config,
     db,
     clock,
@@ -319,6 +325,7 @@ export function createServices(deps: CoreDeps) {
     limiter,
     extractor,
     ai,
+    blobs,
     accounts: accounts.service,
     keys: keys.service,
     credits: credits.service,

@@ -11,7 +11,11 @@ function disposition(filename: string, type: "inline" | "attachment"): string {
 }
 
 /** The audio file, whole or one byte range, with the headers players rely on to seek. */
-export function audioResponse(request: Request, f: AudioFile, opts: { attachment?: boolean } = {}): Response {
+export async function audioResponse(
+  request: Request,
+  f: AudioFile,
+  opts: { attachment?: boolean } = {},
+): Promise<Response> {
   const headers: Record<string, string> = {
     "content-type": "audio/mpeg",
     "accept-ranges": "bytes",
@@ -31,11 +35,13 @@ export function audioResponse(request: Request, f: AudioFile, opts: { attachment
   }
   if (range.kind === "full" && request.headers.get("if-none-match") === f.etag)
     return new Response(null, { status: 304, headers });
-  const file = Bun.file(f.path);
-  if (range.kind === "full")
-    return new Response(file, { status: 200, headers: { ...headers, "content-length": String(f.size) } });
+  if (range.kind === "full") {
+    const { body } = await f.open();
+    return new Response(body, { status: 200, headers: { ...headers, "content-length": String(f.size) } });
+  }
   const length = range.end - range.start + 1;
-  return new Response(file.slice(range.start, range.end + 1), {
+  const { body } = await f.open({ start: range.start, end: range.end });
+  return new Response(body, {
     status: 206,
     headers: {
       ...headers,

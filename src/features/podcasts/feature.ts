@@ -2,6 +2,7 @@
 // the source-ready listener (episodes waiting for a source) and /api/v1/podcasts.
 import { t } from "elysia";
 import type { AI } from "../../ai/select.ts";
+import type { BlobStore } from "../../blobs/port.ts";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/port.ts";
 import type { Queue } from "../../jobs/queue.ts";
@@ -32,6 +33,7 @@ export interface PodcastsFeatureDeps {
   ai: AI;
   sources: SourcesRepo;
   notebooks: NotebooksRepo;
+  blobs: BlobStore;
 }
 
 export function createPodcastsFeature(d: PodcastsFeatureDeps) {

@@ -81,6 +81,7 @@ function generatorWith(ctx: TestContext, parts: { speech?: SpeechEngine; writer?
     writer: parts.writer ?? createBuiltinScriptWriter(),
     speech: parts.speech ?? s.ai.speech,
     encoder: s.podcasts.encoder,
+    blobs: s.blobs,
     config: s.config,
     clock: s.clock,
     logger: s.logger,

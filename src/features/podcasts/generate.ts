@@ -1,10 +1,11 @@
-// One generation run of an episode: script (kept once written), speech, MP3 written under a temporary
-// name and renamed, then "ready" and the charge in one transaction. Failures are classified: the
-// queue retries transient ones; the last attempt or a permanent failure marks the episode failed.
-import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+// One generation run of an episode: script (kept once written), speech, MP3 rendered to a local part
+// file and put in the blob store, then "ready" and the charge in one transaction. Failures are
+// classified: the queue retries transient ones; the last attempt or a permanent failure marks it failed.
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { AIError, aiErrorToAppError } from "../../ai/openai-client.ts";
 import type { SpeechEngine } from "../../ai/speech/port.ts";
+import type { BlobStore } from "../../blobs/port.ts";
 import type { Config } from "../../config.ts";
 import type { Transactor } from "../../db/port.ts";
 import type { PodcastRow } from "../../db/schema/index.ts";
@@ -37,6 +38,8 @@ export interface GeneratorDeps {
   writer: ScriptWriter;
   speech: SpeechEngine;
   encoder: AudioEncoder;
+  /** The finished MP3 goes here; part files stay on local disk while rendering. */
+  blobs: BlobStore;
   config: Config;
   clock: Clock;
   logger: Logger;
@@ -194,7 +197,7 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
       return;
     mkdirSync(dir, { recursive: true });
     const part = join(dir, `${id}.${ulid()}.part`);
-    const final = join(config.dataDir, audioPathOf(id));
+    const key = audioPathOf(id);
     try {
       clearParts(id);
       const progress = progressOf(row);
@@ -210,13 +213,14 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
         tag: episodeTag(row, clock.now()),
         onProgress: (p) => (p.phase === "speech" ? progress.speech(p.done, p.total) : progress.encoding()),
       });
-      renameSync(part, final);
-      if (!(await complete(actor, row, result))) rmSync(final, { force: true });
+      await deps.blobs.put(key, Bun.file(part));
+      rmSync(part, { force: true });
+      if (!(await complete(actor, row, result))) await deps.blobs.delete(key);
     } catch (err) {
       rmSync(part, { force: true });
       if (ctx.signal?.aborted) throw err; // shutdown or a lost lease: the queue hands the job on
       if (err instanceof RenderCancelled) return;
-      if (err instanceof AppError && err.code === "insufficient_credit") rmSync(final, { force: true });
+      if (err instanceof AppError && err.code === "insufficient_credit") await deps.blobs.delete(key);
       const f = classify(err);
       logger.warn("podcast generation failed", {
         podcast_id: id,

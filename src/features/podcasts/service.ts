@@ -1,7 +1,6 @@
 // Podcasts: create an episode from sources or a notebook (credits held, generation queued in the
 // same transaction), read, list and delete it, find its audio file, and make quick podcasts.
-import { rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import type { BlobBody, BlobStore } from "../../blobs/port.ts";
 import type { Config } from "../../config.ts";
 import type { Transactor } from "../../db/port.ts";
 import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
@@ -69,6 +68,8 @@ export interface PodcastsDeps {
   clock: Clock;
   config: Config;
   logger: Logger;
+  /** Where finished episodes live (key `audioPathOf(id)`). */
+  blobs: BlobStore;
 }
 
 /** What each format would cost before creating: minutes and credits per format, and the credits free now. */
@@ -326,33 +327,42 @@ export function createPodcastsService(deps: PodcastsDeps) {
         await events.record(actor, "podcast.deleted", shown);
         return shown;
       });
-      rmSync(join(config.dataDir, audioPathOf(id)), { force: true });
+      await deps.blobs.delete(audioPathOf(id));
       return before;
     },
 
-    /** The ready episode's file: 409 while it is not ready. */
+    /** The ready episode's audio blob: 409 while it is not ready; `open` reads it whole or one range. */
     async audioFile(
       actor: Actor,
       id: string,
-    ): Promise<{ path: string; size: number; etag: string; lastModified: Date; filename: string }> {
+    ): Promise<{
+      size: number;
+      etag: string;
+      lastModified: Date;
+      filename: string;
+      open: (range?: { start: number; end: number }) => Promise<BlobBody>;
+    }> {
       const row = await getRow(actor, id);
       if (row.status !== "ready" || !row.audioPath)
         throw new AppError("conflict", `The episode has no audio yet (status ${row.status})`);
-      const path = join(config.dataDir, row.audioPath);
-      let size: number;
-      try {
-        size = statSync(path).size;
-      } catch {
-        throw notFound("Audio file of this episode");
-      }
+      const key = row.audioPath;
+      const stat = await deps.blobs.stat(key);
+      if (!stat) throw notFound("Audio file of this episode");
+      const size = stat.size;
       const filename = `${
         row.title
           .replace(/[^\p{L}\p{N} ._-]+/gu, "")
           .trim()
           .slice(0, 80) || row.id
       }.mp3`;
+      const open = async (range?: { start: number; end: number }) => {
+        const body = await deps.blobs.get(key, range);
+        // Deleted between stat and read: the same answer as deleted before.
+        if (!body) throw notFound("Audio file of this episode");
+        return body;
+      };
       return {
-        path,
+        open,
         size,
         etag: `"${row.id}-${size}"`,
         lastModified: new Date(row.finishedAt ?? row.updatedAt),

@@ -1,0 +1,55 @@
+// BlobStore on the local disk (the default): each key is a file under one root directory.
+import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { ulid } from "../ids.ts";
+import { type BlobStat, type BlobStore, checkKey, checkRange } from "./port.ts";
+
+export function createFsBlobStore(root: string): BlobStore {
+  const pathOf = (key: string) => join(root, checkKey(key));
+
+  async function statOf(path: string): Promise<BlobStat | null> {
+    try {
+      const s = await stat(path);
+      if (!s.isFile()) return null;
+      return {
+        size: s.size,
+        etag: `"${s.size.toString(16)}-${Math.trunc(s.mtimeMs).toString(16)}"`,
+        lastModified: s.mtime,
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw err;
+    }
+  }
+
+  return {
+    kind: "fs",
+    async put(key, data) {
+      const path = pathOf(key);
+      await mkdir(dirname(path), { recursive: true });
+      // Written beside the target and renamed over it: a reader never sees half a file.
+      const tmp = `${path}.${ulid()}.tmp`;
+      try {
+        if (data instanceof ReadableStream) await Bun.write(tmp, new Response(data));
+        else await Bun.write(tmp, data);
+        await rename(tmp, path);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+    },
+    async get(key, range) {
+      const path = pathOf(key);
+      const s = await statOf(path);
+      if (!s) return null;
+      const file = Bun.file(path);
+      if (!range) return { body: file, size: s.size };
+      checkRange(range, s.size);
+      return { body: file.slice(range.start, range.end + 1), size: range.end - range.start + 1 };
+    },
+    stat: async (key) => statOf(pathOf(key)),
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
+  };
+}
