@@ -2,6 +2,7 @@
 // src/features/* at the feature-folder level (type-only imports count) and fails on any cycle.
 import { Glob } from "bun";
 import { dirname, join, relative } from "node:path";
+import { isTestSupport } from "./lib/source-kinds.ts";
 
 const ROOT = "src/features";
 
@@ -15,9 +16,6 @@ export const KNOWN_CYCLES: readonly (readonly string[])[] = [
   ["notebooks", "notes", "sources"],
   ["oauth", "web"],
 ];
-
-/** Test support (fixtures, fake peers, setup helpers) is imported by tests only, as in check-layers.ts. */
-const isTestSupport = (path: string) => /\/fixtures\/|\.fixture\.ts$|\/(testing|test-[\w-]+)\.ts$/.test(path);
 
 /** `import … from "x"`, `export … from "x"`, `import "x"` and `import("x")`, over several lines too. */
 const SPECIFIER =

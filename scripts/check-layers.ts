@@ -2,12 +2,10 @@
 // file in src/ may import bun:sqlite or drizzle-orm (not even types), a table from src/db/schema (row types, as
 // `import type`, are fine), nor reach a connection through `.sqlite` or `.orm`.
 import { Glob } from "bun";
+import { isTestSupport } from "./lib/source-kinds.ts";
 
 const isRepository = (path: string) =>
   path.startsWith("src/db/") || /(^|\/)(repo|[\w-]+-repo)\.ts$/.test(path) || /\/repo\/[\w-]+\.ts$/.test(path);
-
-/** Test support (fixtures, fake peers, setup helpers) may seed and inspect rows directly. */
-const isTestSupport = (path: string) => /\/fixtures\/|\.fixture\.ts$|\/(testing|test-[\w-]+)\.ts$/.test(path);
 
 const problems: string[] = [];
 for await (const path of new Glob("src/**/*.ts").scan(".")) {

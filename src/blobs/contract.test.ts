@@ -36,6 +36,19 @@ function contract(name: string, open: () => Promise<BlobStore>) {
     );
 
     test(
+      "moveIn makes a local file the blob and removes the file",
+      async () => {
+        const data = bytes(20_000);
+        const local = join(mkdtempSync(join(tmpdir(), "cp-blob-move-")), "episode.part");
+        await Bun.write(local, data);
+        await store.moveIn("podcasts/moved.mp3", local);
+        expect(await read(await store.get("podcasts/moved.mp3"))).toEqual(data);
+        expect(await Bun.file(local).exists()).toBe(false);
+      },
+      T,
+    );
+
+    test(
       "a Range returns only those bytes, inclusive of both ends",
       async () => {
         const data = bytes(10_000);

@@ -22,20 +22,34 @@ export function createFsBlobStore(root: string): BlobStore {
     }
   }
 
+  async function put(key: string, data: Uint8Array | ReadableStream<Uint8Array> | Blob): Promise<void> {
+    const path = pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    // Written beside the target and renamed over it: a reader never sees half a file.
+    const tmp = `${path}.${ulid()}.tmp`;
+    try {
+      if (data instanceof ReadableStream) await Bun.write(tmp, new Response(data));
+      else await Bun.write(tmp, data);
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
   return {
     kind: "fs",
-    async put(key, data) {
+    put,
+    async moveIn(key, localPath) {
       const path = pathOf(key);
       await mkdir(dirname(path), { recursive: true });
-      // Written beside the target and renamed over it: a reader never sees half a file.
-      const tmp = `${path}.${ulid()}.tmp`;
       try {
-        if (data instanceof ReadableStream) await Bun.write(tmp, new Response(data));
-        else await Bun.write(tmp, data);
-        await rename(tmp, path);
+        await rename(localPath, path);
       } catch (err) {
-        await rm(tmp, { force: true });
-        throw err;
+        if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
+        // Another file system: copy (atomically, through put), then drop the local file.
+        await put(key, Bun.file(localPath));
+        await rm(localPath, { force: true });
       }
     },
     async get(key, range) {

@@ -18,6 +18,11 @@ export interface BlobStore {
   readonly kind: "fs" | "s3";
   /** Writes the whole blob; a reader sees the old content or the new, never a part. */
   put(key: string, data: Uint8Array | ReadableStream<Uint8Array> | Blob): Promise<void>;
+  /**
+   * Makes a finished local file the blob and removes the file: on the same disk a rename (no second
+   * copy of an episode's bytes), elsewhere an upload.
+   */
+  moveIn(key: string, localPath: string): Promise<void>;
   /** The blob, or the inclusive byte range `start..end` of it; null when there is no such key. */
   get(key: string, range?: { start: number; end: number }): Promise<BlobBody | null>;
   stat(key: string): Promise<BlobStat | null>;

@@ -1,4 +1,5 @@
 // BlobStore on an S3-compatible bucket through Bun's built-in client (AWS S3, MinIO, R2, Garage…).
+import { rm } from "node:fs/promises";
 import { type BlobStat, type BlobStore, checkKey, checkRange } from "./port.ts";
 
 export interface S3BlobOptions {
@@ -39,6 +40,10 @@ export function createS3BlobStore(o: S3BlobOptions): BlobStore {
     async put(key, data) {
       // A stream of unknown length goes up in parts; S3 shows the object only once it is complete.
       await client.file(checkKey(key)).write(data instanceof ReadableStream ? new Response(data) : data);
+    },
+    async moveIn(key, localPath) {
+      await client.file(checkKey(key)).write(Bun.file(localPath));
+      await rm(localPath, { force: true });
     },
     async get(key, range) {
       const s = await stat(key);

@@ -213,8 +213,7 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
         tag: episodeTag(row, clock.now()),
         onProgress: (p) => (p.phase === "speech" ? progress.speech(p.done, p.total) : progress.encoding()),
       });
-      await deps.blobs.put(key, Bun.file(part));
-      rmSync(part, { force: true });
+      await deps.blobs.moveIn(key, part);
       if (!(await complete(actor, row, result))) await deps.blobs.delete(key);
     } catch (err) {
       rmSync(part, { force: true });
