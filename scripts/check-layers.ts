@@ -20,7 +20,7 @@ for await (const path of new Glob("src/**/*.ts").scan(".")) {
       problems.push(`${where} imports tables from db/schema`);
     if (
       /^import\s+(?!type\b)[^;]*from\s+"[./]*\/?db\/(client|tx)\.ts"/.test(line) &&
-      !/openDatabase|openTestDatabase/.test(line)
+      !/openDatabase|openTestDatabase|openConfiguredDatabase/.test(line)
     )
       problems.push(`${where} imports db internals`);
     if (/\.(sqlite|orm)\b(?!\s*:)/.test(line) && !/^\s*(\/\/|\*)/.test(line))

@@ -1,8 +1,7 @@
 // Admin CLI for headless self-hosting; shares DATA_DIR with a running server (SQLite WAL + busy timeout).
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { ConfigError, loadConfig } from "./config.ts";
-import { openDatabase } from "./db/client.ts";
+import { openConfiguredDatabase } from "./db/client.ts";
 import { AppError } from "./errors.ts";
 import { silentLogger } from "./log.ts";
 import { createServices } from "./services.ts";
@@ -106,7 +105,7 @@ export async function runCli(
   }
   const config = loadConfig(env);
   mkdirSync(config.dataDir, { recursive: true });
-  const db = openDatabase(join(config.dataDir, "commonplace.db"));
+  const db = openConfiguredDatabase(config);
   const s = createServices({ config, db, logger: silentLogger });
   const { command, opts } = parsed;
   try {

@@ -148,6 +148,39 @@ function blobs(env: Env) {
   return { kind: kind as "fs" | "s3", s3 };
 }
 
+function database(env: Env) {
+  const url = databaseUrl(env);
+  const schema = read(env, "DATABASE_SCHEMA") ?? "public";
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new ConfigError("DATABASE_SCHEMA", `must be a lower-case SQL identifier (a-z, 0-9, _), got "${schema}"`);
+  }
+  return {
+    url,
+    schema,
+    /** Connections each process keeps open to PostgreSQL. */
+    poolSize: int(env, "DATABASE_POOL_SIZE", 10, 1, 1_000),
+  };
+}
+
+/** DATABASE_URL: unset for SQLite, else a postgres:// (or postgresql://) URL. */
+export function databaseUrl(env: Env = process.env): string | undefined {
+  const raw = read(env, "DATABASE_URL");
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError("DATABASE_URL", "must be a postgres:// URL (or unset for SQLite in DATA_DIR)");
+  }
+  if (!["postgres:", "postgresql:"].includes(parsed.protocol)) {
+    throw new ConfigError(
+      "DATABASE_URL",
+      `must be a postgres:// URL (or unset for SQLite in DATA_DIR), got ${parsed.protocol}//…`,
+    );
+  }
+  return raw;
+}
+
 /** Reads the given variables, or the process environment (the only place it is read). */
 export function loadConfig(env: Env = process.env) {
   const port = int(env, "PORT", 3000, 0, 65535);
@@ -244,6 +277,8 @@ export function loadConfig(env: Env = process.env) {
     },
     /** Where files (podcast audio) live: DATA_DIR on this disk, or an S3-compatible bucket. */
     blobs: blobs(env),
+    /** SQLite in DATA_DIR (embedded default), or PostgreSQL when DATABASE_URL is set. */
+    database: database(env),
     imports: {
       maxBytes: int(env, "IMPORT_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxItems: int(env, "IMPORT_MAX_ITEMS", 100_000, 1, 10_000_000),

@@ -1,7 +1,6 @@
 // Entry point: reads config, opens and migrates the database, starts the HTTP server and workers.
-import { join } from "node:path";
 import { ConfigError, loadConfig } from "./config.ts";
-import { openDatabase } from "./db/client.ts";
+import { openConfiguredDatabase } from "./db/client.ts";
 import { createApp } from "./app.ts";
 import { createServices } from "./services.ts";
 import { serveOptions } from "./http/serve.ts";
@@ -19,7 +18,7 @@ async function start() {
     throw e;
   }
   ensureWritableDataDir(config.dataDir);
-  const db = openDatabase(join(config.dataDir, "commonplace.db"));
+  const db = openConfiguredDatabase(config);
   const services = createServices({ config, db });
   const app = createApp(services);
   let server: ReturnType<typeof Bun.serve>;

@@ -27,8 +27,14 @@ export async function interleave(
 export function remoteReads(db: Db): Db & { slowNext(turns: number): void } {
   let next = 0;
   return {
-    sqlite: db.sqlite,
-    orm: db.orm,
+    engine: db.engine,
+    pg: db.pg,
+    get sqlite() {
+      return db.sqlite;
+    },
+    get orm() {
+      return db.orm;
+    },
     close: () => db.close(),
     tx: (fn) => db.tx(fn),
     afterCommit: (fn) => db.afterCommit(fn),

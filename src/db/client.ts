@@ -6,6 +6,10 @@ import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import * as sqliteVec from "sqlite-vec";
 import { migrate } from "./migrate.ts";
+import type { Config } from "../config.ts";
+import { databaseUrl } from "../config.ts";
+import { pgAsDb } from "./pg/as-db.ts";
+import { openPostgres } from "./pg/client.ts";
 import type { Db } from "./port.ts";
 import { createSqlitePort } from "./sqlite-tx.ts";
 
@@ -63,7 +67,24 @@ function connect(path: string, mode: { create: true } | { readonly: true }): Dat
   return sqlite;
 }
 
-/** A fresh in-memory database with the real migrations, for tests. */
+/** The database the configuration names: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
+export function openConfiguredDatabase(config: Config): Db {
+  const { url, schema, poolSize } = config.database;
+  if (url) return pgAsDb(openPostgres(url, { schema, max: poolSize }));
+  return openDatabase(join(config.dataDir, "commonplace.db"));
+}
+
+/**
+ * A fresh database with the real migrations, for tests: in memory on SQLite, or — when the test run
+ * has DATABASE_URL set to PostgreSQL — a new schema of its own on that server (migrated on first use).
+ */
 export function openTestDatabase(): Db {
-  return openDatabase(":memory:");
+  const url = databaseUrl();
+  if (!url) return openDatabase(":memory:");
+  return pgAsDb(openPostgres(url, { schema: testSchemaName(), max: 4, idleTimeout: 2 }));
+}
+
+/** A schema name no other test (or test process) uses. */
+export function testSchemaName(): string {
+  return `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
 }

@@ -3,6 +3,7 @@
 // afterCommit. Nothing outside repositories and src/db touches a connection or a table.
 import type { Database } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type { PgDb } from "./pg/port.ts";
 
 export type Orm = BunSQLiteDatabase;
 
@@ -25,12 +26,20 @@ export interface Transactor {
 }
 
 export interface Db extends Transactor {
+  /** Which engine is behind this port: SQLite (embedded default) or PostgreSQL (DATABASE_URL). */
+  readonly engine: "sqlite" | "postgres";
+  /**
+   * The PostgreSQL port when engine is postgres, else null. Each repository checks it once, at
+   * construction, and builds its PostgreSQL twin (pg-repo.ts) over it.
+   */
+  readonly pg: PgDb | null;
   /** Runs a read: inside tx on the transaction, outside on a reader that sees committed rows. */
   query<T>(fn: (c: Conn) => T): Promise<T>;
   /** Runs a write: inside tx on the transaction, outside as its own (waits for the writer). */
   exec<T>(fn: (c: Conn) => T): Promise<T>;
-  /** The writer's SQLite handles, for src/db, migrations and tests that inspect rows. */
+  /** The writer's SQLite handles, for src/db, migrations and tests that inspect rows (SQLite only: on PostgreSQL they throw). */
   readonly sqlite: Database;
   readonly orm: Orm;
+  /** Closes the connections (on PostgreSQL it starts ending the pool; await db.pg.close() to wait for it). */
   close(): void;
 }

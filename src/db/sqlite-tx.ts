@@ -127,6 +127,8 @@ export function createSqlitePort(
   }
 
   return {
+    engine: "sqlite",
+    pg: null,
     sqlite: writer.sqlite,
     orm: writer.orm,
     async query<T>(fn: (c: Conn) => T): Promise<T> {

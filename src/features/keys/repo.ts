@@ -2,8 +2,13 @@
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { apiKeys, type ApiKeyRow } from "../../db/schema/index.ts";
+import { createKeysPgRepo } from "./pg-repo.ts";
 
-export function createKeysRepo(db: Db) {
+export function createKeysRepo(db: Db): KeysRepo {
+  return db.pg ? createKeysPgRepo(db.pg) : createKeysSqliteRepo(db);
+}
+
+function createKeysSqliteRepo(db: Db) {
   return {
     async insert(row: ApiKeyRow): Promise<void> {
       await db.exec((c) => c.orm.insert(apiKeys).values(row).run());
@@ -56,4 +61,4 @@ export function createKeysRepo(db: Db) {
     },
   };
 }
-export type KeysRepo = ReturnType<typeof createKeysRepo>;
+export type KeysRepo = ReturnType<typeof createKeysSqliteRepo>;

@@ -1,0 +1,43 @@
+// Raw SQL on either engine, for tests and maintenance scripts that inspect or nudge rows directly:
+// `?` placeholders (rewritten to $1, $2… on PostgreSQL), rows as plain objects. Not for features:
+// repositories own their SQL.
+import type { Db } from "./port.ts";
+
+/** Rewrites `?` placeholders outside quotes to PostgreSQL's numbered form. */
+export function numberPlaceholders(text: string): string {
+  let n = 0;
+  let out = "";
+  let quote: string | null = null;
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === "?") {
+      out += `$${++n}`;
+      continue;
+    }
+    out += ch;
+  }
+  return out;
+}
+
+type Param = string | number | boolean | null | bigint | Uint8Array;
+
+/** Runs a statement and returns its rows (none for a write without RETURNING). */
+export async function sqlRows<T = Record<string, unknown>>(db: Db, text: string, ...params: Param[]): Promise<T[]> {
+  if (db.pg) {
+    const pg = db.pg;
+    await pg.ready;
+    return (await pg.sql.unsafe(numberPlaceholders(text), params as never[])) as unknown as T[];
+  }
+  return db.sqlite.query(text).all(...(params as never[])) as T[];
+}
+
+/** The first row of sqlRows, or undefined. */
+export async function sqlRow<T = Record<string, unknown>>(
+  db: Db,
+  text: string,
+  ...params: Param[]
+): Promise<T | undefined> {
+  return (await sqlRows<T>(db, text, ...params))[0];
+}

@@ -1,0 +1,159 @@
+// Opens PostgreSQL: a pool on DATABASE_URL with every table in one schema, migrations under an advisory
+// lock, SERIALIZABLE transactions with bounded retry, the transaction carried in AsyncLocalStorage.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { migratePg } from "./migrate.ts";
+import type { PgConn, PgDb } from "./port.ts";
+
+export interface PgOptions {
+  /** Every table lives here (each connection's search_path); created if missing. */
+  schema?: string;
+  /** Connections in this process's pool. */
+  max?: number;
+  /** Seconds an idle connection stays open. */
+  idleTimeout?: number;
+  migrate?: boolean;
+  /** Attempts of a transaction that fails with a serialisation failure or a deadlock. */
+  maxAttempts?: number;
+  onCallbackError?: (err: unknown) => void;
+}
+
+interface TxContext {
+  conn: PgConn;
+  active: boolean;
+  afterCommit: (() => void)[];
+}
+
+/** SQLSTATEs after which a whole transaction may simply run again. */
+const RETRYABLE = new Set(["40001", "40P01"]);
+
+export function isRetryable(err: unknown): boolean {
+  return RETRYABLE.has((err as { code?: string } | null)?.code ?? "");
+}
+
+function runCallbacks(fns: (() => void)[], onError: (err: unknown) => void): void {
+  for (const fn of fns) {
+    try {
+      fn();
+    } catch (err) {
+      onError(err);
+    }
+  }
+}
+
+export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
+  const schema = opts.schema ?? "public";
+  const sql = postgres(url, {
+    max: opts.max ?? 10,
+    idle_timeout: opts.idleTimeout ?? 30,
+    connect_timeout: 10,
+    onnotice: () => {},
+    connection: { search_path: schema, application_name: "commonplace" },
+    // bigint (count(*), epoch milliseconds) as JS numbers: every value we store is below 2^53.
+    types: {
+      bigint: {
+        to: 20,
+        from: [20],
+        serialize: (x: number | bigint) => x.toString(),
+        parse: (x: string) => Number(x),
+      },
+    },
+  });
+  const pool: PgConn = { sql, orm: drizzle({ client: sql }) };
+  const als = new AsyncLocalStorage<TxContext>();
+  const maxAttempts = opts.maxAttempts ?? 8;
+  const onError = opts.onCallbackError ?? ((err) => console.error("afterCommit callback failed", err));
+  const ready = opts.migrate === false ? Promise.resolve() : migratePg(sql, schema).then(() => undefined);
+  // A failed migration is reported by the first call that waits for it, not as an unhandled rejection.
+  ready.catch(() => {});
+
+  // drizzle over the transaction's connection, built on first use (most transactions use raw SQL).
+  // A transaction handle has no options of its own; drizzle reads (and sets the same parsers on) the pool's.
+  const txConn = (tsql: postgres.TransactionSql): PgConn => {
+    let orm: PgConn["orm"] | undefined;
+    return {
+      sql: tsql,
+      get orm() {
+        orm ??= drizzle({ client: Object.assign(tsql, { options: sql.options }) as unknown as postgres.Sql });
+        return orm;
+      },
+    };
+  };
+
+  const current = (): TxContext | undefined => {
+    const ctx = als.getStore();
+    return ctx?.active ? ctx : undefined;
+  };
+
+  async function run<T>(fn: (c: PgConn) => Promise<T>): Promise<T> {
+    const ctx = current();
+    if (ctx) return fn(ctx.conn);
+    await ready;
+    return fn(pool);
+  }
+
+  async function tx<T>(fn: () => Promise<T> | T): Promise<T> {
+    const outer = current();
+    if (outer) {
+      // Nested: a savepoint on the same connection; its wake-ups go if it rolls back.
+      const mark = outer.afterCommit.length;
+      const tsql = outer.conn.sql as postgres.TransactionSql;
+      try {
+        return (await tsql.savepoint(async () => fn())) as T;
+      } catch (err) {
+        outer.afterCommit.length = Math.min(outer.afterCommit.length, mark);
+        throw err;
+      }
+    }
+    await ready;
+    for (let attempt = 1; ; attempt++) {
+      const ctx: TxContext = { conn: pool, active: true, afterCommit: [] };
+      try {
+        const result = (await sql.begin("isolation level serializable", async (tsql) => {
+          ctx.conn = txConn(tsql);
+          try {
+            return await als.run(ctx, fn);
+          } finally {
+            ctx.active = false;
+          }
+        })) as T;
+        if (ctx.afterCommit.length > 0) als.exit(() => runCallbacks(ctx.afterCommit, onError));
+        return result;
+      } catch (err) {
+        if (!isRetryable(err) || attempt >= maxAttempts) throw err;
+        // Another transaction won the conflict: back off a little (jittered, growing) and run again.
+        await Bun.sleep(Math.random() * Math.min(100, 2 ** attempt * 2));
+      }
+    }
+  }
+
+  return {
+    sql,
+    schema,
+    ready,
+    query: run,
+    exec: run,
+    tx,
+    afterCommit(fn: () => void): void {
+      const ctx = current();
+      if (ctx) ctx.afterCommit.push(fn);
+      else queueMicrotask(() => als.exit(() => runCallbacks([fn], onError)));
+    },
+    async notify(channel: string, payload = ""): Promise<void> {
+      const ctx = current();
+      if (ctx) await ctx.conn.sql`SELECT pg_notify(${channel}, ${payload})`;
+      else {
+        await ready;
+        await sql.notify(channel, payload);
+      }
+    },
+    async listen(channel, fn, onListen): Promise<void> {
+      await ready;
+      await sql.listen(channel, fn, onListen);
+    },
+    async close(): Promise<void> {
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
