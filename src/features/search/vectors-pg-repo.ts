@@ -2,7 +2,7 @@
 // (chunk_codes, bit varying) whose Hamming prefilter is bit_count(code # query); exact cosine
 // distances are computed here from the float32 vectors, as sqlite-vec's vec_distance_cosine does.
 import type { PgDb, PgSql } from "../../db/pg/port.ts";
-import { type ChunkScope } from "./chunks-repo.ts";
+import type { ChunkScope } from "./chunks-repo.ts";
 import { params, pgScopeConditions } from "./chunks-pg-repo.ts";
 import type { Distance, VectorsRepo } from "./vectors-repo.ts";
 import { SHARDS } from "./vectors-repo.ts";
