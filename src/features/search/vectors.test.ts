@@ -12,6 +12,7 @@ import type { Db } from "../../db/port.ts";
 import { createEncoder } from "./binary-codes.ts";
 import { createChunksRepo, type DocType } from "./chunks-repo.ts";
 import { createVectorIndex } from "./vectors.ts";
+import { CODES_CHANNEL } from "./vectors-pg-repo.ts";
 
 function rng(seed: number) {
   let s = seed >>> 0;
@@ -209,11 +210,14 @@ describe("codes held in memory", () => {
       );
       await a.activate(slot.slot);
       expect(await a.knn((await a.active())!, "usr_a", vectors[40]!, { k: 50, candidates: 64 })).toHaveLength(25);
+      // On PostgreSQL the other process's write reaches this one as a NOTIFY shortly after its commit.
+      const announced = one.pg ? new Promise<void>((ok) => void one.pg!.listen(CODES_CHANNEL, () => ok())) : null;
       const b = createVectorIndex(two);
       await b.upsert(
         (await b.active())!,
         rows.slice(25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[25 + i]! })),
       );
+      await announced;
       const hits = await a.knn((await a.active())!, "usr_a", vectors[40]!, { k: 50, candidates: 64 });
       expect(hits).toHaveLength(50);
       expect(hits[0]!.rowid).toBe(rows[40]!.rowid);
