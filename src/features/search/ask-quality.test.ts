@@ -39,7 +39,7 @@ async function library() {
   const ask = async (question: string) => {
     const r = await call(ctx, "POST", "/api/v1/search/ask", { key: a.key, body: { question } });
     expect(r.status).toBe(200);
-    for (const c of r.body.citations) expect(chunkText(ctx, c.chunk_id)).toContain(c.quote);
+    for (const c of r.body.citations) expect(await chunkText(ctx, c.chunk_id)).toContain(c.quote);
     return r.body as { answer: string; citations: { quote: string; title: string }[] };
   };
   return { ask };

@@ -1,4 +1,5 @@
 // POST /api/v1/search/ask end to end with the builtin extractive model: citations, scoping, credits.
+import { sqlRow } from "../../db/inspect.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { NOTHING_FOUND } from "./ask.ts";
@@ -33,8 +34,8 @@ const ask = (ctx: TestContext, key: string, body: unknown, headers?: Record<stri
   call(ctx, "POST", "/api/v1/search/ask", { key, body, headers });
 const used = async (ctx: TestContext, key: string) =>
   (await call(ctx, "GET", "/api/v1/account", { key })).body.credits.used as number;
-const ledgerRows = (ctx: TestContext) =>
-  ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM credit_ledger").get()!.n;
+const ledgerRows = async (ctx: TestContext) =>
+  (await sqlRow<{ n: number }>(ctx.db, "SELECT count(*) n FROM credit_ledger"))!.n;
 
 describe("ask", () => {
   test("answers from the library with verified, verbatim citations and charges once", async () => {
@@ -56,8 +57,8 @@ describe("ask", () => {
       r.body.citations.map((_: unknown, i: number) => i + 1),
     );
     for (const c of r.body.citations) {
-      expect(chunkText(ctx, c.chunk_id)).toContain(c.quote);
-      expect(chunkOwner(ctx, c.chunk_id)!.docId).toBe(c.id);
+      expect(await chunkText(ctx, c.chunk_id)).toContain(c.quote);
+      expect((await chunkOwner(ctx, c.chunk_id))!.docId).toBe(c.id);
     }
     const bread = r.body.citations.find((c: { id: string }) => c.id === ids.bread);
     expect(bread).toMatchObject({ type: "source", title: "Baking sourdough bread" });
@@ -141,7 +142,7 @@ describe("ask", () => {
     expect(r.body.citations.length).toBeGreaterThan(0);
     for (const c of r.body.citations) {
       expect(c.id).toBe(mine);
-      expect(chunkOwner(ctx, c.chunk_id)!.userId).toBe(a.userId);
+      expect((await chunkOwner(ctx, c.chunk_id))!.userId).toBe(a.userId);
     }
     expect(r.body.answer).not.toContain("six hours");
   });
@@ -183,7 +184,7 @@ describe("ask credits", () => {
     const { ctx, a } = await library({ ASK_CREDIT_COST: "3", DEFAULT_MONTHLY_CREDITS: "5" });
     const q = { question: "At what temperature is the sourdough loaf baked?" };
     expect((await ask(ctx, a.key, q)).body.credits_remaining).toBe(2);
-    const rows = ledgerRows(ctx);
+    const rows = await ledgerRows(ctx);
     const r = await ask(ctx, a.key, q);
     expect(r.status).toBe(402);
     expect(r.headers.get("content-type")).toBe("application/problem+json");
@@ -195,7 +196,7 @@ describe("ask credits", () => {
     });
     expect(r.body.detail).toContain("3 credits");
     expect(r.body.request_id).toBe(r.headers.get("x-request-id"));
-    expect(ledgerRows(ctx)).toBe(rows);
+    expect(await ledgerRows(ctx)).toBe(rows);
     expect(await used(ctx, a.key)).toBe(3);
   });
 
@@ -205,6 +206,6 @@ describe("ask credits", () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ credits_used: 0, credits_remaining: 0 });
     expect(r.body.citations.length).toBeGreaterThan(0);
-    expect(ledgerRows(ctx)).toBe(0);
+    expect(await ledgerRows(ctx)).toBe(0);
   });
 });

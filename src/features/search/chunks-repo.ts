@@ -2,6 +2,7 @@
 import type { Db } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 import type { Chunk } from "./chunker.ts";
+import { createChunksPgRepo } from "./chunks-pg-repo.ts";
 
 export type DocType = "source" | "note";
 
@@ -61,7 +62,11 @@ const INSERT_SQL = `INSERT INTO chunks (chunk_id, user_id, doc_type, doc_id, idx
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const DELETE_SQL = "DELETE FROM chunks WHERE doc_type = ? AND doc_id = ?";
 
-export function createChunksRepo(db: Db) {
+export function createChunksRepo(db: Db): ChunksRepo {
+  return db.pg ? createChunksPgRepo(db.pg) : createChunksSqliteRepo(db);
+}
+
+function createChunksSqliteRepo(db: Db) {
   return {
     /** Replaces a document's chunks; call inside the transaction that changed the document. */
     async replace(doc: { type: DocType; id: string; userId: string; title: string }, chunks: Chunk[]): Promise<void> {
@@ -142,4 +147,4 @@ export function createChunksRepo(db: Db) {
     },
   };
 }
-export type ChunksRepo = ReturnType<typeof createChunksRepo>;
+export type ChunksRepo = ReturnType<typeof createChunksSqliteRepo>;

@@ -2,6 +2,12 @@
 // a local site serving Markdown, notes posted), then indexed and embedded by draining the runner.
 import { expect } from "bun:test";
 import { call, type TestContext } from "../../../test/helpers.ts";
+import { databaseUrl } from "../../config.ts";
+import { openDatabase, testSchemaName } from "../../db/client.ts";
+import { sqlRow } from "../../db/inspect.ts";
+import { pgAsDb } from "../../db/pg/as-db.ts";
+import { openPostgres } from "../../db/pg/client.ts";
+import type { Db } from "../../db/port.ts";
 
 export const TEXTS = {
   bread: `# Baking sourdough bread
@@ -93,32 +99,47 @@ export async function search(ctx: TestContext, key: string, body: Record<string,
   return call(ctx, "POST", "/api/v1/search", { key, body });
 }
 
-export function chunkText(ctx: TestContext, chunkId: string): string | undefined {
-  return ctx.db.sqlite.query<{ text: string }, [string]>("SELECT text FROM chunks WHERE chunk_id = ?").get(chunkId)
-    ?.text;
+export async function chunkText(ctx: TestContext, chunkId: string): Promise<string | undefined> {
+  return (await sqlRow<{ text: string }>(ctx.db, "SELECT text FROM chunks WHERE chunk_id = ?", chunkId))?.text;
 }
 
-export function chunkOwner(ctx: TestContext, chunkId: string): { userId: string; docId: string } | null {
-  return ctx.db.sqlite
-    .query<{ userId: string; docId: string }, [string]>(
-      "SELECT user_id userId, doc_id docId FROM chunks WHERE chunk_id = ?",
-    )
-    .get(chunkId);
+export async function chunkOwner(ctx: TestContext, chunkId: string): Promise<{ userId: string; docId: string } | null> {
+  return (
+    (await sqlRow<{ userId: string; docId: string }>(
+      ctx.db,
+      'SELECT user_id "userId", doc_id "docId" FROM chunks WHERE chunk_id = ?',
+      chunkId,
+    )) ?? null
+  );
 }
 
 /** Rows the index holds for a document (chunks, float vectors), and the binary codes of the whole active model. */
-export function indexRows(ctx: TestContext, docId: string): { chunks: number; vectors: number; totalCodes: number } {
-  const q = <T>(sql: string, ...args: (string | number)[]) => ctx.db.sqlite.query<T, any[]>(sql).get(...args)!;
-  const chunks = q<{ n: number }>("SELECT count(*) n FROM chunks WHERE doc_id = ?", docId).n;
-  const vectors = q<{ n: number }>(
+export async function indexRows(
+  ctx: TestContext,
+  docId: string,
+): Promise<{ chunks: number; vectors: number; totalCodes: number }> {
+  const n = async (sql: string, ...args: (string | number)[]) => (await sqlRow<{ n: number }>(ctx.db, sql, ...args))!.n;
+  const chunks = await n("SELECT count(*) n FROM chunks WHERE doc_id = ?", docId);
+  const vectors = await n(
     "SELECT count(*) n FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid WHERE c.doc_id = ?",
     docId,
-  ).n;
-  const slot = ctx.db.sqlite
-    .query<{ slot: number }, []>("SELECT slot FROM embedding_models WHERE state = 'active'")
-    .get()?.slot;
-  const totalCodes = slot === undefined ? 0 : q<{ n: number }>(`SELECT count(*) n FROM vecidx_${slot}`).n;
+  );
+  const slot = (await sqlRow<{ slot: number }>(ctx.db, "SELECT slot FROM embedding_models WHERE state = 'active'"))
+    ?.slot;
+  // PostgreSQL keeps every model's codes in chunk_codes; SQLite one vec0 table per model.
+  const codes = ctx.db.pg
+    ? `SELECT count(*) n FROM chunk_codes WHERE slot = ${slot}`
+    : `SELECT count(*) n FROM vecidx_${slot}`;
+  const totalCodes = slot === undefined ? 0 : await n(codes);
   return { chunks, vectors, totalCodes };
 }
 
 export const MODES = ["text", "vector", "hybrid"] as const;
+
+/** Opens one database again and again (a restart): the SQLite file, or one schema on PostgreSQL. */
+export function reopenable(file: string): () => Db {
+  const url = databaseUrl();
+  if (!url) return () => openDatabase(file);
+  const schema = testSchemaName();
+  return () => pgAsDb(openPostgres(url, { schema, max: 4, idleTimeout: 2 }));
+}

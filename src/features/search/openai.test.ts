@@ -1,17 +1,17 @@
 // Search and ask with the OpenAI-compatible adapters against a local fake model server: embeddings,
 // chat, failures that must become clean problems, marker verification, and switching embedders.
+import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../app.ts";
 import { testConfig } from "../../config.ts";
-import { openDatabase } from "../../db/client.ts";
 import { silentLogger } from "../../log.ts";
 import { createServices } from "../../services.ts";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../../test/fake-openai.ts";
-import { chunkText, MODES, saveNote, search, TEXTS } from "./library.fixture.ts";
+import { chunkText, MODES, reopenable, saveNote, search, TEXTS } from "./library.fixture.ts";
 
 const fakes: FakeOpenAI[] = [];
 afterEach(async () => {
@@ -57,18 +57,10 @@ describe("openai embedder", () => {
     const calls = f.requests.filter((r) => r.path === "/v1/embeddings");
     expect(calls.length).toBeGreaterThan(0);
     expect((calls[0]!.body as { model: string }).model).toBe("fake-embed");
-    const models = ctx.db.sqlite
-      .query<{ model: string; dimensions: number; state: string }, []>(
-        "SELECT model, dimensions, state FROM embedding_models",
-      )
-      .all();
+    const models = await sqlRows(ctx.db, "SELECT model, dimensions, state FROM embedding_models");
     expect(models).toEqual([{ model: "fake-embed", dimensions: 96, state: "active" }]);
-    const dims = ctx.db.sqlite
-      .query<{ d: number; n: number }, []>("SELECT dimensions d, count(*) n FROM chunk_vectors GROUP BY dimensions")
-      .all();
-    expect(dims).toEqual([
-      { d: 96, n: ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n },
-    ]);
+    const dims = await sqlRows(ctx.db, "SELECT dimensions d, count(*) n FROM chunk_vectors GROUP BY dimensions");
+    expect(dims).toEqual([{ d: 96, n: (await sqlRow<{ n: number }>(ctx.db, "SELECT count(*) n FROM chunks"))!.n }]);
     for (const mode of MODES) {
       const r = await search(ctx, a.key, { query: "sourdough starter flour", mode });
       expect(r.body.data[0].id).toBe(ids.bread);
@@ -106,7 +98,7 @@ describe("openai chat", () => {
     expect(r.body.citations).toHaveLength(1);
     const [c] = r.body.citations;
     expect(c).toMatchObject({ n: 1, type: "note", id: ids.bread, title: "Bread" });
-    expect(chunkText(ctx, c.chunk_id)).toContain(c.quote);
+    expect(await chunkText(ctx, c.chunk_id)).toContain(c.quote);
     expect(c.quote).toContain("twice a day");
     const sent = f.requests.find((q) => q.path === "/v1/chat/completions")!.body as {
       model: string;
@@ -134,7 +126,7 @@ describe("openai chat", () => {
       /^Sea stars use tube feet\. Anemones fold their tentacles \[1\]\. Planets move on ellipses \[2\]\.$/,
     );
     expect(r.body.citations.map((c: { n: number }) => c.n)).toEqual([1, 2]);
-    for (const c of r.body.citations) expect(chunkText(ctx, c.chunk_id)).toContain(c.quote);
+    for (const c of r.body.citations) expect(await chunkText(ctx, c.chunk_id)).toContain(c.quote);
   });
 
   test.each([
@@ -184,9 +176,9 @@ describe("changing the embedder", () => {
   test("re-embeds in the background; search keeps using the old model until the switch", async () => {
     const dir = mkdtempSync(join(tmpdir(), "commonplace-reembed-"));
     dirs.push(dir);
-    const file = join(dir, "db.sqlite");
+    const reopen = reopenable(join(dir, "db.sqlite"));
     const open = (env: Record<string, string> = {}) => {
-      const db = openDatabase(file);
+      const db = reopen();
       const services = createServices({ config: testConfig(env), db, logger: silentLogger });
       return { db, services, app: createApp(services), runner: services.runner };
     };
@@ -203,11 +195,8 @@ describe("changing the embedder", () => {
     const second = open({ AI_BASE_URL: f.url, AI_EMBEDDING_MODEL: "fake-embed" });
     const ctx = second as unknown as TestContext;
     expect(await second.services.indexer.ensureCurrent()).toBe(true);
-    const models = () =>
-      ctx.db.sqlite
-        .query<{ model: string; state: string }, []>("SELECT model, state FROM embedding_models ORDER BY slot")
-        .all();
-    expect(models()).toEqual([{ model: "builtin-hash-v1", state: "active" }]);
+    const models = () => sqlRows(ctx.db, "SELECT model, state FROM embedding_models ORDER BY slot");
+    expect(await models()).toEqual([{ model: "builtin-hash-v1", state: "active" }]);
     // Before the job runs, vector search still answers, with the builtin model's vectors.
     const before = await search(ctx, a.key, { query: "sourdough starter flour", mode: "vector" });
     expect(before.status).toBe(200);
@@ -215,11 +204,11 @@ describe("changing the embedder", () => {
     expect(f.requests.filter((r) => r.path === "/v1/embeddings")).toHaveLength(0);
 
     await second.runner.drain();
-    expect(models()).toEqual([
+    expect(await models()).toEqual([
       { model: "builtin-hash-v1", state: "retired" },
       { model: "fake-embed", state: "active" },
     ]);
-    const dims = ctx.db.sqlite.query<{ d: number }, []>("SELECT DISTINCT dimensions d FROM chunk_vectors").all();
+    const dims = await sqlRows(ctx.db, "SELECT DISTINCT dimensions d FROM chunk_vectors");
     expect(dims).toEqual([{ d: 64 }]);
     const after = await search(ctx, a.key, { query: "sourdough starter flour", mode: "vector" });
     expect(after.body.data[0].id).toBe(bread);

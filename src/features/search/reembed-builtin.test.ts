@@ -1,17 +1,17 @@
 // Switching EMBEDDER from hashed to builtin: the library re-embeds in the background, a source's
 // embedding progress starts again from 0 for the new model, and search keeps working throughout.
+import { sqlRow } from "../../db/inspect.ts";
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../app.ts";
 import { testConfig } from "../../config.ts";
-import { openDatabase } from "../../db/client.ts";
 import { silentLogger } from "../../log.ts";
 import { createServices } from "../../services.ts";
 import { call, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import type { NeuralEmbedder } from "../../ai/embedder/neural.ts";
-import { saveSource, search, startMarkdownSite, TEXTS } from "./library.fixture.ts";
+import { reopenable, saveSource, search, startMarkdownSite, TEXTS } from "./library.fixture.ts";
 
 const site = startMarkdownSite();
 const dir = mkdtempSync(join(tmpdir(), "commonplace-reembed-builtin-"));
@@ -21,9 +21,9 @@ afterAll(() => {
 });
 
 test("hashed → builtin re-embeds in the background with visible progress", async () => {
-  const file = join(dir, "db.sqlite");
+  const reopen = reopenable(join(dir, "db.sqlite"));
   const open = (env: Record<string, string>) => {
-    const db = openDatabase(file);
+    const db = reopen();
     const services = createServices({ config: testConfig(env), db, logger: silentLogger });
     return { db, services, app: createApp(services), runner: services.runner };
   };
@@ -48,9 +48,10 @@ test("hashed → builtin re-embeds in the background with visible progress", asy
     const p = await progress();
     expect(p.status).toBe("done");
     expect(p.chunks_done).toBe(p.chunks_total);
-    const active = ctx.db.sqlite
-      .query<{ model: string }, []>("SELECT model FROM embedding_models WHERE state = 'active'")
-      .get()!.model;
+    const active = (await sqlRow<{ model: string }>(
+      ctx.db,
+      "SELECT model FROM embedding_models WHERE state = 'active'",
+    ))!.model;
     expect(active).toBe(second.services.ai.embedder.id);
     const r = await search(ctx, a.key, { query: "letting a loaf rest before cutting it", mode: "vector" });
     expect(r.body.data[0]?.id).toBe(bread);

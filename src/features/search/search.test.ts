@@ -1,4 +1,5 @@
 // POST /api/v1/search end to end: modes, grouping, filters, isolation, sanitised input, index upkeep.
+import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { startOutsideWeb } from "../../../test/outside-web.ts";
@@ -49,7 +50,7 @@ describe("search over a small library", () => {
     expect(top).toMatchObject({ type: "source", id: lib.ids.bread, title: "Baking sourdough bread" });
     expect(top.url).toStartWith("http://127.0.0.1:");
     expect(top.score).toBeGreaterThan(0);
-    expect(chunkOwner(lib.ctx, top.chunk_id)).toEqual({ userId: lib.a.userId, docId: lib.ids.bread });
+    expect(await chunkOwner(lib.ctx, top.chunk_id)).toEqual({ userId: lib.a.userId, docId: lib.ids.bread });
     // Plain text of about 200 characters: Markdown marks are gone.
     expect(top.snippet.length).toBeGreaterThan(40);
     expect(top.snippet.length).toBeLessThanOrEqual(225);
@@ -68,9 +69,11 @@ describe("search over a small library", () => {
   });
 
   test.each(MODES)("%s groups several chunks of one document into one result", async (mode) => {
-    const chunks = lib.ctx.db.sqlite
-      .query<{ n: number }, [string]>("SELECT count(*) n FROM chunks WHERE doc_id = ?")
-      .get(lib.ids.lighthouse)!.n;
+    const chunks = (await sqlRow<{ n: number }>(
+      lib.ctx.db,
+      "SELECT count(*) n FROM chunks WHERE doc_id = ?",
+      lib.ids.lighthouse,
+    ))!.n;
     expect(chunks).toBeGreaterThanOrEqual(3);
     const r = await find({ query: "lighthouse keeper lens", mode });
     const ids = r.body.data.map((d: { id: string }) => d.id);
@@ -221,7 +224,7 @@ describe("isolation", () => {
         const r = await search(ctx, a.key, { query, mode, limit: 50 });
         for (const d of r.body.data) {
           expect(mine).toContain(d.id);
-          expect(chunkOwner(ctx, d.chunk_id)!.userId).toBe(a.userId);
+          expect((await chunkOwner(ctx, d.chunk_id))!.userId).toBe(a.userId);
         }
       }
     }
@@ -245,27 +248,27 @@ describe("the index follows the library", () => {
     const { ctx, a, src, note } = await seeded();
     const content = (await call(ctx, "GET", `/api/v1/sources/${src}?include=content`, { key: a.key })).body
       .content as string;
-    const spans = ctx.db.sqlite
-      .query<{ text: string; start: number; end: number }, [string]>(
-        'SELECT text, start_offset start, end_offset "end" FROM chunks WHERE doc_id = ?',
-      )
-      .all(src);
+    const spans = await sqlRows<{ text: string; start: number; end: number }>(
+      ctx.db,
+      'SELECT text, start_offset start, end_offset "end" FROM chunks WHERE doc_id = ?',
+      src,
+    );
     expect(spans.length).toBeGreaterThan(0);
     for (const c of spans) expect(content.slice(c.start, c.end)).toBe(c.text);
     for (const id of [src, note]) {
-      const rows = indexRows(ctx, id);
+      const rows = await indexRows(ctx, id);
       expect(rows.chunks).toBeGreaterThan(0);
       expect(rows.vectors).toBe(rows.chunks);
     }
-    const total = ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
-    expect(indexRows(ctx, src).totalCodes).toBe(total);
+    const total = (await sqlRow<{ n: number }>(ctx.db, "SELECT count(*) n FROM chunks"))!.n;
+    expect((await indexRows(ctx, src)).totalCodes).toBe(total);
   });
 
   test("deleting a source removes its chunks, vectors and codes", async () => {
     const { ctx, a, src } = await seeded();
-    const before = indexRows(ctx, src);
+    const before = await indexRows(ctx, src);
     expect((await call(ctx, "DELETE", `/api/v1/sources/${src}`, { key: a.key })).status).toBe(200);
-    const after = indexRows(ctx, src);
+    const after = await indexRows(ctx, src);
     expect(after).toMatchObject({ chunks: 0, vectors: 0 });
     expect(after.totalCodes).toBe(before.totalCodes - before.chunks);
     for (const mode of MODES) expect(await idsFor(ctx, a.key, "sourdough starter bread", mode)).not.toContain(src);
@@ -273,9 +276,9 @@ describe("the index follows the library", () => {
 
   test("deleting a note removes its chunks, vectors and codes", async () => {
     const { ctx, a, note } = await seeded();
-    const before = indexRows(ctx, note);
+    const before = await indexRows(ctx, note);
     expect((await call(ctx, "DELETE", `/api/v1/notes/${note}`, { key: a.key })).status).toBe(200);
-    const after = indexRows(ctx, note);
+    const after = await indexRows(ctx, note);
     expect(after).toMatchObject({ chunks: 0, vectors: 0 });
     expect(after.totalCodes).toBe(before.totalCodes - before.chunks);
     for (const mode of MODES) expect(await idsFor(ctx, a.key, "tide pools anemones", mode)).not.toContain(note);
@@ -298,15 +301,13 @@ describe("the index follows the library", () => {
     await ctx.runner.drain();
     for (const mode of MODES) expect((await idsFor(ctx, a.key, "dunes sand wind desert", mode))[0]).toBe(id);
     expect(await idsFor(ctx, a.key, "magma lava", "text")).not.toContain(id);
-    const rows = indexRows(ctx, id);
+    const rows = await indexRows(ctx, id);
     expect(rows.vectors).toBe(rows.chunks);
   });
 
   test("changing a note's content re-chunks and re-embeds it", async () => {
     const { ctx, a, note } = await seeded();
-    const oldChunks = ctx.db.sqlite
-      .query<{ id: string }, [string]>("SELECT chunk_id id FROM chunks WHERE doc_id = ?")
-      .all(note);
+    const oldChunks = await sqlRows<{ id: string }>(ctx.db, "SELECT chunk_id id FROM chunks WHERE doc_id = ?", note);
     const r = await call(ctx, "PATCH", `/api/v1/notes/${note}`, {
       key: a.key,
       body: { content: "# Glaciers\n\nGlaciers carve valleys as the ice grinds over bedrock for thousands of years." },
@@ -316,11 +317,9 @@ describe("the index follows the library", () => {
     expect(await idsFor(ctx, a.key, "anemones tentacles", "text")).not.toContain(note);
     expect(await idsFor(ctx, a.key, "glaciers bedrock", "text")).toContain(note);
     await ctx.runner.drain();
-    const newChunks = ctx.db.sqlite
-      .query<{ id: string }, [string]>("SELECT chunk_id id FROM chunks WHERE doc_id = ?")
-      .all(note);
+    const newChunks = await sqlRows<{ id: string }>(ctx.db, "SELECT chunk_id id FROM chunks WHERE doc_id = ?", note);
     expect(newChunks.some((c) => oldChunks.some((o) => o.id === c.id))).toBe(false);
-    const rows = indexRows(ctx, note);
+    const rows = await indexRows(ctx, note);
     expect(rows.vectors).toBe(rows.chunks);
     const top = (await search(ctx, a.key, { query: "glaciers carve valleys", mode: "vector" })).body.data[0];
     expect(top.id).toBe(note);

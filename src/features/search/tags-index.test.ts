@@ -1,5 +1,6 @@
 // Tags are indexed with a source's text: every way they change (PATCH, an import merging tags into an
 // already saved source) indexes the source again, so search finds the new tag and not the old one.
+import { sqlRows } from "../../db/inspect.ts";
 import { expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { systemActor } from "../../actor.ts";
@@ -9,9 +10,12 @@ import { runImports, upload } from "../imports/test-support.ts";
 async function readySource(ctx: TestContext, userId: string, url: string): Promise<string> {
   const actor = systemActor(userId, "test");
   const { source } = await ctx.services.sources.create(actor, { url, title: "Bread notes" });
-  ctx.db.sqlite
-    .query("UPDATE sources SET status = 'ready', content = ? WHERE id = ?")
-    .run("A loaf wants a long, cool proof.", source.id);
+  await sqlRows(
+    ctx.db,
+    "UPDATE sources SET status = 'ready', content = ? WHERE id = ?",
+    "A loaf wants a long, cool proof.",
+    source.id,
+  );
   const row = await ctx.services.sources.get(actor, source.id);
   for (const h of ctx.services.hooks.onSourceReady) await h(actor, row);
   return source.id;

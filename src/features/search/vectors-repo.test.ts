@@ -1,6 +1,7 @@
 // The vector index's SQL on its own: reading an owner's codes stops at a limit, float vectors come back by chunk.
 import { expect, test } from "bun:test";
 import { openTestDatabase } from "../../db/client.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { createChunksRepo } from "./chunks-repo.ts";
 import { createVectorIndex } from "./vectors.ts";
 import { createVectorsRepo } from "./vectors-repo.ts";
@@ -18,9 +19,10 @@ async function library(perOwner: Record<string, number>) {
       ]);
     }
   }
-  const rows = db.sqlite
-    .query<{ rowid: number; userId: string }, []>("SELECT id rowid, user_id userId FROM chunks ORDER BY id")
-    .all();
+  const rows = await sqlRows<{ rowid: number; userId: string }>(
+    db,
+    'SELECT id rowid, user_id "userId" FROM chunks ORDER BY id',
+  );
   const vectorOf = (rowid: number) => Float32Array.from({ length: 8 }, (_, j) => Math.sin(rowid * (j + 1)));
   await index.upsert(
     slot,

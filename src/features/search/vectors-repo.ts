@@ -3,6 +3,7 @@
 import type { Conn, Db } from "../../db/port.ts";
 import { type ChunkScope, scopeConditions } from "./chunks-repo.ts";
 import type { ModelSlot } from "./vectors.ts";
+import { createVectorsPgRepo } from "./vectors-pg-repo.ts";
 
 // The code table's name carries its scheme version: a new scheme gets a new table, rebuilt from the
 // float vectors, and the old one is dropped. v1 (vecbin_N) held signs of the raw coordinates.
@@ -26,7 +27,11 @@ function dropTables(c: Conn, tables: string[]): void {
   }
 }
 
-export function createVectorsRepo(db: Db) {
+export function createVectorsRepo(db: Db): VectorsRepo {
+  return db.pg ? createVectorsPgRepo(db.pg) : createVectorsSqliteRepo(db);
+}
+
+function createVectorsSqliteRepo(db: Db) {
   /** Exact cosine distances of the float vectors of the chunks `rowidsSql` selects, nearest first. */
   const exact = async (
     slot: number,
@@ -284,4 +289,4 @@ export function createVectorsRepo(db: Db) {
     },
   };
 }
-export type VectorsRepo = ReturnType<typeof createVectorsRepo>;
+export type VectorsRepo = ReturnType<typeof createVectorsSqliteRepo>;

@@ -1,0 +1,148 @@
+// SQL for chunks on PostgreSQL: the twin of chunks-repo.ts. Full text is a generated weighted
+// tsvector under GIN; ranking is FTS5's BM25 (k1 1.2, b 0.75, weights 4/2/1) computed in SQL.
+import type { PgDb, PgSql } from "../../db/pg/port.ts";
+import { newId } from "../../ids.ts";
+import type { ChunkRow, ChunkScope, ChunksRepo, DocType } from "./chunks-repo.ts";
+
+const COLS = `c.id rowid, c.chunk_id "chunkId", c.user_id "userId", c.doc_type "docType", c.doc_id "docId", c.idx, c.title,
+  c.heading, c.text, c.start_offset start, c.end_offset "end"`;
+
+/** Numbered parameters for a statement built from pieces. */
+export function params() {
+  const values: unknown[] = [];
+  return {
+    values,
+    add(v: unknown): string {
+      values.push(v);
+      return `$${values.length}`;
+    },
+  };
+}
+export type Params = ReturnType<typeof params>;
+
+/** Conditions on `c` (chunks) for a scope; PostgreSQL's form of scopeConditions. */
+export function pgScopeConditions(scope: ChunkScope, p: Params): string[] {
+  const conds = [`c.user_id = ${p.add(scope.userId)}`];
+  if (scope.docType) conds.push(`c.doc_type = ${p.add(scope.docType)}`);
+  if (scope.notebookId) {
+    const nb = p.add(scope.notebookId);
+    conds.push(`((c.doc_type = 'source' AND c.doc_id IN (SELECT source_id FROM notebook_sources WHERE notebook_id = ${nb}))
+      OR (c.doc_type = 'note' AND c.doc_id IN (SELECT id FROM notes WHERE notebook_id = ${nb})))`);
+  }
+  if (scope.sourceIds) conds.push(`c.doc_type = 'source' AND c.doc_id = ANY(${p.add(scope.sourceIds)}::text[])`);
+  return conds;
+}
+
+/** The quoted terms of an FTS5 expression built by ftsExpression ("a" OR "b"). */
+export function matchTerms(match: string): string[] {
+  return [...match.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replaceAll('""', '"'));
+}
+
+// Rows of chunks per INSERT: 11 parameters each, far below PostgreSQL's 65535.
+const INSERT_BATCH = 1000;
+
+/**
+ * BM25 as FTS5 computes it: per query lexeme, idf = ln((N − n + 0.5) / (n + 0.5)) (at least 1e-6)
+ * times f·(k1+1) / (f + k1·(1 − b + b·|D|/avgdl)), where f counts occurrences weighted by column
+ * (title 4, heading 2, text 1) and |D| is the chunk's token count. N, n and avgdl are the owner's:
+ * a library is its own corpus. Candidates are the GIN matches of any lexeme; n is counted among the
+ * owner's chunks (taken from the candidates when the search is not narrowed by a scope).
+ */
+function bm25Sql(conds: string[], p: Params, terms: string[], scoped: boolean, limit: number, userId: string) {
+  const user = p.add(userId);
+  const df = scoped
+    ? `SELECT l.lexeme, (SELECT count(*) FROM chunks d WHERE d.user_id = ${user} AND d.tsv @@ quote_literal(l.lexeme)::tsquery)::float8 n
+         FROM (SELECT DISTINCT lexeme FROM tf) l`
+    : "SELECT lexeme, count(*)::float8 n FROM tf GROUP BY lexeme";
+  return `
+    WITH lex AS (SELECT DISTINCT t.lexeme FROM unnest(to_tsvector('cp_search', ${p.add(terms.join(" "))})) t),
+    q AS (SELECT array_agg(lexeme) lexemes, string_agg(quote_literal(lexeme), ' | ')::tsquery tsq FROM lex),
+    cand AS (SELECT c.id, c.tsv, c.doc_len FROM chunks c, q WHERE c.tsv @@ q.tsq AND ${conds.join(" AND ")}),
+    tf AS (
+      SELECT cand.id, cand.doc_len, u.lexeme, sum(CASE w WHEN 'A' THEN 4.0 WHEN 'B' THEN 2.0 ELSE 1.0 END)::float8 f
+      FROM cand, q, unnest(cand.tsv) u, unnest(u.weights) w
+      WHERE u.lexeme = ANY(q.lexemes) GROUP BY cand.id, cand.doc_len, u.lexeme
+    ),
+    df AS (${df}),
+    stats AS (SELECT count(*)::float8 n, greatest(avg(doc_len), 1)::float8 avgdl FROM chunks WHERE user_id = ${user})
+    SELECT tf.id rowid,
+      -sum(greatest(ln((s.n - df.n + 0.5) / (df.n + 0.5)), 1e-6) * tf.f * 2.2 / (tf.f + 1.2 * (0.25 + 0.75 * tf.doc_len / s.avgdl))) rank
+    FROM tf JOIN df USING (lexeme) CROSS JOIN stats s
+    GROUP BY tf.id ORDER BY rank, rowid LIMIT ${p.add(limit)}`;
+}
+
+async function insertChunks(
+  sql: PgSql,
+  doc: { type: DocType; id: string; userId: string; title: string },
+  chunks: Parameters<ChunksRepo["replace"]>[1],
+): Promise<void> {
+  for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
+    const rows = chunks.slice(i, i + INSERT_BATCH).map((ch) => ({
+      chunk_id: newId("chunk"),
+      user_id: doc.userId,
+      doc_type: doc.type,
+      doc_id: doc.id,
+      idx: ch.index,
+      title: doc.title,
+      heading: ch.heading,
+      text: ch.text,
+      start_offset: ch.start,
+      end_offset: ch.end,
+      token_count: ch.tokenCount,
+    }));
+    await sql`INSERT INTO chunks ${sql(rows)}`;
+  }
+}
+
+export function createChunksPgRepo(db: PgDb): ChunksRepo {
+  return {
+    async replace(doc, chunks) {
+      // Two statements: atomic even when the caller is not in a transaction (a savepoint when it is).
+      await db.tx(() =>
+        db.exec(async (c) => {
+          await c.sql`DELETE FROM chunks WHERE doc_type = ${doc.type} AND doc_id = ${doc.id}`;
+          await insertChunks(c.sql, doc, chunks);
+        }),
+      );
+    },
+    async remove(type, id) {
+      await db.exec((c) => c.sql`DELETE FROM chunks WHERE doc_type = ${type} AND doc_id = ${id}`);
+    },
+    async keysByRowids(rowids) {
+      if (rowids.length === 0) return new Map();
+      const rows = await db.query(
+        (c) =>
+          c.sql<Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">[]>`
+            SELECT id rowid, user_id "userId", doc_type "docType", doc_id "docId" FROM chunks WHERE id = ANY(${rowids}::bigint[])`,
+      );
+      return new Map(rows.map((r) => [r.rowid, r]));
+    },
+    async byRowids(rowids) {
+      if (rowids.length === 0) return new Map();
+      const rows = await db.query((c) =>
+        c.sql.unsafe<ChunkRow[]>(`SELECT ${COLS} FROM chunks c WHERE c.id = ANY($1::bigint[])`, [rowids]),
+      );
+      return new Map(rows.map((r) => [r.rowid, r]));
+    },
+    async forDoc(type, id) {
+      return db.query((c) =>
+        c.sql.unsafe<ChunkRow[]>(
+          `SELECT ${COLS} FROM chunks c WHERE c.doc_type = $1 AND c.doc_id = $2 ORDER BY c.idx`,
+          [type, id],
+        ),
+      );
+    },
+    async count() {
+      return db.query(async (c) => (await c.sql<{ n: number }[]>`SELECT count(*) n FROM chunks`)[0]!.n);
+    },
+    async fts(userId, match, opts) {
+      const terms = matchTerms(match);
+      if (terms.length === 0) return [];
+      const p = params();
+      const conds = pgScopeConditions({ userId, ...opts }, p);
+      const scoped = Boolean(opts.docType || opts.notebookId || opts.sourceIds);
+      const text = bm25Sql(conds, p, terms, scoped, opts.limit, userId);
+      return db.query((c) => c.sql.unsafe<{ rowid: number; rank: number }[]>(text, p.values as never[]));
+    },
+  };
+}
