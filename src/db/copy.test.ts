@@ -101,14 +101,8 @@ test("dependencyOrder puts parents first, ties by name, and a cycle last", () =>
     ["a", new Set(["b"])],
     ["b", new Set(["a"])],
   ]);
-  expect(dependencyOrder(["notes", "a", "users", "notebooks", "b", "zeta"], parents)).toEqual([
-    "users",
-    "zeta",
-    "notebooks",
-    "notes",
-    "a",
-    "b",
-  ]);
+  const order = dependencyOrder(["notes", "a", "users", "notebooks", "b", "zeta"], parents);
+  expect(order.join(" ")).toBe("users zeta notebooks notes a b");
 });
 
 test("db:copy rejects a target that is not a postgres:// URL and a missing source, with exit 2", async () => {
@@ -251,6 +245,19 @@ describe.skipIf(!url)("db:copy to PostgreSQL", () => {
       await expect(copyToPostgres({ source: other.sqlite, target: pg })).rejects.toThrow(/another SQLite database/);
     } finally {
       other.close();
+    }
+  }, 60_000);
+
+  test("a second copy into the same schema at the same time is refused", async () => {
+    const pg = target();
+    await pg.ready;
+    const holder = await pg.sql.reserve();
+    try {
+      await holder`SELECT pg_advisory_lock(hashtext(${`commonplace:db-copy:${pg.schema}`}))`;
+      await expect(copyToPostgres({ source: source.sqlite, target: pg })).rejects.toThrow(/another db:copy/);
+    } finally {
+      await holder`SELECT pg_advisory_unlock_all()`;
+      holder.release();
     }
   }, 60_000);
 

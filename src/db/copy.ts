@@ -249,7 +249,9 @@ export async function copyToPostgres(opts: CopyOptions): Promise<CopyResult> {
       for (const s of plan.skipped) log(`skipped ${s.table}: ${s.reason}`);
       await checkOrigin(sql, target.schema, plan, fp, opts.force ?? false);
       if (opts.rescan)
-        await sql.unsafe(`UPDATE ${ident(target.schema)}.${ident(PROGRESS_TABLE)} SET done = false, last_key = NULL`);
+        await sql.unsafe(
+          `UPDATE ${ident(target.schema)}.${ident(PROGRESS_TABLE)} SET done = false, last_key = NULL, rows_copied = 0`,
+        );
       const run: Run = {
         src,
         sql,
