@@ -7,6 +7,7 @@ import { silentLogger } from "./log.ts";
 import { createServices } from "./services.ts";
 import { systemActor } from "./actor.ts";
 import { passwordFromStdin, PromptInterrupted, promptNewPassword, type PromptInput } from "./cli-password.ts";
+import { COPY_SPEC, COPY_USAGE, runDbCopy } from "./db/copy-cli.ts";
 
 const USAGE = `usage: bun run cli <command> [options]
 
@@ -19,7 +20,7 @@ commands:
   key:list    --email E                           list a user's keys (id, name, hint, created, last used, revoked)
   key:revoke  --id key_…                          revoke a key at once
   plan:set    --email E --plan ID                 put a user on a plan from the configured plans
-`;
+${COPY_USAGE}`;
 
 const SPEC: Record<string, { required: string[]; optional?: string[]; flags?: string[] }> = {
   "user:create": { required: ["email"], optional: ["password", "name"], flags: ["password-stdin"] },
@@ -27,6 +28,7 @@ const SPEC: Record<string, { required: string[]; optional?: string[]; flags?: st
   "key:list": { required: ["email"] },
   "key:revoke": { required: ["id"] },
   "plan:set": { required: ["email", "plan"] },
+  "db:copy": COPY_SPEC,
 };
 
 class UsageError extends Error {}
@@ -104,6 +106,8 @@ export async function runCli(
     throw e;
   }
   const config = loadConfig(env);
+  // Reads DATA_DIR's SQLite file and writes to --to, whatever DATABASE_URL says: no services needed.
+  if (parsed.command === "db:copy") return runDbCopy(parsed.opts, config, out);
   mkdirSync(config.dataDir, { recursive: true });
   const db = openConfiguredDatabase(config);
   const s = createServices({ config, db, logger: silentLogger });

@@ -150,16 +150,21 @@ function blobs(env: Env) {
 
 function database(env: Env) {
   const url = databaseUrl(env);
-  const schema = read(env, "DATABASE_SCHEMA") ?? "public";
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-    throw new ConfigError("DATABASE_SCHEMA", `must be a lower-case SQL identifier (a-z, 0-9, _), got "${schema}"`);
-  }
+  const schema = databaseSchema(read(env, "DATABASE_SCHEMA") ?? "public");
   return {
     url,
     schema,
     /** Connections each process keeps open to PostgreSQL. */
     poolSize: int(env, "DATABASE_POOL_SIZE", 10, 1, 1_000),
   };
+}
+
+/** A DATABASE_SCHEMA value (also `db:copy --schema`): a plain lower-case identifier, never quoted wrongly. */
+export function databaseSchema(schema: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new ConfigError("DATABASE_SCHEMA", `must be a lower-case SQL identifier (a-z, 0-9, _), got "${schema}"`);
+  }
+  return schema;
 }
 
 /** DATABASE_URL: unset for SQLite, else a postgres:// (or postgresql://) URL. */
