@@ -37,7 +37,7 @@ test("a runner killed mid-episode: another finishes it cleanly, charged once", a
   const first = open();
   const user = await userWithKey(first);
   const actor = { userId: user.userId, auth: { type: "system" as const, reason: "test" } };
-  const src = insertReadySource(first.services, user.userId, { markdown: ARTICLE });
+  const src = await insertReadySource(first.services, user.userId, { markdown: ARTICLE });
   const id = (await first.services.podcasts.create(actor, { format: "deep_dive", source_ids: [src] })).id;
   const podcastsDir = join(dir, "podcasts");
   const status = () =>

@@ -37,7 +37,7 @@ async function setup() {
   if (!contexts.includes(ctx)) contexts.push(ctx);
   const user = await userWithKey(ctx);
   const actor = { userId: user.userId, auth: { type: "api_key" as const, key_id: user.keyId, key_name: "t" } };
-  const sourceId = insertReadySource(ctx.services, user.userId, { title: "Tide pools", markdown: TINY });
+  const sourceId = await insertReadySource(ctx.services, user.userId, { title: "Tide pools", markdown: TINY });
   return { ctx, user, actor, sourceId };
 }
 

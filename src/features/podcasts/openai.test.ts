@@ -49,7 +49,7 @@ async function setup(chatReply: (b: Body) => string, clock = fakeClock(Date.now(
   );
   contexts.push(ctx);
   const a = await userWithKey(ctx);
-  const src = insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: ARTICLE });
+  const src = await insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: ARTICLE });
   return { ctx, a, src, clock };
 }
 

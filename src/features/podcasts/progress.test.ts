@@ -39,7 +39,7 @@ describe("podcast generation progress", () => {
   test("a generating episode publishes its phases to the owner's stream, and none of it is stored", async () => {
     const owner = await userWithKey(ctx);
     const other = await userWithKey(ctx);
-    const sourceId = insertReadySource(ctx.services, owner.userId, {
+    const sourceId = await insertReadySource(ctx.services, owner.userId, {
       title: "Tide pools",
       markdown:
         "# Tide pools\n\nTide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.\n",
@@ -83,7 +83,7 @@ describe("podcast generation progress", () => {
 
   test("with no stream open, progress is still held for pages and forgotten when the episode is done", async () => {
     const owner = await userWithKey(ctx);
-    const sourceId = insertReadySource(ctx.services, owner.userId, {
+    const sourceId = await insertReadySource(ctx.services, owner.userId, {
       title: "Short",
       markdown: "# Short\n\nOne small sentence about rock pools and crabs.\n",
     });

@@ -19,7 +19,7 @@ async function setup(env: Record<string, string> = {}) {
   contexts.push(ctx);
   const a = await userWithKey(ctx);
   const b = await userWithKey(ctx);
-  const src = insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: TINY });
+  const src = await insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: TINY });
   return { ctx, a, b, src };
 }
 
@@ -101,7 +101,7 @@ describe("POST /api/v1/podcasts", () => {
     const pending = (
       await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/later" } })
     ).body.id;
-    const theirs = insertReadySource(ctx.services, b.userId, { markdown: TINY });
+    const theirs = await insertReadySource(ctx.services, b.userId, { markdown: TINY });
     const nbB = (await call(ctx, "POST", "/api/v1/notebooks", { key: b.key, body: { name: "B" } })).body.id;
     const emptyNb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Empty" } })).body.id;
     const cases: [unknown, string, RegExp][] = [

@@ -16,7 +16,7 @@ async function setup(env: Record<string, string> = {}) {
   contexts.push(ctx);
   const user = await userWithKey(ctx);
   const actor = { userId: user.userId, auth: { type: "system" as const, reason: "workflow" }, depth: 1 };
-  const src = insertReadySource(ctx.services, user.userId, {
+  const src = await insertReadySource(ctx.services, user.userId, {
     markdown: "# Tide pools\n\nTide pools hold small animals when the sea goes out.",
   });
   // Only what the action reads of its environment.
@@ -64,7 +64,7 @@ describe("create_podcast in a workflow", () => {
   test("a source of someone else fails the step with the API's code, and no episode is made", async () => {
     const { ctx, user } = await setup();
     const other = await userWithKey(ctx);
-    const theirs = insertReadySource(ctx.services, other.userId, {
+    const theirs = await insertReadySource(ctx.services, other.userId, {
       markdown: "Someone else's text about tide pools and the sea.",
     });
     const wf = await webhookWorkflow(ctx, user.key, [

@@ -17,7 +17,7 @@ afterAll(async () => {
 async function setup(env: Record<string, string> = {}) {
   const s = await librarySetup(env);
   contexts.push(s.ctx);
-  const src = insertReadySource(s.ctx.services, s.me.userId, { title: "Tide pools", markdown: TINY });
+  const src = await insertReadySource(s.ctx.services, s.me.userId, { title: "Tide pools", markdown: TINY });
   return { ...s, src };
 }
 
@@ -74,7 +74,7 @@ describe("make a podcast", () => {
 
   test("from a notebook or from several sources, with title and language", async () => {
     const { ctx, b, src, me } = await setup();
-    const other = insertReadySource(ctx.services, me.userId, { title: "Rock pools", markdown: TINY });
+    const other = await insertReadySource(ctx.services, me.userId, { title: "Rock pools", markdown: TINY });
     const nb = idIn((await post(ctx, b, "/notebooks", { name: "Coast" })).location!, "nb");
     await post(ctx, b, `/library/sources/${src}/notebooks`, { notebook_id: nb });
     expect((await b.get(`/podcasts/new?notebook=${nb}`)).text).toContain(
@@ -265,7 +265,7 @@ describe("an episode", () => {
   test("a title, transcript and failure detail with <script> render as text", async () => {
     const { ctx, b, me } = await setup();
     const evil = "<script>alert(1)</script>";
-    const src = insertReadySource(ctx.services, me.userId, {
+    const src = await insertReadySource(ctx.services, me.userId, {
       title: `Pools ${evil}`,
       markdown: `# Pools ${evil}\n\nSea stars ${evil} grip the rock with tube feet.\n`,
     });
