@@ -28,8 +28,11 @@ interface TxContext {
 /** SQLSTATEs after which a whole transaction may simply run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
 
+/** True for a serialisation failure or deadlock, also when drizzle wrapped it (DrizzleQueryError's cause). */
 export function isRetryable(err: unknown): boolean {
-  return RETRYABLE.has((err as { code?: string } | null)?.code ?? "");
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
+    if (RETRYABLE.has((e as { code?: string }).code ?? "")) return true;
+  return false;
 }
 
 function runCallbacks(fns: (() => void)[], onError: (err: unknown) => void): void {
