@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
+import { sqlRow } from "../../db/inspect.ts";
 import type { AudioClip, SpeechEngine } from "../../ai/speech/port.ts";
 import { AppError } from "../../errors.ts";
 import { createSourcesRepo } from "../sources/repo.ts";
@@ -224,9 +225,8 @@ describe("failures, retries and crashes", () => {
       error: "generation_stopped",
     });
     const second = await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] });
-    const jobId = ctx.db.sqlite
-      .query<{ job_id: string }, [string]>("SELECT job_id FROM podcasts WHERE id = ?")
-      .get(second.id)!.job_id;
+    const jobId = (await sqlRow<{ job_id: string }>(ctx.db, "SELECT job_id FROM podcasts WHERE id = ?", second.id))!
+      .job_id;
     expect((await ctx.queue.claim("a-worker-that-dies", 10, 60_000)).map((j) => j.id)).toContain(jobId);
     expect(await ctx.queue.fail(jobId, new Error("gave up"))).toBe(true);
     expect(await ctx.services.podcasts.get(actor, second.id)).toMatchObject({

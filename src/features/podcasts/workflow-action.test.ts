@@ -1,6 +1,7 @@
 // The create_podcast workflow action against the real podcasts service: rendered input, output, failures.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { fire, runToEnd, webhookWorkflow } from "../workflows/testing.ts";
 import { StepFailure, type StepEnv } from "../workflows/actions/types.ts";
 import { insertReadySource } from "./testing.ts";
@@ -99,9 +100,9 @@ describe("create_podcast action", () => {
       source_ids: [src],
       title: "Life in the tide pools",
     });
-    expect(ctx.db.sqlite.query("SELECT origin FROM podcasts WHERE id = ?").get(out.podcast.id)).toEqual({
-      origin: "workflow",
-    });
+    expect(await sqlRows(ctx.db, "SELECT origin FROM podcasts WHERE id = ?", out.podcast.id)).toEqual([
+      { origin: "workflow" },
+    ]);
     expect((await ctx.queue.counts("podcast.generate")).queued).toBe(1);
     const [event] = await ctx.services.events.forUser(user.userId, { limit: 1 });
     expect(event).toMatchObject({ type: "podcast.created", depth: 1 });

@@ -3,6 +3,7 @@
 // transcript), the audio route with Range on the session cookie, deletion, isolation and escaping.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, type TestContext } from "../../../../test/helpers.ts";
+import { sqlRows } from "../../../db/inspect.ts";
 import { episodeFile, insertReadySource } from "../../podcasts/testing.ts";
 import { csrfOf, idIn, post, send, setup as librarySetup } from "../library/test-helpers.ts";
 import { signedInPerson } from "../library/test-helpers.ts";
@@ -281,9 +282,12 @@ describe("an episode", () => {
     expect(page.text.match(/<script>/g)).toHaveLength(1);
     expect((await b.get("/podcasts")).text).not.toContain(evil);
 
-    ctx.db.sqlite
-      .query("UPDATE podcasts SET status = 'failed', error = 'speech_failed', error_detail = ? WHERE id = ?")
-      .run(`Speech synthesis failed: ${evil}`, id);
+    await sqlRows(
+      ctx.db,
+      "UPDATE podcasts SET status = 'failed', error = 'speech_failed', error_detail = ? WHERE id = ?",
+      `Speech synthesis failed: ${evil}`,
+      id,
+    );
     const failed = await b.get(`/podcasts/${id}`);
     expect(failed.text).toContain("<strong>This episode could not be made:</strong> the speech could not be made.");
     expect(failed.text).toContain("Speech synthesis failed: &lt;script&gt;");
