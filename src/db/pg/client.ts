@@ -28,10 +28,12 @@ interface TxContext {
 /** SQLSTATEs after which a whole transaction may simply run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
 
-/** True for a serialisation failure or deadlock, also when drizzle wrapped it (DrizzleQueryError's cause). */
+/** Looks through drizzle's DrizzleQueryError, which carries the driver's error (and its SQLSTATE) as cause. */
 export function isRetryable(err: unknown): boolean {
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
-    if (RETRYABLE.has((e as { code?: string }).code ?? "")) return true;
+  for (let e = err as { code?: unknown; cause?: unknown } | null, depth = 0; e && depth < 4; depth++) {
+    if (typeof e.code === "string" && RETRYABLE.has(e.code)) return true;
+    e = e.cause as typeof e;
+  }
   return false;
 }
 
