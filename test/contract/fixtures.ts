@@ -24,7 +24,7 @@ export async function buildFixtures() {
   const k = a.key;
 
   const source = await ok(ctx, "POST", "/api/v1/sources", k, { url: web.url("/article") });
-  const sourceToDelete = insertReadySource(ctx.services, a.userId, {
+  const sourceToDelete = await insertReadySource(ctx.services, a.userId, {
     title: "Delete me",
     markdown: SHORT_ARTICLE,
     url: web.url("/gone-soon"),
@@ -51,7 +51,10 @@ export async function buildFixtures() {
     trigger: { type: "webhook", token_id: workflow.trigger.token_id },
     actions: [{ id: "nb", type: "create_notebook", name: "x" }],
   });
-  const podcastSource = insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: SHORT_ARTICLE });
+  const podcastSource = await insertReadySource(ctx.services, a.userId, {
+    title: "Tide pools",
+    markdown: SHORT_ARTICLE,
+  });
   const podcast = await ok(ctx, "POST", "/api/v1/podcasts", k, { source_ids: [podcastSource], format: "unabridged" });
 
   // Fetches the source, runs the workflow, generates the episode.

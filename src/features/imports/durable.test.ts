@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import JSZip from "jszip";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { startOutsideWeb } from "../../../test/outside-web.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { fixture, runImports, upload } from "./test-support.ts";
 
 const links = (n: number, host = "https://example.com") =>
@@ -34,12 +35,10 @@ describe("durable", () => {
     await runImports(ctx);
     const done = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
     expect(done).toMatchObject({ status: "succeeded", counts: { total: 1200, created: 1200, already_saved: 0 } });
-    expect((ctx.db.sqlite.query("SELECT count(*) AS n FROM sources").get() as { n: number }).n).toBe(1200);
+    expect(await sqlRows(ctx.db, "SELECT count(*) AS n FROM sources")).toEqual([{ n: 1200 }]);
     // Then one fetch per created source.
     expect((await ctx.queue.counts("source.ingest_import")).queued).toBe(1200);
-    expect(
-      (ctx.db.sqlite.query("SELECT file FROM imports WHERE id = ?").get(r.body.id) as { file: unknown }).file,
-    ).toBeNull();
+    expect(await sqlRows(ctx.db, "SELECT file FROM imports WHERE id = ?", r.body.id)).toEqual([{ file: null }]);
   }, 30_000);
 
   test("the job uses the entries parsed at upload; a resume parses the stored file", async () => {
@@ -47,7 +46,7 @@ describe("durable", () => {
     const a = await userWithKey(ctx);
     const r = await upload(ctx, a.key, links(3), { format: "urls" });
     // Parsing the stored file again would fail the import: these bytes are not a URL list.
-    ctx.db.sqlite.query("UPDATE imports SET file = ? WHERE id = ?").run(new Uint8Array([0xff, 0xfe, 0x00]), r.body.id);
+    await sqlRows(ctx.db, "UPDATE imports SET file = ? WHERE id = ?", Buffer.from([0xff, 0xfe, 0x00]), r.body.id);
     await runImports(ctx);
     expect((await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body).toMatchObject({
       status: "succeeded",

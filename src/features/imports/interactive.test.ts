@@ -2,6 +2,7 @@
 // records (up to IMPORT_YIELD_MAX_MS per slice); once the save is ready the import carries on.
 import { expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
+import { sqlRow } from "../../db/inspect.ts";
 import { deferred } from "../../jobs/testing.ts";
 import { upload } from "./test-support.ts";
 
@@ -28,11 +29,13 @@ test("an import waits for a save in flight before creating records", async () =>
     { IMPORT_YIELD_MAX_MS: "60000" },
     {
       listeners: {
-        sourceReady: (_actor, row) => {
+        sourceReady: async (_actor, row) => {
           if (row.url.endsWith("/slow")) {
-            importedWhenReady = ctx.db.sqlite
-              .query<{ n: number }, []>("SELECT count(*) n FROM sources WHERE import_id IS NOT NULL")
-              .get()!.n;
+            const r = await sqlRow<{ n: number }>(
+              ctx.db,
+              "SELECT count(*) AS n FROM sources WHERE import_id IS NOT NULL",
+            );
+            importedWhenReady = r!.n;
           }
         },
       },

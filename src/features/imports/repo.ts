@@ -2,6 +2,7 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { imports, type ImportRow } from "../../db/schema/index.ts";
+import { createImportsPgRepo } from "./pg-repo.ts";
 
 /** The row without the file (lists and progress never need the bytes). */
 const view = {
@@ -37,7 +38,11 @@ const PROGRESS_SQL = `SELECT ${Object.entries(view)
   .map(([key, col]) => `"${col.name}" AS "${key}"`)
   .join(", ")} FROM imports WHERE id = ?`;
 
-export function createImportsRepo(db: Db) {
+export function createImportsRepo(db: Db): ImportsRepo {
+  return db.pg ? createImportsPgRepo(db.pg) : createImportsSqliteRepo(db);
+}
+
+function createImportsSqliteRepo(db: Db) {
   return {
     async insert(row: typeof imports.$inferInsert): Promise<void> {
       await db.exec((c) => c.orm.insert(imports).values(row).run());
@@ -77,4 +82,4 @@ export function createImportsRepo(db: Db) {
     },
   };
 }
-export type ImportsRepo = ReturnType<typeof createImportsRepo>;
+export type ImportsRepo = ReturnType<typeof createImportsSqliteRepo>;

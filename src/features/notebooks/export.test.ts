@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import JSZip from "jszip";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { startOutsideWeb } from "../../../test/outside-web.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { newId } from "../../ids.ts";
 import { systemActor } from "../../actor.ts";
 import { EXPORT_PAGE_SIZE, exportPages, frontMatter, notebookZip, slugify, uniqueSlugger } from "./export.ts";
@@ -114,32 +115,28 @@ describe("a notebook of many sources", () => {
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: u.key, body: { name: "Big" } })).body;
     const total = EXPORT_PAGE_SIZE * 2 + 50;
     const now = new Date().toISOString();
-    const src = ctx.db.sqlite.prepare(
-      "INSERT INTO sources (id, user_id, url, normalized_url, title, status, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'ready', ?, ?, ?)",
+    // One multi-row INSERT per table (either engine): hundreds of single inserts would be slow on a network database.
+    const rows = { sources: [] as (string | null)[][], links: [] as string[][], notes: [] as string[][] };
+    for (let i = 0; i < total; i++) {
+      const id = newId("source");
+      const url = `https://example.com/${i}`;
+      rows.sources.push([id, u.userId, url, url, `Same title`, `Body ${i}`, now, now]);
+      rows.links.push([nb.id, id, now]);
+      rows.notes.push([newId("note"), u.userId, nb.id, `Note ${i}`, `Note body ${i}`, now, now]);
+    }
+    const insert = (head: string, values: (string | null)[][], tuple: string) =>
+      sqlRows(ctx.db, `${head} VALUES ${values.map(() => tuple).join(", ")}`, ...values.flat());
+    await insert(
+      "INSERT INTO sources (id, user_id, url, normalized_url, title, status, content, created_at, updated_at)",
+      rows.sources,
+      "(?, ?, ?, ?, ?, 'ready', ?, ?, ?)",
     );
-    const link = ctx.db.sqlite.prepare(
-      "INSERT INTO notebook_sources (notebook_id, source_id, added_at) VALUES (?, ?, ?)",
+    await insert("INSERT INTO notebook_sources (notebook_id, source_id, added_at)", rows.links, "(?, ?, ?)");
+    await insert(
+      "INSERT INTO notes (id, user_id, notebook_id, title, content, created_at, updated_at)",
+      rows.notes,
+      "(?, ?, ?, ?, ?, ?, ?)",
     );
-    const note = ctx.db.sqlite.prepare(
-      "INSERT INTO notes (id, user_id, notebook_id, title, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    ctx.db.sqlite.transaction(() => {
-      for (let i = 0; i < total; i++) {
-        const id = newId("source");
-        src.run(
-          id,
-          u.userId,
-          `https://example.com/${i}`,
-          `https://example.com/${i}`,
-          `Same title`,
-          `Body ${i}`,
-          now,
-          now,
-        );
-        link.run(nb.id, id, now);
-        note.run(newId("note"), u.userId, nb.id, `Note ${i}`, `Note body ${i}`, now, now);
-      }
-    })();
 
     const actor = systemActor(u.userId, "test");
     const pages = exportPages(ctx.services, actor, nb.id);

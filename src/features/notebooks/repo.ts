@@ -2,10 +2,15 @@
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { notebooks, type NotebookRow } from "../../db/schema/index.ts";
+import { createNotebooksPgRepo } from "./pg-repo.ts";
 
 export type NotebookWithCounts = NotebookRow & { sourceCount: number; noteCount: number };
 
-export function createNotebooksRepo(db: Db) {
+export function createNotebooksRepo(db: Db): NotebooksRepo {
+  return db.pg ? createNotebooksPgRepo(db.pg) : createNotebooksSqliteRepo(db);
+}
+
+function createNotebooksSqliteRepo(db: Db) {
   const withCounts = {
     id: notebooks.id,
     userId: notebooks.userId,
@@ -81,4 +86,4 @@ export function createNotebooksRepo(db: Db) {
     },
   };
 }
-export type NotebooksRepo = ReturnType<typeof createNotebooksRepo>;
+export type NotebooksRepo = ReturnType<typeof createNotebooksSqliteRepo>;

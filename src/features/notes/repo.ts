@@ -2,8 +2,13 @@
 import { and, desc, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { notes, noteSources, type NoteRow } from "../../db/schema/index.ts";
+import { createNotesPgRepo } from "./pg-repo.ts";
 
-export function createNotesRepo(db: Db) {
+export function createNotesRepo(db: Db): NotesRepo {
+  return db.pg ? createNotesPgRepo(db.pg) : createNotesSqliteRepo(db);
+}
+
+function createNotesSqliteRepo(db: Db) {
   return {
     /** A note with this exact title and content exists: re-importing a file adds no copies. */
     async hasSame(userId: string, title: string | null, content: string): Promise<boolean> {
@@ -93,4 +98,4 @@ export function createNotesRepo(db: Db) {
     },
   };
 }
-export type NotesRepo = ReturnType<typeof createNotesRepo>;
+export type NotesRepo = ReturnType<typeof createNotesSqliteRepo>;

@@ -39,7 +39,7 @@ describe("podcast audio in an S3 bucket", () => {
     });
     const a = await userWithKey(ctx);
     key = a.key;
-    const src = insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: TINY });
+    const src = await insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: TINY });
     id = (await call(ctx, "POST", "/api/v1/podcasts", { key, body: { source_ids: [src], format: "brief" } })).body.id;
     await ctx.runner.drain({ timeoutMs: 170_000 });
   }, 180_000);

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
+import { sqlRow } from "../../db/inspect.ts";
 import type { AudioClip, SpeechEngine } from "../../ai/speech/port.ts";
 import { AppError } from "../../errors.ts";
 import { createSourcesRepo } from "../sources/repo.ts";
@@ -37,7 +38,7 @@ async function setup() {
   if (!contexts.includes(ctx)) contexts.push(ctx);
   const user = await userWithKey(ctx);
   const actor = { userId: user.userId, auth: { type: "api_key" as const, key_id: user.keyId, key_name: "t" } };
-  const sourceId = insertReadySource(ctx.services, user.userId, { title: "Tide pools", markdown: TINY });
+  const sourceId = await insertReadySource(ctx.services, user.userId, { title: "Tide pools", markdown: TINY });
   return { ctx, user, actor, sourceId };
 }
 
@@ -224,9 +225,8 @@ describe("failures, retries and crashes", () => {
       error: "generation_stopped",
     });
     const second = await ctx.services.podcasts.create(actor, { format: "brief", source_ids: [sourceId] });
-    const jobId = ctx.db.sqlite
-      .query<{ job_id: string }, [string]>("SELECT job_id FROM podcasts WHERE id = ?")
-      .get(second.id)!.job_id;
+    const jobId = (await sqlRow<{ job_id: string }>(ctx.db, "SELECT job_id FROM podcasts WHERE id = ?", second.id))!
+      .job_id;
     expect((await ctx.queue.claim("a-worker-that-dies", 10, 60_000)).map((j) => j.id)).toContain(jobId);
     expect(await ctx.queue.fail(jobId, new Error("gave up"))).toBe(true);
     expect(await ctx.services.podcasts.get(actor, second.id)).toMatchObject({

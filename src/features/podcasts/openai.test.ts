@@ -2,6 +2,7 @@
 // validation with retries and a clear failure, voices, language, and retries of a failing speech server.
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../../test/fake-openai.ts";
 import { fakeClock } from "../../jobs/testing.ts";
 import { parseMp3Frames } from "./audio/mp3-parse.ts";
@@ -49,7 +50,7 @@ async function setup(chatReply: (b: Body) => string, clock = fakeClock(Date.now(
   );
   contexts.push(ctx);
   const a = await userWithKey(ctx);
-  const src = insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: ARTICLE });
+  const src = await insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: ARTICLE });
   return { ctx, a, src, clock };
 }
 
@@ -134,7 +135,7 @@ describe("openai script writer and speech", () => {
     await ctx.runner.drain({ timeoutMs: 170_000 });
     expect((await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body.status).toBe("ready");
     expect(chatCalls()).toHaveLength(3); // the script was kept, not written again
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM credit_ledger").get()).toEqual({ n: 1 });
+    expect(await sqlRows(ctx.db, "SELECT count(*) AS n FROM credit_ledger")).toEqual([{ n: 1 }]);
   }, 180_000);
 
   test("unabridged reads the source itself: no chat calls", async () => {

@@ -2,6 +2,7 @@
 // to the owner's streams only and never stored.
 import { afterAll, describe, expect, test } from "bun:test";
 import { createTestContext, userWithKey } from "../../../test/helpers.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { dataOf, sseReader } from "../events/sse-client.ts";
 import type { PublishedEvent } from "../events/service.ts";
 import { createProgressReporter, type ProgressNote } from "./progress.ts";
@@ -39,7 +40,7 @@ describe("podcast generation progress", () => {
   test("a generating episode publishes its phases to the owner's stream, and none of it is stored", async () => {
     const owner = await userWithKey(ctx);
     const other = await userWithKey(ctx);
-    const sourceId = insertReadySource(ctx.services, owner.userId, {
+    const sourceId = await insertReadySource(ctx.services, owner.userId, {
       title: "Tide pools",
       markdown:
         "# Tide pools\n\nTide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet.\n",
@@ -71,10 +72,9 @@ describe("podcast generation progress", () => {
       types.push(dataOf(await mine.event()).type);
     expect(types).toContain("podcast.progress");
     expect((await theirs.drainFor(50)).filter((f) => f.data)).toEqual([]);
-    const stored = ctx.db.sqlite
-      .query<{ n: number }, []>("SELECT count(*) AS n FROM events WHERE type = 'podcast.progress'")
-      .get()!.n;
-    expect(stored).toBe(0);
+    expect(await sqlRows(ctx.db, "SELECT count(*) AS n FROM events WHERE type = 'podcast.progress'")).toEqual([
+      { n: 0 },
+    ]);
     // Once ready, the hub forgets the episode's progress.
     expect(ctx.services.live.hub.progress(pod.id)).toBeUndefined();
     await mine.cancel();
@@ -83,7 +83,7 @@ describe("podcast generation progress", () => {
 
   test("with no stream open, progress is still held for pages and forgotten when the episode is done", async () => {
     const owner = await userWithKey(ctx);
-    const sourceId = insertReadySource(ctx.services, owner.userId, {
+    const sourceId = await insertReadySource(ctx.services, owner.userId, {
       title: "Short",
       markdown: "# Short\n\nOne small sentence about rock pools and crabs.\n",
     });

@@ -2,10 +2,15 @@
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { podcastQuickSources, podcasts, type PodcastRow, type PodcastStatus } from "../../db/schema/index.ts";
+import { createPodcastsPgRepo } from "./pg-repo.ts";
 
 export type PodcastInsert = typeof podcasts.$inferInsert;
 
-export function createPodcastsRepo(db: Db) {
+export function createPodcastsRepo(db: Db): PodcastsRepo {
+  return db.pg ? createPodcastsPgRepo(db.pg) : createPodcastsSqliteRepo(db);
+}
+
+function createPodcastsSqliteRepo(db: Db) {
   return {
     async insert(row: PodcastInsert): Promise<void> {
       await db.exec((c) => c.orm.insert(podcasts).values(row).run());
@@ -78,4 +83,4 @@ export function createPodcastsRepo(db: Db) {
     },
   };
 }
-export type PodcastsRepo = ReturnType<typeof createPodcastsRepo>;
+export type PodcastsRepo = ReturnType<typeof createPodcastsSqliteRepo>;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { parseMp3Frames } from "./audio/mp3-parse.ts";
 import { episodeFile, insertReadySource, readId3v2 } from "./testing.ts";
 
@@ -19,7 +20,7 @@ async function setup(env: Record<string, string> = {}) {
   contexts.push(ctx);
   const a = await userWithKey(ctx);
   const b = await userWithKey(ctx);
-  const src = insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: TINY });
+  const src = await insertReadySource(ctx.services, a.userId, { title: "Tide pools", markdown: TINY });
   return { ctx, a, b, src };
 }
 
@@ -101,7 +102,7 @@ describe("POST /api/v1/podcasts", () => {
     const pending = (
       await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/later" } })
     ).body.id;
-    const theirs = insertReadySource(ctx.services, b.userId, { markdown: TINY });
+    const theirs = await insertReadySource(ctx.services, b.userId, { markdown: TINY });
     const nbB = (await call(ctx, "POST", "/api/v1/notebooks", { key: b.key, body: { name: "B" } })).body.id;
     const emptyNb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Empty" } })).body.id;
     const cases: [unknown, string, RegExp][] = [
@@ -165,12 +166,10 @@ describe("credits", () => {
     const p = (await call(ctx, "GET", `/api/v1/podcasts/${id}`, { key: a.key })).body;
     expect(p.status).toBe("ready");
     expect(p.credits_used).toBe(2 * Math.ceil(p.duration_seconds / 60));
-    const ledger = ctx.db.sqlite
-      .query<{ amount: number; reason: string; ref: string }, []>("SELECT amount, reason, ref FROM credit_ledger")
-      .all();
+    const ledger = await sqlRows(ctx.db, "SELECT amount, reason, ref FROM credit_ledger");
     expect(ledger).toEqual([{ amount: p.credits_used, reason: "podcast", ref: id }]);
     await ctx.services.podcasts.generator.generate(id, { attempt: 2 }); // a duplicate delivery of the job
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM credit_ledger").get()).toEqual({ n: 1 });
+    expect(await sqlRows(ctx.db, "SELECT count(*) AS n FROM credit_ledger")).toEqual([{ n: 1 }]);
   }, 180_000);
 });
 

@@ -1,6 +1,7 @@
 // Test helpers for podcasts: ready sources inserted directly, and reading an episode's MP3.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { sqlRows } from "../../db/inspect.ts";
 import { newId } from "../../ids.ts";
 import type { Services } from "../../services.ts";
 
@@ -12,17 +13,27 @@ export interface ReadySourceOptions {
 }
 
 /** A source that has been fetched and extracted, without going through the network. */
-export function insertReadySource(services: Services, userId: string, o: ReadySourceOptions): string {
+export async function insertReadySource(services: Services, userId: string, o: ReadySourceOptions): Promise<string> {
   const id = newId("source");
   const at = new Date(services.clock.now()).toISOString();
   const url = o.url ?? `https://example.com/${id.toLowerCase()}`;
   const words = o.markdown.split(/\s+/).filter(Boolean).length;
-  services.db.sqlite
-    .query(
-      `INSERT INTO sources (id, user_id, url, normalized_url, title, status, language, word_count, content, fetched_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(id, userId, url, url, o.title ?? "Life in the tide pools", o.language ?? "en", words, o.markdown, at, at, at);
+  await sqlRows(
+    services.db,
+    `INSERT INTO sources (id, user_id, url, normalized_url, title, status, language, word_count, content, fetched_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?)`,
+    id,
+    userId,
+    url,
+    url,
+    o.title ?? "Life in the tide pools",
+    o.language ?? "en",
+    words,
+    o.markdown,
+    at,
+    at,
+    at,
+  );
   return id;
 }
 

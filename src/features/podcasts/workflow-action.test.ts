@@ -1,6 +1,7 @@
 // The create_podcast workflow action against the real podcasts service: rendered input, output, failures.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { fire, runToEnd, webhookWorkflow } from "../workflows/testing.ts";
 import { StepFailure, type StepEnv } from "../workflows/actions/types.ts";
 import { insertReadySource } from "./testing.ts";
@@ -16,7 +17,7 @@ async function setup(env: Record<string, string> = {}) {
   contexts.push(ctx);
   const user = await userWithKey(ctx);
   const actor = { userId: user.userId, auth: { type: "system" as const, reason: "workflow" }, depth: 1 };
-  const src = insertReadySource(ctx.services, user.userId, {
+  const src = await insertReadySource(ctx.services, user.userId, {
     markdown: "# Tide pools\n\nTide pools hold small animals when the sea goes out.",
   });
   // Only what the action reads of its environment.
@@ -64,7 +65,7 @@ describe("create_podcast in a workflow", () => {
   test("a source of someone else fails the step with the API's code, and no episode is made", async () => {
     const { ctx, user } = await setup();
     const other = await userWithKey(ctx);
-    const theirs = insertReadySource(ctx.services, other.userId, {
+    const theirs = await insertReadySource(ctx.services, other.userId, {
       markdown: "Someone else's text about tide pools and the sea.",
     });
     const wf = await webhookWorkflow(ctx, user.key, [
@@ -99,9 +100,9 @@ describe("create_podcast action", () => {
       source_ids: [src],
       title: "Life in the tide pools",
     });
-    expect(ctx.db.sqlite.query("SELECT origin FROM podcasts WHERE id = ?").get(out.podcast.id)).toEqual({
-      origin: "workflow",
-    });
+    expect(await sqlRows(ctx.db, "SELECT origin FROM podcasts WHERE id = ?", out.podcast.id)).toEqual([
+      { origin: "workflow" },
+    ]);
     expect((await ctx.queue.counts("podcast.generate")).queued).toBe(1);
     const [event] = await ctx.services.events.forUser(user.userId, { limit: 1 });
     expect(event).toMatchObject({ type: "podcast.created", depth: 1 });

@@ -10,6 +10,12 @@ export function cursorKey(row: SourceRow, sort: SourceListFilter["sort"]): strin
   return sort === "saved_at" ? `${row.savedAt ?? row.createdAt}|${row.id}` : row.id;
 }
 
+/** Splits a "saved_at|id" cursor (a cursor without "|" is an id with no saved time). */
+export function splitSavedCursor(c: string): [string, string] {
+  const i = c.lastIndexOf("|");
+  return i === -1 ? ["", c] : [c.slice(0, i), c.slice(i + 1)];
+}
+
 /** A paged listing's filters: the repository's, with the opaque cursor in place of the raw `before` key. */
 export type SourcePageQuery = PageQuery & Omit<SourceListFilter, "limit" | "before">;
 

@@ -3,6 +3,8 @@ import { and, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { preparedOn } from "../../db/prepared.ts";
 import { notebookSources, sources, type SourceRow } from "../../db/schema/index.ts";
+import { splitSavedCursor } from "./list-query.ts";
+import { createSourcesPgRepo } from "./pg-repo.ts";
 
 export interface SourceListFilter {
   limit: number;
@@ -13,11 +15,6 @@ export interface SourceListFilter {
   tag?: string;
   /** Default: newest created first (by id). */
   sort?: "created_at" | "saved_at";
-}
-
-function splitSavedCursor(c: string): [string, string] {
-  const i = c.lastIndexOf("|");
-  return i === -1 ? ["", c] : [c.slice(0, i), c.slice(i + 1)];
 }
 
 // The lookups and writes an import makes per entry, prepared once per connection (building drizzle SQL
@@ -66,10 +63,26 @@ const insertImportedStmt = preparedOn((orm) =>
     .prepare(),
 );
 
-export function createSourcesRepo(db: Db) {
+export function createSourcesRepo(db: Db): SourcesRepo {
+  return db.pg ? createSourcesPgRepo(db.pg) : createSourcesSqliteRepo(db);
+}
+
+function createSourcesSqliteRepo(db: Db) {
   return {
     async insert(row: typeof sources.$inferInsert): Promise<void> {
       await db.exec((c) => c.orm.insert(sources).values(row).run());
+    },
+    /** Inserts a new source unless this owner already saved its address; true when this call inserted it. */
+    async insertIfNew(row: typeof sources.$inferInsert): Promise<boolean> {
+      const r = await db.exec((c) =>
+        c.orm
+          .insert(sources)
+          .values(row)
+          .onConflictDoNothing({ target: [sources.userId, sources.normalizedUrl] })
+          .returning({ id: sources.id })
+          .all(),
+      );
+      return r.length > 0;
     },
     /** A new pending source from an import (prepared: called once per imported link). */
     async insertImported(row: {
@@ -266,4 +279,4 @@ export function createSourcesRepo(db: Db) {
     },
   };
 }
-export type SourcesRepo = ReturnType<typeof createSourcesRepo>;
+export type SourcesRepo = ReturnType<typeof createSourcesSqliteRepo>;

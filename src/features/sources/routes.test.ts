@@ -1,6 +1,7 @@
 // Sources over HTTP: validation, normalisation and de-duplication, lists, updates, isolation, events.
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
+import { sqlRows } from "../../db/inspect.ts";
 
 async function setup() {
   const ctx = createTestContext();
@@ -160,7 +161,17 @@ describe("reading and changing sources", () => {
 
   test("a failed write leaves no event and no job", async () => {
     const { ctx, a } = await setup();
-    ctx.db.sqlite.exec("CREATE TRIGGER boom BEFORE INSERT ON notebook_sources BEGIN SELECT RAISE(ABORT, 'boom'); END");
+    if (ctx.db.engine === "postgres") {
+      await sqlRows(ctx.db, "CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE 'boom'; END $$");
+      await sqlRows(
+        ctx.db,
+        "CREATE TRIGGER boom BEFORE INSERT ON notebook_sources FOR EACH ROW EXECUTE FUNCTION boom()",
+      );
+    } else
+      await sqlRows(
+        ctx.db,
+        "CREATE TRIGGER boom BEFORE INSERT ON notebook_sources BEGIN SELECT RAISE(ABORT, 'boom'); END",
+      );
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "NB" } })).body;
     const before = (await ctx.services.events.forUser(a.userId, { limit: 100 })).length;
     const r = await call(ctx, "POST", "/api/v1/sources", {
@@ -171,6 +182,6 @@ describe("reading and changing sources", () => {
     expect(r.body.detail).not.toContain("boom");
     expect((await ctx.services.events.forUser(a.userId, { limit: 100 })).length).toBe(before);
     expect((await ctx.queue.counts()).queued).toBe(0);
-    expect(ctx.db.sqlite.query("SELECT count(*) n FROM sources").get()).toEqual({ n: 0 });
+    expect(await sqlRows(ctx.db, "SELECT count(*) AS n FROM sources")).toEqual([{ n: 0 }]);
   });
 });

@@ -167,8 +167,7 @@ export function createSourcesService(deps: SourcesDeps) {
         // Checked inside the transaction: a notebook deleted meanwhile would fail the link's foreign key (500).
         const notebookIds = await requireNotebooks(actor, input.notebook_ids);
         const at = nowIso();
-        const existing = await repo.byNormalizedUrl(actor.userId, normalized);
-        if (existing) {
+        const alreadySaved = async (existing: SourceRow) => {
           const before = await publicOf(existing);
           let changed = false;
           for (const nb of notebookIds) changed = (await repo.link(nb, existing.id, at)) || changed;
@@ -177,9 +176,13 @@ export function createSourcesService(deps: SourcesDeps) {
           const after = await publicOf((await repo.byIdUnscoped(existing.id))!);
           await events.record(actor, "source.updated", after, before);
           return { source: after, created: false };
-        }
+        };
+        const existing = await repo.byNormalizedUrl(actor.userId, normalized);
+        if (existing) return alreadySaved(existing);
         const id = newId("source");
-        await repo.insert({
+        // Another request may save the same address between the read above and this insert (PostgreSQL
+        // runs them in parallel; SQLite's single writer never does): it only inserts if still new.
+        const inserted = await repo.insertIfNew({
           id,
           userId: actor.userId,
           url: parsed.url.href,
@@ -193,6 +196,7 @@ export function createSourcesService(deps: SourcesDeps) {
           createdAt: at,
           updatedAt: at,
         });
+        if (!inserted) return alreadySaved((await repo.byNormalizedUrl(actor.userId, normalized))!);
         for (const nb of notebookIds) await repo.link(nb, id, at);
         const source = await publicOf((await repo.byIdUnscoped(id))!);
         await events.record(actor, "source.created", source);

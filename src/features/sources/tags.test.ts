@@ -1,6 +1,7 @@
 // Tags, archived state and saved_at on sources: the ?tag= filter and sort=saved_at paging.
 import { expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
+import { sqlRows } from "../../db/inspect.ts";
 
 test("tags and archived are set by PATCH, filtered with ?tag=, and kept per owner", async () => {
   const ctx = createTestContext();
@@ -42,7 +43,8 @@ test("sort=saved_at orders by the original saved time and pages through ties", a
     "2019-01-03T00:00:00.000Z",
     "2019-01-01T00:00:00.000Z",
   ];
-  times.forEach((t, i) => ctx.db.sqlite.query("UPDATE sources SET saved_at = ? WHERE id = ?").run(t, ids[i]!));
+  for (const [i, t] of times.entries())
+    await sqlRows(ctx.db, "UPDATE sources SET saved_at = ? WHERE id = ?", t, ids[i]!);
   const seen: string[] = [];
   let path = "/api/v1/sources?sort=saved_at&limit=2";
   for (;;) {
@@ -81,14 +83,18 @@ async function savedAtLibrary() {
     "2019-01-03T00:00:00.000Z",
     "2019-01-01T00:00:00.000Z",
   ];
-  times.forEach((t, i) => ctx.db.sqlite.query("UPDATE sources SET saved_at = ? WHERE id = ?").run(t, ids[i]!));
+  for (const [i, t] of times.entries())
+    await sqlRows(ctx.db, "UPDATE sources SET saved_at = ? WHERE id = ?", t, ids[i]!);
   // One more, outside the notebook, saved in between: it must not leak into the notebook's list.
   const outside = (
     await call(ctx, "POST", "/api/v1/sources", { key: a.key, body: { url: "https://example.com/outside" } })
   ).body.id as string;
-  ctx.db.sqlite
-    .query("UPDATE sources SET saved_at = ?, status = 'ready' WHERE id = ?")
-    .run("2019-01-02T00:00:00.000Z", outside);
+  await sqlRows(
+    ctx.db,
+    "UPDATE sources SET saved_at = ?, status = 'ready' WHERE id = ?",
+    "2019-01-02T00:00:00.000Z",
+    outside,
+  );
   return { ctx, a, nb, ids, outside, expected: [ids[0]!, ids[1]!, ids[3]!, ids[2]!, ids[4]!] };
 }
 
@@ -113,11 +119,15 @@ test("sort=saved_at with notebook_id orders the notebook by saved time and pages
 
 test("sort=saved_at keeps the status and created_after filters, and refuses a cursor of the other order", async () => {
   const { ctx, a, ids, outside } = await savedAtLibrary();
-  ctx.db.sqlite.query("UPDATE sources SET status = 'ready' WHERE id IN (?, ?)").run(ids[1]!, ids[4]!);
+  await sqlRows(ctx.db, "UPDATE sources SET status = 'ready' WHERE id IN (?, ?)", ids[1]!, ids[4]!);
   expect(await pageAll(ctx, a.key, "sort=saved_at&status=ready")).toEqual([ids[1]!, outside, ids[4]!]);
-  ctx.db.sqlite
-    .query("UPDATE sources SET created_at = '2030-01-01T00:00:00.000Z' WHERE id IN (?, ?, ?)")
-    .run(ids[0]!, ids[4]!, outside);
+  await sqlRows(
+    ctx.db,
+    "UPDATE sources SET created_at = '2030-01-01T00:00:00.000Z' WHERE id IN (?, ?, ?)",
+    ids[0]!,
+    ids[4]!,
+    outside,
+  );
   expect(await pageAll(ctx, a.key, "sort=saved_at&created_after=2029-12-31T00:00:00Z")).toEqual([
     ids[0]!,
     outside,

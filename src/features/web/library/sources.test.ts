@@ -2,6 +2,7 @@
 // notebooks, refetch, delete, failures in plain words, filters and paging.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call } from "../../../../test/helpers.ts";
+import { sqlRows } from "../../../db/inspect.ts";
 import { startOutsideWeb } from "../../../../test/outside-web.ts";
 import { systemActor } from "../../../actor.ts";
 import { idIn, post, setup } from "./test-helpers.ts";
@@ -170,11 +171,13 @@ describe("library", () => {
       ids.push(r.body.id);
     }
     // Saved times in the reverse order of creation: the saved-time order differs from the id order.
-    ids.forEach((id, i) =>
-      ctx.db.sqlite
-        .query("UPDATE sources SET saved_at = ? WHERE id = ?")
-        .run(new Date(Date.UTC(2020, 0, 1) + (100 - i) * 60_000).toISOString(), id),
-    );
+    for (const [i, id] of ids.entries())
+      await sqlRows(
+        ctx.db,
+        "UPDATE sources SET saved_at = ? WHERE id = ?",
+        new Date(Date.UTC(2020, 0, 1) + (100 - i) * 60_000).toISOString(),
+        id,
+      );
     const first = await b.get("/library?sort=saved_at");
     expect(first.text.match(/<li data-live="source"/g)).toHaveLength(20);
     const more = /href="(\/library\?sort=saved_at&amp;before=[^"]+)" rel="next"/.exec(first.text);

@@ -3,6 +3,7 @@
 import { expect, test } from "bun:test";
 import { systemActor } from "../../../actor.ts";
 import { setup } from "./test-helpers.ts";
+import { sqlRows } from "../../../db/inspect.ts";
 
 test("tag chips link to ?tag=, which lists only sources with that tag; sort=saved_at orders and pages by saved time", async () => {
   const { ctx, me, b } = await setup();
@@ -20,11 +21,13 @@ test("tag chips link to ?tag=, which lists only sources with that tag; sort=save
       ).source.id,
     );
   // Saved long ago, in the reverse order of adding; two of them tagged.
-  ids.forEach((id, i) =>
-    ctx.db.sqlite
-      .query("UPDATE sources SET saved_at = ? WHERE id = ?")
-      .run(new Date(Date.UTC(2015, 0, 30 - i)).toISOString(), id),
-  );
+  for (const [i, id] of ids.entries())
+    await sqlRows(
+      ctx.db,
+      "UPDATE sources SET saved_at = ? WHERE id = ?",
+      new Date(Date.UTC(2015, 0, 30 - i)).toISOString(),
+      id,
+    );
   await ctx.services.sources.update(actor, ids[3]!, { tags: ["slow reading"] });
   await ctx.services.sources.update(actor, ids[7]!, { tags: ["slow reading", "x"] });
 

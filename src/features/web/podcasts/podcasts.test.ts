@@ -3,6 +3,7 @@
 // transcript), the audio route with Range on the session cookie, deletion, isolation and escaping.
 import { afterAll, describe, expect, test } from "bun:test";
 import { call, type TestContext } from "../../../../test/helpers.ts";
+import { sqlRows } from "../../../db/inspect.ts";
 import { episodeFile, insertReadySource } from "../../podcasts/testing.ts";
 import { csrfOf, idIn, post, send, setup as librarySetup } from "../library/test-helpers.ts";
 import { signedInPerson } from "../library/test-helpers.ts";
@@ -17,7 +18,7 @@ afterAll(async () => {
 async function setup(env: Record<string, string> = {}) {
   const s = await librarySetup(env);
   contexts.push(s.ctx);
-  const src = insertReadySource(s.ctx.services, s.me.userId, { title: "Tide pools", markdown: TINY });
+  const src = await insertReadySource(s.ctx.services, s.me.userId, { title: "Tide pools", markdown: TINY });
   return { ...s, src };
 }
 
@@ -74,7 +75,7 @@ describe("make a podcast", () => {
 
   test("from a notebook or from several sources, with title and language", async () => {
     const { ctx, b, src, me } = await setup();
-    const other = insertReadySource(ctx.services, me.userId, { title: "Rock pools", markdown: TINY });
+    const other = await insertReadySource(ctx.services, me.userId, { title: "Rock pools", markdown: TINY });
     const nb = idIn((await post(ctx, b, "/notebooks", { name: "Coast" })).location!, "nb");
     await post(ctx, b, `/library/sources/${src}/notebooks`, { notebook_id: nb });
     expect((await b.get(`/podcasts/new?notebook=${nb}`)).text).toContain(
@@ -265,7 +266,7 @@ describe("an episode", () => {
   test("a title, transcript and failure detail with <script> render as text", async () => {
     const { ctx, b, me } = await setup();
     const evil = "<script>alert(1)</script>";
-    const src = insertReadySource(ctx.services, me.userId, {
+    const src = await insertReadySource(ctx.services, me.userId, {
       title: `Pools ${evil}`,
       markdown: `# Pools ${evil}\n\nSea stars ${evil} grip the rock with tube feet.\n`,
     });
@@ -281,9 +282,12 @@ describe("an episode", () => {
     expect(page.text.match(/<script>/g)).toHaveLength(1);
     expect((await b.get("/podcasts")).text).not.toContain(evil);
 
-    ctx.db.sqlite
-      .query("UPDATE podcasts SET status = 'failed', error = 'speech_failed', error_detail = ? WHERE id = ?")
-      .run(`Speech synthesis failed: ${evil}`, id);
+    await sqlRows(
+      ctx.db,
+      "UPDATE podcasts SET status = 'failed', error = 'speech_failed', error_detail = ? WHERE id = ?",
+      `Speech synthesis failed: ${evil}`,
+      id,
+    );
     const failed = await b.get(`/podcasts/${id}`);
     expect(failed.text).toContain("<strong>This episode could not be made:</strong> the speech could not be made.");
     expect(failed.text).toContain("Speech synthesis failed: &lt;script&gt;");
