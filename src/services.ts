@@ -4,8 +4,7 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { systemClock, type Clock } from "./time.ts";
-import { createChangeWatch } from "./db/change-watch.ts";
-import { createPgChangeWatch } from "./db/pg/change-watch.ts";
+import { selectChangeWatch } from "./db/select-change-watch.ts";
 import { createRateLimiter } from "./http/rate-limiter.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createRunner } from "./jobs/runner.ts";
@@ -80,9 +79,9 @@ export function createServices(deps: CoreDeps) {
   const blobs = deps.blobs ?? createBlobStore(config);
 
   // Shared infrastructure. Caches hear of other processes' commits: data_version on SQLite, NOTIFY on PostgreSQL.
-  const changes = db.pg
-    ? createPgChangeWatch(db.pg, { onError: (err) => logger.error("cache invalidation: LISTEN failed", { error: String(err) }) })
-    : createChangeWatch(db.sqlite);
+  const changes = selectChangeWatch(db, {
+    onError: (err) => logger.error("cache invalidation: LISTEN failed", { error: String(err) }),
+  });
   const queue = createQueue({ db, clock });
   const runner = createRunner({
     queue,

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { createTestContext } from "../../../test/helpers.ts";
 import { systemActor } from "../../actor.ts";
+import { sqlRow } from "../../db/inspect.ts";
 import { EMBED_JOB } from "../../features/search/indexer.ts";
 import { clipWords, createNeuralEmbedder, type NeuralEmbedder } from "./neural.ts";
 import { dot } from "./port.ts";
@@ -74,16 +75,14 @@ describe("builtin neural embedder", () => {
       });
       const first = await services.runner.drain({ timeoutMs: 100_000 });
       expect(first.retried).toBe(1);
-      const vectors = () =>
-        services.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunk_vectors").get()!.n;
-      expect(vectors()).toBe(0);
+      const vectors = async () =>
+        (await sqlRow<{ n: number }>(services.db, "SELECT count(*) AS n FROM chunk_vectors"))!.n;
+      expect(await vectors()).toBe(0);
       now += 3_600_000; // past the retry backoff
       await services.runner.drain({ timeoutMs: 100_000 });
-      const job = services.db.sqlite
-        .query<{ status: string; attempts: number }, [string]>("SELECT status, attempts FROM jobs WHERE type = ?")
-        .get(EMBED_JOB)!;
+      const job = await sqlRow(services.db, "SELECT status, attempts FROM jobs WHERE type = ?", EMBED_JOB);
       expect(job).toEqual({ status: "succeeded", attempts: 2 });
-      expect(vectors()).toBeGreaterThan(0);
+      expect(await vectors()).toBeGreaterThan(0);
     } finally {
       await embedder.release();
       ctx.db.close();

@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { systemActor } from "../../actor.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { connectedUser } from "../oauth/test-flow.ts";
 import { mcpClient, rpc } from "./test-client.ts";
 
@@ -26,7 +27,7 @@ async function readySource(
   markdown: string,
 ): Promise<string> {
   const { source } = await ctx.services.sources.create(systemActor(userId, "test"), { url, title });
-  ctx.db.sqlite.query("UPDATE sources SET status = 'ready', content = ? WHERE id = ?").run(markdown, source.id);
+  await sqlRows(ctx.db, "UPDATE sources SET status = 'ready', content = ? WHERE id = ?", markdown, source.id);
   await ctx.services.indexer.index({ type: "source", id: source.id, userId, title, markdown });
   return source.id;
 }
@@ -147,11 +148,14 @@ describe("MCP tools", () => {
       ids.push((await ctx.services.sources.create(actor, { url: `https://example.com/${p}` })).source.id);
     const times = ["2018-03-01T00:00:00.000Z", "2017-03-01T00:00:00.000Z", "2016-03-01T00:00:00.000Z"];
     // Created in the order old, older, oldest; saved the other way round, so the two orders differ.
-    times.forEach((t, i) =>
-      ctx.db.sqlite
-        .query("UPDATE sources SET saved_at = ?, tags = ? WHERE id = ?")
-        .run(t, i === 1 ? '["keep"]' : '["keep","x"]', ids[i]!),
-    );
+    for (const [i, t] of times.entries())
+      await sqlRows(
+        ctx.db,
+        "UPDATE sources SET saved_at = ?, tags = ? WHERE id = ?",
+        t,
+        i === 1 ? '["keep"]' : '["keep","x"]',
+        ids[i]!,
+      );
     const seen: string[] = [];
     let cursor: string | undefined;
     do {

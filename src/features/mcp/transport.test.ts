@@ -2,6 +2,7 @@
 // API keys), the 401 challenge, Origin checks, methods and the rate limit.
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { connectedUser } from "../oauth/test-flow.ts";
 import { hiddenFields } from "../web/test-client.ts";
 import { initialize, rpc } from "./test-client.ts";
@@ -78,11 +79,11 @@ describe("/mcp transport", () => {
     const u = await connectedUser(ctx);
     expect((await rpc(ctx, u.access, initialize("2025-11-25"))).status).toBe(200);
 
-    ctx.db.sqlite.query("UPDATE oauth_grants SET resource = 'https://elsewhere.example/mcp'").run();
+    await sqlRows(ctx.db, "UPDATE oauth_grants SET resource = 'https://elsewhere.example/mcp'");
     const foreign = await rpc(ctx, u.access, initialize("2025-11-25"));
     expect(foreign.status).toBe(401);
     expect(foreign.headers.get("www-authenticate")).toContain("was issued for https://elsewhere.example/mcp");
-    ctx.db.sqlite.query("UPDATE oauth_grants SET resource = ?").run(`${ctx.config.baseUrl}/mcp`);
+    await sqlRows(ctx.db, "UPDATE oauth_grants SET resource = ?", `${ctx.config.baseUrl}/mcp`);
 
     now += 3600_000 + 1;
     const expired = await rpc(ctx, u.access, initialize("2025-11-25"));
