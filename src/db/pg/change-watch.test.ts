@@ -29,14 +29,15 @@ function open(schema: string): PgDb {
 /** Two processes' worth of the service over one schema: each its own pool, caches and LISTEN. */
 async function twoProcesses(): Promise<{ a: Services; b: Services; db: Db; schema: string }> {
   const schema = testSchemaName();
+  const config = testConfig({ PLANS: '[{"id":"pro","name":"Pro","monthly_credits":1000}]' });
   const [a, b] = [open(schema), open(schema)].map((pg) =>
-    createServices({ config: testConfig(), db: pgAsDb(pg), logger: silentLogger }),
+    createServices({ config, db: pgAsDb(pg), logger: silentLogger }),
   ) as [Services, Services];
   await Promise.all([a.changes.listening, b.changes.listening]);
   return { a, b, db: a.db, schema };
 }
 
-async function userWithKey(s: Services): Promise<{ key: string; keyId: string }> {
+async function userWithKey(s: Services): Promise<{ key: string; keyId: string; userId: string }> {
   const id = newId("user");
   const at = new Date().toISOString();
   await sqlRows(
@@ -48,7 +49,7 @@ async function userWithKey(s: Services): Promise<{ key: string; keyId: string }>
     at,
   );
   const { key, row } = await s.keys.create(id, "k");
-  return { key, keyId: row.id };
+  return { key, keyId: row.id, userId: id };
 }
 
 const outcome = (s: Services, key: string) =>
@@ -105,6 +106,40 @@ describe.skipIf(!url)("caches across processes (PostgreSQL)", () => {
     await a.changes.announce("user", "user_x");
     await heard;
     expect(cacheChannel(schema)).toBe(`cache_${schema}`);
+  }, 30_000);
+
+  test("a plan set in one process is what the other's user cache answers once the NOTIFY arrives", async () => {
+    const { a, b, db } = await twoProcesses();
+    const { userId } = await userWithKey(a);
+    expect((await b.accounts.userById(userId)).planId).toBe("free");
+    await sqlRows(db, "UPDATE users SET plan_id = 'behind-its-back' WHERE id = ?", userId);
+    expect((await b.accounts.userById(userId)).planId).toBe("free"); // cached
+    const heard = next(b, (c) => c?.topic === "user" && c.id === userId);
+    await a.accounts.setPlan(userId, "pro");
+    await heard;
+    expect((await b.accounts.userById(userId)).planId).toBe("pro");
+  }, 30_000);
+
+  test("a webhook URL regenerated in one process stops resolving in the other once the NOTIFY arrives", async () => {
+    const { a, b, db } = await twoProcesses();
+    const { userId } = await userWithKey(a);
+    const actor = { userId, auth: { type: "session" as const, session_id: "s" } };
+    const created = await a.webhookTokens.create(actor);
+    const token = created.url.split("/").at(-1)!;
+    expect((await b.webhookTokens.resolve(token))?.id).toBe(created.id);
+    // B answers from its cache: a hash changed behind its back (no NOTIFY) still resolves there.
+    const { h } = (await sqlRow<{ h: string }>(
+      db,
+      "SELECT token_hash AS h FROM webhook_tokens WHERE id = ?",
+      created.id,
+    ))!;
+    await sqlRows(db, "UPDATE webhook_tokens SET token_hash = 'elsewhere' WHERE id = ?", created.id);
+    expect((await b.webhookTokens.resolve(token))?.id).toBe(created.id);
+    await sqlRows(db, "UPDATE webhook_tokens SET token_hash = ? WHERE id = ?", h, created.id);
+    const heard = next(b, (c) => c?.topic === "webhook_token" && c.id === created.id);
+    await a.webhookTokens.regenerate(actor, created.id);
+    await heard;
+    expect(await b.webhookTokens.resolve(token)).toBeUndefined();
   }, 30_000);
 
   test("an announcement inside a transaction that rolls back is never delivered", async () => {
