@@ -1,4 +1,5 @@
-// Admin CLI for headless self-hosting; shares DATA_DIR with a running server (SQLite WAL + busy timeout).
+// Admin CLI for headless self-hosting; shares the database with running servers (SQLite in DATA_DIR with
+// WAL + busy timeout, or PostgreSQL, where its changes reach their caches by NOTIFY at commit).
 import { mkdirSync } from "node:fs";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openConfiguredDatabase } from "./db/client.ts";
@@ -163,6 +164,7 @@ export async function runCli(
     throw e;
   } finally {
     db.close();
+    await db.pg?.close();
   }
 }
 

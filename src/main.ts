@@ -1,6 +1,7 @@
 // Entry point: reads config, opens and migrates the database, starts the HTTP server and workers.
 import { ConfigError, loadConfig } from "./config.ts";
 import { openConfiguredDatabase } from "./db/client.ts";
+import { exclusively } from "./db/exclusive.ts";
 import { createApp } from "./app.ts";
 import { createServices } from "./services.ts";
 import { serveOptions } from "./http/serve.ts";
@@ -26,9 +27,12 @@ async function start() {
     server = Bun.serve(serveOptions(app, config, services.logger));
   } catch (e) {
     db.close();
+    await db.pg?.close();
     throw listenError(e, config.port, config.hostname);
   }
-  await services.indexer.ensureCurrent();
+  // Every process runs this at start-up; on PostgreSQL they take turns (a re-embedding is queued once,
+  // under an idempotency key, and code tables are prepared by one process at a time).
+  await exclusively(db, "vectors:ensure-current", () => services.indexer.ensureCurrent());
   services.runner.start();
   await services.feedScheduler.start();
   void services.accounts.warmUp();
@@ -53,6 +57,8 @@ async function start() {
     await Promise.all([services.extractor.close(), services.podcasts.close()]);
     services.logger.flush();
     db.close();
+    // On PostgreSQL close only starts ending the pool (and the LISTEN connection): wait for it.
+    await db.pg?.close();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

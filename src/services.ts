@@ -4,7 +4,7 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { systemClock, type Clock } from "./time.ts";
-import { createChangeWatch } from "./db/change-watch.ts";
+import { selectChangeWatch } from "./db/select-change-watch.ts";
 import { createRateLimiter } from "./http/rate-limiter.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createRunner } from "./jobs/runner.ts";
@@ -74,13 +74,14 @@ const INTERACTIVE_JOBS: ReadonlySet<string> = new Set([INGEST_JOB, EMBED_JOB]);
 
 export function createServices(deps: CoreDeps) {
   const { config, db } = deps;
-  const { sqlite } = db;
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger(config.logLevel);
   const blobs = deps.blobs ?? createBlobStore(config);
 
-  // Shared infrastructure.
-  const changes = createChangeWatch(sqlite);
+  // Shared infrastructure. Caches hear of other processes' commits: data_version on SQLite, NOTIFY on PostgreSQL.
+  const changes = selectChangeWatch(db, {
+    onError: (err) => logger.error("cache invalidation: LISTEN failed", { error: String(err) }),
+  });
   const queue = createQueue({ db, clock });
   const runner = createRunner({
     queue,
@@ -121,8 +122,8 @@ export function createServices(deps: CoreDeps) {
 
   // Features, each built after the ones it needs.
   const credits = createCreditsFeature({ repo: createCreditsRepo(db), accounts: accountsRepo, db, clock, config });
-  const accounts = createAccountsFeature({ repo: accountsRepo, clock, config, changes, credits: credits.service });
-  const keys = createKeysFeature({ repo: createKeysRepo(db), changes, clock });
+  const accounts = createAccountsFeature({ repo: accountsRepo, clock, config, db, changes, credits: credits.service });
+  const keys = createKeysFeature({ repo: createKeysRepo(db), db, changes, clock });
   const events = createEventsFeature({
     repo: createEventsRepo(db),
     db,
@@ -316,6 +317,7 @@ export function createServices(deps: CoreDeps) {
     features,
     config,
     db,
+    changes,
     clock,
     logger,
     queue,

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { build } from "../scripts/build.ts";
+import { databaseUrl } from "../src/config.ts";
 import { apiReferenceBundleFile } from "../src/http/api-reference.ts";
 import { run, startServer, tempDir, waitForOk, type ServerProcess } from "./server-process.ts";
 
@@ -27,7 +28,8 @@ test("the binary serves /healthz and /readyz with a fresh data directory", async
   const ready = await fetch(`${server.url}/readyz`);
   expect(ready.status).toBe(200);
   expect(await ready.json()).toEqual({ status: "ok", database: "ok" });
-  expect(await Bun.file(join(dataDir, "commonplace.db")).exists()).toBe(true);
+  // On the PostgreSQL lane the child gets DATABASE_URL (childEnv), so no SQLite file is made.
+  expect(await Bun.file(join(dataDir, "commonplace.db")).exists()).toBe(!databaseUrl());
   const icon = await fetch(`${server.url}/favicon.svg`);
   expect(icon.status).toBe(200);
   expect(await icon.text()).toStartWith("<svg");

@@ -1,8 +1,8 @@
 // The admin CLI as a self-hoster runs it: a subprocess over a data directory, also while the server runs.
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { dirname, join } from "node:path";
-import { childEnv, ROOT, run, startServer, tempDir, type ServerProcess } from "./server-process.ts";
+import { sqlRow } from "../src/db/inspect.ts";
+import { childEnv, openChildDatabase, ROOT, run, startServer, tempDir, type ServerProcess } from "./server-process.ts";
 
 const KEY_LINE = /^cpk_[0-9A-Za-z]{46}$/;
 const PLANS = '[{"id":"pro","name":"Pro","monthly_credits":1000}]';
@@ -148,12 +148,13 @@ describe("user:create without the password on the command line", () => {
     return { code, stdout, stderr };
   }
 
-  function passwordHash(dataDir: string, email: string): string {
-    const db = new Database(join(dataDir, "commonplace.db"), { readonly: true });
+  async function passwordHash(dataDir: string, email: string): Promise<string> {
+    const db = openChildDatabase(dataDir);
     try {
-      return (db.query("SELECT password_hash AS h FROM users WHERE email = ?").get(email) as { h: string }).h;
+      return (await sqlRow<{ h: string }>(db, "SELECT password_hash AS h FROM users WHERE email = ?", email))!.h;
     } finally {
       db.close();
+      await db.pg?.close();
     }
   }
 
@@ -170,7 +171,7 @@ describe("user:create without the password on the command line", () => {
     );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(secret);
-    expect(await Bun.password.verify(secret, passwordHash(dataDir, "pipe@example.com"))).toBe(true);
+    expect(await Bun.password.verify(secret, await passwordHash(dataDir, "pipe@example.com"))).toBe(true);
     const both = await cliWithStdin(
       dataDir,
       "x\n",
@@ -231,7 +232,7 @@ describe("user:create without the password on the command line", () => {
       }
       expect(await proc.exited).toBe(0);
       expect(seen).not.toContain(secret);
-      expect(await Bun.password.verify(secret, passwordHash(dataDir, "tty@example.com"))).toBe(true);
+      expect(await Bun.password.verify(secret, await passwordHash(dataDir, "tty@example.com"))).toBe(true);
     },
     60_000,
   );

@@ -3,6 +3,11 @@ import type { Subprocess } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { databaseUrl } from "../src/config.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { pgAsDb } from "../src/db/pg/as-db.ts";
+import { openPostgres } from "../src/db/pg/client.ts";
+import type { Db } from "../src/db/port.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
 
@@ -11,9 +16,33 @@ export function tempDir(prefix = "commonplace-e2e-"): { path: string; remove(): 
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-/** A clean environment for a child: only what it needs, never the test runner's own variables. */
+/**
+ * The schema a child uses on the PostgreSQL lane: one per data directory, so a server and the CLI run
+ * against the same DATA_DIR see the same rows, and every test's fresh directory gets a fresh schema.
+ */
+export function schemaForDataDir(dataDir: string | undefined): string {
+  if (!dataDir) return `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
+  return `t_${new Bun.CryptoHasher("sha256").update(resolve(dataDir)).digest("hex").slice(0, 24)}`;
+}
+
+/**
+ * A clean environment for a child: only what it needs, never the test runner's own variables — except,
+ * when the run has DATABASE_URL (the PostgreSQL lane), that server and a schema of the child's own.
+ */
 export function childEnv(vars: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? tmpdir(), ...vars };
+  const url = databaseUrl();
+  const db: Record<string, string> =
+    url && vars.DATABASE_URL === undefined
+      ? { DATABASE_URL: url, DATABASE_SCHEMA: vars.DATABASE_SCHEMA ?? schemaForDataDir(vars.DATA_DIR) }
+      : {};
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? tmpdir(), ...db, ...vars };
+}
+
+/** The database a child started by childEnv with this DATA_DIR uses, for a test to seed or inspect rows. */
+export function openChildDatabase(dataDir: string): Db {
+  const url = databaseUrl();
+  if (url) return pgAsDb(openPostgres(url, { schema: schemaForDataDir(dataDir), max: 2, idleTimeout: 2 }));
+  return openDatabase(join(dataDir, "commonplace.db"));
 }
 
 export interface ServerProcess {

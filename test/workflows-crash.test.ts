@@ -1,15 +1,13 @@
 // Crash safety of workflow runs: the server is killed with SIGKILL several times while webhooks pour
 // in; afterwards every delivery that got a 202 has a succeeded run, and no receiver saw the request
 // of a finished step again.
-import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
-import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
-import { openDatabase } from "../src/db/client.ts";
+import { sqlRow, sqlRows } from "../src/db/inspect.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
 import { userWithKey, type TestContext } from "./helpers.ts";
-import { startServer, tempDir, type ServerProcess } from "./server-process.ts";
+import { openChildDatabase, startServer, tempDir, type ServerProcess } from "./server-process.ts";
 
 const KILLS = 4;
 // Bounds the work left for the final drain, so the test stays well inside its time limit.
@@ -21,7 +19,6 @@ afterAll(async () => {
   dir.remove();
 });
 
-const dbPath = join(dir.path, "commonplace.db");
 const env = {
   DATA_DIR: dir.path,
   ALLOW_PRIVATE_NETWORK: "true",
@@ -34,7 +31,7 @@ const env = {
 
 /** A user and key made directly in the data directory before the server first starts. */
 async function seedUser(): Promise<string> {
-  const db = openDatabase(dbPath);
+  const db = openChildDatabase(dir.path);
   const services = createServices({
     config: loadConfig({ ...env, LOG_LEVEL: "silent", EMBEDDER: "hashed" }),
     db,
@@ -42,6 +39,7 @@ async function seedUser(): Promise<string> {
   });
   const { key } = await userWithKey({ db, services } as unknown as TestContext, "crash@example.com");
   db.close();
+  await db.pg?.close();
   return key;
 }
 
@@ -136,29 +134,31 @@ test("kill -9 while webhooks arrive: every accepted delivery runs to success, fi
   expect(accepted.length).toBeGreaterThan(KILLS * 10);
 
   // Wait (bounded) for the restarted server to finish every accepted run.
-  const db = new Database(dbPath, { readonly: true });
-  const ids = JSON.stringify(accepted);
-  const pending = () =>
-    db
-      .query<{ n: number }, [string]>(
-        `SELECT count(*) AS n FROM workflow_runs WHERE status <> 'succeeded' AND id IN (SELECT value FROM json_each(?))`,
-      )
-      .get(ids)!.n;
+  const db = openChildDatabase(dir.path);
+  // Placeholders, not json_each: the same SQL runs on SQLite and PostgreSQL.
+  const ids = accepted.map(() => "?").join(", ");
+  const pending = async () =>
+    (await sqlRow<{ n: number }>(
+      db,
+      `SELECT count(*) AS n FROM workflow_runs WHERE status <> 'succeeded' AND id IN (${ids})`,
+      ...accepted,
+    ))!.n;
   // The runs finish in another process; polling its database is the only signal we have.
-  for (let i = 0; i < 1200 && pending() > 0; i++) await Bun.sleep(100);
-  const statuses = db
-    .query<{ status: string; n: number }, [string]>(
-      `SELECT status, count(*) AS n FROM workflow_runs WHERE id IN (SELECT value FROM json_each(?)) GROUP BY status`,
-    )
-    .all(ids);
+  for (let i = 0; i < 1200 && (await pending()) > 0; i++) await Bun.sleep(100);
+  const statuses = await sqlRows<{ status: string; n: number }>(
+    db,
+    `SELECT status, count(*) AS n FROM workflow_runs WHERE id IN (${ids}) GROUP BY status`,
+    ...accepted,
+  );
   expect(statuses).toEqual([{ status: "succeeded", n: accepted.length }]);
 
-  const steps = db
-    .query<{ run_id: string; action_id: string; finished_at: string }, [string]>(
-      `SELECT run_id, action_id, finished_at FROM workflow_steps WHERE type = 'http_request' AND run_id IN (SELECT value FROM json_each(?))`,
-    )
-    .all(ids);
+  const steps = await sqlRows<{ run_id: string; action_id: string; finished_at: string }>(
+    db,
+    `SELECT run_id, action_id, finished_at FROM workflow_steps WHERE type = 'http_request' AND run_id IN (${ids})`,
+    ...accepted,
+  );
   db.close();
+  await db.pg?.close();
   expect(steps).toHaveLength(accepted.length * 2);
   const finishedAt = new Map(steps.map((s) => [`${s.run_id}:${s.action_id}`, Date.parse(s.finished_at)]));
   const late = rx.seen.filter((r) => finishedAt.has(r.key) && r.at > finishedAt.get(r.key)!);

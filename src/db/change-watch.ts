@@ -1,10 +1,30 @@
 // Tells in-memory caches when another connection (the admin CLI, a second process) committed:
 // SQLite's PRAGMA data_version changes exactly then, and never for this connection's own writes.
+// On PostgreSQL the same interface is backed by NOTIFY (see pg/change-watch.ts).
 import type { Database } from "bun:sqlite";
+
+/** What a cache entry is keyed by when a writer announces a change: an API key id, a user id, a webhook token id. */
+export type CacheTopic = "key" | "user" | "webhook_token";
+
+/** A change announced by a writer (topic and id), or null: anything may have changed, flush everything. */
+export type CacheChange = { topic: CacheTopic; id: string } | null;
 
 export interface ChangeWatch {
   /** A number that moves whenever another connection has committed (seen within `windowMs`). */
   generation(): number;
+  /**
+   * Calls fn for each change another process (or this one) announced, and with null when announcements
+   * may have been missed (a reconnect): the cache must then be flushed. Never called on SQLite, where
+   * generation() already sees every other connection's commit.
+   */
+  onChange(fn: (change: CacheChange) => void): void;
+  /**
+   * Announces a change to every process's caches. Call it inside the transaction that makes the change:
+   * on PostgreSQL the NOTIFY is delivered at COMMIT and only if it commits. Nothing to do on SQLite.
+   */
+  announce(topic: CacheTopic, id: string): Promise<void>;
+  /** Resolves once other processes' announcements are being received (at once on SQLite). */
+  readonly listening: Promise<void>;
 }
 
 /**
@@ -32,5 +52,8 @@ export function createChangeWatch(sqlite: Database, opts: { windowMs?: number; n
       }
       return generation;
     },
+    onChange() {},
+    announce: () => Promise.resolve(),
+    listening: Promise.resolve(),
   };
 }

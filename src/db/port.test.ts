@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, openTestDatabase, type Db } from "./client.ts";
+import { openDatabase, type Db } from "./client.ts";
 
 const count = (db: Db) =>
   db.query(({ sqlite }) => sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n);
@@ -22,7 +22,7 @@ function fileDb(): Db {
 
 describe("Db port on SQLite", () => {
   test("afterCommit runs after commit, never after a rollback, and a rolled-back savepoint drops its own", async () => {
-    const db = openTestDatabase();
+    const db = openDatabase(":memory:"); // the SQLite port itself, on either lane (pg/port.test.ts covers PostgreSQL)
     db.sqlite.exec("CREATE TABLE t (x INTEGER)");
     const seen: number[] = [];
     await db.tx(async () => {
@@ -122,7 +122,7 @@ describe("Db port on SQLite", () => {
   });
 
   test("nested transactions that overlap are refused with a clear error, and the outer one rolls back", async () => {
-    const db = openTestDatabase();
+    const db = openDatabase(":memory:"); // the SQLite port itself, on either lane (pg/port.test.ts covers PostgreSQL)
     db.sqlite.exec("CREATE TABLE t (x INTEGER)");
     let releaseSecond!: () => void;
     const second = new Promise<void>((r) => (releaseSecond = r));

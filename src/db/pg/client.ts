@@ -3,6 +3,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { acquireListener, type Listener } from "./listener.ts";
 import { migratePg } from "./migrate.ts";
 import type { PgConn, PgDb } from "./port.ts";
 
@@ -69,6 +70,7 @@ export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
   const als = new AsyncLocalStorage<TxContext>();
   const maxAttempts = opts.maxAttempts ?? 8;
   const onError = opts.onCallbackError ?? ((err) => console.error("afterCommit callback failed", err));
+  let listener: Listener | undefined;
   const ready = opts.migrate === false ? Promise.resolve() : migratePg(sql, schema).then(() => undefined);
   // A failed migration is reported by the first call that waits for it, not as an unhandled rejection.
   ready.catch(() => {});
@@ -155,10 +157,11 @@ export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
     },
     async listen(channel, fn, onListen): Promise<void> {
       await ready;
-      await sql.listen(channel, fn, onListen);
+      listener ??= acquireListener(url);
+      await listener.listen(channel, fn, onListen);
     },
     async close(): Promise<void> {
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), listener?.release()]);
     },
   };
 }

@@ -1,6 +1,7 @@
 // The accounts feature: users and sessions, and /api/v1/me (with the caller's credit balance).
 import type { Config } from "../../config.ts";
 import type { ChangeWatch } from "../../db/change-watch.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { Clock } from "../../time.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { Feature } from "../feature.ts";
@@ -12,6 +13,7 @@ export function createAccountsFeature(d: {
   repo: AccountsRepo;
   clock: Clock;
   config: Config;
+  db: Transactor;
   changes: ChangeWatch;
   credits: CreditsService;
 }): Feature<AccountsService> {

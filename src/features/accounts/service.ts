@@ -6,6 +6,7 @@ import type { Config } from "../../config.ts";
 import type { SessionRow, UserRow } from "../../db/schema/index.ts";
 import { hashSecret } from "../../crypto.ts";
 import type { ChangeWatch } from "../../db/change-watch.ts";
+import type { Transactor } from "../../db/port.ts";
 import type { AccountsRepo } from "./repo.ts";
 
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -39,13 +40,23 @@ export function createAccountsService(deps: {
   repo: AccountsRepo;
   clock: Clock;
   config: Config;
+  db: Transactor;
   changes: ChangeWatch;
 }) {
-  const { repo, clock, config } = deps;
+  const { repo, clock, config, db } = deps;
   // Users are read on every authenticated request; the cache drops itself when another
   // connection (the CLI setting a plan) commits, and this service's own writes evict entries.
   const users = new Map<string, UserRow>();
   let usersGeneration = deps.changes.generation();
+  // Moves when a user changes (here or, on PostgreSQL, in another process): a read that was out
+  // meanwhile may hold the old row and must not be cached.
+  let userChanges = 0;
+  deps.changes.onChange((c) => {
+    if (c && c.topic !== "user") return;
+    userChanges++;
+    if (c) users.delete(c.id);
+    else users.clear();
+  });
   async function cachedUser(id: string): Promise<UserRow | undefined> {
     const g = deps.changes.generation();
     if (g !== usersGeneration) {
@@ -54,10 +65,19 @@ export function createAccountsService(deps: {
     }
     let u = users.get(id);
     if (!u) {
+      const seen = userChanges;
       u = await repo.userById(id);
-      if (u) users.set(id, u);
+      if (u && seen === userChanges) users.set(id, u);
     }
     return u;
+  }
+  /** Evicts the user here once the change commits, and in every other process at that commit. */
+  async function userChanged(id: string): Promise<void> {
+    await deps.changes.announce("user", id);
+    db.afterCommit(() => {
+      userChanges++;
+      users.delete(id);
+    });
   }
   // Verifying against this when the email is unknown makes both paths cost one argon2id check.
   let dummyHash: Promise<string> | undefined;
@@ -134,8 +154,10 @@ export function createAccountsService(deps: {
           `unknown plan "${planId}"; known: ${known} (plans are defined by the PLANS setting, shared by the server and the CLI)`,
         );
       }
-      await repo.setPlan(userId, planId, nowIso());
-      users.delete(userId);
+      await db.tx(async () => {
+        await repo.setPlan(userId, planId, nowIso());
+        await userChanged(userId);
+      });
     },
 
     /**
@@ -154,9 +176,11 @@ export function createAccountsService(deps: {
       if (!(await Bun.password.verify(input.current, user.passwordHash))) throw invalid("current_password", "is wrong");
       if (input.next === input.current) throw invalid("new_password", "must differ from the current password");
       const hash = await Bun.password.hash(input.next, { algorithm: "argon2id" });
-      await repo.setPassword(userId, hash, nowIso());
-      users.delete(userId);
-      return repo.deleteOtherSessions(userId, keepSessionId);
+      return db.tx(async () => {
+        await repo.setPassword(userId, hash, nowIso());
+        await userChanged(userId);
+        return repo.deleteOtherSessions(userId, keepSessionId);
+      });
     },
 
     async createSession(userId: string): Promise<{ token: string; session: SessionRow }> {

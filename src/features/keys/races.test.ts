@@ -1,6 +1,5 @@
 // A key revoked while a request is being authenticated with it must be refused afterwards.
 import { describe, expect, test } from "bun:test";
-import { createChangeWatch } from "../../db/change-watch.ts";
 import { createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { interleave, remoteReads } from "../../../test/races.ts";
 import { createKeysRepo } from "./repo.ts";
@@ -12,7 +11,8 @@ describe("keys: revoke racing authenticate", () => {
     const db = remoteReads(ctx.db);
     const keys = createKeysService({
       repo: createKeysRepo(db),
-      changes: createChangeWatch(db.sqlite),
+      db,
+      changes: ctx.services.changes,
       clock: ctx.services.clock,
     });
     const user = await userWithKey(ctx);

@@ -1,5 +1,6 @@
 // Personal API keys: create (value returned once), verify with an in-memory cache, revoke at once.
 import type { ChangeWatch } from "../../db/change-watch.ts";
+import type { Transactor } from "../../db/port.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { Clock } from "../../time.ts";
@@ -31,13 +32,23 @@ export function toPublicKey(row: ApiKeyRow): KeyPublic {
   };
 }
 
-export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; clock: Clock }) {
+export function createKeysService(deps: { repo: KeysRepo; db: Transactor; changes: ChangeWatch; clock: Clock }) {
   const { repo, clock } = deps;
   const cache = new Map<string, CachedKey>();
   let cacheGeneration = deps.changes.generation();
   // Moves on every revocation here: a lookup that read its row before a revocation committed must
   // not cache it afterwards (the revoke's eviction would already have run, leaving it usable).
   let revocations = 0;
+  const evict = (keyId: string) => {
+    for (const [h, v] of cache) if (v.keyId === keyId) cache.delete(h);
+  };
+  // Another process revoked a key (PostgreSQL NOTIFY), or may have while we were not listening.
+  deps.changes.onChange((c) => {
+    if (c && c.topic !== "key") return;
+    revocations++;
+    if (c) evict(c.id);
+    else cache.clear();
+  });
 
   // Another connection (the CLI) may have revoked a cached key: then the cache is dropped before
   // the next lookup, so the revocation applies on the very next request.
@@ -118,9 +129,13 @@ export function createKeysService(deps: { repo: KeysRepo; changes: ChangeWatch; 
     async revoke(actor: Actor | null, id: string): Promise<ApiKeyRow> {
       const row = actor ? await repo.byId(actor.userId, id) : await repo.byIdAnyOwner(id);
       if (!row) throw notFound("API key");
-      await repo.revoke(id, new Date(clock.now()).toISOString());
+      // The announcement commits with the revocation: other processes evict the key at that moment.
+      await deps.db.tx(async () => {
+        await repo.revoke(id, new Date(clock.now()).toISOString());
+        await deps.changes.announce("key", id);
+      });
       revocations++;
-      for (const [h, v] of cache) if (v.keyId === id) cache.delete(h);
+      evict(id);
       return (await repo.byIdAnyOwner(id))!;
     },
   };

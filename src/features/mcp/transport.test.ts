@@ -3,6 +3,7 @@
 import { sqlRows } from "../../db/inspect.ts";
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { connectedUser } from "../oauth/test-flow.ts";
 import { hiddenFields } from "../web/test-client.ts";
 import { initialize, rpc } from "./test-client.ts";

@@ -51,7 +51,9 @@ describe("error pages", () => {
 
   test("a failure inside a page renders the layout with a 500 and no internals", async () => {
     const { ctx, b } = await setup();
-    ctx.db.sqlite.close(); // every query now throws, starting with the session lookup
+    // Every query now throws, starting with the session lookup.
+    if (ctx.db.pg) await ctx.db.pg.close();
+    else ctx.db.sqlite.close();
     const r = await b.get("/library");
     expect(r.status).toBe(500);
     isPage(r);

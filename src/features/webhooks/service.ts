@@ -44,6 +44,16 @@ export function createWebhookTokensService(deps: {
   // read was out meanwhile may hold the old row and must not cache it.
   let replaced = 0;
   const nowIso = () => new Date(clock.now()).toISOString();
+  const evict = (id: string) => {
+    for (const [hash, t] of cache) if (t.id === id) cache.delete(hash);
+  };
+  // Another process replaced or deleted a token (PostgreSQL NOTIFY), or may have while we were not listening.
+  changes.onChange((c) => {
+    if (c && c.topic !== "webhook_token") return;
+    replaced++;
+    if (c) evict(c.id);
+    else cache.clear();
+  });
 
   function toPublic(row: WebhookTokenRow, workflowIds: string[]): TokenPublic {
     return {
@@ -99,7 +109,7 @@ export function createWebhookTokensService(deps: {
         await getRow(actor, id);
         const token = generateWebhookToken();
         await repo.setHash(id, hashWebhookToken(token), webhookTokenHint(token), nowIso());
-        forget(id);
+        await forget(id);
         return { ...(await publicOf(await getRow(actor, id))), url: webhookUrl(baseUrl, token) };
       });
     },
@@ -114,7 +124,7 @@ export function createWebhookTokensService(deps: {
           );
         }
         await repo.delete(actor.userId, id);
-        forget(id);
+        await forget(id);
         return before;
       });
     },
@@ -142,16 +152,15 @@ export function createWebhookTokensService(deps: {
 
   /**
    * Evicts the token now and again after the commit: until then another request's read (on the
-   * reader connection) still sees the old hash, and a lookup that read it must not cache it.
+   * reader connection) still sees the old hash, and a lookup that read it must not cache it. Other
+   * processes evict it when the transaction's announcement is delivered, at the same commit.
    */
-  function forget(id: string): void {
-    const evict = () => {
-      for (const [hash, t] of cache) if (t.id === id) cache.delete(hash);
-    };
-    evict();
+  async function forget(id: string): Promise<void> {
+    evict(id);
+    await changes.announce("webhook_token", id);
     db.afterCommit(() => {
       replaced++;
-      evict();
+      evict(id);
     });
   }
 }
