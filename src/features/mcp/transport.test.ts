@@ -1,6 +1,5 @@
 // /mcp as an HTTP endpoint: protocol versions, who may call it (OAuth tokens for this resource,
 // API keys), the 401 challenge, Origin checks, methods and the rate limit.
-import { sqlRows } from "../../db/inspect.ts";
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { sqlRows } from "../../db/inspect.ts";
