@@ -28,8 +28,13 @@ interface TxContext {
 /** SQLSTATEs after which a whole transaction may simply run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
 
+/** Looks through drizzle's DrizzleQueryError, which carries the driver's error (and its SQLSTATE) as cause. */
 export function isRetryable(err: unknown): boolean {
-  return RETRYABLE.has((err as { code?: string } | null)?.code ?? "");
+  for (let e = err as { code?: unknown; cause?: unknown } | null, depth = 0; e && depth < 4; depth++) {
+    if (typeof e.code === "string" && RETRYABLE.has(e.code)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }
 
 function runCallbacks(fns: (() => void)[], onError: (err: unknown) => void): void {
