@@ -1,6 +1,7 @@
 // Closed sign-up lets exactly one first account in, however many sign up at once.
 import { describe, expect, test } from "bun:test";
 import { createTestContext } from "../../../test/helpers.ts";
+import { sqlRow, sqlRows } from "../../db/inspect.ts";
 
 describe("accounts: the first sign-up of a closed server", () => {
   test("two concurrent sign-ups: one account, one signup_closed", async () => {
@@ -14,6 +15,6 @@ describe("accounts: the first sign-up of a closed server", () => {
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const refused = results.find((r) => r.status === "rejected");
     expect((refused as PromiseRejectedResult | undefined)?.reason?.code).toBe("signup_closed");
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM users").get()).toEqual({ n: 1 });
+    expect(await sqlRow(ctx.db, "SELECT count(*) AS n FROM users")).toEqual({ n: 1 });
   }, 30_000);
 });
