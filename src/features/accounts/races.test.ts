@@ -1,7 +1,7 @@
 // Closed sign-up lets exactly one first account in, however many sign up at once.
 import { describe, expect, test } from "bun:test";
 import { createTestContext } from "../../../test/helpers.ts";
-import { sqlRow, sqlRows } from "../../db/inspect.ts";
+import { sqlRow } from "../../db/inspect.ts";
 
 describe("accounts: the first sign-up of a closed server", () => {
   test("two concurrent sign-ups: one account, one signup_closed", async () => {

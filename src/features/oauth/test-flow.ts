@@ -3,7 +3,7 @@
 import { call, type TestContext } from "../../../test/helpers.ts";
 import { hiddenFields, signUp, testBrowser, type TestBrowser } from "../web/test-client.ts";
 import { s256 } from "./secrets.ts";
-import { sqlRow, sqlRows } from "../../db/inspect.ts";
+import { sqlRow } from "../../db/inspect.ts";
 
 export const REDIRECT = "http://127.0.0.1:8976/callback";
 

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { call, createTestContext, type TestContext } from "../../../test/helpers.ts";
 import { signUp, testBrowser } from "../web/test-client.ts";
 import { authorizeUrl, connectedUser, consent, pkce, REDIRECT, registeredClient, token } from "./test-flow.ts";
-import { sqlRow, sqlRows } from "../../db/inspect.ts";
+import { sqlRows } from "../../db/inspect.ts";
 
 async function codeFor(ctx: TestContext, clientId?: string) {
   const id = clientId ?? (await registeredClient(ctx));
