@@ -5,7 +5,7 @@ import type { Db } from "./db/client.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { systemClock, type Clock } from "./time.ts";
 import { selectChangeWatch } from "./db/select-change-watch.ts";
-import { createRateLimiter } from "./http/rate-limiter.ts";
+import { createSharedRateLimiter } from "./http/rate-limits.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createRunner } from "./jobs/runner.ts";
 import { createScheduler } from "./jobs/scheduler.ts";
@@ -103,7 +103,12 @@ export function createServices(deps: CoreDeps) {
     : safeFetch;
   const ai = createAI(config, aiFetch);
   // One bucket per user, shared by the API and MCP.
-  const limiter = createRateLimiter({ limit: config.rateLimit.perMinute, windowMs: 60_000, now: () => clock.now() });
+  const limiter = createSharedRateLimiter(db, {
+    name: "api",
+    limit: config.rateLimit.perMinute,
+    windowMs: 60_000,
+    now: () => clock.now(),
+  });
   // Threads start on the first extraction, so building the pool costs nothing until a page is read.
   const { workers, timeoutMs, maxMemoryMb, maxDepth, maxPdfPages } = config.extract;
   const extractor =
@@ -269,6 +274,7 @@ export function createServices(deps: CoreDeps) {
   const health = createHealthFeature({ repo: createHealthRepo(db) });
   const pages = {
     config,
+    db,
     clock,
     logger,
     accounts: accounts.service,

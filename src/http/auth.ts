@@ -45,7 +45,7 @@ export function createApiAuth(deps: { keys: KeysService; limiter: RateLimiter; e
         throw unauthorized("The bearer token is not a valid Commonplace key", `${REALM}, error="invalid_token"`);
     }
     metaOf(request).actor = actor;
-    const rate = checkRate(limiter, actor.userId);
+    const rate = await checkRate(limiter, actor.userId);
     if (!rate.allowed) {
       const d = rate.decision;
       throw new AppError(

@@ -1,6 +1,7 @@
 // Cross-cutting HTTP behaviour: problem+json everywhere, request ids, auth failures, rate limits, idempotency.
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../test/helpers.ts";
+import { sqlRow, sqlRows } from "../db/inspect.ts";
 
 const PROBLEM_KEYS = ["type", "title", "status", "detail", "code", "request_id"];
 
@@ -81,19 +82,17 @@ describe("authentication", () => {
     let now = Date.parse("2026-01-01T00:00:00Z");
     const ctx = createTestContext({}, { clock: { now: () => now } });
     const u = await userWithKey(ctx);
-    const lastUsed = () =>
-      ctx.db.sqlite
-        .query<{ t: string | null }, [string]>("SELECT last_used_at t FROM api_keys WHERE id = ?")
-        .get(u.keyId)!.t;
+    const lastUsed = async () =>
+      (await sqlRow<{ t: string | null }>(ctx.db, "SELECT last_used_at t FROM api_keys WHERE id = ?", u.keyId))!.t;
     await call(ctx, "GET", "/api/v1/me", { key: u.key });
-    const first = lastUsed();
+    const first = await lastUsed();
     expect(first).toBe("2026-01-01T00:00:00.000Z");
     now += 30_000;
     await call(ctx, "GET", "/api/v1/me", { key: u.key });
-    expect(lastUsed()).toBe(first);
+    expect(await lastUsed()).toBe(first);
     now += 31_000;
     await call(ctx, "GET", "/api/v1/me", { key: u.key });
-    expect(lastUsed()).toBe("2026-01-01T00:01:01.000Z");
+    expect(await lastUsed()).toBe("2026-01-01T00:01:01.000Z");
   });
 });
 
@@ -199,7 +198,7 @@ describe("idempotency", () => {
     const headers = { "idempotency-key": "create-key-1" };
     const first = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "ci" }, headers });
     expect(first.status).toBe(201);
-    const stored = JSON.stringify(ctx.db.sqlite.query("SELECT * FROM idempotency_keys").all());
+    const stored = JSON.stringify(await sqlRows(ctx.db, "SELECT * FROM idempotency_keys"));
     expect(stored).not.toContain(first.body.key);
     const again = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "ci" }, headers });
     expectProblem(again, 409, "conflict");
@@ -212,7 +211,7 @@ describe("idempotency", () => {
       headers: { "idempotency-key": "tok-1" },
     });
     expect(token.status).toBe(201);
-    expect(JSON.stringify(ctx.db.sqlite.query("SELECT * FROM idempotency_keys").all())).not.toContain(token.body.url);
+    expect(JSON.stringify(await sqlRows(ctx.db, "SELECT * FROM idempotency_keys"))).not.toContain(token.body.url);
   });
 
   test("a workflow is unstored only when its response shows a new webhook URL", async () => {
@@ -227,7 +226,7 @@ describe("idempotency", () => {
       });
     const hook = await post("wf-hook", { type: "webhook" });
     expect(hook.body.webhook_url).toContain("/api/webhooks/workflows/");
-    expect(JSON.stringify(ctx.db.sqlite.query("SELECT * FROM idempotency_keys").all())).not.toContain(
+    expect(JSON.stringify(await sqlRows(ctx.db, "SELECT * FROM idempotency_keys"))).not.toContain(
       hook.body.webhook_url,
     );
     expectProblem(await post("wf-hook", { type: "webhook" }), 409, "conflict");
@@ -251,15 +250,13 @@ describe("idempotency", () => {
   test("a concurrent duplicate while the first is in progress is 409", async () => {
     const ctx = createTestContext();
     const u = await userWithKey(ctx);
-    ctx.db.sqlite
-      .query(
-        "INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, state, created_at) VALUES (?, 'busy', 'POST', '/api/v1/keys', ?, 'in_progress', ?)",
-      )
-      .run(
-        u.userId,
-        new Bun.CryptoHasher("sha256").update(`POST /api/v1/keys\n${JSON.stringify({ name: "x" })}`).digest("hex"),
-        new Date().toISOString(),
-      );
+    await sqlRows(
+      ctx.db,
+      "INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, state, created_at) VALUES (?, 'busy', 'POST', '/api/v1/keys', ?, 'in_progress', ?)",
+      u.userId,
+      new Bun.CryptoHasher("sha256").update(`POST /api/v1/keys\n${JSON.stringify({ name: "x" })}`).digest("hex"),
+      new Date().toISOString(),
+    );
     expectProblem(
       await call(ctx, "POST", "/api/v1/keys", {
         key: u.key,

@@ -1,5 +1,6 @@
 // SQL for idempotency_keys: the first response to a POST with an Idempotency-Key, per user.
 import type { Db } from "../db/port.ts";
+import { createIdempotencyPgRepo } from "./idempotency-pg-repo.ts";
 
 export interface IdempotencyRecord {
   requestHash: string;
@@ -21,7 +22,11 @@ const FINISH =
   "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_headers = ?, response_body = ? WHERE user_id = ? AND key = ?";
 const SWEEP = "DELETE FROM idempotency_keys WHERE created_at < ?";
 
-export function createIdempotencyRepo(db: Db) {
+export function createIdempotencyRepo(db: Db): IdempotencyRepo {
+  return db.pg ? createIdempotencyPgRepo(db.pg) : createIdempotencySqliteRepo(db);
+}
+
+function createIdempotencySqliteRepo(db: Db) {
   return {
     async find(userId: string, key: string): Promise<IdempotencyRecord | undefined> {
       return db.query((c) => c.sqlite.query<IdempotencyRecord, [string, string]>(FIND).get(userId, key) ?? undefined);
@@ -80,4 +85,4 @@ export function createIdempotencyRepo(db: Db) {
     },
   };
 }
-export type IdempotencyRepo = ReturnType<typeof createIdempotencyRepo>;
+export type IdempotencyRepo = ReturnType<typeof createIdempotencySqliteRepo>;

@@ -1,4 +1,5 @@
-// Fixed-window counters in memory, one per bucket key (user, webhook token, login address).
+// Fixed-window rate limits, one window per bucket key (user, webhook token, login address): the port,
+// its in-memory implementation (one process: SQLite) and the "hit, headers, refuse" step.
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -7,7 +8,21 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-export function createRateLimiter(opts: { limit: number; windowMs: number; now?: () => number }) {
+/** A limiter: `hit` counts a request against a bucket, unless that would pass the limit. */
+export interface RateLimiter {
+  readonly limit: number;
+  readonly windowSeconds: number;
+  hit(key: string, cost?: number): Promise<RateDecision>;
+}
+
+export interface RateLimiterOptions {
+  limit: number;
+  windowMs: number;
+  now?: () => number;
+}
+
+/** Counters in this process's memory: exact for one process (SQLite); several need the database's. */
+export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const now = opts.now ?? Date.now;
   const windows = new Map<string, { start: number; count: number }>();
   let lastSweep = now();
@@ -15,7 +30,8 @@ export function createRateLimiter(opts: { limit: number; windowMs: number; now?:
   return {
     limit: opts.limit,
     windowSeconds: Math.round(opts.windowMs / 1000),
-    hit(key: string, cost = 1): RateDecision {
+    // Synchronous up to its return, so concurrent hits in this process never interleave.
+    async hit(key: string, cost = 1): Promise<RateDecision> {
       const t = now();
       if (t - lastSweep > opts.windowMs * 2) {
         for (const [k, w] of windows) if (t - w.start >= opts.windowMs) windows.delete(k);
@@ -34,7 +50,6 @@ export function createRateLimiter(opts: { limit: number; windowMs: number; now?:
     },
   };
 }
-export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 const policies = new Map<string, string>();
 
@@ -50,12 +65,12 @@ export function rateLimitHeaders(d: RateDecision, windowSeconds: number, policy 
  * Counts one request against `key` and gives the RateLimit headers to send; when the request is
  * refused they include Retry-After. The one place "hit, set headers, refuse" is written.
  */
-export function checkRate(
+export async function checkRate(
   limiter: RateLimiter,
   key: string,
   policy = "default",
-): { allowed: boolean; decision: RateDecision; headers: Record<string, string> } {
-  const decision = limiter.hit(key);
+): Promise<{ allowed: boolean; decision: RateDecision; headers: Record<string, string> }> {
+  const decision = await limiter.hit(key);
   const headers = rateLimitHeaders(decision, limiter.windowSeconds, policy);
   if (!decision.allowed) headers["retry-after"] = String(decision.resetSeconds);
   return { allowed: decision.allowed, decision, headers };

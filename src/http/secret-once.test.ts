@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { openTestDatabase } from "../db/client.ts";
+import { sqlRows } from "../db/inspect.ts";
 import { silentLogger } from "../log.ts";
 import { systemClock } from "../time.ts";
 import { metaOf } from "./context.ts";
@@ -40,11 +41,10 @@ function setup() {
     };
   };
   const stored = () =>
-    db.sqlite
-      .query<{ key: string; response_body: string | null }, []>(
-        "SELECT key, response_body FROM idempotency_keys ORDER BY key",
-      )
-      .all();
+    sqlRows<{ key: string; response_body: string | null }>(
+      db,
+      "SELECT key, response_body FROM idempotency_keys ORDER BY key",
+    );
   return { post, stored };
 }
 
@@ -53,7 +53,7 @@ describe("secret-once route trait", () => {
     const { post, stored } = setup();
     const first = await post("/secret", "k1");
     expect(first).toMatchObject({ status: 200, body: { n: 1, secret: "s3cr3t-1" } });
-    expect(stored()).toEqual([{ key: "k1", response_body: null }]);
+    expect(await stored()).toEqual([{ key: "k1", response_body: null }]);
     const again = await post("/secret", "k1");
     expect(again.status).toBe(409);
     expect(again.body.detail).toContain("shown only once");
@@ -66,14 +66,14 @@ describe("secret-once route trait", () => {
     const first = await post("/plain", "p1");
     const again = await post("/plain", "p1");
     expect(again).toEqual({ status: 200, replayed: "true", body: first.body });
-    expect(stored()[0]!.response_body).toBe(JSON.stringify(first.body));
+    expect((await stored())[0]!.response_body).toBe(JSON.stringify(first.body));
   });
 
   test("a predicate decides per response: only responses that show the secret go unstored", async () => {
     const { post, stored } = setup();
     const withUrl = await post("/maybe", "m1", { url: "https://x.example/hook/abc" });
     const without = await post("/maybe", "m2", { name: "no url" });
-    expect(stored()).toEqual([
+    expect(await stored()).toEqual([
       { key: "m1", response_body: null },
       { key: "m2", response_body: JSON.stringify(without.body) },
     ]);

@@ -4,7 +4,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { pgMigrations } from "../../../db/migrations/pg/index.ts";
 import { databaseUrl } from "../../config.ts";
 import { testSchemaName } from "../client.ts";
-import { openPostgres } from "./client.ts";
+import { pgMigrations } from "../../../db/migrations/pg/index.ts";
+import { isRetryable, openPostgres } from "./client.ts";
 import type { PgDb } from "./port.ts";
 
 const url = databaseUrl();
@@ -16,6 +17,14 @@ const open = (schema = testSchemaName(), max = 4) => {
 };
 afterAll(async () => {
   await Promise.all(opened.map((d) => d.close()));
+});
+
+test("a serialisation failure or deadlock is retryable, also wrapped by drizzle (its DrizzleQueryError's cause)", () => {
+  expect(isRetryable({ code: "40001" })).toBe(true);
+  expect(isRetryable(Object.assign(new Error("Failed query: insert …"), { cause: { code: "40P01" } }))).toBe(true);
+  expect(isRetryable(Object.assign(new Error("Failed query: insert …"), { cause: { code: "23505" } }))).toBe(false);
+  expect(isRetryable(new Error("no code"))).toBe(false);
+  expect(isRetryable(null)).toBe(false);
 });
 
 describe.skipIf(!url)("PostgreSQL port", () => {

@@ -2,13 +2,18 @@
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { sessions, users, type SessionRow, type UserRow } from "../../db/schema/index.ts";
+import { createAccountsPgRepo } from "./pg-repo.ts";
 
 // Prepared SQL (bun caches it per connection): building a drizzle query per call costs 10–40× the
 // lookup itself, and this one runs on every authenticated request.
 const USER_BY_ID =
   "SELECT id, email, name, password_hash AS passwordHash, plan_id AS planId, created_at AS createdAt, updated_at AS updatedAt FROM users WHERE id = ?";
 
-export function createAccountsRepo(db: Db) {
+export function createAccountsRepo(db: Db): AccountsRepo {
+  return db.pg ? createAccountsPgRepo(db.pg) : createAccountsSqliteRepo(db);
+}
+
+function createAccountsSqliteRepo(db: Db) {
   return {
     /**
      * Inserts the user; with `onlyFirst`, only if there is no user yet (closed sign-up lets the first
@@ -67,4 +72,4 @@ export function createAccountsRepo(db: Db) {
     },
   };
 }
-export type AccountsRepo = ReturnType<typeof createAccountsRepo>;
+export type AccountsRepo = ReturnType<typeof createAccountsSqliteRepo>;

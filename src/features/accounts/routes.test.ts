@@ -1,6 +1,7 @@
 // GET /api/v1/me and /api/v1/account, and the keys API that scripts use.
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
+import { sqlRow, sqlRows } from "../../db/inspect.ts";
 
 describe("GET /api/v1/me", () => {
   test("returns the caller and the key it used", async () => {
@@ -53,11 +54,13 @@ describe("/api/v1/keys", () => {
     const list = await call(ctx, "GET", "/api/v1/keys", { key: a.key });
     expect(list.body.data.map((k: any) => k.name).sort()).toEqual(["laptop", "test key"]);
     expect(JSON.stringify(list.body)).not.toContain(created.body.key);
-    const stored = ctx.db.sqlite
-      .query<{ key_hash: string }, [string]>("SELECT key_hash FROM api_keys WHERE id = ?")
-      .get(created.body.id)!;
+    const stored = (await sqlRow<{ key_hash: string }>(
+      ctx.db,
+      "SELECT key_hash FROM api_keys WHERE id = ?",
+      created.body.id,
+    ))!;
     expect(stored.key_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify(ctx.db.sqlite.query("SELECT * FROM api_keys").all())).not.toContain(created.body.key);
+    expect(JSON.stringify(await sqlRows(ctx.db, "SELECT * FROM api_keys"))).not.toContain(created.body.key);
     expect((await call(ctx, "DELETE", `/api/v1/keys/${created.body.id}`, { key: b.key })).status).toBe(404);
     expect((await call(ctx, "GET", "/api/v1/me", { key: created.body.key })).status).toBe(200);
   });

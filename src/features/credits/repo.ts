@@ -3,6 +3,7 @@ import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { preparedOn } from "../../db/prepared.ts";
 import { creditLedger } from "../../db/schema/index.ts";
+import { createCreditsPgRepo } from "./pg-repo.ts";
 
 const used = preparedOn((orm) =>
   orm
@@ -18,7 +19,11 @@ const used = preparedOn((orm) =>
     .prepare(),
 );
 
-export function createCreditsRepo(db: Db) {
+export function createCreditsRepo(db: Db): CreditsRepo {
+  return db.pg ? createCreditsPgRepo(db.pg) : createCreditsSqliteRepo(db);
+}
+
+function createCreditsSqliteRepo(db: Db) {
   return {
     async usedBetween(userId: string, from: string, to: string): Promise<number> {
       return (await db.query((c) => used(c).get({ userId, from, to })))?.used ?? 0;
@@ -40,4 +45,4 @@ export function createCreditsRepo(db: Db) {
     },
   };
 }
-export type CreditsRepo = ReturnType<typeof createCreditsRepo>;
+export type CreditsRepo = ReturnType<typeof createCreditsSqliteRepo>;

@@ -53,6 +53,26 @@ export function periodFor(anchorIso: string, nowMs: number): { start: Date; end:
   return { start: addMonths(anchor, k), end: addMonths(anchor, k + 1) };
 }
 
+/**
+ * Runs fn after every earlier call with the same key has settled. A user's spends conflict with each other
+ * (each reads the period's sum, then adds to it): queued in this process they run one after another
+ * instead of failing and retrying their SERIALIZABLE transactions on PostgreSQL; processes still race, and
+ * the transaction (its retry on PostgreSQL, the single writer on SQLite) keeps that exact.
+ */
+function queuePerKey() {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const prev = tails.get(key) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => {});
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return run;
+  };
+}
+
 export function createCreditsService(deps: {
   repo: CreditsRepo;
   accounts: AccountsRepo;
@@ -61,6 +81,7 @@ export function createCreditsService(deps: {
   config: Config;
 }) {
   const { repo, accounts, db, clock, config } = deps;
+  const oneAtATime = queuePerKey();
 
   function planOf(planId: string): Plan {
     return (
@@ -102,27 +123,29 @@ export function createCreditsService(deps: {
     /** Throws 402 insufficient_credit when short; the check and the ledger row are one transaction. */
     async spend(userId: string, amount: number, reason: string, ref?: string): Promise<Balance> {
       if (!Number.isInteger(amount) || amount < 0) throw new Error(`invalid credit amount ${amount}`);
-      return db.tx(async () => {
-        const b = await balance(userId);
-        if (b.remaining < amount) {
-          throw new AppError(
-            "insufficient_credit",
-            `This needs ${amount} credit${amount === 1 ? "" : "s"} and ${b.remaining} remain until ${b.period_end}`,
-          );
-        }
-        if (amount > 0) {
-          await repo.insert({
-            id: newId("ledger"),
-            userId,
-            amount,
-            reason,
-            ref: ref ?? null,
-            createdAt: new Date(clock.now()).toISOString(),
-          });
-        }
-        const { plan: _plan, ...rest } = b;
-        return { ...rest, used: b.used + amount, remaining: b.remaining - amount };
-      });
+      return oneAtATime(userId, () =>
+        db.tx(async () => {
+          const b = await balance(userId);
+          if (b.remaining < amount) {
+            throw new AppError(
+              "insufficient_credit",
+              `This needs ${amount} credit${amount === 1 ? "" : "s"} and ${b.remaining} remain until ${b.period_end}`,
+            );
+          }
+          if (amount > 0) {
+            await repo.insert({
+              id: newId("ledger"),
+              userId,
+              amount,
+              reason,
+              ref: ref ?? null,
+              createdAt: new Date(clock.now()).toISOString(),
+            });
+          }
+          const { plan: _plan, ...rest } = b;
+          return { ...rest, used: b.used + amount, remaining: b.remaining - amount };
+        }),
+      );
     },
 
     /** Throws 402 without charging when the balance cannot cover `amount`. */

@@ -77,7 +77,7 @@ export function mcpRoutes(s: McpDeps) {
           const actor = await authenticate(request);
           if (actor instanceof Response) return actor;
           metaOf(request).actor = actor;
-          const rate = checkRate(s.limiter, actor.userId);
+          const rate = await checkRate(s.limiter, actor.userId);
           const limitHeaders = rate.headers;
           if (!rate.allowed)
             return rpcError(429, `Rate limit reached; retry in ${rate.decision.resetSeconds} s`, limitHeaders);

@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { hiddenFields, signUp, testBrowser } from "../web/test-client.ts";
 import { authorizeUrl, consent, pkce, REDIRECT, registeredClient } from "./test-flow.ts";
+import { sqlRow, sqlRows } from "../../db/inspect.ts";
 
 async function setup() {
   const ctx = createTestContext();
@@ -45,7 +46,7 @@ describe("GET /oauth/authorize", () => {
     expect(back.searchParams.get("code")).toMatch(/^cpac_[A-Za-z0-9_-]{43}$/);
     expect(back.searchParams.get("state")).toBe("st-123");
     expect(back.searchParams.get("iss")).toBe(ctx.config.baseUrl);
-    const stored = ctx.db.sqlite.query("SELECT code_hash FROM oauth_codes").all() as { code_hash: string }[];
+    const stored = (await sqlRows(ctx.db, "SELECT code_hash FROM oauth_codes")) as { code_hash: string }[];
     expect(stored).toHaveLength(1);
     expect(stored[0]!.code_hash).not.toContain(back.searchParams.get("code")!);
   }, 60_000);
@@ -56,7 +57,7 @@ describe("GET /oauth/authorize", () => {
     expect(back.searchParams.get("error")).toBe("access_denied");
     expect(back.searchParams.get("state")).toBe("st-123");
     expect(back.searchParams.get("code")).toBeNull();
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM oauth_codes").get()).toEqual({ n: 0 });
+    expect(await sqlRow(ctx.db, "SELECT count(*) AS n FROM oauth_codes")).toEqual({ n: 0 });
   });
 
   test("plain PKCE, a missing challenge, a missing or foreign resource are errors sent to the redirect URI", async () => {
@@ -143,7 +144,7 @@ describe("GET /oauth/authorize", () => {
       { origin: "https://evil.example" },
     );
     expect(foreign.status).toBe(403);
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM oauth_codes").get()).toEqual({ n: 0 });
+    expect(await sqlRow(ctx.db, "SELECT count(*) AS n FROM oauth_codes")).toEqual({ n: 0 });
     // The request is still answerable by the real form.
     const ok = await b.post("/oauth/consent", { ...fields, decision: "allow" });
     expect(ok.status).toBe(303);

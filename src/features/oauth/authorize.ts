@@ -5,12 +5,12 @@ import { AppError } from "../../errors.ts";
 import { iso, type Clock } from "../../time.ts";
 import { AuthorizePageError, OAuthError, redirectUrl } from "./errors.ts";
 import { grantedScope, redirectUrisOf } from "./registration.ts";
+import type { PendingAuthorization, PendingStore } from "./pending.ts";
 import type { OAuthRepo } from "./repo.ts";
 import { CODE_PREFIX, hashToken, isS256Challenge, newSecret } from "./secrets.ts";
 
 export const CODE_TTL_MS = 5 * 60_000;
 export const PENDING_TTL_MS = 15 * 60_000;
-const MAX_PENDING = 10_000;
 const MAX_STATE = 2000;
 const SINGLE = [
   "client_id",
@@ -24,34 +24,19 @@ const SINGLE = [
   "prompt",
 ];
 
-export interface PendingAuthorization {
-  id: string;
-  client: OAuthClientRow;
-  redirectUri: string;
-  codeChallenge: string;
-  scope: string;
-  resource: string;
-  state: string | undefined;
-  expiresAt: number;
-}
+export type { PendingAuthorization } from "./pending.ts";
 
 export type AuthorizeResult = { kind: "consent"; requestId: string } | { kind: "redirect"; location: string };
 
 export function createAuthorizer(deps: {
   repo: OAuthRepo;
+  /** Requests waiting for sign-in and consent. */
+  pending: PendingStore;
   clock: Clock;
   issuer: string;
   resources: readonly string[];
 }) {
-  const { repo, clock, issuer } = deps;
-  // Requests waiting for sign-in and consent. In memory: a restart only means "start again".
-  const pending = new Map<string, PendingAuthorization>();
-
-  function sweep(now: number): void {
-    for (const [id, p] of pending) if (p.expiresAt <= now) pending.delete(id);
-    // Map order is insertion order: drop the oldest when someone floods the endpoint.
-    while (pending.size >= MAX_PENDING) pending.delete(pending.keys().next().value!);
-  }
+  const { repo, pending, clock, issuer } = deps;
 
   /** Errors that may be sent back to the (already verified) redirect URI. */
   function checkParams(q: URLSearchParams): {
@@ -111,16 +96,6 @@ export function createAuthorizer(deps: {
     return { client, redirectUri };
   }
 
-  function pendingById(id: string): PendingAuthorization | undefined {
-    const p = pending.get(id);
-    if (!p) return undefined;
-    if (p.expiresAt <= clock.now()) {
-      pending.delete(id);
-      return undefined;
-    }
-    return p;
-  }
-
   /** The redirect back to the client, always with state and our issuer (RFC 9207 mix-up defence). */
   const answer = (p: { redirectUri: string; state?: string }, params: Record<string, string>) =>
     redirectUrl(p.redirectUri, { ...params, state: p.state, iss: issuer });
@@ -131,9 +106,8 @@ export function createAuthorizer(deps: {
       try {
         const checked = checkParams(q);
         const now = clock.now();
-        sweep(now);
         const id = newSecret("").slice(0, 32);
-        pending.set(id, { id, client, redirectUri, ...checked, expiresAt: now + PENDING_TTL_MS });
+        await pending.put({ id, client, redirectUri, ...checked, expiresAt: now + PENDING_TTL_MS }, now);
         return { kind: "consent", requestId: id };
       } catch (e) {
         if (!(e instanceof OAuthError)) throw e;
@@ -145,17 +119,16 @@ export function createAuthorizer(deps: {
       }
     },
 
-    pending: pendingById,
+    pending: (id: string): Promise<PendingAuthorization | undefined> => pending.get(id, clock.now()),
 
     /** The user's answer. The request is used up either way; returns where to send the browser. */
     async decide(userId: string, id: string, allow: boolean): Promise<string> {
-      const p = pendingById(id);
+      const p = await pending.take(id, clock.now());
       if (!p)
         throw new AppError(
           "not_found",
           "This authorization request expired or was already answered. Go back to the app and connect again.",
         );
-      pending.delete(id);
       if (!allow)
         return answer(p, { error: "access_denied", error_description: "The user declined to connect the app" });
       const code = newSecret(CODE_PREFIX);

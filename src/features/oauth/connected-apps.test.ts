@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { createTestContext, type TestContext } from "../../../test/helpers.ts";
 import { hiddenFields, testBrowser } from "../web/test-client.ts";
 import { connectedUser, token } from "./test-flow.ts";
+import { sqlRows } from "../../db/inspect.ts";
 
 const verify = async (ctx: TestContext, t: string) =>
   (await ctx.services.oauth.verifyAccess(t, `${ctx.config.baseUrl}/mcp`)).ok;
@@ -61,7 +62,7 @@ describe("Settings → Connected apps", () => {
   test("a client registered with a hostile name renders as text", async () => {
     const ctx = createTestContext();
     const u = await connectedUser(ctx);
-    ctx.db.sqlite.query("UPDATE oauth_clients SET name = ? WHERE id = ?").run("<script>alert(1)</script>", u.clientId);
+    await sqlRows(ctx.db, "UPDATE oauth_clients SET name = ? WHERE id = ?", "<script>alert(1)</script>", u.clientId);
     const page = await u.b.get("/settings/apps");
     expect(page.text).not.toContain("<script>alert(1)</script>");
     expect(page.text).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");

@@ -1,6 +1,6 @@
 // The OAuth feature: the authorization server for MCP clients (metadata, registration, tokens).
 import type { Config } from "../../config.ts";
-import type { Transactor } from "../../db/port.ts";
+import type { Db } from "../../db/port.ts";
 import type { Clock } from "../../time.ts";
 import type { Feature } from "../feature.ts";
 import type { OAuthRepo } from "./repo.ts";
@@ -9,7 +9,7 @@ import { createOAuthService, type OAuthService } from "./service.ts";
 
 export function createOAuthFeature(d: {
   repo: OAuthRepo;
-  db: Transactor;
+  db: Db;
   clock: Clock;
   config: Config;
 }): Feature<OAuthService> {

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext } from "../../../test/helpers.ts";
 import { register, REDIRECT } from "./test-flow.ts";
+import { sqlRow, sqlRows } from "../../db/inspect.ts";
 
 describe("discovery", () => {
   test("authorization-server metadata (RFC 8414) advertises S256 only, both grants and registration", async () => {
@@ -119,7 +120,7 @@ describe("POST /oauth/register", () => {
       error: "invalid_client_metadata",
       error_description: "The JSON body nests arrays and objects more than 64 levels deep",
     });
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM oauth_clients").get()).toEqual({ n: 0 });
+    expect(await sqlRow(ctx.db, "SELECT count(*) AS n FROM oauth_clients")).toEqual({ n: 0 });
   });
 
   test("a client without a name is shown by its redirect host", async () => {
@@ -143,7 +144,7 @@ describe("POST /oauth/register", () => {
     const old = (await register(ctx)).body.client_id;
     now += 8 * 24 * 3600_000;
     const fresh = (await register(ctx)).body.client_id;
-    const ids = ctx.db.sqlite.query("SELECT id FROM oauth_clients").all() as { id: string }[];
+    const ids = (await sqlRows(ctx.db, "SELECT id FROM oauth_clients")) as { id: string }[];
     expect(ids.map((r) => r.id)).toEqual([fresh]);
     expect(old).not.toBe(fresh);
   });

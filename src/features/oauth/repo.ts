@@ -11,6 +11,7 @@ import {
   type OAuthGrantRow,
   type OAuthTokenRow,
 } from "../../db/schema/index.ts";
+import { createOAuthPgRepo } from "./pg-repo.ts";
 
 export interface TokenWithGrant {
   token: OAuthTokenRow;
@@ -23,7 +24,11 @@ export interface ConnectedAppRow {
   lastUsedAt: string | null;
 }
 
-export function createOAuthRepo(db: Db) {
+export function createOAuthRepo(db: Db): OAuthRepo {
+  return db.pg ? createOAuthPgRepo(db.pg) : createOAuthSqliteRepo(db);
+}
+
+function createOAuthSqliteRepo(db: Db) {
   return {
     async insertClient(row: OAuthClientRow): Promise<void> {
       await db.exec((c) => c.orm.insert(oauthClients).values(row).run());
@@ -161,4 +166,4 @@ export function createOAuthRepo(db: Db) {
     },
   };
 }
-export type OAuthRepo = ReturnType<typeof createOAuthRepo>;
+export type OAuthRepo = ReturnType<typeof createOAuthSqliteRepo>;

@@ -1,15 +1,16 @@
 // The OAuth 2.1 authorization server for MCP clients: registration, authorization, tokens,
 // verification of access tokens for a resource, and the user's list of connected apps.
 import type { Config } from "../../config.ts";
-import type { Transactor } from "../../db/port.ts";
+import type { Db } from "../../db/port.ts";
 import type { OAuthClientRow } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { BearerResolver } from "../../http/auth.ts";
-import { createRateLimiter } from "../../http/rate-limiter.ts";
+import { createSharedRateLimiter } from "../../http/rate-limits.ts";
 import { iso, type Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
 import { createAuthorizer } from "./authorize.ts";
+import { createPendingStore } from "./pending.ts";
 import { OAuthError } from "./errors.ts";
 import { clientInformation, redirectUrisOf, validateRegistration, type ClientInformation } from "./registration.ts";
 import type { OAuthRepo } from "./repo.ts";
@@ -31,13 +32,14 @@ export interface ConnectedApp {
 /** The resources tokens may be issued for: the MCP endpoint (and nothing else for now). */
 export const mcpResource = (baseUrl: string) => `${baseUrl}/mcp`;
 
-export function createOAuthService(deps: { repo: OAuthRepo; db: Transactor; clock: Clock; config: Config }) {
+export function createOAuthService(deps: { repo: OAuthRepo; db: Db; clock: Clock; config: Config }) {
   const { repo, clock, config } = deps;
   const issuer = config.baseUrl;
   const resources = [mcpResource(config.baseUrl)] as const;
-  const authorizer = createAuthorizer({ repo, clock, issuer, resources });
+  const authorizer = createAuthorizer({ repo, pending: createPendingStore(deps.db), clock, issuer, resources });
   const tokens = createTokenIssuer({ repo, db: deps.db, clock });
-  const registrations = createRateLimiter({
+  const registrations = createSharedRateLimiter(deps.db, {
+    name: "oauth-registration",
     limit: REGISTRATIONS_PER_HOUR,
     windowMs: 3600_000,
     now: () => clock.now(),
@@ -50,7 +52,7 @@ export function createOAuthService(deps: { repo: OAuthRepo; db: Transactor; cloc
 
     /** RFC 7591. `address` is the caller's IP when known (the limit is per address). */
     async register(body: unknown, address: string | undefined): Promise<ClientInformation> {
-      const d = registrations.hit(`reg:${address ?? "unknown"}`);
+      const d = await registrations.hit(`reg:${address ?? "unknown"}`);
       if (!d.allowed) {
         throw new OAuthError(
           "slow_down",

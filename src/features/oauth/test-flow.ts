@@ -3,6 +3,7 @@
 import { call, type TestContext } from "../../../test/helpers.ts";
 import { hiddenFields, signUp, testBrowser, type TestBrowser } from "../web/test-client.ts";
 import { s256 } from "./secrets.ts";
+import { sqlRow } from "../../db/inspect.ts";
 
 export const REDIRECT = "http://127.0.0.1:8976/callback";
 
@@ -82,7 +83,7 @@ export async function connectedUser(
     resource: `${ctx.config.baseUrl}/mcp`,
   });
   if (res.status !== 200) throw new Error(`token exchange failed: ${res.text}`);
-  const userId = (ctx.db.sqlite.query("SELECT id FROM users WHERE email = ?").get(email) as { id: string }).id;
+  const userId = ((await sqlRow(ctx.db, "SELECT id FROM users WHERE email = ?", email)) as { id: string }).id;
   return {
     b,
     clientId,

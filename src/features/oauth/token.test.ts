@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { call, createTestContext, type TestContext } from "../../../test/helpers.ts";
 import { signUp, testBrowser } from "../web/test-client.ts";
 import { authorizeUrl, connectedUser, consent, pkce, REDIRECT, registeredClient, token } from "./test-flow.ts";
+import { sqlRows } from "../../db/inspect.ts";
 
 async function codeFor(ctx: TestContext, clientId?: string) {
   const id = clientId ?? (await registeredClient(ctx));
@@ -41,7 +42,7 @@ describe("POST /oauth/token: authorization_code", () => {
     expect(res.body).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "mcp" });
     expect(res.body.access_token).toMatch(/^cpat_/);
     expect(res.body.refresh_token).toMatch(/^cprt_/);
-    const dump = JSON.stringify(ctx.db.sqlite.query("SELECT * FROM oauth_tokens").all());
+    const dump = JSON.stringify(await sqlRows(ctx.db, "SELECT * FROM oauth_tokens"));
     expect(dump).not.toContain(res.body.access_token);
     expect(dump).not.toContain(res.body.refresh_token);
     expect((await access(ctx, res.body.access_token)).ok).toBe(true);
@@ -230,9 +231,7 @@ describe("POST /oauth/token: the same code or refresh token twice at once", () =
     expect(loser.body.error).toBe("invalid_grant");
     expect((await access(ctx, winner.body.access_token)).ok).toBe(false);
     // The loser's own grant was rolled back: only the winner's exists, and it is revoked.
-    const grants = ctx.db.sqlite
-      .query<{ revoked_reason: string | null }, []>("SELECT revoked_reason FROM oauth_grants")
-      .all();
+    const grants = await sqlRows(ctx.db, "SELECT revoked_reason FROM oauth_grants");
     expect(grants).toEqual([{ revoked_reason: "code_reuse" }]);
   }, 60_000);
 

@@ -5,6 +5,7 @@ import { call } from "../../../test/helpers.ts";
 import { startOutsideWeb } from "../../../test/outside-web.ts";
 import { post, setup, signedInPerson } from "./library/test-helpers.ts";
 import { testBrowser } from "./test-client.ts";
+import { sqlRows } from "../../db/inspect.ts";
 
 const web = startOutsideWeb();
 afterAll(() => web.stop());
@@ -96,11 +97,11 @@ describe("Account", () => {
     const { ctx, b, me } = await setup();
     const actor = { userId: me.userId, auth: { type: "system" as const, reason: "test" } };
     const src = (await ctx.services.sources.create(actor, { url: "https://example.com/x" })).source.id;
-    ctx.db.sqlite
-      .query(
-        "UPDATE sources SET status = 'ready', content = 'Some words here about pools.' , word_count = 5 WHERE id = ?",
-      )
-      .run(src);
+    await sqlRows(
+      ctx.db,
+      "UPDATE sources SET status = 'ready', content = 'Some words here about pools.' , word_count = 5 WHERE id = ?",
+      src,
+    );
     const pod = await ctx.services.podcasts.create(actor, {
       format: "brief",
       source_ids: [src],

@@ -5,10 +5,11 @@ import { createTestContext } from "../../../test/helpers.ts";
 import { hashSecret } from "../../crypto.ts";
 import { rememberClientAddress } from "./http.ts";
 import { hiddenFields, signUp, testBrowser } from "./test-client.ts";
+import { sqlRow, sqlRows } from "../../db/inspect.ts";
 
 const PASSWORD = "correct horse battery";
-const countUsers = (ctx: ReturnType<typeof createTestContext>) =>
-  (ctx.db.sqlite.query("SELECT count(*) AS n FROM users").get() as { n: number }).n;
+const countUsers = async (ctx: ReturnType<typeof createTestContext>) =>
+  ((await sqlRow(ctx.db, "SELECT count(*) AS n FROM users")) as { n: number }).n;
 
 describe("sign up", () => {
   test("creates the user, signs them in with an HttpOnly SameSite=Lax cookie and stores only its hash", async () => {
@@ -21,7 +22,7 @@ describe("sign up", () => {
     expect(set).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
     expect(set).not.toContain("Secure");
     const token = b.jar.get("cp_session")!;
-    const rows = ctx.db.sqlite.query("SELECT token_hash FROM sessions").all() as { token_hash: string }[];
+    const rows = (await sqlRows(ctx.db, "SELECT token_hash FROM sessions")) as { token_hash: string }[];
     expect(rows).toEqual([{ token_hash: hashSecret(token) }]);
     const page = await b.get("/settings/keys");
     expect(page.status).toBe(200);
@@ -54,7 +55,7 @@ describe("sign up", () => {
     expect(res.status).toBe(403);
     expect(res.text).toContain("Sign-up is closed");
     expect(second.jar.has("cp_session")).toBe(false);
-    expect(countUsers(ctx)).toBe(1);
+    expect(await countUsers(ctx)).toBe(1);
     expect((await second.get("/signin")).text).not.toContain('href="/signup"');
   }, 60_000);
 
@@ -198,7 +199,7 @@ describe("CSRF and Origin", () => {
     expect(create.status).toBe(403);
     const signout = await b.post("/signout", {});
     expect(signout.status).toBe(403);
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 0 });
+    expect(await sqlRow(ctx.db, "SELECT count(*) AS n FROM api_keys")).toEqual({ n: 0 });
     expect((await b.get("/settings/keys")).status).toBe(200);
   }, 60_000);
 
@@ -208,7 +209,7 @@ describe("CSRF and Origin", () => {
     const b = testBrowser(ctx);
     const refused = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD }, evil);
     expect(refused.status).toBe(403);
-    expect(countUsers(ctx)).toBe(0);
+    expect(await countUsers(ctx)).toBe(0);
     const ok = await b.submit(
       "/signup",
       "/signup",
@@ -218,7 +219,7 @@ describe("CSRF and Origin", () => {
     expect(ok.status).toBe(303);
     const key = await b.submit("/settings/keys", "/settings/keys", { name: "k" }, evil);
     expect(key.status).toBe(403);
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 0 });
+    expect(await sqlRow(ctx.db, "SELECT count(*) AS n FROM api_keys")).toEqual({ n: 0 });
   }, 60_000);
 });
 
@@ -231,10 +232,10 @@ describe("the address the browser used, when it is not BASE_URL", () => {
       const b = testBrowser(ctx, { base: at, origin: at });
       const res = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD });
       expect(res.status, res.text).toBe(303);
-      expect(countUsers(ctx)).toBe(1);
+      expect(await countUsers(ctx)).toBe(1);
       const key = await b.submit("/settings/keys", "/settings/keys", { name: "laptop" });
       expect(key.status).toBe(200);
-      expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 1 });
+      expect(await sqlRow(ctx.db, "SELECT count(*) AS n FROM api_keys")).toEqual({ n: 1 });
     },
   );
 
@@ -252,7 +253,7 @@ describe("the address the browser used, when it is not BASE_URL", () => {
       const res = await b.submit("/signup", "/signup", { email: "ada@example.com", password: PASSWORD }, headers);
       expect({ headers, status: res.status }).toEqual({ headers, status: 403 });
     }
-    expect(countUsers(ctx)).toBe(0);
+    expect(await countUsers(ctx)).toBe(0);
   });
 
   test("Sec-Fetch-Site: same-origin passes when a proxy rewrote the Host", async () => {
@@ -278,7 +279,7 @@ describe("sign out", () => {
     expect(res.status).toBe(303);
     expect(res.location).toBe("/signin?notice=signed_out");
     expect(res.headers.getSetCookie()).toContain("cp_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
+    expect(await sqlRow(ctx.db, "SELECT count(*) AS n FROM sessions")).toEqual({ n: 0 });
     const replay = await testBrowser(ctx).get("/settings/keys", { cookie: `cp_session=${token}` });
     expect(replay.status).toBe(303);
     expect(replay.location).toBe(`/signin?next=${encodeURIComponent("/settings/keys")}`);

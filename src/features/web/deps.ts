@@ -1,5 +1,6 @@
 // WebDeps: the services the server-rendered pages call, listed once so page groups never see the whole root.
 import type { Config } from "../../config.ts";
+import type { Db } from "../../db/port.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
 import type { AccountsService } from "../accounts/service.ts";
@@ -22,6 +23,8 @@ import type { WorkflowsService } from "../workflows/service.ts";
 
 export interface WebDeps {
   config: Config;
+  /** Only to choose where shared state lives (rate limits, form guards): in memory or in PostgreSQL. */
+  db: Db;
   clock: Clock;
   logger: Logger;
   accounts: AccountsService;

@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { hashSecret } from "../../crypto.ts";
 import { hiddenFields, signUp, testBrowser, type TestBrowser } from "./test-client.ts";
+import { sqlRow, sqlRows } from "../../db/inspect.ts";
 
 const KEY_RE = /cpk_[0-9A-Za-z]{46}/g;
 
@@ -51,7 +52,7 @@ describe("Settings → API keys", () => {
     expect(list.text).toContain("backup script");
     expect(list.text).toMatch(/<td data-label="Created"><time datetime="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time>/);
     expect(list.text).toMatch(/<td data-label="Last used"><time datetime=/);
-    const stored = ctx.db.sqlite.query("SELECT key_hash, hint FROM api_keys").all();
+    const stored = await sqlRows(ctx.db, "SELECT key_hash, hint FROM api_keys");
     expect(stored).toEqual([{ key_hash: hashSecret(key!), hint }]);
   }, 60_000);
 
@@ -65,7 +66,7 @@ describe("Settings → API keys", () => {
     expect(again.status).toBe(409);
     expect(again.text.match(KEY_RE)).toBeNull();
     expect(again.text).toContain("already submitted");
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 1 });
+    expect(await sqlRow(ctx.db, "SELECT count(*) AS n FROM api_keys")).toEqual({ n: 1 });
   }, 60_000);
 
   test("a missing or too long name is explained inline and the name kept", async () => {
@@ -76,7 +77,7 @@ describe("Settings → API keys", () => {
     const long = await createKey(b, "n".repeat(101));
     expect(long.res.status).toBe(422);
     expect(long.res.text).toContain(`value="${"n".repeat(101)}"`);
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 0 });
+    expect(await sqlRow(ctx.db, "SELECT count(*) AS n FROM api_keys")).toEqual({ n: 0 });
   }, 60_000);
 
   test("revoking a key stops it on the very next request", async () => {

@@ -45,7 +45,7 @@ export function oauthWebRoutes(s: WebDeps, h: WebHelpers) {
           const id = REQUEST_RE.test(query.request ?? "") ? query.request! : "";
           const me = await h.signedIn(request);
           if (!me) return signInFirst(`/oauth/consent?request=${id}`);
-          const p = oauth.pendingAuthorization(id);
+          const p = await oauth.pendingAuthorization(id);
           if (!p)
             throw new AppError(
               "not_found",

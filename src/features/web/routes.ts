@@ -69,7 +69,7 @@ function fieldErrors(e: AppError): FieldErrors {
 const failed = (e: unknown, ...codes: string[]): e is AppError => e instanceof AppError && codes.includes(e.code);
 
 export function webRoutes(s: WebDeps) {
-  const web = createWebService({ accounts: s.accounts, keys: s.keys, config: s.config, clock: s.clock });
+  const web = createWebService({ accounts: s.accounts, keys: s.keys, config: s.config, clock: s.clock, db: s.db });
   const secure = s.config.secureCookies;
   const baseUrl = s.config.baseUrl;
 

@@ -4,13 +4,16 @@ import type { Config } from "../../config.ts";
 import type { SessionRow, UserRow, ApiKeyRow } from "../../db/schema/index.ts";
 import { AppError, type FieldError } from "../../errors.ts";
 import { isId } from "../../ids.ts";
-import { createRateLimiter, type RateLimiter } from "../../http/rate-limiter.ts";
+import type { Db } from "../../db/port.ts";
+import type { RateLimiter } from "../../http/rate-limiter.ts";
+import { createSharedRateLimiter } from "../../http/rate-limits.ts";
 import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
 import type { AccountsService } from "../accounts/service.ts";
 import type { KeysService } from "../keys/service.ts";
 import type { KeyPublic } from "../keys/schema.ts";
 import { encodeCursor, type Page } from "../../paging.ts";
+import { createFormGuard } from "./form-guard.ts";
 
 const KEYS_PAGE = 50;
 const FORM_TTL_MS = 24 * 3600 * 1000;
@@ -33,31 +36,37 @@ function fieldErrors(errors: FieldError[]): AppError {
   return new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
 }
 
-function hitOrThrow(limiter: RateLimiter, key: string, what = "sign-in attempts"): void {
-  const d = limiter.hit(key);
+async function hitOrThrow(limiter: RateLimiter, key: string, what = "sign-in attempts"): Promise<void> {
+  const d = await limiter.hit(key);
   if (d.allowed) return;
   throw new AppError("rate_limited", `Too many ${what}. Try again in ${d.resetSeconds} seconds.`, {
     headers: { "retry-after": String(d.resetSeconds) },
   });
 }
 
-export function createWebService(deps: { accounts: AccountsService; keys: KeysService; config: Config; clock: Clock }) {
-  const { accounts, keys, config, clock } = deps;
+export function createWebService(deps: {
+  accounts: AccountsService;
+  keys: KeysService;
+  config: Config;
+  clock: Clock;
+  db: Db;
+}) {
+  const { accounts, keys, config, clock, db } = deps;
   const now = () => clock.now();
-  const perEmail = createRateLimiter({ limit: config.rateLimit.loginPerMinute, windowMs: 60_000, now });
-  const perAddress = createRateLimiter({
+  const perEmail = createSharedRateLimiter(db, {
+    name: "login-email",
+    limit: config.rateLimit.loginPerMinute,
+    windowMs: 60_000,
+    now,
+  });
+  const perAddress = createSharedRateLimiter(db, {
+    name: "login-address",
     limit: config.rateLimit.loginPerMinute * ADDRESS_FACTOR,
     windowMs: 60_000,
     now,
   });
   // Form ids of key-creation forms already answered: a resubmitted form must not mint a second key.
-  const usedForms = new Map<string, number>();
-
-  function formAlreadyUsed(userId: string, formId: string): boolean {
-    const t = now();
-    for (const [k, expires] of usedForms) if (expires <= t) usedForms.delete(k);
-    return usedForms.has(`${userId}:${formId}`);
-  }
+  const keyForms = createFormGuard(db, "key");
 
   return {
     signupOpen: async (): Promise<boolean> => accounts.signupOpen(),
@@ -74,15 +83,15 @@ export function createWebService(deps: { accounts: AccountsService; keys: KeysSe
       if (!email) missing.push({ path: "email", message: "Enter your email address" });
       if (!input.password) missing.push({ path: "password", message: "Enter your password" });
       if (missing.length) throw fieldErrors(missing);
-      if (address) hitOrThrow(perAddress, `addr:${address}`);
-      hitOrThrow(perEmail, `email:${email.toLowerCase()}`);
+      if (address) await hitOrThrow(perAddress, `addr:${address}`);
+      await hitOrThrow(perEmail, `email:${email.toLowerCase()}`);
       const user = await accounts.verifyPassword(email, input.password);
       return accounts.createSession(user.id);
     },
 
     /** Counts against the same per-email limit as signing in: a stolen session cannot guess the password fast. */
     async changePassword(me: SignedIn, input: { current: string; next: string }): Promise<number> {
-      hitOrThrow(perEmail, `email:${me.user.email.toLowerCase()}`, "password attempts");
+      await hitOrThrow(perEmail, `email:${me.user.email.toLowerCase()}`, "password attempts");
       return accounts.changePassword(me.user.id, input, me.session.id);
     },
 
@@ -121,14 +130,12 @@ export function createWebService(deps: { accounts: AccountsService; keys: KeysSe
         throw fieldErrors([{ path: "name", message: "Give the key a name, such as the script that will use it" }]);
       if (trimmed.length > 100) throw fieldErrors([{ path: "name", message: "Use at most 100 characters" }]);
       const tracked = FORM_ID_RE.test(formId);
-      const form = `${actor.userId}:${formId}`;
-      if (tracked && formAlreadyUsed(actor.userId, formId)) return "already_used";
-      // Claimed before the await: a second submission arriving while the key is written must see it.
-      if (tracked) usedForms.set(form, now() + FORM_TTL_MS);
+      // Claimed before the key is written: a second submission arriving meanwhile must see the claim.
+      if (tracked && !(await keyForms.claim(actor.userId, formId, now() + FORM_TTL_MS, now()))) return "already_used";
       try {
         return await keys.create(actor.userId, trimmed);
       } catch (e) {
-        if (tracked) usedForms.delete(form); // nothing was made: the form may be sent again
+        if (tracked) await keyForms.release(actor.userId, formId); // nothing was made: the form may be sent again
         throw e;
       }
     },

@@ -2,7 +2,8 @@
 // delivery is one workflow trigger, reached through the narrow WebhookTrigger port the composition
 // root wires (no workflows internals).
 import type { Config } from "../../config.ts";
-import type { Transactor } from "../../db/port.ts";
+import type { Db } from "../../db/port.ts";
+import { createSharedRateLimiter } from "../../http/rate-limits.ts";
 import type { Clock } from "../../time.ts";
 import type { FeatureWith } from "../feature.ts";
 import { createDeliveries, type WebhookTrigger } from "./deliveries.ts";
@@ -16,7 +17,7 @@ const DAY = 24 * 60 * 60 * 1000;
 export const DEDUPE_WINDOW_MS = DAY;
 
 export function createWebhooksFeature(d: {
-  db: Transactor;
+  db: Db;
   repo: WebhooksRepo;
   clock: Clock;
   config: Config;
@@ -34,7 +35,12 @@ export function createWebhooksFeature(d: {
     tokens: d.tokens,
     deliveries,
     clock: d.clock,
-    perMinute: d.config.rateLimit.webhookPerMinute,
+    limiter: createSharedRateLimiter(d.db, {
+      name: "webhook",
+      limit: d.config.rateLimit.webhookPerMinute,
+      windowMs: 60_000,
+      now: () => d.clock.now(),
+    }),
     maxBytes: d.config.workflows.webhookMaxBytes,
     maxDepth: d.config.http.maxJsonDepth,
   });

@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { AppError } from "../../errors.ts";
 import { readJson, type JsonLimits } from "../../http/body.ts";
-import { checkRate, createRateLimiter } from "../../http/rate-limiter.ts";
+import { checkRate, type RateLimiter } from "../../http/rate-limiter.ts";
 import type { Clock } from "../../time.ts";
 import type { Deliveries } from "./deliveries.ts";
 import type { WebhookTokensService } from "./service.ts";
@@ -14,7 +14,8 @@ export interface IncomingDeps {
   tokens: WebhookTokensService;
   deliveries: Deliveries;
   clock: Clock;
-  perMinute: number;
+  /** Per webhook token; shared by every process on PostgreSQL. */
+  limiter: RateLimiter;
   maxBytes: number;
   maxDepth: number;
 }
@@ -46,7 +47,7 @@ function dedupeKeyOf(headers: Headers): string | null {
 }
 
 export function incomingWebhookRoutes(deps: IncomingDeps) {
-  const limiter = createRateLimiter({ limit: deps.perMinute, windowMs: 60_000, now: () => deps.clock.now() });
+  const { limiter } = deps;
   return (
     new Elysia({ tags: ["Webhooks"] })
       // POST /api/webhooks/workflows/{token}
@@ -56,7 +57,7 @@ export function incomingWebhookRoutes(deps: IncomingDeps) {
           const token = await deps.tokens.resolve(params.token);
           if (!token)
             throw new AppError("not_found", "No webhook at this URL (the token is unknown or was regenerated)");
-          const rate = checkRate(limiter, token.id, "webhook");
+          const rate = await checkRate(limiter, token.id, "webhook");
           if (!rate.allowed) {
             const d = rate.decision;
             throw new AppError(

@@ -3,6 +3,7 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors.ts";
 import type { WebDeps } from "../deps.ts";
+import { createFormGuard } from "../form-guard.ts";
 import { newCsrfToken } from "../csrf.ts";
 import type { Flash } from "../html.ts";
 import { formField, redirect } from "../http.ts";
@@ -23,16 +24,12 @@ const NOTICES: Record<string, Flash> = {
 export function tokenWebRoutes(s: WebDeps, h: WebHelpers) {
   const tokens = s.webhookTokens;
   // Create forms already answered: a resubmitted (reloaded) form must not make a second token.
-  const usedForms = new Map<string, number>();
+  const usedForms = createFormGuard(s.db, "webhook-token");
 
-  function firstUse(userId: string, formId: string): boolean {
-    const now = s.clock.now();
-    for (const [k, expires] of usedForms) if (expires <= now) usedForms.delete(k);
+  async function firstUse(userId: string, formId: string): Promise<boolean> {
     if (!FORM_ID_RE.test(formId)) return true;
-    const key = `${userId}:${formId}`;
-    if (usedForms.has(key)) return false;
-    usedForms.set(key, now + FORM_TTL_MS);
-    return true;
+    const now = s.clock.now();
+    return usedForms.claim(userId, formId, now + FORM_TTL_MS, now);
   }
 
   async function names(me: SignedIn): Promise<Map<string, string>> {
@@ -66,7 +63,7 @@ export function tokenWebRoutes(s: WebDeps, h: WebHelpers) {
         h.page(async ({ request, body }) => {
           const me = await h.checkSessionPost(request, body);
           if (!me) return signInFirst(PATH);
-          if (!firstUse(me.user.id, formField(body, "form_id"))) {
+          if (!(await firstUse(me.user.id, formField(body, "form_id")))) {
             const text =
               "This form was already sent, so no other token was made and its URL is not shown again. If you did not copy it, regenerate the token.";
             return listResponse(me, { flash: { kind: "error", text }, status: 409 });
