@@ -70,7 +70,7 @@ export function createFeedsFeature(deps: FeedsDeps) {
     name: "feeds",
     service,
     api: feedRoutes({ feeds: service }),
-    jobs: feedJobs({ poller }),
+    jobs: feedJobs({ poller, dispatcher }),
     repo,
     poller,
     dispatcher,

@@ -1,5 +1,6 @@
 // Test support for feeds: a local feed server honouring conditional GET, feed builders, a workflow row.
-import type { Database } from "bun:sqlite";
+import { sqlRows } from "../../db/inspect.ts";
+import type { Db } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 
 export interface Served {
@@ -166,14 +167,17 @@ export function videoFeed(
 }
 
 /** A workflow row for watches to belong to (the workflows feature owns the table; tests only need a row). */
-export function insertWorkflow(sqlite: Database, userId: string, active = true): string {
+export async function insertWorkflow(db: Db, userId: string, active = true): Promise<string> {
   const id = newId("workflow");
   const at = new Date().toISOString();
-  sqlite
-    .query(
-      `INSERT INTO workflows (id, user_id, name, active, trigger_type, trigger_json, actions_json, signing_secret, created_at, updated_at)
-     VALUES (?, ?, 'feeds test', ?, 'webhook', '{"type":"webhook"}', '[{"id":"watch","type":"watch_feed","feed_url":"{{ url }}"}]', 'whsec_test', ?, ?)`,
-    )
-    .run(id, userId, active ? 1 : 0, at, at);
+  await sqlRows(
+    db,
+    `INSERT INTO workflows (id, user_id, name, active, trigger_type, trigger_json, actions_json, signing_secret, created_at, updated_at)
+     VALUES (?, ?, 'feeds test', ${active ? "TRUE" : "FALSE"}, 'webhook', '{"type":"webhook"}', '[{"id":"watch","type":"watch_feed","feed_url":"{{ url }}"}]', 'whsec_test', ?, ?)`,
+    id,
+    userId,
+    at,
+    at,
+  );
   return id;
 }
