@@ -2,6 +2,7 @@
 import { createApp } from "../src/app.ts";
 import { testConfig } from "../src/config.ts";
 import { openTestDatabase } from "../src/db/client.ts";
+import { sqlRows } from "../src/db/inspect.ts";
 import { newId } from "../src/ids.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
@@ -48,11 +49,16 @@ export async function userWithKey(ctx: TestContext, email = `u${Math.random().to
   fastHash ??= await Bun.password.hash("password123", { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 });
   const now = new Date(ctx.services.clock.now()).toISOString();
   const id = newId("user");
-  ctx.db.sqlite
-    .query(
-      "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'free', ?, ?)",
-    )
-    .run(id, email, email.split("@")[0]!, fastHash, now, now);
+  await sqlRows(
+    ctx.db,
+    "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, ?, ?, 'free', ?, ?)",
+    id,
+    email,
+    email.split("@")[0]!,
+    fastHash,
+    now,
+    now,
+  );
   const { key, row } = await ctx.services.keys.create(id, "test key");
   return { userId: id, email, key, keyId: row.id };
 }
