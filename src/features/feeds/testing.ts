@@ -19,6 +19,8 @@ export interface FeedRequest {
   ifNoneMatch: string | null;
   ifModifiedSince: string | null;
   status: number;
+  /** When the request arrived (ms epoch). */
+  at: number;
 }
 
 /** A Bun.serve standing in for feed publishers: content is swapped between polls with set(). */
@@ -37,6 +39,7 @@ export function startFeedServer() {
         ifNoneMatch: req.headers.get("if-none-match"),
         ifModifiedSince: req.headers.get("if-modified-since"),
         status: res.status,
+        at: Date.now(),
       });
       return res;
     },
