@@ -12,6 +12,8 @@ export interface Served {
   etag?: boolean;
   /** Send Last-Modified and honour If-Modified-Since. */
   lastModified?: string;
+  /** Answer this much later (a slow publisher, so polls overlap). */
+  delayMs?: number;
 }
 
 export interface FeedRequest {
@@ -30,16 +32,19 @@ export function startFeedServer() {
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    fetch(req) {
+    async fetch(req) {
       const url = new URL(req.url);
       const path = url.pathname + url.search;
-      const res = respond(req, routes.get(path) ?? routes.get(url.pathname));
+      const served = routes.get(path) ?? routes.get(url.pathname);
+      const at = Date.now();
+      const res = respond(req, served);
+      if (served?.delayMs) await Bun.sleep(served.delayMs);
       requests.push({
         path,
         ifNoneMatch: req.headers.get("if-none-match"),
         ifModifiedSince: req.headers.get("if-modified-since"),
         status: res.status,
-        at: Date.now(),
+        at,
       });
       return res;
     },
