@@ -20,7 +20,9 @@ export function createFeedsPgRepo(db: PgDb): FeedsRepo {
       await db.exec((c) => c.orm.insert(feedWatches).values(row));
     },
     async delete(userId, id) {
-      await db.exec((c) => c.orm.delete(feedWatches).where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId))));
+      await db.exec((c) =>
+        c.orm.delete(feedWatches).where(and(eq(feedWatches.id, id), eq(feedWatches.userId, userId))),
+      );
     },
     async update(id, patch) {
       await db.exec((c) => c.orm.update(feedWatches).set(patch).where(eq(feedWatches.id, id)));
