@@ -109,7 +109,7 @@ async function main() {
       "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, 'bench@example.com', 'bench', 'x', 'free', ?, ?)",
     )
     .run(userId, at, at);
-  const workflowId = insertWorkflow(db.sqlite, userId);
+  const workflowId = await insertWorkflow(db, userId);
   const actor = systemActor(userId, "bench");
   for (let f = 0; f < count; f++) await s.feeds.ensure(actor, workflowId, { feed_url: `${origin}/feed/${f}.xml` });
 

@@ -91,7 +91,7 @@ export function createServices(deps: CoreDeps) {
     clock,
     logger,
   });
-  const scheduler = createScheduler({ clock, logger });
+  const scheduler = createScheduler({ clock, logger, jobs: queue });
   const safeFetch = createSafeFetch({ ...config.net, lookup: deps.lookup });
   // The AI server is chosen by the administrator, often on the LAN (Ollama): its host is trusted.
   const aiFetch = config.ai.baseUrl

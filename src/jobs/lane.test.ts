@@ -14,12 +14,14 @@ test("bulk jobs are capped and never take the slot an interactive job is due for
   let bulkRunning = 0;
   let maxBulk = 0;
   const order: string[] = [];
+  const first = deferred();
   runner.register("bulk", {
     maxConcurrent: 2,
     async handle() {
       bulkRunning++;
       maxBulk = Math.max(maxBulk, bulkRunning);
       order.push("bulk");
+      first.resolve();
       await gate.promise;
       bulkRunning--;
     },
@@ -27,6 +29,7 @@ test("bulk jobs are capped and never take the slot an interactive job is due for
   runner.register("save", {
     async handle() {
       order.push("save");
+      first.resolve();
     },
   });
   // Bulk work was queued first (older run_at), the interactive save after it.
@@ -34,7 +37,7 @@ test("bulk jobs are capped and never take the slot an interactive job is due for
   clock.advance(1);
   await queue.enqueue("save", {});
   const done = runner.drain({ timeoutMs: 10_000 });
-  await Bun.sleep(0);
+  await first.promise;
   expect(order[0]).toBe("save");
   gate.resolve();
   const summary = await done;

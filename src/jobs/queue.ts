@@ -1,4 +1,5 @@
-// The durable job queue over SQLite: enqueue joins the caller's transaction (outbox), claims use leases.
+// The durable job queue (SQLite or PostgreSQL): enqueue joins the caller's transaction (outbox), claims
+// use leases, and runners are woken after commit — in this process directly, in others by NOTIFY.
 import type { Db } from "../db/port.ts";
 import { newId } from "../ids.ts";
 import { systemClock, type Clock } from "../time.ts";
@@ -13,13 +14,48 @@ export interface QueueDeps {
 
 export type JobCounts = Record<JobStatus, number>;
 
+/**
+ * The NOTIFY channel of one schema's queue: notifications are per database, and tests (or tenants) may
+ * share one database with a schema each. Channel names are identifiers of at most 63 bytes.
+ */
+export function jobsChannel(schema: string): string {
+  const name = `jobs:${schema}`;
+  return name.length <= 63 ? name : `jobs:${Bun.hash(schema).toString(36)}`;
+}
+
 const MAX_ERROR_CHARS = 4000;
 const PRUNE_BATCH = 500;
 
 export function createQueue(deps: QueueDeps) {
   const repo = createJobsRepo(deps.db);
   const clock = deps.clock ?? systemClock;
-  const listeners = new Set<(type: string) => void>();
+  const listeners = new Set<(type: string | null) => void>();
+  const pg = deps.db.pg;
+  // Tells this queue's own NOTIFYs apart: local listeners were already called after the commit.
+  const sender = crypto.randomUUID().slice(0, 8);
+  let listening: Promise<void> | null = null;
+
+  /** On PostgreSQL, subscribes once to the queue's channel so enqueues in other processes wake us too. */
+  function listenForOthers(): Promise<void> {
+    if (!pg) return Promise.resolve();
+    listening ??= pg
+      .listen(
+        jobsChannel(pg.schema),
+        (payload) => {
+          const space = payload.indexOf(" ");
+          if (payload.slice(0, space) === sender) return;
+          const type = payload.slice(space + 1);
+          listeners.forEach((l) => l(type));
+        },
+        // Subscribed (again, after a dropped connection): anything may have been enqueued in the gap.
+        () => listeners.forEach((l) => l(null)),
+      )
+      .catch((err: unknown) => {
+        listening = null;
+        throw err;
+      });
+    return listening;
+  }
 
   async function enqueue(
     type: string,
@@ -45,6 +81,8 @@ export function createQueue(deps: QueueDeps) {
     if (id === null) return { id: (await repo.idByKey(type, key!))!, created: false };
     // Listeners run once the caller's transaction has committed (never if it rolls back).
     if (listeners.size > 0) deps.db.afterCommit(() => listeners.forEach((l) => l(type)));
+    // Other processes' runners: PostgreSQL delivers a NOTIFY sent inside a transaction at its commit.
+    if (pg) await pg.notify(jobsChannel(pg.schema), `${sender} ${type}`);
     return { id, created: true };
   }
 
@@ -108,10 +146,20 @@ export function createQueue(deps: QueueDeps) {
       return total;
     },
 
-    /** Called (asynchronously) after each new job; the runner uses it to wake up. Returns an unsubscribe. */
-    onEnqueue(listener: (type: string) => void): () => void {
+    /**
+     * Called (asynchronously) after each new job — on PostgreSQL also for jobs enqueued by other
+     * processes, and with null when jobs may have been missed (a re-established LISTEN connection).
+     * The runner uses it to wake up. Returns an unsubscribe.
+     */
+    onEnqueue(listener: (type: string | null) => void): () => void {
       listeners.add(listener);
+      listenForOthers().catch(() => {});
       return () => listeners.delete(listener);
+    },
+
+    /** Resolves once enqueues in other processes reach onEnqueue listeners (at once on SQLite). */
+    listening(): Promise<void> {
+      return listenForOthers();
     },
 
     now(): number {

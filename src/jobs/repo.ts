@@ -1,5 +1,6 @@
 // SQL for the jobs table: prepared statements run through the Db port, synchronous so enqueue joins a caller's transaction.
 import type { Db } from "../db/port.ts";
+import { createJobsPgRepo } from "./pg-repo.ts";
 import type { Job, JobLock, JobStatus } from "./types.ts";
 
 interface JobRow {
@@ -95,8 +96,13 @@ const PRUNE = `DELETE FROM jobs WHERE id IN (
        SELECT id FROM jobs WHERE status = $status AND finished_at < $before LIMIT $limit
      )`;
 
+/** The jobs repository of the engine behind db (the PostgreSQL twin is pg-repo.ts). */
+export function createJobsRepo(db: Db): JobsRepo {
+  return db.pg ? createJobsPgRepo(db.pg) : createJobsSqliteRepo(db);
+}
+
 // Hot paths (claim, complete, lease) use c.sqlite.query: bun compiles each statement once per connection.
-export function createJobsRepo(db: Db) {
+function createJobsSqliteRepo(db: Db) {
   const write = async (sql: string, params: P): Promise<number> =>
     db.exec((c) => c.sqlite.query<null, [P]>(sql).run(params).changes);
 
@@ -163,4 +169,4 @@ export function createJobsRepo(db: Db) {
     },
   };
 }
-export type JobsRepo = ReturnType<typeof createJobsRepo>;
+export type JobsRepo = ReturnType<typeof createJobsSqliteRepo>;

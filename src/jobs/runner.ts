@@ -157,7 +157,7 @@ export function createRunner(deps: RunnerDeps) {
     if (running) return;
     running = true;
     unsubscribe = queue.onEnqueue((type) => {
-      if (handlers.has(type)) wake();
+      if (type === null || handlers.has(type)) wake();
     });
     wake();
   }

@@ -1,14 +1,26 @@
-// Named cron schedules over croner (feed polls and other periodic work), with validation helpers.
+// Named cron schedules over croner (feed polls and other periodic work), with validation helpers. A
+// schedule that enqueues a job keys it by its slot, so every process may run it and each slot runs once.
 import { Cron } from "croner";
 import type { Logger } from "../log.ts";
 import { silentLogger } from "../log.ts";
-import { systemClock, type Clock } from "../time.ts";
+import { iso, systemClock, type Clock } from "../time.ts";
+import type { JobEnqueuer } from "./port.ts";
 import { errorText } from "./queue.ts";
 
 export interface SchedulerDeps {
   clock?: Clock;
   logger?: Logger;
+  /** Where scheduleJob enqueues its slot jobs. */
+  jobs?: JobEnqueuer;
 }
+
+/** What a slot job receives: the scheduled time (ms epoch) it stands for. */
+export interface SlotPayload {
+  slot: number;
+}
+
+// croner's timer may fire a hair early; a run this close to a slot belongs to it.
+const SLOT_TOLERANCE_MS = 1_000;
 
 export interface ScheduleOptions {
   /** IANA zone the expression is read in; default the server's local zone. */
@@ -40,7 +52,7 @@ export function createScheduler(deps: SchedulerDeps = {}) {
     return true;
   }
 
-  return {
+  const api = {
     /** Runs fn at each time the expression names; replaces any schedule of the same name. Throws on a bad expression. */
     schedule(name: string, cronExpr: string, fn: () => unknown, opts: ScheduleOptions = {}): void {
       parse(cronExpr, opts);
@@ -60,6 +72,27 @@ export function createScheduler(deps: SchedulerDeps = {}) {
         },
       );
       jobs.set(name, job);
+    },
+
+    /**
+     * At each time the expression names, enqueues a job of `type` with payload { slot } and the
+     * idempotency key `<name>:<slot start>`: with the same schedule in every process (no leader), each
+     * slot's job is added once and runs once. runNow enqueues the current slot (a no-op if it exists).
+     */
+    scheduleJob(name: string, cronExpr: string, type: string, opts: ScheduleOptions = {}): void {
+      const queue = deps.jobs;
+      if (!queue) throw new Error(`schedule "${name}" enqueues jobs, but the scheduler was built without a queue`);
+      const cron = parse(cronExpr, opts);
+      api.schedule(
+        name,
+        cronExpr,
+        async () => {
+          const slot = slotAt(cron, clock.now());
+          if (slot === null) return;
+          await queue.enqueue(type, { slot } satisfies SlotPayload, { idempotencyKey: `${name}:${iso(slot)}` });
+        },
+        opts,
+      );
     },
 
     unschedule,
@@ -95,5 +128,11 @@ export function createScheduler(deps: SchedulerDeps = {}) {
       jobs.clear();
     },
   };
+  return api;
 }
 export type Scheduler = ReturnType<typeof createScheduler>;
+
+/** The slot a run at `now` belongs to: the latest time the expression names, up to now (plus a little). */
+export function slotAt(cron: Cron, now: number): number | null {
+  return cron.previousRuns(1, new Date(now + SLOT_TOLERANCE_MS))[0]?.getTime() ?? null;
+}

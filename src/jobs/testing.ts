@@ -1,4 +1,13 @@
-// Test helpers for code that uses jobs: a clock that moves only when told, waiting on conditions.
+// Test helpers for code that uses jobs: a clock that moves only when told, waiting on conditions, and a
+// database several processes can share (a file on SQLite, a schema on PostgreSQL).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { databaseUrl } from "../config.ts";
+import { openDatabase, testSchemaName } from "../db/client.ts";
+import { pgAsDb } from "../db/pg/as-db.ts";
+import { openPostgres } from "../db/pg/client.ts";
+import type { Db } from "../db/port.ts";
 import type { Clock } from "../time.ts";
 
 export interface FakeClock extends Clock {
@@ -42,4 +51,29 @@ export async function waitFor(
     if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(5);
   }
+}
+
+/**
+ * A database that several connections or processes can open, for tests of contention: a file on
+ * SQLite, or (DATABASE_URL set) a schema of its own on PostgreSQL, named as `pg:<schema>`. Pass the
+ * location to child processes as is; they inherit DATABASE_URL.
+ */
+export function sharedTestDatabase(): { location: string; cleanup(): void } {
+  if (databaseUrl()) return { location: `pg:${testSchemaName()}`, cleanup: () => {} };
+  const dir = mkdtempSync(join(tmpdir(), "commonplace-shared-"));
+  return { location: join(dir, "test.db"), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Opens a location from sharedTestDatabase (each call is a connection, or a pool, of its own). */
+export function openSharedDatabase(location: string, opts: { poolSize?: number } = {}): Db {
+  if (!location.startsWith("pg:")) return openDatabase(location);
+  const url = databaseUrl();
+  if (!url) throw new Error(`${location} names a PostgreSQL schema but DATABASE_URL is not set`);
+  return pgAsDb(openPostgres(url, { schema: location.slice(3), max: opts.poolSize ?? 4, idleTimeout: 2 }));
+}
+
+/** Closes a database and, on PostgreSQL, waits until its pool has ended. */
+export async function closeDatabase(db: Db): Promise<void> {
+  if (db.pg) await db.pg.close();
+  else db.close();
 }

@@ -4,7 +4,6 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { pgMigrations } from "../../../db/migrations/pg/index.ts";
 import { databaseUrl } from "../../config.ts";
 import { testSchemaName } from "../client.ts";
-import { pgMigrations } from "../../../db/migrations/pg/index.ts";
 import { isRetryable, openPostgres } from "./client.ts";
 import type { PgDb } from "./port.ts";
 

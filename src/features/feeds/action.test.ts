@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { fire, runToEnd, webhookWorkflow } from "../workflows/testing.ts";
 import { rss, startFeedServer } from "./testing.ts";
+import { sqlRows } from "../../db/inspect.ts";
 
 let server: ReturnType<typeof startFeedServer>;
 let ctx: TestContext;
@@ -145,10 +146,7 @@ describe("running", () => {
       sources: [],
       error: feeds[0].last_error,
     });
-    const saved = ctx.db.sqlite.query("SELECT count(*) AS n FROM sources WHERE user_id = ?").get(userId) as {
-      n: number;
-    };
-    expect(saved.n).toBe(0);
+    expect(await sqlRows(ctx.db, "SELECT count(*) AS n FROM sources WHERE user_id = ?", userId)).toEqual([{ n: 0 }]);
   });
 
   test("a templated notebook that does not exist fails the step with a validation error", async () => {

@@ -1,6 +1,7 @@
 // The scheduler side: due watches of active workflows become durable feed.poll jobs, one per slot.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { FEED_POLL_JOB } from "./dispatch.ts";
+import { sqlRows } from "../../db/inspect.ts";
+import { FEED_DISPATCH_JOB, FEED_POLL_JOB } from "./dispatch.ts";
 import { feedsTestContext, ownerWithWorkflow, type FeedsTestContext } from "./test-setup.ts";
 import { rss, startFeedServer } from "./testing.ts";
 
@@ -20,11 +21,11 @@ afterEach(() => {
 });
 
 const pollJobs = () =>
-  ctx.db.sqlite
-    .query<{ id: string; payload: string; run_at: number; status: string }, []>(
-      `SELECT id, payload, run_at, status FROM jobs WHERE type = '${FEED_POLL_JOB}' ORDER BY run_at, id`,
-    )
-    .all();
+  sqlRows<{ id: string; payload: string; run_at: number; status: string }>(
+    ctx.db,
+    "SELECT id, payload, run_at, status FROM jobs WHERE type = ? ORDER BY run_at, id",
+    FEED_POLL_JOB,
+  );
 
 describe("dispatching", () => {
   test("a due watch gets one job per slot; running it polls and moves the slot", async () => {
@@ -32,7 +33,7 @@ describe("dispatching", () => {
     const id = await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
     expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(1);
     expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(0);
-    expect(JSON.parse(pollJobs()[0]!.payload)).toEqual({ watch_id: id, slot: ctx.clock.now() });
+    expect(JSON.parse((await pollJobs())[0]!.payload)).toEqual({ watch_id: id, slot: ctx.clock.now() });
 
     expect(await ctx.runner.drain()).toMatchObject({ succeeded: 1, failed: 0 });
     expect(server.hits("/a.xml")).toHaveLength(1);
@@ -53,7 +54,7 @@ describe("dispatching", () => {
     await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
     await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/b.xml") });
     expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(2);
-    expect(pollJobs().map((j) => j.run_at - ctx.clock.now())).toEqual([0, 1500]);
+    expect((await pollJobs()).map((j) => j.run_at - ctx.clock.now())).toEqual([0, 1500]);
   });
 
   test("a job whose slot was already polled (poll now, watch_feed) does nothing", async () => {
@@ -69,44 +70,57 @@ describe("dispatching", () => {
     const owner = await ownerWithWorkflow(ctx);
     const id = await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
     await ctx.feeds.dispatcher.dispatchDue();
-    ctx.db.sqlite.query("UPDATE workflows SET active = 0 WHERE id = ?").run(owner.workflowId);
+    await sqlRows(ctx.db, "UPDATE workflows SET active = FALSE WHERE id = ?", owner.workflowId);
     await ctx.runner.drain();
     expect(server.requests).toHaveLength(0);
     ctx.clock.advance(60 * MIN);
     expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(0);
     expect(await ctx.feeds.service.get(owner.actor, id)).toMatchObject({ active: false, next_poll_at: null });
 
-    ctx.db.sqlite.query("UPDATE workflows SET active = 1 WHERE id = ?").run(owner.workflowId);
+    await sqlRows(ctx.db, "UPDATE workflows SET active = TRUE WHERE id = ?", owner.workflowId);
     expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(1);
     await ctx.runner.drain();
     expect(server.requests).toHaveLength(1);
 
-    ctx.db.sqlite.query("DELETE FROM workflows WHERE id = ?").run(owner.workflowId);
+    await sqlRows(ctx.db, "DELETE FROM workflows WHERE id = ?", owner.workflowId);
     await expect(ctx.feeds.service.get(owner.actor, id)).rejects.toThrow("Feed not found");
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM feed_entries").get()).toEqual({ n: 0 });
+    expect(await sqlRows(ctx.db, "SELECT count(*) AS n FROM feed_entries")).toEqual([{ n: 0 }]);
   });
 
   test("removing the watch_feed action from the workflow stops its watches", async () => {
     const owner = await ownerWithWorkflow(ctx);
     const id = await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
-    ctx.db.sqlite
-      .query(`UPDATE workflows SET actions_json = '[{"id":"x","type":"condition","if":{"all":[]}}]' WHERE id = ?`)
-      .run(owner.workflowId);
+    await sqlRows(
+      ctx.db,
+      `UPDATE workflows SET actions_json = '[{"id":"x","type":"condition","if":{"all":[]}}]' WHERE id = ?`,
+      owner.workflowId,
+    );
     expect(await ctx.feeds.dispatcher.dispatchDue()).toBe(0);
     expect(await ctx.feeds.service.get(owner.actor, id)).toMatchObject({ active: false });
     await ctx.runner.drain();
     expect(server.requests).toHaveLength(0);
   });
 
-  test("start() registers a croner schedule that dispatches; stop() removes it", async () => {
+  test("start() registers a croner schedule whose slot job dispatches; stop() removes it", async () => {
     const owner = await ownerWithWorkflow(ctx);
     await ctx.feeds.service.ensure(owner.actor, owner.workflowId, { feed_url: server.url("/a.xml") });
     await ctx.feeds.dispatcher.start();
     expect(ctx.services.scheduler.has("feeds.dispatch")).toBe(true);
-    expect(pollJobs()).toHaveLength(1);
-    ctx.db.sqlite.exec("DELETE FROM jobs");
+    expect(await pollJobs()).toHaveLength(1);
+    await sqlRows(ctx.db, "DELETE FROM jobs");
+    // The schedule enqueues the dispatch job of its minute slot: once, however often (or wherever) it fires.
     await ctx.services.scheduler.runNow("feeds.dispatch");
-    expect(pollJobs()).toHaveLength(1);
+    await ctx.services.scheduler.runNow("feeds.dispatch");
+    const dispatches = await sqlRows<{ idempotency_key: string }>(
+      ctx.db,
+      "SELECT idempotency_key FROM jobs WHERE type = ?",
+      FEED_DISPATCH_JOB,
+    );
+    const slot = Math.floor(ctx.clock.now() / MIN) * MIN;
+    expect(dispatches).toEqual([{ idempotency_key: `feeds.dispatch:${new Date(slot).toISOString()}` }]);
+    expect(await pollJobs()).toHaveLength(0);
+    await ctx.runner.drain();
+    expect(await pollJobs()).toHaveLength(1);
     ctx.feeds.dispatcher.stop();
     expect(ctx.services.scheduler.has("feeds.dispatch")).toBe(false);
   });

@@ -1,4 +1,5 @@
-// The feed scheduler: every minute croner finds due watches of active workflows and enqueues durable poll jobs.
+// The feed scheduler: every minute a dispatch job (one per minute slot, however many processes run the
+// schedule) finds due watches of active workflows and enqueues durable poll jobs.
 import { t } from "elysia";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
@@ -12,6 +13,7 @@ import type { FeedsRepo } from "./repo.ts";
 import type { VideoSite } from "./video.ts";
 
 export const FEED_POLL_JOB = "feed.poll";
+export const FEED_DISPATCH_JOB = "feed.dispatch";
 const SCHEDULE_NAME = "feeds.dispatch";
 // Cron slots have minute precision, so looking once a minute loses nothing.
 const TICK = "* * * * *";
@@ -61,7 +63,7 @@ export function createFeedDispatcher(deps: DispatcherDeps) {
   return {
     dispatchDue,
     async start(): Promise<void> {
-      deps.scheduler.schedule(SCHEDULE_NAME, TICK, dispatchDue);
+      deps.scheduler.scheduleJob(SCHEDULE_NAME, TICK, FEED_DISPATCH_JOB);
       await dispatchDue();
     },
     stop(): void {
@@ -79,9 +81,16 @@ function hostOf(url: string): string {
   }
 }
 
-/** The poll job: one slot of one watch. */
-export function feedJobs(deps: { poller: Poller }): Jobs {
+/** The poll job (one slot of one watch) and the dispatch job (one minute slot of the schedule). */
+export function feedJobs(deps: { poller: Poller; dispatcher: FeedDispatcher }): Jobs {
   return {
+    [FEED_DISPATCH_JOB]: defineJob({
+      // The next minute's slot dispatches again: a failed one is not worth retrying.
+      maxAttempts: 1,
+      async handle() {
+        await deps.dispatcher.dispatchDue();
+      },
+    }),
     [FEED_POLL_JOB]: defineJob({
       payload: PollPayload,
       // A poll records its own failures on the watch and never throws for them; only a crash retries.

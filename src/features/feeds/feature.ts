@@ -8,6 +8,7 @@ import type { Clock } from "../../time.ts";
 import type { SourcesService } from "../sources/service.ts";
 import type { FeatureWith } from "../feature.ts";
 import { createFeedDispatcher, feedJobs } from "./dispatch.ts";
+import { createPgHostGate, createPgPollLeases } from "./coordination-pg-repo.ts";
 import { createHostGate } from "./host-gate.ts";
 import { createPoller } from "./poller.ts";
 import { createFeedsRepo } from "./repo.ts";
@@ -18,6 +19,9 @@ import { YOUTUBE, type VideoSite } from "./video.ts";
 export { FEED_POLL_JOB } from "./dispatch.ts";
 export type { FeedsService, WatchOutput } from "./service.ts";
 export type { PollResult } from "./poller.ts";
+
+// Longer than any poll (fetch timeout plus importing its entries): a crashed process's lease runs out after it.
+const POLL_LEASE_MS = 10 * 60_000;
 
 export interface FeedsDeps {
   db: Db;
@@ -43,7 +47,9 @@ export function createFeedsFeature(deps: FeedsDeps) {
     sources: deps.sources,
     existingNotebookIds: deps.existingNotebookIds,
     safeFetch: deps.safeFetch,
-    gate: createHostGate(deps.hostSpacingMs),
+    // On PostgreSQL several processes poll: host spacing and single polls are kept in shared tables.
+    gate: deps.db.pg ? createPgHostGate(deps.db.pg, deps.hostSpacingMs) : createHostGate(deps.hostSpacingMs),
+    leases: deps.db.pg ? createPgPollLeases(deps.db.pg, POLL_LEASE_MS) : undefined,
     videoSite,
     nextRun: (expr, after) => deps.scheduler.nextRun(expr, after),
     clock: deps.clock,
@@ -70,7 +76,7 @@ export function createFeedsFeature(deps: FeedsDeps) {
     name: "feeds",
     service,
     api: feedRoutes({ feeds: service }),
-    jobs: feedJobs({ poller }),
+    jobs: feedJobs({ poller, dispatcher }),
     repo,
     poller,
     dispatcher,

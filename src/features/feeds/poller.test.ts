@@ -41,7 +41,7 @@ describe("RSS end to end", () => {
       poll_status: "updated",
       error: null,
     });
-    expect(sourceRows(ctx, owner.userId)).toEqual([]);
+    expect(await sourceRows(ctx, owner.userId)).toEqual([]);
     const watch = await ctx.feeds.service.get(owner.actor, first.feed_id);
     expect(watch).toMatchObject({
       status: "ok",
@@ -59,20 +59,20 @@ describe("RSS end to end", () => {
     server.set("/feed.xml", { body: rss(range(1, 5).reverse()) });
     const later = await ctx.feeds.service.pollNow(owner.actor, first.feed_id);
     expect(later.poll).toMatchObject({ status: "updated", http_status: 200, new_entries: 2 });
-    const saved = sourceRows(ctx, owner.userId);
+    const saved = await sourceRows(ctx, owner.userId);
     expect(saved.map((s) => [s.url, s.title])).toEqual([
       ["https://news.example/post-4", "Post number 4"],
       ["https://news.example/post-5", "Post number 5"],
     ]);
     expect(later.poll.sources).toEqual(saved.map((s) => s.id));
-    const created = eventsOf(ctx, "source.created");
+    const created = await eventsOf(ctx, "source.created");
     expect(created).toHaveLength(2);
     expect(JSON.parse(created[0]!.data).notebook_ids).toEqual([notebook.id]);
     expect(created[0]!.depth).toBe(1);
     expect(later.feed).toMatchObject({ entries_seen: 5, sources_created: 2 });
 
     expect((await ctx.feeds.service.pollNow(owner.actor, first.feed_id)).poll.new_entries).toBe(0);
-    expect(sourceRows(ctx, owner.userId)).toHaveLength(2);
+    expect(await sourceRows(ctx, owner.userId)).toHaveLength(2);
   });
 
   test("a feed of more than 1,000 entries listed oldest first still yields its newest entries", async () => {
@@ -90,12 +90,12 @@ describe("RSS end to end", () => {
       backfill: 1,
     });
     expect(first).toMatchObject({ poll_status: "updated", new_entries: 1 });
-    expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual(["Hour 1099"]);
+    expect((await sourceRows(ctx, owner.userId)).map((s) => s.title)).toEqual(["Hour 1099"]);
 
     server.set("/long.xml", { body: rss(hours(1102)) });
     const later = await ctx.feeds.service.pollNow(owner.actor, first.feed_id);
     expect(later.poll).toMatchObject({ status: "updated", new_entries: 2 });
-    expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual(["Hour 1099", "Hour 1100", "Hour 1101"]);
+    expect((await sourceRows(ctx, owner.userId)).map((s) => s.title)).toEqual(["Hour 1099", "Hour 1100", "Hour 1101"]);
   });
 
   test("Last-Modified is stored and sent back as If-Modified-Since", async () => {
@@ -127,7 +127,7 @@ describe("backfill", () => {
       backfill: 2,
     });
     expect(out.new_entries).toBe(2);
-    expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual(["Post number 4", "Post number 5"]);
+    expect((await sourceRows(ctx, owner.userId)).map((s) => s.title)).toEqual(["Post number 4", "Post number 5"]);
     expect(await ctx.feeds.service.get(owner.actor, out.feed_id)).toMatchObject({
       entries_seen: 5,
       sources_created: 2,
@@ -135,7 +135,7 @@ describe("backfill", () => {
     server.set("/feed.xml", { body: rss([item(6), item(2), item(5), item(1), item(4), item(3)]) });
     const next = await ctx.feeds.service.pollNow(owner.actor, out.feed_id);
     expect(next.poll.new_entries).toBe(1);
-    expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual([
+    expect((await sourceRows(ctx, owner.userId)).map((s) => s.title)).toEqual([
       "Post number 4",
       "Post number 5",
       "Post number 6",
@@ -172,7 +172,7 @@ describe("formats", () => {
     server.set("/f", { body: build([mk(2), mk(1)]), type });
     const next = await ctx.feeds.service.pollNow(owner.actor, out.feed_id);
     expect(next.poll.new_entries).toBe(1);
-    expect(sourceRows(ctx, owner.userId).map((s) => [s.url, s.title])).toEqual([
+    expect((await sourceRows(ctx, owner.userId)).map((s) => [s.url, s.title])).toEqual([
       ["https://site.example/e2", "Entry 2"],
     ]);
   });

@@ -29,7 +29,20 @@ export interface PollResult {
   refused?: true;
 }
 
+/** Across processes (PostgreSQL): at most one poll of a watch at a time. Absent on SQLite (one process). */
+export interface PollLeases {
+  /** True when `owner` now holds the watch's lease (it was free, or its holder's ran out). */
+  take(watchId: string, owner: string): Promise<boolean>;
+  release(watchId: string, owner: string): Promise<void>;
+}
+
+// A poll asked for by a caller waits this long for another process's poll of the watch, then goes ahead
+// (entries are still recorded once: each import re-checks the seen keys in its transaction).
+const LEASE_WAIT_MS = 30_000;
+const LEASE_RETRY_MS = 100;
+
 export interface PollerDeps extends FeedFetchDeps {
+  leases?: PollLeases;
   db: Transactor;
   repo: FeedsRepo;
   sources: Pick<SourcesService, "create">;
@@ -207,12 +220,36 @@ export function createPoller(deps: PollerDeps) {
     }
   }
 
+  /**
+   * With leases (several processes): holds the watch's lease around the poll. A slot poll skips a watch
+   * another process is polling, or has polled past the slot meanwhile; a caller's poll waits its turn.
+   */
+  async function leased(watchId: string, slot: number | undefined, signal?: AbortSignal): Promise<PollResult | null> {
+    const leases = deps.leases!;
+    const owner = crypto.randomUUID();
+    const giveUp = performance.now() + LEASE_WAIT_MS;
+    let held = await leases.take(watchId, owner);
+    while (!held && slot === undefined && performance.now() < giveUp && !signal?.aborted) {
+      await Bun.sleep(LEASE_RETRY_MS);
+      held = await leases.take(watchId, owner);
+    }
+    if (!held && slot !== undefined) return null;
+    try {
+      const watch = await repo.byIdUnscoped(watchId);
+      if (!watch || (slot !== undefined && watch.nextPollAt > slot)) return null;
+      return await run(watch, signal);
+    } finally {
+      if (held) await leases.release(watchId, owner).catch(() => {});
+    }
+  }
+
   /** Polls now; a poll of the same watch already under way is joined, not doubled. Never throws for feed errors. */
-  async function poll(watchId: string, signal?: AbortSignal): Promise<PollResult | null> {
+  async function poll(watchId: string, signal?: AbortSignal, slot?: number): Promise<PollResult | null> {
     const running = inFlight.get(watchId);
     if (running) return running;
     // Registered before the first await: a second poll arriving while the row is read joins this one.
     const p = (async () => {
+      if (deps.leases) return leased(watchId, slot, signal);
       const watch = await repo.byIdUnscoped(watchId);
       return watch ? run(watch, signal) : null;
     })().finally(() => inFlight.delete(watchId));
@@ -221,7 +258,7 @@ export function createPoller(deps: PollerDeps) {
   }
 
   return {
-    poll,
+    poll: (watchId: string, signal?: AbortSignal) => poll(watchId, signal),
 
     /** The scheduled poll of one slot: skipped if the watch was polled since or its workflow is inactive. */
     async pollSlot(watchId: string, slot: number | undefined, signal?: AbortSignal): Promise<PollResult | null> {
@@ -232,7 +269,7 @@ export function createPoller(deps: PollerDeps) {
         await repo.update(w.id, { nextPollAt: Math.max(clock.now(), (slot ?? w.nextPollAt) + 1) });
         return null;
       }
-      return poll(w.id, signal);
+      return poll(w.id, signal, slot ?? w.nextPollAt);
     },
   };
 }

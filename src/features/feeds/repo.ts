@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Db, Orm } from "../../db/port.ts";
 import { feedEntries, feedWatches, workflows, type FeedWatchRow } from "../../db/schema/index.ts";
+import { createFeedsPgRepo } from "./pg-repo.ts";
 
 export type WatchWithState = FeedWatchRow & { active: boolean };
 
@@ -17,7 +18,12 @@ const joined = (orm: Orm) =>
   orm.select(withActive).from(feedWatches).innerJoin(workflows, eq(workflows.id, feedWatches.workflowId));
 const flat = (r: { watch: FeedWatchRow; active: boolean }): WatchWithState => ({ ...r.watch, active: r.active });
 
-export function createFeedsRepo(db: Db) {
+/** The feeds repository of the engine behind db (the PostgreSQL twin is pg-repo.ts). */
+export function createFeedsRepo(db: Db): FeedsRepo {
+  return db.pg ? createFeedsPgRepo(db.pg) : createFeedsSqliteRepo(db);
+}
+
+function createFeedsSqliteRepo(db: Db) {
   return {
     async insert(row: typeof feedWatches.$inferInsert): Promise<void> {
       await db.exec((c) => c.orm.insert(feedWatches).values(row).run());
@@ -156,4 +162,4 @@ export function createFeedsRepo(db: Db) {
     },
   };
 }
-export type FeedsRepo = ReturnType<typeof createFeedsRepo>;
+export type FeedsRepo = ReturnType<typeof createFeedsSqliteRepo>;

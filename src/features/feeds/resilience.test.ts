@@ -1,8 +1,6 @@
 // Polling when things go wrong or move: errors and backoff, malformed XML, discovery, channels, restarts.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { closeDatabase, sharedTestDatabase } from "../../jobs/testing.ts";
 import { feedsTestContext, ownerWithWorkflow, sourceRows, type FeedsTestContext } from "./test-setup.ts";
 import { rss, startFeedServer, videoFeed, type Item } from "./testing.ts";
 
@@ -172,7 +170,7 @@ describe("finding the feed", () => {
     });
     expect(server.requests.map((r) => r.path)).toEqual([feedPath]);
     expect(out).toMatchObject({ new_entries: 1, title: "Example Channel" });
-    expect(sourceRows(ctx, owner.userId).map((s) => [s.url, s.title])).toEqual([
+    expect((await sourceRows(ctx, owner.userId)).map((s) => [s.url, s.title])).toEqual([
       [`${server.origin}/watch?v=vid00000001`, "First video"],
     ]);
     expect((await ctx.feeds.service.get(owner.actor, out.feed_id)).fetch_url).toBe(server.url(feedPath));
@@ -191,15 +189,15 @@ describe("finding the feed", () => {
     });
     const next = await ctx.feeds.service.pollNow(owner.actor, out.feed_id);
     expect(next.poll.new_entries).toBe(1);
-    expect(sourceRows(ctx, owner.userId).map((s) => s.title)).toEqual(["First video", "Second video"]);
+    expect((await sourceRows(ctx, owner.userId)).map((s) => s.title)).toEqual(["First video", "Second video"]);
   });
 });
 
 describe("dedupe across restarts", () => {
   test("new services over the same database file remember what was seen, by guid, then link, then content", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "commonplace-feeds-"));
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-    const path = join(dir, "db.sqlite");
+    const shared = sharedTestDatabase();
+    cleanup.push(shared.cleanup);
+    const path = shared.location;
     const server = startFeedServer();
     cleanup.push(() => server.stop());
     const noLink = (n: number): Item => ({ id: `n${n}`, title: `Linkless ${n}`, link: null, content: `body ${n}` });
@@ -214,7 +212,7 @@ describe("dedupe across restarts", () => {
     });
     const b = await first.feeds.service.watch(owner.actor, owner.workflowId, { feed_url: server.url("/nolinks.xml") });
     expect(a.new_entries).toBe(2);
-    first.db.close();
+    await closeDatabase(first.db);
 
     // Restart. The feed now repeats old entries under new disguises, plus one truly new entry of each kind.
     const second = feedsTestContext({ dbPath: path, clock: first.clock });
@@ -227,6 +225,6 @@ describe("dedupe across restarts", () => {
     const b2 = await second.feeds.service.pollNow(owner.actor, b.feed_id);
     expect(a2.poll).toMatchObject({ status: "updated", new_entries: 1 });
     expect(b2.poll).toMatchObject({ status: "updated", new_entries: 1 });
-    expect(sourceRows(second, owner.userId).map((s) => s.title)).toEqual(["Item 1", "Item 2", "Item 3"]);
+    expect((await sourceRows(second, owner.userId)).map((s) => s.title)).toEqual(["Item 1", "Item 2", "Item 3"]);
   });
 });

@@ -16,7 +16,7 @@ afterEach(() => server.stop());
 
 async function ownerWithWatches(paths: string[]) {
   const user = await userWithKey(ctx);
-  const wf = insertWorkflow(ctx.db.sqlite, user.userId);
+  const wf = await insertWorkflow(ctx.db, user.userId);
   const actor = systemActor(user.userId, "test");
   const ids: string[] = [];
   for (const p of paths) ids.push((await ctx.services.feeds.watch(actor, wf, { feed_url: server.url(p) })).feed_id);

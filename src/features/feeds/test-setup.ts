@@ -1,7 +1,8 @@
 // Test support: the real services over a real database (memory or file), with a feeds feature built for the test.
 import { testConfig } from "../../config.ts";
-import { openDatabase, openTestDatabase, type Db } from "../../db/client.ts";
-import { fakeClock, type FakeClock } from "../../jobs/testing.ts";
+import { openTestDatabase, type Db } from "../../db/client.ts";
+import { sqlRows } from "../../db/inspect.ts";
+import { fakeClock, openSharedDatabase, type FakeClock } from "../../jobs/testing.ts";
 import { silentLogger } from "../../log.ts";
 import { createServices } from "../../services.ts";
 import { systemActor } from "../../actor.ts";
@@ -12,6 +13,7 @@ import { insertWorkflow } from "./testing.ts";
 import type { VideoSite } from "./video.ts";
 
 export interface FeedsTestOptions {
+  /** A database several contexts share: a location from sharedTestDatabase (a file, or pg:<schema>). */
   dbPath?: string;
   clock?: FakeClock;
   videoSite?: VideoSite;
@@ -21,7 +23,7 @@ export interface FeedsTestOptions {
 export function feedsTestContext(opts: FeedsTestOptions = {}) {
   const clock = opts.clock ?? fakeClock();
   const config = testConfig({ FEED_HOST_SPACING_MS: "0", ...opts.env });
-  const db: Db = opts.dbPath ? openDatabase(opts.dbPath) : openTestDatabase();
+  const db: Db = opts.dbPath ? openSharedDatabase(opts.dbPath) : openTestDatabase();
   const services = createServices({ config, db, logger: silentLogger, clock });
   const notebooksRepo = createNotebooksRepo(db);
   const feeds = createFeedsFeature({
@@ -43,20 +45,17 @@ export type FeedsTestContext = ReturnType<typeof feedsTestContext>;
 /** A user with a workflow to hang watches on; the actor is what a workflow run acts as. */
 export async function ownerWithWorkflow(ctx: FeedsTestContext) {
   const user = await userWithKey(ctx as never);
-  const workflowId = insertWorkflow(ctx.db.sqlite, user.userId);
+  const workflowId = await insertWorkflow(ctx.db, user.userId);
   return { ...user, workflowId, actor: systemActor(user.userId, `workflow:${workflowId}`, 1) };
 }
 
-export function eventsOf(ctx: FeedsTestContext, type: string): { data: string; depth: number }[] {
-  return ctx.db.sqlite
-    .query<{ data: string; depth: number }, [string]>("SELECT data, depth FROM events WHERE type = ? ORDER BY seq")
-    .all(type);
+export function eventsOf(ctx: FeedsTestContext, type: string): Promise<{ data: string; depth: number }[]> {
+  return sqlRows(ctx.db, "SELECT data, depth FROM events WHERE type = ? ORDER BY seq", type);
 }
 
-export function sourceRows(ctx: FeedsTestContext, userId: string): { id: string; url: string; title: string | null }[] {
-  return ctx.db.sqlite
-    .query<{ id: string; url: string; title: string | null }, [string]>(
-      "SELECT id, url, title FROM sources WHERE user_id = ? ORDER BY id",
-    )
-    .all(userId);
+export function sourceRows(
+  ctx: FeedsTestContext,
+  userId: string,
+): Promise<{ id: string; url: string; title: string | null }[]> {
+  return sqlRows(ctx.db, "SELECT id, url, title FROM sources WHERE user_id = ? ORDER BY id", userId);
 }

@@ -1,5 +1,6 @@
 // Test support for feeds: a local feed server honouring conditional GET, feed builders, a workflow row.
-import type { Database } from "bun:sqlite";
+import { sqlRows } from "../../db/inspect.ts";
+import type { Db } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 
 export interface Served {
@@ -11,6 +12,8 @@ export interface Served {
   etag?: boolean;
   /** Send Last-Modified and honour If-Modified-Since. */
   lastModified?: string;
+  /** Answer this much later (a slow publisher, so polls overlap). */
+  delayMs?: number;
 }
 
 export interface FeedRequest {
@@ -18,6 +21,8 @@ export interface FeedRequest {
   ifNoneMatch: string | null;
   ifModifiedSince: string | null;
   status: number;
+  /** When the request arrived (ms epoch). */
+  at: number;
 }
 
 /** A Bun.serve standing in for feed publishers: content is swapped between polls with set(). */
@@ -27,15 +32,19 @@ export function startFeedServer() {
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    fetch(req) {
+    async fetch(req) {
       const url = new URL(req.url);
       const path = url.pathname + url.search;
-      const res = respond(req, routes.get(path) ?? routes.get(url.pathname));
+      const served = routes.get(path) ?? routes.get(url.pathname);
+      const at = Date.now();
+      const res = respond(req, served);
+      if (served?.delayMs) await Bun.sleep(served.delayMs);
       requests.push({
         path,
         ifNoneMatch: req.headers.get("if-none-match"),
         ifModifiedSince: req.headers.get("if-modified-since"),
         status: res.status,
+        at,
       });
       return res;
     },
@@ -166,14 +175,17 @@ export function videoFeed(
 }
 
 /** A workflow row for watches to belong to (the workflows feature owns the table; tests only need a row). */
-export function insertWorkflow(sqlite: Database, userId: string, active = true): string {
+export async function insertWorkflow(db: Db, userId: string, active = true): Promise<string> {
   const id = newId("workflow");
   const at = new Date().toISOString();
-  sqlite
-    .query(
-      `INSERT INTO workflows (id, user_id, name, active, trigger_type, trigger_json, actions_json, signing_secret, created_at, updated_at)
-     VALUES (?, ?, 'feeds test', ?, 'webhook', '{"type":"webhook"}', '[{"id":"watch","type":"watch_feed","feed_url":"{{ url }}"}]', 'whsec_test', ?, ?)`,
-    )
-    .run(id, userId, active ? 1 : 0, at, at);
+  await sqlRows(
+    db,
+    `INSERT INTO workflows (id, user_id, name, active, trigger_type, trigger_json, actions_json, signing_secret, created_at, updated_at)
+     VALUES (?, ?, 'feeds test', ${active ? "TRUE" : "FALSE"}, 'webhook', '{"type":"webhook"}', '[{"id":"watch","type":"watch_feed","feed_url":"{{ url }}"}]', 'whsec_test', ?, ?)`,
+    id,
+    userId,
+    at,
+    at,
+  );
   return id;
 }

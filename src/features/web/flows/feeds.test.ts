@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { parseHTML } from "linkedom";
 import { call } from "../../../../test/helpers.ts";
+import { sqlRows } from "../../../db/inspect.ts";
 import { rss, startFeedServer } from "../../feeds/testing.ts";
 import { fire, webhookWorkflow } from "../../workflows/testing.ts";
 import { post, setup } from "../library/test-helpers.ts";
@@ -77,7 +78,7 @@ describe("feeds page", () => {
     expect(page.text).toContain("failing × 1");
     expect(page.text).toContain("failed (HTTP 503)");
     // Error texts can carry what a server said; they render as text.
-    ctx.db.sqlite.query("UPDATE feed_watches SET last_error = ? WHERE id = ?").run(`<script>alert(1)</script>`, feedId);
+    await sqlRows(ctx.db, "UPDATE feed_watches SET last_error = ? WHERE id = ?", `<script>alert(1)</script>`, feedId);
     page = await b.get("/settings/feeds");
     expect(page.text).toContain('<dd class="error-text">&lt;script&gt;alert(1)&lt;/script&gt;</dd>');
   });
