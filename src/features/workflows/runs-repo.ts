@@ -1,5 +1,6 @@
 // SQL for runs and steps: prepared statements through the Db port, synchronous, so they join the step's and the webhook's transactions.
 import type { Db } from "../../db/port.ts";
+import { createRunsPgRepo } from "./runs-pg-repo.ts";
 
 export interface RunRow {
   id: string;
@@ -94,7 +95,11 @@ const MARK_RUNNING = `UPDATE workflow_runs SET status = 'running', started_at = 
 const OWNED_IDS = `SELECT id FROM workflow_runs WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`;
 const PRUNE = `DELETE FROM workflow_runs WHERE id IN (SELECT id FROM workflow_runs WHERE finished_at < ? LIMIT 500)`;
 
-export function createRunsRepo(db: Db) {
+export function createRunsRepo(db: Db): RunsRepo {
+  return db.pg ? createRunsPgRepo(db.pg) : createRunsSqliteRepo(db);
+}
+
+function createRunsSqliteRepo(db: Db) {
   const run = async (sql: string, params: P): Promise<number> =>
     db.exec((c) => c.sqlite.query<null, [P]>(sql).run(params).changes);
 
@@ -219,4 +224,4 @@ export function createRunsRepo(db: Db) {
     },
   };
 }
-export type RunsRepo = ReturnType<typeof createRunsRepo>;
+export type RunsRepo = ReturnType<typeof createRunsSqliteRepo>;
