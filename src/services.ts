@@ -203,7 +203,7 @@ export function createServices(deps: CoreDeps) {
     existingNotebookIds: (userId, ids) => notebooksRepo.existingIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
   });
-  const mail = createMailFeature(config);
+  const mail = createMailFeature(config, db, clock);
   const webhookTokens = createWebhookTokensService({
     db,
     repo: webhooksRepo,
@@ -284,6 +284,7 @@ export function createServices(deps: CoreDeps) {
     feeds: feeds.service,
     webhookTokens,
     workflows,
+    mail: mail.service,
     live: events.live,
   };
   const web = createWebFeature(pages);

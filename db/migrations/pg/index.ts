@@ -1,8 +1,10 @@
 // The ordered PostgreSQL migrations, imported as text so a compiled binary carries them.
 import m0001 from "./0001_init.sql" with { type: "text" };
 import m0002 from "./0002_jobs.sql" with { type: "text" };
+import m0004 from "./0004_mail_outbox.sql" with { type: "text" };
 
 export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0001_init", sql: m0001 },
   { name: "0002_jobs", sql: m0002 },
+  { name: "0004_mail_outbox", sql: m0004 },
 ];

@@ -1,6 +1,7 @@
 // The PostgreSQL port against a real server (runs when DATABASE_URL names one): migrations once under
 // concurrent starts, SERIALIZABLE retry, savepoints, after-commit callbacks and NOTIFY at commit.
 import { afterAll, describe, expect, test } from "bun:test";
+import { pgMigrations } from "../../../db/migrations/pg/index.ts";
 import { databaseUrl } from "../../config.ts";
 import { testSchemaName } from "../client.ts";
 import { openPostgres } from "./client.ts";
@@ -23,7 +24,7 @@ describe.skipIf(!url)("PostgreSQL port", () => {
     const dbs = [open(schema), open(schema), open(schema), open(schema)];
     await Promise.all(dbs.map((d) => d.ready));
     const rows = await dbs[0]!.query((c) => c.sql<{ name: string }[]>`SELECT name FROM _migrations ORDER BY name`);
-    expect(rows.map((r) => r.name)).toEqual(["0001_init", "0002_jobs"]);
+    expect(rows.map((r) => r.name)).toEqual(pgMigrations.map((m) => m.name));
     const tables = await dbs[0]!.query(
       (c) => c.sql<{ n: number }[]>`SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = ${schema}`,
     );

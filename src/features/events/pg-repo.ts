@@ -33,7 +33,9 @@ export function createEventsPgRepo(db: PgDb): EventsRepo {
       );
     },
     async latestSeq() {
-      return db.query(async (c) => (await c.sql<{ seq: number | null }[]>`SELECT max(seq) AS seq FROM events`)[0]?.seq ?? 0);
+      return db.query(
+        async (c) => (await c.sql<{ seq: number | null }[]>`SELECT max(seq) AS seq FROM events`)[0]?.seq ?? 0,
+      );
     },
     async forUser(userId, opts) {
       return rows(

@@ -65,7 +65,8 @@ export function createWebhooksPgRepo(db: PgDb): WebhooksRepo {
     },
     async byHash(hash) {
       const rows = await db.query(
-        (c) => c.sql<{ id: string; user_id: string }[]>`SELECT id, user_id FROM webhook_tokens WHERE token_hash = ${hash}`,
+        (c) =>
+          c.sql<{ id: string; user_id: string }[]>`SELECT id, user_id FROM webhook_tokens WHERE token_hash = ${hash}`,
       );
       const r = rows[0];
       return r ? { id: r.id, userId: r.user_id } : undefined;

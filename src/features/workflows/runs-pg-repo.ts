@@ -29,26 +29,21 @@ export function createRunsPgRepo(db: PgDb): RunsRepo {
     get: async (id) =>
       (await db.query((c) => c.sql<RunRow[]>`SELECT * FROM workflow_runs WHERE id = ${id}`))[0] ?? null,
     getOwned: async (userId, id) =>
-      (await db.query((c) => c.sql<RunRow[]>`SELECT * FROM workflow_runs WHERE id = ${id} AND user_id = ${userId}`))[0] ??
-      null,
+      (
+        await db.query((c) => c.sql<RunRow[]>`SELECT * FROM workflow_runs WHERE id = ${id} AND user_id = ${userId}`)
+      )[0] ?? null,
     list: async (userId, workflowId, limit, before) =>
       db.query(
         (c) => c.sql<RunRow[]>`SELECT * FROM workflow_runs WHERE workflow_id = ${workflowId} AND user_id = ${userId}
           ${before === undefined ? c.sql`` : c.sql`AND id < ${before}`}
           ORDER BY id DESC LIMIT ${limit}`,
       ),
-    async ownedIds(userId, runIds) {
-      if (runIds.length === 0) return [];
-      const rows = await db.query(
-        (c) => c.sql<{ id: string }[]>`SELECT id FROM workflow_runs WHERE user_id = ${userId} AND id = ANY(${runIds}::text[])`,
-      );
-      return rows.map((r) => r.id);
-    },
     steps: async (runId) =>
       db.query((c) => c.sql<StepRow[]>`SELECT * FROM workflow_steps WHERE run_id = ${runId} ORDER BY seq, started_at`),
     stepAt: async (runId, path) =>
-      (await db.query((c) => c.sql<StepRow[]>`SELECT * FROM workflow_steps WHERE run_id = ${runId} AND path = ${path}`))[0] ??
-      null,
+      (
+        await db.query((c) => c.sql<StepRow[]>`SELECT * FROM workflow_steps WHERE run_id = ${runId} AND path = ${path}`)
+      )[0] ?? null,
     outputs: (runId) =>
       db.query(
         (c) => c.sql<{ action_id: string; output: string | null }[]>`SELECT action_id, output FROM workflow_steps

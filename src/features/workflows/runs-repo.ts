@@ -92,7 +92,6 @@ const ADVANCE = `UPDATE workflow_runs SET cursor = $to, step_count = step_count 
      started_at = coalesce(started_at, $now), finished_at = $finishedAt, updated_at = $now
    WHERE id = $id AND cursor = $from AND status IN ('queued', 'running')`;
 const MARK_RUNNING = `UPDATE workflow_runs SET status = 'running', started_at = coalesce(started_at, ?1), updated_at = ?1 WHERE id = ?2 AND status = 'queued'`;
-const OWNED_IDS = `SELECT id FROM workflow_runs WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`;
 const PRUNE = `DELETE FROM workflow_runs WHERE id IN (SELECT id FROM workflow_runs WHERE finished_at < ? LIMIT 500)`;
 
 export function createRunsRepo(db: Db): RunsRepo {
@@ -152,16 +151,6 @@ function createRunsSqliteRepo(db: Db) {
       db.query((c) => c.sqlite.query<RunRow, [string, string]>(GET_OWNED).get(id, userId)),
     list: async (userId: string, workflowId: string, limit: number, before?: string): Promise<RunRow[]> =>
       db.query((c) => c.sqlite.query<RunRow, [P]>(LIST).all({ userId, workflowId, limit, before: before ?? null })),
-    /** Which of these run ids belong to the user (the mail outbox names its files by run). */
-    async ownedIds(userId: string, runIds: string[]): Promise<string[]> {
-      if (runIds.length === 0) return [];
-      return db.query((c) =>
-        c.sqlite
-          .query<{ id: string }, [string, string]>(OWNED_IDS)
-          .all(userId, JSON.stringify(runIds))
-          .map((r) => r.id),
-      );
-    },
     steps: async (runId: string): Promise<StepRow[]> =>
       db.query((c) => c.sqlite.query<StepRow, [string]>(STEPS).all(runId)),
     stepAt: async (runId: string, path: string): Promise<StepRow | null> =>
