@@ -6,9 +6,10 @@ import type { WebhookTokenRow } from "../../db/schema/index.ts";
 import type { DeliveryRecord, WebhooksRepo } from "./repo.ts";
 
 /**
- * Another process committed a delivery with the same dedupe key while this transaction ran. Carries
- * SQLSTATE 40001 so the transaction runs again (db.tx retries it) and then finds that delivery: the
- * request is answered as a replay and its runs, rolled back here, never start.
+ * Another process committed a delivery with the same dedupe key while this transaction ran. Under
+ * SERIALIZABLE PostgreSQL already reports that as 40001 (this transaction read the key's absence in
+ * findDelivery); the explicit check keeps it a retry, never a unique violation (a 500), in any
+ * isolation. The retry finds that delivery, answers as a replay, and the runs rolled back here never start.
  */
 class DuplicateDelivery extends Error {
   readonly code = "40001";
@@ -82,7 +83,6 @@ export function createWebhooksPgRepo(db: PgDb): WebhooksRepo {
       await db.exec((c) => c.sql`DELETE FROM webhook_deliveries WHERE id = ${id}`);
     },
     async insertDelivery(d) {
-      // ON CONFLICT, not a unique violation (a 500): a concurrent twin turns into a retry, then a replay.
       const rows = await db.exec(
         (c) => c.sql`INSERT INTO webhook_deliveries (id, token_id, dedupe_key, run_ids, received_at)
           VALUES (${d.id}, ${d.tokenId}, ${d.dedupeKey}, ${JSON.stringify(d.runIds)}, ${d.receivedAt})

@@ -1,6 +1,7 @@
 // Settings → Feeds: watches made by watch_feed with their polling state, "Poll now" bringing new entries,
 // outside titles and errors shown as text, delete after asking.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { sqlRows } from "../../../db/inspect.ts";
 import { parseHTML } from "linkedom";
 import { call } from "../../../../test/helpers.ts";
 import { rss, startFeedServer } from "../../feeds/testing.ts";
@@ -77,7 +78,7 @@ describe("feeds page", () => {
     expect(page.text).toContain("failing × 1");
     expect(page.text).toContain("failed (HTTP 503)");
     // Error texts can carry what a server said; they render as text.
-    ctx.db.sqlite.query("UPDATE feed_watches SET last_error = ? WHERE id = ?").run(`<script>alert(1)</script>`, feedId);
+    await sqlRows(ctx.db, "UPDATE feed_watches SET last_error = ? WHERE id = ?", `<script>alert(1)</script>`, feedId);
     page = await b.get("/settings/feeds");
     expect(page.text).toContain('<dd class="error-text">&lt;script&gt;alert(1)&lt;/script&gt;</dd>');
   });
