@@ -1,7 +1,7 @@
 // The http_request action against a local receiver: retries and backoff, Retry-After, timeouts,
 // non-JSON bodies, blocked addresses, form bodies, signatures and a stable Idempotency-Key.
 import { afterEach, describe, expect, test } from "bun:test";
-import { sqlRow, sqlRows } from "../../db/inspect.ts";
+import { sqlRow } from "../../db/inspect.ts";
 import { Webhook } from "standardwebhooks";
 import { createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { fakeClock, deferred } from "../../jobs/testing.ts";
