@@ -8,8 +8,8 @@ import type { DeliveryRecord, WebhooksRepo } from "./repo.ts";
 /**
  * Another process committed a delivery with the same dedupe key while this transaction ran. Under
  * SERIALIZABLE PostgreSQL already reports that as 40001 (this transaction read the key's absence in
- * findDelivery); the explicit check keeps it a retry, never a unique violation (a 500), in any
- * isolation. The retry finds that delivery, answers as a replay, and the runs rolled back here never start.
+ * findDelivery); the explicit check makes sure it is never a unique violation (a 500) but a retry of
+ * db.tx. The retry finds that delivery, answers as a replay, and the runs rolled back here never start.
  */
 class DuplicateDelivery extends Error {
   readonly code = "40001";
