@@ -209,7 +209,7 @@ export function createServices(deps: CoreDeps) {
     existingNotebookIds: (userId, ids) => notebooksRepo.existingIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
   });
-  const mail = createMailFeature(config);
+  const mail = createMailFeature(config, db, clock);
   const webhookTokens = createWebhookTokensService({
     db,
     repo: webhooksRepo,
@@ -291,6 +291,7 @@ export function createServices(deps: CoreDeps) {
     feeds: feeds.service,
     webhookTokens,
     workflows,
+    mail: mail.service,
     live: events.live,
   };
   const web = createWebFeature(pages);

@@ -10,6 +10,7 @@ import m0008 from "./0008_oauth.sql" with { type: "text" };
 import m0009 from "./0009_import_export.sql" with { type: "text" };
 import m0010 from "./0010_import_pages.sql" with { type: "text" };
 import m0011 from "./0011_events_outbox_claims.sql" with { type: "text" };
+import m0012 from "./0012_mail_outbox.sql" with { type: "text" };
 
 export const migrations: { name: string; sql: string }[] = [
   { name: "0001_foundation", sql: m0001 },
@@ -23,4 +24,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: "0009_import_export", sql: m0009 },
   { name: "0010_import_pages", sql: m0010 },
   { name: "0011_events_outbox_claims", sql: m0011 },
+  { name: "0012_mail_outbox", sql: m0012 },
 ];

@@ -2,6 +2,7 @@
 import m0001 from "./0001_init.sql" with { type: "text" };
 import m0002 from "./0002_jobs.sql" with { type: "text" };
 import m0003 from "./0003_shared_state.sql" with { type: "text" };
+import m0004 from "./0004_mail_outbox.sql" with { type: "text" };
 import m0005 from "./0005_feeds.sql" with { type: "text" };
 import m0006 from "./0006_search.sql" with { type: "text" };
 
@@ -9,6 +10,7 @@ export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0001_init", sql: m0001 },
   { name: "0002_jobs", sql: m0002 },
   { name: "0003_shared_state", sql: m0003 },
+  { name: "0004_mail_outbox", sql: m0004 },
   { name: "0005_feeds", sql: m0005 },
   { name: "0006_search", sql: m0006 },
 ];

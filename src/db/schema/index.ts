@@ -24,3 +24,4 @@ export * from "./podcast-quick-sources.ts";
 export * from "./feed-watches.ts";
 export * from "./feed-entries.ts";
 export * from "./imports.ts";
+export * from "./mail-outbox.ts";

@@ -6,19 +6,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testConfig } from "../../config.ts";
 import { openDatabase, openTestDatabase } from "../../db/client.ts";
+import { sqlRows } from "../../db/inspect.ts";
 import { newId } from "../../ids.ts";
 import { silentLogger } from "../../log.ts";
 import { createServices } from "../../services.ts";
 import type { LiveEvent } from "./live.ts";
 
-function insertUser(s: ReturnType<typeof createServices>): string {
+async function insertUser(s: ReturnType<typeof createServices>): Promise<string> {
   const id = newId("user");
   const at = new Date().toISOString();
-  s.db.sqlite
-    .query(
-      "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, 'n', 'x', 'free', ?, ?)",
-    )
-    .run(id, `${id.toLowerCase()}@example.com`, at, at);
+  await sqlRows(
+    s.db,
+    "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, 'n', 'x', 'free', ?, ?)",
+    id,
+    `${id.toLowerCase()}@example.com`,
+    at,
+    at,
+  );
   return id;
 }
 
@@ -47,7 +51,7 @@ function collector() {
 describe("live hub", () => {
   test("events reach streams after commit; a rolled-back event never does", async () => {
     const s = createServices({ config: testConfig(), db: openTestDatabase(), logger: silentLogger });
-    const user = insertUser(s);
+    const user = await insertUser(s);
     const actor = { userId: user, auth: { type: "system" as const, reason: "test" } };
     const c = collector();
     await s.live.hub.subscribe(user, c.sink);
@@ -70,7 +74,7 @@ describe("live hub", () => {
     const config = testConfig({ DATA_DIR: dir });
     const server = createServices({ config, db: openDatabase(file), logger: silentLogger });
     const other = createServices({ config, db: openDatabase(file), logger: silentLogger });
-    const user = insertUser(server);
+    const user = await insertUser(server);
     const c = collector();
     await server.live.hub.subscribe(user, c.sink);
     const nb = await other.notebooks.create(

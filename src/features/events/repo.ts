@@ -1,6 +1,7 @@
 // SQL for the events outbox: recording, reading back for streams, and the dispatcher's claims.
 import type { Db } from "../../db/port.ts";
 import type { EventRow } from "../../db/schema/index.ts";
+import { createEventsPgRepo } from "./pg-repo.ts";
 
 type P = Record<string, string | number | null>;
 
@@ -33,7 +34,11 @@ const NEXT_EXPIRY = `SELECT min(dispatch_lease_until) AS until FROM events WHERE
 
 export type NewEvent = Omit<EventRow, "seq" | "dispatchLeaseUntil">;
 
-export function createEventsRepo(db: Db) {
+export function createEventsRepo(db: Db): EventsRepo {
+  return db.pg ? createEventsPgRepo(db.pg) : createEventsSqliteRepo(db);
+}
+
+function createEventsSqliteRepo(db: Db) {
   const rows = async (sql: string, params: P): Promise<EventRow[]> =>
     db.query((c) => c.sqlite.query<EventRow, [P]>(sql).all(params));
 
@@ -91,4 +96,4 @@ export function createEventsRepo(db: Db) {
     },
   };
 }
-export type EventsRepo = ReturnType<typeof createEventsRepo>;
+export type EventsRepo = ReturnType<typeof createEventsSqliteRepo>;

@@ -1,6 +1,7 @@
 // GET /api/v1/events/stream: resume after Last-Event-ID, isolation between users, heartbeats,
 // live-only progress, limits, and streams that end cleanly when the client goes away.
 import { describe, expect, test } from "bun:test";
+import { sqlRows } from "../../db/inspect.ts";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { dataOf, sseReader } from "./sse-client.ts";
 
@@ -24,12 +25,14 @@ async function notebook(ctx: TestContext, u: User, name: string): Promise<string
   return r.body.id;
 }
 
-const seqOf = (ctx: TestContext, eventType: string, objectId: string): number =>
-  ctx.db.sqlite
-    .query<{ seq: number }, [string, string]>(
-      "SELECT seq FROM events WHERE type = ? AND json_extract(data, '$.id') = ?",
-    )
-    .get(eventType, objectId)!.seq;
+async function seqOf(ctx: TestContext, eventType: string, objectId: string): Promise<number> {
+  const rows = await sqlRows<{ seq: number; data: string }>(
+    ctx.db,
+    "SELECT seq, data FROM events WHERE type = ?",
+    eventType,
+  );
+  return rows.find((r) => (JSON.parse(r.data) as { id?: string }).id === objectId)!.seq;
+}
 
 describe("event stream", () => {
   test("text/event-stream with a retry hint and the current cursor; 401 without a key", async () => {
@@ -59,7 +62,7 @@ describe("event stream", () => {
     const id = await notebook(ctx, a, "Live one");
     const f = await sse.event();
     expect(f.event).toBe("notebook.created");
-    expect(f.id).toBe(String(seqOf(ctx, "notebook.created", id)));
+    expect(f.id).toBe(String(await seqOf(ctx, "notebook.created", id)));
     const body = dataOf(f);
     expect(body).toMatchObject({ type: "notebook.created", data: { id, name: "Live one" } });
     expect(body.id).toMatch(/^evt_/);
@@ -72,7 +75,7 @@ describe("event stream", () => {
     const n1 = await notebook(ctx, a, "one");
     const n2 = await notebook(ctx, a, "two");
     const n3 = await notebook(ctx, a, "three");
-    const sse = sseReader(await open(ctx, a.key, { lastEventId: String(seqOf(ctx, "notebook.created", n1)) }));
+    const sse = sseReader(await open(ctx, a.key, { lastEventId: String(await seqOf(ctx, "notebook.created", n1)) }));
     const replayed = [dataOf(await sse.event()), dataOf(await sse.event())];
     expect(replayed.map((e) => e.data.id)).toEqual([n2, n3]);
     const n4 = await notebook(ctx, a, "four");
@@ -87,7 +90,7 @@ describe("event stream", () => {
     const a = await userWithKey(ctx);
     const n1 = await notebook(ctx, a, "one");
     const n2 = await notebook(ctx, a, "two");
-    const s1 = seqOf(ctx, "notebook.created", n1);
+    const s1 = await seqOf(ctx, "notebook.created", n1);
     const byQuery = sseReader(await open(ctx, a.key, { query: "?last_event_id=0" }));
     expect(dataOf(await byQuery.event()).data.id).toBe(n1);
     await byQuery.cancel();

@@ -1,7 +1,6 @@
 // watch_feed as a workflow action: save-time checks, a run that sets up the watch, and the workflow's lifecycle.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { sqlRow } from "../../db/inspect.ts";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { fire, runToEnd, webhookWorkflow } from "../workflows/testing.ts";
 import { rss, startFeedServer } from "./testing.ts";
@@ -93,7 +92,12 @@ describe("running", () => {
     ]);
     const mail = run.steps[1]!.output;
     expect(mail).toMatchObject({ transport: "outbox", subject: "1 new from Example News" });
-    expect(readFileSync(join(ctx.config.dataDir, mail.file), "utf8")).toContain(out.sources[0]);
+    const kept = await sqlRow<{ message: string }>(
+      ctx.db,
+      "SELECT message FROM mail_outbox WHERE name = ?",
+      mail.outbox,
+    );
+    expect(kept?.message).toContain(out.sources[0]);
 
     // Running again keeps the one watch and imports nothing new.
     const again = await runToEnd(

@@ -1,8 +1,7 @@
 // send_email as a workflow action: SMTP delivery, retries through the queue on 4xx, 5xx failures,
 // the outbox, and header injection through templates.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { sqlRow } from "../../db/inspect.ts";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { fakeClock } from "../../jobs/testing.ts";
 import { fire, runToEnd, webhookWorkflow } from "../workflows/testing.ts";
@@ -25,8 +24,8 @@ async function setup(opts: { smtp?: boolean } = { smtp: true }) {
     { clock },
   );
   cleanup.push(() => ctx.services.mail.close());
-  const { key } = await userWithKey(ctx);
-  return { ctx, key, clock, smtp };
+  const { key, userId } = await userWithKey(ctx);
+  return { ctx, key, userId, clock, smtp };
 }
 
 const email = {
@@ -89,14 +88,21 @@ test("a 5xx reply fails the step at once with the server's reply", async () => {
 });
 
 test("without SMTP the message goes to the outbox and the output says so", async () => {
-  const { ctx, key } = await setup({ smtp: false });
+  const { ctx, key, userId } = await setup({ smtp: false });
   const wf = await webhookWorkflow(ctx, key, [email]);
   const run = await runToEnd(ctx, key, (await fire(ctx, wf.path, { who: "ada@example.test", title: "X" })).runs[0]!);
   const out = run.steps[0]!.output;
   expect(out.transport).toBe("outbox");
-  expect(out.file).toMatch(/^outbox\/.+\.eml$/);
+  expect(out.outbox).toMatch(/^run_.+_notify\.eml$/);
   expect(out.note).toContain("SMTP is not configured");
-  expect(existsSync(join(ctx.config.dataDir, out.file))).toBe(true);
+  const kept = await sqlRow<{ user_id: string; message: string }>(
+    ctx.db,
+    "SELECT user_id, message FROM mail_outbox WHERE name = ?",
+    out.outbox,
+  );
+  // Kept for the run's owner, who sees it in Settings → Outbox.
+  expect(kept?.user_id).toBe(userId);
+  expect(kept?.message).toContain("You saved X.");
 });
 
 describe("header injection", () => {

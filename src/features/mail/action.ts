@@ -1,4 +1,4 @@
-// The send_email workflow action: templated message, checked, sent through SMTP or written to the outbox.
+// The send_email workflow action: templated message, checked, sent through SMTP or kept in the outbox.
 import { t } from "elysia";
 import type { FieldError } from "../../errors.ts";
 import { AppError } from "../../errors.ts";
@@ -65,7 +65,7 @@ export const sendEmail: ActionModule = {
       text: t.String({ maxLength: 100_000 }),
       html: t.Optional(t.String({ maxLength: 500_000 })),
     },
-    "Send an email through SMTP_URL, or to the outbox folder when none is set. Output: {transport, message_id, to, accepted, rejected, response, file}",
+    "Send an email through SMTP_URL, or keep it in the outbox (Settings → Outbox) when none is set. Output: {transport, message_id, to, accepted, rejected, response, outbox}",
   ),
   validate: (action) => validateSendEmail(action),
   maxTries: () => SEND_TRIES,
@@ -76,7 +76,7 @@ export const sendEmail: ActionModule = {
       // One Message-ID for every try of this step: a retry is recognisably the same message.
       const sent = await mail.send(
         { to: input.to, subject: input.subject, text: input.text, html: input.html },
-        { idKey: `${env.run.id}.${env.action.id}` },
+        { idKey: `${env.run.id}.${env.action.id}`, owner: env.run.userId },
       );
       return { output: sent };
     } catch (err) {

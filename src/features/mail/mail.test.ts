@@ -1,12 +1,14 @@
 // Email end to end against a real SMTP server on 127.0.0.1, the outbox fallback, and header injection.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../../errors.ts";
 import { testConfig } from "../../config.ts";
-import { createMailer, createMailService, MailError, type MailService } from "./feature.ts";
+import { openTestDatabase } from "../../db/client.ts";
+import { sqlRows } from "../../db/inspect.ts";
+import type { Db } from "../../db/port.ts";
+import { newId } from "../../ids.ts";
+import { createMailer, createMailFeature, createMailService, MailError, type MailService } from "./feature.ts";
 import { startTestSmtp } from "./smtp-test-server.ts";
 
 const cleanup: (() => unknown)[] = [];
@@ -21,6 +23,20 @@ async function smtpSetup(opts: Parameters<typeof startTestSmtp>[0] = {}) {
   const mail = createMailService({ mailer: createMailer(config), from: config.mail.from });
   cleanup.push(() => mail.close());
   return { smtp, mail };
+}
+
+async function insertUser(db: Db, email: string): Promise<string> {
+  const id = newId("user");
+  const at = new Date().toISOString();
+  await sqlRows(
+    db,
+    "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, 'u', 'x', 'free', ?, ?)",
+    id,
+    email,
+    at,
+    at,
+  );
+  return id;
 }
 
 function header(data: string, name: string): string | undefined {
@@ -124,42 +140,68 @@ describe("SMTP", () => {
 });
 
 describe("outbox (no SMTP configured)", () => {
-  function outboxSetup() {
-    const dataDir = mkdtempSync(join(tmpdir(), "commonplace-outbox-"));
-    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const config = testConfig({ DATA_DIR: dataDir, MAIL_FROM: "bot@library.test" });
+  async function outboxSetup() {
+    const db = openTestDatabase();
+    cleanup.push(() => db.close());
+    const config = testConfig({ MAIL_FROM: "bot@library.test" });
     expect(config.mail.smtpUrl).toBeUndefined();
-    return { dataDir, mail: createMailService({ mailer: createMailer(config), from: config.mail.from }) };
+    const userId = await insertUser(db, "owner@example.test");
+    const mail = createMailFeature(config, db).service;
+    return { db, config, mail, userId };
   }
 
-  test("writes an .eml file and says so", async () => {
-    const { dataDir, mail } = outboxSetup();
+  test("keeps the message in the outbox table, shows it to its owner only, and says so", async () => {
+    const { db, config, mail, userId } = await outboxSetup();
     const sent = await mail.send(
       { to: ["ada@example.test"], subject: "Weekly digest", text: "Hello from the outbox" },
-      { idKey: "step_01XYZ" },
+      { idKey: "step_01XYZ", owner: userId },
     );
     expect(sent).toMatchObject({
       transport: "outbox",
-      file: "outbox/step_01XYZ.eml",
+      outbox: "step_01XYZ.eml",
       accepted: ["ada@example.test"],
       message_id: "<step_01XYZ@library.test>",
     });
     expect(sent.note).toContain("SMTP is not configured");
-    const eml = readFileSync(join(dataDir, "outbox", "step_01XYZ.eml"), "utf8");
+    const eml = (await mail.outbox.read(userId, "step_01XYZ.eml"))!;
     expect(header(eml, "Subject")).toBe("Weekly digest");
     expect(header(eml, "To")).toBe("ada@example.test");
     expect(header(eml, "From")).toBe("bot@library.test");
     expect(eml).toContain("Hello from the outbox");
+    expect(await mail.outbox.list(userId)).toEqual([
+      {
+        name: "step_01XYZ.eml",
+        subject: "Weekly digest",
+        to: "ada@example.test",
+        date: expect.any(String),
+        size: Buffer.byteLength(eml),
+      },
+    ]);
+    // Nothing is written to the data directory: every process of a deployment reads the same table.
+    expect(existsSync(join(config.dataDir, "outbox"))).toBe(false);
+    const stranger = await insertUser(db, "stranger@example.test");
+    expect(await mail.outbox.list(stranger)).toEqual([]);
+    expect(await mail.outbox.read(stranger, "step_01XYZ.eml")).toBeUndefined();
   });
 
-  test("the same step sent twice leaves one file; different messages leave one each", async () => {
-    const { dataDir, mail } = outboxSetup();
-    await mail.send({ to: "ada@example.test", subject: "A", text: "1" }, { idKey: "step_1" });
-    await mail.send({ to: "ada@example.test", subject: "A", text: "1" }, { idKey: "step_1" });
-    await mail.send({ to: "ada@example.test", subject: "B", text: "2" });
-    const files = readdirSync(join(dataDir, "outbox"));
-    expect(files.filter((f) => f.endsWith(".eml"))).toHaveLength(2);
-    expect(files.some((f) => f.endsWith(".tmp"))).toBe(false);
+  test("the same step sent twice leaves one message; different messages leave one each", async () => {
+    const { db, mail, userId } = await outboxSetup();
+    await mail.send({ to: "ada@example.test", subject: "A", text: "1" }, { idKey: "step_1", owner: userId });
+    await mail.send({ to: "ada@example.test", subject: "A again", text: "1" }, { idKey: "step_1", owner: userId });
+    await mail.send({ to: "ada@example.test", subject: "B", text: "2" }, { owner: userId });
+    const rows = await sqlRows<{ name: string; subject: string }>(
+      db,
+      "SELECT name, subject FROM mail_outbox ORDER BY subject",
+    );
+    expect(rows.map((r) => r.subject)).toEqual(["A again", "B"]);
+    expect((await mail.outbox.list(userId)).map((m) => m.subject).sort()).toEqual(["A again", "B"]);
+  });
+
+  test("deleting the owner deletes their outbox", async () => {
+    const { db, mail, userId } = await outboxSetup();
+    await mail.send({ to: "ada@example.test", subject: "A", text: "1" }, { owner: userId });
+    await sqlRows(db, "DELETE FROM users WHERE id = ?", userId);
+    expect(await sqlRows(db, "SELECT name FROM mail_outbox")).toEqual([]);
   });
 });
 
@@ -198,10 +240,8 @@ describe("header injection", () => {
   });
 });
 
-test("outbox files do not exist before anything is sent", () => {
-  const config = testConfig();
-  createMailer(config);
-  expect(existsSync(join(config.dataDir, "outbox"))).toBe(false);
+test("without SMTP_URL the mailer needs the database for its outbox", () => {
+  expect(() => createMailer(testConfig())).toThrow("the outbox needs the database");
 });
 
 test("STARTTLS is used when the server offers it, and the certificate is verified", async () => {

@@ -1,27 +1,24 @@
-// Outbox adapter: with no SMTP configured, each message is written as an .eml file under DATA_DIR/outbox.
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+// Outbox adapter: with no SMTP configured, each message is kept in the mail_outbox table (Settings → Outbox).
 import nodemailer from "nodemailer";
 import { newId } from "../../ids.ts";
 import { domainOf } from "./message.ts";
 import type { Mailer, MailReceipt } from "./port.ts";
-
-export const OUTBOX_DIR = "outbox";
+import type { MailRepo } from "./repo.ts";
 
 export interface OutboxOptions {
-  dataDir: string;
+  repo: MailRepo;
   from: string;
+  now(): number;
 }
 
-/** A file name from the Message-ID, so a retried step rewrites its file instead of adding a second. */
-export function outboxFileName(messageId: string): string {
+/** A file-like name from the Message-ID, so a retried step rewrites its message instead of adding a second. */
+export function outboxName(messageId: string): string {
   const local = messageId.replace(/^<|>$/g, "").split("@")[0] ?? "";
   const safe = local.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
   return `${safe || "message"}.eml`;
 }
 
 export function createOutboxMailer(opts: OutboxOptions): Mailer {
-  const dir = join(opts.dataDir, OUTBOX_DIR);
   const composer = nodemailer.createTransport({
     streamTransport: true,
     buffer: true,
@@ -42,19 +39,25 @@ export function createOutboxMailer(opts: OutboxOptions): Mailer {
         ...(mail.html ? { html: mail.html } : {}),
         messageId,
       });
-      const name = outboxFileName(messageId);
-      await mkdir(dir, { recursive: true });
-      // Written aside, then renamed: a reader of the folder never sees half a message.
-      const temp = join(dir, `.${name}.${process.pid}.tmp`);
-      await writeFile(temp, info.message as Buffer);
-      await rename(temp, join(dir, name));
+      const message = (info.message as Buffer).toString("utf8");
+      const name = outboxName(messageId);
+      await opts.repo.put({
+        name,
+        userId: mail.owner ?? null,
+        messageId,
+        recipients: mail.to.join(", "),
+        subject: mail.subject,
+        message,
+        size: Buffer.byteLength(message),
+        createdAt: new Date(opts.now()).toISOString(),
+      });
       return {
         transport: "outbox",
         message_id: messageId,
         accepted: [...mail.to],
         rejected: [],
         response: null,
-        file: `${OUTBOX_DIR}/${name}`,
+        outbox: name,
       };
     },
     close: () => {},

@@ -1,4 +1,4 @@
-// The mailer port: one message out, through SMTP or into the outbox folder; failures say whether to retry.
+// The mailer port: one message out, through SMTP or into the outbox table; failures say whether to retry.
 
 export interface OutgoingMail {
   /** Checked addresses (see message.ts). */
@@ -8,6 +8,8 @@ export interface OutgoingMail {
   html?: string;
   /** "<id@domain>"; stable across retries of one step so receivers and the outbox can de-duplicate. */
   messageId?: string;
+  /** The user whose Settings → Outbox shows the message when it is kept instead of sent (a run's owner). */
+  owner?: string;
 }
 
 export interface MailReceipt {
@@ -17,8 +19,8 @@ export interface MailReceipt {
   rejected: string[];
   /** The SMTP server's final reply. */
   response: string | null;
-  /** The .eml file written, relative to the data directory (outbox only). */
-  file: string | null;
+  /** The message's name in the outbox (Settings → Outbox → name); null when it was sent. */
+  outbox: string | null;
 }
 
 export interface Mailer {

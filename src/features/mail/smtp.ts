@@ -62,7 +62,7 @@ export function createSmtpMailer(opts: SmtpOptions): Mailer {
         accepted: info.accepted.map(String),
         rejected: info.rejected.map(String),
         response: info.response ?? null,
-        file: null,
+        outbox: null,
       };
     },
     close: () => transport.close(),

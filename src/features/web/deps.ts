@@ -9,7 +9,7 @@ import type { StreamDeps } from "../events/stream.ts";
 import type { FeedsService } from "../feeds/service.ts";
 import type { ImportsService } from "../imports/service.ts";
 import type { KeysService } from "../keys/service.ts";
-import type { RunOwnership } from "../mail/outbox-reader.ts";
+import type { MailService } from "../mail/service.ts";
 import type { NotebooksService } from "../notebooks/service.ts";
 import type { NotesService } from "../notes/service.ts";
 import type { OAuthService } from "../oauth/service.ts";
@@ -40,7 +40,8 @@ export interface WebDeps {
   imports: ImportsService;
   feeds: FeedsService;
   webhookTokens: WebhookTokensService;
-  /** Definitions, runs, and who owns a run (the outbox shows a user only their workflows' mail). */
-  workflows: { service: WorkflowsService; runs: Runs; runsRepo: RunOwnership };
+  workflows: { service: WorkflowsService; runs: Runs };
+  /** The outbox: mail a user's workflows kept while no SMTP server was configured. */
+  mail: Pick<MailService, "outbox">;
   live: StreamDeps;
 }

@@ -1,9 +1,9 @@
-// Settings → Outbox: the emails a user's workflows wrote to DATA_DIR/outbox because no SMTP server
+// Settings → Outbox: the emails a user's workflows kept (the mail_outbox table) because no SMTP server
 // is configured, listed and readable in the browser.
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
 import type { WebDeps } from "./deps.ts";
-import { createOutboxReader, type OutboxMessage } from "../mail/outbox-reader.ts";
+import type { OutboxMessage } from "../mail/outbox-reader.ts";
 import { html, layout, pageResponse, type LayoutUser } from "./html.ts";
 import type { WebHelpers } from "./oauth-routes.ts";
 import { signInFirst } from "./http.ts";
@@ -31,7 +31,7 @@ function messagePage(user: LayoutUser, name: string, eml: string) {
 }
 
 export function outboxWebRoutes(s: WebDeps, h: WebHelpers) {
-  const reader = createOutboxReader({ runs: s.workflows.runsRepo, dataDir: s.config.dataDir });
+  const reader = s.mail.outbox;
   return (
     new Elysia()
       // GET /settings/outbox

@@ -2,6 +2,7 @@
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { webhookTokens, type WebhookTokenRow } from "../../db/schema/index.ts";
+import { createWebhooksPgRepo } from "./pg-repo.ts";
 
 export interface DeliveryRecord {
   id: string;
@@ -17,7 +18,11 @@ const INSERT_DELIVERY =
 const PRUNE_DELIVERIES =
   "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE received_at < ? LIMIT 500)";
 
-export function createWebhooksRepo(db: Db) {
+export function createWebhooksRepo(db: Db): WebhooksRepo {
+  return db.pg ? createWebhooksPgRepo(db.pg) : createWebhooksSqliteRepo(db);
+}
+
+function createWebhooksSqliteRepo(db: Db) {
   return {
     async insert(row: WebhookTokenRow): Promise<void> {
       await db.exec((c) => c.orm.insert(webhookTokens).values(row).run());
@@ -105,4 +110,4 @@ export function createWebhooksRepo(db: Db) {
     },
   };
 }
-export type WebhooksRepo = ReturnType<typeof createWebhooksRepo>;
+export type WebhooksRepo = ReturnType<typeof createWebhooksSqliteRepo>;

@@ -1,5 +1,6 @@
 // Webhook tokens and the incoming endpoint: URL shown once, regeneration, errors, limits, dedupe, commit before 202.
 import { describe, expect, test } from "bun:test";
+import { sqlRow } from "../../db/inspect.ts";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { createWorkflow, getRun, hookPath, webhookWorkflow } from "../workflows/testing.ts";
 
@@ -28,7 +29,7 @@ describe("/api/v1/webhook-tokens", () => {
     });
     const list = await call(ctx, "GET", "/api/v1/webhook-tokens", { key: a.key });
     expect(list.text).not.toContain(c.body.url.split("/").pop());
-    const stored = ctx.db.sqlite.query<{ token_hash: string }, []>("SELECT token_hash FROM webhook_tokens").get()!;
+    const stored = (await sqlRow<{ token_hash: string }>(ctx.db, "SELECT token_hash FROM webhook_tokens"))!;
     expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -65,7 +66,7 @@ describe("POST /api/webhooks/workflows/{token}", () => {
     expect(r.status).toBe(202);
     expect(r.body.delivery_id).toMatch(/^dlv_/);
     expect(r.body.runs).toHaveLength(2);
-    const counts = ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries").get()!;
+    const counts = (await sqlRow<{ n: number }>(ctx.db, "SELECT count(*) AS n FROM webhook_deliveries"))!;
     expect(counts.n).toBe(1);
     expect((await ctx.queue.counts("workflow.runs")).queued).toBe(1);
     const runs = await Promise.all(r.body.runs.map((id: string) => getRun(ctx, a.key, id)));

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { testConfig } from "../../config.ts";
 import { openDatabase, type Db } from "../../db/client.ts";
+import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import { fakeClock } from "../../jobs/testing.ts";
 import { silentLogger } from "../../log.ts";
 import { createServices } from "../../services.ts";
@@ -28,20 +29,17 @@ const ON_NOTEBOOK = {
 };
 
 /** Runs started per event id (every run of an event-triggered workflow names its event). */
-function runsPerEvent(db: Db): Map<string, number> {
-  const rows = db.sqlite
-    .query<{ event_id: string; n: number }, []>(
-      "SELECT json_extract(trigger_meta, '$.event_id') AS event_id, count(*) AS n FROM workflow_runs GROUP BY event_id",
-    )
-    .all();
-  return new Map(rows.map((r) => [r.event_id, r.n]));
+async function runsPerEvent(db: Db): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const r of await sqlRows<{ trigger_meta: string }>(db, "SELECT trigger_meta FROM workflow_runs ORDER BY id")) {
+    const id = (JSON.parse(r.trigger_meta) as { event_id: string }).event_id;
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
 }
 
-const eventIds = (db: Db, type = "notebook.created") =>
-  db.sqlite
-    .query<{ id: string }, [string]>("SELECT id FROM events WHERE type = ? ORDER BY seq")
-    .all(type)
-    .map((r) => r.id);
+const eventIds = async (db: Db, type = "notebook.created") =>
+  (await sqlRows<{ id: string }>(db, "SELECT id FROM events WHERE type = ? ORDER BY seq", type)).map((r) => r.id);
 
 async function setup(clock = fakeClock()) {
   const ctx = createTestContext({}, { clock });
@@ -60,20 +58,21 @@ describe("event dispatch", () => {
     await newNotebook(ctx, actor, "Late");
     // Stand-in for a writer whose transaction took a sequence number first but commits last:
     // its row is invisible while the later event is dispatched, then appears with the lower seq.
-    ctx.db.sqlite.exec("CREATE TEMP TABLE held AS SELECT * FROM events WHERE type = 'notebook.created'");
-    ctx.db.sqlite.exec("DELETE FROM events WHERE type = 'notebook.created'");
+    // A plain table, not a temporary one: on PostgreSQL each statement may run on another pooled connection.
+    await sqlRows(ctx.db, "CREATE TABLE held_events AS SELECT * FROM events WHERE type = 'notebook.created'");
+    await sqlRows(ctx.db, "DELETE FROM events WHERE type = 'notebook.created'");
     await newNotebook(ctx, actor, "Early");
     expect(await dispatcher.runOnce()).toBe(1);
     expect(await dispatcher.pending()).toBe(false);
-    ctx.db.sqlite.exec("INSERT INTO events SELECT * FROM held");
-    const [late, early] = eventIds(ctx.db);
-    const seqOf = (id: string) =>
-      ctx.db.sqlite.query<{ seq: number }, [string]>("SELECT seq FROM events WHERE id = ?").get(id)!.seq;
-    expect(seqOf(late!)).toBeLessThan(seqOf(early!));
+    await sqlRows(ctx.db, "INSERT INTO events SELECT * FROM held_events");
+    const [late, early] = await eventIds(ctx.db);
+    const seqOf = async (id: string) =>
+      (await sqlRow<{ seq: number }>(ctx.db, "SELECT seq FROM events WHERE id = ?", id))!.seq;
+    expect(await seqOf(late!)).toBeLessThan(await seqOf(early!));
     expect(await dispatcher.pending()).toBe(true);
     expect(await dispatcher.runOnce()).toBe(1);
     expect(await dispatcher.runOnce()).toBe(0);
-    expect(runsPerEvent(ctx.db)).toEqual(
+    expect(await runsPerEvent(ctx.db)).toEqual(
       new Map([
         [early!, 1],
         [late!, 1],
@@ -85,11 +84,12 @@ describe("event dispatch", () => {
     const { ctx, actor } = await setup();
     await newNotebook(ctx, actor, "One");
     await ctx.services.events.record(actor, "run.started", { id: "run_x" });
-    const rows = ctx.db.sqlite
-      .query<{ type: string; dispatched: number }, []>(
+    const rows = (
+      await sqlRows<{ type: string; dispatched: number | boolean }>(
+        ctx.db,
         "SELECT type, dispatched_at IS NOT NULL AS dispatched FROM events ORDER BY seq",
       )
-      .all();
+    ).map((r) => ({ type: r.type, dispatched: Number(r.dispatched) }));
     expect(rows).toEqual([
       { type: "notebook.created", dispatched: 0 },
       { type: "run.started", dispatched: 1 },
@@ -112,11 +112,10 @@ describe("event dispatch", () => {
     expect(await dispatcher.runOnce()).toBe(0);
     expect(await dispatcher.pending()).toBe(true);
     // A dispatch job is due when the dead claim runs out, so nothing waits for the next event.
-    const followUp = ctx.db.sqlite
-      .query<{ run_at: number }, []>(
-        "SELECT run_at FROM jobs WHERE type = 'workflow.dispatch' AND idempotency_key LIKE 'lease:%'",
-      )
-      .get();
+    const followUp = await sqlRow<{ run_at: number }>(
+      ctx.db,
+      "SELECT run_at FROM jobs WHERE type = 'workflow.dispatch' AND idempotency_key LIKE 'lease:%'",
+    );
     expect(followUp?.run_at).toBe(clock.now() + leaseMs);
     clock.advance(leaseMs - 1);
     expect(await dispatcher.runOnce()).toBe(0);
@@ -124,7 +123,7 @@ describe("event dispatch", () => {
     expect(await dispatcher.runOnce()).toBe(2);
     expect(await dispatcher.runOnce()).toBe(0);
     expect(await dispatcher.pending()).toBe(false);
-    expect([...runsPerEvent(ctx.db).values()]).toEqual([1, 1]);
+    expect([...(await runsPerEvent(ctx.db)).values()]).toEqual([1, 1]);
   });
 
   test("a dispatcher whose lease was taken over mid-batch starts nothing for the events it lost", async () => {
@@ -156,13 +155,10 @@ describe("event dispatch", () => {
         },
       },
     });
-    const eventSeqs = ctx.db.sqlite
-      .query<{ seq: number }, []>("SELECT seq FROM events ORDER BY seq")
-      .all()
-      .map((r) => r.seq);
+    const eventSeqs = (await sqlRows<{ seq: number }>(ctx.db, "SELECT seq FROM events ORDER BY seq")).map((r) => r.seq);
     expect(await a.runOnce()).toBe(1);
     expect(interleaved).toBe(true);
-    expect([...runsPerEvent(ctx.db).values()]).toEqual([1, 1, 1]);
+    expect([...(await runsPerEvent(ctx.db)).values()]).toEqual([1, 1, 1]);
   });
 
   test("two processes dispatching one outbox: 400 events, each starts exactly one run", async () => {
@@ -195,7 +191,7 @@ describe("event dispatch", () => {
     );
     expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
     expect(results[0]!.started + results[1]!.started).toBe(400);
-    const counts = runsPerEvent(db);
+    const counts = await runsPerEvent(db);
     expect(counts.size).toBe(400);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     await services.extractor.close();

@@ -155,7 +155,6 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
     executor,
     prune,
     repo,
-    runsRepo,
     webhookTrigger,
   } satisfies FeatureWith<WorkflowsService>;
 }

@@ -1,6 +1,7 @@
 // The http_request action against a local receiver: retries and backoff, Retry-After, timeouts,
 // non-JSON bodies, blocked addresses, form bodies, signatures and a stable Idempotency-Key.
 import { afterEach, describe, expect, test } from "bun:test";
+import { sqlRow } from "../../db/inspect.ts";
 import { Webhook } from "standardwebhooks";
 import { createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { fakeClock, deferred } from "../../jobs/testing.ts";
@@ -83,9 +84,10 @@ describe("http_request", () => {
     const { runs } = await fire(ctx, wf.path);
     let run = await runToEnd(ctx, a.key, runs[0]!);
     expect(Date.parse(run.steps[0]!.next_attempt_at!) - clock.now()).toBe(7000);
-    const job = ctx.db.sqlite
-      .query<{ run_at: number }, []>("SELECT run_at FROM jobs WHERE type = 'workflow.step' AND status = 'queued'")
-      .get()!;
+    const job = (await sqlRow<{ run_at: number }>(
+      ctx.db,
+      "SELECT run_at FROM jobs WHERE type = 'workflow.step' AND status = 'queued'",
+    ))!;
     expect(job.run_at - clock.now()).toBe(7000);
     clock.advance(7000);
     run = await runToEnd(ctx, a.key, runs[0]!);

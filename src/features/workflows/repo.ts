@@ -2,6 +2,7 @@
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { workflows, type WorkflowRow } from "../../db/schema/index.ts";
+import { createWorkflowsPgRepo } from "./pg-repo.ts";
 
 const FOR_EVENT = `SELECT id FROM workflows WHERE user_id = ? AND event_type = ? AND active = 1 AND created_at <= ? ORDER BY id`;
 const FOR_TOKEN = `SELECT id FROM workflows WHERE token_id = ? AND active = 1 ORDER BY id`;
@@ -9,7 +10,11 @@ const ANY_EVENT_WORKFLOW = `SELECT 1 AS one FROM workflows WHERE event_type IS N
 const BY_TOKENS = `SELECT id, token_id FROM workflows WHERE token_id IN (SELECT value FROM json_each(?)) ORDER BY id`;
 const SECRET = `SELECT signing_secret FROM workflows WHERE id = ?`;
 
-export function createWorkflowsRepo(db: Db) {
+export function createWorkflowsRepo(db: Db): WorkflowsRepo {
+  return db.pg ? createWorkflowsPgRepo(db.pg) : createWorkflowsSqliteRepo(db);
+}
+
+function createWorkflowsSqliteRepo(db: Db) {
   return {
     async insert(row: WorkflowRow): Promise<void> {
       await db.exec((c) => c.orm.insert(workflows).values(row).run());
@@ -98,4 +103,4 @@ export function createWorkflowsRepo(db: Db) {
     },
   };
 }
-export type WorkflowsRepo = ReturnType<typeof createWorkflowsRepo>;
+export type WorkflowsRepo = ReturnType<typeof createWorkflowsSqliteRepo>;

@@ -1,6 +1,7 @@
 // Run events on the live stream: a run's start, each step's end (including a retry's wait) and its
 // outcome, in order; they never start event-triggered workflows.
 import { afterEach, describe, expect, test } from "bun:test";
+import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import { createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { startTestServer, type TestServer } from "../../net/test-server.ts";
 import { dataOf, sseReader } from "../events/sse-client.ts";
@@ -14,13 +15,14 @@ afterEach(async () => {
 const stream = (ctx: TestContext, key: string) =>
   ctx.app.handle(new Request("http://localhost/api/v1/events/stream", { headers: { authorization: `Bearer ${key}` } }));
 
-const runEventsOf = (ctx: TestContext, userId: string) =>
-  ctx.db.sqlite
-    .query<{ type: string; data: string }, [string]>(
+const runEventsOf = async (ctx: TestContext, userId: string) =>
+  (
+    await sqlRows<{ type: string; data: string }>(
+      ctx.db,
       "SELECT type, data FROM events WHERE user_id = ? AND type LIKE 'run.%' ORDER BY seq",
+      userId,
     )
-    .all(userId)
-    .map((r) => ({ type: r.type, data: JSON.parse(r.data) }));
+  ).map((r) => ({ type: r.type, data: JSON.parse(r.data) }));
 
 describe("run events", () => {
   test("a succeeding run: started, one step_finished per step, succeeded — live on the stream", async () => {
@@ -47,7 +49,7 @@ describe("run events", () => {
       { type: "run.succeeded", step: undefined, status: "succeeded" },
     ]);
     // The trigger body stays out of the events.
-    expect(JSON.stringify(runEventsOf(ctx, a.userId))).not.toContain("not in events");
+    expect(JSON.stringify(await runEventsOf(ctx, a.userId))).not.toContain("not in events");
     await sse.cancel();
   });
 
@@ -62,14 +64,14 @@ describe("run events", () => {
     const runId = (await fire(ctx, wf.path, {})).runs[0]!;
     const run = await runToEnd(ctx, a.key, runId);
     expect(run.status).toBe("failed");
-    const events = runEventsOf(ctx, a.userId).map((e) => [e.type, e.data.step?.status ?? e.data.status]);
+    const events = (await runEventsOf(ctx, a.userId)).map((e) => [e.type, e.data.step?.status ?? e.data.status]);
     expect(events).toEqual([
       ["run.started", "queued"],
       ["run.step_finished", "waiting"],
       ["run.step_finished", "failed"],
       ["run.failed", "failed"],
     ]);
-    expect(runEventsOf(ctx, a.userId).at(-1)!.data.error).toMatchObject({ step: "call" });
+    expect((await runEventsOf(ctx, a.userId)).at(-1)!.data.error).toMatchObject({ step: "call" });
   }, 30_000);
 
   test("run events never trigger workflows nor queue dispatch jobs", async () => {
@@ -82,12 +84,13 @@ describe("run events", () => {
     const wf = await webhookWorkflow(ctx, a.key, [{ id: "one", type: "create_notebook", name: "made" }]);
     const runId = (await fire(ctx, wf.path, {})).runs[0]!;
     await runToEnd(ctx, a.key, runId);
-    const dispatchJobs = ctx.db.sqlite
-      .query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE type = 'workflow.dispatch'")
-      .get()!.n;
+    const dispatchJobs = (await sqlRow<{ n: number }>(
+      ctx.db,
+      "SELECT count(*) AS n FROM jobs WHERE type = 'workflow.dispatch'",
+    ))!.n;
     // One dispatch for notebook.created (a trigger type); none for the four run events.
     expect(dispatchJobs).toBe(1);
-    expect(runEventsOf(ctx, a.userId).map((e) => e.type)).toEqual([
+    expect((await runEventsOf(ctx, a.userId)).map((e) => e.type)).toEqual([
       "run.started",
       "run.step_finished",
       "run.succeeded",

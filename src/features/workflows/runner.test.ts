@@ -1,6 +1,7 @@
 // Running workflows end to end: conditions, chaining with its limits, event triggers and the loop
 // guard, replay, and resuming after a worker died mid-step.
 import { afterEach, describe, expect, test } from "bun:test";
+import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { fakeClock } from "../../jobs/testing.ts";
 import { startTestServer, type TestServer } from "../../net/test-server.ts";
@@ -23,11 +24,10 @@ async function setup(opts: { clock?: ReturnType<typeof fakeClock> } = {}) {
   return { ctx, a: await userWithKey(ctx), b: await userWithKey(ctx) };
 }
 
-const notebooks = (ctx: TestContext, userId: string) =>
-  ctx.db.sqlite
-    .query<{ name: string }, [string]>("SELECT name FROM notebooks WHERE user_id = ? ORDER BY id")
-    .all(userId)
-    .map((r) => r.name);
+const notebooks = async (ctx: TestContext, userId: string) =>
+  (await sqlRows<{ name: string }>(ctx.db, "SELECT name FROM notebooks WHERE user_id = ? ORDER BY id", userId)).map(
+    (r) => r.name,
+  );
 
 describe("conditions", () => {
   test("each branch runs only its own actions, then the run continues after the condition", async () => {
@@ -55,7 +55,7 @@ describe("conditions", () => {
       { left: "12", op: "gte", right: 10, result: true },
       { left: ["x"], op: "contains", right: "x", result: true },
     ]);
-    expect(notebooks(ctx, a.userId)).toEqual(["big 12", "end then", "small 3", "end else"]);
+    expect(await notebooks(ctx, a.userId)).toEqual(["big 12", "end then", "small 3", "end else"]);
   });
 });
 
@@ -76,7 +76,7 @@ describe("run_workflow", () => {
       depth: 1,
       trigger: { type: "workflow", parent_run_id: run.id, data: { x: "Ann", list: [1, 2] } },
     });
-    expect(notebooks(ctx, a.userId)).toEqual(["child Ann [1,2]"]);
+    expect(await notebooks(ctx, a.userId)).toEqual(["child Ann [1,2]"]);
   });
 
   test("chains stop at depth 5 and cycles are refused; both are recorded on the step", async () => {
@@ -93,7 +93,7 @@ describe("run_workflow", () => {
     }
     expect(depths).toEqual([0, 1, 2, 3]);
     expect(run).toMatchObject({ depth: 4, status: "failed", error: { code: "depth_limit" } });
-    expect(notebooks(ctx, a.userId)).toEqual([]);
+    expect(await notebooks(ctx, a.userId)).toEqual([]);
 
     const one = await webhookWorkflow(ctx, a.key, [{ id: "nb", type: "create_notebook", name: "x" }]);
     const two = await webhookWorkflow(ctx, a.key, [{ id: "back", type: "run_workflow", workflow_id: one.id }]);
@@ -114,7 +114,7 @@ describe("run_workflow", () => {
     const mine = await webhookWorkflow(ctx, a.key, [{ id: "call", type: "run_workflow", workflow_id: "{{ target }}" }]);
     const run = await runToEnd(ctx, a.key, (await fire(ctx, mine.path, { target: theirs.id })).runs[0]!);
     expect(run.steps[0]!.error).toMatchObject({ code: "not_found" });
-    expect(notebooks(ctx, b.userId)).toEqual([]);
+    expect(await notebooks(ctx, b.userId)).toEqual([]);
   });
 });
 
@@ -170,7 +170,7 @@ describe("event triggers", () => {
       [5, "failed"],
     ]);
     expect(runs[5].error.code).toBe("depth_limit");
-    const sources = ctx.db.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM sources").get()!;
+    const sources = (await sqlRow<{ n: number }>(ctx.db, "SELECT count(*) AS n FROM sources"))!;
     expect(sources.n).toBe(6);
   });
 });
@@ -201,7 +201,7 @@ describe("replay", () => {
       ["after", null],
     ]);
     expect(JSON.parse(rx.seen[1]!.body).nb).toBe(failed.steps[0]!.output.notebook.id);
-    expect(notebooks(ctx, a.userId)).toEqual(["first 1", "after"]);
+    expect(await notebooks(ctx, a.userId)).toEqual(["first 1", "after"]);
     expect((await call(ctx, "POST", `/api/v1/runs/${again.id}/replay`, { key: a.key })).status).toBe(409);
     const fromStart = await call(ctx, "POST", `/api/v1/runs/${again.id}/replay?from=start`, { key: a.key });
     expect(fromStart.status).toBe(202);
@@ -209,7 +209,7 @@ describe("replay", () => {
       (await call(ctx, "POST", `/api/v1/runs/${fromStart.body.id}/replay?from=start`, { key: a.key })).status,
     ).toBe(409);
     await ctx.runner.drain();
-    expect(notebooks(ctx, a.userId)).toEqual(["first 1", "after", "first 1", "after"]);
+    expect(await notebooks(ctx, a.userId)).toEqual(["first 1", "after", "first 1", "after"]);
   });
 });
 
@@ -248,7 +248,7 @@ describe("resuming", () => {
       logger: ctx.services.logger,
     };
     await ctx.services.workflows.executor.runStep(runs[0]!, 0, job);
-    expect(notebooks(ctx, a.userId)).toEqual(["once"]);
+    expect(await notebooks(ctx, a.userId)).toEqual(["once"]);
     expect((await getRun(ctx, a.key, runs[0]!)).steps).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 // SQL for runs and steps: prepared statements through the Db port, synchronous, so they join the step's and the webhook's transactions.
 import type { Db } from "../../db/port.ts";
+import { createRunsPgRepo } from "./runs-pg-repo.ts";
 
 export interface RunRow {
   id: string;
@@ -91,10 +92,13 @@ const ADVANCE = `UPDATE workflow_runs SET cursor = $to, step_count = step_count 
      started_at = coalesce(started_at, $now), finished_at = $finishedAt, updated_at = $now
    WHERE id = $id AND cursor = $from AND status IN ('queued', 'running')`;
 const MARK_RUNNING = `UPDATE workflow_runs SET status = 'running', started_at = coalesce(started_at, ?1), updated_at = ?1 WHERE id = ?2 AND status = 'queued'`;
-const OWNED_IDS = `SELECT id FROM workflow_runs WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`;
 const PRUNE = `DELETE FROM workflow_runs WHERE id IN (SELECT id FROM workflow_runs WHERE finished_at < ? LIMIT 500)`;
 
-export function createRunsRepo(db: Db) {
+export function createRunsRepo(db: Db): RunsRepo {
+  return db.pg ? createRunsPgRepo(db.pg) : createRunsSqliteRepo(db);
+}
+
+function createRunsSqliteRepo(db: Db) {
   const run = async (sql: string, params: P): Promise<number> =>
     db.exec((c) => c.sqlite.query<null, [P]>(sql).run(params).changes);
 
@@ -147,16 +151,6 @@ export function createRunsRepo(db: Db) {
       db.query((c) => c.sqlite.query<RunRow, [string, string]>(GET_OWNED).get(id, userId)),
     list: async (userId: string, workflowId: string, limit: number, before?: string): Promise<RunRow[]> =>
       db.query((c) => c.sqlite.query<RunRow, [P]>(LIST).all({ userId, workflowId, limit, before: before ?? null })),
-    /** Which of these run ids belong to the user (the mail outbox names its files by run). */
-    async ownedIds(userId: string, runIds: string[]): Promise<string[]> {
-      if (runIds.length === 0) return [];
-      return db.query((c) =>
-        c.sqlite
-          .query<{ id: string }, [string, string]>(OWNED_IDS)
-          .all(userId, JSON.stringify(runIds))
-          .map((r) => r.id),
-      );
-    },
     steps: async (runId: string): Promise<StepRow[]> =>
       db.query((c) => c.sqlite.query<StepRow, [string]>(STEPS).all(runId)),
     stepAt: async (runId: string, path: string): Promise<StepRow | null> =>
@@ -219,4 +213,4 @@ export function createRunsRepo(db: Db) {
     },
   };
 }
-export type RunsRepo = ReturnType<typeof createRunsRepo>;
+export type RunsRepo = ReturnType<typeof createRunsSqliteRepo>;

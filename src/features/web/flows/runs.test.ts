@@ -1,6 +1,7 @@
 // Runs in the browser: each step's status, attempts, input, output and error; long outputs cut with a
 // "show all" that needs no script; outside text stays text; replay from the failed step and from start.
 import { afterAll, describe, expect, test } from "bun:test";
+import { sqlRow } from "../../../db/inspect.ts";
 import { parseHTML } from "linkedom";
 import { webhookWorkflow, fire } from "../../workflows/testing.ts";
 import { post, setup } from "../library/test-helpers.ts";
@@ -107,6 +108,6 @@ describe("run pages", () => {
     const fromStart = await post(ctx, b, `/runs/${next}/replay`, { from: "start" });
     expect(fromStart.status).toBe(303);
     await ctx.runner.drain();
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM notebooks WHERE name = 'once'").get()).toEqual({ n: 2 });
+    expect(await sqlRow(ctx.db, "SELECT count(*) AS n FROM notebooks WHERE name = 'once'")).toEqual({ n: 2 });
   });
 });
