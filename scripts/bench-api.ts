@@ -4,13 +4,13 @@
 //
 // Each server runs in its own child process so the load generator (wrk when installed, else a Bun
 // load loop in another child) never shares a JS thread with the server it measures.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createApp } from "../src/app.ts";
-import { loadConfig } from "../src/config.ts";
-import { openDatabase } from "../src/db/client.ts";
+import { databaseUrl, loadConfig } from "../src/config.ts";
+import { openConfiguredDatabase, testSchemaName } from "../src/db/client.ts";
 import { createLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
 import { closedLoop, runBunLoad, runWrk, startChild, type LoadResult } from "./lib/load.ts";
@@ -24,7 +24,8 @@ const SELF = import.meta.path;
 // The service as main.ts builds it, over a file database, logging every request to a file.
 async function serveApp(): Promise<void> {
   const config = loadConfig(process.env);
-  const db = openDatabase(join(config.dataDir, "commonplace.db"));
+  const db = openConfiguredDatabase(config);
+  await db.pg?.ready;
   const log = Bun.file(join(config.dataDir, "requests.log")).writer();
   const services = createServices({
     config,
@@ -94,12 +95,24 @@ async function main(o: LoadOptions): Promise<void> {
     console.log(
       `load: ${tool}, ${o.connections} connections, ${o.duration} s per target and round, ${o.rounds} round(s) after a warm-up\n`,
     );
-    const targets = [
-      { name: "bare Bun.serve JSON", kind: "bare" as const },
-      { name: "GET /api/v1/me (key auth)", kind: "app" as const },
+    // With DATABASE_URL set, the same service on PostgreSQL (a fresh schema) is measured beside SQLite's.
+    const pgUrl = databaseUrl();
+    if (pgUrl) mkdirSync(join(dataDir, "pg"));
+    const targets: { name: string; kind: "bare" | "app"; env: Record<string, string> }[] = [
+      { name: "bare Bun.serve JSON", kind: "bare" as const, env: { DATABASE_URL: "" } },
+      { name: "GET /api/v1/me (key auth)", kind: "app" as const, env: { DATABASE_URL: "" } },
+      ...(pgUrl
+        ? [
+            {
+              name: "GET /api/v1/me on PostgreSQL",
+              kind: "app" as const,
+              env: { DATABASE_URL: pgUrl, DATABASE_SCHEMA: testSchemaName(), DATA_DIR: join(dataDir, "pg") },
+            },
+          ]
+        : []),
     ];
     for (const t of targets) {
-      const child = await startChild<{ url: string; key: string }>(SELF, t.kind, env);
+      const child = await startChild<{ url: string; key: string }>(SELF, t.kind, { ...env, ...t.env });
       children.push(child);
       const check = await fetch(child.url, { headers: child.key ? { authorization: `Bearer ${child.key}` } : {} });
       if (check.status !== 200)
@@ -111,8 +124,8 @@ async function main(o: LoadOptions): Promise<void> {
     for (let r = 0; r < o.rounds; r++) {
       for (const [i, t] of targets.entries()) runs[i]!.push(await load(t.name, children[i]!.url, children[i]!.key, o));
     }
-    const [bare, app] = runs.map(median) as [Result, Result];
-    report(bare, app, statSync(join(dataDir, "requests.log")).size);
+    const [bare, app, pg] = runs.map(median) as [Result, Result, Result | undefined];
+    report(bare, app, statSync(join(dataDir, "requests.log")).size, pg);
   } finally {
     for (const c of children) c.proc.kill();
     await Promise.all(children.map((c) => c.proc.exited));
@@ -120,16 +133,20 @@ async function main(o: LoadOptions): Promise<void> {
   }
 }
 
-function report(bare: Result, app: Result, logBytes: number): void {
+function report(bare: Result, app: Result, logBytes: number, pg?: Result): void {
   const fmt = (n: number, d = 2) => n.toFixed(d);
   console.log("| target | req/s | p50 ms | p99 ms | requests | errors |");
   console.log("|---|---:|---:|---:|---:|---:|");
-  for (const r of [bare, app])
+  for (const r of pg ? [bare, app, pg] : [bare, app])
     console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.requests} | ${r.errors} |`);
   const ratio = app.rps / bare.rps;
   console.log(
     `\nratio app/bare: ${fmt(ratio * 100, 1)} % (target ≥ ${TARGET_RATIO * 100} %); app p99 ${fmt(app.p99)} ms (target ≤ ${TARGET_P99_MS} ms)`,
   );
+  if (pg)
+    console.log(
+      `PostgreSQL: ${fmt((pg.rps / bare.rps) * 100, 1)} % of bare, ${fmt((pg.rps / app.rps) * 100, 1)} % of SQLite; p99 ${fmt(pg.p99)} ms (targets apply to SQLite)`,
+    );
   console.log(`request log written: ${(logBytes / 1024 / 1024).toFixed(1)} MiB`);
   const ok = ratio >= TARGET_RATIO && app.p99 <= TARGET_P99_MS && app.errors === 0 && bare.errors === 0;
   console.log(ok ? "PASS" : "MISS");

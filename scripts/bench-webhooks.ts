@@ -11,8 +11,11 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createApp } from "../src/app.ts";
-import { loadConfig } from "../src/config.ts";
-import { openDatabase } from "../src/db/client.ts";
+import { databaseUrl, loadConfig } from "../src/config.ts";
+import { openConfiguredDatabase, openDatabase, testSchemaName, type Db } from "../src/db/client.ts";
+import { sqlRow } from "../src/db/inspect.ts";
+import { pgAsDb } from "../src/db/pg/as-db.ts";
+import { openPostgres } from "../src/db/pg/client.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
 import { closedLoop, runBunLoad, runWrk, startChild, type LoadResult } from "./lib/load.ts";
@@ -28,7 +31,8 @@ const BODY = JSON.stringify({ n: 42, title: "bench", tags: ["a", "b"] });
 // The service as main.ts builds it (runner started), with one webhook workflow of one condition.
 async function serveApp(): Promise<void> {
   const config = loadConfig(process.env);
-  const db = openDatabase(join(config.dataDir, "commonplace.db"));
+  const db = openConfiguredDatabase(config);
+  await db.pg?.ready;
   const services = createServices({ config, db, logger: silentLogger });
   const user = await services.accounts.createUser(
     { email: "bench@example.com", password: "bench-password" },
@@ -45,7 +49,10 @@ async function serveApp(): Promise<void> {
   services.runner.start();
   const path = new URL(wf.webhook_url!).pathname;
   console.log(
-    JSON.stringify({ url: `http://127.0.0.1:${server.port}${path}`, db: join(config.dataDir, "commonplace.db") }),
+    JSON.stringify({
+      url: `http://127.0.0.1:${server.port}${path}`,
+      db: db.pg ? `pg:${db.pg.schema}` : join(config.dataDir, "commonplace.db"),
+    }),
   );
 }
 
@@ -87,20 +94,23 @@ interface LoadOptions {
 }
 
 /** Waits until the durable server has no workflow step left to run; returns the seconds it took. */
-async function drainSeconds(dbPath: string): Promise<{ seconds: number; runs: number }> {
-  const db = new Database(dbPath, { readonly: true });
+/** The app's database, named by the child: a SQLite file, or "pg:<schema>" on DATABASE_URL's server. */
+function openLocation(location: string): Db {
+  if (!location.startsWith("pg:")) return openDatabase(location, { migrate: false });
+  return pgAsDb(openPostgres(databaseUrl()!, { schema: location.slice(3), max: 1, migrate: false }));
+}
+
+async function drainSeconds(location: string): Promise<{ seconds: number; runs: number }> {
+  const db = openLocation(location);
   const started = performance.now();
   try {
+    const count = async (sql: string) => (await sqlRow<{ n: number }>(db, sql))!.n;
     const left = () =>
-      db
-        .query<{ n: number }, []>(
-          "SELECT count(*) AS n FROM jobs WHERE type IN ('workflow.step', 'workflow.runs') AND status IN ('queued', 'running')",
-        )
-        .get()!.n;
-    while (left() > 0) await Bun.sleep(50);
-    const runs = db
-      .query<{ n: number }, []>("SELECT count(*) AS n FROM workflow_runs WHERE status = 'succeeded'")
-      .get()!.n;
+      count(
+        "SELECT count(*) AS n FROM jobs WHERE type IN ('workflow.step', 'workflow.runs') AND status IN ('queued', 'running')",
+      );
+    while ((await left()) > 0) await Bun.sleep(50);
+    const runs = await count("SELECT count(*) AS n FROM workflow_runs WHERE status = 'succeeded'");
     return { seconds: (performance.now() - started) / 1000, runs };
   } finally {
     db.close();
@@ -140,13 +150,30 @@ async function main(o: LoadOptions): Promise<void> {
     bare.proc.kill();
     await bare.proc.exited;
 
-    const app = await startChild<{ url: string; db: string }>(SELF, "app", env);
+    const app = await startChild<{ url: string; db: string }>(SELF, "app", { ...env, DATABASE_URL: "" });
     children.push(app);
     await load("warm-up", app.url, { ...o, duration: 2 });
     await drainSeconds(app.db);
     const appResult = await load("POST /api/webhooks/workflows/{token}", app.url, o);
     const drain = await drainSeconds(app.db);
-    report(bareResult, appResult, drain);
+    app.proc.kill();
+    await app.proc.exited;
+    // With DATABASE_URL set, the same service on PostgreSQL (a fresh schema) beside SQLite's figures.
+    let pg: { result: Result; drain: { seconds: number; runs: number } } | undefined;
+    const pgUrl = databaseUrl();
+    if (pgUrl) {
+      const pgApp = await startChild<{ url: string; db: string }>(SELF, "app", {
+        ...env,
+        DATABASE_URL: pgUrl,
+        DATABASE_SCHEMA: testSchemaName(),
+      });
+      children.push(pgApp);
+      await load("warm-up", pgApp.url, { ...o, duration: 2 });
+      await drainSeconds(pgApp.db);
+      const result = await load("same on PostgreSQL", pgApp.url, o);
+      pg = { result, drain: await drainSeconds(pgApp.db) };
+    }
+    report(bareResult, appResult, drain, pg);
   } finally {
     for (const c of children) c.proc.kill();
     await Promise.all(children.map((c) => c.proc.exited));
@@ -154,11 +181,16 @@ async function main(o: LoadOptions): Promise<void> {
   }
 }
 
-function report(bare: Result, app: Result, drain: { seconds: number; runs: number }): void {
+function report(
+  bare: Result,
+  app: Result,
+  drain: { seconds: number; runs: number },
+  pg?: { result: Result; drain: { seconds: number; runs: number } },
+): void {
   const fmt = (n: number, d = 2) => n.toFixed(d);
   console.log("| target | accepted/s | p50 ms | p99 ms | requests | errors |");
   console.log("|---|---:|---:|---:|---:|---:|");
-  for (const r of [bare, app])
+  for (const r of pg ? [bare, app, pg.result] : [bare, app])
     console.log(`| ${r.name} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.requests} | ${r.errors} |`);
   const ratio = app.rps / bare.rps;
   console.log(`\nratio durable/bare: ${fmt(ratio * 100, 1)} % (target ≥ ${TARGET_RATIO * 100} %)`);
@@ -168,6 +200,10 @@ function report(bare: Result, app: Result, drain: { seconds: number; runs: numbe
   console.log(
     `runner drained the backlog ${fmt(drain.seconds, 1)} s after the load stopped (${drain.runs} runs succeeded in all)`,
   );
+  if (pg)
+    console.log(
+      `PostgreSQL: ${fmt(pg.result.rps, 0)} accepted/s (${fmt((pg.result.rps / app.rps) * 100, 1)} % of SQLite), p99 ${fmt(pg.result.p99)} ms; drained ${fmt(pg.drain.seconds, 1)} s after the load (${pg.drain.runs} runs); targets apply to SQLite`,
+    );
   const ok = app.rps >= TARGET_RPS && ratio >= TARGET_RATIO && app.p99 <= TARGET_P99_MS && app.errors === 0;
   console.log(ok ? "PASS" : "MISS");
   process.exitCode = ok ? 0 : 1;
