@@ -98,6 +98,14 @@ export function createJobsPgRepo(db: PgDb): JobsRepo {
       );
       return n > 0;
     },
+    async holdsLease(id, attempt) {
+      // FOR UPDATE: inside the caller's transaction the row stays locked until commit, so a claim
+      // (which skips locked rows) cannot take the job over between this check and the commit.
+      const rows = await db.query(
+        (c) => c.sql`SELECT 1 FROM jobs WHERE id = ${id} AND status = 'running' AND attempts = ${attempt} FOR UPDATE`,
+      );
+      return rows.length > 0;
+    },
     async counts(type) {
       return db.query(
         (c) => c.sql<{ status: JobStatus; n: number }[]>`

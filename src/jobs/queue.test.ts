@@ -249,3 +249,19 @@ describe("finishing", () => {
     expect((await queue.counts()).succeeded).toBe(0);
   });
 });
+
+describe("holdsLease", () => {
+  test("is true for the attempt holding the job and false once a lapsed lease was taken over", async () => {
+    const { queue, clock } = setup();
+    await queue.enqueue("things.index", { id: "a" });
+    const [first] = await queue.claim("w1", 1, 1000);
+    expect(await queue.holdsLease(first!.id, first!.attempts)).toBe(true);
+    clock.advance(1001);
+    const [again] = await queue.claim("w2", 1, 1000);
+    expect(again?.id).toBe(first!.id);
+    expect(await queue.holdsLease(first!.id, first!.attempts)).toBe(false);
+    expect(await queue.holdsLease(again!.id, again!.attempts)).toBe(true);
+    await queue.complete(again!.id);
+    expect(await queue.holdsLease(again!.id, again!.attempts)).toBe(false);
+  });
+});

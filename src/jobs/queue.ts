@@ -114,6 +114,15 @@ export function createQueue(deps: QueueDeps) {
       return repo.release(id, lock, clock.now());
     },
 
+    /**
+     * Whether `attempt` of the job still holds its lease. Called inside a transaction that records the
+     * job's result, it keeps the job from being taken over until that commit (a lease that ran out while
+     * a handler was stalled must not let two attempts both record a finished step).
+     */
+    async holdsLease(id: string, attempt: number): Promise<boolean> {
+      return repo.holdsLease(id, attempt);
+    },
+
     async extendLease(id: string, until: number, lock?: JobLock): Promise<boolean> {
       return repo.extendLease(id, lock, until, clock.now());
     },

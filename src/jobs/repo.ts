@@ -160,6 +160,17 @@ function createJobsSqliteRepo(db: Db) {
     async extendLease(id: string, lock: Lock, until: number, now: number): Promise<boolean> {
       return (await write(EXTEND, { id, ...lockParams(lock), until, now })) > 0;
     },
+    /** Whether this attempt still holds the job (inside a transaction: the writer lock keeps it so until commit). */
+    async holdsLease(id: string, attempt: number): Promise<boolean> {
+      return db.query(
+        (c) =>
+          c.sqlite
+            .query<{ one: number }, [P]>(
+              "SELECT 1 AS one FROM jobs WHERE id = $id AND status = 'running' AND attempts = $attempt",
+            )
+            .get({ id, attempt }) !== null,
+      );
+    },
     async counts(type: string | null): Promise<{ status: JobStatus; n: number }[]> {
       return db.query((c) => c.sqlite.query<{ status: JobStatus; n: number }, [P]>(COUNTS).all({ type }));
     },

@@ -24,6 +24,8 @@ export interface ExecutorDeps {
   /** The action types this engine runs (the composition root's list). */
   catalog: ActionCatalog;
   actions: Omit<ActionDeps, "startChildRun">;
+  /** Whether this attempt of the step's job still holds it (see Queue.holdsLease). */
+  holdsLease: (jobId: string, attempt: number) => Promise<boolean>;
   /** Told when a run reaches succeeded or failed (retention pruning hooks in here). */
   onFinished?: () => void;
   runEvents: RunEvents;
@@ -254,7 +256,12 @@ export function createExecutor(deps: ExecutorDeps) {
       return false;
     }
     try {
-      await db.tx(() => complete(p, step, input, log, outcome));
+      await db.tx(async () => {
+        // A lease that ran out while this request was in flight has let another attempt take the step
+        // over: its request counts, not this one's, so this result is dropped rather than recorded.
+        if (!(await deps.holdsLease(ctx.jobId, ctx.attempt))) throw new AlreadyAdvanced();
+        await complete(p, step, input, log, outcome);
+      });
     } catch (err) {
       if (err instanceof AlreadyAdvanced) return false;
       throw err;

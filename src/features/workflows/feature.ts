@@ -85,6 +85,7 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
     clock: d.clock,
     catalog,
     runEvents,
+    holdsLease: (jobId, attempt) => d.queue.holdsLease(jobId, attempt),
     // Fire and forget: pruning is hourly housekeeping, a failed enqueue only delays it.
     onFinished: () => {
       schedulePrune().catch((err: unknown) => d.logger.warn("could not queue run pruning", { error: String(err) }));
