@@ -1,6 +1,6 @@
 // SQL for the jobs table on PostgreSQL: the twin of repo.ts. Claims skip rows another claimer holds
 // (FOR UPDATE SKIP LOCKED); the hot writes are single autocommit statements; insert joins the caller's tx.
-import type { PgDb, PgSql } from "../db/pg/port.ts";
+import { type PgDb, type PgSql, pgArray } from "../db/pg/port.ts";
 import { toJob, type JobsRepo } from "./repo.ts";
 import type { JobLock, JobStatus } from "./types.ts";
 
@@ -12,7 +12,8 @@ const owned = (sql: PgSql, id: string, lock: Lock) =>
     ? sql`id = ${id} AND status = 'running' AND locked_by = ${lock.workerId} AND attempts = ${lock.attempt}`
     : sql`id = ${id} AND status = 'running'`;
 
-const ofTypes = (sql: PgSql, types: string[] | null) => (types ? sql`AND type = ANY(${types}::text[])` : sql``);
+const ofTypes = (sql: PgSql, types: string[] | null) =>
+  types ? sql`AND type = ANY(${pgArray(types)}::text[])` : sql``;
 
 export function createJobsPgRepo(db: PgDb): JobsRepo {
   const count = async (run: (sql: PgSql) => Promise<{ count: number }>): Promise<number> =>

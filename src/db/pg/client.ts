@@ -55,6 +55,8 @@ export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
     idle_timeout: opts.idleTimeout ?? 30,
     connect_timeout: 10,
     onnotice: () => {},
+    // No array-type catalog query at connect: arrays are bound as literals (pgArray), see port.ts.
+    fetch_types: false,
     connection: { search_path: schema, application_name: "commonplace" },
     // bigint (count(*), epoch milliseconds) as JS numbers: every value we store is below 2^53.
     types: {

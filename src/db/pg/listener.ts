@@ -23,7 +23,7 @@ export function acquireListener(url: string): Listener {
     // re-subscribes every channel, calling each onListen again, when that connection drops.
     // Named with the process id so an operator (or a test) can tell whose listener a backend is.
     const connection = { application_name: `commonplace-listen-${process.pid}` };
-    entry = { sql: postgres(url, { max: 1, onnotice: () => {}, connection }), users: 0 };
+    entry = { sql: postgres(url, { max: 1, onnotice: () => {}, fetch_types: false, connection }), users: 0 };
     shared.set(url, entry);
   }
   const mine = entry;

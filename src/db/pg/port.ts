@@ -36,3 +36,12 @@ export interface PgDb extends Transactor {
   readonly ready: Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * A PostgreSQL array literal of values, to bind as one text parameter and cast (`${pgArray(ids)}::text[]`).
+ * The pool does not fetch the server's array types at connect (on a catalog with many schemas that
+ * query returned every table's row type and took most of a second), so JS arrays are never bound directly.
+ */
+export function pgArray(values: readonly (string | number)[]): string {
+  return `{${values.map((v) => (typeof v === "number" ? String(v) : `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`)).join(",")}}`;
+}

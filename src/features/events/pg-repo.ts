@@ -1,5 +1,5 @@
 // SQL for the events outbox on PostgreSQL: the twin of repo.ts; claims lock rows with FOR UPDATE SKIP LOCKED.
-import type { PgDb, PgSql } from "../../db/pg/port.ts";
+import { type PgDb, type PgSql, pgArray } from "../../db/pg/port.ts";
 import type { EventRow } from "../../db/schema/index.ts";
 import type { EventsRepo } from "./repo.ts";
 
@@ -71,7 +71,7 @@ export function createEventsPgRepo(db: PgDb): EventsRepo {
       if (seqs.length === 0) return;
       await db.exec(
         (c) => c.sql`UPDATE events SET dispatch_lease_until = NULL
-          WHERE seq = ANY(${seqs}::bigint[]) AND dispatched_at IS NULL AND dispatch_lease_until = ${lease}`,
+          WHERE seq = ANY(${pgArray(seqs)}::bigint[]) AND dispatched_at IS NULL AND dispatch_lease_until = ${lease}`,
       );
     },
     async latestPendingSeq() {

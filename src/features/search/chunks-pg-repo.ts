@@ -1,6 +1,6 @@
 // SQL for chunks on PostgreSQL: the twin of chunks-repo.ts. Full text is a generated weighted
 // tsvector under GIN; ranking is FTS5's BM25 (k1 1.2, b 0.75, weights 4/2/1) computed in SQL.
-import type { PgDb, PgSql } from "../../db/pg/port.ts";
+import { type PgDb, type PgSql, pgArray } from "../../db/pg/port.ts";
 import { newId } from "../../ids.ts";
 import type { ChunkRow, ChunkScope, ChunksRepo, DocType } from "./chunks-repo.ts";
 
@@ -29,7 +29,8 @@ export function pgScopeConditions(scope: ChunkScope, p: Params): string[] {
     conds.push(`((c.doc_type = 'source' AND c.doc_id IN (SELECT source_id FROM notebook_sources WHERE notebook_id = ${nb}))
       OR (c.doc_type = 'note' AND c.doc_id IN (SELECT id FROM notes WHERE notebook_id = ${nb})))`);
   }
-  if (scope.sourceIds) conds.push(`c.doc_type = 'source' AND c.doc_id = ANY(${p.add(scope.sourceIds)}::text[])`);
+  if (scope.sourceIds)
+    conds.push(`c.doc_type = 'source' AND c.doc_id = ANY(${p.add(pgArray(scope.sourceIds))}::text[])`);
   return conds;
 }
 
@@ -113,14 +114,14 @@ export function createChunksPgRepo(db: PgDb): ChunksRepo {
       const rows = await db.query(
         (c) =>
           c.sql<Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">[]>`
-            SELECT id rowid, user_id "userId", doc_type "docType", doc_id "docId" FROM chunks WHERE id = ANY(${rowids}::bigint[])`,
+            SELECT id rowid, user_id "userId", doc_type "docType", doc_id "docId" FROM chunks WHERE id = ANY(${pgArray(rowids)}::bigint[])`,
       );
       return new Map(rows.map((r) => [r.rowid, r]));
     },
     async byRowids(rowids) {
       if (rowids.length === 0) return new Map();
       const rows = await db.query((c) =>
-        c.sql.unsafe<ChunkRow[]>(`SELECT ${COLS} FROM chunks c WHERE c.id = ANY($1::bigint[])`, [rowids]),
+        c.sql.unsafe<ChunkRow[]>(`SELECT ${COLS} FROM chunks c WHERE c.id = ANY($1::bigint[])`, [pgArray(rowids)]),
       );
       return new Map(rows.map((r) => [r.rowid, r]));
     },

@@ -1,7 +1,7 @@
 // SQL of the vector index on PostgreSQL: the twin of vectors-repo.ts. Codes live in one narrow table
 // (chunk_codes, bit varying) whose Hamming prefilter is bit_count(code # query); exact cosine
 // distances are computed here from the float32 vectors, as sqlite-vec's vec_distance_cosine does.
-import type { PgDb, PgSql } from "../../db/pg/port.ts";
+import { type PgDb, type PgSql, pgArray } from "../../db/pg/port.ts";
 import type { ChunkScope } from "./chunks-repo.ts";
 import { params, pgScopeConditions } from "./chunks-pg-repo.ts";
 import type { Distance, VectorsRepo } from "./vectors-repo.ts";
@@ -129,7 +129,7 @@ export function createVectorsPgRepo(db: PgDb): VectorsRepo {
       if (ids.length === 0) return [];
       const rows = await floats(
         "SELECT chunk_rowid rowid, embedding e FROM chunk_vectors WHERE slot = $1 AND chunk_rowid = ANY($2::bigint[])",
-        [slot, ids],
+        [slot, pgArray(ids)],
       );
       return rank(query, rows, ids.length);
     },
@@ -137,13 +137,15 @@ export function createVectorsPgRepo(db: PgDb): VectorsRepo {
       const rows = await floats(
         `SELECT v.chunk_rowid rowid, v.embedding e FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid
          WHERE v.slot = $1 AND c.user_id = $2 AND v.chunk_rowid = ANY($3::bigint[]) ${docType ? "AND c.doc_type = $4" : ""}`,
-        docType ? [slot, userId, cands, docType] : [slot, userId, cands],
+        docType ? [slot, userId, pgArray(cands), docType] : [slot, userId, pgArray(cands)],
       );
       return rank(query, rows, rows.length);
     },
     async liveChunks(userId, ids, docType) {
       const rows = await db.query(
-        (c) => c.sql<{ id: number }[]>`SELECT id FROM chunks WHERE user_id = ${userId} AND id = ANY(${ids}::bigint[])
+        (c) => c.sql<
+          { id: number }[]
+        >`SELECT id FROM chunks WHERE user_id = ${userId} AND id = ANY(${pgArray(ids)}::bigint[])
           ${docType ? c.sql`AND doc_type = ${docType}` : c.sql``}`,
       );
       return new Set(rows.map((r) => r.id));
@@ -178,7 +180,7 @@ export function createVectorsPgRepo(db: PgDb): VectorsRepo {
       return db.tx(() =>
         db.exec(async (c) => {
           const current = await c.sql<{ id: number; chunkId: string }[]>`
-            SELECT id, chunk_id "chunkId" FROM chunks WHERE id = ANY(${rows.map((r) => r.rowid)}::bigint[])`;
+            SELECT id, chunk_id "chunkId" FROM chunks WHERE id = ANY(${pgArray(rows.map((r) => r.rowid))}::bigint[])`;
           const now = new Map(current.map((r) => [r.id, r.chunkId]));
           const kept = rows.filter(
             (r) => now.has(r.rowid) && (r.chunkId === undefined || now.get(r.rowid) === r.chunkId),
@@ -193,7 +195,7 @@ export function createVectorsPgRepo(db: PgDb): VectorsRepo {
         (c) => c.sql<{ id: string; total: number; done: number }[]>`
           SELECT c.doc_id id, count(*) total, count(v.chunk_rowid) done FROM chunks c
           LEFT JOIN chunk_vectors v ON v.chunk_rowid = c.id AND v.slot = ${slot}
-          WHERE c.doc_type = ${docType} AND c.doc_id = ANY(${ids}::text[]) GROUP BY c.doc_id`,
+          WHERE c.doc_type = ${docType} AND c.doc_id = ANY(${pgArray(ids)}::text[]) GROUP BY c.doc_id`,
       );
     },
     async missing<T>(slot: number, limit: number, doc?: { type: string; id: string }): Promise<T[]> {

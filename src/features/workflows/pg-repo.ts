@@ -1,6 +1,6 @@
 // SQL for workflow definitions on PostgreSQL: the twin of repo.ts, same methods and results.
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
-import type { PgDb } from "../../db/pg/port.ts";
+import { type PgDb, pgArray } from "../../db/pg/port.ts";
 import { workflows } from "../../db/pg/schema/index.ts";
 import type { WorkflowRow } from "../../db/schema/index.ts";
 import type { WorkflowsRepo } from "./repo.ts";
@@ -72,7 +72,7 @@ export function createWorkflowsPgRepo(db: PgDb): WorkflowsRepo {
       if (tokenIds.length === 0) return out;
       const rows = await db.query(
         (c) => c.sql<{ id: string; token_id: string }[]>`SELECT id, token_id FROM workflows
-          WHERE token_id = ANY(${tokenIds}::text[]) ORDER BY id`,
+          WHERE token_id = ANY(${pgArray(tokenIds)}::text[]) ORDER BY id`,
       );
       for (const r of rows) out.get(r.token_id)?.push(r.id);
       return out;
