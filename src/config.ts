@@ -236,6 +236,8 @@ export function loadConfig(env: Env = process.env) {
       connectTimeoutMs: int(env, "FETCH_CONNECT_TIMEOUT_MS", 5_000, 100, 600_000),
     },
     jobs: {
+      /** false: this process serves HTTP only and leaves jobs to the processes that run them (scale-out). */
+      run: bool(env, "JOB_RUNNER", true),
       concurrency: int(env, "JOB_CONCURRENCY", 4, 1, 256),
       leaseMs: int(env, "JOB_LEASE_MS", 60_000, 1_000, 3_600_000),
       pollMs: int(env, "JOB_POLL_MS", 500, 10, 60_000),

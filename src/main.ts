@@ -33,7 +33,7 @@ async function start() {
   // Every process runs this at start-up; on PostgreSQL they take turns (a re-embedding is queued once,
   // under an idempotency key, and code tables are prepared by one process at a time).
   await exclusively(db, "vectors:ensure-current", () => services.indexer.ensureCurrent());
-  services.runner.start();
+  if (config.jobs.run) services.runner.start();
   await services.feedScheduler.start();
   void services.accounts.warmUp();
   services.logger.info("listening", {

@@ -18,6 +18,12 @@ export function cacheChannel(schema: string): string {
   return `cache_${new Bun.CryptoHasher("sha256").update(schema).digest("hex").slice(0, 40)}`;
 }
 
+/**
+ * Sent on the same channel when an event is recorded: it evicts nothing but moves the generation, which
+ * live hubs poll, so streams open on one process see events another process committed.
+ */
+export const EVENT_RECORDED = "event:";
+
 /** Parses "topic:id"; anything else is ignored (a newer version's topic, a hand-sent NOTIFY). */
 function parse(payload: string): CacheChange | undefined {
   const i = payload.indexOf(":");
@@ -48,6 +54,10 @@ export function createPgChangeWatch(
   const listening = pg.listen(
     channel,
     (payload) => {
+      if (payload === EVENT_RECORDED) {
+        generation++;
+        return;
+      }
       const c = parse(payload);
       if (c) emit(c);
     },

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testConfig } from "../../config.ts";
-import { openDatabase, openTestDatabase } from "../../db/client.ts";
+import { openTestDatabase } from "../../db/client.ts";
+import { openSharedDatabase, sharedTestDatabase } from "../../jobs/testing.ts";
 import { sqlRows } from "../../db/inspect.ts";
 import { newId } from "../../ids.ts";
 import { silentLogger } from "../../log.ts";
@@ -70,10 +71,11 @@ describe("live hub", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test("an event committed by another connection (another process) reaches open streams", async () => {
-    const file = join(dir, "two.db");
+    // One SQLite file opened twice, or one PostgreSQL schema through two pools: two processes.
+    const shared = sharedTestDatabase();
     const config = testConfig({ DATA_DIR: dir });
-    const server = createServices({ config, db: openDatabase(file), logger: silentLogger });
-    const other = createServices({ config, db: openDatabase(file), logger: silentLogger });
+    const server = createServices({ config, db: openSharedDatabase(shared.location), logger: silentLogger });
+    const other = createServices({ config, db: openSharedDatabase(shared.location), logger: silentLogger });
     const user = await insertUser(server);
     const c = collector();
     await server.live.hub.subscribe(user, c.sink);
@@ -86,5 +88,6 @@ describe("live hub", () => {
     other.live.hub.close();
     server.db.close();
     other.db.close();
+    shared.cleanup();
   }, 30_000);
 });

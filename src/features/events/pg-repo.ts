@@ -1,6 +1,7 @@
 // SQL for the events outbox on PostgreSQL: the twin of repo.ts; claims lock rows with FOR UPDATE SKIP LOCKED.
 import { type PgDb, type PgSql, pgArray } from "../../db/pg/port.ts";
 import type { EventRow } from "../../db/schema/index.ts";
+import { cacheChannel, EVENT_RECORDED } from "../../db/pg/change-watch.ts";
 import type { EventsRepo } from "./repo.ts";
 
 // Quoted aliases: PostgreSQL folds unquoted names to lower case.
@@ -9,6 +10,7 @@ const cols = (sql: PgSql) =>
     dispatched_at AS "dispatchedAt", dispatch_lease_until AS "dispatchLeaseUntil"`;
 
 export function createEventsPgRepo(db: PgDb): EventsRepo {
+  const eventsChannel = cacheChannel(db.schema);
   const rows = (fn: (sql: PgSql) => Promise<unknown>): Promise<EventRow[]> =>
     db.query(async (c) => (await fn(c.sql)) as EventRow[]);
 
@@ -20,6 +22,8 @@ export function createEventsPgRepo(db: PgDb): EventsRepo {
           VALUES (${row.id}, ${row.userId}, ${row.type}, ${row.occurredAt}, ${row.data}, ${row.previous},
             ${row.depth}, ${row.dispatchedAt})
           RETURNING seq`;
+        // Other processes' live hubs learn of it at COMMIT (their streams read what is new).
+        await c.sql`SELECT pg_notify(${eventsChannel}, ${EVENT_RECORDED})`;
         return r!.seq;
       });
     },
