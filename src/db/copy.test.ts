@@ -251,14 +251,10 @@ describe.skipIf(!url)("db:copy to PostgreSQL", () => {
   test("a second copy into the same schema at the same time is refused", async () => {
     const pg = target();
     await pg.ready;
-    const holder = await pg.sql.reserve();
-    try {
+    await pg.session(async (holder) => {
       await holder`SELECT pg_advisory_lock(hashtext(${`commonplace:db-copy:${pg.schema}`}))`;
       await expect(copyToPostgres({ source: source.sqlite, target: pg })).rejects.toThrow(/another db:copy/);
-    } finally {
-      await holder`SELECT pg_advisory_unlock_all()`;
-      holder.release();
-    }
+    });
   }, 60_000);
 
   test("the CLI never prints the password, prints the counts, exits 1 on a mismatch and 2 when refused", async () => {

@@ -239,8 +239,7 @@ export async function copyToPostgres(opts: CopyOptions): Promise<CopyResult> {
   await target.ready;
   const sql = target.sql;
   // A session lock on a connection of its own: one copy per schema at a time; released if we die.
-  const lockConn = await sql.reserve();
-  try {
+  return target.session(async (lockConn) => {
     const [got] = await lockConn`SELECT pg_try_advisory_lock(hashtext(${LOCK + target.schema})) AS ok`;
     if (!got?.ok) throw new CopyRefused(`another db:copy into schema "${target.schema}" is running`);
     try {
@@ -281,7 +280,5 @@ export async function copyToPostgres(opts: CopyOptions): Promise<CopyResult> {
     } finally {
       await lockConn`SELECT pg_advisory_unlock(hashtext(${LOCK + target.schema}))`;
     }
-  } finally {
-    lockConn.release();
-  }
+  });
 }

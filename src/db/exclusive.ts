@@ -12,15 +12,12 @@ export async function exclusively<T>(db: Db, name: string, fn: () => Promise<T>)
   if (!pg) return fn();
   await pg.ready;
   const key = `commonplace:${pg.schema}:${name}`;
-  const conn = await pg.sql.reserve();
-  try {
+  return pg.session(async (conn) => {
     await conn`SELECT pg_advisory_lock(hashtext(${key}))`;
     try {
       return await fn();
     } finally {
       await conn`SELECT pg_advisory_unlock(hashtext(${key}))`;
     }
-  } finally {
-    conn.release();
-  }
+  });
 }

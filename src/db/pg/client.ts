@@ -50,8 +50,8 @@ function runCallbacks(fns: (() => void)[], onError: (err: unknown) => void): voi
 
 export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
   const schema = opts.schema ?? "public";
-  const sql = postgres(url, {
-    max: opts.max ?? 10,
+  const options = (max: number): postgres.Options<Record<string, postgres.PostgresType>> => ({
+    max,
     idle_timeout: opts.idleTimeout ?? 30,
     connect_timeout: 10,
     onnotice: () => {},
@@ -68,6 +68,7 @@ export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
       },
     },
   });
+  const sql = postgres(url, options(opts.max ?? 10));
   const pool: PgConn = { sql, orm: drizzle({ client: sql }) };
   const als = new AsyncLocalStorage<TxContext>();
   const maxAttempts = opts.maxAttempts ?? 8;
@@ -155,6 +156,15 @@ export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
       else {
         await ready;
         await sql.notify(channel, payload);
+      }
+    },
+    async session(fn) {
+      await ready;
+      const own = postgres(url, options(1));
+      try {
+        return await fn(own);
+      } finally {
+        await own.end({ timeout: 5 });
       }
     },
     async listen(channel, fn, onListen): Promise<void> {

@@ -28,6 +28,12 @@ export interface PgDb extends Transactor {
    * the gap are lost, so a cache must be flushed there.
    */
   listen(channel: string, fn: (payload: string) => void, onListen?: () => void): Promise<void>;
+  /**
+   * Runs fn on a connection of its own (not from the pool), closed afterwards: for session-level state
+   * such as advisory locks held while fn's caller uses the pool. (The pool's reserve() never resolves on
+   * a fresh connection when array types are not fetched, so this replaces it.)
+   */
+  session<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T>;
   /** The pool, for src/db and tests (schema checks, row inspection). */
   readonly sql: postgres.Sql;
   /** The schema every table lives in (search_path of each connection). */
