@@ -39,7 +39,8 @@ function createMutex() {
   };
 }
 
-function runCallbacks(fns: (() => void)[], onError: (err: unknown) => void): void {
+/** Runs after-commit callbacks (either engine): one that throws is reported, the rest still run. */
+export function runCallbacks(fns: (() => void)[], onError: (err: unknown) => void): void {
   for (const fn of fns) {
     try {
       fn();

@@ -4,6 +4,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { acquireListener, type Listener } from "./listener.ts";
+import { runCallbacks } from "../sqlite-tx.ts";
 import { migratePg } from "./migrate.ts";
 import type { PgConn, PgDb } from "./port.ts";
 
@@ -38,15 +39,6 @@ export function isRetryable(err: unknown): boolean {
   return false;
 }
 
-function runCallbacks(fns: (() => void)[], onError: (err: unknown) => void): void {
-  for (const fn of fns) {
-    try {
-      fn();
-    } catch (err) {
-      onError(err);
-    }
-  }
-}
 
 export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
   const schema = opts.schema ?? "public";
