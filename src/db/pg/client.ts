@@ -39,7 +39,6 @@ export function isRetryable(err: unknown): boolean {
   return false;
 }
 
-
 export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
   const schema = opts.schema ?? "public";
   const options = (max: number): postgres.Options<Record<string, postgres.PostgresType>> => ({
