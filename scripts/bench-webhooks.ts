@@ -12,10 +12,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createApp } from "../src/app.ts";
 import { databaseUrl, loadConfig } from "../src/config.ts";
-import { openConfiguredDatabase, openDatabase, testSchemaName, type Db } from "../src/db/client.ts";
+import { openConfiguredDatabase, testSchemaName } from "../src/db/client.ts";
 import { sqlRow } from "../src/db/inspect.ts";
-import { pgAsDb } from "../src/db/pg/as-db.ts";
-import { openPostgres } from "../src/db/pg/client.ts";
+import { openSharedDatabase } from "../src/jobs/testing.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
 import { closedLoop, runBunLoad, runWrk, startChild, type LoadResult } from "./lib/load.ts";
@@ -94,14 +93,9 @@ interface LoadOptions {
 }
 
 /** Waits until the durable server has no workflow step left to run; returns the seconds it took. */
-/** The app's database, named by the child: a SQLite file, or "pg:<schema>" on DATABASE_URL's server. */
-function openLocation(location: string): Db {
-  if (!location.startsWith("pg:")) return openDatabase(location, { migrate: false });
-  return pgAsDb(openPostgres(databaseUrl()!, { schema: location.slice(3), max: 1, migrate: false }));
-}
-
 async function drainSeconds(location: string): Promise<{ seconds: number; runs: number }> {
-  const db = openLocation(location);
+  // The child names its database: a SQLite file, or "pg:<schema>" on DATABASE_URL's server.
+  const db = openSharedDatabase(location);
   const started = performance.now();
   try {
     const count = async (sql: string) => (await sqlRow<{ n: number }>(db, sql))!.n;

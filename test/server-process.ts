@@ -4,10 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { databaseUrl } from "../src/config.ts";
-import { openDatabase } from "../src/db/client.ts";
-import { pgAsDb } from "../src/db/pg/as-db.ts";
-import { openPostgres } from "../src/db/pg/client.ts";
 import type { Db } from "../src/db/port.ts";
+import { openSharedDatabase } from "../src/jobs/testing.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
 
@@ -40,9 +38,9 @@ export function childEnv(vars: Record<string, string>): Record<string, string> {
 
 /** The database a child started by childEnv with this DATA_DIR uses, for a test to seed or inspect rows. */
 export function openChildDatabase(dataDir: string): Db {
-  const url = databaseUrl();
-  if (url) return pgAsDb(openPostgres(url, { schema: schemaForDataDir(dataDir), max: 2, idleTimeout: 2 }));
-  return openDatabase(join(dataDir, "commonplace.db"));
+  return openSharedDatabase(databaseUrl() ? `pg:${schemaForDataDir(dataDir)}` : join(dataDir, "commonplace.db"), {
+    poolSize: 2,
+  });
 }
 
 export interface ServerProcess {

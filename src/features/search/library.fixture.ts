@@ -3,11 +3,10 @@
 import { expect } from "bun:test";
 import { call, type TestContext } from "../../../test/helpers.ts";
 import { databaseUrl } from "../../config.ts";
-import { openDatabase, testSchemaName } from "../../db/client.ts";
+import { testSchemaName } from "../../db/client.ts";
 import { sqlRow } from "../../db/inspect.ts";
-import { pgAsDb } from "../../db/pg/as-db.ts";
-import { openPostgres } from "../../db/pg/client.ts";
 import type { Db } from "../../db/port.ts";
+import { openSharedDatabase } from "../../jobs/testing.ts";
 
 export const TEXTS = {
   bread: `# Baking sourdough bread
@@ -138,8 +137,6 @@ export const MODES = ["text", "vector", "hybrid"] as const;
 
 /** Opens one database again and again (a restart): the SQLite file, or one schema on PostgreSQL. */
 export function reopenable(file: string): () => Db {
-  const url = databaseUrl();
-  if (!url) return () => openDatabase(file);
-  const schema = testSchemaName();
-  return () => pgAsDb(openPostgres(url, { schema, max: 4, idleTimeout: 2 }));
+  const location = databaseUrl() ? `pg:${testSchemaName()}` : file;
+  return () => openSharedDatabase(location);
 }
