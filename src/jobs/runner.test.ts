@@ -44,6 +44,50 @@ describe("drain", () => {
     expect(await runner.drain()).toEqual({ ran: 0, succeeded: 0, retried: 0, failed: 0 });
   });
 
+  test("a job that ends while a claim is awaited still has the work it enqueued run", async () => {
+    // The claim after "a" ends starts before "b" enqueues "c" and returns after "b" has ended, so by
+    // then nothing is running and that claim could not have seen "c" (PostgreSQL under load did this).
+    const { queue: real } = setup();
+    let claims = 0;
+    let openB!: () => void;
+    const bMayRun = new Promise<void>((r) => (openB = r));
+    let bDone!: () => void;
+    const bEnded = new Promise<void>((r) => (bDone = r));
+    let bId = "";
+    const queue = {
+      ...real,
+      async claim(...args: Parameters<typeof real.claim>) {
+        const got = await real.claim(...args);
+        if (++claims === 2) {
+          openB();
+          await bEnded;
+          await new Promise((r) => setTimeout(r, 0)); // lets the runner forget "b" (its finally)
+        }
+        return got;
+      },
+      async complete(...args: Parameters<typeof real.complete>) {
+        const ok = await real.complete(...args);
+        if (args[0] === bId) bDone();
+        return ok;
+      },
+    };
+    const runner = createRunner({ queue, concurrency: 3, leaseMs: 60_000 });
+    const ran: string[] = [];
+    runner.register("a", { handle: async () => void ran.push("a") });
+    runner.register("b", {
+      async handle() {
+        await bMayRun;
+        await real.enqueue("c", null);
+        ran.push("b");
+      },
+    });
+    runner.register("c", { handle: async () => void ran.push("c") });
+    await real.enqueue("a", null);
+    bId = (await real.enqueue("b", null)).id;
+    expect(await runner.drain()).toMatchObject({ ran: 3, succeeded: 3 });
+    expect(ran).toEqual(["a", "b", "c"]);
+  });
+
   test("passes the context and leaves jobs of unregistered types alone", async () => {
     const { queue, runner } = setup();
     let ctx: JobContext | undefined;

@@ -48,6 +48,7 @@ export function createRunner(deps: RunnerDeps) {
   const workerId = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
   const handlers = new Map<string, JobHandler>(Object.entries(deps.handlers ?? {}));
   const inFlight = new Set<Execution>();
+  let finished = 0; // executions ended so far: drain() compares it across a claim
   const execDeps = { queue, clock, logger, leaseMs };
 
   let running = false;
@@ -118,6 +119,7 @@ export function createRunner(deps: RunnerDeps) {
       })
       .finally(() => {
         inFlight.delete(exec);
+        finished++;
         if (running) wake();
       });
     return exec.done;
@@ -217,9 +219,16 @@ export function createRunner(deps: RunnerDeps) {
     });
     try {
       for (;;) {
-        outcomes.push(...(await fill()));
-        if (inFlight.size === 0) break;
-        await Promise.race([expired, ...[...inFlight].map((e) => e.done)]);
+        const before = finished;
+        const started = await fill();
+        outcomes.push(...started);
+        if (inFlight.size === 0) {
+          // Done only if that claim began after the last job ended: a job that ended while the claim
+          // was awaited may have enqueued work the claim's snapshot could not see.
+          if (started.length === 0 && finished === before) break;
+        } else {
+          await Promise.race([expired, ...[...inFlight].map((e) => e.done)]);
+        }
         if (timedOut || performance.now() > end) throw drainTimeout(timeoutMs);
       }
     } finally {
