@@ -51,6 +51,7 @@ import { createWebhooksFeature, DEDUPE_WINDOW_MS } from "./features/webhooks/fea
 import { createWebhooksRepo } from "./features/webhooks/repo.ts";
 import { createWebhookTokensService } from "./features/webhooks/service.ts";
 import { coreActions } from "./features/workflows/actions/catalog.ts";
+import type { ActionModule } from "./features/workflows/actions/types.ts";
 import { createWorkflowsFeature } from "./features/workflows/feature.ts";
 import { createWorkflowsRepo } from "./features/workflows/repo.ts";
 
@@ -67,6 +68,8 @@ export interface CoreDeps {
   listeners?: Listeners;
   /** A blob store to use instead of the one config chooses. */
   blobs?: BlobStore;
+  /** Extra workflow actions (tests standing in for a failing dependency), after the built-in ones. */
+  actions?: readonly ActionModule[];
 }
 
 /** Jobs of links saved by hand: an import's slices wait for them (at most IMPORT_YIELD_MAX_MS each). */
@@ -229,7 +232,7 @@ export function createServices(deps: CoreDeps) {
     notebooks: notebooks.service,
     safeFetch,
     tokens: { existingIds: (a, ids) => webhookTokens.existingIds(a, ids), create: (a) => webhookTokens.create(a) },
-    actions: [...coreActions, watchFeed, sendEmail, createPodcast],
+    actions: [...coreActions, watchFeed, sendEmail, createPodcast, ...(deps.actions ?? [])],
     pruneDeliveries: (now) => webhooksRepo.pruneDeliveries(now - DEDUPE_WINDOW_MS),
     actionDeps: { feeds: feeds.service, mail: mail.service, podcasts: podcasts.service },
   });

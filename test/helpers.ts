@@ -9,6 +9,7 @@ import { createServices } from "../src/services.ts";
 import { createExtractor, type Extractor } from "../src/features/sources/extract/pool.ts";
 import type { Clock } from "../src/time.ts";
 import type { Listeners } from "../src/features/feature.ts";
+import type { ActionModule } from "../src/features/workflows/actions/types.ts";
 
 let fastHash: string | undefined;
 let sharedExtractor: Extractor | undefined;
@@ -26,7 +27,7 @@ function extractorFor(env: Record<string, string>, config: ReturnType<typeof tes
 
 export function createTestContext(
   env: Record<string, string> = {},
-  opts: { clock?: Clock; extractor?: Extractor; listeners?: Listeners } = {},
+  opts: { clock?: Clock; extractor?: Extractor; listeners?: Listeners; actions?: readonly ActionModule[] } = {},
 ) {
   const config = testConfig(env);
   const db = openTestDatabase();
@@ -38,6 +39,7 @@ export function createTestContext(
     clock: opts.clock,
     extractor,
     listeners: opts.listeners,
+    actions: opts.actions,
   });
   const app = createApp(services);
   return { config, db, services, app, queue: services.queue, runner: services.runner };

@@ -24,7 +24,9 @@ const env = {
   ALLOW_PRIVATE_NETWORK: "true",
   WEBHOOK_RATE_LIMIT_PER_MINUTE: "1000000",
   RATE_LIMIT_PER_MINUTE: "1000000",
-  JOB_LEASE_MS: "1000",
+  // Short, so a killed server's jobs come back soon; not so short that a starved (but live) server
+  // loses leases again and again — a run once failed that way on a loaded PostgreSQL test machine.
+  JOB_LEASE_MS: "2500",
   JOB_POLL_MS: "50",
   JOB_CONCURRENCY: "8",
 };
@@ -150,6 +152,13 @@ test("kill -9 while webhooks arrive: every accepted delivery runs to success, fi
     `SELECT status, count(*) AS n FROM workflow_runs WHERE id IN (${ids}) GROUP BY status`,
     ...accepted,
   );
+  const unfinished = await sqlRows<{ id: string; status: string; error: string | null }>(
+    db,
+    `SELECT id, status, error FROM workflow_runs WHERE status <> 'succeeded' AND id IN (${ids})`,
+    ...accepted,
+  );
+  // The runs' own errors, so a failure here says why rather than only how many.
+  expect(unfinished).toEqual([]);
   expect(statuses).toEqual([{ status: "succeeded", n: accepted.length }]);
 
   const steps = await sqlRows<{ run_id: string; action_id: string; finished_at: string }>(

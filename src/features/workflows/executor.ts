@@ -1,5 +1,6 @@
 // Executes runs: render a step, run it, then commit its outcome with the run's cursor (and the next job) at once.
 import type { Transactor } from "../../db/port.ts";
+import { isTransientDbError } from "../../db/transient.ts";
 import { newId } from "../../ids.ts";
 import { defaultBackoff, RetryLaterError } from "../../jobs/retry.ts";
 import type { JobContext } from "../../jobs/types.ts";
@@ -287,6 +288,9 @@ export function createExecutor(deps: ExecutorDeps) {
       });
     } catch (err) {
       if (err instanceof AlreadyAdvanced) return false;
+      // The database's passing trouble (a serialisation failure its retries did not get past, a lost
+      // connection) is not the step's fault: the job runs again later, from this same step.
+      if (isTransientDbError(err)) throw err;
       await fail(p, false, asFailure(err), input, log, ctx);
       return false;
     }

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { fakeClock } from "../../jobs/testing.ts";
+import { Type as T } from "@sinclair/typebox";
+import type { ActionModule } from "./actions/types.ts";
 import { startTestServer, type TestServer } from "../../net/test-server.ts";
 import { createWorkflow, fire, getRun, runToEnd, webhookWorkflow } from "./testing.ts";
 
@@ -233,6 +235,44 @@ describe("resuming", () => {
     const run = await runToEnd(ctx, a.key, runs[0]!);
     expect(run.status).toBe("succeeded");
     expect(rx.seen.map((s) => s.headers["idempotency-key"])).toEqual([`${runs[0]}:one`, `${runs[0]}:two`]);
+  });
+
+  test("a database error that may pass (serialisation failure, lost connection) retries the step's job; the run goes on", async () => {
+    const clock = fakeClock(Date.now());
+    let calls = 0;
+    // Stands in for a database whose transaction retries ran out: what db.tx throws then (SQLSTATE 40001).
+    const busy: ActionModule = {
+      type: "busy_database",
+      schema: T.Object({ id: T.String(), type: T.Literal("busy_database") }),
+      available: true,
+      mode: "transaction",
+      run() {
+        if (++calls === 1)
+          throw Object.assign(new Error("could not serialize access due to read/write dependencies"), {
+            code: "40001",
+          });
+        return { output: { calls } };
+      },
+    };
+    const ctx = createTestContext({}, { clock, actions: [busy] });
+    const a = await userWithKey(ctx);
+    const wf = await webhookWorkflow(ctx, a.key, [
+      { id: "tx", type: "busy_database" },
+      { id: "nb", type: "create_notebook", name: "after" },
+    ]);
+    const { runs } = await fire(ctx, wf.path);
+    const first = await runToEnd(ctx, a.key, runs[0]!);
+    expect(first.status).toBe("queued"); // the step's commit rolled back: nothing recorded, nothing failed
+    expect(first.steps).toEqual([]);
+    clock.advance(60_000); // past the job's backoff
+    const run = await runToEnd(ctx, a.key, runs[0]!);
+    expect(run.status).toBe("succeeded");
+    expect(run.steps.map((s) => [s.action_id, s.status])).toEqual([
+      ["tx", "succeeded"],
+      ["nb", "succeeded"],
+    ]);
+    expect(calls).toBe(2);
+    expect(await notebooks(ctx, a.userId)).toEqual(["after"]);
   });
 
   test("running a finished step's job again changes nothing", async () => {
