@@ -11,7 +11,7 @@ export function pgAsDb(pg: PgDb): Db {
   return {
     engine: "postgres",
     pg,
-    tx: (fn) => pg.tx(fn),
+    tx: (fn, opts) => pg.tx(fn, opts),
     afterCommit: (fn) => pg.afterCommit(fn),
     query<T>(_fn: (c: Conn) => T): Promise<T> {
       return Promise.reject(new Error("Db.query with a SQLite connection on PostgreSQL: use the repository's pg twin"));

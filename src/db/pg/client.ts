@@ -7,6 +7,7 @@ import { acquireListener, type Listener } from "./listener.ts";
 import { runCallbacks } from "../sqlite-tx.ts";
 import { migratePg } from "./migrate.ts";
 import type { PgConn, PgDb } from "./port.ts";
+import type { TxOptions } from "../port.ts";
 
 export interface PgOptions {
   /** Every table lives here (each connection's search_path); created if missing. */
@@ -94,7 +95,7 @@ export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
     return fn(pool);
   }
 
-  async function tx<T>(fn: () => Promise<T> | T): Promise<T> {
+  async function tx<T>(fn: () => Promise<T> | T, opts: TxOptions = {}): Promise<T> {
     const outer = current();
     if (outer) {
       // Nested: a savepoint on the same connection; its wake-ups go if it rolls back.
@@ -111,7 +112,8 @@ export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
     for (let attempt = 1; ; attempt++) {
       const ctx: TxContext = { conn: pool, active: true, afterCommit: [] };
       try {
-        const result = (await sql.begin("isolation level serializable", async (tsql) => {
+        const level = opts.isolation === "read committed" ? "read committed" : "serializable";
+        const result = (await sql.begin(`isolation level ${level}`, async (tsql) => {
           ctx.conn = txConn(tsql);
           try {
             return await als.run(ctx, fn);

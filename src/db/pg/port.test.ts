@@ -1,5 +1,6 @@
 // The PostgreSQL port against a real server (runs when DATABASE_URL names one): migrations once under
-// concurrent starts, SERIALIZABLE retry, savepoints, after-commit callbacks and NOTIFY at commit.
+// concurrent starts, SERIALIZABLE retry (READ COMMITTED on request), savepoints, after-commit callbacks
+// and NOTIFY at commit.
 import { afterAll, describe, expect, test } from "bun:test";
 import { pgMigrations } from "../../../db/migrations/pg/index.ts";
 import { databaseUrl } from "../../config.ts";
@@ -53,6 +54,14 @@ describe.skipIf(!url)("PostgreSQL port", () => {
     );
     const [row] = await db.query((c) => c.sql<{ n: number }[]>`SELECT n FROM counter WHERE id = 1`);
     expect(row!.n).toBe(12);
+  });
+
+  test("transactions are SERIALIZABLE unless asked for READ COMMITTED; a nested one keeps its outer level", async () => {
+    const db = open();
+    const level = () => db.query(async (c) => (await c.sql<{ l: string }[]>`SELECT current_setting('transaction_isolation') AS l`)[0]!.l);
+    expect(await db.tx(level)).toBe("serializable");
+    expect(await db.tx(level, { isolation: "read committed" })).toBe("read committed");
+    expect(await db.tx(() => db.tx(level, { isolation: "read committed" }))).toBe("serializable");
   });
 
   test("a nested transaction that throws rolls back alone, taking its after-commit callbacks", async () => {

@@ -66,6 +66,13 @@ export function createDeliveries(deps: DeliveryDeps) {
     return { delivery_id: id, runs, replayed: false };
   }
 
+  // READ COMMITTED on PostgreSQL: every race of an intake is closed by a constraint, not by read
+  // tracking. A repeated dedupe key meets the unique index (insertDelivery turns it into a retry that
+  // answers as a replay), runs and jobs are fresh rows, and a run is created from its workflow in one
+  // INSERT … SELECT. Under SERIALIZABLE, concurrent intakes reading and inserting the same index pages
+  // failed each other and retried most of the time (see docs/scaling.md).
+  const INTAKE = { isolation: "read committed" } as const;
+
   // Group commit: requests that arrive together share one transaction, so the cost of a commit is
   // paid once per batch. Every caller still hears back only after that commit.
   type Run = (listeners?: (tokenId: string) => Promise<string[]>, started?: string[]) => Promise<Accepted>;
@@ -92,12 +99,12 @@ export function createDeliveries(deps: DeliveryDeps) {
         for (const item of items) out.push(await item.run(listeners, started));
         await deps.startJob(started);
         return out;
-      });
+      }, INTAKE);
     } catch {
       // One bad item must not fail the others: fall back to one transaction each.
       for (const item of items) {
         try {
-          item.resolve(await db.tx(() => item.run()));
+          item.resolve(await db.tx(() => item.run(), INTAKE));
         } catch (error) {
           item.reject(error);
         }
