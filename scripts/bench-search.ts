@@ -4,6 +4,11 @@
 //
 //   bun run bench:search [--sources 10000] [--queries 1000] [--db file.db] [--seed 42] [--cache-mb 64]
 //
+// With DATABASE_URL set to PostgreSQL, the built library is also copied into a fresh schema there
+// (db:copy) and the same queries are measured on it, twice: with the owner's binary codes held in
+// memory (the default) and with VECTOR_MEMORY_MB=0, so vector candidates come from PostgreSQL's
+// chunk_codes table (bit_count prefilter, exact re-rank). The schema is dropped afterwards.
+//
 // The corpus is built in a child process (its memory is not the query phase's); --db keeps the
 // built file and reuses it on the next run. Text comes from a pseudo-word vocabulary: a Zipfian
 // background plus per-topic words, so BM25 has rare and common terms and vectors have neighbours.
@@ -13,8 +18,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createApp } from "../src/app.ts";
-import { loadConfig } from "../src/config.ts";
-import { openDatabase } from "../src/db/client.ts";
+import { databaseUrl, loadConfig } from "../src/config.ts";
+import { openDatabase, testSchemaName } from "../src/db/client.ts";
+import { copyToPostgres } from "../src/db/copy.ts";
+import { pgAsDb } from "../src/db/pg/as-db.ts";
+import { openPostgres } from "../src/db/pg/client.ts";
+import type { Db } from "../src/db/port.ts";
 import { newId } from "../src/ids.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices, type Services } from "../src/services.ts";
@@ -162,15 +171,16 @@ function makeDocument(lang: Language, rnd: () => number, chunksWanted: number) {
   return { title, markdown: parts.join("\n\n"), query: query.join(" ") };
 }
 
-function openServices(dbPath: string, dataDir: string) {
+function openServices(dbPath: string | Db, dataDir: string, env: Record<string, string> = {}) {
   const config = loadConfig({
     EMBEDDER: process.env.EMBEDDER ?? "hashed",
     DATA_DIR: dataDir,
     LOG_LEVEL: "silent",
     RATE_LIMIT_PER_MINUTE: "1000000",
     DEFAULT_MONTHLY_CREDITS: "1000000",
+    ...env,
   });
-  const db = openDatabase(dbPath);
+  const db = typeof dbPath === "string" ? openDatabase(dbPath) : dbPath;
   return createServices({ config, db, logger: silentLogger });
 }
 
@@ -263,15 +273,25 @@ async function timeAll(queries: string[], run: (q: string) => Promise<unknown> |
   return percentiles(ms);
 }
 
-async function measure(s: Services, queries: string[]) {
-  const { sqlite } = s.db;
-  const meta = sqlite.query<{ user_id: string }, []>("SELECT user_id FROM bench_meta").get()!;
-  const actor = systemActor(meta.user_id, "bench");
-  const chunks = sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
-  const docs = sqlite.query<{ n: number }, []>("SELECT count(*) n FROM sources").get()!.n;
-  console.log(`${docs} sources, ${chunks} chunks, ${queries.length} queries per mode\n`);
-  console.log("service level (ms)      p50      p95      p99   target p95");
-  const results: Record<string, { p50: number; p95: number; p99: number }> = {};
+type Percentiles = { p50: number; p95: number; p99: number };
+
+const benchUser = (ref: Services) =>
+  ref.db.sqlite.query<{ user_id: string }, []>("SELECT user_id FROM bench_meta").get()!.user_id;
+
+/** Exact cosine KNN over the float32 copy in the SQLite library: the floor and the truth for recall. */
+function exactKnn(ref: Services) {
+  const knnFloat = ref.db.sqlite.query<{ rowid: number }, [Uint8Array]>(
+    `SELECT rowid FROM ${FLOAT_TABLE} WHERE embedding MATCH ? AND k = 10`,
+  );
+  const asBlob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  return async (q: string) => knnFloat.all(asBlob((await ref.ai.embedder.embed([q], "query"))[0]!)).map((r) => r.rowid);
+}
+
+/** p50/p95/p99 of each mode on `s`, and recall@10 of its vector mode against exact KNN (from `ref`). */
+async function measureModes(s: Services, ref: Services, queries: string[], label: string) {
+  const actor = systemActor(benchUser(ref), "bench");
+  console.log(`\n${label}\nservice level (ms)      p50      p95      p99   target p95`);
+  const results: Record<string, Percentiles> = {};
   for (const mode of ["text", "vector", "hybrid"] as SearchMode[]) {
     results[mode] = await timeAll(queries, (q) => s.search.search(actor, q, { mode, limit: 10 }));
     const r = results[mode]!;
@@ -279,32 +299,73 @@ async function measure(s: Services, queries: string[]) {
       `${mode.padEnd(20)} ${fmt(r.p50)}  ${fmt(r.p95)}  ${fmt(r.p99)}   ≤ ${TARGETS[mode as keyof typeof TARGETS]}`,
     );
   }
-  const embedder = s.ai.embedder;
-  const knnFloat = sqlite.query<{ rowid: number }, [Uint8Array]>(
-    `SELECT rowid FROM ${FLOAT_TABLE} WHERE embedding MATCH ? AND k = 10`,
-  );
-  const asBlob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-  const floor = await timeAll(queries, async (q) => knnFloat.all(asBlob((await embedder.embed([q], "query"))[0]!)));
+  // Recall@10 of the chunks the vector mode ranks first, against exact cosine KNN.
+  const exact = exactKnn(ref);
+  let hit = 0;
+  for (const q of queries) {
+    const truth = new Set(await exact(q));
+    const ours = (await s.search.rank(actor, q, { mode: "vector", limit: 10 })).slice(0, 10);
+    for (const r of ours) if (truth.has(r.rowid)) hit++;
+  }
+  const recall = hit / (queries.length * 10);
+  console.log(`vector recall@10 against exact KNN: ${recall.toFixed(3)}`);
+  return { results, recall };
+}
+
+async function measure(s: Services, queries: string[]) {
+  const { sqlite } = s.db;
+  const chunks = sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
+  const docs = sqlite.query<{ n: number }, []>("SELECT count(*) n FROM sources").get()!.n;
+  console.log(`${docs} sources, ${chunks} chunks, ${queries.length} queries per mode`);
+  const { results, recall } = await measureModes(s, s, queries, "SQLite");
+  const floor = await timeAll(queries, exactKnn(s));
   console.log(
     `${"float32 vec0 KNN".padEnd(20)} ${fmt(floor.p50)}  ${fmt(floor.p95)}  ${fmt(floor.p99)}   (floor: exact brute force)`,
   );
-
-  // Recall@10 of the chunks the vector mode ranks first, against exact cosine KNN.
-  let hit = 0;
-  for (const q of queries) {
-    const exact = new Set(knnFloat.all(asBlob((await embedder.embed([q], "query"))[0]!)).map((r) => r.rowid));
-    const ours = (await s.search.rank(actor, q, { mode: "vector", limit: 10 })).slice(0, 10);
-    for (const r of ours) if (exact.has(r.rowid)) hit++;
-  }
-  const recall = hit / (queries.length * 10);
   return { results, floor, recall };
 }
 
-async function measureHttp(s: Services, queries: string[], mode: SearchMode) {
-  const { key } = await s.keys.create(
-    s.db.sqlite.query<{ user_id: string }, []>("SELECT user_id FROM bench_meta").get()!.user_id,
-    "bench",
-  );
+/**
+ * The same library on PostgreSQL: copied into a fresh schema with db:copy (its code table is rebuilt
+ * from the float vectors, as after any copy), then measured with codes in memory and in PostgreSQL.
+ */
+async function measurePostgres(url: string, ref: Services, dataDir: string, queries: string[]) {
+  const schema = `bench_search_${testSchemaName()}`;
+  const pg = openPostgres(url, { schema, max: 10 });
+  const out: { label: string; results: Record<string, Percentiles>; recall: number; http?: Percentiles }[] = [];
+  try {
+    const t0 = performance.now();
+    const copy = await copyToPostgres({ source: ref.db.sqlite, target: pg });
+    if (!copy.ok) throw new Error("db:copy into the benchmark schema did not verify its row counts");
+    const copied = performance.now();
+    for (const [label, memoryMb] of [
+      ["PostgreSQL, codes in memory", undefined],
+      ["PostgreSQL, codes in chunk_codes", "0"],
+    ] as const) {
+      const s = openServices(pgAsDb(pg), dataDir, memoryMb ? { VECTOR_MEMORY_MB: memoryMb } : {});
+      const t1 = performance.now();
+      await s.vectors.prepare();
+      if (out.length === 0)
+        console.log(
+          `\nPostgreSQL: db:copy ${((copied - t0) / 1000).toFixed(0)} s, binary codes rebuilt in ${((performance.now() - t1) / 1000).toFixed(0)} s`,
+        );
+      const m = await measureModes(s, ref, queries, label);
+      const http = memoryMb ? undefined : await measureHttp(s, benchUser(ref), queries, "hybrid");
+      if (http)
+        console.log(
+          `${"hybrid over HTTP".padEnd(20)} ${fmt(http.p50)}  ${fmt(http.p95)}  ${fmt(http.p99)}   (loopback, sequential)`,
+        );
+      out.push({ label, ...m, http });
+    }
+  } finally {
+    await pg.sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await pg.close();
+  }
+  return out;
+}
+
+async function measureHttp(s: Services, userId: string, queries: string[], mode: SearchMode) {
+  const { key } = await s.keys.create(userId, "bench");
   const app = createApp(s);
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
   const url = `http://127.0.0.1:${server.port}/api/v1/search`;
@@ -353,14 +414,26 @@ async function main() {
     if (cacheMb > 0) s.db.sqlite.exec(`PRAGMA cache_size = -${cacheMb * 1024}`);
     const queries = loadQueries(s, seed, nQueries);
     const { results, floor, recall } = await measure(s, queries);
-    const http = await measureHttp(s, queries, "hybrid");
+    const http = await measureHttp(s, benchUser(s), queries, "hybrid");
     console.log(
       `${"hybrid over HTTP".padEnd(20)} ${fmt(http.p50)}  ${fmt(http.p95)}  ${fmt(http.p99)}   (loopback, sequential)`,
     );
-    console.log(`\nvector recall@10 against exact KNN: ${recall.toFixed(3)} (target ≥ ${TARGET_RECALL})`);
+    const pgUrl = databaseUrl();
+    const pg = pgUrl ? await measurePostgres(pgUrl, s, dir, queries) : [];
+    if (pg.length > 0) {
+      console.log(
+        "\np95 (ms)                        text   vector   hybrid   recall@10   PostgreSQL / SQLite (hybrid p95)",
+      );
+      for (const r of [{ label: "SQLite", results, recall }, ...pg])
+        console.log(
+          `${r.label.padEnd(32)}${fmt(r.results.text!.p95)}  ${fmt(r.results.vector!.p95)}  ${fmt(r.results.hybrid!.p95)}   ${r.recall.toFixed(3).padStart(9)}   ${((r.results.hybrid!.p95 / results.hybrid!.p95) * 100).toFixed(0)} %`,
+        );
+    }
+    console.log(`\nvector recall@10 against exact KNN: ${recall.toFixed(3)} (target ≥ ${TARGET_RECALL}; SQLite)`);
     console.log(`peak RSS of the query process: ${rssMb().toFixed(0)} MB (target ≤ ${TARGET_RSS_MB})`);
     const codes = (s as Partial<Services>).vectors?.memoryBytes?.();
     if (codes !== undefined) console.log(`binary codes held in memory: ${(codes / 1024 / 1024).toFixed(1)} MB`);
+    // The targets apply to SQLite, the embedded default; PostgreSQL's figures are reported beside them.
     const failures = Object.entries(TARGETS)
       .filter(([m, t]) => results[m]!.p95 > t)
       .map(([m, t]) => `${m} p95 ${results[m]!.p95.toFixed(1)} ms > ${t}`);

@@ -240,17 +240,15 @@ describe("resuming", () => {
   test("a database error that may pass (serialisation failure, lost connection) retries the step's job; the run goes on", async () => {
     const clock = fakeClock(Date.now());
     let calls = 0;
-    // Stands in for a database whose transaction retries ran out: what db.tx throws then (SQLSTATE 40001).
+    // Stands in for a database connection lost mid-transaction: what the driver throws then. (A
+    // serialisation failure would be retried inside db.tx on PostgreSQL before it reached the step.)
     const busy: ActionModule = {
       type: "busy_database",
       schema: T.Object({ id: T.String(), type: T.Literal("busy_database") }),
       available: true,
       mode: "transaction",
       run() {
-        if (++calls === 1)
-          throw Object.assign(new Error("could not serialize access due to read/write dependencies"), {
-            code: "40001",
-          });
+        if (++calls === 1) throw Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" });
         return { output: { calls } };
       },
     };
