@@ -58,7 +58,8 @@ describe.skipIf(!url)("PostgreSQL port", () => {
 
   test("transactions are SERIALIZABLE unless asked for READ COMMITTED; a nested one keeps its outer level", async () => {
     const db = open();
-    const level = () => db.query(async (c) => (await c.sql<{ l: string }[]>`SELECT current_setting('transaction_isolation') AS l`)[0]!.l);
+    const level = () =>
+      db.query(async (c) => (await c.sql<{ l: string }[]>`SELECT current_setting('transaction_isolation') AS l`)[0]!.l);
     expect(await db.tx(level)).toBe("serializable");
     expect(await db.tx(level, { isolation: "read committed" })).toBe("read committed");
     expect(await db.tx(() => db.tx(level, { isolation: "read committed" }))).toBe("serializable");
