@@ -70,22 +70,21 @@ export async function detectPgvector(db: PgDb, mode: PgvectorMode): Promise<Pgve
     (own) =>
       own.begin("isolation level read committed", async (sql) => {
         await sql`SET LOCAL lock_timeout = '10s'`;
-        const c = { sql };
         const column = async () =>
           (
-            await c.sql`SELECT 1 FROM pg_attribute WHERE attrelid = 'chunk_vectors'::regclass
+            await sql`SELECT 1 FROM pg_attribute WHERE attrelid = 'chunk_vectors'::regclass
               AND attname = 'vec' AND NOT attisdropped`
           ).length > 0;
         if (mode === "off") return { pv: null, column: await column() };
-        await c.sql`SELECT pg_advisory_xact_lock(hashtext(${LOCK}))`;
-        await c.sql.unsafe(`DO $$ BEGIN
+        await sql`SELECT pg_advisory_xact_lock(hashtext(${LOCK}))`;
+        await sql.unsafe(`DO $$ BEGIN
           BEGIN
             CREATE EXTENSION IF NOT EXISTS vector SCHEMA public;
           EXCEPTION WHEN OTHERS THEN
             NULL; -- not installed or not allowed: the bit-code path (docs/postgres.md)
           END;
         END $$`);
-        const [ext] = await c.sql<{ schema: string; version: string }[]>`
+        const [ext] = await sql<{ schema: string; version: string }[]>`
           SELECT n.nspname "schema", e.extversion "version" FROM pg_extension e
           JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`;
         if (!ext || !atLeast(ext.version, 0, 5)) return { pv: null, column: await column() };
@@ -98,8 +97,8 @@ export async function detectPgvector(db: PgDb, mode: PgvectorMode): Promise<Pgve
           iterative: atLeast(ext.version, 0, 8),
         };
         // Checked first: ADD COLUMN IF NOT EXISTS would still take an exclusive lock on every start.
-        if (!(await column())) await c.sql.unsafe(`ALTER TABLE chunk_vectors ADD COLUMN vec ${pv.type}`);
-        await c.sql`CREATE INDEX IF NOT EXISTS chunk_vectors_novec ON chunk_vectors (slot) WHERE vec IS NULL`;
+        if (!(await column())) await sql.unsafe(`ALTER TABLE chunk_vectors ADD COLUMN vec ${pv.type}`);
+        await sql`CREATE INDEX IF NOT EXISTS chunk_vectors_novec ON chunk_vectors (slot) WHERE vec IS NULL`;
         return { pv, column: true };
       }) as Promise<PgvectorState>,
   );
