@@ -218,3 +218,16 @@ describe("EMBEDDER", () => {
     expect(errorOf({ EMBEDDER_IDLE_MS: "5" }).message).toContain("EMBEDDER_IDLE_MS");
   });
 });
+
+describe("PGVECTOR", () => {
+  test("defaults to auto (use pgvector when the extension can be created); off forces the bit codes", () => {
+    expect(loadConfig({}).database.pgvector).toBe("auto");
+    expect(loadConfig({ PGVECTOR: "off" }).database.pgvector).toBe("off");
+    expect(loadConfig({ PGVECTOR: "AUTO" }).database.pgvector).toBe("auto");
+  });
+
+  test("anything else is a clear error", () => {
+    expect(errorOf({ PGVECTOR: "on" }).message).toContain("PGVECTOR");
+    expect(errorOf({ PGVECTOR: "true" }).message).toContain("must be auto or off");
+  });
+});

@@ -156,7 +156,15 @@ function database(env: Env) {
     schema,
     /** Connections each process keeps open to PostgreSQL. */
     poolSize: int(env, "DATABASE_POOL_SIZE", 10, 1, 1_000),
+    /** Vector search through pgvector when `CREATE EXTENSION vector` succeeds (auto), or never (off). */
+    pgvector: pgvectorMode(read(env, "PGVECTOR") ?? "auto"),
   };
+}
+
+function pgvectorMode(raw: string): "auto" | "off" {
+  const v = raw.toLowerCase();
+  if (v !== "auto" && v !== "off") throw new ConfigError("PGVECTOR", `must be auto or off; got "${raw}"`);
+  return v;
 }
 
 /** A DATABASE_SCHEMA value (also `db:copy --schema`): a plain lower-case identifier, never quoted wrongly. */

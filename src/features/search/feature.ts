@@ -31,7 +31,11 @@ export interface SearchFeatureDeps {
 
 export function createSearchFeature(d: SearchFeatureDeps) {
   const chunks = createChunksRepo(d.db);
-  const vectors = createVectorIndex(d.db, { memoryBytes: d.config.ai.vectorMemoryMb * 1024 * 1024 });
+  const vectors = createVectorIndex(d.db, {
+    memoryBytes: d.config.ai.vectorMemoryMb * 1024 * 1024,
+    pgvector: d.config.database.pgvector,
+    logger: d.logger,
+  });
   const indexer = createIndexer({ chunks, vectors, jobs: d.jobs, embedder: d.ai.embedder, logger: d.logger });
   const service = createSearchService({
     chunks,

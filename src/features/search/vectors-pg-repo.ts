@@ -1,10 +1,23 @@
 // SQL of the vector index on PostgreSQL: the twin of vectors-repo.ts. Codes live in one narrow table
 // (chunk_codes, bit varying) whose Hamming prefilter is bit_count(code # query); exact cosine
 // distances are computed here from the float32 vectors, as sqlite-vec's vec_distance_cosine does.
+// With pgvector (pgvector.ts) the vectors are also stored as `vector`, distances come from `<=>`
+// and owners not held in memory are searched through a per-slot HNSW index.
 import { type PgDb, type PgSql, pgArray } from "../../db/pg/port.ts";
 import type { ChunkScope } from "./chunks-repo.ts";
 import { params, pgScopeConditions } from "./chunks-pg-repo.ts";
-import type { Distance, VectorsRepo } from "./vectors-repo.ts";
+import {
+  createSlotIndex,
+  detectPgvector,
+  dropSlotIndex,
+  floatsOf,
+  type Pgvector,
+  type PgvectorState,
+  pgvectorKnn,
+  upgradeSlot,
+  vectorText,
+} from "./pgvector.ts";
+import type { Distance, VectorsRepo, VectorsRepoOptions } from "./vectors-repo.ts";
 import { SHARDS } from "./vectors-repo.ts";
 
 /** Other processes' code writes are announced here at commit (the in-memory code cache reloads). */
@@ -32,7 +45,7 @@ const blob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLeng
 
 /** 1 − cosine, as vec_distance_cosine; float32 bytes as stored. */
 function cosineDistance(q: Float32Array, qNorm: number, e: Uint8Array): number {
-  const v = new Float32Array(e.buffer.slice(e.byteOffset, e.byteOffset + e.byteLength));
+  const v = floatsOf(e);
   let dot = 0;
   let n = 0;
   for (let i = 0; i < v.length; i++) {
@@ -52,14 +65,61 @@ function rank(query: Float32Array, rows: { rowid: number; e: Uint8Array }[], k: 
 }
 
 type Row = { rowid: number; e: Uint8Array };
+/** With pgvector: the distance from `<=>`, or (a row still lacking `vec`) the bytes to compute it from. */
+type DistRow = { rowid: number; d: number | null; e: Uint8Array | null };
 
-export function createVectorsPgRepo(db: PgDb): VectorsRepo {
+/** Distances from SQL where `vec` was there, from the bytes where it was not; nearest first, at most k. */
+function merge(query: Float32Array, rows: DistRow[], k: number): Distance[] {
+  const known = rows.filter((r) => r.d !== null).map((r) => ({ rowid: r.rowid, distance: r.d! }));
+  const rest = rows.filter((r) => r.d === null && r.e) as Row[];
+  const all = rest.length > 0 ? [...known, ...rank(query, rest, rest.length)] : known;
+  return all.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid).slice(0, k);
+}
+
+export function createVectorsPgRepo(db: PgDb, opts: VectorsRepoOptions = {}): VectorsRepo {
   // The cache's version: bumped by another process's (or index instance's) code writes, announced
   // with NOTIFY at commit, and when the listening connection comes back (announcements were lost).
   const instance = crypto.randomUUID();
   let version = 0;
   let listening: Promise<void> | null = null;
   const floats = (text: string, values: unknown[]) => db.query((c) => c.sql.unsafe<Row[]>(text, values as never[]));
+  const dists = (text: string, values: unknown[]) => db.query((c) => c.sql.unsafe<DistRow[]>(text, values as never[]));
+
+  // Detected once per repository (a failed detection, e.g. a lost connection, is tried again).
+  let detecting: Promise<PgvectorState> | null = null;
+  const detect = (): Promise<PgvectorState> => {
+    detecting ??= detectPgvector(db, opts.pgvector ?? "auto").then(
+      (st) => {
+        opts.logger?.info(st.pv ? "vector search through pgvector" : "vector search through bit codes", {
+          pgvector: st.pv?.version ?? null,
+          mode: opts.pgvector ?? "auto",
+        });
+        return st;
+      },
+      (err) => {
+        detecting = null;
+        throw err;
+      },
+    );
+    return detecting;
+  };
+  const pgv = async (): Promise<Pgvector | null> => (await detect()).pv;
+  /** `<=>` distances of the rows `from` selects (aliases v, c), with the bytes of rows lacking `vec`. */
+  const distSelect = (pv: Pgvector, qParam: string) =>
+    `SELECT v.chunk_rowid rowid, v.vec ${pv.op} ${qParam}::${pv.type} d, CASE WHEN v.vec IS NULL THEN v.embedding END e`;
+  // One background upgrade (backfill, index build) per slot at a time in this process.
+  const upgrading = new Map<number, Promise<void>>();
+  const upgrade = (slot: { slot: number; dimensions: number }): Promise<void> => {
+    let p = upgrading.get(slot.slot);
+    if (!p) {
+      p = (async () => {
+        const pv = await pgv();
+        if (pv) await upgradeSlot(db, pv, slot.slot, slot.dimensions);
+      })().finally(() => upgrading.delete(slot.slot));
+      upgrading.set(slot.slot, p);
+    }
+    return p;
+  };
 
   return {
     async slots() {
@@ -75,10 +135,17 @@ export function createVectorsPgRepo(db: PgDb): VectorsRepo {
     },
     async dropCodeTables(slot, opts) {
       // One table holds every slot's codes; the scheme is versioned by migrations, not by table name.
-      if (opts.current) await db.exec((c) => c.sql`DELETE FROM chunk_codes WHERE slot = ${slot}`);
+      if (!opts.current) return;
+      await db.exec(async (c) => {
+        await c.sql`DELETE FROM chunk_codes WHERE slot = ${slot}`;
+        // The slot's HNSW index goes with its codes (a slot number can come back for a new model).
+        if ((await detect()).column) await dropSlotIndex(c.sql, slot);
+      });
     },
-    async createCodeTable() {
-      // chunk_codes exists from the migration.
+    async createCodeTable(slot, _bits, dimensions) {
+      // chunk_codes exists from the migration; with pgvector the slot gets its (empty) HNSW index.
+      const pv = await pgv();
+      if (pv && dimensions !== undefined) await db.exec((c) => createSlotIndex(c.sql, pv, slot, dimensions));
     },
     async putCodes(slot, rows) {
       if (rows.length === 0) return;
@@ -116,7 +183,20 @@ export function createVectorsPgRepo(db: PgDb): VectorsRepo {
       return rows.map((r) => r.rowid);
     },
     async exactInScope(slot, query, scope: ChunkScope, k) {
+      const pv = await pgv();
       const p = params();
+      if (pv) {
+        const q = p.add(vectorText(query));
+        const conds = pgScopeConditions(scope, p);
+        const from = `FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid WHERE v.slot = ${p.add(slot)} AND ${conds.join(" AND ")}`;
+        // The k nearest by `<=>`, plus every row still lacking `vec` (none once backfilled).
+        const rows = await dists(
+          `(${distSelect(pv, q)} ${from} AND v.vec IS NOT NULL ORDER BY d, rowid LIMIT ${p.add(k)})
+           UNION ALL (${distSelect(pv, q)} ${from} AND v.vec IS NULL)`,
+          p.values,
+        );
+        return merge(query, rows, k);
+      }
       const conds = pgScopeConditions(scope, p);
       const rows = await floats(
         `SELECT v.chunk_rowid rowid, v.embedding e FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid
@@ -127,6 +207,14 @@ export function createVectorsPgRepo(db: PgDb): VectorsRepo {
     },
     async exactAmong(slot, query, ids) {
       if (ids.length === 0) return [];
+      const pv = await pgv();
+      if (pv) {
+        const rows = await dists(
+          `${distSelect(pv, "$1")} FROM chunk_vectors v WHERE v.slot = $2 AND v.chunk_rowid = ANY($3::bigint[])`,
+          [vectorText(query), slot, pgArray(ids)],
+        );
+        return merge(query, rows, ids.length);
+      }
       const rows = await floats(
         "SELECT chunk_rowid rowid, embedding e FROM chunk_vectors WHERE slot = $1 AND chunk_rowid = ANY($2::bigint[])",
         [slot, pgArray(ids)],
@@ -134,6 +222,15 @@ export function createVectorsPgRepo(db: PgDb): VectorsRepo {
       return rank(query, rows, ids.length);
     },
     async rerank(slot, query, userId, cands, docType) {
+      const pv = await pgv();
+      if (pv) {
+        const rows = await dists(
+          `${distSelect(pv, "$1")} FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid
+           WHERE v.slot = $2 AND c.user_id = $3 AND v.chunk_rowid = ANY($4::bigint[]) ${docType ? "AND c.doc_type = $5" : ""}`,
+          [vectorText(query), slot, userId, pgArray(cands), ...(docType ? [docType] : [])],
+        );
+        return merge(query, rows, rows.length);
+      }
       const rows = await floats(
         `SELECT v.chunk_rowid rowid, v.embedding e FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid
          WHERE v.slot = $1 AND c.user_id = $2 AND v.chunk_rowid = ANY($3::bigint[]) ${docType ? "AND c.doc_type = $4" : ""}`,
@@ -177,6 +274,7 @@ export function createVectorsPgRepo(db: PgDb): VectorsRepo {
     },
     async putFloats(slot, dimensions, rows) {
       if (rows.length === 0) return [];
+      const st = await detect();
       return db.tx(() =>
         db.exec(async (c) => {
           const current = await c.sql<{ id: number; chunkId: string }[]>`
@@ -185,7 +283,7 @@ export function createVectorsPgRepo(db: PgDb): VectorsRepo {
           const kept = rows.filter(
             (r) => now.has(r.rowid) && (r.chunkId === undefined || now.get(r.rowid) === r.chunkId),
           );
-          await putFloatRows(c.sql, slot, dimensions, kept);
+          await putFloatRows(c.sql, st, slot, dimensions, kept);
           return kept;
         }),
       );
@@ -244,20 +342,57 @@ export function createVectorsPgRepo(db: PgDb): VectorsRepo {
         for await (const rows of cursor) for (const r of rows) visit(r.rowid, r.e);
       });
     },
+    ann: {
+      async engine() {
+        const pv = await pgv();
+        return pv ? `pgvector ${pv.version}` : null;
+      },
+      async knn(slot, userId, query, k, docType) {
+        const pv = await pgv();
+        if (!pv) return null;
+        const { hits, pending } = await pgvectorKnn(db, pv, slot, userId, query, k, docType);
+        // Rows lacking `vec` (written before the extension, or by a PGVECTOR=off process): fill them.
+        if (pending) void upgrade(slot).catch((err) => opts.logger?.warn("pgvector backfill failed", { err }));
+        return hits;
+      },
+      upgrade,
+    },
   };
 }
 
+/**
+ * Upserts float vectors; with pgvector the `vec` copy is written in the same row. Without it (this
+ * process runs PGVECTOR=off) a `vec` column another process added is cleared on update, so it can
+ * never disagree with the bytes; the row is then backfilled like any row lacking it.
+ */
 async function putFloatRows(
   sql: PgSql,
+  st: PgvectorState,
   slot: number,
   dimensions: number,
   rows: { rowid: number; vector: Float32Array }[],
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += 2000) {
-    const batch = rows
-      .slice(i, i + 2000)
-      .map((r) => ({ chunk_rowid: r.rowid, slot, dimensions, embedding: blob(r.vector) }));
-    await sql`INSERT INTO chunk_vectors ${sql(batch)} ON CONFLICT (chunk_rowid, slot)
-      DO UPDATE SET dimensions = excluded.dimensions, embedding = excluded.embedding`;
+    const part = rows.slice(i, i + 2000);
+    if (st.pv) {
+      const batch = part.map((r) => ({
+        chunk_rowid: r.rowid,
+        slot,
+        dimensions,
+        embedding: blob(r.vector),
+        vec: vectorText(r.vector),
+      }));
+      await sql`INSERT INTO chunk_vectors ${sql(batch)} ON CONFLICT (chunk_rowid, slot)
+        DO UPDATE SET dimensions = excluded.dimensions, embedding = excluded.embedding, vec = excluded.vec`;
+      continue;
+    }
+    const batch = part.map((r) => ({ chunk_rowid: r.rowid, slot, dimensions, embedding: blob(r.vector) }));
+    if (st.column) {
+      await sql`INSERT INTO chunk_vectors ${sql(batch)} ON CONFLICT (chunk_rowid, slot)
+        DO UPDATE SET dimensions = excluded.dimensions, embedding = excluded.embedding, vec = NULL`;
+    } else {
+      await sql`INSERT INTO chunk_vectors ${sql(batch)} ON CONFLICT (chunk_rowid, slot)
+        DO UPDATE SET dimensions = excluded.dimensions, embedding = excluded.embedding`;
+    }
   }
 }

@@ -2,6 +2,8 @@
 // code tables (vecidx_N); the in-memory logic that uses them stays in vectors.ts and code-cache.ts.
 import type { Conn, Db } from "../../db/port.ts";
 import { type ChunkScope, scopeConditions } from "./chunks-repo.ts";
+import type { Logger } from "../../log.ts";
+import type { PgvectorMode } from "./pgvector.ts";
 import type { ModelSlot } from "./vectors.ts";
 import { createVectorsPgRepo } from "./vectors-pg-repo.ts";
 
@@ -27,8 +29,27 @@ function dropTables(c: Conn, tables: string[]): void {
   }
 }
 
-export function createVectorsRepo(db: Db): VectorsRepo {
-  return db.pg ? createVectorsPgRepo(db.pg) : createVectorsSqliteRepo(db);
+export interface VectorsRepoOptions {
+  /** PostgreSQL only: whether pgvector may be used when the extension can be created. */
+  pgvector?: PgvectorMode;
+  logger?: Logger;
+}
+
+export function createVectorsRepo(db: Db, opts: VectorsRepoOptions = {}): VectorsRepo {
+  return db.pg ? createVectorsPgRepo(db.pg, opts) : createVectorsSqliteRepo(db);
+}
+
+/**
+ * An engine's own nearest-neighbour index (pgvector's HNSW on PostgreSQL), used for owners whose
+ * codes are not held in memory. Absent on SQLite, whose vec0 code table is the index.
+ */
+export interface AnnSearch {
+  /** The engine in use after detection (e.g. "pgvector 0.8.0"), or null for the code path. */
+  engine(): Promise<string | null>;
+  /** The owner's k nearest (exact distances), or null when the slot is not ready: use the codes. */
+  knn(slot: ModelSlot, userId: string, query: Float32Array, k: number, docType?: string): Promise<Distance[] | null>;
+  /** Readies a slot that has vectors already (backfill, index build); long for a large slot. */
+  upgrade(slot: ModelSlot): Promise<void>;
 }
 
 function createVectorsSqliteRepo(db: Db) {
@@ -68,7 +89,7 @@ function createVectorsSqliteRepo(db: Db) {
     async dropCodeTables(slot: number, opts: { current: boolean }): Promise<void> {
       await db.exec((c) => dropTables(c, [...(opts.current ? [indexTable(slot)] : []), ...LEGACY_TABLES(slot)]));
     },
-    async createCodeTable(slot: number, bits: number): Promise<void> {
+    async createCodeTable(slot: number, bits: number, _dimensions?: number): Promise<void> {
       const t = indexTable(slot);
       await db.exec((c) => {
         c.sqlite.exec(
@@ -289,4 +310,4 @@ function createVectorsSqliteRepo(db: Db) {
     },
   };
 }
-export type VectorsRepo = ReturnType<typeof createVectorsSqliteRepo>;
+export type VectorsRepo = ReturnType<typeof createVectorsSqliteRepo> & { ann?: AnnSearch };

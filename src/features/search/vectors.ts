@@ -1,11 +1,14 @@
 // The vector index: per embedding model, float vectors for exact re-ranking (chunk_vectors) and a
 // sqlite-vec vec0 table of binary codes, partitioned by owner (and shard), also held in memory per
-// owner (code-store.ts) and scanned there for candidates.
+// owner (code-store.ts) and scanned there for candidates. On PostgreSQL with pgvector, owners not held
+// in memory are searched through the repository's HNSW index instead of the code table.
 import type { Db } from "../../db/port.ts";
+import type { Logger } from "../../log.ts";
 import { createEncoder, type Encoder } from "./binary-codes.ts";
 import { createCodeCache } from "./code-cache.ts";
 import type { CodeStore } from "./code-store.ts";
 import type { ChunkScope } from "./chunks-repo.ts";
+import type { PgvectorMode } from "./pgvector.ts";
 import { createVectorsRepo, type Distance, SHARDS } from "./vectors-repo.ts";
 
 export interface ModelSlot {
@@ -40,10 +43,13 @@ const REBUILD_BATCH = 2048;
 export interface VectorIndexOptions {
   /** Budget for owners' codes held in memory; an owner whose codes exceed it is searched in SQLite. */
   memoryBytes?: number;
+  /** PostgreSQL: use pgvector when the extension can be created (`auto`, the default) or never (`off`). */
+  pgvector?: PgvectorMode;
+  logger?: Logger;
 }
 
 export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
-  const repo = createVectorsRepo(db);
+  const repo = createVectorsRepo(db, { pgvector: opts.pgvector, logger: opts.logger });
   const encoders = new Map<number, Encoder>();
   const ready = new Set<number>(); // slots whose code table is known to exist
   const memory = createCodeCache(repo, opts.memoryBytes ?? 256 * 1024 * 1024);
@@ -62,7 +68,7 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
   }
 
   async function createCodeTable(slot: ModelSlot): Promise<void> {
-    await repo.createCodeTable(slot.slot, encoder(slot.dimensions).shape.bits);
+    await repo.createCodeTable(slot.slot, encoder(slot.dimensions).shape.bits, slot.dimensions);
   }
 
   /** Writes codes for float vectors, replacing any previous code of the same chunk. */
@@ -143,6 +149,20 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
     return out.slice(0, opts.k);
   }
 
+  /**
+   * The repository detects pgvector once, with DDL on a connection of its own; awaited here before
+   * any transaction is opened, so that first detection never waits on a lock this process holds.
+   */
+  const detected = async (): Promise<void> => {
+    await repo.ann?.engine();
+  };
+
+  async function upgradeAnn(): Promise<void> {
+    const ann = repo.ann;
+    if (!ann || !(await ann.engine())) return;
+    for (const s of await slots()) if (s.state !== "retired") await ann.upgrade(s);
+  }
+
   return {
     slots,
     async active(): Promise<ModelSlot | null> {
@@ -155,10 +175,22 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
       return (await slots()).find((s) => s.model === model && s.state !== "retired") ?? null;
     },
 
-    /** Builds the code tables that are missing (after an upgrade of the code scheme). Call at start. */
+    /**
+     * Builds the code tables that are missing (after an upgrade of the code scheme). Call at start.
+     * With pgvector, slots that have vectors are then readied for it in the background (their `vec`
+     * backfilled, their HNSW index built): searches use the codes until that is done.
+     */
     async prepare(): Promise<void> {
+      await detected();
       for (const s of await slots()) if (s.state !== "retired") await ensureCodes(s);
+      void upgradeAnn().catch((err) => opts.logger?.warn("pgvector upgrade failed", { err: String(err) }));
     },
+
+    /** The engine's own index readied for every live slot (see prepare); awaited by tests. */
+    upgradeAnn,
+
+    /** "pgvector 0.8.0" when the repository searches through pgvector, else null (bit codes). */
+    annEngine: async (): Promise<string | null> => (repo.ann ? repo.ann.engine() : null),
 
     /** The slot for a model, created (state building) with its vec0 table on first use. */
     async ensureSlot(model: string, dimensions: number): Promise<ModelSlot> {
@@ -173,6 +205,7 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
       };
       const found = usable((await slots()).find((s) => s.model === model));
       if (found) return found;
+      await detected();
       return db.tx(async () => {
         // Looked up again inside the transaction: two embed jobs may both have found no slot.
         const existing = (await slots()).find((s) => s.model === model);
@@ -189,6 +222,7 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
 
     /** Makes a slot the one searches use and drops the others' data. */
     async activate(slot: number): Promise<void> {
+      await detected();
       await db.tx(async () => {
         for (const s of await slots()) {
           if (s.slot === slot || s.state === "retired") continue;
@@ -200,6 +234,7 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
     },
 
     async upsert(slot: ModelSlot, rows: VectorRow[]): Promise<void> {
+      await detected();
       await ensureCodes(slot);
       for (const r of rows) {
         if (r.vector.length !== slot.dimensions)
@@ -235,10 +270,13 @@ export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
       query: Float32Array,
       opts: { k: number; candidates: number; docType?: string },
     ): Promise<Distance[]> {
+      await detected();
       await ensureCodes(slot);
       const code = encoder(slot.dimensions).encode(query);
       const store = await memory.store(slot, userId, encoder(slot.dimensions).shape.bits);
       if (store) return fromMemory(store, slot, userId, query, code, opts);
+      const ann = await repo.ann?.knn(slot, userId, query, opts.k, opts.docType);
+      if (ann) return ann;
       const cands = await shardCandidates(slot, userId, code, opts);
       if (cands.length === 0) return [];
       const rows = await repo.rerank(slot.slot, query, userId, cands, opts.docType);
