@@ -418,6 +418,7 @@ async function main() {
     console.log(
       `${"hybrid over HTTP".padEnd(20)} ${fmt(http.p50)}  ${fmt(http.p95)}  ${fmt(http.p99)}   (loopback, sequential)`,
     );
+    const sqliteRss = rssMb(); // the RSS target is the SQLite query process's; PostgreSQL's run comes after
     const pgUrl = databaseUrl();
     const pg = pgUrl ? await measurePostgres(pgUrl, s, dir, queries) : [];
     if (pg.length > 0) {
@@ -430,7 +431,7 @@ async function main() {
         );
     }
     console.log(`\nvector recall@10 against exact KNN: ${recall.toFixed(3)} (target ≥ ${TARGET_RECALL}; SQLite)`);
-    console.log(`peak RSS of the query process: ${rssMb().toFixed(0)} MB (target ≤ ${TARGET_RSS_MB})`);
+    console.log(`peak RSS of the query process: ${sqliteRss.toFixed(0)} MB (target ≤ ${TARGET_RSS_MB}; SQLite)`);
     const codes = (s as Partial<Services>).vectors?.memoryBytes?.();
     if (codes !== undefined) console.log(`binary codes held in memory: ${(codes / 1024 / 1024).toFixed(1)} MB`);
     // The targets apply to SQLite, the embedded default; PostgreSQL's figures are reported beside them.
@@ -438,7 +439,7 @@ async function main() {
       .filter(([m, t]) => results[m]!.p95 > t)
       .map(([m, t]) => `${m} p95 ${results[m]!.p95.toFixed(1)} ms > ${t}`);
     if (recall < TARGET_RECALL) failures.push(`recall@10 ${recall.toFixed(3)} < ${TARGET_RECALL}`);
-    if (rssMb() > TARGET_RSS_MB) failures.push(`peak RSS ${rssMb().toFixed(0)} MB > ${TARGET_RSS_MB}`);
+    if (sqliteRss > TARGET_RSS_MB) failures.push(`peak RSS ${sqliteRss.toFixed(0)} MB > ${TARGET_RSS_MB}`);
     if (floor.p95 < results.vector!.p95) console.log("note: the vector mode is slower than brute-force float KNN");
     console.log(failures.length ? `FAIL: ${failures.join("; ")}` : "OK: targets met");
     s.db.close();
