@@ -5,6 +5,7 @@ import m0003 from "./0003_shared_state.sql" with { type: "text" };
 import m0004 from "./0004_mail_outbox.sql" with { type: "text" };
 import m0005 from "./0005_feeds.sql" with { type: "text" };
 import m0006 from "./0006_search.sql" with { type: "text" };
+import m0007 from "./0007_search_stats.sql" with { type: "text" };
 
 export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0001_init", sql: m0001 },
@@ -13,4 +14,5 @@ export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0004_mail_outbox", sql: m0004 },
   { name: "0005_feeds", sql: m0005 },
   { name: "0006_search", sql: m0006 },
+  { name: "0007_search_stats", sql: m0007 },
 ];

@@ -24,7 +24,7 @@ const pgTables = tablesOf<PgTable>(pgSchema);
  * The DDL of the twins: 0001_init.sql and later migrations, but not those of tables reached only with raw
  * SQL (no drizzle twin): the queue, shared state, feed coordination, search.
  */
-const RAW_SQL_ONLY = new Set(["0002_jobs", "0003_shared_state", "0005_feeds", "0006_search"]);
+const RAW_SQL_ONLY = new Set(["0002_jobs", "0003_shared_state", "0005_feeds", "0006_search", "0007_search_stats"]);
 const initSql = pgMigrations
   .filter((m) => !RAW_SQL_ONLY.has(m.name))
   .map((m) => m.sql)
