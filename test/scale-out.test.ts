@@ -11,6 +11,7 @@ import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
 import { authorizeUrl, pkce, REDIRECT, registeredClient, token } from "../src/features/oauth/test-flow.ts";
 import { hiddenFields, signUp, testBrowser } from "../src/features/web/test-client.ts";
+import { rss, startFeedServer } from "../src/features/feeds/testing.ts";
 import { userWithKey, type TestContext } from "./helpers.ts";
 import { startServer, tempDir, type ServerProcess } from "./server-process.ts";
 
@@ -50,8 +51,8 @@ function deployment(extra: Record<string, string> = {}) {
       });
       return userWithKey({ db, services } as unknown as TestContext, email);
     },
-    async start(): Promise<ServerProcess> {
-      const s = await startServer([process.execPath, "run", "src/main.ts"], env);
+    async start(more: Record<string, string> = {}): Promise<ServerProcess> {
+      const s = await startServer([process.execPath, "run", "src/main.ts"], { ...env, ...more });
       live.push(s);
       return s;
     },
@@ -334,4 +335,60 @@ describe.skipIf(!url)("audio across two processes", () => {
       expect((await part.arrayBuffer()).byteLength).toBe(1024);
     }
   }, 240_000);
+});
+
+describe.skipIf(!url)("feeds across three processes", () => {
+  test("a watch with three processes running polls once per slot", async () => {
+    const feeds = startFeedServer();
+    feeds.set("/feed.xml", { body: rss([{ id: "1", title: "One" }]) });
+    try {
+      const d = deployment();
+      const { key } = await d.seedUser();
+      const first = await d.start();
+      // A yearly schedule: no slot falls due by itself during the test; each slot is made due below.
+      const created = await api(first, key, "POST", "/workflows", {
+        name: "watch",
+        trigger: { type: "webhook" },
+        actions: [{ id: "w", type: "watch_feed", feed_url: `${feeds.url("/feed.xml")}`, schedule: "0 0 1 1 *" }],
+      });
+      expect(created.status).toBe(201);
+      const hook = new URL(((await created.json()) as { webhook_url: string }).webhook_url).pathname;
+      const fired = await fetch(first.url + hook, {
+        method: "POST",
+        body: "{}",
+        headers: { "content-type": "application/json" },
+      });
+      expect(fired.status).toBe(202);
+      const count = async (where: string) =>
+        (await sqlRows<{ n: number }>(d.db, `SELECT count(*) AS n FROM jobs WHERE ${where}`, Date.now()))[0]!.n;
+      const pollJobs = () => count("type = 'feed.poll' AND created_at <= ?");
+      const unfinished = () =>
+        count(
+          "status IN ('queued', 'running') AND run_at <= ? AND type IN ('feed.poll', 'workflow.runs', 'workflow.step')",
+        );
+      // Work done in other processes: polling the database is the only signal there is.
+      const settle = async (hits: number) => {
+        for (let i = 0; i < 300 && (feeds.hits("/feed.xml").length < hits || (await unfinished()) > 0); i++)
+          await Bun.sleep(50);
+      };
+      await settle(1); // the watch_feed step polls once when it runs
+      expect(feeds.hits("/feed.xml")).toHaveLength(1);
+      await first.stop();
+      for (let slot = 2; slot <= 3; slot++) {
+        // The next slot comes due. Three processes start at once and each one's start-up dispatch finds
+        // it due (they run no jobs, so none of them polls and moves the watch on): one poll job.
+        await sqlRows(d.db, "UPDATE feed_watches SET next_poll_at = ?", Date.now() - 1_000);
+        const dispatchers = await Promise.all([0, 1, 2].map(() => d.start({ JOB_RUNNER: "false" })));
+        expect(await pollJobs()).toBe(slot - 1);
+        // Two runner processes start at once and compete for that job: one request to the feed.
+        const runners = await Promise.all([d.start(), d.start()]);
+        await settle(slot);
+        expect(feeds.hits("/feed.xml")).toHaveLength(slot);
+        expect(await pollJobs()).toBe(slot - 1);
+        await Promise.all([...dispatchers, ...runners].map((p) => p.stop()));
+      }
+    } finally {
+      void feeds.stop();
+    }
+  }, 120_000);
 });
