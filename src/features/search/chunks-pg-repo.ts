@@ -74,7 +74,7 @@ function bm25Sql(conds: string[], p: Params, terms: string[], scoped: boolean, l
     ),
     df AS (${df}),
     stats AS (
-      SELECT coalesce(sum(chunks), 0)::float8 n, greatest(coalesce(sum(tokens)::float8 / nullif(sum(chunks), 0), 1), 1) avgdl,
+      SELECT coalesce(sum(chunks), 0)::float8 n, greatest(sum(tokens)::float8 / nullif(sum(chunks), 0), 1) avgdl,
         count(*) deltas FROM chunk_stats WHERE user_id = ${user}
     )
     SELECT tf.id rowid,

@@ -373,26 +373,18 @@ async function putFloatRows(
   rows: { rowid: number; vector: Float32Array }[],
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += 2000) {
-    const part = rows.slice(i, i + 2000);
-    if (st.pv) {
-      const batch = part.map((r) => ({
-        chunk_rowid: r.rowid,
-        slot,
-        dimensions,
-        embedding: blob(r.vector),
-        vec: vectorText(r.vector),
-      }));
-      await sql`INSERT INTO chunk_vectors ${sql(batch)} ON CONFLICT (chunk_rowid, slot)
-        DO UPDATE SET dimensions = excluded.dimensions, embedding = excluded.embedding, vec = excluded.vec`;
-      continue;
-    }
-    const batch = part.map((r) => ({ chunk_rowid: r.rowid, slot, dimensions, embedding: blob(r.vector) }));
-    if (st.column) {
-      await sql`INSERT INTO chunk_vectors ${sql(batch)} ON CONFLICT (chunk_rowid, slot)
-        DO UPDATE SET dimensions = excluded.dimensions, embedding = excluded.embedding, vec = NULL`;
-    } else {
-      await sql`INSERT INTO chunk_vectors ${sql(batch)} ON CONFLICT (chunk_rowid, slot)
-        DO UPDATE SET dimensions = excluded.dimensions, embedding = excluded.embedding`;
-    }
+    const batch = rows.slice(i, i + 2000).map((r) => ({
+      chunk_rowid: r.rowid,
+      slot,
+      dimensions,
+      embedding: blob(r.vector),
+      // With the column present, `vec` is written (pgvector in use) or cleared (PGVECTOR=off here).
+      ...(st.column ? { vec: st.pv ? vectorText(r.vector) : null } : {}),
+    }));
+    await (st.column
+      ? sql`INSERT INTO chunk_vectors ${sql(batch)} ON CONFLICT (chunk_rowid, slot)
+          DO UPDATE SET dimensions = excluded.dimensions, embedding = excluded.embedding, vec = excluded.vec`
+      : sql`INSERT INTO chunk_vectors ${sql(batch)} ON CONFLICT (chunk_rowid, slot)
+          DO UPDATE SET dimensions = excluded.dimensions, embedding = excluded.embedding`);
   }
 }
