@@ -1,13 +1,7 @@
-// Messages between the extraction pool and its worker threads.
-import type { ExtractErrorCode, ExtractInput, ExtractLimits, Extracted } from "./types.ts";
+// What the extraction pool hands its worker threads for one page.
+import type { ExtractInput, ExtractLimits } from "./types.ts";
 
-export interface ExtractRequest {
-  id: number;
+export interface ExtractTask {
   input: ExtractInput;
   limits: ExtractLimits;
 }
-
-export type ExtractReply =
-  | { ready: true }
-  | { id: number; ok: true; result: Extracted }
-  | { id: number; ok: false; code?: ExtractErrorCode; error: string };

@@ -1,4 +1,4 @@
-// The memory bound of the extraction pool: samples the process's RSS while jobs run and names the
+// The memory bound of a thread pool (src/threads/pool.ts): samples the process's RSS while jobs run and names the
 // job to stop when memory grew too far since it started. Bun's workers take no heap limit of their
 // own (worker_threads' resourceLimits is ignored), and a busy worker cannot report its heap (its
 // event loop is as starved as the main thread's would have been), so the process's RSS, read from

@@ -1,0 +1,30 @@
+// The thread side of a pool (src/threads/pool.ts): answers `ready` once loaded, then each request
+// with the handler's result or its error (with the error's `code` when it has one).
+import { setPriority } from "node:os";
+import type { PoolReply, PoolRequest } from "./pool.ts";
+
+export function serveThread<I, O>(self: Worker, handle: (input: I) => O | Promise<O>): void {
+  // On Linux a thread has its own nice value: the thread answering requests wins the CPU over this one.
+  try {
+    setPriority(0, 10);
+  } catch {
+    // not permitted or not supported: run at normal priority
+  }
+  self.onmessage = async (event: MessageEvent<PoolRequest<I>>) => {
+    const { id, input } = event.data;
+    let reply: PoolReply<O>;
+    try {
+      reply = { id, ok: true, result: await handle(input) };
+    } catch (err) {
+      const code = (err as { code?: unknown } | null)?.code;
+      reply = {
+        id,
+        ok: false,
+        code: typeof code === "string" ? code : undefined,
+        error: err instanceof Error ? err.message : String(err),
+      };
+    }
+    self.postMessage(reply);
+  };
+  self.postMessage({ ready: true } satisfies PoolReply<O>);
+}
