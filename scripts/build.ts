@@ -17,6 +17,7 @@ export const EXTRA_ENTRYPOINTS: string[] = [
   "src/ai/embedder/neural-worker.ts",
   "src/features/podcasts/audio/encode-worker.ts",
   "src/features/sources/extract/worker.ts",
+  "src/features/imports/formats/worker.ts",
 ];
 
 /** sqlite-vec publishes one npm package per platform; pick the one for the build target. */

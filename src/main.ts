@@ -54,7 +54,7 @@ async function start() {
     await stopped;
     services.scheduler.stopAll();
     await services.runner.stop({ graceMs: 10_000 });
-    await Promise.all([services.extractor.close(), services.podcasts.close()]);
+    await Promise.all([services.extractor.close(), services.importParser.close(), services.podcasts.close()]);
     services.logger.flush();
     db.close();
     // On PostgreSQL close only starts ending the pool (and the LISTEN connection): wait for it.

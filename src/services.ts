@@ -26,6 +26,7 @@ import { createHealthFeature } from "./features/health/feature.ts";
 import { createHealthRepo } from "./features/health/repo.ts";
 import { createImportsFeature, importFeedWatcher } from "./features/imports/feature.ts";
 import { createImportsRepo } from "./features/imports/repo.ts";
+import { createImportParser, type ImportParser } from "./features/imports/formats/parser.ts";
 import { createKeysFeature } from "./features/keys/feature.ts";
 import { createKeysRepo } from "./features/keys/repo.ts";
 import { sendEmail } from "./features/mail/action.ts";
@@ -64,6 +65,8 @@ export interface CoreDeps {
   lookup?: Parameters<typeof createSafeFetch>[0]["lookup"];
   /** An extraction pool to use instead of one built from config (tests share one). */
   extractor?: Extractor;
+  /** An import-file parser to use instead of one built from config (tests share one). */
+  importParser?: ImportParser;
   /** Extra listeners (tests observing a source becoming ready), run after the features' own. */
   listeners?: Listeners;
   /** A blob store to use instead of the one config chooses. */
@@ -117,6 +120,13 @@ export function createServices(deps: CoreDeps) {
   const extractor =
     deps.extractor ??
     createExtractor({ size: workers, timeoutMs, maxMemoryMb, limits: { maxDepth, maxPdfPages }, logger });
+  const importParser =
+    deps.importParser ??
+    createImportParser({
+      timeoutMs: config.imports.parseTimeoutMs,
+      maxMemoryMb: config.imports.parseMaxMemoryMb,
+      logger,
+    });
   // Interactive work first: an import's slices and its pages' ingestion wait for links saved by hand.
   const interactiveQuiet = () => runner.quietFor(INTERACTIVE_JOBS, config.imports.yieldMaxMs);
 
@@ -261,6 +271,7 @@ export function createServices(deps: CoreDeps) {
     hostSpacingMs: config.imports.hostSpacingMs,
     feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
     limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },
+    parser: importParser,
     interactiveQuiet,
     exports: {
       clock,
@@ -336,6 +347,7 @@ export function createServices(deps: CoreDeps) {
     scheduler,
     limiter,
     extractor,
+    importParser,
     ai,
     blobs,
     accounts: accounts.service,

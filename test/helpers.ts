@@ -7,12 +7,14 @@ import { newId } from "../src/ids.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
 import { createExtractor, type Extractor } from "../src/features/sources/extract/pool.ts";
+import { createImportParser, type ImportParser } from "../src/features/imports/formats/parser.ts";
 import type { Clock } from "../src/time.ts";
 import type { Listeners } from "../src/features/feature.ts";
 import type { ActionModule } from "../src/features/workflows/actions/types.ts";
 
 let fastHash: string | undefined;
 let sharedExtractor: Extractor | undefined;
+let sharedImportParser: ImportParser | undefined;
 
 /**
  * Apps with the default extraction settings share one pool, so a test file that builds twenty apps
@@ -23,6 +25,16 @@ function extractorFor(env: Record<string, string>, config: ReturnType<typeof tes
   const { workers, timeoutMs, maxMemoryMb, maxDepth, maxPdfPages } = config.extract;
   sharedExtractor ??= createExtractor({ size: workers, timeoutMs, maxMemoryMb, limits: { maxDepth, maxPdfPages } });
   return sharedExtractor;
+}
+
+/** Likewise one import-parsing thread for every app with the default IMPORT_PARSE_* settings. */
+function importParserFor(env: Record<string, string>, config: ReturnType<typeof testConfig>): ImportParser | undefined {
+  if (Object.keys(env).some((k) => k.startsWith("IMPORT_PARSE_"))) return undefined;
+  sharedImportParser ??= createImportParser({
+    timeoutMs: config.imports.parseTimeoutMs,
+    maxMemoryMb: config.imports.parseMaxMemoryMb,
+  });
+  return sharedImportParser;
 }
 
 export function createTestContext(
@@ -38,6 +50,7 @@ export function createTestContext(
     logger: silentLogger,
     clock: opts.clock,
     extractor,
+    importParser: importParserFor(env, config),
     listeners: opts.listeners,
     actions: opts.actions,
   });

@@ -10,7 +10,15 @@ import type { Clock } from "../../time.ts";
 import { systemActor, type Actor } from "../../actor.ts";
 import { queueImportFetches, SLICE_MS, yieldToEventLoop } from "./fetches.ts";
 import { createApplier, type ApplyDeps, type Outcome, type Problem } from "./apply.ts";
-import { detectFormat, ImportFormatError, parseImport, type ImportFormat, type ImportItem } from "./formats/index.ts";
+import {
+  detectFormat,
+  ImportFormatError,
+  type ImportFormat,
+  type ImportItem,
+  type ParseLimits,
+  DEFAULT_PARSE_LIMITS,
+} from "./formats/index.ts";
+import type { ImportParser } from "./formats/parser.ts";
 import type { ImportsRepo, ImportView } from "./repo.ts";
 import { checkImportUrl } from "./url-check.ts";
 import type { ImportPublic } from "./schema.ts";
@@ -31,6 +39,8 @@ export interface ImportsDeps extends ApplyDeps {
   clock: Clock;
   logger: Logger;
   limits: { maxBytes: number; maxItems: number };
+  /** Reads files in a thread of its own, within time and memory bounds. */
+  parser: ImportParser;
   /**
    * Awaited before each slice of work: resolves when no interactive job (a link saved by hand) is
    * running, or after a bounded wait, so an import never delays a save by more than a slice.
@@ -79,9 +89,16 @@ export function createImportsService(deps: ImportsDeps) {
     if (justParsed.size > 4) justParsed.delete(justParsed.keys().next().value!);
   };
 
+  const parseLimits: ParseLimits = {
+    ...DEFAULT_PARSE_LIMITS,
+    maxItems: deps.limits.maxItems,
+    maxFolders: deps.limits.maxItems,
+    maxUnpackedBytes: deps.limits.maxBytes,
+  };
+
   async function parse(format: ImportFormat, bytes: Uint8Array): Promise<ImportItem[]> {
     try {
-      return await parseImport(format, bytes, { maxUnpackedBytes: deps.limits.maxBytes });
+      return await deps.parser.parse(format, bytes, parseLimits);
     } catch (e) {
       if (e instanceof ImportFormatError)
         throw new AppError("validation_failed", `file: ${e.message}`, {

@@ -1,12 +1,12 @@
 // Reads our own JSON export (docs/import-export.md, version 1) back in: notebooks, sources with their
 // Markdown, tags and saved times, and notes with the sources they cite.
-import { ImportFormatError, type ImportItem } from "./types.ts";
+import { entryCounter, ImportFormatError, type ImportItem, type ParseLimits } from "./types.ts";
 
 type Json = Record<string, any>;
 export const EXPORT_FORMAT_NAME = "commonplace-export";
 export const EXPORT_VERSION = 1;
 
-export function parseCommonplace(doc: unknown): ImportItem[] {
+export function parseCommonplace(doc: unknown, limits: ParseLimits): ImportItem[] {
   const d = doc as Json | null;
   if (d?.["format"] !== EXPORT_FORMAT_NAME)
     throw new ImportFormatError(`a Commonplace export has "format": "${EXPORT_FORMAT_NAME}"`);
@@ -16,10 +16,14 @@ export function parseCommonplace(doc: unknown): ImportItem[] {
     );
   }
   const items: ImportItem[] = [];
+  const entry = entryCounter(limits);
+  let folders = 0;
   const nbName = new Map<string, string>();
   const arr = (v: unknown): Json[] => (Array.isArray(v) ? v : []);
   for (const nb of arr(d["notebooks"])) {
     if (typeof nb?.name !== "string") continue;
+    if (++folders > limits.maxFolders)
+      throw new ImportFormatError(`the file has more than ${limits.maxFolders} notebooks`);
     nbName.set(nb.id, nb.name);
     items.push({
       kind: "notebook",
@@ -29,6 +33,7 @@ export function parseCommonplace(doc: unknown): ImportItem[] {
   }
   const srcUrl = new Map<string, string>();
   arr(d["sources"]).forEach((s, i) => {
+    entry();
     if (typeof s?.url !== "string")
       return void items.push({ kind: "bad", line: i + 1, reason: "a source without a url" });
     srcUrl.set(s.id, s.url);
@@ -48,6 +53,7 @@ export function parseCommonplace(doc: unknown): ImportItem[] {
   });
   for (const n of arr(d["notes"])) {
     if (typeof n?.content !== "string") continue;
+    entry();
     items.push({
       kind: "note",
       title: typeof n.title === "string" ? n.title : null,

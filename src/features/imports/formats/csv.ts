@@ -1,6 +1,9 @@
-// RFC 4180 CSV reading (quoted fields, doubled quotes, newlines inside quotes), with the line each row starts on.
-export function parseCsv(text: string): { line: number; cells: string[] }[] {
-  const rows: { line: number; cells: string[] }[] = [];
+// RFC 4180 CSV reading (quoted fields, doubled quotes, newlines inside quotes), with the line each row
+// starts on. Rows are yielded as they end, so a reader can stop a file at its entry limit.
+/** Cells kept of one row (a Pocket export has five). */
+const MAX_CELLS = 256;
+
+export function* parseCsv(text: string): Generator<{ line: number; cells: string[] }> {
   let cells: string[] = [];
   let cell = "";
   let quoted = false;
@@ -20,12 +23,13 @@ export function parseCsv(text: string): { line: number; cells: string[] }[] {
       }
     } else if (c === '"' && cell === "") quoted = true;
     else if (c === ",") {
-      cells.push(cell);
+      // A row of a million commas must not become a million cells: past the bound they are dropped.
+      if (cells.length < MAX_CELLS) cells.push(cell);
       cell = "";
     } else if (c === "\n" || c === "\r") {
       if (c === "\r" && text[i + 1] === "\n") i++;
       cells.push(cell);
-      if (cells.length > 1 || cells[0] !== "") rows.push({ line: rowLine, cells });
+      if (cells.length > 1 || cells[0] !== "") yield { line: rowLine, cells };
       cells = [];
       cell = "";
       line++;
@@ -33,6 +37,5 @@ export function parseCsv(text: string): { line: number; cells: string[] }[] {
     } else cell += c;
   }
   cells.push(cell);
-  if (cells.length > 1 || cells[0] !== "") rows.push({ line: rowLine, cells });
-  return rows;
+  if (cells.length > 1 || cells[0] !== "") yield { line: rowLine, cells };
 }

@@ -1,6 +1,6 @@
 // Format detection and parsing of each hand-written fixture, without the database.
 import { describe, expect, test } from "bun:test";
-import { detectFormat, parseImport, type ImportItem } from "./index.ts";
+import { DEFAULT_PARSE_LIMITS, detectFormat, parseImport, type ImportItem } from "./index.ts";
 import { readSavedAt } from "../dates.ts";
 import { checkImportUrl } from "../url-check.ts";
 
@@ -23,7 +23,7 @@ describe("detection", () => {
 
 describe("parsing", () => {
   test("Firefox: descriptions (<DD>) are not links, place: queries are entries that will be refused, tags kept", async () => {
-    const items = await parseImport("netscape", await file("firefox-bookmarks.html"), { maxUnpackedBytes: 1e6 });
+    const items = await parseImport("netscape", await file("firefox-bookmarks.html"), DEFAULT_PARSE_LIMITS);
     expect(links(items).map((l) => l.url)).toEqual([
       "https://example.com/tarte-tatin",
       "place:sort=8&maxResults=10",
@@ -40,7 +40,7 @@ describe("parsing", () => {
   });
 
   test("OPML: folders are skipped, each xmlUrl is a feed with its title", async () => {
-    const items = await parseImport("opml", await file("feeds.opml"), { maxUnpackedBytes: 1e6 });
+    const items = await parseImport("opml", await file("feeds.opml"), DEFAULT_PARSE_LIMITS);
     expect(items).toEqual([
       { kind: "feed", line: 6, url: "https://example.com/feed.xml", title: "Example blog" },
       { kind: "feed", line: 7, url: "https://example.org/atom.xml", title: "Ünïcode feed" },

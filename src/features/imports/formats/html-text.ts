@@ -1,4 +1,4 @@
-// Small helpers for the HTML-ish export formats: attribute reading and entity decoding.
+// Small helpers for the export formats: entity decoding and tag lists.
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
 export function decodeEntities(s: string): string {
@@ -11,31 +11,15 @@ export function decodeEntities(s: string): string {
   });
 }
 
-/** Attributes of one start tag's text (`<A HREF="…" ADD_DATE=…>`), names lower-cased. */
-export function attributes(tag: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const re = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/g;
-  for (const m of tag.matchAll(re)) out[m[1]!.toLowerCase()] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? "");
-  return out;
-}
+/** Tags kept of one entry: a TAGS attribute of a million commas must not become a million strings. */
+const MAX_TAGS = 100;
 
-export const stripTags = (s: string) =>
-  decodeEntities(s.replace(/<[^>]*>/g, ""))
-    .replace(/\s+/g, " ")
-    .trim();
-
-export function lineAt(text: string, index: number, cache: { i: number; line: number }): number {
-  // Walks forward from the last position asked for: callers ask in order, so the whole file is read once.
-  for (let k = cache.i; k < index; k++) if (text.charCodeAt(k) === 10) cache.line++;
-  cache.i = index;
-  return cache.line;
-}
-
-export const splitTags = (s: string | undefined, sep: RegExp | string = ",") => [
-  ...new Set(
-    (s ?? "")
-      .split(sep)
-      .map((x) => x.trim())
-      .filter(Boolean),
-  ),
-];
+export const splitTags = (s: string | undefined, sep: RegExp | string = ",") =>
+  [
+    ...new Set(
+      (s ?? "")
+        .split(sep, MAX_TAGS * 10)
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+  ].slice(0, MAX_TAGS);

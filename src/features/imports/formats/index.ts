@@ -5,7 +5,7 @@ import { parseNetscape } from "./netscape.ts";
 import { parseOmnivore } from "./omnivore.ts";
 import { parseOpml } from "./opml.ts";
 import { parsePocketCsv } from "./pocket-csv.ts";
-import { ImportFormatError, type ImportFormat, type ImportItem } from "./types.ts";
+import { ImportFormatError, type ImportFormat, type ImportItem, type ParseLimits } from "./types.ts";
 import { parseUrlList } from "./urls.ts";
 
 export * from "./types.ts";
@@ -67,31 +67,31 @@ export function detectFormat(bytes: Uint8Array): ImportFormat | null {
   return null;
 }
 
-export async function parseImport(
-  format: ImportFormat,
-  bytes: Uint8Array,
-  limits: { maxUnpackedBytes: number },
-): Promise<ImportItem[]> {
+/**
+ * The entries of a file, every parser linear in the file and stopping at `limits`. Servers call it
+ * through the parsing thread (parser.ts), which adds the time and memory bounds.
+ */
+export async function parseImport(format: ImportFormat, bytes: Uint8Array, limits: ParseLimits): Promise<ImportItem[]> {
   switch (format) {
     case "omnivore":
       if (!isZip(bytes)) throw new ImportFormatError("an Omnivore export is a zip archive");
-      return parseOmnivore(bytes, limits.maxUnpackedBytes);
+      return parseOmnivore(bytes, limits);
     case "karakeep":
-      return parseKarakeep(json(text(bytes)));
+      return parseKarakeep(json(text(bytes)), limits);
     case "commonplace":
-      return parseCommonplace(json(text(bytes)));
+      return parseCommonplace(json(text(bytes)), limits);
     case "opml":
-      return parseOpml(text(bytes));
+      return parseOpml(text(bytes), limits);
     case "pocket_csv":
-      return parsePocketCsv(text(bytes));
+      return parsePocketCsv(text(bytes), limits);
     case "urls":
-      return parseUrlList(text(bytes));
+      return parseUrlList(text(bytes), limits);
     case "netscape":
     case "pocket_html": {
       const s = text(bytes);
       if (!/<a\b/i.test(s) && !/<dl\b/i.test(s) && !/<ul\b/i.test(s))
         throw new ImportFormatError("the file has no bookmark links (<A HREF>) in it");
-      return parseNetscape(s);
+      return parseNetscape(s, limits);
     }
   }
 }

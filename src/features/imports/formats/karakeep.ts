@@ -1,16 +1,18 @@
 // Karakeep's JSON export (`{ bookmarks: [{ createdAt (epoch s), title, tags, content: {type: "link", url}
 // | {type: "text", text}, note, archived }] }`, the schema of its exportBookmarks module).
-import { ImportFormatError, type ImportItem } from "./types.ts";
+import { entryCounter, ImportFormatError, type ImportItem, type ParseLimits } from "./types.ts";
 
 type Json = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
-export function parseKarakeep(doc: unknown): ImportItem[] {
+export function parseKarakeep(doc: unknown, limits: ParseLimits): ImportItem[] {
   const list = (doc as Json | null)?.["bookmarks"];
   if (!Array.isArray(list)) throw new ImportFormatError("a Karakeep export is a JSON object with a `bookmarks` array");
   const items: ImportItem[] = [];
+  const count = entryCounter(limits);
   list.forEach((b: Json, i) => {
     const entry = i + 1;
+    count();
     const content = (b?.["content"] ?? null) as Json | null;
     const tags = Array.isArray(b?.["tags"])
       ? [
@@ -21,7 +23,7 @@ export function parseKarakeep(doc: unknown): ImportItem[] {
           ),
         ]
       : [];
-    const title = str(b?.["title"]) ?? undefined;
+    const title = str(b?.["title"])?.slice(0, limits.maxTitleLength);
     const savedAt =
       typeof b?.["createdAt"] === "number" || typeof b?.["createdAt"] === "string"
         ? (b["createdAt"] as number | string)

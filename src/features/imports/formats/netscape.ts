@@ -1,64 +1,97 @@
 // Netscape bookmark HTML (Chrome, Firefox, Safari, Edge, Karakeep, Linkding) and Pocket's older HTML
 // export: folders (<H3> followed by <DL>) become notebooks, nested names joined with " / ".
-import type { ImportItem } from "./types.ts";
-import { attributes, lineAt, splitTags, stripTags } from "./html-text.ts";
+// One forward pass (markup.ts): a name or title ends at its closing tag or at the next structural tag
+// (an unclosed <H3> or <A> does not swallow the rest of the file), and every limit is checked as the
+// entry is read.
+import { attributes, BoundedText, lineCounter, scanMarkup, type Tag } from "./markup.ts";
+import { splitTags } from "./html-text.ts";
+import { entryCounter, ImportFormatError, type ImportItem, type ParseLimits } from "./types.ts";
 
-const TOKEN = /<(\/?)(dl|h3|a|h1|ul)\b([^>]*)>|<\/(h3|a|h1)>/gi;
+/** Tags that end an open name or title even when its own closing tag is missing. */
+const STRUCTURAL = new Set(["dl", "dt", "dd", "h1", "h2", "h3", "a", "ul", "li", "p", "hr"]);
 
-export function parseNetscape(text: string): ImportItem[] {
+interface Open {
+  tag: "h3" | "a" | "h1";
+  text: BoundedText;
+  at: number;
+  attrs: Record<string, string>;
+}
+
+export function parseNetscape(text: string, limits: ParseLimits): ImportItem[] {
   const items: ImportItem[] = [];
-  const path: string[] = [];
-  // A folder's name applies to the next <DL>; a <DL> without a name (the root) pushes nothing.
+  const entry = entryCounter(limits);
+  const lineAt = lineCounter(text);
+  // The joined path of each open folder level; a <DL> without a name (the root) repeats its parent's.
+  const paths: string[] = [];
+  let folders = 0;
+  // A folder's name applies to the next <DL>.
   let pendingFolder: string | null = null;
-  const pushed: boolean[] = [];
-  const cache = { i: 0, line: 1 };
   // Pocket's HTML export has <h1>Unread</h1> and <h1>Read Archive</h1> sections.
-  let currentSection = "";
-  TOKEN.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = TOKEN.exec(text))) {
-    const closing = m[1] === "/";
-    const tag = (m[2] ?? "").toLowerCase();
-    if (tag === "dl") {
-      if (closing) {
-        if (pushed.pop()) path.pop();
-      } else {
-        pushed.push(pendingFolder !== null);
-        if (pendingFolder !== null) path.push(pendingFolder);
-        pendingFolder = null;
-      }
-    } else if (tag === "h3" && !closing) {
-      const end = text.indexOf("</", TOKEN.lastIndex);
-      const name = stripTags(text.slice(TOKEN.lastIndex, end === -1 ? undefined : end)) || "Untitled folder";
+  let section = "";
+  let open = null as Open | null;
+
+  const close = () => {
+    if (!open) return;
+    const o = open;
+    open = null;
+    if (o.tag === "h1") {
+      section = o.text.value().toLowerCase();
+    } else if (o.tag === "h3") {
+      if (++folders > limits.maxFolders)
+        throw new ImportFormatError(`the file has more than ${limits.maxFolders} folders`);
       // A " / " inside a folder's own name would read as nesting once joined.
-      pendingFolder = name.replaceAll(" / ", " - ");
-      const full = [...path, pendingFolder].join(" / ");
-      items.push({ kind: "notebook", line: lineAt(text, m.index, cache), name: full });
-    } else if (tag === "a" && !closing) {
-      const attrs = attributes(m[3] ?? "");
-      const end = text.slice(TOKEN.lastIndex).search(/<\/a>/i);
-      const title = stripTags(end === -1 ? "" : text.slice(TOKEN.lastIndex, TOKEN.lastIndex + end));
-      const line = lineAt(text, m.index, cache);
-      const href = attrs["href"];
+      const name = (o.text.value() || "Untitled folder").replaceAll(" / ", " - ");
+      const parent = paths.at(-1) ?? "";
+      pendingFolder = (parent ? `${parent} / ${name}` : name).slice(0, limits.maxNameLength).trim();
+      items.push({ kind: "notebook", line: lineAt(o.at), name: pendingFolder });
+    } else {
+      entry();
+      const line = lineAt(o.at);
+      const href = o.attrs["href"];
       if (!href) {
         items.push({ kind: "bad", line, reason: "the entry has no HREF" });
-        continue;
+        return;
       }
+      const path = paths.at(-1);
       // Pocket's HTML puts a `tags` and `time_added` attribute on the link; browsers use ADD_DATE and TAGS.
       items.push({
         kind: "link",
         line,
         url: href,
-        title: title || undefined,
-        savedAt: attrs["add_date"] ?? attrs["time_added"],
-        tags: splitTags(attrs["tags"], ","),
-        notebooks: path.length > 0 ? [path.join(" / ")] : [],
-        archived: currentSection === "read archive" ? true : undefined,
+        title: o.text.value() || undefined,
+        savedAt: o.attrs["add_date"] ?? o.attrs["time_added"],
+        tags: splitTags(o.attrs["tags"], ","),
+        notebooks: path ? [path] : [],
+        archived: section === "read archive" ? true : undefined,
       });
-    } else if (tag === "h1" && !closing) {
-      const end = text.indexOf("</", TOKEN.lastIndex);
-      currentSection = stripTags(text.slice(TOKEN.lastIndex, end === -1 ? undefined : end)).toLowerCase();
     }
+  };
+
+  const onTag = (t: Tag) => {
+    if (open && (t.name === open.tag ? t.closing : STRUCTURAL.has(t.name))) close();
+    if (t.name === "dl") {
+      if (t.closing) {
+        paths.pop();
+        return;
+      }
+      if (paths.length >= limits.maxDepth)
+        throw new ImportFormatError(`folders are nested more than ${limits.maxDepth} deep (line ${lineAt(t.at)})`);
+      paths.push(pendingFolder ?? paths.at(-1) ?? "");
+      pendingFolder = null;
+    } else if (!t.closing && (t.name === "h3" || t.name === "a" || t.name === "h1")) {
+      open = {
+        tag: t.name,
+        text: new BoundedText(t.name === "a" ? limits.maxTitleLength : limits.maxNameLength),
+        at: t.at,
+        attrs: t.name === "a" ? attributes(t.raw) : {},
+      };
+    }
+  };
+
+  for (const token of scanMarkup(text)) {
+    if (token.kind === "tag") onTag(token);
+    else if (open) open.text.add(token.text);
   }
+  close();
   return items;
 }

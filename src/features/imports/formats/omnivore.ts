@@ -2,11 +2,12 @@
 // savedAt, state, …}) and `content/<slug>.html` when the page was saved. Unpacked within a byte budget
 // counted from the real inflated bytes, not the sizes the zip claims (a zip bomb lies about those).
 import JSZip from "jszip";
-import { ImportFormatError, type ImportItem } from "./types.ts";
+import { entryCounter, ImportFormatError, type ImportItem, type ParseLimits } from "./types.ts";
 
 type Json = Record<string, unknown>;
 
-export async function parseOmnivore(bytes: Uint8Array, maxUnpackedBytes: number): Promise<ImportItem[]> {
+export async function parseOmnivore(bytes: Uint8Array, limits: ParseLimits): Promise<ImportItem[]> {
+  const maxUnpackedBytes = limits.maxUnpackedBytes;
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);
@@ -38,7 +39,14 @@ export async function parseOmnivore(bytes: Uint8Array, maxUnpackedBytes: number)
     .filter((f) => !f.dir && /(^|\/)metadata_\d+_to_\d+\.json$/.test(f.name))
     .sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
   if (metaFiles.length === 0) throw new ImportFormatError("an Omnivore export has metadata_<n>_to_<m>.json files");
+  // Saved pages by slug, found once: `content/<slug>.html` at the root or under one folder.
+  const pages = new Map<string, JSZip.JSZipObject>();
+  for (const f of Object.values(zip.files)) {
+    const m = /(?:^|\/)content\/([^/]+)\.html$/.exec(f.name);
+    if (!f.dir && m && (!pages.has(m[1]!) || f.name === `content/${m[1]}.html`)) pages.set(m[1]!, f);
+  }
   const items: ImportItem[] = [];
+  const count = entryCounter(limits);
   let entry = 0;
   for (const f of metaFiles) {
     let list: unknown;
@@ -52,15 +60,14 @@ export async function parseOmnivore(bytes: Uint8Array, maxUnpackedBytes: number)
     if (!Array.isArray(list)) continue;
     for (const a of list as Json[]) {
       entry++;
+      count();
       const url = typeof a?.["url"] === "string" ? a["url"] : undefined;
       if (!url) {
         items.push({ kind: "bad", line: entry, reason: "the entry has no url" });
         continue;
       }
       const slug = typeof a["slug"] === "string" ? a["slug"] : undefined;
-      const page = slug
-        ? (zip.file(`content/${slug}.html`) ?? zip.file(new RegExp(`(^|/)content/${escapeRe(slug)}\\.html$`))[0])
-        : undefined;
+      const page = slug ? (zip.file(`content/${slug}.html`) ?? pages.get(slug)) : undefined;
       const html = page ? await read(page) : undefined;
       const labels = Array.isArray(a["labels"])
         ? (a["labels"] as unknown[])
@@ -77,7 +84,7 @@ export async function parseOmnivore(bytes: Uint8Array, maxUnpackedBytes: number)
         kind: "link",
         line: entry,
         url,
-        title: typeof a["title"] === "string" && a["title"] ? a["title"] : undefined,
+        title: typeof a["title"] === "string" && a["title"] ? a["title"].slice(0, limits.maxTitleLength) : undefined,
         savedAt: typeof a["savedAt"] === "string" ? a["savedAt"] : undefined,
         tags: [...new Set(labels.map((l) => l.trim()).filter(Boolean))],
         notebooks: [],
@@ -96,5 +103,3 @@ interface ZipStream {
   pause(): void;
   resume(): void;
 }
-
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -1,18 +1,33 @@
-// OPML subscription lists from feed readers: each <outline xmlUrl="…"> is a feed to watch.
-import { attributes } from "./html-text.ts";
-import { ImportFormatError, type ImportItem } from "./types.ts";
+// OPML subscription lists from feed readers: each <outline xmlUrl="…"> is a feed to watch. The same
+// feed listed twice (in two folders, say) is one entry: the first, with its line.
+import { attributes, lineCounter, scanMarkup } from "./markup.ts";
+import { entryCounter, ImportFormatError, type ImportItem, type ParseLimits } from "./types.ts";
 
-export function parseOpml(text: string): ImportItem[] {
-  if (!/<opml\b/i.test(text)) throw new ImportFormatError("an OPML file starts with an <opml> element");
+export function parseOpml(text: string, limits: ParseLimits): ImportItem[] {
+  if (!/<opml\b/i.test(text.slice(0, 64 * 1024)))
+    throw new ImportFormatError("an OPML file starts with an <opml> element");
   const items: ImportItem[] = [];
-  let line = 1;
-  let last = 0;
-  for (const m of text.matchAll(/<outline\b([^>]*)>/gi)) {
-    for (let k = last; k < m.index; k++) if (text.charCodeAt(k) === 10) line++;
-    last = m.index;
-    const a = attributes(m[1] ?? "");
-    if (!a["xmlurl"]) continue; // a folder
-    items.push({ kind: "feed", line, url: a["xmlurl"], title: a["title"] || a["text"] || undefined });
+  const entry = entryCounter(limits);
+  const lineAt = lineCounter(text);
+  const seen = new Set<string>();
+  for (const t of scanMarkup(text)) {
+    if (t.kind !== "tag" || t.closing || t.name !== "outline") continue;
+    const a = attributes(t.raw);
+    const url = a["xmlurl"]?.trim();
+    if (!url) continue; // a folder
+    const key = canonical(url);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    entry();
+    items.push({ kind: "feed", line: lineAt(t.at), url, title: a["title"] || a["text"] || undefined });
   }
   return items;
+}
+
+function canonical(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
 }

@@ -57,5 +57,43 @@ export interface BadItem {
 }
 export type ImportItem = LinkItem | NotebookItem | FeedItem | NoteItem | BadItem;
 
-/** The file is not what it claims: the upload is refused with 422. */
-export class ImportFormatError extends Error {}
+/** The file is not what it claims, or is past a limit: the upload is refused with 422. */
+export class ImportFormatError extends Error {
+  readonly code = "import_format";
+}
+
+/** Bounds every parser enforces while it reads, so a hostile file stops early instead of after. */
+export interface ParseLimits {
+  /** Entries (links, feeds, notes, bad entries) in one file. */
+  maxItems: number;
+  /** Folders in one file (they are not entries, but each becomes a notebook). */
+  maxFolders: number;
+  /** Folders inside folders. */
+  maxDepth: number;
+  /** Longest folder name (a notebook's name) and longest full path of one, in characters. */
+  maxNameLength: number;
+  /** Longest title kept for a link. */
+  maxTitleLength: number;
+  /** Bytes an archive may unpack to, counted from the real inflated bytes. */
+  maxUnpackedBytes: number;
+}
+
+export const DEFAULT_PARSE_LIMITS: ParseLimits = {
+  maxItems: 100_000,
+  maxFolders: 10_000,
+  maxDepth: 64,
+  maxNameLength: 200,
+  maxTitleLength: 500,
+  maxUnpackedBytes: 20 * 1024 * 1024,
+};
+
+/** Counts entries as a parser yields them and stops the file at the limit. */
+export function entryCounter(limits: ParseLimits): () => void {
+  let n = 0;
+  return () => {
+    if (++n > limits.maxItems)
+      throw new ImportFormatError(
+        `the file has more than ${limits.maxItems} entries; one import takes at most ${limits.maxItems}`,
+      );
+  };
+}

@@ -1,19 +1,31 @@
 // A plain text list of URLs, one a line; blank lines and lines starting with # are skipped. OneTab's
 // export (`url | title`) reads as the same list with titles.
-import type { ImportItem } from "./types.ts";
+import { entryCounter, type ImportItem, type ParseLimits } from "./types.ts";
 
-export function parseUrlList(text: string): ImportItem[] {
+export function parseUrlList(text: string, limits: ParseLimits): ImportItem[] {
   const items: ImportItem[] = [];
-  text
-    .replace(/^\uFEFF/, "")
-    .split(/\r?\n/)
-    .forEach((raw, i) => {
-      const s = raw.trim();
-      if (!s || s.startsWith("#")) return;
-      const bar = s.indexOf(" | ");
-      const url = bar === -1 ? s : s.slice(0, bar).trim();
-      const title = bar === -1 ? undefined : s.slice(bar + 3).trim() || undefined;
-      items.push({ kind: "link", line: i + 1, url, title, tags: [], notebooks: [] });
-    });
+  const entry = entryCounter(limits);
+  const s = text.replace(/^\uFEFF/, "");
+  let line = 0;
+  // Line by line without splitting the whole file first: the entry limit stops a flood of lines early.
+  for (let start = 0; start <= s.length; ) {
+    let end = s.indexOf("\n", start);
+    if (end === -1) end = s.length;
+    line++;
+    const raw = s.slice(start, end).trim();
+    start = end + 1;
+    if (!raw || raw.startsWith("#")) continue;
+    entry();
+    const bar = raw.indexOf(" | ");
+    const url = bar === -1 ? raw : raw.slice(0, bar).trim();
+    const title =
+      bar === -1
+        ? undefined
+        : raw
+            .slice(bar + 3)
+            .trim()
+            .slice(0, limits.maxTitleLength) || undefined;
+    items.push({ kind: "link", line, url, title, tags: [], notebooks: [] });
+  }
   return items;
 }
