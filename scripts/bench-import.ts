@@ -1,7 +1,8 @@
 // bench:import — import 10,000 Netscape bookmarks whose links point at a local site (a child process):
 // time until every source record exists, peak RSS, how long an interactive save takes to be ready
 // while the import's pages are being fetched (against the same save on an idle server), and the
-// ingestion rate of imported pages once the records exist.
+// ingestion rate of imported pages once the records exist. Then the hostile files (scripts/lib/import-hostile.ts)
+// against the real server in a child process. `--hostile` runs only those; `--bulk` only the first part.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,9 +10,22 @@ import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { createServices } from "../src/services.ts";
-import { fmt, trackPeakRss } from "./lib/measure.ts";
+import { runHostileImports } from "./lib/import-hostile.ts";
+import { fmt, table, trackPeakRss } from "./lib/measure.ts";
 
-const N = Number(process.argv[2] ?? 10_000);
+const args = process.argv.slice(2);
+const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 10_000);
+
+if (args.includes("--hostile")) {
+  await hostile();
+  process.exit(0);
+}
+
+async function hostile() {
+  console.log("bench:import hostile files  (targets while each is read: healthz p99 ≤ 100 ms, RSS growth ≤ 200 MB)");
+  console.log(table(await runHostileImports()));
+}
+
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 15);
 
 const web = Bun.spawn(["bun", "run", join(import.meta.dir, "lib/article-server.ts")], {
@@ -150,4 +164,5 @@ console.log(
 );
 console.log(`imported pages ingested at ${fmt(pagesPerSec, 1)} pages/s over ${WINDOW_S} s`);
 console.log(`peak RSS ${peak} MB`);
+if (!args.includes("--bulk")) await hostile();
 process.exit(0);

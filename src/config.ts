@@ -299,7 +299,7 @@ export function loadConfig(env: Env = process.env) {
       maxItems: int(env, "IMPORT_MAX_ITEMS", 100_000, 1, 10_000_000),
       /** Reading one file (in its own thread) is stopped past this time or this growth of memory. */
       parseTimeoutMs: int(env, "IMPORT_PARSE_TIMEOUT_MS", 10_000, 100, 600_000),
-      parseMaxMemoryMb: int(env, "IMPORT_PARSE_MAX_MEMORY_MB", 160, 0, 65_536),
+      parseMaxMemoryMb: int(env, "IMPORT_PARSE_MAX_MEMORY_MB", 128, 0, 65_536),
       fetchConcurrency: int(env, "IMPORT_FETCH_CONCURRENCY", 2, 1, 64),
       hostSpacingMs: int(env, "IMPORT_HOST_SPACING_MS", 1_000, 0, 600_000),
       /** Longest an import's next slice waits for links being saved by hand (their fetch and embedding). */

@@ -3,7 +3,12 @@
 import { setPriority } from "node:os";
 import type { PoolReply, PoolRequest } from "./pool.ts";
 
-export function serveThread<I, O>(self: Worker, handle: (input: I) => O | Promise<O>): void {
+export function serveThread<I, O>(
+  self: Worker,
+  handle: (input: I) => O | Promise<O>,
+  /** Buffers of the result moved back to the pool rather than copied. */
+  transfer?: (result: O) => Transferable[],
+): void {
   // On Linux a thread has its own nice value: the thread answering requests wins the CPU over this one.
   try {
     setPriority(0, 10);
@@ -13,8 +18,11 @@ export function serveThread<I, O>(self: Worker, handle: (input: I) => O | Promis
   self.onmessage = async (event: MessageEvent<PoolRequest<I>>) => {
     const { id, input } = event.data;
     let reply: PoolReply<O>;
+    let moved: Transferable[] = [];
     try {
-      reply = { id, ok: true, result: await handle(input) };
+      const result = await handle(input);
+      reply = { id, ok: true, result };
+      moved = transfer?.(result) ?? [];
     } catch (err) {
       const code = (err as { code?: unknown } | null)?.code;
       reply = {
@@ -24,7 +32,7 @@ export function serveThread<I, O>(self: Worker, handle: (input: I) => O | Promis
         error: err instanceof Error ? err.message : String(err),
       };
     }
-    self.postMessage(reply);
+    self.postMessage(reply, moved);
   };
   self.postMessage({ ready: true } satisfies PoolReply<O>);
 }

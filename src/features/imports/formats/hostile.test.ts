@@ -133,8 +133,12 @@ describe("the parsing thread", () => {
   afterAll(() => parser.close());
 
   test("gives what parsing in place gives, and keeps the reason a file is refused", async () => {
-    const file = enc(unclosedA(38 * 300));
-    expect(await parser.parse("netscape", file, limits())).toEqual(await parseImport("netscape", file, limits()));
+    const text = unclosedA(38 * 300);
+    const parsed = await parser.parse("netscape", enc(text), limits());
+    expect(parsed.items).toEqual(await parseImport("netscape", enc(text), limits()));
+    // The bytes were moved to the thread and back, with their hash.
+    expect(new TextDecoder().decode(parsed.bytes)).toBe(text);
+    expect(parsed.sha256).toBe(new Bun.CryptoHasher("sha256").update(text).digest("hex"));
     const refused = await parser.parse("netscape", enc(deepFolders(100)), limits()).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ImportFormatError);
     expect((refused as Error).message).toStartWith("folders are nested more than 64 deep");

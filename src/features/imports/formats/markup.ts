@@ -3,20 +3,12 @@
 // holds (unclosed tags, quotes or comments, a name that never ends), so parsing is linear in the file.
 import { decodeEntities } from "./html-text.ts";
 
-export interface Tag {
-  kind: "tag";
-  /** Lower-cased element name. */
-  name: string;
-  closing: boolean;
-  /** Index of the `<` in the text. */
-  at: number;
-  /** The raw text between the name and `>` (attributes); read it with `attributes`. */
-  raw: string;
-}
-export interface Text {
-  kind: "text";
-  at: number;
-  text: string;
+/** What a reader is told, in the order it appears; positions index the scanned text. */
+export interface MarkupVisitor {
+  /** A tag: its lower-cased name, and where its attributes' raw text lies (read them with `attributes`). */
+  tag(name: string, closing: boolean, at: number, rawStart: number, rawEnd: number): void;
+  /** Text between tags, `s.slice(start, end)`: sliced only by a reader that wants it. */
+  text(start: number, end: number): void;
 }
 
 const isNameStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -24,18 +16,16 @@ const isNameChar = (c: number) => isNameStart(c) || (c >= 48 && c <= 57) || c ==
 
 /**
  * Tags and text in order. A `<` that starts no tag is text; a tag with no `>` after it ends the markup
- * (the rest is text); comments and `<!…>`/`<?…>` declarations are skipped.
+ * (the rest is text); comments and `<!…>`/`<?…>` declarations are skipped. Allocates nothing per
+ * token beyond the tag's name.
  */
-export function* scanMarkup(s: string): Generator<Tag | Text> {
+export function scanMarkup(s: string, v: MarkupVisitor): void {
   let pos = 0;
   const n = s.length;
   while (pos < n) {
     const lt = s.indexOf("<", pos);
-    if (lt === -1) {
-      yield { kind: "text", at: pos, text: s.slice(pos) };
-      return;
-    }
-    if (lt > pos) yield { kind: "text", at: pos, text: s.slice(pos, lt) };
+    if (lt === -1) return v.text(pos, n);
+    if (lt > pos) v.text(pos, lt);
     const c = s.charCodeAt(lt + 1);
     if (c === 33 && s.startsWith("<!--", lt)) {
       const end = s.indexOf("-->", lt + 4);
@@ -43,8 +33,6 @@ export function* scanMarkup(s: string): Generator<Tag | Text> {
       pos = end + 3;
       continue;
     }
-    const closing = c === 47;
-    const start = closing ? lt + 2 : lt + 1;
     if (c === 33 || c === 63) {
       // <!DOCTYPE …>, <?xml …?>
       const gt = s.indexOf(">", lt);
@@ -52,20 +40,19 @@ export function* scanMarkup(s: string): Generator<Tag | Text> {
       pos = gt + 1;
       continue;
     }
+    const closing = c === 47;
+    const start = closing ? lt + 2 : lt + 1;
     if (!isNameStart(s.charCodeAt(start))) {
-      yield { kind: "text", at: lt, text: "<" };
+      v.text(lt, lt + 1);
       pos = lt + 1;
       continue;
     }
     let e = start + 1;
     while (e < n && isNameChar(s.charCodeAt(e))) e++;
     const gt = s.indexOf(">", e);
-    if (gt === -1) {
-      // No `>` anywhere after: nothing further can be a tag.
-      yield { kind: "text", at: lt, text: s.slice(lt) };
-      return;
-    }
-    yield { kind: "tag", name: s.slice(start, e).toLowerCase(), closing, at: lt, raw: s.slice(e, gt) };
+    // No `>` anywhere after: nothing further can be a tag.
+    if (gt === -1) return v.text(lt, n);
+    v.tag(s.slice(start, e).toLowerCase(), closing, lt, e, gt);
     pos = gt + 1;
   }
 }
@@ -117,12 +104,16 @@ export function attributes(raw: string): Record<string, string> {
 export class BoundedText {
   private parts: string[] = [];
   private length = 0;
-  constructor(private readonly max: number) {}
-  add(s: string): void {
+  constructor(
+    private readonly source: string,
+    private readonly max: number,
+  ) {}
+  /** Adds `source.slice(start, end)`, or what of it fits. */
+  add(start: number, end: number): void {
     // Entities shrink when decoded, so up to 8 raw characters are kept for each one allowed.
     const room = this.max * 8 - this.length;
     if (room <= 0) return;
-    const piece = s.length > room ? s.slice(0, room) : s;
+    const piece = this.source.slice(start, Math.min(end, start + room));
     this.parts.push(piece);
     this.length += piece.length;
   }

@@ -3,7 +3,7 @@
 // One forward pass (markup.ts): a name or title ends at its closing tag or at the next structural tag
 // (an unclosed <H3> or <A> does not swallow the rest of the file), and every limit is checked as the
 // entry is read.
-import { attributes, BoundedText, lineCounter, scanMarkup, type Tag } from "./markup.ts";
+import { attributes, BoundedText, lineCounter, scanMarkup } from "./markup.ts";
 import { splitTags } from "./html-text.ts";
 import { entryCounter, ImportFormatError, type ImportItem, type ParseLimits } from "./types.ts";
 
@@ -67,31 +67,31 @@ export function parseNetscape(text: string, limits: ParseLimits): ImportItem[] {
     }
   };
 
-  const onTag = (t: Tag) => {
-    if (open && (t.name === open.tag ? t.closing : STRUCTURAL.has(t.name))) close();
-    if (t.name === "dl") {
-      if (t.closing) {
-        paths.pop();
-        return;
+  scanMarkup(text, {
+    tag(name, closing, at, rawStart, rawEnd) {
+      if (open && (name === open.tag ? closing : STRUCTURAL.has(name))) close();
+      if (name === "dl") {
+        if (closing) {
+          paths.pop();
+          return;
+        }
+        if (paths.length >= limits.maxDepth)
+          throw new ImportFormatError(`folders are nested more than ${limits.maxDepth} deep (line ${lineAt(at)})`);
+        paths.push(pendingFolder ?? paths.at(-1) ?? "");
+        pendingFolder = null;
+      } else if (!closing && (name === "h3" || name === "a" || name === "h1")) {
+        open = {
+          tag: name,
+          text: new BoundedText(text, name === "a" ? limits.maxTitleLength : limits.maxNameLength),
+          at,
+          attrs: name === "a" ? attributes(text.slice(rawStart, rawEnd)) : {},
+        };
       }
-      if (paths.length >= limits.maxDepth)
-        throw new ImportFormatError(`folders are nested more than ${limits.maxDepth} deep (line ${lineAt(t.at)})`);
-      paths.push(pendingFolder ?? paths.at(-1) ?? "");
-      pendingFolder = null;
-    } else if (!t.closing && (t.name === "h3" || t.name === "a" || t.name === "h1")) {
-      open = {
-        tag: t.name,
-        text: new BoundedText(t.name === "a" ? limits.maxTitleLength : limits.maxNameLength),
-        at: t.at,
-        attrs: t.name === "a" ? attributes(t.raw) : {},
-      };
-    }
-  };
-
-  for (const token of scanMarkup(text)) {
-    if (token.kind === "tag") onTag(token);
-    else if (open) open.text.add(token.text);
-  }
+    },
+    text(start, end) {
+      open?.text.add(start, end);
+    },
+  });
   close();
   return items;
 }

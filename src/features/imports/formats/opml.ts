@@ -10,17 +10,20 @@ export function parseOpml(text: string, limits: ParseLimits): ImportItem[] {
   const entry = entryCounter(limits);
   const lineAt = lineCounter(text);
   const seen = new Set<string>();
-  for (const t of scanMarkup(text)) {
-    if (t.kind !== "tag" || t.closing || t.name !== "outline") continue;
-    const a = attributes(t.raw);
-    const url = a["xmlurl"]?.trim();
-    if (!url) continue; // a folder
-    const key = canonical(url);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    entry();
-    items.push({ kind: "feed", line: lineAt(t.at), url, title: a["title"] || a["text"] || undefined });
-  }
+  scanMarkup(text, {
+    text() {},
+    tag(name, closing, at, rawStart, rawEnd) {
+      if (closing || name !== "outline") return;
+      const a = attributes(text.slice(rawStart, rawEnd));
+      const url = a["xmlurl"]?.trim();
+      if (!url) return; // a folder
+      const key = canonical(url);
+      if (seen.has(key)) return;
+      seen.add(key);
+      entry();
+      items.push({ kind: "feed", line: lineAt(at), url, title: a["title"] || a["text"] || undefined });
+    },
+  });
   return items;
 }
 

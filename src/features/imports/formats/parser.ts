@@ -4,6 +4,7 @@
 import { workerUrl } from "../../../ai/speech/worker-client.ts";
 import type { Logger } from "../../../log.ts";
 import { createThreadPool } from "../../../threads/pool.ts";
+import { parseImport } from "./index.ts";
 import { ImportFormatError, type ImportFormat, type ImportItem, type ParseLimits } from "./types.ts";
 
 export interface ParseTask {
@@ -12,9 +13,20 @@ export interface ParseTask {
   limits: ParseLimits;
 }
 
+export interface Parsed {
+  items: ImportItem[];
+  /** The file's bytes, back from the thread they were moved to (the caller's array is emptied). */
+  bytes: Uint8Array;
+  /** SHA-256 of the file, hex. */
+  sha256: string;
+}
+
 export interface ImportParser {
-  /** The file's entries, or an ImportFormatError saying what is wrong with it. */
-  parse(format: ImportFormat, bytes: Uint8Array, limits: ParseLimits): Promise<ImportItem[]>;
+  /**
+   * The file's entries and hash, or an ImportFormatError saying what is wrong with it. The bytes are
+   * moved to the parsing thread, not copied (a 20 MB file is held once): use the ones returned.
+   */
+  parse(format: ImportFormat, bytes: Uint8Array, limits: ParseLimits): Promise<Parsed>;
   close(): Promise<void>;
 }
 
@@ -30,13 +42,28 @@ export function defaultParseWorkerUrl(): URL {
   return workerUrl("./worker.ts", import.meta.url, "features/imports/formats/worker.ts");
 }
 
+/** Bytes that own their whole buffer, so moving it takes nothing else along (a pooled Buffer is copied). */
+export function movable(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+    ? bytes
+    : bytes.slice();
+}
+
+/** What the thread does with one file: parse it and hash it. */
+export async function parseTask(task: ParseTask): Promise<Parsed> {
+  const items = await parseImport(task.format, task.bytes, task.limits);
+  return { items, bytes: task.bytes, sha256: new Bun.CryptoHasher("sha256").update(task.bytes).digest("hex") };
+}
+
 export function createImportParser(opts: ImportParserOptions): ImportParser {
   // One thread: uploads are rare, and a second hostile file waits rather than doubling the memory.
-  const pool = createThreadPool<ParseTask, ImportItem[]>({
+  const pool = createThreadPool<ParseTask, Parsed>({
     url: opts.workerUrl ?? defaultParseWorkerUrl(),
     size: 1,
     timeoutMs: opts.timeoutMs,
     maxMemoryMb: opts.maxMemoryMb,
+    // An archive's index or a JSON document can grow by tens of MB between two looks: look often.
+    sampleMs: 10,
     logger: opts.logger,
     name: "import parsing",
     errors: {
@@ -51,9 +78,10 @@ export function createImportParser(opts: ImportParserOptions): ImportParser {
       fromReply: (code, message) => (code === "import_format" ? new ImportFormatError(message) : new Error(message)),
     },
     describe: (task) => ({ format: task.format, bytes: task.bytes.byteLength }),
+    transfer: (task) => [task.bytes.buffer as ArrayBuffer],
   });
   return {
-    parse: (format, bytes, limits) => pool.run({ format, bytes, limits }),
+    parse: (format, bytes, limits) => pool.run({ format, bytes: movable(bytes), limits }),
     close: () => pool.close(),
   };
 }

@@ -1,0 +1,156 @@
+// The hostile half of bench:import: the real server (src/main.ts in a child process) is sent each
+// hostile import file, at the size that stalled it before and at 20 MB, one at a time, while /healthz is
+// probed every 20 ms: probe latency while the file is read, the server's RSS growth, the answer.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  commaRow,
+  deepFolders,
+  lineFlood,
+  omnivoreFallback,
+  unclosedA,
+  unclosedH3,
+  unclosedOutlines,
+} from "../../test/fixtures/imports/hostile.ts";
+import { startServer, tempDir, type ServerProcess } from "../../test/server-process.ts";
+import { fmt, percentile } from "./measure.ts";
+
+const ROOT = join(import.meta.dir, "../..");
+const PROBE_EVERY_MS = 20;
+const MB = 1024 * 1024;
+// Just under IMPORT_MAX_BYTES (20 MiB), so each is read rather than refused for its size.
+const FULL = 20 * MB - 4096;
+
+interface HostileFile {
+  name: string;
+  format: string;
+  bytes: () => Promise<Uint8Array> | Uint8Array;
+}
+
+const text = (s: string) => () => new TextEncoder().encode(s);
+
+/** Each case of the issue at the size it was reported, and a 20 MB version of each, and a few more. */
+export function hostileImportFiles(): HostileFile[] {
+  return [
+    { name: "unclosed <H3>, 12.6 KB", format: "netscape", bytes: text(unclosedH3(12_600)) },
+    { name: "unclosed <H3>, 20 MB", format: "netscape", bytes: text(unclosedH3(FULL)) },
+    { name: "unclosed <A>, 620 KB", format: "netscape", bytes: text(unclosedA(620 * 1024)) },
+    { name: "unclosed <A>, 20 MB", format: "netscape", bytes: text(unclosedA(FULL)) },
+    { name: "folders 12,000 deep, 384 KB", format: "netscape", bytes: text(deepFolders(12_000)) },
+    { name: "folders nested, 20 MB", format: "netscape", bytes: text(deepFolders(Math.floor(FULL / 23))) },
+    { name: "Omnivore fallback, 466 KB", format: "omnivore", bytes: () => omnivoreFallback(2_300) },
+    { name: "Omnivore fallback, 20 MB", format: "omnivore", bytes: () => omnivoreFallback(80_000) },
+    { name: "OPML unclosed, 20 MB", format: "opml", bytes: text(unclosedOutlines(FULL)) },
+    { name: "CSV of commas, 20 MB", format: "pocket_csv", bytes: text(commaRow(FULL)) },
+    { name: "URL flood, 20 MB", format: "urls", bytes: text(lineFlood(FULL)) },
+    {
+      name: "JSON of empty objects, 20 MB",
+      format: "karakeep",
+      bytes: text(`{"bookmarks":[${"{},".repeat(Math.floor(FULL / 3))}{}]}`),
+    },
+  ];
+}
+
+/** The server's resident memory in MB, from /proc (Linux). */
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function cli(dataDir: string, ...args: string[]): Promise<string> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "src/cli.ts"), ...args], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error(`cli ${args[0]} failed`);
+  return out.trim();
+}
+
+/** /healthz probed every PROBE_EVERY_MS, open-loop, each timed from when it was due; RSS sampled alongside. */
+function startProbes(server: ServerProcess) {
+  const latencies: number[] = [];
+  const pending: Promise<void>[] = [];
+  let peak = 0;
+  let running = true;
+  const loop = (async () => {
+    for (let next = performance.now(); running; next += PROBE_EVERY_MS) {
+      const due = next;
+      pending.push(
+        fetch(`${server.url}/healthz`).then(async (r) => {
+          await r.arrayBuffer();
+          latencies.push(performance.now() - due);
+        }),
+      );
+      peak = Math.max(peak, rssMb(server.proc.pid));
+      await Bun.sleep(Math.max(0, next + PROBE_EVERY_MS - performance.now()));
+    }
+  })();
+  return {
+    peakRss: () => peak,
+    async stop(): Promise<number[]> {
+      running = false;
+      await loop;
+      await Promise.all(pending);
+      return latencies.sort((a, b) => a - b);
+    },
+  };
+}
+
+export async function runHostileImports(): Promise<Record<string, string | number>[]> {
+  const dir = tempDir("cp-bench-import-hostile-");
+  await cli(dir.path, "user:create", "--email", "bench@example.com", "--password", "benchmark-password");
+  const key = (await cli(dir.path, "key:create", "--email", "bench@example.com", "--name", "bench"))
+    .split("\n")
+    .find((l) => l.startsWith("cpk_"))!;
+  const server = await startServer([process.execPath, join(ROOT, "src/main.ts")], {
+    DATA_DIR: dir.path,
+    // startServer waits for the "listening" line, logged at info.
+    LOG_LEVEL: "info",
+    RATE_LIMIT_PER_MINUTE: "1000000",
+  });
+  const rows: Record<string, string | number>[] = [];
+  try {
+    // Warm up the parsing thread with a small good file, so thread start is not charged to the first case.
+    await send(server, key, "urls", new TextEncoder().encode("https://example.com/warm\n"));
+    for (const file of hostileImportFiles()) {
+      const bytes = await file.bytes();
+      Bun.gc(true);
+      await Bun.sleep(300);
+      const before = rssMb(server.proc.pid);
+      const probes = startProbes(server);
+      const t0 = performance.now();
+      const answer = await send(server, key, file.format, bytes);
+      const secs = (performance.now() - t0) / 1000;
+      const latencies = await probes.stop();
+      rows.push({
+        file: file.name,
+        "answer s": fmt(secs, 2),
+        "healthz p99 ms": fmt(percentile(latencies, 99), 1),
+        "healthz max ms": fmt(latencies[latencies.length - 1] ?? NaN, 1),
+        probes: latencies.length,
+        "RSS growth MB": `+${Math.round(Math.max(before, probes.peakRss()) - before)}`,
+        answer,
+      });
+      console.error(`  ${file.name}: ${answer}`);
+    }
+  } finally {
+    await server.stop();
+    dir.remove();
+  }
+  return rows;
+}
+
+async function send(server: ServerProcess, key: string, format: string, bytes: Uint8Array): Promise<string> {
+  const form = new FormData();
+  form.set("file", new File([bytes as Uint8Array<ArrayBuffer>], "hostile"));
+  form.set("format", format);
+  const res = await fetch(`${server.url}/api/v1/imports`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
+  const body = (await res.json()) as { detail?: string; status?: string };
+  return `${res.status} ${(body.detail ?? body.status ?? "").replace(/^file: /, "").slice(0, 70)}`;
+}
