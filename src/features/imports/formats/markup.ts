@@ -24,7 +24,10 @@ export function scanMarkup(s: string, v: MarkupVisitor): void {
   const n = s.length;
   while (pos < n) {
     const lt = s.indexOf("<", pos);
-    if (lt === -1) return v.text(pos, n);
+    if (lt === -1) {
+      v.text(pos, n);
+      return;
+    }
     if (lt > pos) v.text(pos, lt);
     const c = s.charCodeAt(lt + 1);
     if (c === 33 && s.startsWith("<!--", lt)) {
@@ -51,7 +54,10 @@ export function scanMarkup(s: string, v: MarkupVisitor): void {
     while (e < n && isNameChar(s.charCodeAt(e))) e++;
     const gt = s.indexOf(">", e);
     // No `>` anywhere after: nothing further can be a tag.
-    if (gt === -1) return v.text(lt, n);
+    if (gt === -1) {
+      v.text(lt, n);
+      return;
+    }
     v.tag(s.slice(start, e).toLowerCase(), closing, lt, e, gt);
     pos = gt + 1;
   }
