@@ -5,6 +5,7 @@ import { createApiAuth } from "./http/auth.ts";
 import { errorPlugin } from "./http/errors.ts";
 import { idempotencyPlugin } from "./http/idempotency.ts";
 import { createIdempotencyRepo } from "./http/idempotency-repo.ts";
+import { routerPath } from "./http/path.ts";
 import { withRequestHandling } from "./http/request.ts";
 import { apiReferenceRoutes } from "./http/api-reference.ts";
 import { API_DESCRIPTION, augmentSpec } from "./http/openapi-spec.ts";
@@ -53,7 +54,7 @@ export function createApp(s: AppDeps) {
   let spec: string | undefined;
   const withSpec = {
     async handle(request: Request): Promise<Response> {
-      if (request.method !== "GET" || !request.url.endsWith("/api/openapi.json")) return app.handle(request);
+      if (request.method !== "GET" || routerPath(request) !== "/api/openapi.json") return app.handle(request);
       spec ??= JSON.stringify(
         augmentSpec((await (await app.handle(request)).json()) as Record<string, unknown>, {
           baseUrl: s.config.baseUrl,

@@ -7,6 +7,7 @@ import type { Logger } from "../log.ts";
 import { declaredLength, decodeUtf8, parseJson, readBody, tooLarge } from "./body.ts";
 import { adoptMeta, metaOf } from "./context.ts";
 import type { ErrorPageRenderer } from "./errors.ts";
+import { routerPathOf } from "./path.ts";
 import { problemResponse } from "./problem.ts";
 import { isJsonType, mediaType } from "../media-type.ts";
 
@@ -36,6 +37,12 @@ function headBytes(request: Request, pathAndQuery: number): number {
     n += name.length + value.length + 4;
   });
   return n;
+}
+
+/** Where the URL's own path starts (after "scheme://host"): the request target's length is the rest. */
+function hostEnd(url: string): number {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  return start === -1 ? url.length : start;
 }
 
 const isJson = (request: Request) => {
@@ -113,13 +120,12 @@ export function withRequestHandling<A extends HttpApp>(
     const sent = request.headers.get("x-request-id");
     if (sent && REQUEST_ID_RE.test(sent)) meta.id = sent;
     const url = request.url;
-    const q = url.indexOf("?");
-    const start = url.indexOf("/", 8);
-    const path = url.slice(start, q === -1 ? undefined : q);
+    // The path the router will match, so no guard below judges a different one.
+    const path = routerPathOf(url);
     let extra: Record<string, string> | undefined;
     let res: Response;
     try {
-      if (headBytes(request, url.length - start) > limits.maxHeaderBytes) {
+      if (headBytes(request, url.length - hostEnd(url)) > limits.maxHeaderBytes) {
         throw new AppError(
           "header_fields_too_large",
           `The request line and headers take more than ${limits.maxHeaderBytes} bytes`,
