@@ -11,6 +11,7 @@ import { apiReferenceRoutes } from "./http/api-reference.ts";
 import { API_DESCRIPTION, augmentSpec } from "./http/openapi-spec.ts";
 import { strictBodies } from "./http/strict-body.ts";
 import { createPageErrors } from "./features/web/errors.ts";
+import { readCookie, SESSION_COOKIE } from "./features/web/http.ts";
 import type { Services } from "./services.ts";
 
 /** What the HTTP surface needs beyond the features' routes: shared plugins and the bearer check. */
@@ -67,6 +68,7 @@ export function createApp(s: AppDeps) {
     logger: s.logger,
     limits: { ...s.config.http, maxUploadBytes: s.config.imports.maxBytes },
     apiAuth,
+    hasSession: async (request) => Boolean(await s.accounts.sessionFromToken(readCookie(request, SESSION_COOKIE))),
     page: pageErrors,
   });
   return { handle, routes: () => app.routes, elysia: app };

@@ -26,7 +26,10 @@ export interface RequestLimits {
   maxUploadBytes?: number;
 }
 
-/** The routes that take a multipart file upload (the import API and its web page). */
+/**
+ * The routes that take a multipart file upload (the import API and its web page), and only from a
+ * caller already known: an API key, or a session for the page.
+ */
 const UPLOAD_PATHS = new Set(["/api/v1/imports", "/settings/import-export"]);
 const FORM_OVERHEAD = 64 * 1024;
 
@@ -55,9 +58,21 @@ const isJson = (request: Request) => {
  * parsed here (depth-checked first), and the route's parser is handed the value. Webhook
  * deliveries count their own bytes against their own limit, after the token is checked.
  */
-async function prepareBody(request: Request, path: string, limits: RequestLimits): Promise<Request> {
+async function prepareBody(
+  request: Request,
+  path: string,
+  limits: RequestLimits,
+  hasSession: ((request: Request) => Promise<boolean>) | undefined,
+): Promise<Request> {
   if (path.startsWith("/api/webhooks/")) return request;
-  if (request.method === "POST" && UPLOAD_PATHS.has(path) && isJson(request).type === "multipart/form-data") {
+  if (
+    request.method === "POST" &&
+    UPLOAD_PATHS.has(path) &&
+    isJson(request).type === "multipart/form-data" &&
+    // The API's caller was authenticated before this; the web page's is checked here, before the
+    // body: without a session the upload limit does not apply (the page answers "sign in first").
+    (path.startsWith("/api/v1/") || (await hasSession?.(request)) === true)
+  ) {
     // Checked against the upload limit and buffered within it, so the route's form parser cannot take more.
     const max = (limits.maxUploadBytes ?? limits.maxBodyBytes) + FORM_OVERHEAD;
     const size = declaredLength(request);
@@ -111,6 +126,8 @@ export function withRequestHandling<A extends HttpApp>(
     logger: Logger;
     limits: RequestLimits;
     apiAuth?: (request: Request) => Promise<Record<string, string>>;
+    /** Whether a web request carries a valid session (the web upload's larger limit needs one). */
+    hasSession?: (request: Request) => Promise<boolean>;
     page?: ErrorPageRenderer;
   },
 ) {
@@ -133,7 +150,7 @@ export function withRequestHandling<A extends HttpApp>(
       }
       // Who is calling comes first: without a valid key, nothing else about the request is judged.
       if (opts.apiAuth && path.startsWith("/api/v1/")) extra = await opts.apiAuth(request);
-      res = await app.handle(await prepareBody(request, path, limits));
+      res = await app.handle(await prepareBody(request, path, limits, opts.hasSession));
     } catch (e) {
       if (e instanceof AppError) {
         res =
