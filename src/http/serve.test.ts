@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { connect } from "node:net";
 import { createTestContext, userWithKey, type TestContext } from "../../test/helpers.ts";
+import { signUp, testBrowser } from "../features/web/test-client.ts";
 import { silentLogger } from "../log.ts";
 import { isValidHost, routerPathOf } from "./path.ts";
 import { serveOptions } from "./serve.ts";
@@ -236,5 +237,28 @@ describe("idle timeouts", () => {
     expect(stream.status).toBe(200);
     await stream.body?.cancel();
     expect(asked).toEqual([30]);
+
+    // The web app's stream, once its session is accepted.
+    const b = testBrowser(ctx);
+    expect((await signUp(b, "reader@example.com")).status).toBe(303);
+    const cookie = [...b.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    const page = await get("/events/stream", { cookie });
+    expect(page.status).toBe(200);
+    await page.body?.cancel();
+    expect(asked).toEqual([30, 30]);
+  });
+});
+
+describe("bodies before authentication, over a real socket", () => {
+  test("a signed-out 20 MB upload to the import page is refused (413) before its body is sent", async () => {
+    const { port } = serve();
+    const s = rawSocket(
+      port,
+      "POST /settings/import-export HTTP/1.1\r\nHost: localhost\r\n" +
+        "Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 20971520\r\n\r\n",
+    );
+    const res = await s.until(complete);
+    s.end();
+    expect(statusOf(res)).toBe(413);
   });
 });
