@@ -5,11 +5,13 @@ import { createApiAuth } from "./http/auth.ts";
 import { errorPlugin } from "./http/errors.ts";
 import { idempotencyPlugin } from "./http/idempotency.ts";
 import { createIdempotencyRepo } from "./http/idempotency-repo.ts";
+import { routerPath } from "./http/path.ts";
 import { withRequestHandling } from "./http/request.ts";
 import { apiReferenceRoutes } from "./http/api-reference.ts";
 import { API_DESCRIPTION, augmentSpec } from "./http/openapi-spec.ts";
 import { strictBodies } from "./http/strict-body.ts";
 import { createPageErrors } from "./features/web/errors.ts";
+import { readCookie, SESSION_COOKIE } from "./features/web/http.ts";
 import type { Services } from "./services.ts";
 
 /** What the HTTP surface needs beyond the features' routes: shared plugins and the bearer check. */
@@ -53,7 +55,7 @@ export function createApp(s: AppDeps) {
   let spec: string | undefined;
   const withSpec = {
     async handle(request: Request): Promise<Response> {
-      if (request.method !== "GET" || !request.url.endsWith("/api/openapi.json")) return app.handle(request);
+      if (request.method !== "GET" || routerPath(request) !== "/api/openapi.json") return app.handle(request);
       spec ??= JSON.stringify(
         augmentSpec((await (await app.handle(request)).json()) as Record<string, unknown>, {
           baseUrl: s.config.baseUrl,
@@ -66,6 +68,7 @@ export function createApp(s: AppDeps) {
     logger: s.logger,
     limits: { ...s.config.http, maxUploadBytes: s.config.imports.maxBytes },
     apiAuth,
+    hasSession: async (request) => Boolean(await s.accounts.sessionFromToken(readCookie(request, SESSION_COOKIE))),
     page: pageErrors,
   });
   return { handle, routes: () => app.routes, elysia: app };

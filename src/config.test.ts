@@ -30,7 +30,12 @@ describe("loadConfig defaults", () => {
     expect(c.net.allowPrivateNetwork).toBe(false);
     expect(c.ai.baseUrl).toBeUndefined();
     expect(c.mail.smtpUrl).toBeUndefined();
-    expect(c.http).toEqual({ maxBodyBytes: 2 * 1024 * 1024, maxJsonDepth: 64, maxHeaderBytes: 16 * 1024 });
+    expect(c.http).toEqual({
+      maxBodyBytes: 2 * 1024 * 1024,
+      maxJsonDepth: 64,
+      maxHeaderBytes: 16 * 1024,
+      idleTimeoutSeconds: 10,
+    });
     expect(c.events).toEqual({ heartbeatMs: 15_000, maxStreamsPerUser: 20 });
   });
 
@@ -109,6 +114,12 @@ describe("bad values stop with a ConfigError naming the variable", () => {
     ["DEFAULT_MONTHLY_CREDITS fractional", { DEFAULT_MONTHLY_CREDITS: "1.5" }, "DEFAULT_MONTHLY_CREDITS"],
     ["MAX_JSON_DEPTH too shallow for workflows", { MAX_JSON_DEPTH: "4" }, "MAX_JSON_DEPTH"],
     ["MAX_HEADER_BYTES above the runtime's parser limit", { MAX_HEADER_BYTES: "70000" }, "MAX_HEADER_BYTES"],
+    ["HTTP_IDLE_TIMEOUT_SECONDS above Bun's limit", { HTTP_IDLE_TIMEOUT_SECONDS: "256" }, "HTTP_IDLE_TIMEOUT_SECONDS"],
+    [
+      "EVENTS_HEARTBEAT_MS beyond half the longest idle timeout",
+      { EVENTS_HEARTBEAT_MS: "200000" },
+      "EVENTS_HEARTBEAT_MS",
+    ],
     ["EVENTS_HEARTBEAT_MS too small", { EVENTS_HEARTBEAT_MS: "0" }, "EVENTS_HEARTBEAT_MS"],
     [
       "EVENTS_MAX_STREAMS_PER_USER not a number",

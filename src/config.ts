@@ -225,6 +225,9 @@ export function loadConfig(env: Env = process.env) {
       // Request line plus headers. The start scripts raise Bun's own parser limit to 64 KiB
       // (--max-http-header-size) so that this check, which answers problem+json, comes first.
       maxHeaderBytes: int(env, "MAX_HEADER_BYTES", 16 * 1024, 1024, 60 * 1024),
+      // Seconds a connection may sit without traffic before the server closes it (Bun's own default
+      // is 10; it caps the setting at 255). Only an accepted event stream is given longer.
+      idleTimeoutSeconds: int(env, "HTTP_IDLE_TIMEOUT_SECONDS", 10, 1, 255),
     },
     rateLimit: {
       perMinute: int(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),
@@ -278,8 +281,11 @@ export function loadConfig(env: Env = process.env) {
       hostSpacingMs: int(env, "FEED_HOST_SPACING_MS", 250, 0, 60_000),
     },
     events: {
-      /** A comment line on every open event stream this often, so proxies and clients see it alive. */
-      heartbeatMs: int(env, "EVENTS_HEARTBEAT_MS", 15_000, 10, 300_000),
+      /**
+       * A comment line on every open event stream this often, so proxies and clients see it alive. At
+       * most 2 minutes: a stream's idle timeout is twice this, and Bun allows 255 s at most.
+       */
+      heartbeatMs: int(env, "EVENTS_HEARTBEAT_MS", 15_000, 10, 120_000),
       maxStreamsPerUser: int(env, "EVENTS_MAX_STREAMS_PER_USER", 20, 1, 10_000),
     },
     extract: {

@@ -12,6 +12,11 @@ export interface RequestMeta {
   secretResponse?: SecretOnce;
   /** The TCP peer's address, when the server entry point knows it (app.handle alone does not). */
   peer?: string;
+  /**
+   * Sets this connection's idle timeout in seconds, when the request came through the server entry
+   * point. Only a handler that has accepted the caller may lengthen it (an open event stream).
+   */
+  setIdleTimeout?: (seconds: number) => void;
 }
 
 const metas = new WeakMap<Request, RequestMeta>();
@@ -37,4 +42,9 @@ export function metaOf(request: Request): RequestMeta {
     metas.set(request, m);
   }
   return m;
+}
+
+/** Lengthens (or shortens) the idle timeout of the connection a request arrived on, where known. */
+export function setIdleTimeout(request: Request, seconds: number): void {
+  metaOf(request).setIdleTimeout?.(seconds);
 }

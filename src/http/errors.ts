@@ -7,6 +7,7 @@ import { Elysia } from "elysia";
 import { AppError, type ErrorCode, type FieldError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { metaOf } from "./context.ts";
+import { routerPath } from "./path.ts";
 import { problemResponse } from "./problem.ts";
 import { detailOf, fieldErrors } from "./validation.ts";
 
@@ -79,15 +80,15 @@ export function errorPlugin(
     }
     if (code === "PARSE") return render("malformed_json", "The request body is not valid JSON");
     if (code === "NOT_FOUND") {
-      const url = new URL(request.url);
+      const path = routerPath(request);
       matcher ??= allowedMethods(routes());
-      const methods = matcher(request.method, url.pathname).filter((m) => m !== request.method);
+      const methods = matcher(request.method, path).filter((m) => m !== request.method);
       if (methods.length > 0 && !methods.includes(request.method)) {
-        return render("method_not_allowed", `${request.method} is not allowed on ${url.pathname}`, undefined, {
+        return render("method_not_allowed", `${request.method} is not allowed on ${path}`, undefined, {
           allow: methods.join(", "),
         });
       }
-      return render("not_found", `No route for ${request.method} ${url.pathname}`);
+      return render("not_found", `No route for ${request.method} ${path}`);
     }
     if (code === "INVALID_COOKIE_SIGNATURE") return render("bad_request", "Invalid cookie");
     const status = (error as { status?: unknown }).status;
@@ -98,7 +99,7 @@ export function errorPlugin(
     logger.error("unhandled error", {
       request_id: meta.id,
       method: request.method,
-      path: new URL(request.url).pathname,
+      path: routerPath(request),
       error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
     });
     return render("internal_error", "Something went wrong on our side; the request id identifies it in our logs");

@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
 import type { Clock } from "../time.ts";
 import { metaOf } from "./context.ts";
+import { routerPath } from "./path.ts";
 import type { IdempotencyRepo } from "./idempotency-repo.ts";
 import { showsSecret } from "./secret-once.ts";
 
@@ -36,7 +37,7 @@ export function idempotencyPlugin(deps: { repo: IdempotencyRepo; clock: Clock })
         await repo.sweep(new Date(now - TTL_MS).toISOString());
         lastSweep = now;
       }
-      const path = new URL(request.url).pathname;
+      const path = routerPath(request);
       const hash = new Bun.CryptoHasher("sha256")
         .update(`${request.method} ${path}\n${JSON.stringify(body ?? null)}`)
         .digest("hex");

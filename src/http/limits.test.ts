@@ -5,7 +5,7 @@ import { call, createTestContext, userWithKey, type TestContext } from "../../te
 import { silentLogger } from "../log.ts";
 import { exceedsDepth } from "./body.ts";
 import { withRequestHandling } from "./request.ts";
-import { hiddenFields, testBrowser } from "../features/web/test-client.ts";
+import { hiddenFields, signUp as signUpUser, testBrowser } from "../features/web/test-client.ts";
 
 function expectProblem(r: { status: number; headers: Headers; body: any }, status: number, code: string) {
   expect(r.status).toBe(status);
@@ -159,6 +159,93 @@ describe("body size", () => {
     expectProblem(nb, 422, "validation_failed");
     expect(nb.body.errors).toEqual([{ path: "body", message: "must be a JSON object" }]);
     expect((await call(ctx, "POST", "/api/v1/webhook-tokens", empty)).status).toBe(201);
+  });
+});
+
+/** A multipart body that counts the bytes anyone read from it. */
+function countedMultipart(size: number, chunkSize = 1024) {
+  const boundary = "----cpboundary";
+  const head = new TextEncoder().encode(
+    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="links.txt"\r\n\r\n`,
+  );
+  const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
+  const bytes = new Uint8Array(size);
+  bytes.fill(0x61);
+  bytes.set(head, 0);
+  bytes.set(tail, size - tail.length);
+  const read = { bytes: 0 };
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(c) {
+        if (at >= size) return c.close();
+        const chunk = bytes.slice(at, at + chunkSize);
+        at += chunk.length;
+        read.bytes += chunk.length;
+        c.enqueue(chunk);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { body, read, type: `multipart/form-data; boundary=${boundary}` };
+}
+
+describe("the web upload's larger limit needs a session", () => {
+  const env = { MAX_BODY_BYTES: "4096", IMPORT_MAX_BYTES: "1048576" };
+
+  test("signed out, a declared body over MAX_BODY_BYTES is 413 unread", async () => {
+    const ctx = createTestContext(env);
+    const m = countedMultipart(200_000);
+    const res = await send(ctx, "POST", "/settings/import-export", m.body, {
+      "content-type": m.type,
+      "content-length": "200000",
+    });
+    expect(res.status).toBe(413);
+    expect(m.read.bytes).toBe(0);
+  });
+
+  test("signed out, a chunked body is read no further than MAX_BODY_BYTES", async () => {
+    const ctx = createTestContext(env);
+    const m = countedMultipart(200_000);
+    const res = await send(ctx, "POST", "/settings/import-export", m.body, { "content-type": m.type });
+    expect(res.status).toBe(413);
+    expect(m.read.bytes).toBeLessThanOrEqual(4096 + 2 * 1024);
+  });
+
+  test("signed out, a small upload is answered as the page answers anyone signed out", async () => {
+    const ctx = createTestContext(env);
+    const m = countedMultipart(2000);
+    const res = await send(ctx, "POST", "/settings/import-export", m.body, {
+      "content-type": m.type,
+      "content-length": "2000",
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/signin?next=%2Fsettings%2Fimport-export");
+  });
+
+  test("signed in (or with a forged cookie), the upload limit is the session's to use", async () => {
+    const ctx = createTestContext(env);
+    const b = testBrowser(ctx);
+    expect((await signUpUser(b, "uploader@example.com")).status).toBe(303);
+    const cookie = [...b.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    const signedIn = countedMultipart(200_000);
+    const res = await send(ctx, "POST", "/settings/import-export", signedIn.body, {
+      "content-type": signedIn.type,
+      "content-length": "200000",
+      cookie,
+    });
+    // Read in full, not refused for its size (the form's own check then refuses it: no CSRF field).
+    expect(res.status).toBe(403);
+    expect(signedIn.read.bytes).toBe(200_000);
+
+    const forged = countedMultipart(200_000);
+    const refused = await send(ctx, "POST", "/settings/import-export", forged.body, {
+      "content-type": forged.type,
+      "content-length": "200000",
+      cookie: "cp_session=not-a-session",
+    });
+    expect(refused.status).toBe(413);
+    expect(forged.read.bytes).toBe(0);
   });
 });
 

@@ -7,6 +7,7 @@ import type { Logger } from "../log.ts";
 import { declaredLength, decodeUtf8, parseJson, readBody, tooLarge } from "./body.ts";
 import { adoptMeta, metaOf } from "./context.ts";
 import type { ErrorPageRenderer } from "./errors.ts";
+import { routerPathOf } from "./path.ts";
 import { problemResponse } from "./problem.ts";
 import { isJsonType, mediaType } from "../media-type.ts";
 
@@ -25,7 +26,10 @@ export interface RequestLimits {
   maxUploadBytes?: number;
 }
 
-/** The routes that take a multipart file upload (the import API and its web page). */
+/**
+ * The routes that take a multipart file upload (the import API and its web page), and only from a
+ * caller already known: an API key, or a session for the page.
+ */
 const UPLOAD_PATHS = new Set(["/api/v1/imports", "/settings/import-export"]);
 const FORM_OVERHEAD = 64 * 1024;
 
@@ -38,6 +42,12 @@ function headBytes(request: Request, pathAndQuery: number): number {
   return n;
 }
 
+/** Where the URL's own path starts (after "scheme://host"): the request target's length is the rest. */
+function hostEnd(url: string): number {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  return start === -1 ? url.length : start;
+}
+
 const isJson = (request: Request) => {
   const type = mediaType(request.headers.get("content-type"));
   return { type, json: isJsonType(type) };
@@ -48,9 +58,21 @@ const isJson = (request: Request) => {
  * parsed here (depth-checked first), and the route's parser is handed the value. Webhook
  * deliveries count their own bytes against their own limit, after the token is checked.
  */
-async function prepareBody(request: Request, path: string, limits: RequestLimits): Promise<Request> {
+async function prepareBody(
+  request: Request,
+  path: string,
+  limits: RequestLimits,
+  hasSession: ((request: Request) => Promise<boolean>) | undefined,
+): Promise<Request> {
   if (path.startsWith("/api/webhooks/")) return request;
-  if (request.method === "POST" && UPLOAD_PATHS.has(path) && isJson(request).type === "multipart/form-data") {
+  if (
+    request.method === "POST" &&
+    UPLOAD_PATHS.has(path) &&
+    isJson(request).type === "multipart/form-data" &&
+    // The API's caller was authenticated before this; the web page's is checked here, before the
+    // body: without a session the upload limit does not apply (the page answers "sign in first").
+    (path.startsWith("/api/v1/") || (await hasSession?.(request)) === true)
+  ) {
     // Checked against the upload limit and buffered within it, so the route's form parser cannot take more.
     const max = (limits.maxUploadBytes ?? limits.maxBodyBytes) + FORM_OVERHEAD;
     const size = declaredLength(request);
@@ -104,6 +126,8 @@ export function withRequestHandling<A extends HttpApp>(
     logger: Logger;
     limits: RequestLimits;
     apiAuth?: (request: Request) => Promise<Record<string, string>>;
+    /** Whether a web request carries a valid session (the web upload's larger limit needs one). */
+    hasSession?: (request: Request) => Promise<boolean>;
     page?: ErrorPageRenderer;
   },
 ) {
@@ -113,13 +137,12 @@ export function withRequestHandling<A extends HttpApp>(
     const sent = request.headers.get("x-request-id");
     if (sent && REQUEST_ID_RE.test(sent)) meta.id = sent;
     const url = request.url;
-    const q = url.indexOf("?");
-    const start = url.indexOf("/", 8);
-    const path = url.slice(start, q === -1 ? undefined : q);
+    // The path the router will match, so no guard below judges a different one.
+    const path = routerPathOf(url);
     let extra: Record<string, string> | undefined;
     let res: Response;
     try {
-      if (headBytes(request, url.length - start) > limits.maxHeaderBytes) {
+      if (headBytes(request, url.length - hostEnd(url)) > limits.maxHeaderBytes) {
         throw new AppError(
           "header_fields_too_large",
           `The request line and headers take more than ${limits.maxHeaderBytes} bytes`,
@@ -127,7 +150,7 @@ export function withRequestHandling<A extends HttpApp>(
       }
       // Who is calling comes first: without a valid key, nothing else about the request is judged.
       if (opts.apiAuth && path.startsWith("/api/v1/")) extra = await opts.apiAuth(request);
-      res = await app.handle(await prepareBody(request, path, limits));
+      res = await app.handle(await prepareBody(request, path, limits, opts.hasSession));
     } catch (e) {
       if (e instanceof AppError) {
         res =

@@ -1,8 +1,9 @@
 // Shared setup for browser tests: the real app on a loopback port (BASE_URL = that address, so the
 // Origin checks pass) and Debian's Chromium driven by playwright-core.
 import { chromium, type Browser, type Page } from "playwright-core";
-import { isEventStreamRequest } from "../../src/features/events/stream.ts";
-import { rememberClientAddress } from "../../src/features/web/http.ts";
+import { testConfig } from "../../src/config.ts";
+import { serveOptions } from "../../src/http/serve.ts";
+import { silentLogger } from "../../src/log.ts";
 import { createTestContext, type TestContext } from "../helpers.ts";
 
 export const CHROMIUM_ARGS = [
@@ -25,14 +26,12 @@ export interface LiveApp {
 /** Serves a fresh test app on 127.0.0.1 with BASE_URL set to the address the browser will use. */
 export function startLiveApp(env: Record<string, string> = {}): LiveApp {
   let handle: (r: Request) => Response | Promise<Response> = () => new Response("starting", { status: 503 });
+  // The server entry point main.ts uses (Host check, peer address, idle timeouts), over an app made
+  // once the port, and so BASE_URL, is known.
   const server = Bun.serve({
+    ...serveOptions({ handle: async (r) => handle(r) }, testConfig(env), silentLogger),
     port: 0,
     hostname: "127.0.0.1",
-    fetch: (request, srv) => {
-      rememberClientAddress(request, srv.requestIP(request)?.address);
-      if (isEventStreamRequest(request)) srv.timeout(request, 0); // as main.ts does
-      return handle(request);
-    },
   });
   const base = `http://127.0.0.1:${server.port}`;
   const ctx = createTestContext({ ...env, BASE_URL: base });

@@ -2,6 +2,7 @@
 // same stream with its session at /events/stream).
 import { Elysia, t } from "elysia";
 import { actorOf } from "../../http/auth.ts";
+import { setIdleTimeout } from "../../http/context.ts";
 import type { StreamDeps } from "./stream.ts";
 import { RUN_EVENT_TYPES, EVENT_TYPES, PROGRESS_EVENT_TYPES } from "./service.ts";
 import { openEventStream, RETRY_MS } from "./stream.ts";
@@ -41,6 +42,7 @@ export function eventRoutes(s: { live: StreamDeps }) {
             userId: actorOf(request).userId,
             lastEventId: request.headers.get("last-event-id") ?? query.last_event_id,
             signal: request.signal,
+            setIdleTimeout: (seconds) => setIdleTimeout(request, seconds),
           }),
         {
           query: Query,

@@ -16,12 +16,20 @@ export interface StreamRequest {
   lastEventId: string | null | undefined;
   /** Aborted when the client disconnects. */
   signal?: AbortSignal;
+  /** Sets the connection's idle timeout (seconds); called once the stream is accepted. */
+  setIdleTimeout?: (seconds: number) => void;
 }
 
 /** What a client waits before reconnecting, sent once in the stream's first lines. */
 export const RETRY_MS = 3000;
 /** Events read from the outbox per pull while catching up. */
 const REPLAY_PAGE = 200;
+/**
+ * A stream's connection idle timeout: two heartbeats, so one late beat is not fatal, and a finite
+ * one, so a connection whose peer vanished without a FIN is still closed. Bun's limit is 255 s.
+ */
+export const streamIdleSeconds = (heartbeatMs: number) =>
+  Math.min(255, Math.max(1, Math.ceil((2 * heartbeatMs) / 1000)));
 /** Frames queued for a client that does not read before it is served from the outbox instead. */
 const MAX_QUEUED = 256;
 const CURSOR_RE = /^\d{1,15}$/;
@@ -95,6 +103,10 @@ export async function openEventStream(deps: StreamDeps, req: StreamRequest): Pro
     });
   }
 
+  // Only now, with the caller accepted and the stream admitted, may the connection stay quiet longer
+  // than the server's idle timeout (heartbeats keep it busy well within this).
+  req.setIdleTimeout?.(streamIdleSeconds(deps.heartbeatMs));
+
   function cleanup(): void {
     if (closed) return;
     closed = true;
@@ -147,11 +159,4 @@ export async function openEventStream(deps: StreamDeps, req: StreamRequest): Pro
     { highWaterMark: 1 },
   );
   return new Response(body, { headers: EVENT_STREAM_HEADERS });
-}
-
-/** True for the requests that hold a stream open (the server lifts its idle timeout for them). */
-export function isEventStreamRequest(request: Request): boolean {
-  const url = request.url;
-  const q = url.indexOf("?");
-  return (q === -1 ? url : url.slice(0, q)).endsWith("/events/stream");
 }

@@ -1,7 +1,7 @@
 // Sign-up, sign-in, sign-out through the real app: cookie flags, sign-up policy, uniform failures,
 // CSRF and Origin checks, the login rate limit and session invalidation.
 import { describe, expect, test } from "bun:test";
-import { createTestContext } from "../../../test/helpers.ts";
+import { createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { hashSecret } from "../../crypto.ts";
 import { rememberClientAddress } from "./http.ts";
 import { hiddenFields, signUp, testBrowser } from "./test-client.ts";
@@ -136,20 +136,23 @@ describe("sign in", () => {
   test("too many attempts for one email get 429 with Retry-After, even with the right password", async () => {
     let now = Date.parse("2025-01-01T00:00:00Z");
     const ctx = createTestContext({ LOGIN_RATE_LIMIT_PER_MINUTE: "2" }, { clock: { now: () => now } });
-    await signUp(testBrowser(ctx), "ada@example.com");
+    // Made directly: signing up would count as one attempt against the same limit.
+    await userWithKey(ctx, "ada@example.com");
     const b = testBrowser(ctx);
     for (let i = 0; i < 2; i++) {
       expect((await b.submit("/signin", "/signin", { email: "ada@example.com", password: "nope-nope" })).status).toBe(
         401,
       );
     }
-    const limited = await b.submit("/signin", "/signin", { email: "Ada@Example.com", password: PASSWORD });
+    const limited = await b.submit("/signin", "/signin", { email: "Ada@Example.com", password: "password123" });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(limited.text).toContain("Too many sign-in attempts");
     expect(b.jar.has("cp_session")).toBe(false);
     now += 61_000;
-    expect((await b.submit("/signin", "/signin", { email: "ada@example.com", password: PASSWORD })).status).toBe(303);
+    expect((await b.submit("/signin", "/signin", { email: "ada@example.com", password: "password123" })).status).toBe(
+      303,
+    );
   }, 60_000);
 
   test("one client address is limited across emails when the server knows it", async () => {
@@ -167,6 +170,36 @@ describe("sign in", () => {
       password: "nope-nope",
     });
     expect(elsewhere.status).toBe(401);
+  }, 60_000);
+});
+
+describe("sign-up is rate limited like sign-in, before any password is hashed", () => {
+  test("repeated sign-ups with one email get a 429 page with Retry-After", async () => {
+    let now = Date.parse("2025-01-01T00:00:00Z");
+    const ctx = createTestContext({ LOGIN_RATE_LIMIT_PER_MINUTE: "2" }, { clock: { now: () => now } });
+    expect((await signUp(testBrowser(ctx), "ada@example.com")).status).toBe(303);
+    const b = testBrowser(ctx);
+    expect((await signUp(b, "ada@example.com")).status).toBe(409);
+    const limited = await signUp(b, "ADA@example.com ");
+    expect(limited.status).toBe(429);
+    const wait = Number(limited.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(0);
+    expect(limited.text).toContain(`Too many attempts. Try again in ${wait} seconds.`);
+    expect(limited.text).toContain('action="/signup"');
+    // It is the same budget as signing in with that email.
+    expect((await b.submit("/signin", "/signin", { email: "ada@example.com", password: PASSWORD })).status).toBe(429);
+    now += 61_000;
+    expect((await signUp(b, "ada@example.com")).status).toBe(409);
+  }, 60_000);
+
+  test("one client address is limited across emails, and a limited sign-up creates no account", async () => {
+    const ctx = createTestContext({ LOGIN_RATE_LIMIT_PER_MINUTE: "1" });
+    const fromPeer = { app: { handle: (r: Request) => (rememberClientAddress(r, "203.0.113.9"), ctx.app.handle(r)) } };
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await signUp(testBrowser(fromPeer), `u${i}@example.com`)).status);
+    expect(statuses).toEqual([303, 303, 303, 303, 303, 429]);
+    expect(await countUsers(ctx)).toBe(5);
+    expect((await signUp(testBrowser(ctx), "u9@example.com")).status).toBe(303);
   }, 60_000);
 });
 

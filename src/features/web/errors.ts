@@ -4,6 +4,7 @@ import { ERROR_CODES, type ErrorCode } from "../../errors.ts";
 import type { WebDeps } from "./deps.ts";
 import { pageResponse, type LayoutUser } from "./html.ts";
 import { readCookie, SESSION_COOKIE } from "./http.ts";
+import { routerPath } from "../../http/path.ts";
 import { errorPage } from "./pages.ts";
 
 /** Paths whose clients are programs: they keep problem+json. */
@@ -67,7 +68,7 @@ export function createPageErrors(s: Pick<WebDeps, "accounts">): PageErrorRendere
     }
   }
   return async (request, e) => {
-    const path = new URL(request.url).pathname;
+    const path = routerPath(request);
     if (!isPagePath(path)) return undefined;
     const { title, detail } = words(e, request, shownPath(path));
     const status = ERROR_CODES[e.code][0];

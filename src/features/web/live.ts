@@ -2,6 +2,7 @@
 // in live-script.ts), the script as an asset, and the event stream opened with the session cookie.
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
+import { setIdleTimeout } from "../../http/context.ts";
 import type { WebDeps } from "./deps.ts";
 import { openEventStream } from "../events/stream.ts";
 import { html, type SafeHtml } from "./html.ts";
@@ -50,6 +51,7 @@ export function liveWebRoutes(s: WebDeps, h: WebHelpers) {
             userId: me.user.id,
             lastEventId: request.headers.get("last-event-id") ?? query.last_event_id,
             signal: request.signal,
+            setIdleTimeout: (seconds) => setIdleTimeout(request, seconds),
           });
         }),
       )

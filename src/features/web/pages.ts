@@ -55,6 +55,7 @@ export function signUpPage(p: {
   email?: string;
   name?: string;
   next?: string;
+  error?: string;
   fieldErrors?: FieldErrors;
 }): SafeHtml {
   const fe = p.fieldErrors ?? {};
@@ -62,6 +63,7 @@ export function signUpPage(p: {
 <form method="post" action="/signup" class="card" novalidate>
   ${csrfInput(p.csrf)}
   ${p.next ? html`<input type="hidden" name="next" value="${p.next}">` : ""}
+  ${p.error ? html`<p class="field-error" role="alert">${p.error}</p>` : ""}
   ${field({ name: "name", label: "Name", type: "text", value: p.name, error: fe.name, autocomplete: "name", hint: "Optional; how Commonplace greets you.", maxlength: 100 })}
   ${field({ name: "email", label: "Email", type: "email", value: p.email, error: fe.email, autocomplete: "username", required: true })}
   ${field({ name: "password", label: "Password", type: "password", error: fe.password, autocomplete: "new-password", required: true, hint: "At least 8 characters." })}

@@ -204,7 +204,7 @@ export function webRoutes(s: WebDeps) {
       // POST /signup
       .post(
         "/signup",
-        page(async ({ request, body }) => {
+        page(async ({ request, body, server }) => {
           const csrf = checkPreSessionPost(request, body);
           const input = {
             email: formField(body, "email"),
@@ -215,10 +215,14 @@ export function webRoutes(s: WebDeps) {
           const rawNext = formField(body, "next");
           const next = rawNext && safeNext(rawNext) === rawNext ? rawNext : undefined;
           try {
-            const { token, session } = await web.signUp(input);
+            const { token, session } = await web.signUp(input, clientAddress(request, server));
             return redirect(next ?? "/settings/keys", [sessionCookie(token, session.expiresAt)]);
           } catch (e) {
             if (failed(e, "signup_closed")) return pageResponse(signupClosedPage(), { status: 403 });
+            if (failed(e, "rate_limited")) {
+              const markup = signUpPage({ csrf, email: input.email, name: input.name, next, error: e.detail });
+              return pageResponse(markup, { status: 429, headers: e.extra.headers });
+            }
             if (!failed(e, "validation_failed", "conflict")) throw e;
             const errors = e.code === "conflict" ? { email: e.detail ?? e.message } : fieldErrors(e);
             return pageResponse(signUpPage({ csrf, email: input.email, name: input.name, next, fieldErrors: errors }), {

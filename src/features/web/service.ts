@@ -71,7 +71,17 @@ export function createWebService(deps: {
   return {
     signupOpen: async (): Promise<boolean> => accounts.signupOpen(),
 
-    async signUp(input: { email: string; password: string; name: string }): Promise<NewSession> {
+    /**
+     * Counts against the sign-in limits (per address and per email) before the password is hashed:
+     * argon2 is as costly here as there, and an existing email must not be probed faster either.
+     */
+    async signUp(
+      input: { email: string; password: string; name: string },
+      address: string | undefined,
+    ): Promise<NewSession> {
+      const email = input.email.trim().toLowerCase();
+      if (address) await hitOrThrow(perAddress, `addr:${address}`, "attempts");
+      if (email) await hitOrThrow(perEmail, `email:${email}`, "attempts");
       const user = await accounts.createUser(input);
       return accounts.createSession(user.id);
     },
