@@ -7,6 +7,7 @@ import { AppError } from "./errors.ts";
 import { silentLogger } from "./log.ts";
 import { createServices } from "./services.ts";
 import { systemActor } from "./actor.ts";
+import { exclusively } from "./db/exclusive.ts";
 import { passwordFromStdin, PromptInterrupted, promptNewPassword, type PromptInput } from "./cli-password.ts";
 import { COPY_SPEC, COPY_USAGE, runDbCopy } from "./db/copy-cli.ts";
 
@@ -114,6 +115,8 @@ export async function runCli(
   const s = createServices({ config, db, logger: silentLogger });
   const { command, opts } = parsed;
   try {
+    // As the server does at start: a lookup by email must find rows stored before emails were canonical.
+    await exclusively(db, "accounts:normalise-emails", () => s.accounts.normaliseStoredEmails(silentLogger));
     switch (command) {
       case "user:create": {
         const u = await s.accounts.createUser(

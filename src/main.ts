@@ -22,6 +22,8 @@ async function start() {
   const db = openConfiguredDatabase(config);
   const services = createServices({ config, db });
   const app = createApp(services);
+  // Emails stored before they were canonical (SQL cannot NFKC): before the first request looks one up.
+  await exclusively(db, "accounts:normalise-emails", () => services.accounts.normaliseStoredEmails(services.logger));
   let server: ReturnType<typeof Bun.serve>;
   try {
     server = Bun.serve(serveOptions(app, config, services.logger));

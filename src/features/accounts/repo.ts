@@ -35,6 +35,13 @@ function createAccountsSqliteRepo(db: Db) {
     async userByEmail(email: string): Promise<UserRow | undefined> {
       return db.query((c) => c.orm.select().from(users).where(sql`${users.email} = ${email} COLLATE NOCASE`).get());
     },
+    /** Every user's id and email, for normalising stored emails at start-up. */
+    async listEmails(): Promise<{ id: string; email: string }[]> {
+      return db.query((c) => c.orm.select({ id: users.id, email: users.email }).from(users).orderBy(users.id).all());
+    },
+    async setEmail(id: string, email: string, at: string): Promise<void> {
+      await db.exec((c) => c.orm.update(users).set({ email, updatedAt: at }).where(eq(users.id, id)).run());
+    },
     async setPlan(id: string, planId: string, at: string): Promise<void> {
       await db.exec((c) => c.orm.update(users).set({ planId, updatedAt: at }).where(eq(users.id, id)).run());
     },

@@ -14,6 +14,7 @@ import type { KeysService } from "../keys/service.ts";
 import type { KeyPublic } from "../keys/schema.ts";
 import { encodeCursor, type Page } from "../../paging.ts";
 import { createFormGuard } from "./form-guard.ts";
+import { canonicalEmail } from "../accounts/email.ts";
 
 const KEYS_PAGE = 50;
 const FORM_TTL_MS = 24 * 3600 * 1000;
@@ -83,15 +84,21 @@ export function createWebService(deps: {
       if (!email) missing.push({ path: "email", message: "Enter your email address" });
       if (!input.password) missing.push({ path: "password", message: "Enter your password" });
       if (missing.length) throw fieldErrors(missing);
+      // Look-alike spellings of one address share its limit.
+      const canonical = canonicalEmail(email);
       if (address) await hitOrThrow(perAddress, `addr:${address}`);
-      await hitOrThrow(perEmail, `email:${email.toLowerCase()}`);
+      await hitOrThrow(perEmail, `email:${canonical}`);
       const user = await accounts.verifyPassword(email, input.password);
       return accounts.createSession(user.id);
     },
 
     /** Counts against the same per-email limit as signing in: a stolen session cannot guess the password fast. */
     async changePassword(me: SignedIn, input: { current: string; next: string }): Promise<number> {
-      await hitOrThrow(perEmail, `email:${me.user.email.toLowerCase()}`, "password attempts");
+      await hitOrThrow(
+        perEmail,
+        `email:${canonicalEmail(me.user.email, "email", { stripInvisible: true })}`,
+        "password attempts",
+      );
       return accounts.changePassword(me.user.id, input, me.session.id);
     },
 
