@@ -115,8 +115,8 @@ describe("accounts use canonical emails", () => {
   test("sign-in with an invisible character is a validation error on the email field", async () => {
     const ctx = createTestContext();
     await ctx.services.accounts.createUser({ email: "alice@example.com", password: PASSWORD });
-    const { accounts, keys, clock } = ctx.services;
-    const web = createWebService({ accounts, keys, clock, config: ctx.config, db: ctx.db });
+    const { accounts, keys, oauth, clock } = ctx.services;
+    const web = createWebService({ accounts, keys, oauth, clock, config: ctx.config, db: ctx.db });
     const e = await refusal(web.signIn({ email: "al\u200bice@example.com", password: PASSWORD }, "1.2.3.4"));
     expect(e.extra.errors![0]!.path).toBe("email");
   }, 30_000);

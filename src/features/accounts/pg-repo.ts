@@ -56,6 +56,12 @@ export function createAccountsPgRepo(db: PgDb): AccountsRepo {
       );
       return r.length;
     },
+    async deleteUserSessions(userId) {
+      const r = await db.exec((c) =>
+        c.orm.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }),
+      );
+      return r.length;
+    },
     async insertSession(row) {
       await db.exec((c) => c.orm.insert(sessions).values(row));
     },

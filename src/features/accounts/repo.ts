@@ -59,6 +59,12 @@ function createAccountsSqliteRepo(db: Db) {
             .all().length,
       );
     },
+    /** Ends every session of the user; returns how many ended. */
+    async deleteUserSessions(userId: string): Promise<number> {
+      return db.exec(
+        (c) => c.orm.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().length,
+      );
+    },
     async insertSession(row: SessionRow): Promise<void> {
       await db.exec((c) => c.orm.insert(sessions).values(row).run());
     },

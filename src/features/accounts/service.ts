@@ -176,12 +176,14 @@ export function createAccountsService(deps: {
 
     /**
      * Replaces the password after checking the current one, and ends every other session of the
-     * user (a stolen session stops working); `keepSessionId` stays signed in. Returns how many ended.
+     * user (a stolen session stops working); `keepSessionId` stays signed in. `alsoRevoke` runs in the
+     * same transaction (the caller ends OAuth grants and keys there). Returns how many sessions ended.
      */
     async changePassword(
       userId: string,
       input: { current: string; next: string },
       keepSessionId: string,
+      alsoRevoke?: () => Promise<unknown>,
     ): Promise<number> {
       const user = await repo.userById(userId);
       if (!user) throw notFound("User");
@@ -193,8 +195,14 @@ export function createAccountsService(deps: {
       return db.tx(async () => {
         await repo.setPassword(userId, hash, nowIso());
         await userChanged(userId);
+        await alsoRevoke?.();
         return repo.deleteOtherSessions(userId, keepSessionId);
       });
+    },
+
+    /** Ends every web session of the user, the current one too; returns how many ended. */
+    async endAllSessions(userId: string): Promise<number> {
+      return repo.deleteUserSessions(userId);
     },
 
     async createSession(userId: string): Promise<{ token: string; session: SessionRow }> {

@@ -95,6 +95,11 @@ export function createOAuthService(deps: { repo: OAuthRepo; db: Db; clock: Clock
       }));
     },
 
+    /** A password change or "sign out everywhere": every grant and pending code of the user ends. */
+    async revokeAllOf(userId: string, reason: "password_changed" | "signed_out_everywhere"): Promise<number> {
+      return repo.revokeUserGrants(userId, iso(clock.now()), reason);
+    },
+
     /** Settings → Connected apps: every grant of this user for the client ends at once. */
     async disconnect(actor: Actor, clientId: string): Promise<void> {
       const n = await repo.revokeUserClient(actor.userId, clientId, iso(clock.now()), "revoked_by_user");
