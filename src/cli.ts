@@ -110,7 +110,7 @@ export async function runCli(
   const config = loadConfig(env);
   // Reads DATA_DIR's SQLite file and writes to --to, whatever DATABASE_URL says: no services needed.
   if (parsed.command === "db:copy") return runDbCopy(parsed.opts, config, out);
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const db = openConfiguredDatabase(config);
   const s = createServices({ config, db, logger: silentLogger });
   const { command, opts } = parsed;
@@ -172,6 +172,8 @@ export async function runCli(
 }
 
 if (import.meta.main) {
+  // Files this process creates (database, its -wal/-shm, exports) are for this user only.
+  process.umask(0o077);
   try {
     const code = await runCli(process.argv.slice(2), undefined, (l) => console.log(l));
     process.exit(code);
