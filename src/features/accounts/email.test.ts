@@ -1,12 +1,14 @@
 // Canonical emails: each look-alike spelling of an address is the same account or is refused, at
 // sign-up, sign-in and lookups; rows stored before the rule are normalised at start-up, conflicts reported.
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { createTestContext } from "../../../test/helpers.ts";
 import { sqlRows } from "../../db/inspect.ts";
 import { AppError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import { createWebService } from "../web/service.ts";
 import { canonicalEmail, checkEmailScripts } from "./email.ts";
+import { signUp, testBrowser } from "../web/test-client.ts";
+import { openChildDatabase, startServer, tempDir } from "../../../test/server-process.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -122,6 +124,24 @@ describe("accounts use canonical emails", () => {
   }, 30_000);
 });
 
+describe("the sign-up and sign-in pages", () => {
+  test("a look-alike is refused beside the email field; a full-width spelling signs in", async () => {
+    const ctx = createTestContext();
+    expect((await signUp(testBrowser(ctx), "alice@example.com")).status).toBe(303);
+    const zw = await signUp(testBrowser(ctx), "al\u200bice@example.com");
+    expect(zw.status).toBe(422);
+    expect(zw.text).toMatch(/id="f-email-error">Email must not contain invisible or formatting characters/);
+    const cyrillic = await signUp(testBrowser(ctx), "\u0430lice@example.com");
+    expect(cyrillic.status).toBe(422);
+    expect(cyrillic.text).toMatch(/id="f-email-error">Email mixes letters of different scripts/);
+    const wide = await testBrowser(ctx).submit("/signin", "/signin", {
+      email: "\uff21\uff2c\uff29\uff23\uff25@example.com",
+      password: PASSWORD,
+    });
+    expect(wide.status).toBe(303);
+  }, 30_000);
+});
+
 function recordingLogger(): Logger & { warnings: { msg: string; fields?: Record<string, unknown> }[] } {
   const warnings: { msg: string; fields?: Record<string, unknown> }[] = [];
   const none = () => {};
@@ -172,4 +192,46 @@ describe("normalising stored emails at start-up", () => {
     expect(again.updated).toEqual([]);
     expect(again.conflicts).toEqual([["usr_a", "usr_b"]]);
   });
+});
+
+describe("the server normalises stored emails at start", () => {
+  const data = tempDir("commonplace-emails-");
+  afterAll(() => data.remove());
+
+  test("before it listens: one row normalised, a colliding pair reported by id and left", async () => {
+    const db = openChildDatabase(data.path);
+    const insert = (id: string, email: string) =>
+      sqlRows(
+        db,
+        "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, 'n', 'h', 'free', 't', 't')",
+        id,
+        email,
+      );
+    await insert("usr_a", "alice@example.com");
+    await insert("usr_b", "alice\u00ad@example.com");
+    await insert("usr_c", "\u00c4da@example.com");
+    db.close();
+    await db.pg?.close();
+    const server = await startServer([process.execPath, "run", "src/main.ts"], { DATA_DIR: data.path });
+    try {
+      const warning = server
+        .output()
+        .split("\n")
+        .find((l) => l.includes("same address after normalisation"));
+      expect(JSON.parse(warning!)).toMatchObject({ level: "warn", user_ids: ["usr_a", "usr_b"] });
+    } finally {
+      await server.stop();
+    }
+    const after = openChildDatabase(data.path);
+    try {
+      expect(await sqlRows(after, "SELECT id, email FROM users ORDER BY id")).toEqual([
+        { id: "usr_a", email: "alice@example.com" },
+        { id: "usr_b", email: "alice\u00ad@example.com" },
+        { id: "usr_c", email: "\u00e4da@example.com" },
+      ]);
+    } finally {
+      after.close();
+      await after.pg?.close();
+    }
+  }, 60_000);
 });
