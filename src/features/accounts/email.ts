@@ -39,63 +39,17 @@ const CJK: Record<string, string[]> = {
   Hangul: ["Kore"],
   Bopomofo: ["Hanb"],
 };
-const SCRIPTS = [
-  "Latin",
-  "Greek",
-  "Cyrillic",
-  "Armenian",
-  "Hebrew",
-  "Arabic",
-  "Syriac",
-  "Thaana",
-  "Nko",
-  "Devanagari",
-  "Bengali",
-  "Gurmukhi",
-  "Gujarati",
-  "Oriya",
-  "Tamil",
-  "Telugu",
-  "Kannada",
-  "Malayalam",
-  "Sinhala",
-  "Thai",
-  "Lao",
-  "Tibetan",
-  "Myanmar",
-  "Georgian",
-  "Ethiopic",
-  "Cherokee",
-  "Canadian_Aboriginal",
-  "Ogham",
-  "Runic",
-  "Khmer",
-  "Mongolian",
-  "Han",
-  "Hiragana",
-  "Katakana",
-  "Hangul",
-  "Bopomofo",
-  "Yi",
-  "Tifinagh",
-  "Coptic",
-  "Glagolitic",
-  "Javanese",
-  "Balinese",
-  "Sundanese",
-  "Vai",
-  "Adlam",
-  "Osage",
-  "Gothic",
-  "Deseret",
-].map((name) => ({ name, re: new RegExp(`^\\p{Script=${name}}$`, "u") }));
+const SCRIPTS =
+  "Latin Greek Cyrillic Armenian Hebrew Arabic Syriac Thaana Nko Devanagari Bengali Gurmukhi Gujarati Oriya Tamil Telugu Kannada Malayalam Sinhala Thai Lao Tibetan Myanmar Georgian Ethiopic Cherokee Canadian_Aboriginal Ogham Runic Khmer Mongolian Han Hiragana Katakana Hangul Bopomofo Yi Tifinagh Coptic Glagolitic Javanese Balinese Sundanese Vai Adlam Osage Gothic Deseret Limbu Tai_Le New_Tai_Lue Buginese Tai_Tham Lepcha Ol_Chiki Saurashtra Kayah_Li Rejang Cham Tai_Viet Meetei_Mayek Bamum Lisu Samaritan Mandaic Batak Chakma Miao Hanifi_Rohingya"
+    .split(" ")
+    .map((name) => ({ name, re: new RegExp(`^\\p{Script=${name}}$`, "u") }));
 const NEUTRAL = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
 
 /** The scripts `ch` counts as, or null for digits, punctuation and combining marks (any script). */
 function scriptsOf(ch: string): string[] | null {
   if (NEUTRAL.test(ch)) return null;
   const s = SCRIPTS.find((x) => x.re.test(ch));
-  if (!s) return [`other:${ch.codePointAt(0)!.toString(16)}`]; // a rare script: only mixes with itself
+  if (!s) return ["other"]; // a script not listed: apart from the listed ones, not from one another
   return CJK[s.name] ?? [s.name];
 }
 
