@@ -7,6 +7,7 @@ import { AppError } from "./errors.ts";
 import { silentLogger } from "./log.ts";
 import { createServices } from "./services.ts";
 import { systemActor } from "./actor.ts";
+import { exclusively } from "./db/exclusive.ts";
 import { passwordFromStdin, PromptInterrupted, promptNewPassword, type PromptInput } from "./cli-password.ts";
 import { COPY_SPEC, COPY_USAGE, runDbCopy } from "./db/copy-cli.ts";
 
@@ -109,11 +110,13 @@ export async function runCli(
   const config = loadConfig(env);
   // Reads DATA_DIR's SQLite file and writes to --to, whatever DATABASE_URL says: no services needed.
   if (parsed.command === "db:copy") return runDbCopy(parsed.opts, config, out);
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const db = openConfiguredDatabase(config);
   const s = createServices({ config, db, logger: silentLogger });
   const { command, opts } = parsed;
   try {
+    // As the server does at start: a lookup by email must find rows stored before emails were canonical.
+    await exclusively(db, "accounts:normalise-emails", () => s.accounts.normaliseStoredEmails(silentLogger));
     switch (command) {
       case "user:create": {
         const u = await s.accounts.createUser(
@@ -169,6 +172,8 @@ export async function runCli(
 }
 
 if (import.meta.main) {
+  // Files this process creates (database, its -wal/-shm, exports) are for this user only.
+  process.umask(0o077);
   try {
     const code = await runCli(process.argv.slice(2), undefined, (l) => console.log(l));
     process.exit(code);

@@ -5,7 +5,7 @@ import { exclusively } from "./db/exclusive.ts";
 import { createApp } from "./app.ts";
 import { createServices } from "./services.ts";
 import { serveOptions } from "./http/serve.ts";
-import { ensureWritableDataDir, listenError, StartupError } from "./startup.ts";
+import { dataDirExposure, ensureWritableDataDir, listenError, StartupError } from "./startup.ts";
 
 async function start() {
   let config: ReturnType<typeof loadConfig>;
@@ -18,10 +18,16 @@ async function start() {
     }
     throw e;
   }
+  // Whatever this process creates — database, -wal/-shm, audio, temporary files — is for this user only.
+  process.umask(0o077);
   ensureWritableDataDir(config.dataDir);
   const db = openConfiguredDatabase(config);
   const services = createServices({ config, db });
+  const exposed = dataDirExposure(config.dataDir);
+  if (exposed) services.logger.warn(exposed);
   const app = createApp(services);
+  // Emails stored before they were canonical (SQL cannot NFKC): before the first request looks one up.
+  await exclusively(db, "accounts:normalise-emails", () => services.accounts.normaliseStoredEmails(services.logger));
   let server: ReturnType<typeof Bun.serve>;
   try {
     server = Bun.serve(serveOptions(app, config, services.logger));

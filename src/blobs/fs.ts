@@ -1,8 +1,12 @@
 // BlobStore on the local disk (the default): each key is a file under one root directory.
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ulid } from "../ids.ts";
 import { type BlobStat, type BlobStore, checkKey, checkRange } from "./port.ts";
+
+// Blobs are users' files (podcast audio): readable by this user only, whatever the umask.
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
 
 export function createFsBlobStore(root: string): BlobStore {
   const pathOf = (key: string) => join(root, checkKey(key));
@@ -24,12 +28,13 @@ export function createFsBlobStore(root: string): BlobStore {
 
   async function put(key: string, data: Uint8Array | ReadableStream<Uint8Array> | Blob): Promise<void> {
     const path = pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
     // Written beside the target and renamed over it: a reader never sees half a file.
     const tmp = `${path}.${ulid()}.tmp`;
     try {
       if (data instanceof ReadableStream) await Bun.write(tmp, new Response(data));
       else await Bun.write(tmp, data);
+      await chmod(tmp, PRIVATE_FILE);
       await rename(tmp, path);
     } catch (err) {
       await rm(tmp, { force: true });
@@ -42,8 +47,10 @@ export function createFsBlobStore(root: string): BlobStore {
     put,
     async moveIn(key, localPath) {
       const path = pathOf(key);
-      await mkdir(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
       try {
+        // The file was made elsewhere (an encoder's output): private before it is in place.
+        await chmod(localPath, PRIVATE_FILE);
         await rename(localPath, path);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;

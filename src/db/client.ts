@@ -1,7 +1,7 @@
 // Opens the SQLite database: pragmas for a busy single-file service, sqlite-vec, drizzle on top.
 import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import * as sqliteVec from "sqlite-vec";
@@ -39,7 +39,11 @@ function vecPath(): string {
 
 export function openDatabase(path: string, opts: { migrate?: boolean; readers?: boolean } = {}): Db {
   const memory = path === ":memory:";
-  if (!memory) mkdirSync(dirname(path), { recursive: true });
+  if (!memory) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // A new database file is private (0600); SQLite gives its -wal and -shm files the same mode.
+    if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
+  }
   const writer = connect(path, { create: true });
   if (opts.migrate !== false) migrate(writer);
   // In WAL a second connection reads committed rows while the writer holds a transaction open.

@@ -35,6 +35,12 @@ export function createAccountsPgRepo(db: PgDb): AccountsRepo {
         async (c) => (await c.orm.select().from(users).where(sql`lower(${users.email}) = lower(${email})`))[0],
       );
     },
+    async listEmails() {
+      return db.query((c) => c.orm.select({ id: users.id, email: users.email }).from(users).orderBy(users.id));
+    },
+    async setEmail(id, email, at) {
+      await db.exec((c) => c.orm.update(users).set({ email, updatedAt: at }).where(eq(users.id, id)));
+    },
     async setPlan(id, planId, at) {
       await db.exec((c) => c.orm.update(users).set({ planId, updatedAt: at }).where(eq(users.id, id)));
     },
@@ -47,6 +53,12 @@ export function createAccountsPgRepo(db: PgDb): AccountsRepo {
           .delete(sessions)
           .where(and(eq(sessions.userId, userId), ne(sessions.id, keepId)))
           .returning({ id: sessions.id }),
+      );
+      return r.length;
+    },
+    async deleteUserSessions(userId) {
+      const r = await db.exec((c) =>
+        c.orm.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }),
       );
       return r.length;
     },

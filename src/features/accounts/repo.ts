@@ -35,6 +35,13 @@ function createAccountsSqliteRepo(db: Db) {
     async userByEmail(email: string): Promise<UserRow | undefined> {
       return db.query((c) => c.orm.select().from(users).where(sql`${users.email} = ${email} COLLATE NOCASE`).get());
     },
+    /** Every user's id and email, for normalising stored emails at start-up. */
+    async listEmails(): Promise<{ id: string; email: string }[]> {
+      return db.query((c) => c.orm.select({ id: users.id, email: users.email }).from(users).orderBy(users.id).all());
+    },
+    async setEmail(id: string, email: string, at: string): Promise<void> {
+      await db.exec((c) => c.orm.update(users).set({ email, updatedAt: at }).where(eq(users.id, id)).run());
+    },
     async setPlan(id: string, planId: string, at: string): Promise<void> {
       await db.exec((c) => c.orm.update(users).set({ planId, updatedAt: at }).where(eq(users.id, id)).run());
     },
@@ -50,6 +57,12 @@ function createAccountsSqliteRepo(db: Db) {
             .where(and(eq(sessions.userId, userId), ne(sessions.id, keepId)))
             .returning({ id: sessions.id })
             .all().length,
+      );
+    },
+    /** Ends every session of the user; returns how many ended. */
+    async deleteUserSessions(userId: string): Promise<number> {
+      return db.exec(
+        (c) => c.orm.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().length,
       );
     },
     async insertSession(row: SessionRow): Promise<void> {

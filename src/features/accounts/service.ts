@@ -8,6 +8,9 @@ import { hashSecret } from "../../crypto.ts";
 import type { ChangeWatch } from "../../db/change-watch.ts";
 import type { Transactor } from "../../db/port.ts";
 import type { AccountsRepo } from "./repo.ts";
+import { canonicalEmail, checkEmailScripts } from "./email.ts";
+import { normaliseStoredEmails } from "./email-migration.ts";
+import type { Logger } from "../../log.ts";
 
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 const EMAIL_RE = /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+\.[^\s@<>"(),;:]+$|^[^\s@<>"(),;:]+@localhost$/;
@@ -92,8 +95,9 @@ export function createAccountsService(deps: {
       input: { email: string; password: string; name?: string },
       opts: { bypassSignupPolicy?: boolean } = {},
     ): Promise<UserRow> {
-      const email = input.email.trim();
+      const email = canonicalEmail(input.email);
       if (!EMAIL_RE.test(email) || email.length > 254) throw invalid("email", "must be an email address");
+      checkEmailScripts(email);
       checkPassword("password", input.password);
       const name = (input.name ?? "").trim() || email.split("@")[0]!;
       if (name.length > 100) throw invalid("name", "must be at most 100 characters");
@@ -123,12 +127,22 @@ export function createAccountsService(deps: {
       return row;
     },
 
+    /** Start-up step after the SQL migrations: stored emails to canonical form, collisions reported. */
+    normaliseStoredEmails(logger: Logger) {
+      const setEmail = (id: string, email: string) =>
+        db.tx(async () => {
+          await repo.setEmail(id, email, nowIso());
+          await userChanged(id);
+        });
+      return normaliseStoredEmails({ repo, setEmail, logger });
+    },
+
     async signupOpen(): Promise<boolean> {
       return config.allowSignup || (await repo.countUsers()) === 0;
     },
 
     async verifyPassword(email: string, password: string): Promise<UserRow> {
-      const user = await repo.userByEmail(email.trim());
+      const user = await repo.userByEmail(canonicalEmail(email));
       const ok = await Bun.password.verify(password, user ? user.passwordHash : await dummy());
       if (!user || !ok) throw new AppError("invalid_credentials", "Email or password is wrong");
       return user;
@@ -141,7 +155,7 @@ export function createAccountsService(deps: {
     },
 
     async userByEmail(email: string): Promise<UserRow> {
-      const u = await repo.userByEmail(email);
+      const u = await repo.userByEmail(canonicalEmail(email));
       if (!u) throw notFound(`User ${email}`);
       return u;
     },
@@ -162,12 +176,14 @@ export function createAccountsService(deps: {
 
     /**
      * Replaces the password after checking the current one, and ends every other session of the
-     * user (a stolen session stops working); `keepSessionId` stays signed in. Returns how many ended.
+     * user (a stolen session stops working); `keepSessionId` stays signed in. `alsoRevoke` runs in the
+     * same transaction (the caller ends OAuth grants and keys there). Returns how many sessions ended.
      */
     async changePassword(
       userId: string,
       input: { current: string; next: string },
       keepSessionId: string,
+      alsoRevoke?: () => Promise<unknown>,
     ): Promise<number> {
       const user = await repo.userById(userId);
       if (!user) throw notFound("User");
@@ -179,8 +195,14 @@ export function createAccountsService(deps: {
       return db.tx(async () => {
         await repo.setPassword(userId, hash, nowIso());
         await userChanged(userId);
+        await alsoRevoke?.();
         return repo.deleteOtherSessions(userId, keepSessionId);
       });
+    },
+
+    /** Ends every web session of the user, the current one too; returns how many ended. */
+    async endAllSessions(userId: string): Promise<number> {
+      return repo.deleteUserSessions(userId);
     },
 
     async createSession(userId: string): Promise<{ token: string; session: SessionRow }> {

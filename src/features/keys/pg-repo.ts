@@ -48,6 +48,16 @@ export function createKeysPgRepo(db: PgDb): KeysRepo {
       );
       return r.length > 0;
     },
+    async revokeAllOfUser(userId, at) {
+      const r = await db.exec((c) =>
+        c.orm
+          .update(apiKeys)
+          .set({ revokedAt: at })
+          .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+          .returning({ id: apiKeys.id }),
+      );
+      return r.map((x) => x.id);
+    },
     async touch(id, at) {
       await db.exec((c) => c.orm.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)));
     },

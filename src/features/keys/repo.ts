@@ -56,6 +56,18 @@ function createKeysSqliteRepo(db: Db) {
       );
       return r.length > 0;
     },
+    /** Revokes every live key of the user; returns their ids. */
+    async revokeAllOfUser(userId: string, at: string): Promise<string[]> {
+      const r = await db.exec((c) =>
+        c.orm
+          .update(apiKeys)
+          .set({ revokedAt: at })
+          .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+          .returning({ id: apiKeys.id })
+          .all(),
+      );
+      return r.map((x) => x.id);
+    },
     async touch(id: string, at: string): Promise<void> {
       await db.exec((c) => c.orm.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run());
     },

@@ -138,6 +138,19 @@ export function createKeysService(deps: { repo: KeysRepo; db: Transactor; change
       evict(id);
       return (await repo.byIdAnyOwner(id))!;
     },
+
+    /** Revokes every key of the user (joins the caller's transaction); returns how many. */
+    async revokeAllOf(userId: string): Promise<number> {
+      return deps.db.tx(async () => {
+        const ids = await repo.revokeAllOfUser(userId, new Date(clock.now()).toISOString());
+        for (const id of ids) await deps.changes.announce("key", id);
+        deps.db.afterCommit(() => {
+          revocations++;
+          for (const id of ids) evict(id);
+        });
+        return ids.length;
+      });
+    },
   };
 }
 export type KeysService = ReturnType<typeof createKeysService>;

@@ -68,6 +68,21 @@ export function createOAuthPgRepo(db: PgDb): OAuthRepo {
       );
       return r.length;
     },
+    async revokeUserGrants(userId, at, reason) {
+      return db.tx(async () => {
+        await db.exec((c) =>
+          c.orm.delete(oauthCodes).where(and(eq(oauthCodes.userId, userId), isNull(oauthCodes.usedAt))),
+        );
+        const r = await db.exec((c) =>
+          c.orm
+            .update(oauthGrants)
+            .set({ revokedAt: at, revokedReason: reason })
+            .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
+            .returning({ id: oauthGrants.id }),
+        );
+        return r.length;
+      });
+    },
     async touchGrant(id, at) {
       await db.exec((c) => c.orm.update(oauthGrants).set({ lastUsedAt: at }).where(eq(oauthGrants.id, id)));
     },

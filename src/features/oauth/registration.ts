@@ -4,6 +4,7 @@ import { t, type Static } from "elysia";
 import { Value } from "@sinclair/typebox/value";
 import type { OAuthClientRow } from "../../db/schema/index.ts";
 import { OAuthError } from "./errors.ts";
+import { hasUnsafeText } from "./client-text.ts";
 
 export const SUPPORTED_SCOPES = ["mcp"] as const;
 export const DEFAULT_SCOPE = "mcp";
@@ -73,6 +74,20 @@ function httpUrlOrUndefined(raw: string | undefined, field: string): string | un
   throw new OAuthError("invalid_client_metadata", `${field} must be an http or https URL`);
 }
 
+/** Every string the client sent, shown later or not, must be free of control and bidi characters. */
+function refuseUnsafeText(m: ClientRegistration): void {
+  for (const [field, value] of Object.entries(m)) {
+    const items: unknown[] = Array.isArray(value) ? value : [value];
+    const i = items.findIndex((v) => typeof v === "string" && hasUnsafeText(v));
+    if (i < 0) continue;
+    const path = Array.isArray(value) ? `${field}.${i}` : field;
+    throw new OAuthError(
+      field === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata",
+      `${path} must not contain control characters or invisible formatting characters such as bidirectional overrides`,
+    );
+  }
+}
+
 /** Checks the registration request; returns the row to store. Throws OAuthError with RFC 7591 codes. */
 export function validateRegistration(body: unknown, id: string, at: string): OAuthClientRow {
   if (!body || typeof body !== "object" || Array.isArray(body))
@@ -88,6 +103,7 @@ export function validateRegistration(body: unknown, id: string, at: string): OAu
     throw new OAuthError(code, `${path}: ${first?.message ?? "is invalid"}`);
   }
   const m = raw as ClientRegistration;
+  refuseUnsafeText(m);
   for (const uri of m.redirect_uris) {
     const problem = redirectUriProblem(uri);
     if (problem) throw new OAuthError("invalid_redirect_uri", problem);

@@ -99,6 +99,24 @@ function createOAuthSqliteRepo(db: Db) {
             .all().length,
       );
     },
+    /**
+     * Ends everything OAuth has given the user: every live grant (its access and refresh tokens stop
+     * with it) and every code not yet exchanged. Returns how many grants.
+     */
+    async revokeUserGrants(userId: string, at: string, reason: string): Promise<number> {
+      return db.exec((c) => {
+        c.orm
+          .delete(oauthCodes)
+          .where(and(eq(oauthCodes.userId, userId), isNull(oauthCodes.usedAt)))
+          .run();
+        return c.orm
+          .update(oauthGrants)
+          .set({ revokedAt: at, revokedReason: reason })
+          .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
+          .returning({ id: oauthGrants.id })
+          .all().length;
+      });
+    },
     async touchGrant(id: string, at: string): Promise<void> {
       await db.exec((c) => c.orm.update(oauthGrants).set({ lastUsedAt: at }).where(eq(oauthGrants.id, id)).run());
     },

@@ -14,6 +14,7 @@ import { createPendingStore } from "./pending.ts";
 import { OAuthError } from "./errors.ts";
 import { clientInformation, redirectUrisOf, validateRegistration, type ClientInformation } from "./registration.ts";
 import type { OAuthRepo } from "./repo.ts";
+import { safeClientText } from "./client-text.ts";
 import { createTokenIssuer } from "./tokens.ts";
 
 /** Registration is open to anyone, so it is rate limited per address and unused clients are swept. */
@@ -85,14 +86,23 @@ export function createOAuthService(deps: { repo: OAuthRepo; db: Db; clock: Clock
       },
 
     async connectedApps(actor: Actor): Promise<ConnectedApp[]> {
-      return (await repo.connectedApps(actor.userId)).map((r) => ({
-        clientId: r.client.id,
-        name: r.client.name,
-        redirectHosts: [...new Set(redirectUrisOf(r.client).map((u) => new URL(u).host))],
-        clientUri: r.client.clientUri,
-        authorizedAt: r.firstAuthorizedAt,
-        lastUsedAt: r.lastUsedAt,
-      }));
+      return (await repo.connectedApps(actor.userId)).map((r) => {
+        const redirectHosts = [...new Set(redirectUrisOf(r.client).map((u) => new URL(u).host))];
+        return {
+          clientId: r.client.id,
+          // Rows registered before control characters were refused are shown without them.
+          name: safeClientText(r.client.name) || redirectHosts[0]!,
+          redirectHosts,
+          clientUri: r.client.clientUri,
+          authorizedAt: r.firstAuthorizedAt,
+          lastUsedAt: r.lastUsedAt,
+        };
+      });
+    },
+
+    /** A password change or "sign out everywhere": every grant and pending code of the user ends. */
+    async revokeAllOf(userId: string, reason: "password_changed" | "signed_out_everywhere"): Promise<number> {
+      return repo.revokeUserGrants(userId, iso(clock.now()), reason);
     },
 
     /** Settings → Connected apps: every grant of this user for the client ends at once. */

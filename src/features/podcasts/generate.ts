@@ -195,7 +195,7 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
       !(await change(actor, id, { status: "generating", error: null, errorDetail: null }))
     )
       return;
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const part = join(dir, `${id}.${ulid()}.part`);
     const key = audioPathOf(id);
     try {

@@ -91,8 +91,15 @@ ${spendRows(p.spends)}
 <form method="post" action="/settings/account/password" class="card" novalidate>
   ${csrfInput(p.user.csrfToken)}
   ${field({ name: "current_password", label: "Current password", type: "password", error: fe.current_password, autocomplete: "current-password", required: true })}
-  ${field({ name: "new_password", label: "New password", type: "password", error: fe.new_password, autocomplete: "new-password", required: true, hint: "At least 8 characters. Other browsers and devices signed in as you are signed out; this one stays signed in." })}
+  ${field({ name: "new_password", label: "New password", type: "password", error: fe.new_password, autocomplete: "new-password", required: true, hint: "At least 8 characters. Other browsers and devices signed in as you are signed out and connected apps lose their access; this one stays signed in." })}
+  <label class="check"><input type="checkbox" name="revoke_keys" value="1" checked> <span>Also revoke my API keys <span class="muted">(scripts and tools using one stop working until you give them a new key)</span></span></label>
   <div class="actions"><button type="submit">Change password</button></div>
+</form>
+<h2>Sign out everywhere</h2>
+<form method="post" action="/settings/account/sign-out-everywhere" class="card">
+  ${csrfInput(p.user.csrfToken)}
+  <p class="muted">Ends every session of yours — on this browser too — and the access of every connected app. API keys keep working; revoke them under <a href="/settings/keys">API keys</a>.</p>
+  <div class="actions"><button type="submit">Sign out everywhere</button></div>
 </form>
 <h2>You</h2>
 <dl class="facts">

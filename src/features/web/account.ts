@@ -1,12 +1,12 @@
 // Web routes for Settings (the index) and Settings → Account: plan, credits and their spending,
-// and changing the password (which signs out the user's other sessions).
+// changing the password (which signs out the user's other sessions and apps), and signing out everywhere.
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
 import type { WebDeps } from "./deps.ts";
 import type { Actor } from "../../actor.ts";
 import { accountPage, settingsIndexPage, type SpendView } from "./account-pages.ts";
 import { pageResponse, type Flash } from "./html.ts";
-import { formField, redirect, signInFirst } from "./http.ts";
+import { cookie, formField, redirect, SESSION_COOKIE, signInFirst } from "./http.ts";
 import type { WebHelpers } from "./oauth-routes.ts";
 import type { FieldErrors } from "./pages.ts";
 import type { SignedIn, WebService } from "./service.ts";
@@ -16,7 +16,11 @@ const LABELS: Record<string, string> = { current_password: "Current password", n
 const NOTICES: Record<string, Flash> = {
   password_changed: {
     kind: "ok",
-    text: "Your password was changed. Every other browser and device signed in as you was signed out; this one stays signed in.",
+    text: "Your password was changed. Every other browser and device signed in as you was signed out, and connected apps lost their access; this one stays signed in.",
+  },
+  password_changed_keys: {
+    kind: "ok",
+    text: "Your password was changed. Every other browser and device signed in as you was signed out, connected apps lost their access and your API keys were revoked; this one stays signed in.",
   },
 };
 
@@ -27,6 +31,9 @@ function fieldErrors(e: AppError): FieldErrors {
     out[path] ??= /^[a-z]/.test(message) ? `${LABELS[path] ?? path} ${message}.` : `${message}.`;
   return out;
 }
+
+/** The "Also revoke my API keys" box: a browser sends it only when ticked (it starts ticked). */
+const revokeKeys = (body: unknown): boolean => formField(body, "revoke_keys") === "1";
 
 export function accountWebRoutes(s: WebDeps, h: WebHelpers, web: WebService) {
   /** Spends in words: questions, and podcasts by their title while they exist. */
@@ -95,10 +102,11 @@ export function accountWebRoutes(s: WebDeps, h: WebHelpers, web: WebService) {
           const me = await h.checkSessionPost(request, body);
           if (!me) return signInFirst("/settings/account");
           try {
-            await web.changePassword(me, {
-              current: formField(body, "current_password"),
-              next: formField(body, "new_password"),
-            });
+            await web.changePassword(
+              me,
+              { current: formField(body, "current_password"), next: formField(body, "new_password") },
+              { revokeKeys: revokeKeys(body) },
+            );
           } catch (e) {
             if (!(e instanceof AppError)) throw e;
             if (e.code === "rate_limited")
@@ -111,7 +119,21 @@ export function accountWebRoutes(s: WebDeps, h: WebHelpers, web: WebService) {
             // Passwords are never written back into the page; the person types them again.
             return accountResponse(me, { fieldErrors: fieldErrors(e), status: 422 });
           }
-          return redirect("/settings/account?notice=password_changed");
+          return redirect(
+            `/settings/account?notice=${revokeKeys(body) ? "password_changed_keys" : "password_changed"}`,
+          );
+        }),
+      )
+      // POST /settings/account/sign-out-everywhere
+      .post(
+        "/settings/account/sign-out-everywhere",
+        h.page(async ({ request, body }) => {
+          const me = await h.checkSessionPost(request, body);
+          if (!me) return signInFirst("/settings/account");
+          await web.signOutEverywhere(me);
+          return redirect("/signin?notice=signed_out_everywhere", [
+            cookie(SESSION_COOKIE, "", { secure: s.config.secureCookies, maxAgeSeconds: 0 }),
+          ]);
         }),
       )
   );

@@ -8,6 +8,7 @@ import { pageResponse, type Flash, type LayoutUser } from "./html.ts";
 import { formField, redirect, signInFirst } from "./http.ts";
 import { connectedAppsPage, consentPage } from "./oauth-pages.ts";
 import type { SignedIn } from "./service.ts";
+import { safeClientText } from "../oauth/client-text.ts";
 
 export interface WebPageCtx {
   request: Request;
@@ -54,7 +55,8 @@ export function oauthWebRoutes(s: WebDeps, h: WebHelpers) {
           const markup = consentPage({
             user: h.layoutUser(me),
             requestId: id,
-            clientName: p.client.name,
+            // Rows registered before control characters were refused are shown without them.
+            clientName: safeClientText(p.client.name) || new URL(p.redirectUri).host,
             redirectHost: new URL(p.redirectUri).host,
           });
           return pageResponse(markup, { headers: { "content-security-policy": consentCsp(p.redirectUri) } });

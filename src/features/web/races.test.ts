@@ -8,7 +8,14 @@ describe("web: one key per form", () => {
   test("two concurrent submissions of one form", async () => {
     const ctx = createTestContext();
     const s = ctx.services;
-    const web = createWebService({ accounts: s.accounts, keys: s.keys, config: s.config, clock: s.clock, db: s.db });
+    const web = createWebService({
+      accounts: s.accounts,
+      keys: s.keys,
+      oauth: s.oauth,
+      config: s.config,
+      clock: s.clock,
+      db: s.db,
+    });
     const user = await userWithKey(ctx);
     const actor = { userId: user.userId, auth: { type: "session" as const, session_id: "s" } };
     let formId = "";

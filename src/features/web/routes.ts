@@ -48,6 +48,10 @@ interface WebCtx {
 
 const NOTICES: Record<string, Flash> = {
   signed_out: { kind: "ok", text: "You are signed out." },
+  signed_out_everywhere: {
+    kind: "ok",
+    text: "You are signed out on every browser and device, and connected apps lost their access. API keys still work.",
+  },
   revoked: { kind: "ok", text: "The key was revoked. Requests that use it now fail with 401." },
 };
 // Friendlier than the API's titles for the errors a person can meet in the browser.
@@ -69,7 +73,14 @@ function fieldErrors(e: AppError): FieldErrors {
 const failed = (e: unknown, ...codes: string[]): e is AppError => e instanceof AppError && codes.includes(e.code);
 
 export function webRoutes(s: WebDeps) {
-  const web = createWebService({ accounts: s.accounts, keys: s.keys, config: s.config, clock: s.clock, db: s.db });
+  const web = createWebService({
+    accounts: s.accounts,
+    keys: s.keys,
+    oauth: s.oauth,
+    config: s.config,
+    clock: s.clock,
+    db: s.db,
+  });
   const secure = s.config.secureCookies;
   const baseUrl = s.config.baseUrl;
 

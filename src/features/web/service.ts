@@ -11,9 +11,11 @@ import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
 import type { AccountsService } from "../accounts/service.ts";
 import type { KeysService } from "../keys/service.ts";
+import type { OAuthService } from "../oauth/service.ts";
 import type { KeyPublic } from "../keys/schema.ts";
 import { encodeCursor, type Page } from "../../paging.ts";
 import { createFormGuard } from "./form-guard.ts";
+import { canonicalEmail } from "../accounts/email.ts";
 
 const KEYS_PAGE = 50;
 const FORM_TTL_MS = 24 * 3600 * 1000;
@@ -47,11 +49,12 @@ async function hitOrThrow(limiter: RateLimiter, key: string, what = "sign-in att
 export function createWebService(deps: {
   accounts: AccountsService;
   keys: KeysService;
+  oauth: OAuthService;
   config: Config;
   clock: Clock;
   db: Db;
 }) {
-  const { accounts, keys, config, clock, db } = deps;
+  const { accounts, keys, oauth, config, clock, db } = deps;
   const now = () => clock.now();
   const perEmail = createSharedRateLimiter(db, {
     name: "login-email",
@@ -93,16 +96,33 @@ export function createWebService(deps: {
       if (!email) missing.push({ path: "email", message: "Enter your email address" });
       if (!input.password) missing.push({ path: "password", message: "Enter your password" });
       if (missing.length) throw fieldErrors(missing);
+      // Look-alike spellings of one address share its limit.
+      const canonical = canonicalEmail(email);
       if (address) await hitOrThrow(perAddress, `addr:${address}`);
-      await hitOrThrow(perEmail, `email:${email.toLowerCase()}`);
+      await hitOrThrow(perEmail, `email:${canonical}`);
       const user = await accounts.verifyPassword(email, input.password);
       return accounts.createSession(user.id);
     },
 
-    /** Counts against the same per-email limit as signing in: a stolen session cannot guess the password fast. */
-    async changePassword(me: SignedIn, input: { current: string; next: string }): Promise<number> {
-      await hitOrThrow(perEmail, `email:${me.user.email.toLowerCase()}`, "password attempts");
-      return accounts.changePassword(me.user.id, input, me.session.id);
+    /**
+     * Counts against the same per-email limit as signing in: a stolen session cannot guess the password
+     * fast. With the password, whatever was signed in with the old one ends: other sessions, every OAuth
+     * grant and its tokens, and (when `revokeKeys`) every API key.
+     */
+    async changePassword(
+      me: SignedIn,
+      input: { current: string; next: string },
+      opts: { revokeKeys: boolean },
+    ): Promise<number> {
+      await hitOrThrow(
+        perEmail,
+        `email:${canonicalEmail(me.user.email, "email", { stripInvisible: true })}`,
+        "password attempts",
+      );
+      return accounts.changePassword(me.user.id, input, me.session.id, async () => {
+        await oauth.revokeAllOf(me.user.id, "password_changed");
+        if (opts.revokeKeys) await keys.revokeAllOf(me.user.id);
+      });
     },
 
     async current(token: string | undefined): Promise<SignedIn | undefined> {
@@ -119,6 +139,14 @@ export function createWebService(deps: {
 
     async signOut(sessionId: string): Promise<void> {
       await accounts.endSession(sessionId);
+    },
+
+    /** Every web session of the user ends, this one too, and every OAuth grant; API keys stay. */
+    async signOutEverywhere(me: SignedIn): Promise<void> {
+      await db.tx(async () => {
+        await oauth.revokeAllOf(me.user.id, "signed_out_everywhere");
+        await accounts.endAllSessions(me.user.id);
+      });
     },
 
     /** One page of keys; `before` is the raw key id of the page's "Older keys" link. */
