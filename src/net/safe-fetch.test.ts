@@ -1,6 +1,7 @@
 // safeFetch against a local server: pinning, redirects and their re-checks, limits, timeouts, content types.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FetchError } from "./errors.ts";
+import { createFetchPolicy } from "./fetch-policy.ts";
 import { createSafeFetch, DEFAULT_USER_AGENT, type SafeFetchOptions } from "./safe-fetch.ts";
 import { fakeLookup, startTestServer, type SeenRequest, type TestServer } from "./test-server.ts";
 
@@ -60,8 +61,7 @@ afterAll(() => srv.stop());
 
 const names = { "app.test": ["127.0.0.1"], "other.test": ["127.0.0.1"], "internal.test": ["10.0.0.1"] };
 const base: SafeFetchOptions = {
-  allowPrivateNetwork: false,
-  allowedHosts: ["app.test", "other.test"],
+  policy: createFetchPolicy({ allowPrivateNetwork: false, allowedHosts: ["app.test", "other.test"] }),
   maxBytes: 1_000_000,
   timeoutMs: 5_000,
   connectTimeoutMs: 5_000,
@@ -97,7 +97,10 @@ describe("connecting", () => {
   });
 
   test("allowPrivateNetwork lets loopback through; non-2xx are returned, not thrown", async () => {
-    const safeFetch = createSafeFetch({ ...base, allowPrivateNetwork: true, allowedHosts: [] });
+    const safeFetch = createSafeFetch({
+      ...base,
+      policy: createFetchPolicy({ allowPrivateNetwork: true, allowedHosts: [] }),
+    });
     const ok = await safeFetch(`http://127.0.0.1:${P}/ok`);
     expect([ok.status, ok.contentType, ok.text()]).toEqual([200, "text/plain", "hello"]);
     const missing = await safeFetch(`http://localhost:${P}/missing`);
@@ -108,7 +111,11 @@ describe("connecting", () => {
     const v4only = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("second") });
     try {
       const lookup = fakeLookup({ "multi.test": ["127.0.0.2", "127.0.0.1"] }).lookup;
-      const safeFetch = createSafeFetch({ ...base, allowedHosts: ["multi.test"], lookup });
+      const safeFetch = createSafeFetch({
+        ...base,
+        policy: createFetchPolicy({ allowPrivateNetwork: false, allowedHosts: ["multi.test"] }),
+        lookup,
+      });
       expect((await safeFetch(`http://multi.test:${v4only.port}/`)).text()).toBe("second");
     } finally {
       await v4only.stop(true);
@@ -119,7 +126,7 @@ describe("connecting", () => {
     const gone = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
     const port = gone.port;
     await gone.stop(true);
-    const { safeFetch } = client({ allowPrivateNetwork: true });
+    const { safeFetch } = client({ policy: createFetchPolicy({ allowPrivateNetwork: true, allowedHosts: [] }) });
     expect((await failure(safeFetch(`http://127.0.0.1:${port}/`))).code).toBe("network_error");
   });
 

@@ -1,5 +1,6 @@
 // safeFetch: the one way Commonplace reaches the network — SSRF checks, pinned connections, limits.
 import { FetchError } from "./errors.ts";
+import type { FetchPolicy } from "./fetch-policy.ts";
 import { createHostPolicy, type LookupFn, type ResolvedHost } from "./policy.ts";
 import {
   MAX_REDIRECTS,
@@ -15,10 +16,8 @@ import { finishResponse, type SafeResponse } from "./response.ts";
 export const DEFAULT_USER_AGENT = "Commonplace/1.0 (+self-hosted)";
 
 export interface SafeFetchOptions {
-  /** Open loopback, private, link-local and other non-public addresses (cloud metadata stays closed). */
-  allowPrivateNetwork: boolean;
-  /** Host names trusted whatever they resolve to, and IP addresses allowed even if not public. */
-  allowedHosts: readonly string[];
+  /** What may be fetched (ALLOW_PRIVATE_NETWORK, ALLOWED_HOSTS): the rule imports check URLs by too. */
+  policy: FetchPolicy;
   maxBytes: number;
   /** Whole call: every hop, redirect and the body. */
   timeoutMs: number;
@@ -136,7 +135,7 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
     );
     const signal = AbortSignal.any([outer, timer.signal]);
     try {
-      const target = await policy.resolve(req.url.hostname, href, signal);
+      const target = await policy.resolve(req.url, href, signal);
       return await connect(req, target, signal);
     } catch (err) {
       throw signal.aborted ? signal.reason : err;

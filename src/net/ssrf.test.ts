@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSafeFetch, type SafeFetchOptions } from "./safe-fetch.ts";
 import { FetchError } from "./errors.ts";
+import { createFetchPolicy } from "./fetch-policy.ts";
 import { fakeLookup, startTestServer, type TestServer } from "./test-server.ts";
 
 let srv: TestServer;
@@ -10,9 +11,10 @@ beforeAll(() => {
 });
 afterAll(() => srv.stop());
 
+const allowing = (allowedHosts: string[]) => createFetchPolicy({ allowPrivateNetwork: false, allowedHosts });
+
 const base: SafeFetchOptions = {
-  allowPrivateNetwork: false,
-  allowedHosts: [],
+  policy: createFetchPolicy({ allowPrivateNetwork: false, allowedHosts: [] }),
   maxBytes: 1_000_000,
   timeoutMs: 5_000,
   connectTimeoutMs: 2_000,
@@ -113,7 +115,10 @@ describe("SSRF: refused spellings", () => {
   });
 
   test("the same loopback spellings do reach the server once the LAN is opened", async () => {
-    const safeFetch = createSafeFetch({ ...base, allowPrivateNetwork: true });
+    const safeFetch = createSafeFetch({
+      ...base,
+      policy: createFetchPolicy({ allowPrivateNetwork: true, allowedHosts: [] }),
+    });
     const before = srv.seen.length;
     for (const url of [
       `http://127.1:${srv.port}/a`,
@@ -175,8 +180,7 @@ describe("SSRF: hostile DNS answers", () => {
   test("cloud metadata stays closed with the LAN open, unless its IP is listed", async () => {
     const open = createSafeFetch({
       ...base,
-      allowPrivateNetwork: true,
-      allowedHosts: ["meta.test"],
+      policy: createFetchPolicy({ allowPrivateNetwork: true, allowedHosts: ["meta.test"] }),
       lookup: fakeLookup(answers).lookup,
     });
     expect((await refusal(open("http://169.254.169.254/"))).code).toBe("blocked_address");
@@ -187,7 +191,7 @@ describe("SSRF: hostile DNS answers", () => {
 
 describe("SSRF: allowedHosts", () => {
   test("an IP entry opens that address only", async () => {
-    const safeFetch = createSafeFetch({ ...base, allowedHosts: ["127.0.0.1"] });
+    const safeFetch = createSafeFetch({ ...base, policy: allowing(["127.0.0.1"]) });
     expect((await safeFetch(`http://127.0.0.1:${srv.port}/ip`)).status).toBe(200);
     expect((await safeFetch(`http://2130706433:${srv.port}/ip`)).status).toBe(200);
     expect((await refusal(safeFetch(`http://127.0.0.2:${srv.port}/`))).code).toBe("blocked_address");
@@ -196,13 +200,13 @@ describe("SSRF: allowedHosts", () => {
 
   test("a name entry trusts that name whatever it resolves to, and no other name", async () => {
     const { lookup } = fakeLookup({ "nas.lan": ["127.0.0.1"], "other.lan": ["127.0.0.1"] });
-    const safeFetch = createSafeFetch({ ...base, allowedHosts: ["NAS.lan."], lookup });
+    const safeFetch = createSafeFetch({ ...base, policy: allowing(["NAS.lan."]), lookup });
     expect((await safeFetch(`http://nas.lan:${srv.port}/nas`)).status).toBe(200);
     expect((await refusal(safeFetch(`http://other.lan:${srv.port}/`))).code).toBe("blocked_address");
   });
 
   test("an entry that is not a host is a configuration error", () => {
-    expect(() => createSafeFetch({ ...base, allowedHosts: ["nas.lan:8080"] })).toThrow(TypeError);
+    expect(() => allowing(["nas.lan:8080"])).toThrow(TypeError);
   });
 });
 
