@@ -98,7 +98,9 @@ export function createServices(deps: CoreDeps) {
   const scheduler = createScheduler({ clock, logger, jobs: queue });
   // What may be fetched, built once: safeFetch applies it to every hop, imports check URLs by it.
   const fetchPolicy = createFetchPolicy(config.net);
-  const safeFetch = createSafeFetch({ ...config.net, policy: fetchPolicy, lookup: deps.lookup });
+  // Timeout errors name the setting that was hit, so "no response within 15 s" says what to raise.
+  const limitNames = { timeoutMs: "FETCH_TIMEOUT_MS", connectTimeoutMs: "FETCH_CONNECT_TIMEOUT_MS" };
+  const safeFetch = createSafeFetch({ ...config.net, policy: fetchPolicy, limitNames, lookup: deps.lookup });
   // The AI server is chosen by the administrator, often on the LAN (Ollama): its host is trusted.
   const aiFetch = config.ai.baseUrl
     ? createSafeFetch({
