@@ -1,8 +1,10 @@
-// One rule for what may be fetched: an import's bookmarks and feeds and a saved link follow the same
-// ALLOW_PRIVATE_NETWORK / ALLOWED_HOSTS, end to end against a local site on 127.0.0.1.
+// One rule for what may be fetched: an import's bookmarks and feeds, a saved link and a workflow's
+// http_request step follow the same ALLOW_PRIVATE_NETWORK / ALLOWED_HOSTS, end to end against a
+// local site on 127.0.0.1.
 import { afterAll, describe, expect, test } from "bun:test";
 import { rss } from "../src/features/feeds/testing.ts";
 import { upload } from "../src/features/imports/test-support.ts";
+import { fire, runToEnd, webhookWorkflow } from "../src/features/workflows/testing.ts";
 import { call, createTestContext, userWithKey } from "./helpers.ts";
 
 const seen: string[] = [];
@@ -60,11 +62,15 @@ async function library(env: Record<string, string>) {
       feeds.map(async (f) => (await call(ctx, "POST", `/api/v1/feeds/${f.id}/poll`, { key: a.key })).body),
     );
   };
-  return { ctx, get, importFile, save, pollFeeds };
+  const request = async (url: string) => {
+    const wf = await webhookWorkflow(ctx, a.key, [{ id: "send", type: "http_request", url, retries: 0 }]);
+    return runToEnd(ctx, a.key, (await fire(ctx, wf.path)).runs[0]!);
+  };
+  return { ctx, get, importFile, save, pollFeeds, request };
 }
 
 describe("ALLOWED_HOSTS naming 127.0.0.1", () => {
-  test("an imported bookmark is created and fetched; an imported feed is watched and polled; a save is fetched", async () => {
+  test("an imported bookmark is created and fetched, a feed watched and polled; a save and a request go through", async () => {
     const lib = await library({ ALLOWED_HOSTS: "127.0.0.1" });
     const imp = await lib.importFile(bookmarks("/imported"), "bookmarks.html");
     expect(imp.counts).toMatchObject({ total: 1, created: 1, invalid: 0 });
@@ -80,11 +86,16 @@ describe("ALLOWED_HOSTS naming 127.0.0.1", () => {
     expect(seen).toContain("/feed.xml");
 
     expect(await lib.save(local("/saved"))).toMatchObject({ status: "ready", title: "saved", error: null });
+
+    const run = await lib.request(local("/hook"));
+    expect(run.status).toBe("succeeded");
+    expect(run.steps[0]).toMatchObject({ status: "succeeded", output: { status: 200 } });
+    expect(seen).toContain("/hook");
   }, 60_000);
 });
 
 describe("without ALLOWED_HOSTS (private network closed)", () => {
-  test("the bookmark and the feed are refused at import; a save fails as blocked_address; nothing is fetched", async () => {
+  test("the bookmark and the feed are refused at import; a save and a request fail as blocked_address", async () => {
     const lib = await library({});
     const before = seen.length;
     const imp = await lib.importFile(bookmarks("/refused-import"), "bookmarks.html");
@@ -97,6 +108,10 @@ describe("without ALLOWED_HOSTS (private network closed)", () => {
     expect(await lib.pollFeeds()).toEqual([]);
 
     expect(await lib.save(local("/refused-save"))).toMatchObject({ status: "failed", error: "blocked_address" });
+
+    const run = await lib.request(local("/refused-hook"));
+    expect(run.status).toBe("failed");
+    expect(run.steps[0]).toMatchObject({ error: { code: "blocked_address" } });
     expect(seen.slice(before)).toEqual([]);
   }, 60_000);
 });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSafeFetch, type SafeFetchOptions } from "./safe-fetch.ts";
 import { FetchError } from "./errors.ts";
-import { createFetchPolicy } from "./fetch-policy.ts";
+import { checkFetchableUrl, createFetchPolicy } from "./fetch-policy.ts";
 import { fakeLookup, startTestServer, type TestServer } from "./test-server.ts";
 
 let srv: TestServer;
@@ -232,5 +232,40 @@ describe("URL checks", () => {
     "http://exa mple.com/",
   ])("%p is invalid_url", async (url) => {
     expect((await refusal(createSafeFetch(base)(url))).code).toBe("invalid_url");
+  });
+});
+
+describe("checkFetchableUrl and safeFetch agree", () => {
+  // The up-front check (imports) and the fetch apply one policy: what one refuses, the other does too.
+  const policies = {
+    closed: allowing([]),
+    listed: allowing(["127.0.0.1", "nas.localhost"]),
+    lan: createFetchPolicy({ allowPrivateNetwork: true, allowedHosts: [] }),
+  };
+  const urls = [
+    "http://127.0.0.1:1/",
+    "http://127.0.0.2/",
+    "http://[::1]/",
+    "http://10.0.0.1/",
+    "http://169.254.169.254/",
+    "http://localhost/",
+    "http://nas.localhost/",
+    "ftp://example.com/",
+  ];
+  test.each(Object.keys(policies))("%s", async (name) => {
+    const policy = policies[name as keyof typeof policies];
+    // Every name fails to resolve, and an allowed address that swallows the connection times out fast:
+    // what matters is only whether the answer is blocked_address.
+    const lookup = fakeLookup({}).lookup;
+    const safeFetch = createSafeFetch({ ...base, policy, lookup, timeoutMs: 300, connectTimeoutMs: 200 });
+    for (const url of urls) {
+      const checked = checkFetchableUrl(url, policy);
+      const fetched = await safeFetch(url).then(
+        () => null,
+        (e: FetchError) => e.code,
+      );
+      if (!checked.ok) expect([url, fetched]).toEqual([url, checked.code]);
+      else expect([url, fetched === "blocked_address"]).toEqual([url, false]);
+    }
   });
 });
