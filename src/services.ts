@@ -9,6 +9,7 @@ import { createSharedRateLimiter } from "./http/rate-limits.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createRunner } from "./jobs/runner.ts";
 import { createScheduler } from "./jobs/scheduler.ts";
+import { createFetchPolicy } from "./net/fetch-policy.ts";
 import { createSafeFetch } from "./net/safe-fetch.ts";
 import { createAI } from "./ai/select.ts";
 import type { BlobStore } from "./blobs/port.ts";
@@ -98,12 +99,19 @@ export function createServices(deps: CoreDeps) {
     logger,
   });
   const scheduler = createScheduler({ clock, logger, jobs: queue });
-  const safeFetch = createSafeFetch({ ...config.net, lookup: deps.lookup });
+  // What may be fetched, built once: safeFetch applies it to every hop, imports check URLs by it.
+  const fetchPolicy = createFetchPolicy(config.net);
+  // Timeout errors name the setting that was hit, so "no response within 15 s" says what to raise.
+  const limitNames = { timeoutMs: "FETCH_TIMEOUT_MS", connectTimeoutMs: "FETCH_CONNECT_TIMEOUT_MS" };
+  const safeFetch = createSafeFetch({ ...config.net, policy: fetchPolicy, limitNames, lookup: deps.lookup });
   // The AI server is chosen by the administrator, often on the LAN (Ollama): its host is trusted.
   const aiFetch = config.ai.baseUrl
     ? createSafeFetch({
         ...config.net,
-        allowedHosts: [...config.net.allowedHosts, new URL(config.ai.baseUrl).hostname.replace(/^\[|\]$/g, "")],
+        policy: createFetchPolicy({
+          ...config.net,
+          allowedHosts: [...config.net.allowedHosts, new URL(config.ai.baseUrl).hostname.replace(/^\[|\]$/g, "")],
+        }),
         lookup: deps.lookup,
       })
     : safeFetch;
@@ -267,7 +275,7 @@ export function createServices(deps: CoreDeps) {
     jobs: queue,
     clock,
     logger,
-    allowPrivate: config.net.allowPrivateNetwork,
+    fetchPolicy,
     hostSpacingMs: config.imports.hostSpacingMs,
     feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
     limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },

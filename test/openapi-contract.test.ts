@@ -139,3 +139,41 @@ describe("every operation answers as documented", () => {
     expect(failures).toEqual([]);
   }, 60_000);
 });
+
+describe("a field's null is accepted only where the document allows it", () => {
+  // Checked against the served schema, so a schema that documents one thing and validates another
+  // (an enum rendered without null while the server took null) cannot pass.
+  test("every PATCH body field: null is 422 naming the field unless the declared schema takes null", async () => {
+    const ex = examples(f);
+    const failures: string[] = [];
+    let refused = 0;
+    for (const { method, path, op } of operations()) {
+      if (method !== "patch") continue;
+      const schema = op.requestBody?.content?.["application/json"]?.schema;
+      const ok = (ex[op.operationId] ?? []).find((c) => c.status < 300);
+      if (!schema?.properties || !ok) {
+        failures.push(`${op.operationId}: no body schema or success example`);
+        continue;
+      }
+      for (const field of Object.keys(schema.properties)) {
+        const body = { [field]: null };
+        const declared = validator.check(schema, body).length === 0;
+        const res = await send(method, { name: `${field}: null`, path: ok.path, status: 0, body });
+        const problem = res.status === 422 ? (JSON.parse(res.text) as Json) : undefined;
+        if (declared && res.status === 422)
+          failures.push(`${op.operationId} ${path}: ${field}: null is documented, got 422`);
+        if (!declared) {
+          refused++;
+          if (problem?.errors?.[0]?.path !== field)
+            failures.push(
+              `${op.operationId} ${path}: ${field}: null is not documented, got ${res.status} ${res.text.slice(0, 200)}`,
+            );
+          else if (!/must be/.test(problem.errors[0].message))
+            failures.push(`${op.operationId}: ${field}: ${problem.errors[0].message}`);
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(5);
+    expect(failures).toEqual([]);
+  }, 60_000);
+});

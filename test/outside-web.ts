@@ -65,6 +65,10 @@ export function startOutsideWeb() {
           return ++flaky === 1
             ? new Response("busy", { status: 503 })
             : new Response(ARTICLE_HTML, { headers: { "content-type": "text/html" } });
+        case "/late-first-byte":
+          // Thinks 800 ms before its first byte (headers included), then sends the whole article.
+          await new Promise((r) => setTimeout(r, 800));
+          return new Response(ARTICLE_HTML, { headers: { "content-type": "text/html; charset=utf-8" } });
         case "/slow":
           await new Promise((r) => setTimeout(r, 5_000));
           return new Response("late");

@@ -25,9 +25,8 @@ export function fetchThrough(safeFetch: SafeFetch, timeoutMs: number): FetchLike
       headers,
       body: typeof init?.body === "string" ? init.body : undefined,
       signal: init?.signal ?? undefined,
+      // A model may think for a while before the first byte of its answer: the whole call waits for it.
       timeoutMs,
-      // A model may think for a while before the first byte of its answer.
-      connectTimeoutMs: timeoutMs,
       maxBytes: 64 * 1024 * 1024,
     });
     return new Response(res.status === 204 || res.status === 304 ? null : (res.body as Uint8Array<ArrayBuffer>), {

@@ -135,7 +135,7 @@ describe("messages say what is allowed", () => {
     expect422(
       await call(ctx, "PATCH", `/api/v1/sources/src_${ID}`, { key, body: { podcast_format: "long" } }),
       "podcast_format",
-      "must be one of: solo_expert, deep_dive, brief, critique, debate, unabridged, or null",
+      "must be one of: solo_expert, deep_dive, brief, critique, debate, unabridged",
     );
     const action = await call(ctx, "POST", "/api/v1/workflows", {
       key,

@@ -1,7 +1,9 @@
-// Decides which addresses a host may be reached at: resolves names once and checks every answer.
+// Decides which addresses a host may be reached at: checks the URL by the fetch policy, resolves names once
+// and checks every answer by the same policy.
 import { lookup as dnsLookup } from "node:dns/promises";
-import { classifyAddress, describe, type AddressVerdict } from "./address.ts";
+import { describe } from "./address.ts";
 import { FetchError } from "./errors.ts";
+import { addressRefusal, checkFetchableUrl, type FetchPolicy } from "./fetch-policy.ts";
 import { parseHostForCheck } from "./ip.ts";
 
 export interface LookupAddress {
@@ -11,8 +13,7 @@ export interface LookupAddress {
 export type LookupFn = (host: string) => Promise<LookupAddress[]>;
 
 export interface HostPolicyOptions {
-  allowPrivateNetwork: boolean;
-  allowedHosts: readonly string[];
+  policy: FetchPolicy;
   lookup?: LookupFn;
 }
 
@@ -23,23 +24,6 @@ export interface ResolvedHost {
 }
 
 const systemLookup: LookupFn = (host) => dnsLookup(host, { all: true, verbatim: true });
-
-function isLocalhostName(name: string): boolean {
-  return name === "localhost" || name.endsWith(".localhost");
-}
-
-function splitAllowedHosts(entries: readonly string[]) {
-  const names = new Set<string>();
-  const ips = new Set<string>();
-  for (const entry of entries) {
-    const parsed = parseHostForCheck(entry);
-    if (parsed.kind === "name") names.add(parsed.name);
-    else if (parsed.kind === "invalid")
-      throw new TypeError(`allowedHosts: "${entry}" is not a host name or IP address`);
-    else ips.add(parsed.address);
-  }
-  return { names, ips };
-}
 
 /** Rejects as soon as the signal aborts, with its reason; DNS lookups cannot be cancelled otherwise. */
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -52,18 +36,8 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promi
 }
 
 export function createHostPolicy(opts: HostPolicyOptions) {
-  const allowed = splitAllowedHosts(opts.allowedHosts);
+  const { policy } = opts;
   const lookup = opts.lookup ?? systemLookup;
-
-  /** null when the address may be used; the verdict that refuses it otherwise. */
-  function refusal(address: string, trustedName: boolean): AddressVerdict | null {
-    if (allowed.ips.has(address)) return null;
-    const verdict = classifyAddress(address);
-    if (verdict.category === "public") return null;
-    // Cloud metadata is never part of "the LAN": only an explicit IP entry opens it.
-    if (verdict.category === "metadata") return verdict;
-    return opts.allowPrivateNetwork || trustedName ? null : verdict;
-  }
 
   async function resolveName(name: string, href: string, signal: AbortSignal): Promise<LookupAddress[]> {
     let records: LookupAddress[];
@@ -83,18 +57,14 @@ export function createHostPolicy(opts: HostPolicyOptions) {
     return records;
   }
 
-  async function resolve(hostname: string, href: string, signal: AbortSignal): Promise<ResolvedHost> {
-    const host = parseHostForCheck(hostname);
+  /** The URL passes the fetch policy, and so does every address its host resolves to. */
+  async function resolve(url: URL, href: string, signal: AbortSignal): Promise<ResolvedHost> {
+    const checked = checkFetchableUrl(url, policy);
+    if (!checked.ok) throw new FetchError(checked.code, checked.reason, href);
+    const host = parseHostForCheck(url.hostname);
     if (host.kind === "invalid") throw new FetchError("invalid_url", `invalid host: ${host.reason}`, href);
-    if (host.kind !== "name") {
-      const verdict = refusal(host.address, false);
-      if (verdict) throw new FetchError("blocked_address", `refused: ${host.address} is ${describe(verdict)}`, href);
-      return { addresses: [host.address] };
-    }
-    const trusted = allowed.names.has(host.name);
-    if (isLocalhostName(host.name) && !trusted && !opts.allowPrivateNetwork) {
-      throw new FetchError("blocked_address", `refused: ${host.name} is a loopback host name`, href);
-    }
+    if (host.kind !== "name") return { addresses: [host.address] };
+    const trusted = policy.names.has(host.name);
     const addresses: string[] = [];
     for (const record of await resolveName(host.name, href, signal)) {
       const parsed = parseHostForCheck(record.address);
@@ -105,7 +75,7 @@ export function createHostPolicy(opts: HostPolicyOptions) {
           href,
         );
       }
-      const verdict = refusal(parsed.address, trusted);
+      const verdict = addressRefusal(policy, parsed.address, trusted);
       if (verdict) {
         throw new FetchError(
           "blocked_address",

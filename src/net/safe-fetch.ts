@@ -1,5 +1,6 @@
 // safeFetch: the one way Commonplace reaches the network — SSRF checks, pinned connections, limits.
 import { FetchError } from "./errors.ts";
+import type { FetchPolicy } from "./fetch-policy.ts";
 import { createHostPolicy, type LookupFn, type ResolvedHost } from "./policy.ts";
 import {
   MAX_REDIRECTS,
@@ -15,15 +16,18 @@ import { finishResponse, type SafeResponse } from "./response.ts";
 export const DEFAULT_USER_AGENT = "Commonplace/1.0 (+self-hosted)";
 
 export interface SafeFetchOptions {
-  /** Open loopback, private, link-local and other non-public addresses (cloud metadata stays closed). */
-  allowPrivateNetwork: boolean;
-  /** Host names trusted whatever they resolve to, and IP addresses allowed even if not public. */
-  allowedHosts: readonly string[];
+  /** What may be fetched (ALLOW_PRIVATE_NETWORK, ALLOWED_HOSTS): the rule imports check URLs by too. */
+  policy: FetchPolicy;
   maxBytes: number;
-  /** Whole call: every hop, redirect and the body. */
+  /**
+   * Whole call: every hop and redirect, the connection, the wait for the first byte and the body.
+   * A slow server that answers within it is waited for.
+   */
   timeoutMs: number;
-  /** Per hop: DNS, connection, TLS and the response headers. */
+  /** Per hop: the name lookup (DNS). Bun's fetch reports no "connected" moment, so nothing after it. */
   connectTimeoutMs: number;
+  /** The settings the two limits come from, named in timeout errors (e.g. FETCH_TIMEOUT_MS). */
+  limitNames?: { timeoutMs?: string; connectTimeoutMs?: string };
   userAgent?: string;
   lookup?: LookupFn;
   /** Trusted CA certificates (PEM) replacing the default store: for tests and private PKIs. */
@@ -45,6 +49,12 @@ export interface SafeFetchInit {
 }
 
 export type SafeFetch = (url: string, init?: SafeFetchInit) => Promise<SafeResponse>;
+
+/** "15 s", "1.5 s", "800 ms"; with the setting it comes from when the configured value is in force. */
+function limitText(ms: number, setting: string | undefined): string {
+  const amount = ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
+  return setting ? `${amount} (${setting})` : amount;
+}
 
 function deadline(ms: number, reason: () => FetchError) {
   const controller = new AbortController();
@@ -128,16 +138,16 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
     throw networkError(lastError, req.url);
   }
 
-  async function sendHop(req: HopRequest, outer: AbortSignal, connectTimeoutMs: number): Promise<Response> {
+  /** Checks and resolves the hop's host within the connect limit; the request itself runs on `outer` alone. */
+  async function resolveHop(req: HopRequest, outer: AbortSignal, connectLimit: string, ms: number) {
     const href = publicHref(req.url);
     const timer = deadline(
-      connectTimeoutMs,
-      () => new FetchError("connect_timeout", `${req.url.host} did not answer within ${connectTimeoutMs} ms`, href),
+      ms,
+      () => new FetchError("connect_timeout", `could not look up ${req.url.hostname} within ${connectLimit}`, href),
     );
     const signal = AbortSignal.any([outer, timer.signal]);
     try {
-      const target = await policy.resolve(req.url.hostname, href, signal);
-      return await connect(req, target, signal);
+      return await policy.resolve(req.url, href, signal);
     } catch (err) {
       throw signal.aborted ? signal.reason : err;
     } finally {
@@ -145,27 +155,48 @@ export function createSafeFetch(opts: SafeFetchOptions): SafeFetch {
     }
   }
 
+  async function sendHop(req: HopRequest, outer: AbortSignal, connectLimit: string, ms: number): Promise<Response> {
+    const target = await resolveHop(req, outer, connectLimit, ms);
+    // The connection and the wait for the first byte: until the whole call's deadline. A per-hop limit
+    // here made a server that answers after 8 s fail at 5 s (FETCH_CONNECT_TIMEOUT_MS), retried twice.
+    try {
+      return await connect(req, target, outer);
+    } catch (err) {
+      throw outer.aborted ? outer.reason : err;
+    }
+  }
+
   return async function safeFetch(rawUrl, init = {}) {
     const first = startRequest(rawUrl, init, userAgent);
     const timeoutMs = init.timeoutMs ?? opts.timeoutMs;
     const connectTimeoutMs = init.connectTimeoutMs ?? opts.connectTimeoutMs;
+    const totalLimit = limitText(timeoutMs, init.timeoutMs === undefined ? opts.limitNames?.timeoutMs : undefined);
+    const connectLimit = limitText(
+      connectTimeoutMs,
+      init.connectTimeoutMs === undefined ? opts.limitNames?.connectTimeoutMs : undefined,
+    );
     const maxBytes = init.maxBytes ?? opts.maxBytes;
+    let req = first;
+    // Which part of the call the whole-call deadline interrupts, so its error says what was missing.
+    let reading = false;
     const total = deadline(
       timeoutMs,
       () =>
         new FetchError(
           "timeout",
-          `no complete response from ${first.url.host} within ${timeoutMs} ms`,
-          publicHref(first.url),
+          reading
+            ? `the response from ${req.url.host} did not finish within ${totalLimit}`
+            : `no response from ${req.url.host} within ${totalLimit}`,
+          publicHref(req.url),
         ),
     );
     const signal = init.signal ? AbortSignal.any([init.signal, total.signal]) : total.signal;
-    let req = first;
     try {
       for (let redirects = 0; ; redirects++) {
-        const res = await sendHop(req, signal, connectTimeoutMs);
+        const res = await sendHop(req, signal, connectLimit, connectTimeoutMs);
         const next = init.followRedirects === false ? null : nextHop(res, req.url);
         if (!next) {
+          reading = true;
           return await finishResponse(res, {
             url: publicHref(req.url),
             redirects,

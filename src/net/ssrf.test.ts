@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSafeFetch, type SafeFetchOptions } from "./safe-fetch.ts";
 import { FetchError } from "./errors.ts";
+import { checkFetchableUrl, createFetchPolicy } from "./fetch-policy.ts";
 import { fakeLookup, startTestServer, type TestServer } from "./test-server.ts";
 
 let srv: TestServer;
@@ -10,9 +11,10 @@ beforeAll(() => {
 });
 afterAll(() => srv.stop());
 
+const allowing = (allowedHosts: string[]) => createFetchPolicy({ allowPrivateNetwork: false, allowedHosts });
+
 const base: SafeFetchOptions = {
-  allowPrivateNetwork: false,
-  allowedHosts: [],
+  policy: createFetchPolicy({ allowPrivateNetwork: false, allowedHosts: [] }),
   maxBytes: 1_000_000,
   timeoutMs: 5_000,
   connectTimeoutMs: 2_000,
@@ -113,7 +115,10 @@ describe("SSRF: refused spellings", () => {
   });
 
   test("the same loopback spellings do reach the server once the LAN is opened", async () => {
-    const safeFetch = createSafeFetch({ ...base, allowPrivateNetwork: true });
+    const safeFetch = createSafeFetch({
+      ...base,
+      policy: createFetchPolicy({ allowPrivateNetwork: true, allowedHosts: [] }),
+    });
     const before = srv.seen.length;
     for (const url of [
       `http://127.1:${srv.port}/a`,
@@ -175,8 +180,7 @@ describe("SSRF: hostile DNS answers", () => {
   test("cloud metadata stays closed with the LAN open, unless its IP is listed", async () => {
     const open = createSafeFetch({
       ...base,
-      allowPrivateNetwork: true,
-      allowedHosts: ["meta.test"],
+      policy: createFetchPolicy({ allowPrivateNetwork: true, allowedHosts: ["meta.test"] }),
       lookup: fakeLookup(answers).lookup,
     });
     expect((await refusal(open("http://169.254.169.254/"))).code).toBe("blocked_address");
@@ -187,7 +191,7 @@ describe("SSRF: hostile DNS answers", () => {
 
 describe("SSRF: allowedHosts", () => {
   test("an IP entry opens that address only", async () => {
-    const safeFetch = createSafeFetch({ ...base, allowedHosts: ["127.0.0.1"] });
+    const safeFetch = createSafeFetch({ ...base, policy: allowing(["127.0.0.1"]) });
     expect((await safeFetch(`http://127.0.0.1:${srv.port}/ip`)).status).toBe(200);
     expect((await safeFetch(`http://2130706433:${srv.port}/ip`)).status).toBe(200);
     expect((await refusal(safeFetch(`http://127.0.0.2:${srv.port}/`))).code).toBe("blocked_address");
@@ -196,13 +200,13 @@ describe("SSRF: allowedHosts", () => {
 
   test("a name entry trusts that name whatever it resolves to, and no other name", async () => {
     const { lookup } = fakeLookup({ "nas.lan": ["127.0.0.1"], "other.lan": ["127.0.0.1"] });
-    const safeFetch = createSafeFetch({ ...base, allowedHosts: ["NAS.lan."], lookup });
+    const safeFetch = createSafeFetch({ ...base, policy: allowing(["NAS.lan."]), lookup });
     expect((await safeFetch(`http://nas.lan:${srv.port}/nas`)).status).toBe(200);
     expect((await refusal(safeFetch(`http://other.lan:${srv.port}/`))).code).toBe("blocked_address");
   });
 
   test("an entry that is not a host is a configuration error", () => {
-    expect(() => createSafeFetch({ ...base, allowedHosts: ["nas.lan:8080"] })).toThrow(TypeError);
+    expect(() => allowing(["nas.lan:8080"])).toThrow(TypeError);
   });
 });
 
@@ -228,5 +232,40 @@ describe("URL checks", () => {
     "http://exa mple.com/",
   ])("%p is invalid_url", async (url) => {
     expect((await refusal(createSafeFetch(base)(url))).code).toBe("invalid_url");
+  });
+});
+
+describe("checkFetchableUrl and safeFetch agree", () => {
+  // The up-front check (imports) and the fetch apply one policy: what one refuses, the other does too.
+  const policies = {
+    closed: allowing([]),
+    listed: allowing(["127.0.0.1", "nas.localhost"]),
+    lan: createFetchPolicy({ allowPrivateNetwork: true, allowedHosts: [] }),
+  };
+  const urls = [
+    "http://127.0.0.1:1/",
+    "http://127.0.0.2/",
+    "http://[::1]/",
+    "http://10.0.0.1/",
+    "http://169.254.169.254/",
+    "http://localhost/",
+    "http://nas.localhost/",
+    "ftp://example.com/",
+  ];
+  test.each(Object.keys(policies))("%s", async (name) => {
+    const policy = policies[name as keyof typeof policies];
+    // Every name fails to resolve, and an allowed address that swallows the connection times out fast:
+    // what matters is only whether the answer is blocked_address.
+    const lookup = fakeLookup({}).lookup;
+    const safeFetch = createSafeFetch({ ...base, policy, lookup, timeoutMs: 300, connectTimeoutMs: 200 });
+    for (const url of urls) {
+      const checked = checkFetchableUrl(url, policy);
+      const fetched = await safeFetch(url).then(
+        () => null,
+        (e: FetchError) => e.code,
+      );
+      if (!checked.ok) expect([url, fetched]).toEqual([url, checked.code]);
+      else expect([url, fetched === "blocked_address"]).toEqual([url, false]);
+    }
   });
 });

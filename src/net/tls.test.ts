@@ -1,6 +1,7 @@
 // HTTPS through a pinned address: SNI and certificate checks stay on the host name, not the dialled IP.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { FetchError } from "./errors.ts";
+import { createFetchPolicy } from "./fetch-policy.ts";
 import { createSafeFetch, type SafeFetchOptions } from "./safe-fetch.ts";
 import { fakeLookup } from "./test-server.ts";
 import { SECURE_TEST_CERT, SECURE_TEST_KEY, TEST_CA } from "../../test/fixtures/test-pki.ts";
@@ -22,8 +23,7 @@ afterAll(() => server.stop(true));
 
 const lookup = fakeLookup({ "secure.test": ["127.0.0.1"], "other.test": ["127.0.0.1"] }).lookup;
 const base: SafeFetchOptions = {
-  allowPrivateNetwork: false,
-  allowedHosts: ["secure.test", "other.test", "127.0.0.1"],
+  policy: createFetchPolicy({ allowPrivateNetwork: false, allowedHosts: ["secure.test", "other.test", "127.0.0.1"] }),
   maxBytes: 100_000,
   timeoutMs: 5_000,
   connectTimeoutMs: 5_000,

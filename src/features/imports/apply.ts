@@ -12,6 +12,7 @@ import type { SourcesRepo } from "../sources/repo.ts";
 import { parseTags, toPublicSource, type SourcesService } from "../sources/service.ts";
 import { readSavedAt } from "./dates.ts";
 import type { ImportItem } from "./formats/index.ts";
+import type { FetchPolicy } from "../../net/fetch-policy.ts";
 import { checkImportUrl } from "./url-check.ts";
 
 export interface ApplyDeps {
@@ -23,7 +24,8 @@ export interface ApplyDeps {
   notesRepo: NotesRepo;
   notes: NotesService;
   events: EventsService;
-  allowPrivate: boolean;
+  /** What may be fetched (the server's one rule): links and feeds it refuses are reported, not saved. */
+  fetchPolicy: FetchPolicy;
   feeds: FeedWatcher;
 }
 
@@ -89,7 +91,7 @@ export function createApplier(
         return r.created ? "notebook_created" : "notebook";
       }
       case "feed": {
-        const checked = checkImportUrl(item.url, deps.allowPrivate);
+        const checked = checkImportUrl(item.url, deps.fetchPolicy);
         if (!checked.ok) {
           problem(checked.reason);
           return "invalid";
@@ -104,7 +106,7 @@ export function createApplier(
           return "already_saved";
         const sourceIds: string[] = [];
         for (const u of item.sourceUrls) {
-          const c = checkImportUrl(u, true);
+          const c = checkImportUrl(u, null);
           const id = c.ok ? (await deps.sources.byNormalizedUrl(actor.userId, normalizeUrl(c.url)))?.id : undefined;
           if (id) sourceIds.push(id);
         }
@@ -125,7 +127,7 @@ export function createApplier(
     item: Extract<ImportItem, { kind: "link" }>,
     problem: (reason: string, url?: string) => void,
   ): Promise<Outcome> {
-    const checked = checkImportUrl(item.url, deps.allowPrivate);
+    const checked = checkImportUrl(item.url, deps.fetchPolicy);
     if (!checked.ok) {
       problem(checked.reason, item.url.slice(0, 300));
       return "invalid";

@@ -140,7 +140,7 @@ export function createImportsService(deps: ImportsDeps) {
         const newFeeds = new Map<string, { url: string; title?: string }>();
         for (const it of items) {
           if (it.kind !== "feed") continue;
-          const c = checkImportUrl(it.url, deps.allowPrivate);
+          const c = checkImportUrl(it.url, deps.fetchPolicy);
           if (c.ok && !watched.has(c.url.href)) newFeeds.set(c.url.href, { url: c.url.href, title: it.title });
         }
         const feedWorkflows =

@@ -1,12 +1,13 @@
-// Which imported URLs may become sources: http(s) only, and no private or loopback literal hosts unless
-// the server allows the private network (names are checked again when fetched, by safeFetch).
-import { checkAddress } from "../../net/address.ts";
-import { parseHostForCheck } from "../../net/ip.ts";
+// Which imported URLs may become sources: the shape a saved source needs (http(s), ≤ 2048 characters,
+// no credentials), then the server's fetch policy (ALLOW_PRIVATE_NETWORK, ALLOWED_HOSTS), the rule
+// safeFetch applies when the page is fetched. Host names are resolved only then (no DNS per entry).
+import { checkFetchableUrl, type FetchPolicy } from "../../net/fetch-policy.ts";
 import { parseHttpUrl } from "../sources/normalize.ts";
 
+/** `policy` null checks the shape only (finding a saved source by its URL fetches nothing). */
 export function checkImportUrl(
   raw: string,
-  allowPrivate: boolean,
+  policy: FetchPolicy | null,
 ): { ok: true; url: URL } | { ok: false; reason: string } {
   const s = raw.trim();
   if (s.length > 2048) return { ok: false, reason: "the URL is longer than 2048 characters" };
@@ -15,11 +16,11 @@ export function checkImportUrl(
     return { ok: false, reason: `${scheme}: links are not saved (only http and https)` };
   const parsed = parseHttpUrl(s);
   if (!parsed.ok) return { ok: false, reason: parsed.message };
-  if (!allowPrivate) {
-    const host = parseHostForCheck(parsed.url.hostname);
-    const local = host.kind === "name" && (host.name === "localhost" || host.name.endsWith(".localhost"));
-    if (local || ((host.kind === "ipv4" || host.kind === "ipv6") && checkAddress(host.address).blocked)) {
-      return { ok: false, reason: "the URL points at a private or loopback address" };
+  if (policy) {
+    const fetchable = checkFetchableUrl(parsed.url, policy);
+    if (!fetchable.ok) {
+      const hint = fetchable.code === "blocked_address" ? ", not in ALLOWED_HOSTS" : "";
+      return { ok: false, reason: `${fetchable.reason}${hint}` };
     }
   }
   return { ok: true, url: parsed.url };

@@ -94,8 +94,21 @@ describe("ingestion", () => {
     expect(broken.source).toMatchObject({ status: "failed", error: "http_500" });
     expect((web.hits.get("/broken") ?? 0) - before).toBe(3);
     const slow = await ingest("/slow");
-    expect(slow.source).toMatchObject({ status: "failed", error: "timeout" });
+    expect(slow.source).toMatchObject({
+      status: "failed",
+      error: "timeout",
+      error_detail: `no response from ${new URL(web.url("/")).host} within 400 ms (FETCH_TIMEOUT_MS)`,
+    });
   }, 60_000);
+
+  test("a site whose first byte comes late, but within FETCH_TIMEOUT_MS, is read on the first attempt", async () => {
+    // Scaled down from a first byte at 8 s with the defaults (15 s whole call, 5 s connect): the
+    // connect limit used to cover the wait for headers, so each attempt failed at 5 s.
+    const before = web.hits.get("/late-first-byte") ?? 0;
+    const { source } = await ingest("/late-first-byte", { FETCH_TIMEOUT_MS: "1500", FETCH_CONNECT_TIMEOUT_MS: "300" });
+    expect(source).toMatchObject({ status: "ready", title: "Life in the tide pools", error: null });
+    expect((web.hits.get("/late-first-byte") ?? 0) - before).toBe(1);
+  });
 
   test("a transient failure that recovers ends ready", async () => {
     const { source } = await ingest("/flaky");

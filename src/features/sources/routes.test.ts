@@ -135,6 +135,16 @@ describe("reading and changing sources", () => {
     expect(p.body.title).toBe("Better");
     const bad = await call(ctx, "PATCH", `/api/v1/sources/${s.id}`, { key: a.key, body: { podcast_format: "nope" } });
     expect(bad.status).toBe(422);
+    // null is not one of the formats either (the document never listed it): 422, not a cleared format.
+    const none = await call(ctx, "PATCH", `/api/v1/sources/${s.id}`, { key: a.key, body: { podcast_format: null } });
+    expect(none.status).toBe(422);
+    expect(none.headers.get("content-type")).toStartWith("application/problem+json");
+    expect(none.body.errors).toEqual([
+      {
+        path: "podcast_format",
+        message: "must be one of: solo_expert, deep_dive, brief, critique, debate, unabridged",
+      },
+    ]);
     expect((await call(ctx, "POST", `/api/v1/sources/${s.id}/refetch`, { key: a.key })).status).toBe(409);
     expect((await call(ctx, "DELETE", `/api/v1/sources/${s.id}`, { key: a.key })).status).toBe(200);
     expect((await call(ctx, "GET", `/api/v1/sources/${s.id}`, { key: a.key })).status).toBe(404);

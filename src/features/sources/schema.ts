@@ -36,7 +36,8 @@ export const SourceUpdate = t.Object(
       }),
     ),
     generate_quick_podcast: t.Optional(t.Boolean()),
-    podcast_format: t.Optional(t.Union([PodcastFormat, t.Null()])),
+    // No null: a source's format is a preset or, when it was saved without a quick podcast, unset.
+    podcast_format: t.Optional(PodcastFormat),
     tags: t.Optional(Tags),
     archived: t.Optional(t.Boolean({ description: "Read / archived state (kept from Pocket and Omnivore imports)" })),
   },

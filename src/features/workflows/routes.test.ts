@@ -234,6 +234,11 @@ describe("PATCH / DELETE /api/v1/workflows/{id}", () => {
     });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].path).toBe("actions[0].name");
+    // A null trigger is a value like any other, not "keep the stored one".
+    const none = await call(ctx, "PATCH", `/api/v1/workflows/${wf.id}`, { key: a.key, body: { trigger: null } });
+    expect(none.status).toBe(422);
+    expect(none.body.errors[0].path).toBe("trigger");
+    expect(none.body.errors[0].message).toMatch(/^must be /);
     const hook = await call(ctx, "PATCH", `/api/v1/workflows/${wf.id}`, {
       key: a.key,
       body: { trigger: { type: "webhook" } },

@@ -24,7 +24,8 @@ export type Trigger = { type: "webhook"; token_id?: string } | { type: "event"; 
 // Triggers and actions are checked type by type in definition.ts, so errors name the exact field.
 // The body schemas keep them opaque (Elysia would otherwise silently drop unknown fields while
 // cleaning a union); the public shape below carries the real unions into the OpenAPI document.
-const TriggerBody = t.Unknown({
+// The trigger is at least an object (so null or a string is refused, and documented as refused).
+const TriggerBody = t.Record(t.String(), t.Unknown(), {
   description: 'What starts the workflow: {type: "webhook", token_id?} or {type: "event", event}',
 });
 const ActionsBody = t.Array(t.Unknown(), { description: "Run in order; each action has an id unique in the workflow" });

@@ -139,8 +139,10 @@ export function createWorkflowsService(deps: {
         if (input.active !== undefined) patch.active = input.active;
         let url: string | undefined;
         if (input.trigger !== undefined || input.actions !== undefined) {
-          const actions = input.actions ?? (JSON.parse(row.actionsJson) as unknown[]);
-          const checked = await validate(actor, input.trigger ?? JSON.parse(row.triggerJson), actions, id);
+          // Only an absent field keeps the stored one: a null trigger is checked (and refused) like any value.
+          const actions = input.actions === undefined ? (JSON.parse(row.actionsJson) as unknown[]) : input.actions;
+          const trigger = input.trigger === undefined ? JSON.parse(row.triggerJson) : input.trigger;
+          const checked = await validate(actor, trigger, actions, id);
           const next = await withToken(actor, checked);
           url = next.url;
           Object.assign(patch, triggerColumns(next.trigger), { actionsJson: JSON.stringify(actions) });

@@ -18,7 +18,7 @@ import {
 
 const FAILURES: Record<string, string> = {
   timeout: "the site took too long to answer",
-  connect_timeout: "the site could not be reached in time",
+  connect_timeout: "the site's address could not be looked up in time",
   dns_failure: "the site's address could not be found",
   network_error: "the connection to the site failed",
   blocked_address: "the address is on a private or local network, which this server does not fetch",
