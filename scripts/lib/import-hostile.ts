@@ -114,6 +114,19 @@ export async function runHostileImports(): Promise<Record<string, string | numbe
   try {
     // Warm up the parsing thread with a small good file, so thread start is not charged to the first case.
     await send(server, key, "urls", new TextEncoder().encode("https://example.com/warm\n"));
+    // The machine's own noise: the same probes against the idle server.
+    const idle = startProbes(server);
+    await Bun.sleep(3_000);
+    const quiet = await idle.stop();
+    rows.push({
+      file: "(no file: the idle server)",
+      "answer s": "",
+      "healthz p99 ms": fmt(percentile(quiet, 99), 1),
+      "healthz max ms": fmt(quiet[quiet.length - 1] ?? NaN, 1),
+      probes: quiet.length,
+      "RSS growth MB": "",
+      answer: "",
+    });
     for (const file of hostileImportFiles()) {
       const bytes = await file.bytes();
       Bun.gc(true);

@@ -125,8 +125,9 @@ export function createImportsService(deps: ImportsDeps) {
         const message = "the format could not be recognised from the content; name it in `format`";
         throw new AppError("validation_failed", `file: ${message}`, { errors: [{ path: "format", message }] });
       }
-      // The bytes go to the parsing thread and come back with the hash, so this thread neither copies nor hashes them.
-      const { items, bytes, sha256: sha } = await parse(format, input.bytes);
+      // The bytes go to the parsing thread, which hashes and compresses them: this thread neither copies,
+      // hashes nor writes out 20 MB.
+      const { items, stored, sha256: sha } = await parse(format, input.bytes);
       const total = items.filter(countable).length;
       if (total > deps.limits.maxItems) {
         const message = `the file has ${total} entries; one import takes at most ${deps.limits.maxItems}`;
@@ -153,8 +154,7 @@ export function createImportsService(deps: ImportsDeps) {
           format,
           filename: input.filename?.slice(0, 255) || null,
           fileSha256: sha,
-          // A view of the uploaded bytes, not a copy: a 20 MB file is held once.
-          file: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          file: Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength),
           status: "queued",
           total,
           feedWorkflows: JSON.stringify(feedWorkflows),

@@ -15,16 +15,17 @@ export interface ParseTask {
 
 export interface Parsed {
   items: ImportItem[];
-  /** The file's bytes, back from the thread they were moved to (the caller's array is emptied). */
-  bytes: Uint8Array;
+  /** The file as it is kept until its import ends: gzip of its bytes (a 20 MB file of repeats is a few KB). */
+  stored: Uint8Array;
   /** SHA-256 of the file, hex. */
   sha256: string;
 }
 
 export interface ImportParser {
   /**
-   * The file's entries and hash, or an ImportFormatError saying what is wrong with it. The bytes are
-   * moved to the parsing thread, not copied (a 20 MB file is held once): use the ones returned.
+   * The file's entries, hash and stored form, or an ImportFormatError saying what is wrong with it.
+   * `bytes` is the file or its stored form (a resumed import); it is moved to the parsing thread, not
+   * copied, so the caller's array is emptied.
    */
   parse(format: ImportFormat, bytes: Uint8Array, limits: ParseLimits): Promise<Parsed>;
   close(): Promise<void>;
@@ -49,10 +50,18 @@ export function movable(bytes: Uint8Array): Uint8Array {
     : bytes.slice();
 }
 
-/** What the thread does with one file: parse it and hash it. */
+const isGzip = (b: Uint8Array) => b[0] === 0x1f && b[1] === 0x8b;
+
+/**
+ * What the thread does with one file: parse it, hash it and compress it for keeping. No import format
+ * starts with gzip's magic bytes, so a stored file is recognised as such (files stored before were kept
+ * as they came, and are read as they are).
+ */
 export async function parseTask(task: ParseTask): Promise<Parsed> {
-  const items = await parseImport(task.format, task.bytes, task.limits);
-  return { items, bytes: task.bytes, sha256: new Bun.CryptoHasher("sha256").update(task.bytes).digest("hex") };
+  const stored = isGzip(task.bytes) ? task.bytes : Bun.gzipSync(task.bytes as Uint8Array<ArrayBuffer>, { level: 1 });
+  const bytes = isGzip(task.bytes) ? Bun.gunzipSync(task.bytes as Uint8Array<ArrayBuffer>) : task.bytes;
+  const items = await parseImport(task.format, bytes, task.limits);
+  return { items, stored, sha256: new Bun.CryptoHasher("sha256").update(bytes).digest("hex") };
 }
 
 export function createImportParser(opts: ImportParserOptions): ImportParser {

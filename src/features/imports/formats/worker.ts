@@ -7,5 +7,5 @@ declare var self: Worker;
 serveThread(
   self,
   (task: ParseTask) => parseTask(task),
-  (result: Parsed) => [result.bytes.buffer as ArrayBuffer],
+  (result: Parsed) => [result.stored.buffer as ArrayBuffer],
 );
