@@ -35,6 +35,10 @@ export function remoteReads(db: Db): Db & { slowNext(turns: number): void } {
     get orm() {
       return db.orm;
     },
+    // The shared builder's reads go through db.query itself, so they are not slowed here.
+    get shared() {
+      return db.shared;
+    },
     close: () => db.close(),
     tx: (fn) => db.tx(fn),
     afterCommit: (fn) => db.afterCommit(fn),

@@ -4,6 +4,7 @@
 import type { Database } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { PgDb } from "./pg/port.ts";
+import type { SharedOrm } from "./shared.ts";
 
 export type Orm = BunSQLiteDatabase;
 
@@ -42,6 +43,11 @@ export interface Db extends Transactor {
    * construction, and builds its PostgreSQL twin (pg-repo.ts) over it.
    */
   readonly pg: PgDb | null;
+  /**
+   * drizzle over this engine for SQL written once (src/db/shared.ts): each statement runs like `query`
+   * (a read) or `exec` (a write) would run it, on the transaction's connection inside `tx`.
+   */
+  readonly shared: SharedOrm;
   /** Runs a read: inside tx on the transaction, outside on a reader that sees committed rows. */
   query<T>(fn: (c: Conn) => T): Promise<T>;
   /** Runs a write: inside tx on the transaction, outside as its own (waits for the writer). */

@@ -3,6 +3,7 @@
 // AsyncLocalStorage, savepoints when nested, and after-commit callbacks run once rows are visible.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Conn, Db } from "./port.ts";
+import { createSharedOrm } from "./shared.ts";
 
 interface TxContext {
   /** Cleared at commit or rollback: work that escaped the transaction (a timer, a stray promise) must not use it. */
@@ -127,21 +128,35 @@ export function createSqlitePort(
     return result;
   }
 
+  async function query<T>(fn: (c: Conn) => T): Promise<T> {
+    if (current()) return fn(writer);
+    if (reader) return fn(reader);
+    // One connection (in memory): wait for an open transaction so a read never sees its uncommitted rows.
+    return mutex.locked ? withWriter(fn) : fn(writer);
+  }
+  async function exec<T>(fn: (c: Conn) => T): Promise<T> {
+    if (current()) return fn(writer);
+    return mutex.locked ? withWriter(fn) : fn(writer);
+  }
+  // Each statement of the shared builder runs as a query or exec of its own, synchronously on the
+  // connection they choose (prepared once: bun:sqlite caches what `query` compiles).
+  const shared = createSharedOrm((sql, params, method, write) => {
+    const run = (c: Conn) => {
+      const statement = c.sqlite.query(sql);
+      if (method === "run") return { rows: [], changes: statement.run(...(params as never[])).changes };
+      return { rows: statement.values(...(params as never[])) as unknown[][], changes: 0 };
+    };
+    return write ? exec(run) : query(run);
+  });
+
   return {
     engine: "sqlite",
     pg: null,
     sqlite: writer.sqlite,
     orm: writer.orm,
-    async query<T>(fn: (c: Conn) => T): Promise<T> {
-      if (current()) return fn(writer);
-      if (reader) return fn(reader);
-      // One connection (in memory): wait for an open transaction so a read never sees its uncommitted rows.
-      return mutex.locked ? withWriter(fn) : fn(writer);
-    },
-    async exec<T>(fn: (c: Conn) => T): Promise<T> {
-      if (current()) return fn(writer);
-      return mutex.locked ? withWriter(fn) : fn(writer);
-    },
+    shared,
+    query,
+    exec,
     tx,
     afterCommit(fn: () => void): void {
       const ctx = current();

@@ -58,6 +58,14 @@ export function openPostgres(url: string, opts: PgOptions = {}): PgDb {
         serialize: (x: number | bigint) => x.toString(),
         parse: (x: string) => Number(x),
       },
+      // Statements written once for both engines (src/db/shared.ts) bind booleans as SQLite stores
+      // them, 1 and 0; the default serializer would write 1 as false.
+      boolean: {
+        to: 16,
+        from: [16],
+        serialize: (x: unknown) => (x === true || x === 1 || x === "1" || x === "t" || x === "true" ? "t" : "f"),
+        parse: (x: string) => x === "t",
+      },
     },
   });
   const sql = postgres(url, options(opts.max ?? 10));

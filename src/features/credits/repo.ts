@@ -1,12 +1,22 @@
-// SQL for the credits ledger.
+// SQL for the credits ledger, written once for both engines (src/db/shared.ts).
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
-import { preparedOn } from "../../db/prepared.ts";
 import { creditLedger } from "../../db/schema/index.ts";
-import { createCreditsPgRepo } from "./pg-repo.ts";
 
-const used = preparedOn((orm) =>
-  orm
+type CreditLedgerRow = typeof creditLedger.$inferSelect;
+
+export interface CreditsRepo {
+  /** Credits the user spent in [from, to). */
+  usedBetween(userId: string, from: string, to: string): Promise<number>;
+  /** The user's latest spends, newest first (the (user_id, created_at) index serves it). */
+  recent(userId: string, limit: number): Promise<CreditLedgerRow[]>;
+  insert(row: typeof creditLedger.$inferInsert): Promise<void>;
+}
+
+export function createCreditsRepo(db: Db): CreditsRepo {
+  const orm = db.shared;
+  // Asked on every metered call: built once.
+  const used = orm
     .select({ used: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` })
     .from(creditLedger)
     .where(
@@ -16,33 +26,21 @@ const used = preparedOn((orm) =>
         lt(creditLedger.createdAt, sql.placeholder("to")),
       ),
     )
-    .prepare(),
-);
-
-export function createCreditsRepo(db: Db): CreditsRepo {
-  return db.pg ? createCreditsPgRepo(db.pg) : createCreditsSqliteRepo(db);
-}
-
-function createCreditsSqliteRepo(db: Db) {
+    .prepare();
   return {
-    async usedBetween(userId: string, from: string, to: string): Promise<number> {
-      return (await db.query((c) => used(c).get({ userId, from, to })))?.used ?? 0;
+    async usedBetween(userId, from, to) {
+      return Number((await used.get({ userId, from, to }))?.used ?? 0);
     },
-    /** The user's latest spends, newest first (the (user_id, created_at) index serves it). */
-    recent(userId: string, limit: number) {
-      return db.query((c) =>
-        c.orm
-          .select()
-          .from(creditLedger)
-          .where(eq(creditLedger.userId, userId))
-          .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
-          .limit(limit)
-          .all(),
-      );
+    recent(userId, limit) {
+      return orm
+        .select()
+        .from(creditLedger)
+        .where(eq(creditLedger.userId, userId))
+        .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
+        .limit(limit);
     },
-    async insert(row: typeof creditLedger.$inferInsert): Promise<void> {
-      await db.exec((c) => c.orm.insert(creditLedger).values(row).run());
+    async insert(row) {
+      await orm.insert(creditLedger).values(row);
     },
   };
 }
-export type CreditsRepo = ReturnType<typeof createCreditsSqliteRepo>;

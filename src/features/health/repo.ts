@@ -1,17 +1,16 @@
-// SQL for readiness: one cheap read proving the database opens, is migrated and answers.
+// SQL for readiness: one cheap read proving the database opens, is migrated and answers (either engine).
+import { sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
-import { createHealthPgRepo } from "./pg-repo.ts";
 
-export function createHealthRepo(db: Db): HealthRepo {
-  return db.pg ? createHealthPgRepo(db.pg) : createHealthSqliteRepo(db);
+export interface HealthRepo {
+  /** Throws when the database cannot answer (closed, locked past the busy timeout, not migrated). */
+  ping(): Promise<void>;
 }
 
-function createHealthSqliteRepo(db: Db) {
+export function createHealthRepo(db: Db): HealthRepo {
   return {
-    /** Throws when the database cannot answer (closed, locked past the busy timeout, not migrated). */
-    async ping(): Promise<void> {
-      await db.query((c) => c.sqlite.query("SELECT count(*) FROM _migrations").get());
+    async ping() {
+      await db.shared.get(sql`SELECT count(*) FROM _migrations`);
     },
   };
 }
-export type HealthRepo = ReturnType<typeof createHealthSqliteRepo>;

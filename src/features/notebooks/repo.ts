@@ -1,16 +1,27 @@
-// SQL for notebooks, with the counts the public view shows.
+// SQL for notebooks, with the counts the public view shows: written once for both engines
+// (src/db/shared.ts).
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { notebooks, type NotebookRow } from "../../db/schema/index.ts";
-import { createNotebooksPgRepo } from "./pg-repo.ts";
 
 export type NotebookWithCounts = NotebookRow & { sourceCount: number; noteCount: number };
 
-export function createNotebooksRepo(db: Db): NotebooksRepo {
-  return db.pg ? createNotebooksPgRepo(db.pg) : createNotebooksSqliteRepo(db);
+/** What the library needs of the notebooks table, in its own words. */
+export interface NotebooksRepo {
+  insert(row: NotebookRow): Promise<void>;
+  byId(userId: string, id: string): Promise<NotebookWithCounts | undefined>;
+  /** Which of these ids are the user's notebooks. */
+  existingIds(userId: string, ids: string[]): Promise<Set<string>>;
+  /** Newest first, `before` an id (exclusive). */
+  list(userId: string, opts: { limit: number; before?: string }): Promise<NotebookWithCounts[]>;
+  /** Every notebook's id by name (the oldest wins on a repeated name): imports find folders by name. */
+  idsByName(userId: string): Promise<Map<string, string>>;
+  update(id: string, patch: Partial<NotebookRow>): Promise<void>;
+  delete(userId: string, id: string): Promise<void>;
 }
 
-function createNotebooksSqliteRepo(db: Db) {
+export function createNotebooksRepo(db: Db): NotebooksRepo {
+  const orm = db.shared;
   const withCounts = {
     id: notebooks.id,
     userId: notebooks.userId,
@@ -23,67 +34,49 @@ function createNotebooksSqliteRepo(db: Db) {
     noteCount: sql<number>`(SELECT count(*) FROM notes n WHERE n.notebook_id = "notebooks"."id")`,
   };
   return {
-    async insert(row: NotebookRow): Promise<void> {
-      await db.exec((c) => c.orm.insert(notebooks).values(row).run());
+    async insert(row) {
+      await orm.insert(notebooks).values(row);
     },
-    async byId(userId: string, id: string): Promise<NotebookWithCounts | undefined> {
-      return db.query((c) =>
-        c.orm
-          .select(withCounts)
-          .from(notebooks)
-          .where(and(eq(notebooks.id, id), eq(notebooks.userId, userId)))
-          .get(),
-      );
+    async byId(userId, id) {
+      return orm
+        .select(withCounts)
+        .from(notebooks)
+        .where(and(eq(notebooks.id, id), eq(notebooks.userId, userId)))
+        .get();
     },
-    async existingIds(userId: string, ids: string[]): Promise<Set<string>> {
+    async existingIds(userId, ids) {
       if (ids.length === 0) return new Set();
-      const rows = await db.query((c) =>
-        c.orm
-          .select({ id: notebooks.id })
-          .from(notebooks)
-          .where(and(eq(notebooks.userId, userId), inArray(notebooks.id, ids)))
-          .all(),
-      );
+      const rows = await orm
+        .select({ id: notebooks.id })
+        .from(notebooks)
+        .where(and(eq(notebooks.userId, userId), inArray(notebooks.id, ids)));
       return new Set(rows.map((r) => r.id));
     },
-    async list(userId: string, opts: { limit: number; before?: string }): Promise<NotebookWithCounts[]> {
+    async list(userId, opts) {
       const conds = [eq(notebooks.userId, userId)];
       if (opts.before) conds.push(lt(notebooks.id, opts.before));
-      return db.query((c) =>
-        c.orm
-          .select(withCounts)
-          .from(notebooks)
-          .where(and(...conds))
-          .orderBy(desc(notebooks.id))
-          .limit(opts.limit)
-          .all(),
-      );
+      return orm
+        .select(withCounts)
+        .from(notebooks)
+        .where(and(...conds))
+        .orderBy(desc(notebooks.id))
+        .limit(opts.limit);
     },
-    /** Every notebook's id by name (the oldest wins on a repeated name): imports find folders by name. */
-    async idsByName(userId: string): Promise<Map<string, string>> {
-      const rows = await db.query((c) =>
-        c.orm
-          .select({ id: notebooks.id, name: notebooks.name })
-          .from(notebooks)
-          .where(eq(notebooks.userId, userId))
-          .orderBy(notebooks.id)
-          .all(),
-      );
+    async idsByName(userId) {
+      const rows = await orm
+        .select({ id: notebooks.id, name: notebooks.name })
+        .from(notebooks)
+        .where(eq(notebooks.userId, userId))
+        .orderBy(notebooks.id);
       const out = new Map<string, string>();
       for (const r of rows) if (!out.has(r.name)) out.set(r.name, r.id);
       return out;
     },
-    async update(id: string, patch: Partial<NotebookRow>): Promise<void> {
-      await db.exec((c) => c.orm.update(notebooks).set(patch).where(eq(notebooks.id, id)).run());
+    async update(id, patch) {
+      await orm.update(notebooks).set(patch).where(eq(notebooks.id, id));
     },
-    async delete(userId: string, id: string): Promise<void> {
-      await db.exec((c) =>
-        c.orm
-          .delete(notebooks)
-          .where(and(eq(notebooks.id, id), eq(notebooks.userId, userId)))
-          .run(),
-      );
+    async delete(userId, id) {
+      await orm.delete(notebooks).where(and(eq(notebooks.id, id), eq(notebooks.userId, userId)));
     },
   };
 }
-export type NotebooksRepo = ReturnType<typeof createNotebooksSqliteRepo>;
