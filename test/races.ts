@@ -1,5 +1,6 @@
 // Race tests: start one call, let the other begin after n microtask turns, for each n in a range,
 import type { Db } from "../src/db/port.ts";
+import { sqliteSharedOrm } from "../src/db/sqlite-tx.ts";
 // so every interleaving of the two calls' awaits is tried (a fixed sleep would try one at random).
 export async function ticks(n: number): Promise<void> {
   for (let i = 0; i < n; i++) await Promise.resolve();
@@ -26,6 +27,15 @@ export async function interleave(
  */
 export function remoteReads(db: Db): Db & { slowNext(turns: number): void } {
   let next = 0;
+  const query: Db["query"] = async (fn) => {
+    const turns = next;
+    next = 0;
+    const rows = await db.query(fn);
+    await ticks(turns);
+    return rows;
+  };
+  // SQL written once for both engines reads through the slowed query too (on SQLite, where this matters).
+  const shared = db.engine === "sqlite" ? sqliteSharedOrm(query, (fn) => db.exec(fn)) : db.shared;
   return {
     engine: db.engine,
     pg: db.pg,
@@ -35,21 +45,12 @@ export function remoteReads(db: Db): Db & { slowNext(turns: number): void } {
     get orm() {
       return db.orm;
     },
-    // The shared builder's reads go through db.query itself, so they are not slowed here.
-    get shared() {
-      return db.shared;
-    },
+    shared,
     close: () => db.close(),
     tx: (fn) => db.tx(fn),
     afterCommit: (fn) => db.afterCommit(fn),
     exec: (fn) => db.exec(fn),
-    async query(fn) {
-      const turns = next;
-      next = 0;
-      const rows = await db.query(fn);
-      await ticks(turns);
-      return rows;
-    },
+    query,
     slowNext(turns: number) {
       next = turns;
     },

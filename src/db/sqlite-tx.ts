@@ -3,7 +3,7 @@
 // AsyncLocalStorage, savepoints when nested, and after-commit callbacks run once rows are visible.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Conn, Db } from "./port.ts";
-import { createSharedOrm } from "./shared.ts";
+import { createSharedOrm, type SharedOrm } from "./shared.ts";
 
 interface TxContext {
   /** Cleared at commit or rollback: work that escaped the transaction (a timer, a stray promise) must not use it. */
@@ -50,6 +50,21 @@ export function runCallbacks(fns: (() => void)[], onError: (err: unknown) => voi
       onError(err);
     }
   }
+}
+
+/**
+ * The shared builder over SQLite: each statement runs as a `query` or `exec` of its own, synchronously
+ * on the connection they choose (prepared once: bun:sqlite caches what `query` compiles).
+ */
+export function sqliteSharedOrm(query: Db["query"], exec: Db["exec"]): SharedOrm {
+  return createSharedOrm((sql, params, method, write) => {
+    const run = (c: Conn) => {
+      const statement = c.sqlite.query(sql);
+      if (method === "run") return { rows: [], changes: statement.run(...(params as never[])).changes };
+      return { rows: statement.values(...(params as never[])) as unknown[][], changes: 0 };
+    };
+    return write ? exec(run) : query(run);
+  });
 }
 
 export function createSqlitePort(
@@ -138,16 +153,7 @@ export function createSqlitePort(
     if (current()) return fn(writer);
     return mutex.locked ? withWriter(fn) : fn(writer);
   }
-  // Each statement of the shared builder runs as a query or exec of its own, synchronously on the
-  // connection they choose (prepared once: bun:sqlite caches what `query` compiles).
-  const shared = createSharedOrm((sql, params, method, write) => {
-    const run = (c: Conn) => {
-      const statement = c.sqlite.query(sql);
-      if (method === "run") return { rows: [], changes: statement.run(...(params as never[])).changes };
-      return { rows: statement.values(...(params as never[])) as unknown[][], changes: 0 };
-    };
-    return write ? exec(run) : query(run);
-  });
+  const shared = sqliteSharedOrm(query, exec);
 
   return {
     engine: "sqlite",
