@@ -46,6 +46,7 @@ export function remoteReads(db: Db): Db & { slowNext(turns: number): void } {
       return db.orm;
     },
     shared,
+    dialect: db.dialect,
     close: () => db.close(),
     tx: (fn) => db.tx(fn),
     afterCommit: (fn) => db.afterCommit(fn),

@@ -4,7 +4,7 @@
 import type { Database } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { PgDb } from "./pg/port.ts";
-import type { SharedOrm } from "./shared.ts";
+import type { DialectParts, SharedOrm } from "./shared.ts";
 
 export type Orm = BunSQLiteDatabase;
 
@@ -48,6 +48,8 @@ export interface Db extends Transactor {
    * (a read) or `exec` (a write) would run it, on the transaction's connection inside `tx`.
    */
   readonly shared: SharedOrm;
+  /** The expressions the engines spell differently, for statements written once. */
+  readonly dialect: DialectParts;
   /** Runs a read: inside tx on the transaction, outside on a reader that sees committed rows. */
   query<T>(fn: (c: Conn) => T): Promise<T>;
   /** Runs a write: inside tx on the transaction, outside as its own (waits for the writer). */

@@ -4,6 +4,7 @@
 // are numbered; values map the same way on both (booleans as 1/0 and true/false, JSON and timestamps
 // as text, blobs as bytes, counts as numbers). Statements that only one engine understands stay in
 // that engine's piece of a store.
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 
 /** drizzle over either engine: every builder is awaited (`await orm.select()…`), never `.get()` sync. */
@@ -67,3 +68,21 @@ export function numberParameters(sql: string): string {
   }
   return out;
 }
+
+/**
+ * The few expressions the engines spell differently, each engine's spelling chosen where its port is
+ * built: statements written once use these instead of asking which engine runs them.
+ */
+export interface DialectParts {
+  /** True when a JSON array kept in a text column holds this string. */
+  jsonArrayHas(column: SQLWrapper, value: string): SQL;
+}
+
+export const sqliteParts: DialectParts = {
+  jsonArrayHas: (column, value) => sql`EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ${value})`,
+};
+
+export const postgresParts: DialectParts = {
+  // Containment of a one-element array is "has this element".
+  jsonArrayHas: (column, value) => sql`${column}::jsonb @> jsonb_build_array(${value}::text)`,
+};

@@ -3,7 +3,7 @@
 // AsyncLocalStorage, savepoints when nested, and after-commit callbacks run once rows are visible.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Conn, Db } from "./port.ts";
-import { createSharedOrm, type SharedOrm } from "./shared.ts";
+import { createSharedOrm, type SharedOrm, sqliteParts } from "./shared.ts";
 
 interface TxContext {
   /** Cleared at commit or rollback: work that escaped the transaction (a timer, a stray promise) must not use it. */
@@ -161,6 +161,7 @@ export function createSqlitePort(
     sqlite: writer.sqlite,
     orm: writer.orm,
     shared,
+    dialect: sqliteParts,
     query,
     exec,
     tx,

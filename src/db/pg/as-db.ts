@@ -1,7 +1,7 @@
 // The PostgreSQL port behind the engine-neutral Db that services and features receive: tx and
 // afterCommit are shared, the SQLite-only handles refuse with a message naming what has no PostgreSQL path.
 import type { Conn, Db, Orm } from "../port.ts";
-import { createSharedOrm, toPostgres } from "../shared.ts";
+import { createSharedOrm, postgresParts, toPostgres } from "../shared.ts";
 import type { PgConn, PgDb } from "./port.ts";
 
 function sqliteOnly(what: string): never {
@@ -20,6 +20,7 @@ export function pgAsDb(pg: PgDb): Db {
     engine: "postgres",
     pg,
     shared,
+    dialect: postgresParts,
     tx: (fn, opts) => pg.tx(fn, opts),
     afterCommit: (fn) => pg.afterCommit(fn),
     query<T>(_fn: (c: Conn) => T): Promise<T> {

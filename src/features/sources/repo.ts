@@ -1,10 +1,9 @@
-// SQL for sources and their notebook links; every user-facing query is scoped by owner.
+// SQL for sources and their notebook links, written once for both engines (src/db/shared.ts); every
+// user-facing query is scoped by owner.
 import { and, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
-import { preparedOn } from "../../db/prepared.ts";
 import { notebookSources, sources, type SourceRow } from "../../db/schema/index.ts";
 import { splitSavedCursor } from "./list-query.ts";
-import { createSourcesPgRepo } from "./pg-repo.ts";
 
 export interface SourceListFilter {
   limit: number;
@@ -17,33 +16,78 @@ export interface SourceListFilter {
   sort?: "created_at" | "saved_at";
 }
 
-// The lookups and writes an import makes per entry, prepared once per connection (building drizzle SQL
-// per call costs far more than running it).
+/** A new pending source from an import. */
+export interface ImportedSource {
+  id: string;
+  userId: string;
+  url: string;
+  normalizedUrl: string;
+  title: string | null;
+  tags: string;
+  archived: boolean;
+  content: string | null;
+  savedAt: string;
+  createdAt: string;
+  updatedAt: string;
+  importId: string;
+}
+
+export interface SourcesRepo {
+  insert(row: typeof sources.$inferInsert): Promise<void>;
+  /** Inserts a new source unless this owner already saved its address; true when this call inserted it. */
+  insertIfNew(row: typeof sources.$inferInsert): Promise<boolean>;
+  /** A new pending source from an import (prepared: called once per imported link). */
+  insertImported(row: ImportedSource): Promise<void>;
+  byId(userId: string, id: string): Promise<SourceRow | undefined>;
+  /** For background jobs that carry only the id (the owner is read from the row). */
+  byIdUnscoped(id: string): Promise<SourceRow | undefined>;
+  /** Title and address of sources by id, whoever owns them (search shows the sources of hits already scoped to their owner). */
+  titlesAndUrls(ids: string[]): Promise<{ id: string; title: string | null; url: string }[]>;
+  byNormalizedUrl(userId: string, normalizedUrl: string): Promise<SourceRow | undefined>;
+  byIds(userId: string, ids: string[]): Promise<SourceRow[]>;
+  list(userId: string, f: SourceListFilter): Promise<SourceRow[]>;
+  /** A page of an import's sources still waiting to be fetched, by id after `afterId`. */
+  pendingOfImport(
+    importId: string,
+    afterId: string,
+    limit: number,
+  ): Promise<{ id: string; url: string; hasContent: boolean }[]>;
+  /** How far fetching the sources an import created has got, by status. */
+  statusCountsOfImport(importId: string): Promise<Record<string, number>>;
+  update(id: string, patch: Partial<typeof sources.$inferInsert>): Promise<void>;
+  delete(userId: string, id: string): Promise<void>;
+  notebookIds(sourceIds: string[]): Promise<Map<string, string[]>>;
+  /** Returns true when the link is new. */
+  link(notebookId: string, sourceId: string, at: string): Promise<boolean>;
+  unlink(notebookId: string, sourceId: string): Promise<boolean>;
+  countInNotebook(notebookId: string): Promise<number>;
+  /** The ready sources of a notebook, oldest first (the order they were saved in): a podcast of the notebook reads them. */
+  readyIdsInNotebook(userId: string, notebookId: string): Promise<string[]>;
+}
+
 const ph = (name: string) => sql.placeholder(name);
-const byNormalized = preparedOn((orm) =>
-  orm
+
+export function createSourcesRepo(db: Db): SourcesRepo {
+  const orm = db.shared;
+  // The lookups and writes an import makes per entry, prepared once (building drizzle SQL per call
+  // costs far more than running it).
+  const byNormalized = orm
     .select()
     .from(sources)
     .where(and(eq(sources.userId, ph("userId")), eq(sources.normalizedUrl, ph("n"))))
-    .prepare(),
-);
-const byIdStmt = preparedOn((orm) =>
-  orm
+    .prepare();
+  const byIdStmt = orm
     .select()
     .from(sources)
     .where(eq(sources.id, ph("id")))
-    .prepare(),
-);
-const linkStmt = preparedOn((orm) =>
-  orm
+    .prepare();
+  const linkStmt = orm
     .insert(notebookSources)
     .values({ notebookId: ph("nb"), sourceId: ph("src"), addedAt: ph("at") })
     .onConflictDoNothing()
     .returning()
-    .prepare(),
-);
-const insertImportedStmt = preparedOn((orm) =>
-  orm
+    .prepare();
+  const insertImportedStmt = orm
     .insert(sources)
     .values({
       id: ph("id"),
@@ -60,88 +104,54 @@ const insertImportedStmt = preparedOn((orm) =>
       updatedAt: ph("updatedAt"),
       importId: ph("importId"),
     })
-    .prepare(),
-);
+    .prepare();
 
-export function createSourcesRepo(db: Db): SourcesRepo {
-  return db.pg ? createSourcesPgRepo(db.pg) : createSourcesSqliteRepo(db);
-}
-
-function createSourcesSqliteRepo(db: Db) {
   return {
-    async insert(row: typeof sources.$inferInsert): Promise<void> {
-      await db.exec((c) => c.orm.insert(sources).values(row).run());
+    async insert(row) {
+      await orm.insert(sources).values(row);
     },
-    /** Inserts a new source unless this owner already saved its address; true when this call inserted it. */
-    async insertIfNew(row: typeof sources.$inferInsert): Promise<boolean> {
-      const r = await db.exec((c) =>
-        c.orm
-          .insert(sources)
-          .values(row)
-          .onConflictDoNothing({ target: [sources.userId, sources.normalizedUrl] })
-          .returning({ id: sources.id })
-          .all(),
-      );
+    async insertIfNew(row) {
+      const r = await orm
+        .insert(sources)
+        .values(row)
+        .onConflictDoNothing({ target: [sources.userId, sources.normalizedUrl] })
+        .returning({ id: sources.id });
       return r.length > 0;
     },
-    /** A new pending source from an import (prepared: called once per imported link). */
-    async insertImported(row: {
-      id: string;
-      userId: string;
-      url: string;
-      normalizedUrl: string;
-      title: string | null;
-      tags: string;
-      archived: boolean;
-      content: string | null;
-      savedAt: string;
-      createdAt: string;
-      updatedAt: string;
-      importId: string;
-    }): Promise<void> {
-      await db.exec((c) => insertImportedStmt(c).run({ ...row, archived: row.archived ? 1 : 0 }));
+    async insertImported(row) {
+      // A placeholder is bound as given: the boolean as SQLite keeps it (PostgreSQL's reads 1 as true).
+      await insertImportedStmt.run({ ...row, archived: row.archived ? 1 : 0 });
     },
-    async byId(userId: string, id: string): Promise<SourceRow | undefined> {
-      return db.query((c) =>
-        c.orm
-          .select()
-          .from(sources)
-          .where(and(eq(sources.id, id), eq(sources.userId, userId)))
-          .get(),
-      );
+    byId(userId, id) {
+      return orm
+        .select()
+        .from(sources)
+        .where(and(eq(sources.id, id), eq(sources.userId, userId)))
+        .get();
     },
-    /** For background jobs that carry only the id (the owner is read from the row). */
-    async byIdUnscoped(id: string): Promise<SourceRow | undefined> {
-      return db.query((c) => byIdStmt(c).get({ id }));
+    byIdUnscoped(id) {
+      return byIdStmt.get({ id });
     },
-    /** Title and address of sources by id, whoever owns them (search shows the sources of hits already scoped to their owner). */
-    async titlesAndUrls(ids: string[]): Promise<{ id: string; title: string | null; url: string }[]> {
+    async titlesAndUrls(ids) {
       if (ids.length === 0) return [];
-      return db.query((c) =>
-        c.sqlite
-          .query<{ id: string; title: string | null; url: string }, [string]>(
-            "SELECT id, title, url FROM sources WHERE id IN (SELECT value FROM json_each(?))",
-          )
-          .all(JSON.stringify(ids)),
-      );
+      return orm
+        .select({ id: sources.id, title: sources.title, url: sources.url })
+        .from(sources)
+        .where(inArray(sources.id, ids));
     },
-    async byNormalizedUrl(userId: string, normalizedUrl: string): Promise<SourceRow | undefined> {
-      return db.query((c) => byNormalized(c).get({ userId, n: normalizedUrl }));
+    byNormalizedUrl(userId, normalizedUrl) {
+      return byNormalized.get({ userId, n: normalizedUrl });
     },
-    async byIds(userId: string, ids: string[]): Promise<SourceRow[]> {
+    async byIds(userId, ids) {
       if (ids.length === 0) return [];
-      return db.query((c) =>
-        c.orm
-          .select()
-          .from(sources)
-          .where(and(eq(sources.userId, userId), inArray(sources.id, ids)))
-          .all(),
-      );
+      return orm
+        .select()
+        .from(sources)
+        .where(and(eq(sources.userId, userId), inArray(sources.id, ids)));
     },
-    async list(userId: string, f: SourceListFilter): Promise<SourceRow[]> {
+    async list(userId, f) {
       const conds = [eq(sources.userId, userId)];
-      if (f.tag !== undefined)
-        conds.push(sql`EXISTS (SELECT 1 FROM json_each(${sources.tags}) WHERE value = ${f.tag})`);
+      if (f.tag !== undefined) conds.push(db.dialect.jsonArrayHas(sources.tags, f.tag));
       if (f.status) conds.push(eq(sources.status, f.status as SourceRow["status"]));
       if (f.createdAfter) conds.push(gt(sources.createdAt, f.createdAfter));
       const bySaved = f.sort === "saved_at";
@@ -157,126 +167,84 @@ function createSourcesSqliteRepo(db: Db) {
         // IN (subquery) listed every link of the notebook on each page, so paging a large notebook was
         // quadratic). By saved time: the notebook's rows past the cursor are sorted, keeping the top page.
         if (f.before && !bySaved) conds.push(lt(notebookSources.sourceId, f.before));
-        return db.query((c) =>
-          c.orm
-            .select({ s: sources })
-            .from(notebookSources)
-            .innerJoin(sources, eq(sources.id, notebookSources.sourceId))
-            .where(and(eq(notebookSources.notebookId, notebookId), ...conds))
-            .orderBy(...(bySaved ? order : [desc(notebookSources.sourceId)]))
-            .limit(f.limit)
-            .all()
-            .map((r) => r.s),
-        );
+        const rows = await orm
+          .select({ s: sources })
+          .from(notebookSources)
+          .innerJoin(sources, eq(sources.id, notebookSources.sourceId))
+          .where(and(eq(notebookSources.notebookId, notebookId), ...conds))
+          .orderBy(...(bySaved ? order : [desc(notebookSources.sourceId)]))
+          .limit(f.limit);
+        return rows.map((r) => r.s);
       }
       if (f.before && !bySaved) conds.push(lt(sources.id, f.before));
-      return db.query((c) =>
-        c.orm
-          .select()
-          .from(sources)
-          .where(and(...conds))
-          .orderBy(...order)
-          .limit(f.limit)
-          .all(),
-      );
+      return orm
+        .select()
+        .from(sources)
+        .where(and(...conds))
+        .orderBy(...order)
+        .limit(f.limit);
     },
-    /** A page of an import's sources still waiting to be fetched, by id after `afterId`. */
-    async pendingOfImport(
-      importId: string,
-      afterId: string,
-      limit: number,
-    ): Promise<{ id: string; url: string; hasContent: boolean }[]> {
-      return db.query((c) =>
-        c.orm
-          .select({ id: sources.id, url: sources.url, hasContent: sql<number>`${sources.content} IS NOT NULL` })
-          .from(sources)
-          .where(and(eq(sources.importId, importId), eq(sources.status, "pending"), gt(sources.id, afterId)))
-          .orderBy(sources.id)
-          .limit(limit)
-          .all()
-          .map((r) => ({ ...r, hasContent: Boolean(r.hasContent) })),
-      );
+    async pendingOfImport(importId, afterId, limit) {
+      const rows = await orm
+        .select({ id: sources.id, url: sources.url, hasContent: sql<unknown>`${sources.content} IS NOT NULL` })
+        .from(sources)
+        .where(and(eq(sources.importId, importId), eq(sources.status, "pending"), gt(sources.id, afterId)))
+        .orderBy(sources.id)
+        .limit(limit);
+      // 1/0 on SQLite, true/false on PostgreSQL.
+      return rows.map((r) => ({ ...r, hasContent: r.hasContent === true || r.hasContent === 1 }));
     },
-    /** How far fetching the sources an import created has got, by status. */
-    async statusCountsOfImport(importId: string): Promise<Record<string, number>> {
-      const rows = await db.query((c) =>
-        c.orm
-          .select({ status: sources.status, n: sql<number>`count(*)` })
-          .from(sources)
-          .where(eq(sources.importId, importId))
-          .groupBy(sources.status)
-          .all(),
-      );
-      return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+    async statusCountsOfImport(importId) {
+      const rows = await orm
+        .select({ status: sources.status, n: sql<number>`count(*)` })
+        .from(sources)
+        .where(eq(sources.importId, importId))
+        .groupBy(sources.status);
+      return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     },
-    async update(id: string, patch: Partial<typeof sources.$inferInsert>): Promise<void> {
-      await db.exec((c) => c.orm.update(sources).set(patch).where(eq(sources.id, id)).run());
+    async update(id, patch) {
+      await orm.update(sources).set(patch).where(eq(sources.id, id));
     },
-    async delete(userId: string, id: string): Promise<void> {
-      await db.exec((c) =>
-        c.orm
-          .delete(sources)
-          .where(and(eq(sources.id, id), eq(sources.userId, userId)))
-          .run(),
-      );
+    async delete(userId, id) {
+      await orm.delete(sources).where(and(eq(sources.id, id), eq(sources.userId, userId)));
     },
-    async notebookIds(sourceIds: string[]): Promise<Map<string, string[]>> {
+    async notebookIds(sourceIds) {
       const out = new Map<string, string[]>();
       if (sourceIds.length === 0) return out;
-      const rows = await db.query((c) =>
-        c.orm
-          .select({ s: notebookSources.sourceId, n: notebookSources.notebookId })
-          .from(notebookSources)
-          .where(inArray(notebookSources.sourceId, sourceIds))
-          .orderBy(notebookSources.notebookId)
-          .all(),
-      );
+      const rows = await orm
+        .select({ s: notebookSources.sourceId, n: notebookSources.notebookId })
+        .from(notebookSources)
+        .where(inArray(notebookSources.sourceId, sourceIds))
+        .orderBy(notebookSources.notebookId);
       for (const r of rows) out.set(r.s, [...(out.get(r.s) ?? []), r.n]);
       return out;
     },
-    /** Returns true when the link is new. */
-    async link(notebookId: string, sourceId: string, at: string): Promise<boolean> {
-      return (await db.exec((c) => linkStmt(c).all({ nb: notebookId, src: sourceId, at }))).length > 0;
+    async link(notebookId, sourceId, at) {
+      return (await linkStmt.all({ nb: notebookId, src: sourceId, at })).length > 0;
     },
-    async unlink(notebookId: string, sourceId: string): Promise<boolean> {
-      const r = await db.exec((c) =>
-        c.orm
-          .delete(notebookSources)
-          .where(and(eq(notebookSources.notebookId, notebookId), eq(notebookSources.sourceId, sourceId)))
-          .returning()
-          .all(),
-      );
+    async unlink(notebookId, sourceId) {
+      const r = await orm
+        .delete(notebookSources)
+        .where(and(eq(notebookSources.notebookId, notebookId), eq(notebookSources.sourceId, sourceId)))
+        .returning();
       return r.length > 0;
     },
-    async countInNotebook(notebookId: string): Promise<number> {
-      return (
-        (
-          await db.query((c) =>
-            c.orm
-              .select({ n: sql<number>`count(*)` })
-              .from(notebookSources)
-              .where(eq(notebookSources.notebookId, notebookId))
-              .get(),
-          )
-        )?.n ?? 0
-      );
+    async countInNotebook(notebookId) {
+      const row = await orm
+        .select({ n: sql<number>`count(*)` })
+        .from(notebookSources)
+        .where(eq(notebookSources.notebookId, notebookId))
+        .get();
+      return Number(row?.n ?? 0);
     },
-    /** The ready sources of a notebook, oldest first (the order they were saved in): a podcast of the notebook reads them. */
-    async readyIdsInNotebook(userId: string, notebookId: string): Promise<string[]> {
-      return (
-        await db.query((c) =>
-          c.orm
-            .select({ id: sources.id })
-            .from(sources)
-            .innerJoin(notebookSources, eq(notebookSources.sourceId, sources.id))
-            .where(
-              and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")),
-            )
-            .orderBy(sources.id)
-            .all(),
-        )
-      ).map((r) => r.id);
+    async readyIdsInNotebook(userId, notebookId) {
+      const rows = await orm
+        .select({ id: sources.id })
+        .from(sources)
+        .innerJoin(notebookSources, eq(notebookSources.sourceId, sources.id))
+        .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
+        .orderBy(sources.id);
+      return rows.map((r) => r.id);
     },
   };
 }
-export type SourcesRepo = ReturnType<typeof createSourcesSqliteRepo>;
