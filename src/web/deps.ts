@@ -1,6 +1,6 @@
 // WebDeps: the services the server-rendered pages call, listed once so page groups never see the whole root.
+// Each page group takes the few it uses (a Pick of WebDeps); none takes the database.
 import type { Config } from "../config.ts";
-import type { Db } from "../db/port.ts";
 import type { Logger } from "../log.ts";
 import type { Clock } from "../time.ts";
 import type { AccountsService } from "../features/accounts/service.ts";
@@ -20,11 +20,11 @@ import type { SourcesService } from "../features/sources/service.ts";
 import type { WebhookTokensService } from "../features/webhooks/service.ts";
 import type { Runs } from "../features/workflows/runs.ts";
 import type { WorkflowsService } from "../features/workflows/service.ts";
+import type { FormGuard } from "./form-guard.ts";
+import type { WebService } from "./service.ts";
 
 export interface WebDeps {
   config: Config;
-  /** Only to choose where shared state lives (rate limits, form guards): in memory or in PostgreSQL. */
-  db: Db;
   clock: Clock;
   logger: Logger;
   accounts: AccountsService;
@@ -44,4 +44,8 @@ export interface WebDeps {
   /** The outbox: mail a user's workflows kept while no SMTP server was configured. */
   mail: Pick<MailService, "outbox">;
   live: StreamDeps;
+  /** The web app's own service: sign-in and sign-up (rate limited), sessions, API key forms. */
+  web: WebService;
+  /** Webhook token create forms already answered (a resubmitted form must not make a second token). */
+  tokenForms: FormGuard;
 }

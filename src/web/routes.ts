@@ -12,7 +12,7 @@ import { clientAddress } from "../http/client-address.ts";
 import { cookie, CSRF_COOKIE, formField, readCookie, redirect, safeNext, SESSION_COOKIE, signInFirst } from "./http.ts";
 import { errorPage } from "../http/html/error-page.ts";
 import { keysPage, signInPage, signupClosedPage, signUpPage, type FieldErrors, type KeysPageInput } from "./pages.ts";
-import { createWebService, type SignedIn } from "./service.ts";
+import type { SignedIn } from "./service.ts";
 import { oauthWebRoutes } from "./oauth-routes.ts";
 import { libraryWebRoutes } from "./library/routes.ts";
 import { outboxWebRoutes } from "./outbox.ts";
@@ -57,14 +57,7 @@ function fieldErrors(e: AppError): FieldErrors {
 const failed = (e: unknown, ...codes: string[]): e is AppError => e instanceof AppError && codes.includes(e.code);
 
 export function webRoutes(s: WebDeps) {
-  const web = createWebService({
-    accounts: s.accounts,
-    keys: s.keys,
-    oauth: s.oauth,
-    config: s.config,
-    clock: s.clock,
-    db: s.db,
-  });
+  const { web } = s;
   const secure = s.config.secureCookies;
   const baseUrl = s.config.baseUrl;
 

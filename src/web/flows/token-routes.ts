@@ -3,7 +3,6 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
 import type { WebDeps } from "../deps.ts";
-import { createFormGuard } from "../form-guard.ts";
 import { newCsrfToken } from "../csrf.ts";
 import type { Flash } from "../../http/html/html.ts";
 import { formField, redirect } from "../http.ts";
@@ -24,7 +23,7 @@ const NOTICES: Record<string, Flash> = {
 export function tokenWebRoutes(s: WebDeps, h: WebHelpers) {
   const tokens = s.webhookTokens;
   // Create forms already answered: a resubmitted (reloaded) form must not make a second token.
-  const usedForms = createFormGuard(s.db, "webhook-token");
+  const usedForms = s.tokenForms;
 
   async function firstUse(userId: string, formId: string): Promise<boolean> {
     if (!FORM_ID_RE.test(formId)) return true;
