@@ -40,7 +40,7 @@ type ValidNote = {
   errors: NonNullable<NoteForm["errors"]>;
 };
 
-export function noteWebRoutes(s: WebDeps, h: WebHelpers) {
+export function noteWebRoutes(s: Pick<WebDeps, "notebooks" | "notes" | "sources">, h: WebHelpers) {
   const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
 
   /** The newest sources plus the given ones (linked or checked), so a checked box never disappears. */

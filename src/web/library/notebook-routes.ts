@@ -30,7 +30,7 @@ function readForm(body: unknown): { name: string; description: string; errors: N
   return { name, description, errors };
 }
 
-export function notebookWebRoutes(s: WebDeps, h: WebHelpers) {
+export function notebookWebRoutes(s: Pick<WebDeps, "notebooks" | "notes" | "sources">, h: WebHelpers) {
   async function listResponse(
     me: SignedIn,
     before: string | undefined,

@@ -9,7 +9,10 @@ import { searchWebRoutes } from "./search-routes.ts";
 import { sourceWebRoutes } from "./source-routes.ts";
 import { sourceFragmentRoutes } from "./source-fragments.ts";
 
-export function libraryWebRoutes(s: WebDeps, h: WebHelpers) {
+export function libraryWebRoutes(
+  s: Pick<WebDeps, "ask" | "live" | "notebooks" | "notes" | "search" | "sources">,
+  h: WebHelpers,
+) {
   return new Elysia()
     .use(sourceWebRoutes(s, h))
     .use(notebookWebRoutes(s, h))

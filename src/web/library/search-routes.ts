@@ -38,7 +38,7 @@ function readQuery(query: Record<string, string | undefined>): SearchQuery {
   return { q: (query.q ?? "").trim().slice(0, MAX_QUERY), mode, type, notebook };
 }
 
-export function searchWebRoutes(s: WebDeps, h: WebHelpers) {
+export function searchWebRoutes(s: Pick<WebDeps, "ask" | "notebooks" | "search">, h: WebHelpers) {
   async function render(me: SignedIn, p: Omit<SearchPageInput, "user" | "notebooks">): Promise<Response> {
     return searchPage({
       user: h.layoutUser(me),

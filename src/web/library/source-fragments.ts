@@ -6,7 +6,7 @@ import type { WebHelpers } from "../oauth-routes.ts";
 import { signInFirst, PICKER_LIMIT } from "./common.ts";
 import { sourceRow } from "./source-pages.ts";
 
-export function sourceFragmentRoutes(s: WebDeps, h: WebHelpers) {
+export function sourceFragmentRoutes(s: Pick<WebDeps, "notebooks" | "sources">, h: WebHelpers) {
   return (
     new Elysia()
       // GET /library/sources/:id/row — the <li> of the library list (404 once the source is gone)

@@ -48,7 +48,7 @@ const SAVED_CURSOR = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\|src_[0-9A-Z]{26}$
 const LINKED_NOTES = 20;
 const MAX_QUESTION = 2000;
 
-export function sourceWebRoutes(s: WebDeps, h: WebHelpers) {
+export function sourceWebRoutes(s: Pick<WebDeps, "ask" | "live" | "notebooks" | "notes" | "sources">, h: WebHelpers) {
   const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
 
   async function listResponse(
