@@ -22,7 +22,7 @@ const validationErrors = (e: unknown): FieldError[] | undefined =>
     ? (e.extra.errors ?? [{ path: "", message: e.detail ?? e.message }])
     : undefined;
 
-export function editorWebRoutes(s: WebDeps, h: WebHelpers) {
+export function editorWebRoutes(s: Pick<WebDeps, "webhookTokens" | "workflows">, h: WebHelpers) {
   const wfs = s.workflows.service;
 
   async function render(

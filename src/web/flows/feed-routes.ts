@@ -28,7 +28,7 @@ function notice(query: Record<string, string | undefined>): Flash | undefined {
   );
 }
 
-export function feedWebRoutes(s: WebDeps, h: WebHelpers) {
+export function feedWebRoutes(s: Pick<WebDeps, "feeds" | "workflows">, h: WebHelpers) {
   const feeds = s.feeds;
 
   return (

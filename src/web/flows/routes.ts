@@ -9,7 +9,10 @@ import { runWebRoutes } from "./run-routes.ts";
 import { tokenWebRoutes } from "./token-routes.ts";
 import { workflowWebRoutes } from "./workflow-routes.ts";
 
-export function flowsWebRoutes(s: WebDeps, h: WebHelpers) {
+export function flowsWebRoutes(
+  s: Pick<WebDeps, "clock" | "feeds" | "tokenForms" | "webhookTokens" | "workflows">,
+  h: WebHelpers,
+) {
   // The editor first: /workflows/new must not be read as a workflow id.
   return new Elysia()
     .use(editorWebRoutes(s, h))

@@ -14,7 +14,7 @@ const NOTICES: Record<string, Flash> = {
   replayed: { kind: "ok", text: "Replay started. This is the new run." },
 };
 
-export function runWebRoutes(s: WebDeps, h: WebHelpers) {
+export function runWebRoutes(s: Pick<WebDeps, "workflows">, h: WebHelpers) {
   const runs = s.workflows.runs;
 
   async function workflowOf(me: SignedIn, id: string): Promise<WorkflowPublic | null> {

@@ -20,7 +20,10 @@ const NOTICES: Record<string, Flash> = {
   deleted: { kind: "ok", text: "The token was deleted; its URL no longer works." },
 };
 
-export function tokenWebRoutes(s: WebDeps, h: WebHelpers) {
+export function tokenWebRoutes(
+  s: Pick<WebDeps, "clock" | "tokenForms" | "webhookTokens" | "workflows">,
+  h: WebHelpers,
+) {
   const tokens = s.webhookTokens;
   // Create forms already answered: a resubmitted (reloaded) form must not make a second token.
   const usedForms = s.tokenForms;

@@ -22,13 +22,13 @@ const NOTICES: Record<string, Flash> = {
   deleted: { kind: "ok", text: "The workflow and its run history were deleted." },
 };
 
-export async function tokenMap(s: WebDeps, me: SignedIn): Promise<Map<string, TokenPublic>> {
+export async function tokenMap(s: Pick<WebDeps, "webhookTokens">, me: SignedIn): Promise<Map<string, TokenPublic>> {
   return new Map((await s.webhookTokens.list(me.actor, { limit: 500 })).data.map((t) => [t.id, t]));
 }
 
 /** One workflow's page; also the answer to a save that made a webhook token (its URL shown once). */
 export async function workflowPageResponse(
-  s: WebDeps,
+  s: Pick<WebDeps, "webhookTokens" | "workflows">,
   h: WebHelpers,
   me: SignedIn,
   id: string,
@@ -47,7 +47,7 @@ export async function workflowPageResponse(
   });
 }
 
-export function workflowWebRoutes(s: WebDeps, h: WebHelpers) {
+export function workflowWebRoutes(s: Pick<WebDeps, "webhookTokens" | "workflows">, h: WebHelpers) {
   const wfs = s.workflows.service;
 
   return (
