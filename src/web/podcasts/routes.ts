@@ -35,7 +35,7 @@ const NOTICES: Record<string, Flash> = {
   deleted: { kind: "ok", text: "The episode was deleted." },
 };
 
-export function podcastWebRoutes(s: WebDeps, h: WebHelpers) {
+export function podcastWebRoutes(s: Pick<WebDeps, "notebooks" | "podcasts" | "sources">, h: WebHelpers) {
   async function choices(actor: Actor, chosen: string[]): Promise<PickableSource[]> {
     const rows = (await s.sources.list(actor, { limit: SOURCE_CHOICES, status: "ready" })).data;
     const listed = new Set(rows.map((r) => r.id));
