@@ -35,7 +35,7 @@ function fieldErrors(e: AppError): FieldErrors {
 /** The "Also revoke my API keys" box: a browser sends it only when ticked (it starts ticked). */
 const revokeKeys = (body: unknown): boolean => formField(body, "revoke_keys") === "1";
 
-export function accountWebRoutes(s: WebDeps, h: WebHelpers, web: WebService) {
+export function accountWebRoutes(s: Pick<WebDeps, "config" | "credits" | "podcasts">, h: WebHelpers, web: WebService) {
   /** Spends in words: questions, and podcasts by their title while they exist. */
   async function spends(actor: Actor): Promise<SpendView[]> {
     return Promise.all(

@@ -83,7 +83,10 @@ ${problems}`;
 /** While an import runs the page reloads itself: progress without JavaScript. */
 const refreshing = (list: ImportPublic[]) => (list.some(active) ? { refresh: "3" } : undefined);
 
-export function importExportWebRoutes(s: WebDeps, h: WebHelpers) {
+export function importExportWebRoutes(
+  s: Pick<WebDeps, "clock" | "feeds" | "imports" | "notebooks" | "notes" | "podcasts" | "sources" | "workflows">,
+  h: WebHelpers,
+) {
   const exportDeps: ExportDeps = { ...s, workflows: s.workflows.service };
   return (
     new Elysia()

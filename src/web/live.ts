@@ -25,7 +25,7 @@ export function liveAttrs(m: LiveMark): SafeHtml {
   return html` data-live="${m.kind}" data-live-id="${m.id}"${m.fragment ? html` data-live-fragment="${m.fragment}"` : ""}${m.reload ? html` data-live-reload` : ""}${m.since !== undefined ? html` data-live-since="${m.since}"` : ""}`;
 }
 
-export function liveWebRoutes(s: WebDeps, h: WebHelpers) {
+export function liveWebRoutes(s: Pick<WebDeps, "live">, h: WebHelpers) {
   return (
     new Elysia()
       // GET /assets/live.js — versioned by its path's ?v=, so it may be cached for good.

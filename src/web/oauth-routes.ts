@@ -35,7 +35,7 @@ function consentCsp(redirectUri: string): string {
   return contentSecurityPolicy().replace("form-action 'self'", `form-action 'self' ${new URL(redirectUri).origin}`);
 }
 
-export function oauthWebRoutes(s: WebDeps, h: WebHelpers) {
+export function oauthWebRoutes(s: Pick<WebDeps, "oauth">, h: WebHelpers) {
   const { oauth } = s;
   return (
     new Elysia()

@@ -30,7 +30,7 @@ function messagePage(user: LayoutUser, name: string, eml: string) {
   return layout({ title: name, user, body });
 }
 
-export function outboxWebRoutes(s: WebDeps, h: WebHelpers) {
+export function outboxWebRoutes(s: Pick<WebDeps, "config" | "mail">, h: WebHelpers) {
   const reader = s.mail.outbox;
   return (
     new Elysia()
