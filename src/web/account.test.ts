@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { call } from "../../test/helpers.ts";
 import { startOutsideWeb } from "../../test/outside-web.ts";
 import { post, setup, signedInPerson } from "./library/test-helpers.ts";
-import { testBrowser } from "./test-client.ts";
+import { testBrowser } from "../../test/browser-client.ts";
 import { sqlRows } from "../db/inspect.ts";
 
 const web = startOutsideWeb();

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { createTestContext, userWithKey } from "../../test/helpers.ts";
 import { hashSecret } from "../crypto.ts";
 import { rememberClientAddress } from "../http/client-address.ts";
-import { hiddenFields, signUp, testBrowser } from "./test-client.ts";
+import { hiddenFields, signUp, testBrowser } from "../../test/browser-client.ts";
 import { sqlRow, sqlRows } from "../db/inspect.ts";
 
 const PASSWORD = "correct horse battery";

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../test/helpers.ts";
 import { setup } from "./library/test-helpers.ts";
-import { testBrowser } from "./test-client.ts";
+import { testBrowser } from "../../test/browser-client.ts";
 
 const isPage = (r: { status: number; headers: Headers; text: string }) => {
   expect(r.headers.get("content-type")).toBe("text/html; charset=utf-8");

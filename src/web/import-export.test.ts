@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { createTestContext } from "../../test/helpers.ts";
 import { runImports } from "../features/imports/test-support.ts";
-import { hiddenFields, signUp, testBrowser, type TestBrowser } from "./test-client.ts";
+import { hiddenFields, signUp, testBrowser, type TestBrowser } from "../../test/browser-client.ts";
 
 async function postFile(
   ctx: { app: { handle(r: Request): Response | Promise<Response> } },

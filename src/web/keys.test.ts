@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../test/helpers.ts";
 import { hashSecret } from "../crypto.ts";
-import { hiddenFields, signUp, testBrowser, type TestBrowser } from "./test-client.ts";
+import { hiddenFields, signUp, testBrowser, type TestBrowser } from "../../test/browser-client.ts";
 import { sqlRow, sqlRows } from "../db/inspect.ts";
 
 const KEY_RE = /cpk_[0-9A-Za-z]{46}/g;

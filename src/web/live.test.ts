@@ -5,7 +5,7 @@ import { startOutsideWeb } from "../../test/outside-web.ts";
 import { dataOf, sseReader } from "../features/events/sse-client.ts";
 import { idIn, post, setup, signedInPerson } from "./library/test-helpers.ts";
 import { LIVE_SCRIPT, LIVE_SCRIPT_PATH } from "../http/html/live-script.ts";
-import type { TestBrowser } from "./test-client.ts";
+import type { TestBrowser } from "../../test/browser-client.ts";
 
 const web = startOutsideWeb();
 afterAll(() => web.stop());
@@ -27,7 +27,7 @@ describe("live-updates script", () => {
     const csp = page.headers.get("content-security-policy")!;
     expect(csp).toMatch(/script-src 'sha256-[^']+' 'self'/);
     expect(csp).toContain("connect-src 'self'");
-    const signin = await (await import("./test-client.ts")).testBrowser(ctx).get("/signin");
+    const signin = await (await import("../../test/browser-client.ts")).testBrowser(ctx).get("/signin");
     expect(signin.text).not.toContain("/assets/live.js");
   });
 });

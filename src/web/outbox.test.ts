@@ -4,7 +4,7 @@ import { createTestContext } from "../../test/helpers.ts";
 import { sqlRow } from "../db/inspect.ts";
 import { fakeClock } from "../jobs/testing.ts";
 import { fire, runToEnd, webhookWorkflow } from "../features/workflows/testing.ts";
-import { signUp, testBrowser } from "./test-client.ts";
+import { signUp, testBrowser } from "../../test/browser-client.ts";
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { call, type TestContext } from "../../test/helpers.ts";
 import { connectedUser, token } from "../features/oauth/test-flow.ts";
 import { post } from "./library/test-helpers.ts";
-import { testBrowser } from "./test-client.ts";
+import { testBrowser } from "../../test/browser-client.ts";
 import { createTestContext } from "../../test/helpers.ts";
 import { sqlRows } from "../db/inspect.ts";
 

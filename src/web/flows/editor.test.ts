@@ -3,7 +3,7 @@
 // the JSON view's round trip, and the webhook URL shown exactly once.
 import { describe, expect, test } from "bun:test";
 import { call } from "../../../test/helpers.ts";
-import { testBrowser } from "../test-client.ts";
+import { testBrowser } from "../../../test/browser-client.ts";
 import { setup } from "../library/test-helpers.ts";
 import { errorBeside, submitForm, fieldValue } from "./test-helpers.ts";
 

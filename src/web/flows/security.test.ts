@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, createTestContext, type TestContext } from "../../../test/helpers.ts";
 import { rss, startFeedServer } from "../../features/feeds/testing.ts";
 import { fire, webhookWorkflow } from "../../features/workflows/testing.ts";
-import { testBrowser } from "../test-client.ts";
+import { testBrowser } from "../../../test/browser-client.ts";
 import { post, send, signedInPerson, type Person } from "../library/test-helpers.ts";
 
 let ctx: TestContext;

@@ -2,7 +2,7 @@
 // current value, the pressed button's name and value), so the editor's round trips are tested whole.
 import { parseHTML } from "linkedom";
 import type { TestContext } from "../../../test/helpers.ts";
-import type { PageResult, TestBrowser } from "../test-client.ts";
+import type { PageResult, TestBrowser } from "../../../test/browser-client.ts";
 import { send } from "../library/test-helpers.ts";
 
 // linkedom keeps a <textarea>'s text as written; browsers decode its character references.

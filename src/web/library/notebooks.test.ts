@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import JSZip from "jszip";
 import { call } from "../../../test/helpers.ts";
 import { startOutsideWeb } from "../../../test/outside-web.ts";
-import { testBrowser } from "../test-client.ts";
+import { testBrowser } from "../../../test/browser-client.ts";
 import { idIn, post, setup } from "./test-helpers.ts";
 
 const web = startOutsideWeb();

@@ -2,7 +2,7 @@
 // signed-out visitors go to sign in and come back, and pages carry the strict headers.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { call, createTestContext, type TestContext } from "../../../test/helpers.ts";
-import { testBrowser } from "../test-client.ts";
+import { testBrowser } from "../../../test/browser-client.ts";
 import { idIn, post, send, signedInPerson, type Person } from "./test-helpers.ts";
 
 let ctx: TestContext;

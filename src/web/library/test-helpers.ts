@@ -1,7 +1,7 @@
 // Shared setup for the library pages' tests: a signed-in browser over a fresh app, and form shortcuts.
 import { expect } from "bun:test";
 import { createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
-import { hiddenFields, testBrowser, type PageResult, type TestBrowser } from "../test-client.ts";
+import { hiddenFields, testBrowser, type PageResult, type TestBrowser } from "../../../test/browser-client.ts";
 
 export interface Person {
   b: TestBrowser;

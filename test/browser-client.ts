@@ -1,4 +1,4 @@
-// A cookie-keeping form client over app.handle, so the web app's tests read like a browser session.
+// A cookie-keeping form client over app.handle, so tests of the pages read like a browser session.
 export interface PageResult {
   status: number;
   headers: Headers;
