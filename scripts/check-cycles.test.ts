@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { cycles, featureGraph, problems } from "./check-cycles.ts";
+import { cycles, featureGraph, problems, webImports } from "./check-cycles.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -58,11 +58,31 @@ describe("check-cycles", () => {
     ).toEqual(["known cycle d, e is gone: remove it from KNOWN_CYCLES in scripts/check-cycles.ts"]);
   });
 
+  test("a feature importing the web app fails; its tests, test helpers and the web app itself do not", async () => {
+    const root = mkdtempSync(join(tmpdir(), "cycles-"));
+    dirs.push(root);
+    const files: Record<string, string> = {
+      "src/features/a/routes.ts":
+        'import { page } from "../../web/pages.ts";\nimport { html } from "../../http/html/html.ts";\n',
+      "src/features/a/a.test.ts": 'import { testBrowser } from "../../web/test-client.ts";\n',
+      "src/features/a/test-flow.ts": 'import { testBrowser } from "../../web/test-client.ts";\n',
+      "src/web/pages.ts": 'import { a } from "../features/a/routes.ts";\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    expect(await webImports(root)).toEqual([
+      "src/features/a/routes.ts imports ../../web/pages.ts: a feature may not import the web app",
+    ]);
+  });
+
   test("workflows depends on none of feeds, mail, podcasts, webhooks, and the repository passes", async () => {
     const graph = await featureGraph();
     const fromWorkflows = [...(graph.get("workflows")?.keys() ?? [])];
     for (const f of ["feeds", "mail", "podcasts", "webhooks"]) expect(fromWorkflows).not.toContain(f);
     expect(graph.get("webhooks")?.has("workflows") ?? false).toBe(false);
     expect(problems(graph)).toEqual([]);
+    expect(await webImports()).toEqual([]);
   });
 });

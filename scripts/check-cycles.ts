@@ -1,10 +1,12 @@
 // Checks that features do not depend on each other in a circle: builds the import graph of
 // src/features/* at the feature-folder level (type-only imports count) and fails on any cycle.
+// Also checks that no feature imports the web app (src/web): the web app is a client of the services.
 import { Glob } from "bun";
 import { dirname, join, relative } from "node:path";
 import { isTestSupport } from "./lib/source-kinds.ts";
 
 const ROOT = "src/features";
+const WEB = "src/web";
 
 /**
  * Cycles that predate this check, each exactly as found (see docs/decisions.md, "Data layer — cycles").
@@ -14,7 +16,6 @@ const ROOT = "src/features";
 export const KNOWN_CYCLES: readonly (readonly string[])[] = [
   ["accounts", "credits"],
   ["notebooks", "notes", "sources"],
-  ["oauth", "web"],
 ];
 
 /** `import … from "x"`, `export … from "x"`, `import "x"` and `import("x")`, over several lines too. */
@@ -29,26 +30,40 @@ function featureOf(path: string): string | null {
   return parts.length > 1 ? parts[0]! : null;
 }
 
-/** Edges feature → feature, each with one import that proves it (file and specifier). */
-export async function featureGraph(root = "."): Promise<Map<string, Map<string, string>>> {
-  const graph = new Map<string, Map<string, string>>();
+/** Each relative import of the app's files under src/features: the importing file, the specifier and its target. */
+async function* featureImports(root: string): AsyncGenerator<{ path: string; spec: string; target: string }> {
   for await (const path of new Glob(`${ROOT}/**/*.ts`).scan(root)) {
     // Tests and their helpers are not part of the app: they may reach into other features' helpers.
     if (path.endsWith(".test.ts") || isTestSupport(path)) continue;
-    const from = featureOf(path);
-    if (!from) continue;
     const text = (await Bun.file(join(root, path)).text()).replace(/^\s*\/\/.*$/gm, "");
     for (const m of text.matchAll(SPECIFIER)) {
       const spec = m[1] ?? m[2] ?? m[3]!;
-      if (!spec.startsWith(".")) continue;
-      const to = featureOf(join(dirname(path), spec));
-      if (!to || to === from) continue;
-      const edges = graph.get(from) ?? new Map<string, string>();
-      if (!edges.has(to)) edges.set(to, `${path} imports ${spec}`);
-      graph.set(from, edges);
+      if (spec.startsWith(".")) yield { path, spec, target: join(dirname(path), spec) };
     }
   }
+}
+
+/** Edges feature → feature, each with one import that proves it (file and specifier). */
+export async function featureGraph(root = "."): Promise<Map<string, Map<string, string>>> {
+  const graph = new Map<string, Map<string, string>>();
+  for await (const { path, spec, target } of featureImports(root)) {
+    const from = featureOf(path);
+    const to = featureOf(target);
+    if (!from || !to || to === from) continue;
+    const edges = graph.get(from) ?? new Map<string, string>();
+    if (!edges.has(to)) edges.set(to, `${path} imports ${spec}`);
+    graph.set(from, edges);
+  }
   return graph;
+}
+
+/** Imports from a feature into the web app, which must go the other way (the web app calls the services). */
+export async function webImports(root = "."): Promise<string[]> {
+  const out: string[] = [];
+  for await (const { path, spec, target } of featureImports(root))
+    if (!relative(WEB, target).startsWith(".."))
+      out.push(`${path} imports ${spec}: a feature may not import the web app`);
+  return out;
 }
 
 /** Every strongly connected component with more than one feature (Tarjan), each sorted. */
@@ -106,10 +121,17 @@ export function problems(graph: Map<string, Map<string, string>>, known = KNOWN_
 if (import.meta.main) {
   const graph = await featureGraph();
   const found = problems(graph);
+  const web = await webImports();
   if (found.length > 0) {
     console.error(found.join("\n"));
     console.error("\nA feature may depend on another only one way: declare a port and let src/services.ts wire it.");
-    process.exit(1);
   }
-  console.log(`cycles: none between features beyond the ${KNOWN_CYCLES.length} known ones`);
+  if (web.length > 0) {
+    console.error(web.join("\n"));
+    console.error("\nThe web app is a client of the features: shared HTML helpers belong in src/http/html/.");
+  }
+  if (found.length > 0 || web.length > 0) process.exit(1);
+  console.log(
+    `cycles: none between features beyond the ${KNOWN_CYCLES.length} known ones; no feature imports the web app`,
+  );
 }

@@ -10,8 +10,8 @@ import { withRequestHandling } from "./http/request.ts";
 import { apiReferenceRoutes } from "./http/api-reference.ts";
 import { API_DESCRIPTION, augmentSpec } from "./http/openapi-spec.ts";
 import { strictBodies } from "./http/strict-body.ts";
-import { createPageErrors } from "./features/web/errors.ts";
-import { readCookie, SESSION_COOKIE } from "./features/web/http.ts";
+import { createPageErrors } from "./web/errors.ts";
+import { readCookie, SESSION_COOKIE } from "./web/http.ts";
 import type { Services } from "./services.ts";
 
 /** What the HTTP surface needs beyond the features' routes: shared plugins and the bearer check. */

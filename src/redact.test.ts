@@ -8,7 +8,7 @@ import { redactSecrets } from "./redact.ts";
 import { createServices } from "./services.ts";
 import { call, userWithKey, type TestContext } from "../test/helpers.ts";
 import { authorizeUrl, consent, pkce, REDIRECT, registeredClient, token } from "./features/oauth/test-flow.ts";
-import { signUp, testBrowser } from "./features/web/test-client.ts";
+import { signUp, testBrowser } from "../test/browser-client.ts";
 import { fire, runToEnd, webhookWorkflow } from "./features/workflows/testing.ts";
 
 describe("redactSecrets", () => {

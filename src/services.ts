@@ -48,7 +48,7 @@ import { createSourcesFeature } from "./features/sources/feature.ts";
 import type { ReadyHook } from "./features/sources/ingest.ts";
 import { createSourcesRepo } from "./features/sources/repo.ts";
 import { INGEST_JOB } from "./features/sources/service.ts";
-import { createWebFeature } from "./features/web/feature.ts";
+import { createWebFeature } from "./web/feature.ts";
 import { createWebhooksFeature, DEDUPE_WINDOW_MS } from "./features/webhooks/feature.ts";
 import { createWebhooksRepo } from "./features/webhooks/repo.ts";
 import { createWebhookTokensService } from "./features/webhooks/service.ts";

@@ -10,7 +10,7 @@ import { testSchemaName } from "../src/db/client.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
 import { authorizeUrl, pkce, REDIRECT, registeredClient, token } from "../src/features/oauth/test-flow.ts";
-import { hiddenFields, signUp, testBrowser } from "../src/features/web/test-client.ts";
+import { hiddenFields, signUp, testBrowser } from "./browser-client.ts";
 import { rss, startFeedServer } from "../src/features/feeds/testing.ts";
 import { userWithKey, type TestContext } from "./helpers.ts";
 import { startServer, tempDir, type ServerProcess } from "./server-process.ts";

@@ -5,7 +5,7 @@ import { call, createTestContext, userWithKey, type TestContext } from "../../te
 import { silentLogger } from "../log.ts";
 import { exceedsDepth } from "./body.ts";
 import { withRequestHandling } from "./request.ts";
-import { hiddenFields, signUp as signUpUser, testBrowser } from "../features/web/test-client.ts";
+import { hiddenFields, signUp as signUpUser, testBrowser } from "../../test/browser-client.ts";
 
 function expectProblem(r: { status: number; headers: Headers; body: any }, status: number, code: string) {
   expect(r.status).toBe(status);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { connect } from "node:net";
 import { createTestContext, userWithKey, type TestContext } from "../../test/helpers.ts";
-import { signUp, testBrowser } from "../features/web/test-client.ts";
+import { signUp, testBrowser } from "../../test/browser-client.ts";
 import { silentLogger } from "../log.ts";
 import { isValidHost, routerPathOf } from "./path.ts";
 import { serveOptions } from "./serve.ts";

@@ -1,7 +1,7 @@
 // The options main.ts hands to Bun.serve: the app behind the peer-address hook, and Bun's own
 // limits set so that ours (which answer problem+json with a request id) always come first.
 import type { Config } from "../config.ts";
-import { rememberClientAddress } from "../features/web/http.ts";
+import { rememberClientAddress } from "./client-address.ts";
 import type { Logger } from "../log.ts";
 import { metaOf } from "./context.ts";
 import { isValidHost } from "./path.ts";

@@ -5,7 +5,7 @@ import { databaseUrl } from "../config.ts";
 import { testSchemaName, type Db } from "../db/client.ts";
 import { pgAsDb } from "../db/pg/as-db.ts";
 import { openPostgres } from "../db/pg/client.ts";
-import { createFormGuard } from "../features/web/form-guard.ts";
+import { createFormGuard } from "../web/form-guard.ts";
 import { createIdempotencyRepo } from "./idempotency-repo.ts";
 import { createSharedRateLimiter } from "./rate-limits.ts";
 

@@ -5,9 +5,9 @@ import { createTestContext } from "../../../test/helpers.ts";
 import { sqlRows } from "../../db/inspect.ts";
 import { AppError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
-import { createWebService } from "../web/service.ts";
+import { createWebService } from "../../web/service.ts";
 import { canonicalEmail, checkEmailScripts } from "./email.ts";
-import { signUp, testBrowser } from "../web/test-client.ts";
+import { signUp, testBrowser } from "../../../test/browser-client.ts";
 import { openChildDatabase, startServer, tempDir } from "../../../test/server-process.ts";
 
 const PASSWORD = "correct horse battery";

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { sqlRows } from "../../db/inspect.ts";
 import { connectedUser } from "../oauth/test-flow.ts";
-import { hiddenFields } from "../web/test-client.ts";
+import { hiddenFields } from "../../../test/browser-client.ts";
 import { initialize, rpc } from "./test-client.ts";
 
 const listTools = { jsonrpc: "2.0", id: 2, method: "tools/list" };

@@ -2,7 +2,7 @@
 // required, errors redirected only to registered URIs, sign-in first, CSRF on the consent form.
 import { describe, expect, test } from "bun:test";
 import { createTestContext, userWithKey } from "../../../test/helpers.ts";
-import { hiddenFields, signUp, testBrowser } from "../web/test-client.ts";
+import { hiddenFields, signUp, testBrowser } from "../../../test/browser-client.ts";
 import { authorizeUrl, consent, pkce, REDIRECT, registeredClient } from "./test-flow.ts";
 import { sqlRow, sqlRows } from "../../db/inspect.ts";
 

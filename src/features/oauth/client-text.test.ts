@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { createTestContext } from "../../../test/helpers.ts";
 import { sqlRow, sqlRows } from "../../db/inspect.ts";
-import { signUp, testBrowser } from "../web/test-client.ts";
+import { signUp, testBrowser } from "../../../test/browser-client.ts";
 import { authorizeUrl, connectedUser, pkce, register, registeredClient, REDIRECT } from "./test-flow.ts";
 
 const RLO = "\u202e";

@@ -2,7 +2,7 @@
 // stops their access and refresh tokens at once.
 import { describe, expect, test } from "bun:test";
 import { createTestContext, type TestContext } from "../../../test/helpers.ts";
-import { hiddenFields, testBrowser } from "../web/test-client.ts";
+import { hiddenFields, testBrowser } from "../../../test/browser-client.ts";
 import { connectedUser, token } from "./test-flow.ts";
 import { sqlRows } from "../../db/inspect.ts";
 

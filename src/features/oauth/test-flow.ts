@@ -1,7 +1,7 @@
 // Test helpers: an OAuth client going through registration, authorization (consent given with the
 // web test client) and the token endpoint, all over app.handle.
 import { call, type TestContext } from "../../../test/helpers.ts";
-import { hiddenFields, signUp, testBrowser, type TestBrowser } from "../web/test-client.ts";
+import { hiddenFields, signUp, testBrowser, type TestBrowser } from "../../../test/browser-client.ts";
 import { s256 } from "./secrets.ts";
 import { sqlRow } from "../../db/inspect.ts";
 

@@ -2,7 +2,7 @@
 // with family revocation on reuse, hashing at rest and OAuth JSON errors.
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, type TestContext } from "../../../test/helpers.ts";
-import { signUp, testBrowser } from "../web/test-client.ts";
+import { signUp, testBrowser } from "../../../test/browser-client.ts";
 import { authorizeUrl, connectedUser, consent, pkce, REDIRECT, registeredClient, token } from "./test-flow.ts";
 import { sqlRows } from "../../db/inspect.ts";
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { ARTICLE_HTML } from "../../../test/outside-web.ts";
 import { nestedDivs, repeatedPagePdf } from "../../../test/fixtures/pages/hostile.ts";
-import { failureWords } from "../web/library/source-pages.ts";
+import { failureWords } from "../../web/library/source-pages.ts";
 import { DEFAULT_EXTRACT_LIMITS, EXTRACT_ERROR_CODES } from "./extract/index.ts";
 import { createExtractPool } from "./extract/pool.ts";
 

@@ -1,0 +1,150 @@
+// Pages for notes: the list, the editor (new and existing) and a note rendered from its Markdown.
+import type { NotebookPublic } from "../../features/notebooks/schema.ts";
+import type { NotePublic } from "../../features/notes/schema.ts";
+import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
+import { csrfInput, fieldError, libraryPage, pager, select, when } from "./common.ts";
+import { renderMarkdown } from "./markdown.ts";
+
+/** A note's display title: its own, else its first line without heading marks. */
+export function noteTitle(n: { title: string | null; content: string }): string {
+  if (n.title) return n.title;
+  const first = n.content.split("\n").find((l) => l.trim());
+  return (
+    first
+      ?.replace(/^#+\s*/, "")
+      .trim()
+      .slice(0, 80) || "Untitled note"
+  );
+}
+
+export interface NoteForm {
+  title?: string;
+  content?: string;
+  notebookId?: string;
+  sourceIds?: string[];
+  errors?: { title?: string; content?: string; notebook_id?: string; source_ids?: string };
+}
+
+/** A source the editor offers to link: the newest ones plus those already linked. */
+export interface SourceChoice {
+  id: string;
+  title: string;
+}
+
+function sourceChecks(sources: SourceChoice[], f: NoteForm): SafeHtml {
+  const error = f.errors?.source_ids;
+  const checked = f.sourceIds ?? [];
+  const list = sources.length
+    ? html`<div class="picklist">${sources.map(
+        (s) =>
+          html`<label class="check"><input type="checkbox" name="source_ids" value="${s.id}"${checked.includes(s.id) ? html` checked` : ""}> <span>${s.title}</span></label>`,
+      )}</div>`
+    : html`<p class="muted">No sources saved yet.</p>`;
+  return html`<fieldset id="f-sources"${error ? html` aria-describedby="f-sources-error"` : ""}><legend>About these sources <span class="muted">(optional)</span></legend>${list}${fieldError("f-sources", error)}</fieldset>`;
+}
+
+function editor(
+  user: LayoutUser,
+  action: string,
+  notebooks: NotebookPublic[],
+  sources: SourceChoice[],
+  f: NoteForm,
+  submit: string,
+): SafeHtml {
+  const e = f.errors ?? {};
+  const options = [{ value: "", label: "No notebook" }, ...notebooks.map((nb) => ({ value: nb.id, label: nb.name }))];
+  return html`<form method="post" action="${action}" class="card" novalidate>
+  ${csrfInput(user.csrfToken)}
+  <label for="f-title">Title <span class="muted">(optional)</span></label>
+  <input id="f-title" name="title" type="text" value="${f.title ?? ""}" maxlength="500" autocomplete="off"${e.title ? html` aria-invalid="true"` : ""}>
+  ${fieldError("f-title", e.title)}
+  <label for="f-content">Note <span class="muted">(Markdown)</span></label>
+  <textarea id="f-content" name="content" required${e.content ? html` aria-invalid="true" aria-describedby="f-content-error"` : ""}>
+${f.content ?? ""}</textarea>
+  ${fieldError("f-content", e.content)}
+  <label for="f-notebook">Notebook</label>
+  ${select("notebook_id", "f-notebook", options, f.notebookId)}
+  ${fieldError("f-notebook", e.notebook_id)}
+  ${sourceChecks(sources, f)}
+  <div class="actions"><button type="submit">${submit}</button></div>
+</form>`;
+}
+
+export function notesListPage(p: {
+  user: LayoutUser;
+  notes: NotePublic[];
+  next: string | null;
+  notebooks: NotebookPublic[];
+  notebook?: string;
+  flash?: Flash;
+}): Response {
+  const names = new Map(p.notebooks.map((nb) => [nb.id, nb.name]));
+  const options = [
+    { value: "", label: "All notebooks" },
+    ...p.notebooks.map((nb) => ({ value: nb.id, label: nb.name })),
+  ];
+  const list = p.notes.length
+    ? html`<ul class="items">${p.notes.map(
+        (n) => html`<li><a class="title" href="/notes/${n.id}">${noteTitle(n)}</a>
+  <div class="meta"><span>Updated ${when(n.updated_at)}</span>${n.notebook_id && names.has(n.notebook_id) ? html`<span>In <a href="/notebooks/${n.notebook_id}">${names.get(n.notebook_id)}</a></span>` : ""}</div></li>`,
+      )}</ul>`
+    : html`<p class="muted">${p.notebook ? "No notes in this notebook." : "No notes yet."}</p>`;
+  const body = html`<h1>Notes</h1>
+<p><a href="/notes/new${p.notebook ? `?notebook=${p.notebook}` : ""}">Write a note</a></p>
+<form method="get" action="/notes" class="filters">
+  <div><label for="f-filter-nb">Notebook</label>${select("notebook", "f-filter-nb", options, p.notebook)}</div>
+  <button type="submit" class="secondary">Filter</button>
+</form>
+${list}
+${pager("/notes", { notebook: p.notebook }, p.next)}`;
+  return libraryPage({ title: "Notes", user: p.user, body, flash: p.flash });
+}
+
+export function newNotePage(p: {
+  user: LayoutUser;
+  notebooks: NotebookPublic[];
+  sources: SourceChoice[];
+  form: NoteForm;
+  status?: number;
+}): Response {
+  const body = html`<p><a href="/notes">← Notes</a></p>
+<h1>New note</h1>
+${editor(p.user, "/notes", p.notebooks, p.sources, p.form, "Save note")}`;
+  return libraryPage({ title: "New note", user: p.user, body, status: p.status });
+}
+
+export function notePage(p: {
+  user: LayoutUser;
+  note: NotePublic;
+  notebooks: NotebookPublic[];
+  sources: SourceChoice[];
+  form?: NoteForm;
+  flash?: Flash;
+  status?: number;
+}): Response {
+  const n = p.note;
+  const nb = p.notebooks.find((x) => x.id === n.notebook_id);
+  const form = p.form ?? {
+    title: n.title ?? "",
+    content: n.content,
+    notebookId: n.notebook_id ?? "",
+    sourceIds: n.source_ids,
+  };
+  const titles = new Map(p.sources.map((s) => [s.id, s.title]));
+  const about = n.source_ids.filter((id) => titles.has(id));
+  const body = html`<p><a href="/notes">← Notes</a></p>
+<h1>${noteTitle(n)}</h1>
+<p class="meta muted">Updated ${when(n.updated_at)}${nb ? html` · In <a href="/notebooks/${nb.id}">${nb.name}</a>` : ""}${
+    about.length
+      ? html` · About ${about.map((id, i) => html`${i ? ", " : ""}<a href="/library/sources/${id}">${titles.get(id)}</a>`)}`
+      : ""
+  }</p>
+<div class="row-actions">
+  <a href="/notes/${n.id}/download" download>Download Markdown</a>
+  <a href="/notes/${n.id}/delete">Delete…</a>
+</div>
+<article class="prose card">${renderMarkdown(n.content)}</article>
+<h2>Edit</h2>
+${editor(p.user, `/notes/${n.id}`, p.notebooks, p.sources, form, "Save changes")}`;
+  return libraryPage({ title: noteTitle(n), user: p.user, body, flash: p.flash, status: p.status, webImages: true });
+}
