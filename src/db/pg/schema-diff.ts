@@ -1,20 +1,19 @@
-// Compares a SQLite drizzle table with its PostgreSQL twin and lists every difference (the twin check).
+// The one schema description is the drizzle tables of src/db/schema; PostgreSQL gets its tables from
+// its own migrations (db/migrations/pg). This compares the two: each table as drizzle describes it (with
+// the keys the SQLite migrations really create) against the PostgreSQL catalog after the migrations,
+// and lists every difference, so a change made on one side only fails a test.
 import type { Database } from "bun:sqlite";
-import { getTableName, isSQLWrapper, type SQL } from "drizzle-orm";
-import { getTableConfig as pgConfig, PgDialect, type PgTable } from "drizzle-orm/pg-core";
+import { getTableName } from "drizzle-orm";
 import { getTableConfig as sqliteConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 
-/**
- * The PostgreSQL column kinds that faithfully hold each SQLite column kind: the same JS value comes
- * back (numbers stay numbers, booleans stay booleans, JSON is parsed, blobs are Buffers).
- */
+/** The PostgreSQL types that faithfully hold each SQLite column kind: the same JS value comes back. */
 const compatible: Record<string, string[]> = {
-  SQLiteText: ["PgText text"],
-  SQLiteTextJson: ["PgCustomColumn text"],
-  SQLiteInteger: ["PgInteger integer", "PgBigInt53 bigint"],
-  SQLiteBoolean: ["PgBoolean boolean"],
-  SQLiteReal: ["PgDoublePrecision double precision"],
-  SQLiteBlobBuffer: ["PgCustomColumn bytea"],
+  SQLiteText: ["text"],
+  SQLiteTextJson: ["text"],
+  SQLiteInteger: ["integer", "bigint"],
+  SQLiteBoolean: ["boolean"],
+  SQLiteReal: ["double precision"],
+  SQLiteBlobBuffer: ["bytea"],
 };
 
 /**
@@ -26,11 +25,91 @@ const equivalentKeys: Record<string, Record<string, string>> = {
   users: { "unique(email)": "unique index users_email_lower(lower(email))" },
 };
 
-const dialect = new PgDialect();
+export interface CatalogColumn {
+  name: string;
+  /** information_schema's data_type: `text`, `bigint`, `double precision`, … */
+  type: string;
+  notNull: boolean;
+  /** The column default as the catalog prints it (`'[]'::text`, `0`, `false`), or null. */
+  default: string | null;
+}
 
-/** A PostgreSQL index part as text, without quotes or the table prefix: `lower(email)`, `import_id IS NOT NULL`. */
-function sqlText(table: string, part: SQL): string {
-  return dialect.sqlToQuery(part).sql.replaceAll(`"${table}".`, "").replaceAll('"', "");
+/** One table as PostgreSQL has it, in the notation {@link diffTable} compares. */
+export interface CatalogTable {
+  name: string;
+  columns: CatalogColumn[];
+  primaryKey: string[];
+  /** Unique constraints and indexes: `unique(a,b)`, `index name(a,b)`, `unique index name(lower(x)) partial`. */
+  keys: string[];
+  /** `user_id -> users(id) cascade`. */
+  foreignKeys: string[];
+}
+
+type Query = (sql: string) => Promise<Record<string, unknown>[]>;
+
+/** The indexed columns or expressions of an index definition: `(user_id, lower(email))` → `user_id,lower(email)`. */
+function indexedParts(def: string): string {
+  const start = def.indexOf("(", def.indexOf(" USING "));
+  let depth = 0;
+  for (let i = start; i < def.length; i++) {
+    if (def[i] === "(") depth++;
+    else if (def[i] === ")" && --depth === 0) return def.slice(start + 1, i).replace(/,\s+/g, ",");
+  }
+  return def.slice(start + 1);
+}
+
+/** Every table of `schema` after the migrations: columns, primary key, keys and foreign keys. */
+export async function readCatalog(query: Query, schema = "public"): Promise<Map<string, CatalogTable>> {
+  const tables = new Map<string, CatalogTable>();
+  const table = (name: string) => {
+    let t = tables.get(name);
+    if (!t) tables.set(name, (t = { name, columns: [], primaryKey: [], keys: [], foreignKeys: [] }));
+    return t;
+  };
+  const s = schema.replaceAll("'", "''");
+  for (const r of await query(
+    `SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
+      WHERE table_schema = '${s}' ORDER BY table_name, ordinal_position`,
+  ))
+    table(String(r.table_name)).columns.push({
+      name: String(r.column_name),
+      type: String(r.data_type),
+      notNull: r.is_nullable === "NO",
+      default: r.column_default === null ? null : String(r.column_default),
+    });
+  for (const r of await query(
+    `SELECT c.relname AS table, i.relname AS name, ix.indisunique AS uniq, ix.indisprimary AS pk,
+            pg_get_indexdef(ix.indexrelid) AS def, ix.indpred IS NOT NULL AS partial,
+            EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = ix.indexrelid AND k.conrelid = ix.indrelid
+                      AND k.contype = 'u') AS constraint
+       FROM pg_index ix JOIN pg_class i ON i.oid = ix.indexrelid JOIN pg_class c ON c.oid = ix.indrelid
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = '${s}' AND c.relkind = 'r'`,
+  )) {
+    const t = table(String(r.table));
+    const parts = indexedParts(String(r.def));
+    if (r.pk) t.primaryKey = parts.split(",").sort();
+    else if (r.constraint) t.keys.push(`unique(${parts})`);
+    else t.keys.push(`${r.uniq ? "unique index" : "index"} ${r.name}(${parts})${r.partial ? " partial" : ""}`);
+  }
+  for (const r of await query(
+    `SELECT c.relname AS table, pg_get_constraintdef(k.oid) AS def FROM pg_constraint k
+       JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = '${s}' AND k.contype = 'f'`,
+  )) {
+    const m = /FOREIGN KEY \(([^)]*)\) REFERENCES (?:\w+\.)?(\w+)\(([^)]*)\)(?: ON DELETE (\w+(?: \w+)?))?/.exec(
+      String(r.def),
+    );
+    if (m)
+      table(String(r.table)).foreignKeys.push(
+        `${m[1]!.replace(/,\s+/g, ",")} -> ${m[2]}(${m[3]!.replace(/,\s+/g, ",")}) ${(m[4] ?? "no action").toLowerCase()}`,
+      );
+  }
+  for (const t of tables.values()) {
+    t.keys.sort();
+    t.foreignKeys.sort();
+  }
+  return tables;
 }
 
 /** The keys (unique constraints and indexes) of a table as SQLite really has them after the migrations. */
@@ -51,74 +130,72 @@ export function sqliteKeys(sqlite: Database, table: string): string[] {
   return keys.sort();
 }
 
-/** The keys of a PostgreSQL twin in the same notation as {@link sqliteKeys}. */
-export function pgKeys(table: PgTable): string[] {
-  const config = pgConfig(table);
-  const keys: string[] = [];
-  for (const col of config.columns) if (col.isUnique) keys.push(`unique(${col.name})`);
-  for (const u of config.uniqueConstraints) keys.push(`unique(${u.columns.map((c) => c.name).join(",")})`);
-  for (const { config: ix } of config.indexes) {
-    const cols = ix.columns
-      .map((c) => (isSQLWrapper(c) ? sqlText(config.name, c as SQL) : (c as { name: string }).name))
-      .join(",");
-    keys.push(`${ix.unique ? "unique index" : "index"} ${ix.name}(${cols})${ix.where ? " partial" : ""}`);
-  }
-  return keys.sort();
+/** A catalog default as the JS value drizzle would give: `'[]'::text` → "[]", `false` → false, `0` → 0. */
+function catalogDefault(text: string | null): unknown {
+  if (text === null) return undefined;
+  const quoted = /^'((?:[^']|'')*)'(?:::[\w ]+)?$/.exec(text);
+  if (quoted) return quoted[1]!.replaceAll("''", "'");
+  if (text === "true" || text === "false") return text === "true";
+  if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  return text;
 }
 
-/** Every difference between a SQLite table (its drizzle definition and its migrated keys) and its twin. */
-export function diffTables(sqliteTable: SQLiteTable, pgTable: PgTable, sqlite?: Database): string[] {
+/** Every difference between a table as drizzle describes it (and SQLite migrated it) and PostgreSQL's. */
+export function diffTable(sqliteTable: SQLiteTable, pg: CatalogTable | undefined, sqlite?: Database): string[] {
   const s = sqliteConfig(sqliteTable);
-  const p = pgConfig(pgTable);
-  const problems: string[] = [];
   const where = s.name;
-  if (s.name !== p.name) problems.push(`${where}: the twin is named ${p.name}`);
+  if (!pg) return [`${where}: no such table in PostgreSQL`];
+  const problems: string[] = [];
 
   const sNames = s.columns.map((c) => c.name);
-  const pNames = p.columns.map((c) => c.name);
+  const pNames = pg.columns.map((c) => c.name);
   if (sNames.join(",") !== pNames.join(","))
     problems.push(`${where}: columns differ\n  sqlite: ${sNames.join(", ")}\n  pg:     ${pNames.join(", ")}`);
 
   for (const sc of s.columns) {
-    const pc = p.columns.find((c) => c.name === sc.name);
+    const pc = pg.columns.find((c) => c.name === sc.name);
     if (!pc) continue;
     const at = `${where}.${sc.name}`;
-    if (sc.notNull !== pc.notNull) problems.push(`${at}: NOT NULL ${sc.notNull} in sqlite, ${pc.notNull} in pg`);
-    const kind = `${pc.columnType} ${pc.getSQLType()}`;
-    if (!compatible[sc.columnType]?.includes(kind))
-      problems.push(`${at}: ${sc.columnType} has no faithful twin ${kind}`);
+    // A primary key column is NOT NULL in PostgreSQL whatever drizzle says.
+    if ((sc.notNull || sc.primary) !== pc.notNull)
+      problems.push(`${at}: NOT NULL ${sc.notNull} in sqlite, ${pc.notNull} in pg`);
+    if (!compatible[sc.columnType]?.includes(pc.type))
+      problems.push(`${at}: ${sc.columnType} has no faithful twin ${pc.type}`);
     // Epoch milliseconds overflow int4 (2^31 ms is 25 days): such integers must be bigint.
-    if (sc.columnType === "SQLiteInteger" && /_(at|until)$/.test(sc.name) && pc.columnType !== "PgBigInt53")
-      problems.push(`${at}: an epoch-ms integer needs bigint in pg, not ${pc.getSQLType()}`);
-    if (JSON.stringify(sc.enumValues ?? null) !== JSON.stringify(pc.enumValues ?? null))
-      problems.push(`${at}: enum values differ`);
-    if (JSON.stringify(sc.default) !== JSON.stringify(pc.default))
-      problems.push(`${at}: default ${JSON.stringify(sc.default)} in sqlite, ${JSON.stringify(pc.default)} in pg`);
+    if (sc.columnType === "SQLiteInteger" && /_(at|until)$/.test(sc.name) && pc.type !== "bigint")
+      problems.push(`${at}: an epoch-ms integer needs bigint in pg, not ${pc.type}`);
+    const pDefault = catalogDefault(pc.default);
+    if (JSON.stringify(sc.default) !== JSON.stringify(pDefault))
+      problems.push(`${at}: default ${JSON.stringify(sc.default)} in sqlite, ${JSON.stringify(pDefault)} in pg`);
   }
 
-  const pk = (cols: { name: string; primary: boolean }[], composite: { columns: { name: string }[] }[]) =>
-    [...cols.filter((c) => c.primary).map((c) => c.name), ...composite.flatMap((k) => k.columns.map((c) => c.name))]
-      .sort()
-      .join(",");
-  const sPk = pk(s.columns, s.primaryKeys);
-  const pPk = pk(p.columns, p.primaryKeys);
-  if (sPk !== pPk) problems.push(`${where}: primary key (${sPk}) in sqlite, (${pPk}) in pg`);
+  const sPk = [
+    ...s.columns.filter((c) => c.primary).map((c) => c.name),
+    ...s.primaryKeys.flatMap((k) => k.columns.map((c) => c.name)),
+  ]
+    .sort()
+    .join(",");
+  if (sPk !== pg.primaryKey.join(","))
+    problems.push(`${where}: primary key (${sPk}) in sqlite, (${pg.primaryKey.join(",")}) in pg`);
 
-  const fk = (ref: { columns: { name: string }[]; foreignColumns: { name: string }[]; foreignTable: never }) =>
-    `${ref.columns.map((c) => c.name).join(",")} -> ${getTableName(ref.foreignTable)}(${ref.foreignColumns.map((c) => c.name).join(",")})`;
-  const sFks = s.foreignKeys.map((f) => `${fk(f.reference() as never)} ${f.onDelete ?? "no action"}`).sort();
-  const pFks = p.foreignKeys.map((f) => `${fk(f.reference() as never)} ${f.onDelete ?? "no action"}`).sort();
-  if (sFks.join(";") !== pFks.join(";"))
-    problems.push(`${where}: foreign keys differ\n  sqlite: ${sFks.join("; ")}\n  pg:     ${pFks.join("; ")}`);
+  const sFks = s.foreignKeys
+    .map((f) => {
+      const ref = f.reference();
+      return `${ref.columns.map((c) => c.name).join(",")} -> ${getTableName(ref.foreignTable)}(${ref.foreignColumns.map((c) => c.name).join(",")}) ${f.onDelete ?? "no action"}`;
+    })
+    .sort();
+  if (sFks.join(";") !== pg.foreignKeys.join(";"))
+    problems.push(
+      `${where}: foreign keys differ\n  sqlite: ${sFks.join("; ")}\n  pg:     ${pg.foreignKeys.join("; ")}`,
+    );
 
   if (sqlite) {
     const swap = equivalentKeys[s.name] ?? {};
     const sKeys = sqliteKeys(sqlite, s.name)
       .map((k) => swap[k] ?? k)
       .sort();
-    const pKeys = pgKeys(pgTable);
-    if (sKeys.join(";") !== pKeys.join(";"))
-      problems.push(`${where}: keys differ\n  sqlite: ${sKeys.join("; ")}\n  pg:     ${pKeys.join("; ")}`);
+    if (sKeys.join(";") !== pg.keys.join(";"))
+      problems.push(`${where}: keys differ\n  sqlite: ${sKeys.join("; ")}\n  pg:     ${pg.keys.join("; ")}`);
   }
   return problems;
 }
