@@ -1,7 +1,7 @@
 // OAuth pending authorisations on PostgreSQL (oauth_pending), read back with their client's row.
 import { eq } from "drizzle-orm";
-import type { PgConn, PgDb } from "../../db/pg/port.ts";
-import { oauthClients } from "../../db/pg/schema/index.ts";
+import type { Db } from "../../db/port.ts";
+import { oauthClients } from "../../db/schema/index.ts";
 import type { PendingAuthorization, PendingStore } from "./pending.ts";
 
 interface PendingRow {
@@ -17,9 +17,9 @@ interface PendingRow {
 
 const SWEEP_EVERY_MS = 60_000;
 
-async function withClient(c: PgConn, row: PendingRow | undefined): Promise<PendingAuthorization | undefined> {
+async function withClient(db: Db, row: PendingRow | undefined): Promise<PendingAuthorization | undefined> {
   if (!row) return undefined;
-  const [client] = await c.orm.select().from(oauthClients).where(eq(oauthClients.id, row.client_id));
+  const client = await db.shared.select().from(oauthClients).where(eq(oauthClients.id, row.client_id)).get();
   // The client was deleted meanwhile (the row cascades away with it): the request is gone too.
   if (!client) return undefined;
   return {
@@ -34,7 +34,8 @@ async function withClient(c: PgConn, row: PendingRow | undefined): Promise<Pendi
   };
 }
 
-export function createPendingPgRepo(db: PgDb, maxPending: number): PendingStore {
+export function createPendingPgRepo(shared: Db, maxPending: number): PendingStore {
+  const db = shared.pg!;
   let lastSweep = 0;
   return {
     async put(p, now) {
@@ -58,14 +59,14 @@ export function createPendingPgRepo(db: PgDb, maxPending: number): PendingStore 
       return db.query(async (c) => {
         const [row] = await c.sql<PendingRow[]>`
           SELECT * FROM oauth_pending WHERE id = ${id} AND expires_at > ${now}::bigint`;
-        return withClient(c, row);
+        return withClient(shared, row);
       });
     },
     async take(id, now) {
       return db.exec(async (c) => {
         // One DELETE … RETURNING: two concurrent answers cannot both take the request.
         const [row] = await c.sql<PendingRow[]>`DELETE FROM oauth_pending WHERE id = ${id} RETURNING *`;
-        return row && row.expires_at > now ? withClient(c, row) : undefined;
+        return row && row.expires_at > now ? withClient(shared, row) : undefined;
       });
     },
   };

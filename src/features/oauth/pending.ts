@@ -52,5 +52,5 @@ export function createMemoryPending(): PendingStore {
 }
 
 export function createPendingStore(db: Db): PendingStore {
-  return db.pg ? createPendingPgRepo(db.pg, MAX_PENDING) : createMemoryPending();
+  return db.pg ? createPendingPgRepo(db, MAX_PENDING) : createMemoryPending();
 }
