@@ -1,20 +1,32 @@
 // Checks the layering rule: only repositories and src/db touch the database. Outside them no
-// file in src/ may import bun:sqlite or drizzle-orm (not even types), a table from src/db/schema (row types, as
-// `import type`, are fine), nor reach a connection through `.sqlite` or `.orm`.
+// file in src/ may import bun:sqlite, drizzle-orm or the PostgreSQL client (not even types), a table from
+// src/db/schema (row types, as `import type`, are fine), nor reach a connection through `.sqlite`, `.orm`
+// or `.shared`. Nor may it ask which engine it runs on (`db.pg`, `.engine`), except the places listed in
+// ENGINE_CHOICES, which predate the rule and may only shrink.
 import { Glob } from "bun";
 import { isTestSupport } from "./lib/source-kinds.ts";
 
 const isRepository = (path: string) =>
   path.startsWith("src/db/") || /(^|\/)(repo|[\w-]+-repo)\.ts$/.test(path) || /\/repo\/[\w-]+\.ts$/.test(path);
 
+/** Files that still choose an engine-specific piece themselves (to move beside the composition root). */
+export const ENGINE_CHOICES: readonly string[] = [
+  "src/features/feeds/feature.ts",
+  "src/features/oauth/pending.ts",
+  "src/http/rate-limits.ts",
+  "src/jobs/queue.ts",
+  "src/web/form-guard.ts",
+];
+
 const problems: string[] = [];
+const chose = new Set<string>();
 for await (const path of new Glob("src/**/*.ts").scan(".")) {
   if (path.endsWith(".test.ts") || isRepository(path) || isTestSupport(path)) continue;
   const text = await Bun.file(path).text();
   const lines = text.split("\n");
   lines.forEach((line, i) => {
     const where = `${path}:${i + 1}`;
-    if (/^import\s[^;]*from\s+"(bun:sqlite|drizzle-orm[^"]*)"/.test(line))
+    if (/^import\s[^;]*from\s+"(bun:sqlite|drizzle-orm[^"]*|postgres)"/.test(line))
       problems.push(`${where} imports ${line.match(/"([^"]+)"/)![1]}`);
     if (/^import\s+(?!type\b)[^;]*from\s+"[./]*\/?db\/schema[^"]*"/.test(line))
       problems.push(`${where} imports tables from db/schema`);
@@ -23,10 +35,17 @@ for await (const path of new Glob("src/**/*.ts").scan(".")) {
       !/openDatabase|openTestDatabase|openConfiguredDatabase/.test(line)
     )
       problems.push(`${where} imports db internals`);
-    if (/\.(sqlite|orm)\b(?!\s*:)/.test(line) && !/^\s*(\/\/|\*)/.test(line))
+    const code = !/^\s*(\/\/|\*)/.test(line);
+    if ((/\.(sqlite|orm)\b(?!\s*:)/.test(line) || /\bdb\.shared\b/.test(line)) && code)
       problems.push(`${where} reaches a connection: ${line.trim()}`);
+    if (/\bdb\??\.(pg|engine)\b/.test(line) && code) {
+      if (ENGINE_CHOICES.includes(path)) chose.add(path);
+      else problems.push(`${where} asks which engine it runs on: ${line.trim()}`);
+    }
   });
 }
+for (const path of ENGINE_CHOICES)
+  if (!chose.has(path)) problems.push(`${path} no longer chooses an engine: remove it from ENGINE_CHOICES`);
 if (problems.length > 0) {
   console.error(problems.join("\n"));
   console.error(

@@ -166,8 +166,7 @@ export async function runCli(
     }
     throw e;
   } finally {
-    db.close();
-    await db.pg?.close();
+    await db.end();
   }
 }
 

@@ -32,8 +32,7 @@ async function start() {
   try {
     server = Bun.serve(serveOptions(app, config, services.logger));
   } catch (e) {
-    db.close();
-    await db.pg?.close();
+    await db.end();
     throw listenError(e, config.port, config.hostname);
   }
   // Every process runs this at start-up; on PostgreSQL they take turns (a re-embedding is queued once,
@@ -62,9 +61,7 @@ async function start() {
     await services.runner.stop({ graceMs: 10_000 });
     await Promise.all([services.extractor.close(), services.importParser.close(), services.podcasts.close()]);
     services.logger.flush();
-    db.close();
-    // On PostgreSQL close only starts ending the pool (and the LISTEN connection): wait for it.
-    await db.pg?.close();
+    await db.end();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -48,6 +48,7 @@ export function remoteReads(db: Db): Db & { slowNext(turns: number): void } {
     shared,
     dialect: db.dialect,
     close: () => db.close(),
+    end: () => db.end(),
     tx: (fn) => db.tx(fn),
     afterCommit: (fn) => db.afterCommit(fn),
     exec: (fn) => db.exec(fn),

@@ -57,6 +57,8 @@ export interface Db extends Transactor {
   /** The writer's SQLite handles, for src/db, migrations and tests that inspect rows (SQLite only: on PostgreSQL they throw). */
   readonly sqlite: Database;
   readonly orm: Orm;
-  /** Closes the connections (on PostgreSQL it starts ending the pool; await db.pg.close() to wait for it). */
+  /** Closes the connections (on PostgreSQL it starts ending the pool; `end` waits for it). */
   close(): void;
+  /** Closes the connections and resolves once they are closed (on PostgreSQL the pool and the LISTEN connection). */
+  end(): Promise<void>;
 }

@@ -171,5 +171,8 @@ export function createSqlitePort(
       else queueMicrotask(() => als.exit(() => runCallbacks([fn], onError)));
     },
     close: opts.close,
+    async end() {
+      opts.close();
+    },
   };
 }

@@ -38,5 +38,6 @@ export function pgAsDb(pg: PgDb): Db {
     close(): void {
       pg.close().catch(() => {});
     },
+    end: () => pg.close(),
   };
 }
