@@ -186,3 +186,35 @@ describe("the parsing thread", () => {
     }
   }, 20_000);
 });
+
+describe("the 20 MB version of each case, through the parsing thread", () => {
+  const parser = createImportParser({ timeoutMs: 60_000, maxMemoryMb: 0 });
+  afterAll(() => parser.close());
+  const FULL = 20 * MB - 4096;
+
+  test.each([
+    ["unclosed <H3>", () => unclosedH3(FULL), "folders are nested more than 64 deep (line 2)"],
+    [
+      "folders nested as deep as the size allows",
+      () => deepFolders(Math.floor(FULL / 23)),
+      "folders are nested more than 64 deep (line 2)",
+    ],
+    ["unclosed <A>", () => unclosedA(FULL), "the file has more than 100000 entries; one import takes at most 100000"],
+  ])(
+    "%s is refused with its reason",
+    async (_name, make, reason) => {
+      expect(await failure(parser.parse("netscape", enc(make()), limits({ maxUnpackedBytes: 20 * MB })))).toBe(reason);
+    },
+    60_000,
+  );
+
+  test("an Omnivore export of 20 MB with its pages under a folder is read, every page found", async () => {
+    // 20,000 entries with a page of about 800 bytes each: the per-entry scan made this 4·10^8 name tests.
+    const zip = await omnivoreFallback(20_000, 760);
+    expect(zip.byteLength).toBeGreaterThan(19 * MB);
+    expect(zip.byteLength).toBeLessThan(20 * MB);
+    const { items } = await parser.parse("omnivore", zip, limits({ maxUnpackedBytes: 40 * MB }));
+    expect(items).toHaveLength(20_000);
+    expect(links(items).every((l) => l.content?.text.startsWith("<p>"))).toBe(true);
+  }, 60_000);
+});
