@@ -77,7 +77,7 @@ export interface CoreDeps {
 }
 
 /** Jobs of links saved by hand: an import's slices wait for them (at most IMPORT_YIELD_MAX_MS each). */
-const INTERACTIVE_JOBS: ReadonlySet<string> = new Set([INGEST_JOB, EMBED_JOB]);
+const INTERACTIVE_JOBS: ReadonlySet<string> = new Set([INGEST_JOB.type, EMBED_JOB.type]);
 
 export function createServices(deps: CoreDeps) {
   const { config, db } = deps;
@@ -340,7 +340,7 @@ export function createServices(deps: CoreDeps) {
     credits,
     mail,
   ];
-  for (const f of features) for (const [type, h] of Object.entries(f.jobs ?? {})) runner.register(type, h);
+  for (const f of features) for (const { job, handler } of f.jobs ?? []) runner.register(job.type, handler);
 
   return {
     features,

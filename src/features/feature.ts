@@ -2,10 +2,10 @@
 import type { AnyElysia } from "elysia";
 import type { Actor } from "../actor.ts";
 import type { NoteRow, SourceRow } from "../db/schema/index.ts";
-import type { JobHandler } from "../jobs/types.ts";
+import type { JobRegistration } from "../jobs/types.ts";
 
-/** Job handlers by job type; the root registers every feature's in one loop. */
-export type Jobs = Record<string, JobHandler<any>>;
+/** Job handlers, each tied to its job handle (`handleJob`); the root registers every feature's in one loop. */
+export type Jobs = readonly JobRegistration[];
 
 /**
  * What a feature does when something happens in another feature. The root hands each producer the

@@ -1,8 +1,8 @@
 // The imports feature: the import service and its job, /api/v1/imports and /api/v1/export, and the
 // feed watcher that turns an OPML file's feeds into ordinary workflows.
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Actor } from "../../actor.ts";
-import { defineJob } from "../../jobs/types.ts";
+import { handleJob } from "../../jobs/types.ts";
 import { walk } from "../../paging.ts";
 import type { AccountsService } from "../accounts/service.ts";
 import type { Feature } from "../feature.ts";
@@ -52,12 +52,11 @@ export function createImportsFeature(
     name: "imports",
     service,
     api: new Elysia().use(importRoutes({ imports: service })).use(exportRoutes(d.exports)),
-    jobs: {
-      [IMPORT_JOB]: defineJob({
-        payload: t.Object({ import_id: t.String() }),
+    jobs: [
+      handleJob(IMPORT_JOB, {
         maxAttempts: 5,
         handle: (p, ctx) => service.run(p.import_id, ctx.signal),
       }),
-    },
+    ],
   };
 }

@@ -1,12 +1,11 @@
 // The podcasts feature: service, script writer (model or builtin), audio encoder, the generation job,
 // the source-ready listener (episodes waiting for a source) and /api/v1/podcasts.
-import { t } from "elysia";
 import type { AI } from "../../ai/select.ts";
 import type { BlobStore } from "../../blobs/port.ts";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/port.ts";
 import type { Queue } from "../../jobs/queue.ts";
-import { defineJob } from "../../jobs/types.ts";
+import { handleJob } from "../../jobs/types.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
 import type { CreditsService } from "../credits/service.ts";
@@ -57,15 +56,14 @@ export function createPodcastsFeature(d: PodcastsFeatureDeps) {
     name: "podcasts",
     service,
     api: podcastRoutes({ podcasts: base }),
-    jobs: {
-      [GENERATE_JOB]: defineJob({
-        payload: t.Object({ podcast_id: t.String() }),
+    jobs: [
+      handleJob(GENERATE_JOB, {
         // One spare attempt: after a crash on the last real one, the handler still marks the episode failed.
         maxAttempts: GENERATION_ATTEMPTS + 1,
         backoff: (attempt) => Math.min(120_000, 5_000 * 2 ** (attempt - 1)),
         handle: (p, ctx) => generator.generate(p.podcast_id, { attempt: ctx.attempt, signal: ctx.signal }),
       }),
-    },
+    ],
     listeners: { sourceReady: (actor, row) => base.onSourceReady(actor, row) },
   } satisfies FeatureWith<typeof service>;
 }

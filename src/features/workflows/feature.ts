@@ -3,7 +3,7 @@
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { Queue } from "../../jobs/queue.ts";
-import { defineJob } from "../../jobs/types.ts";
+import { defineJob, handleJob } from "../../jobs/types.ts";
 import type { Logger } from "../../log.ts";
 import type { SafeFetch } from "../../net/safe-fetch.ts";
 import type { Clock } from "../../time.ts";
@@ -25,7 +25,8 @@ import { workflowApiRoutes } from "./routes.ts";
 import { workflowSchemas } from "./schema.ts";
 import { createWorkflowsService, type WorkflowsService, type WorkflowTokens } from "./service.ts";
 
-export const PRUNE_JOB = "workflow.prune";
+/** Hourly retention pruning of runs and deliveries; reads nothing from its payload. */
+export const PRUNE_JOB = defineJob("workflow.prune", t.Object({}));
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
@@ -110,14 +111,12 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
     };
   }
 
-  const StepPayload = t.Object({ run_id: t.String(), seq: t.Integer({ minimum: 0 }) });
-  const StartPayload = t.Object({ run_ids: t.Array(t.String(), { maxItems: 10_000 }) });
-  const jobs = {
-    [STEP_JOB]: defineJob({ payload: StepPayload, handle: (p, ctx) => executor.runStep(p.run_id, p.seq, ctx) }),
-    [START_JOB]: defineJob({ payload: StartPayload, handle: (p, ctx) => executor.startRuns(p.run_ids, ctx) }),
-    [DISPATCH_JOB]: defineJob({ handle: async () => void (await dispatcher.runOnce()) }),
-    [PRUNE_JOB]: defineJob({ handle: async () => void (await prune()), maxAttempts: 3 }),
-  };
+  const jobs = [
+    handleJob(STEP_JOB, { handle: (p, ctx) => executor.runStep(p.run_id, p.seq, ctx) }),
+    handleJob(START_JOB, { handle: (p, ctx) => executor.startRuns(p.run_ids, ctx) }),
+    handleJob(DISPATCH_JOB, { handle: async () => void (await dispatcher.runOnce()) }),
+    handleJob(PRUNE_JOB, { handle: async () => void (await prune()), maxAttempts: 3 }),
+  ];
   // Run events (run.*) only feed the live stream: they never wake the dispatcher, or every step
   // would queue a dispatch job that finds nothing to start.
   d.events.onRecorded((types) => {
