@@ -157,6 +157,9 @@ export function createServices(deps: CoreDeps) {
     changes,
     maxStreamsPerUser: config.events.maxStreamsPerUser,
     heartbeatMs: config.events.heartbeatMs,
+    // Workflows listens to recorded events but needs the events service, so it is built later: the
+    // events service reads this list after its first commit, when `features` below is complete.
+    onRecorded: () => listenersOf([...features, { listeners: deps.listeners }], "eventsRecorded"),
   });
   const search = createSearchFeature({
     config,

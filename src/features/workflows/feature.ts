@@ -117,11 +117,6 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
     handleJob(DISPATCH_JOB, { handle: async () => void (await dispatcher.runOnce()) }),
     handleJob(PRUNE_JOB, { handle: async () => void (await prune()), maxAttempts: 3 }),
   ];
-  // Run events (run.*) only feed the live stream: they never wake the dispatcher, or every step
-  // would queue a dispatch job that finds nothing to start.
-  d.events.onRecorded((types) => {
-    if ([...types].some(isTriggerType)) void dispatcher.kick(); // kick reports its own failures
-  });
   // Events committed just before a crash may never have queued their dispatch: catch up once now
   // (kick reports its own failures, so nothing is left to await).
   void dispatcher.kick();
@@ -150,6 +145,13 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
     service,
     api: workflowApiRoutes({ workflows: service, runs, schemas: workflowSchemas(catalog) }),
     jobs,
+    listeners: {
+      // Run events (run.*) only feed the live stream: they never wake the dispatcher, or every step
+      // would queue a dispatch job that finds nothing to start.
+      eventsRecorded: (types) => {
+        if ([...types].some(isTriggerType)) void dispatcher.kick(); // kick reports its own failures
+      },
+    },
     runs,
     dispatcher,
     executor,
