@@ -15,7 +15,7 @@ import type { NotebooksRepo } from "../notebooks/repo.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
 import { createAudioEncoder } from "./audio/encoder.ts";
 import { createPodcastGenerator, GENERATION_ATTEMPTS } from "./generate.ts";
-import { createPodcastsRepo } from "./repo.ts";
+import type { PodcastsRepo } from "./repo.ts";
 import { podcastRoutes } from "./routes.ts";
 import { createBuiltinScriptWriter } from "./script/builtin.ts";
 import { createOpenAIScriptWriter } from "./script/openai.ts";
@@ -24,6 +24,7 @@ import { createPodcastsService, GENERATE_JOB } from "./service.ts";
 export interface PodcastsFeatureDeps {
   config: Config;
   db: Db;
+  repo: PodcastsRepo;
   clock: Clock;
   logger: Logger;
   events: EventsService;
@@ -36,7 +37,7 @@ export interface PodcastsFeatureDeps {
 }
 
 export function createPodcastsFeature(d: PodcastsFeatureDeps) {
-  const repo = createPodcastsRepo(d.db);
+  const { repo } = d;
   const base = createPodcastsService({ ...d, repo });
   // Worker threads start on first use, so building this costs nothing until an episode is made.
   const encoder = createAudioEncoder();

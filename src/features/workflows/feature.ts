@@ -16,10 +16,10 @@ import { actionCatalog } from "./actions/catalog.ts";
 import type { ActionDeps, ActionModule } from "./actions/types.ts";
 import { createDispatcher, DISPATCH_JOB } from "./dispatcher.ts";
 import { createExecutor } from "./executor.ts";
-import { createEventsRepo } from "../events/repo.ts";
-import { createWorkflowsRepo } from "./repo.ts";
+import type { EventsRepo } from "../events/repo.ts";
+import type { WorkflowsRepo } from "./repo.ts";
 import { createRuns, START_JOB, STEP_JOB } from "./runs.ts";
-import { createRunsRepo } from "./runs-repo.ts";
+import type { RunsRepo } from "./runs-repo.ts";
 import { createRunEvents } from "./run-events.ts";
 import { workflowApiRoutes } from "./routes.ts";
 import { workflowSchemas } from "./schema.ts";
@@ -33,6 +33,13 @@ const DAY = 24 * HOUR;
 export interface WorkflowsFeatureDeps {
   config: Config;
   db: Db;
+  repo: WorkflowsRepo;
+  runsRepo: RunsRepo;
+  /** The events outbox, whose pending events the dispatcher claims. */
+  outbox: Pick<
+    EventsRepo,
+    "claimPending" | "markDispatched" | "releaseClaims" | "latestPendingSeq" | "nextLeaseExpiry"
+  >;
   clock: Clock;
   logger: Logger;
   queue: Queue;
@@ -51,16 +58,14 @@ export interface WorkflowsFeatureDeps {
 }
 
 export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
-  const { db } = d;
-  const repo = createWorkflowsRepo(db);
-  const runsRepo = createRunsRepo(db);
+  const { db, repo, runsRepo } = d;
   const runEvents = createRunEvents({ events: d.events, runs: runsRepo });
   const runs = createRuns({ db, runs: runsRepo, workflows: repo, queue: d.queue, clock: d.clock, runEvents });
   const catalog = actionCatalog(d.actions);
   const service = createWorkflowsService({ db, repo, tokens: d.tokens, catalog, config: d.config, clock: d.clock });
   const dispatcher = createDispatcher({
     db,
-    outbox: createEventsRepo(db),
+    outbox: d.outbox,
     workflows: repo,
     runs,
     queue: d.queue,
