@@ -9,7 +9,7 @@ import { eventRoutes } from "./routes.ts";
 import { createEventsService, type EventsService, type RecordedListener } from "./service.ts";
 import type { StreamDeps } from "./stream.ts";
 
-export function createEventsFeature(d: {
+export interface EventsFeatureDeps {
   repo: EventsRepo;
   db: Transactor;
   clock: Clock;
@@ -18,7 +18,9 @@ export function createEventsFeature(d: {
   heartbeatMs: number;
   /** The recorded listeners of the features built after this one, in list order (read after the first commit). */
   onRecorded: () => readonly RecordedListener[];
-}) {
+}
+
+export function createEventsFeature(d: EventsFeatureDeps) {
   // The hub is told first, then the other features' listeners in list order.
   const service = createEventsService({
     repo: d.repo,

@@ -23,7 +23,7 @@ export type { PollResult } from "./poller.ts";
 // Longer than any poll (fetch timeout plus importing its entries): a crashed process's lease runs out after it.
 const POLL_LEASE_MS = 10 * 60_000;
 
-export interface FeedsDeps {
+export interface FeedsFeatureDeps {
   db: Db;
   repo: FeedsRepo;
   sources: Pick<SourcesService, "create">;
@@ -39,7 +39,7 @@ export interface FeedsDeps {
   videoSite?: VideoSite;
 }
 
-export function createFeedsFeature(deps: FeedsDeps) {
+export function createFeedsFeature(deps: FeedsFeatureDeps) {
   const videoSite = deps.videoSite ?? YOUTUBE;
   const { repo } = deps;
   const poller = createPoller({

@@ -44,9 +44,11 @@ export function importFeedWatcher(feeds: FeedsService, workflows: WorkflowsServi
   };
 }
 
-export function createImportsFeature(
-  d: ImportsDeps & { exports: ExportDeps & { accounts: Pick<AccountsService, "userById"> } },
-): Feature<ImportsService> {
+export type ImportsFeatureDeps = ImportsDeps & {
+  exports: ExportDeps & { accounts: Pick<AccountsService, "userById"> };
+};
+
+export function createImportsFeature(d: ImportsFeatureDeps): Feature<ImportsService> {
   const service = createImportsService(d);
   return {
     name: "imports",
