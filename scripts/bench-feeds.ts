@@ -118,12 +118,12 @@ async function main() {
   s.runner.start();
 
   async function round(name: string) {
-    const before = (await s.queue.counts(FEED_POLL_JOB)).succeeded;
+    const before = (await s.queue.counts(FEED_POLL_JOB.type)).succeeded;
     const start = performance.now();
     const added = await s.feedScheduler.dispatchDue();
     if (added !== count) throw new Error(`${name}: expected ${count} poll jobs, got ${added}`);
-    while ((await s.queue.counts(FEED_POLL_JOB)).succeeded - before < count) {
-      if ((await s.queue.counts(FEED_POLL_JOB)).failed > 0) throw new Error("a poll job failed");
+    while ((await s.queue.counts(FEED_POLL_JOB.type)).succeeded - before < count) {
+      if ((await s.queue.counts(FEED_POLL_JOB.type)).failed > 0) throw new Error("a poll job failed");
       await Bun.sleep(5);
     }
     const seconds = (performance.now() - start) / 1000;

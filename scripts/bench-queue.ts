@@ -13,9 +13,10 @@ import { databaseUrl } from "../src/config.ts";
 import type { Db } from "../src/db/port.ts";
 import { createQueue, type Queue } from "../src/jobs/queue.ts";
 import { createRunner } from "../src/jobs/runner.ts";
-import { closeDatabase, openSharedDatabase, sharedTestDatabase } from "../src/jobs/testing.ts";
+import { anyJob, closeDatabase, openSharedDatabase, sharedTestDatabase } from "../src/jobs/testing.ts";
 
 const SELF = import.meta.path;
+const BENCH_JOB = anyJob("bench");
 
 interface WorkerReport {
   ran: string[];
@@ -40,7 +41,7 @@ async function worker(location: string, concurrency: number): Promise<void> {
   };
   const runner = createRunner({ queue: timed, concurrency, leaseMs: 60_000, pollMs: 50 });
   const ran: string[] = [];
-  runner.register("bench", {
+  runner.register(BENCH_JOB.type, {
     async handle(_payload, ctx) {
       ran.push(ctx.jobId);
     },
@@ -71,7 +72,7 @@ async function enqueue(db: Db, n: number): Promise<void> {
   const queue = createQueue({ db });
   for (let i = 0; i < n; i += 1000)
     await db.tx(async () => {
-      for (let j = i; j < Math.min(n, i + 1000); j++) await queue.enqueue("bench", { j });
+      for (let j = i; j < Math.min(n, i + 1000); j++) await queue.enqueue(BENCH_JOB, { j });
     });
 }
 

@@ -37,6 +37,9 @@ import { createNotebooksFeature } from "./features/notebooks/feature.ts";
 import { createNotebooksRepo } from "./features/notebooks/repo.ts";
 import { createNotesFeature } from "./features/notes/feature.ts";
 import { createNotesRepo } from "./features/notes/repo.ts";
+import { createMailRepo } from "./features/mail/repo.ts";
+import { createFeedsRepo } from "./features/feeds/repo.ts";
+import { createPodcastsRepo } from "./features/podcasts/repo.ts";
 import { createOAuthFeature } from "./features/oauth/feature.ts";
 import { createOAuthRepo } from "./features/oauth/repo.ts";
 import { createPodcastsFeature } from "./features/podcasts/feature.ts";
@@ -47,6 +50,7 @@ import { createExtractor, type Extractor } from "./features/sources/extract/pool
 import { createSourcesFeature } from "./features/sources/feature.ts";
 import type { ReadyHook } from "./features/sources/ingest.ts";
 import { createSourcesRepo } from "./features/sources/repo.ts";
+import { createChunksRepo } from "./features/search/chunks-repo.ts";
 import { INGEST_JOB } from "./features/sources/service.ts";
 import { createWebFeature } from "./web/feature.ts";
 import { createWebhooksFeature, DEDUPE_WINDOW_MS } from "./features/webhooks/feature.ts";
@@ -56,6 +60,7 @@ import { coreActions } from "./features/workflows/actions/catalog.ts";
 import type { ActionModule } from "./features/workflows/actions/types.ts";
 import { createWorkflowsFeature } from "./features/workflows/feature.ts";
 import { createWorkflowsRepo } from "./features/workflows/repo.ts";
+import { createRunsRepo } from "./features/workflows/runs-repo.ts";
 
 export interface CoreDeps {
   config: Config;
@@ -77,7 +82,7 @@ export interface CoreDeps {
 }
 
 /** Jobs of links saved by hand: an import's slices wait for them (at most IMPORT_YIELD_MAX_MS each). */
-const INTERACTIVE_JOBS: ReadonlySet<string> = new Set([INGEST_JOB, EMBED_JOB]);
+const INTERACTIVE_JOBS: ReadonlySet<string> = new Set([INGEST_JOB.type, EMBED_JOB.type]);
 
 export function createServices(deps: CoreDeps) {
   const { config, db } = deps;
@@ -138,29 +143,45 @@ export function createServices(deps: CoreDeps) {
   // Interactive work first: an import's slices and its pages' ingestion wait for links saved by hand.
   const interactiveQuiet = () => runner.quietFor(INTERACTIVE_JOBS, config.imports.yieldMaxMs);
 
-  // Repositories that several features read (each table still belongs to one feature).
+  // Every repository, built once here and handed to the features that use it (each table still
+  // belongs to one feature; several read another's through its repository).
   const accountsRepo = createAccountsRepo(db);
+  const creditsRepo = createCreditsRepo(db);
+  const keysRepo = createKeysRepo(db);
+  const eventsRepo = createEventsRepo(db);
+  const chunksRepo = createChunksRepo(db);
+  const podcastsRepo = createPodcastsRepo(db);
   const sourcesRepo = createSourcesRepo(db);
   const notebooksRepo = createNotebooksRepo(db);
   const notesRepo = createNotesRepo(db);
+  const feedsRepo = createFeedsRepo(db);
+  const mailRepo = createMailRepo(db);
   const webhooksRepo = createWebhooksRepo(db);
   const workflowsRepo = createWorkflowsRepo(db);
+  const runsRepo = createRunsRepo(db);
+  const importsRepo = createImportsRepo(db);
+  const oauthRepo = createOAuthRepo(db);
+  const healthRepo = createHealthRepo(db);
 
   // Features, each built after the ones it needs.
-  const credits = createCreditsFeature({ repo: createCreditsRepo(db), accounts: accountsRepo, db, clock, config });
+  const credits = createCreditsFeature({ repo: creditsRepo, accounts: accountsRepo, db, clock, config });
   const accounts = createAccountsFeature({ repo: accountsRepo, clock, config, db, changes, credits: credits.service });
-  const keys = createKeysFeature({ repo: createKeysRepo(db), db, changes, clock });
+  const keys = createKeysFeature({ repo: keysRepo, db, changes, clock });
   const events = createEventsFeature({
-    repo: createEventsRepo(db),
+    repo: eventsRepo,
     db,
     clock,
     changes,
     maxStreamsPerUser: config.events.maxStreamsPerUser,
     heartbeatMs: config.events.heartbeatMs,
+    // Workflows listens to recorded events but needs the events service, so it is built later: the
+    // events service reads this list after its first commit, when `features` below is complete.
+    onRecorded: () => listenersOf([...features, { listeners: deps.listeners }], "eventsRecorded"),
   });
   const search = createSearchFeature({
     config,
     db,
+    chunks: chunksRepo,
     jobs: queue,
     logger,
     ai,
@@ -172,6 +193,7 @@ export function createServices(deps: CoreDeps) {
     blobs,
     config,
     db,
+    repo: podcastsRepo,
     clock,
     logger,
     events: events.service,
@@ -221,6 +243,7 @@ export function createServices(deps: CoreDeps) {
   });
   const feeds = createFeedsFeature({
     db,
+    repo: feedsRepo,
     sources: sources.service,
     safeFetch,
     jobs: queue,
@@ -230,7 +253,7 @@ export function createServices(deps: CoreDeps) {
     existingNotebookIds: (userId, ids) => notebooksRepo.existingIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
   });
-  const mail = createMailFeature(config, db, clock);
+  const mail = createMailFeature({ config, repo: mailRepo, clock });
   const webhookTokens = createWebhookTokensService({
     db,
     repo: webhooksRepo,
@@ -242,6 +265,9 @@ export function createServices(deps: CoreDeps) {
   const workflows = createWorkflowsFeature({
     config,
     db,
+    repo: workflowsRepo,
+    runsRepo,
+    outbox: eventsRepo,
     clock,
     logger,
     queue,
@@ -264,7 +290,7 @@ export function createServices(deps: CoreDeps) {
   });
   const imports = createImportsFeature({
     db,
-    repo: createImportsRepo(db),
+    repo: importsRepo,
     sources: sourcesRepo,
     sourcesService: sources.service,
     notebooksRepo,
@@ -292,8 +318,8 @@ export function createServices(deps: CoreDeps) {
       feeds: feeds.service,
     },
   });
-  const oauth = createOAuthFeature({ repo: createOAuthRepo(db), db, clock, config });
-  const health = createHealthFeature({ repo: createHealthRepo(db) });
+  const oauth = createOAuthFeature({ repo: oauthRepo, db, clock, config });
+  const health = createHealthFeature({ repo: healthRepo });
   const pages = {
     config,
     db,
@@ -340,7 +366,7 @@ export function createServices(deps: CoreDeps) {
     credits,
     mail,
   ];
-  for (const f of features) for (const [type, h] of Object.entries(f.jobs ?? {})) runner.register(type, h);
+  for (const f of features) for (const { job, handler } of f.jobs ?? []) runner.register(job.type, handler);
 
   return {
     features,

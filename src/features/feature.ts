@@ -2,14 +2,16 @@
 import type { AnyElysia } from "elysia";
 import type { Actor } from "../actor.ts";
 import type { NoteRow, SourceRow } from "../db/schema/index.ts";
-import type { JobHandler } from "../jobs/types.ts";
+import type { JobRegistration } from "../jobs/types.ts";
 
-/** Job handlers by job type; the root registers every feature's in one loop. */
-export type Jobs = Record<string, JobHandler<any>>;
+/** Job handlers, each tied to its job handle (`handleJob`); the root registers every feature's in one loop. */
+export type Jobs = readonly JobRegistration[];
 
 /**
- * What a feature does when something happens in another feature. The root hands each producer the
- * listeners of the features built before it, at construction: nothing is pushed onto a hook later.
+ * What a feature does when something happens in another feature: the one way features subscribe.
+ * The root hands each producer the listeners at construction (those of the features built before it;
+ * for the events service, a function answering the listeners of the complete feature list): nothing
+ * is pushed onto a hook later and there is no subscribe call. Each kind says when it is called.
  */
 export interface Listeners {
   /** A source finished extraction (first time or after a refetch). */
@@ -18,6 +20,12 @@ export interface Listeners {
   sourceChanged?: (row: SourceRow) => void | Promise<void>;
   /** A note was created, or its title or text changed. */
   noteSaved?: (row: NoteRow) => void | Promise<void>;
+  /**
+   * Stored events committed: called after the commit (never on rollback), once per tick with the set
+   * of types committed in it, in feature list order. The three above run inside the producer's
+   * transaction, awaited in list order.
+   */
+  eventsRecorded?: (types: ReadonlySet<string>) => void;
 }
 
 export interface Feature<S = unknown> {

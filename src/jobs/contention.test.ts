@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Db } from "../db/client.ts";
 import { createQueue } from "./queue.ts";
 import { createRunner } from "./runner.ts";
-import { closeDatabase, deferred, openSharedDatabase, sharedTestDatabase } from "./testing.ts";
+import { anyJob, closeDatabase, deferred, openSharedDatabase, sharedTestDatabase } from "./testing.ts";
 
 const cleanups: (() => void)[] = [];
 const dbs: Db[] = [];
@@ -35,7 +35,7 @@ describe("two runners, one database file", () => {
     const queueA = createQueue({ db: a });
     const queueB = createQueue({ db: b });
     await a.tx(async () => {
-      for (let i = 0; i < 500; i++) await queueA.enqueue("contend", { i });
+      for (let i = 0; i < 500; i++) await queueA.enqueue(anyJob("contend"), { i });
     });
     const handled = new Map<string, string[]>();
     const all = deferred();
@@ -71,7 +71,7 @@ describe("two runners, one database file", () => {
     const db = open(path);
     const queue = createQueue({ db });
     await db.tx(async () => {
-      for (let i = 0; i < 2_000; i++) await queue.enqueue("contend", { i });
+      for (let i = 0; i < 2_000; i++) await queue.enqueue(anyJob("contend"), { i });
     });
     const script = join(import.meta.dir, "fixtures", "drain-worker.ts");
     const workers = [0, 1].map(() =>

@@ -5,10 +5,13 @@ export { createScheduler, type Scheduler, type ScheduleOptions } from "./schedul
 export { PermanentError, RetryLaterError, defaultBackoff, DEFAULT_MAX_ATTEMPTS } from "./retry.ts";
 export {
   defineJob,
+  handleJob,
   type EnqueueOptions,
   type Job,
   type JobContext,
+  type JobDef,
   type JobHandler,
   type JobLock,
+  type JobRegistration,
   type JobStatus,
 } from "./types.ts";

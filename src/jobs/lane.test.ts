@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { openTestDatabase } from "../db/client.ts";
 import { createQueue } from "./queue.ts";
 import { createRunner } from "./runner.ts";
-import { deferred, fakeClock } from "./testing.ts";
+import { anyJob, deferred, fakeClock } from "./testing.ts";
 
 test("bulk jobs are capped and never take the slot an interactive job is due for", async () => {
   const db = openTestDatabase();
@@ -33,9 +33,9 @@ test("bulk jobs are capped and never take the slot an interactive job is due for
     },
   });
   // Bulk work was queued first (older run_at), the interactive save after it.
-  for (let i = 0; i < 10; i++) await queue.enqueue("bulk", { i });
+  for (let i = 0; i < 10; i++) await queue.enqueue(anyJob("bulk"), { i });
   clock.advance(1);
-  await queue.enqueue("save", {});
+  await queue.enqueue(anyJob("save"), {});
   const done = runner.drain({ timeoutMs: 10_000 });
   await first.promise;
   expect(order[0]).toBe("save");
@@ -61,7 +61,7 @@ test("quietFor waits while a job of the given types runs, and no longer than its
   runner.register("other", { async handle() {} });
   // Nothing running: resolves at once.
   await runner.quietFor(new Set(["save"]), 60_000);
-  await queue.enqueue("save", {});
+  await queue.enqueue(anyJob("save"), {});
   const done = runner.drain({ timeoutMs: 10_000 });
   await started.promise;
   let quiet = false;

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { openTestDatabase } from "../db/client.ts";
 import { createQueue } from "./queue.ts";
 import { createRunner } from "./runner.ts";
-import { deferred, fakeClock, waitFor } from "./testing.ts";
+import { anyJob, deferred, fakeClock, waitFor } from "./testing.ts";
 
 function setup(opts: { concurrency?: number; leaseMs?: number } = {}) {
   const db = openTestDatabase();
@@ -31,8 +31,8 @@ describe("start and stop", () => {
       },
     });
     runner.start();
-    await queue.enqueue("t", 1);
-    await queue.enqueue("t", 2);
+    await queue.enqueue(anyJob("t"), 1);
+    await queue.enqueue(anyJob("t"), 2);
     await second.promise;
     await runner.stop();
     expect(await queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 1, failed: 1 });
@@ -53,7 +53,7 @@ describe("start and stop", () => {
         running--;
       },
     });
-    for (let i = 0; i < 6; i++) await queue.enqueue("slow", i);
+    for (let i = 0; i < 6; i++) await queue.enqueue(anyJob("slow"), i);
     runner.start();
     await waitFor(() => gates.size === 2, "two handlers to start");
     expect((await queue.counts()).running).toBe(2);
@@ -79,12 +79,12 @@ describe("start and stop", () => {
         await finish.promise;
       },
     });
-    const first = (await queue.enqueue("t", 1)).id;
+    const first = (await queue.enqueue(anyJob("t"), 1)).id;
     runner.start();
     await entered.promise;
     let stopped = false;
     const stopping = runner.stop({ graceMs: 30_000 }).then(() => (stopped = true));
-    const second = (await queue.enqueue("t", 2)).id;
+    const second = (await queue.enqueue(anyJob("t"), 2)).id;
     await Bun.sleep(20);
     expect(stopped).toBe(false);
     finish.resolve();
@@ -106,7 +106,7 @@ describe("start and stop", () => {
         );
       },
     });
-    const id = (await queue.enqueue("long", {})).id;
+    const id = (await queue.enqueue(anyJob("long"), {})).id;
     runner.start();
     await entered.promise;
     await runner.stop({ graceMs: 10 });
@@ -124,7 +124,7 @@ describe("start and stop", () => {
         await never.promise;
       },
     });
-    const id = (await queue.enqueue("deaf", {})).id;
+    const id = (await queue.enqueue(anyJob("deaf"), {})).id;
     runner.start();
     await entered.promise;
     await runner.stop({ graceMs: 10 });
@@ -147,7 +147,7 @@ describe("leases", () => {
         await finish.promise;
       },
     });
-    const id = (await queue.enqueue("long", {})).id;
+    const id = (await queue.enqueue(anyJob("long"), {})).id;
     runner.start();
     await entered.promise;
     const firstLease = (await queue.get(id))!.leaseUntil!;
@@ -172,7 +172,7 @@ describe("leases", () => {
         aborted.resolve();
       },
     });
-    const id = (await queue.enqueue("t", {})).id;
+    const id = (await queue.enqueue(anyJob("t"), {})).id;
     runner.start();
     await entered.promise;
     clock.advance(1_000);
@@ -192,7 +192,7 @@ describe("leases", () => {
         await new Promise(() => {}); // the process is "killed" here: nothing ever settles
       },
     });
-    const id = (await queue.enqueue("ingest", { url: "https://example.com" })).id;
+    const id = (await queue.enqueue(anyJob("ingest"), { url: "https://example.com" })).id;
     void dead.runDue();
     await entered.promise;
     expect(await queue.get(id)).toMatchObject({ status: "running", lockedBy: dead.workerId });
@@ -221,7 +221,7 @@ describe("leases", () => {
         ran++;
       },
     });
-    const id = (await queue.enqueue("poison", {})).id;
+    const id = (await queue.enqueue(anyJob("poison"), {})).id;
     await queue.claim("crashed-1", 1, 1_000);
     clock.advance(1_000);
     await queue.claim("crashed-2", 1, 1_000);
@@ -238,13 +238,13 @@ describe("pruning", () => {
     const db = openTestDatabase();
     const clock = fakeClock();
     const queue = createQueue({ db, clock });
-    const old = (await queue.enqueue("t", {})).id;
+    const old = (await queue.enqueue(anyJob("t"), {})).id;
     await queue.claim("w", 1, 1_000);
     await queue.complete(old);
     clock.advance(2_000);
     const runner = createRunner({ queue, retention: { succeededMs: 1_000 }, pollMs: 10_000 });
     runner.register("t", { async handle() {} });
-    const fresh = (await queue.enqueue("t", {})).id;
+    const fresh = (await queue.enqueue(anyJob("t"), {})).id;
     runner.start();
     await waitFor(async () => (await queue.get(fresh))?.status === "succeeded", "the fresh job");
     await runner.stop();

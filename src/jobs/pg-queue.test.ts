@@ -5,8 +5,17 @@ import { databaseUrl } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { createQueue, type Queue } from "./queue.ts";
 import { createRunner } from "./runner.ts";
-import { createScheduler, type SlotPayload } from "./scheduler.ts";
-import { closeDatabase, deferred, fakeClock, openSharedDatabase, sharedTestDatabase, waitFor } from "./testing.ts";
+import { createScheduler, SlotPayload } from "./scheduler.ts";
+import { defineJob } from "./types.ts";
+import {
+  anyJob,
+  closeDatabase,
+  deferred,
+  fakeClock,
+  openSharedDatabase,
+  sharedTestDatabase,
+  waitFor,
+} from "./testing.ts";
 
 const url = databaseUrl();
 const opened: Db[] = [];
@@ -29,7 +38,7 @@ describe.skipIf(!url)("jobs on PostgreSQL, several pools on one schema", () => {
     const dbs = await pools(4);
     const queues = dbs.map((db) => createQueue({ db }));
     await dbs[0]!.tx(async () => {
-      for (let i = 0; i < 2_000; i++) await queues[0]!.enqueue("contend", { i });
+      for (let i = 0; i < 2_000; i++) await queues[0]!.enqueue(anyJob("contend"), { i });
     });
     const runs = new Map<string, number>();
     const byPool = [0, 0, 0, 0];
@@ -60,7 +69,7 @@ describe.skipIf(!url)("jobs on PostgreSQL, several pools on one schema", () => {
     const leaseMs = 600;
     const qDying = createQueue({ db: dying! });
     const qSurvivor = createQueue({ db: survivor! });
-    for (let i = 0; i < 5; i++) await qDying.enqueue("work", { i });
+    for (let i = 0; i < 5; i++) await qDying.enqueue(anyJob("work"), { i });
     const started = new Set<string>();
     const allStarted = deferred();
     const r1 = createRunner({ queue: qDying, concurrency: 5, leaseMs, pollMs: 60_000 });
@@ -128,7 +137,7 @@ describe.skipIf(!url)("jobs on PostgreSQL, several pools on one schema", () => {
     const claimsWhenIdle = claims;
     const sentAt = performance.now();
     await producer!.tx(async () => {
-      await qProducer.enqueue("ping", {});
+      await qProducer.enqueue(anyJob("ping"), {});
     });
     const ranAt = await ran.promise;
     await runner.stop();
@@ -140,7 +149,7 @@ describe.skipIf(!url)("jobs on PostgreSQL, several pools on one schema", () => {
     const dbs = await pools(3, 2);
     const clock = fakeClock(Date.UTC(2030, 0, 1, 12, 0, 0));
     const schedulers = dbs.map((db) => createScheduler({ clock, jobs: createQueue({ db, clock }) }));
-    for (const s of schedulers) s.scheduleJob("tick", "* * * * *", "tick.run");
+    for (const s of schedulers) s.scheduleJob("tick", "* * * * *", defineJob("tick.run", SlotPayload));
     try {
       for (let minute = 0; minute < 3; minute++) {
         // Every process fires the same slot at (almost) the same moment.

@@ -1,8 +1,13 @@
-// The narrow view of the job queue that features need: enqueue inside the caller's transaction.
-import type { EnqueueOptions } from "./types.ts";
+// The narrow view of the job queue that features need: enqueue a typed job inside the caller's transaction.
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { EnqueueOptions, JobDef } from "./types.ts";
 
-export type { EnqueueOptions };
+export type { EnqueueOptions, JobDef };
 
 export interface JobEnqueuer {
-  enqueue(type: string, payload: unknown, opts?: EnqueueOptions): Promise<{ id: string; created: boolean }>;
+  enqueue<S extends TSchema>(
+    job: JobDef<S>,
+    payload: Static<S>,
+    opts?: EnqueueOptions,
+  ): Promise<{ id: string; created: boolean }>;
 }

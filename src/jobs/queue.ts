@@ -1,10 +1,11 @@
 // The durable job queue (SQLite or PostgreSQL): enqueue joins the caller's transaction (outbox), claims
 // use leases, and runners are woken after commit — in this process directly, in others by NOTIFY.
+import type { Static, TSchema } from "@sinclair/typebox";
 import type { Db } from "../db/port.ts";
 import { newId } from "../ids.ts";
 import { systemClock, type Clock } from "../time.ts";
 import { createJobsRepo } from "./repo.ts";
-import type { EnqueueOptions, Job, JobLock, JobStatus } from "./types.ts";
+import type { EnqueueOptions, Job, JobDef, JobLock, JobStatus } from "./types.ts";
 
 export interface QueueDeps {
   /** The queue's repository runs on it, and wake-ups wait for the caller's commit. */
@@ -57,11 +58,13 @@ export function createQueue(deps: QueueDeps) {
     return listening;
   }
 
-  async function enqueue(
-    type: string,
-    payload: unknown,
+  /** The payload is typed by the job's handle; the stored row keeps only `job.type`. */
+  async function enqueue<S extends TSchema>(
+    job: JobDef<S>,
+    payload: Static<S>,
     opts: EnqueueOptions = {},
   ): Promise<{ id: string; created: boolean }> {
+    const type = job.type;
     if (!type) throw new Error("job type is required");
     if (opts.maxAttempts !== undefined && !(Number.isInteger(opts.maxAttempts) && opts.maxAttempts >= 1)) {
       throw new Error(`maxAttempts must be a whole number ≥ 1, got ${opts.maxAttempts}`);

@@ -5,8 +5,8 @@ import { openTestDatabase } from "../db/client.ts";
 import { createQueue } from "./queue.ts";
 import { PermanentError, RetryLaterError, defaultBackoff } from "./retry.ts";
 import { createRunner } from "./runner.ts";
-import { fakeClock } from "./testing.ts";
-import { defineJob, type JobContext } from "./types.ts";
+import { anyJob, fakeClock } from "./testing.ts";
+import { defineJob, handleJob, type JobContext } from "./types.ts";
 
 function setup() {
   const db = openTestDatabase();
@@ -25,8 +25,8 @@ describe("drain", () => {
       ...N,
       async handle(p) {
         seen.push(`fetch:${p.n}`);
-        await queue.enqueue("index", { n: p.n });
-        await queue.enqueue("index", { n: p.n, later: true }, { delayMs: 60_000 });
+        await queue.enqueue(anyJob("index"), { n: p.n });
+        await queue.enqueue(anyJob("index"), { n: p.n, later: true }, { delayMs: 60_000 });
       },
     });
     runner.register("index", {
@@ -35,8 +35,8 @@ describe("drain", () => {
         seen.push(`index:${p.n}`);
       },
     });
-    await queue.enqueue("fetch", { n: 1 });
-    await queue.enqueue("fetch", { n: 2 });
+    await queue.enqueue(anyJob("fetch"), { n: 1 });
+    await queue.enqueue(anyJob("fetch"), { n: 2 });
     const summary = await runner.drain();
     expect(summary).toEqual({ ran: 4, succeeded: 4, retried: 0, failed: 0 });
     expect(seen.sort()).toEqual(["fetch:1", "fetch:2", "index:1", "index:2"]);
@@ -77,13 +77,13 @@ describe("drain", () => {
     runner.register("b", {
       async handle() {
         await bMayRun;
-        await real.enqueue("c", null);
+        await real.enqueue(anyJob("c"), null);
         ran.push("b");
       },
     });
     runner.register("c", { handle: async () => void ran.push("c") });
-    await real.enqueue("a", null);
-    bId = (await real.enqueue("b", null)).id;
+    await real.enqueue(anyJob("a"), null);
+    bId = (await real.enqueue(anyJob("b"), null)).id;
     expect(await runner.drain()).toMatchObject({ ran: 3, succeeded: 3 });
     expect(ran).toEqual(["a", "b", "c"]);
   });
@@ -97,8 +97,8 @@ describe("drain", () => {
         ctx = c;
       },
     });
-    const id = (await queue.enqueue("known", null)).id;
-    const other = (await queue.enqueue("unknown", null)).id;
+    const id = (await queue.enqueue(anyJob("known"), null)).id;
+    const other = (await queue.enqueue(anyJob("unknown"), null)).id;
     await runner.drain();
     expect(ctx).toMatchObject({ jobId: id, attempt: 1, maxAttempts: 7 });
     expect(ctx?.signal.aborted).toBe(false);
@@ -108,7 +108,7 @@ describe("drain", () => {
   test("one pass with runDue() runs at most `concurrency` jobs", async () => {
     const { queue, runner } = setup();
     runner.register("t", { async handle() {} });
-    for (let i = 0; i < 5; i++) await queue.enqueue("t", i);
+    for (let i = 0; i < 5; i++) await queue.enqueue(anyJob("t"), i);
     expect((await runner.runDue()).ran).toBe(3);
     expect((await runner.runDue()).ran).toBe(2);
     expect((await runner.runDue()).ran).toBe(0);
@@ -117,7 +117,7 @@ describe("drain", () => {
   test("rejects when handlers never finish within timeoutMs", async () => {
     const { queue, runner } = setup();
     runner.register("stuck", { handle: () => new Promise<void>(() => {}) });
-    await queue.enqueue("stuck", {});
+    await queue.enqueue(anyJob("stuck"), {});
     await expect(runner.drain({ timeoutMs: 50 })).rejects.toThrow(/timed out.*stuck:job_/);
   });
 
@@ -140,7 +140,7 @@ describe("failures and retries", () => {
         throw new Error(`nope ${ctx.attempt}`);
       },
     });
-    const id = (await queue.enqueue("flaky", {})).id;
+    const id = (await queue.enqueue(anyJob("flaky"), {})).id;
     expect(await runner.drain()).toMatchObject({ ran: 1, retried: 1 });
     expect(await queue.get(id)).toMatchObject({
       status: "queued",
@@ -173,7 +173,7 @@ describe("failures and retries", () => {
         throw new Error("down");
       },
     });
-    const id = (await queue.enqueue("bad", {})).id;
+    const id = (await queue.enqueue(anyJob("bad"), {})).id;
     const delays: number[] = [];
     for (let i = 1; i <= 5; i++) {
       const before = clock.now();
@@ -200,7 +200,7 @@ describe("failures and retries", () => {
         throw new Error("x");
       },
     });
-    const id = (await queue.enqueue("bad", {}, { maxAttempts: 1 })).id;
+    const id = (await queue.enqueue(anyJob("bad"), {}, { maxAttempts: 1 })).id;
     await runner.drain();
     expect(await queue.get(id)).toMatchObject({ status: "failed", attempts: 1 });
   });
@@ -212,7 +212,7 @@ describe("failures and retries", () => {
         throw new PermanentError("source deleted");
       },
     });
-    const id = (await queue.enqueue("gone", {})).id;
+    const id = (await queue.enqueue(anyJob("gone"), {})).id;
     expect(await runner.drain()).toMatchObject({ failed: 1 });
     expect(await queue.get(id)).toMatchObject({
       status: "failed",
@@ -229,7 +229,7 @@ describe("failures and retries", () => {
         throw new RetryLaterError(42_000);
       },
     });
-    const id = (await queue.enqueue("limited", {})).id;
+    const id = (await queue.enqueue(anyJob("limited"), {})).id;
     await runner.drain();
     expect(await queue.get(id)).toMatchObject({ status: "queued", attempts: 1, runAt: clock.now() + 42_000 });
     clock.advance(42_000);
@@ -248,7 +248,7 @@ describe("failures and retries", () => {
         return Promise.resolve();
       },
     });
-    for (let i = 1; i <= 4; i++) await queue.enqueue("mixed", i);
+    for (let i = 1; i <= 4; i++) await queue.enqueue(anyJob("mixed"), i);
     expect(await runner.drain()).toEqual({ ran: 4, succeeded: 3, retried: 0, failed: 1 });
     expect(done.sort()).toEqual([1, 3, 4]);
   });
@@ -256,8 +256,8 @@ describe("failures and retries", () => {
 
 describe("payload validation", () => {
   const handled: string[] = [];
-  const job = defineJob({
-    payload: T.Object({ sourceId: T.String({ pattern: "^src_" }) }),
+  const sourceFetch = defineJob("source.fetch", T.Object({ sourceId: T.String({ pattern: "^src_" }) }));
+  const { handler } = handleJob(sourceFetch, {
     async handle(p) {
       handled.push(p.sourceId);
     },
@@ -265,9 +265,9 @@ describe("payload validation", () => {
 
   test("a valid payload reaches the handler; an invalid one fails at once without running it", async () => {
     const { queue, runner } = setup();
-    runner.register("source.fetch", job);
-    const ok = (await queue.enqueue("source.fetch", { sourceId: "src_1" })).id;
-    const bad = (await queue.enqueue("source.fetch", { sourceId: 12 })).id;
+    runner.register(sourceFetch.type, handler);
+    const ok = (await queue.enqueue(sourceFetch, { sourceId: "src_1" })).id;
+    const bad = (await queue.enqueue(anyJob("source.fetch"), { sourceId: 12 })).id;
     expect(await runner.drain()).toEqual({ ran: 2, succeeded: 1, retried: 0, failed: 1 });
     expect(handled).toEqual(["src_1"]);
     expect((await queue.get(ok))?.status).toBe("succeeded");

@@ -1,10 +1,11 @@
 // Named cron schedules over croner (feed polls and other periodic work), with validation helpers. A
 // schedule that enqueues a job keys it by its slot, so every process may run it and each slot runs once.
+import { type Static, Type } from "@sinclair/typebox";
 import { Cron } from "croner";
 import type { Logger } from "../log.ts";
 import { silentLogger } from "../log.ts";
 import { iso, systemClock, type Clock } from "../time.ts";
-import type { JobEnqueuer } from "./port.ts";
+import type { JobDef, JobEnqueuer } from "./port.ts";
 import { errorText } from "./queue.ts";
 
 export interface SchedulerDeps {
@@ -15,9 +16,8 @@ export interface SchedulerDeps {
 }
 
 /** What a slot job receives: the scheduled time (ms epoch) it stands for. */
-export interface SlotPayload {
-  slot: number;
-}
+export const SlotPayload = Type.Object({ slot: Type.Number() });
+export type SlotPayload = Static<typeof SlotPayload>;
 
 // croner's timer may fire a hair early; a run this close to a slot belongs to it.
 const SLOT_TOLERANCE_MS = 1_000;
@@ -75,11 +75,11 @@ export function createScheduler(deps: SchedulerDeps = {}) {
     },
 
     /**
-     * At each time the expression names, enqueues a job of `type` with payload { slot } and the
+     * At each time the expression names, enqueues `job` with payload { slot } and the
      * idempotency key `<name>:<slot start>`: with the same schedule in every process (no leader), each
      * slot's job is added once and runs once. runNow enqueues the current slot (a no-op if it exists).
      */
-    scheduleJob(name: string, cronExpr: string, type: string, opts: ScheduleOptions = {}): void {
+    scheduleJob(name: string, cronExpr: string, job: JobDef<typeof SlotPayload>, opts: ScheduleOptions = {}): void {
       const queue = deps.jobs;
       if (!queue) throw new Error(`schedule "${name}" enqueues jobs, but the scheduler was built without a queue`);
       const cron = parse(cronExpr, opts);
@@ -89,7 +89,7 @@ export function createScheduler(deps: SchedulerDeps = {}) {
         async () => {
           const slot = slotAt(cron, clock.now());
           if (slot === null) return;
-          await queue.enqueue(type, { slot } satisfies SlotPayload, { idempotencyKey: `${name}:${iso(slot)}` });
+          await queue.enqueue(job, { slot }, { idempotencyKey: `${name}:${iso(slot)}` });
         },
         opts,
       );

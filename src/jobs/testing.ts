@@ -1,5 +1,6 @@
 // Test helpers for code that uses jobs: a clock that moves only when told, waiting on conditions, and a
 // database several processes can share (a file on SQLite, a schema on PostgreSQL).
+import { type TUnknown, Type } from "@sinclair/typebox";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import { pgAsDb } from "../db/pg/as-db.ts";
 import { openPostgres } from "../db/pg/client.ts";
 import type { Db } from "../db/port.ts";
 import type { Clock } from "../time.ts";
+import { defineJob, type JobDef } from "./types.ts";
 
 export interface FakeClock extends Clock {
   set(ms: number): void;
@@ -76,4 +78,9 @@ export function openSharedDatabase(location: string, opts: { poolSize?: number }
 export async function closeDatabase(db: Db): Promise<void> {
   if (db.pg) await db.pg.close();
   else db.close();
+}
+
+/** A job handle with any payload, for tests of the queue and runner themselves (features define typed ones). */
+export function anyJob(type: string): JobDef<TUnknown> {
+  return defineJob(type, Type.Unknown());
 }

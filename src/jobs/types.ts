@@ -63,7 +63,29 @@ export interface JobHandler<S extends TSchema = TSchema> {
   maxConcurrent?: number;
 }
 
-/** Keeps the payload type tied to the schema when a feature declares its handler. */
-export function defineJob<S extends TSchema>(handler: JobHandler<S>): JobHandler<S> {
-  return handler;
+/**
+ * A job type as a typed handle: the producer enqueues it and the feature that handles it registers a
+ * handler for it, both by importing the same constant, so "go to references" leads from every enqueue
+ * to its handler. `type` is the name stored in the jobs table (never rename one: queued rows carry it);
+ * `payload` types enqueue and is checked before the handler runs.
+ */
+export interface JobDef<S extends TSchema = TSchema> {
+  readonly type: string;
+  readonly payload: S;
+}
+
+export function defineJob<S extends TSchema>(type: string, payload: S): JobDef<S> {
+  if (!type) throw new Error("job type is required");
+  return Object.freeze({ type, payload });
+}
+
+/** A handler tied to its job handle: what a feature lists in `jobs` and the root registers. */
+export interface JobRegistration {
+  readonly job: JobDef;
+  readonly handler: JobHandler<any>;
+}
+
+/** Declares the handler of `job`; its payload is the handle's schema, so the runner checks it. */
+export function handleJob<S extends TSchema>(job: JobDef<S>, handler: Omit<JobHandler<S>, "payload">): JobRegistration {
+  return { job, handler: { ...handler, payload: job.payload } };
 }

@@ -79,7 +79,7 @@ describe("builtin neural embedder", () => {
       expect(await vectors()).toBe(0);
       now += 3_600_000; // past the retry backoff
       await services.runner.drain({ timeoutMs: 100_000 });
-      const job = await sqlRow(services.db, "SELECT status, attempts FROM jobs WHERE type = ?", EMBED_JOB);
+      const job = await sqlRow(services.db, "SELECT status, attempts FROM jobs WHERE type = ?", EMBED_JOB.type);
       expect(job).toEqual({ status: "succeeded", attempts: 2 });
       expect(await vectors()).toBeGreaterThan(0);
     } finally {

@@ -9,14 +9,16 @@ import type { AccountsRepo } from "./repo.ts";
 import { accountRoutes } from "./routes.ts";
 import { type AccountsService, createAccountsService } from "./service.ts";
 
-export function createAccountsFeature(d: {
+export interface AccountsFeatureDeps {
   repo: AccountsRepo;
   clock: Clock;
   config: Config;
   db: Transactor;
   changes: ChangeWatch;
   credits: CreditsService;
-}): Feature<AccountsService> {
+}
+
+export function createAccountsFeature(d: AccountsFeatureDeps): Feature<AccountsService> {
   const service = createAccountsService(d);
   return { name: "accounts", service, api: accountRoutes({ accounts: service, credits: d.credits }) };
 }

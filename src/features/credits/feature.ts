@@ -7,12 +7,14 @@ import type { Feature } from "../feature.ts";
 import type { CreditsRepo } from "./repo.ts";
 import { type CreditsService, createCreditsService } from "./service.ts";
 
-export function createCreditsFeature(d: {
+export interface CreditsFeatureDeps {
   repo: CreditsRepo;
   accounts: AccountsRepo;
   db: Transactor;
   clock: Clock;
   config: Config;
-}): Feature<CreditsService> {
+}
+
+export function createCreditsFeature(d: CreditsFeatureDeps): Feature<CreditsService> {
   return { name: "credits", service: createCreditsService(d) };
 }

@@ -6,18 +6,28 @@ import type { FeatureWith } from "../feature.ts";
 import { createLiveHub } from "./live.ts";
 import type { EventsRepo } from "./repo.ts";
 import { eventRoutes } from "./routes.ts";
-import { createEventsService, type EventsService } from "./service.ts";
+import { createEventsService, type EventsService, type RecordedListener } from "./service.ts";
 import type { StreamDeps } from "./stream.ts";
 
-export function createEventsFeature(d: {
+export interface EventsFeatureDeps {
   repo: EventsRepo;
   db: Transactor;
   clock: Clock;
   changes: ChangeWatch;
   maxStreamsPerUser: number;
   heartbeatMs: number;
-}) {
-  const service = createEventsService({ repo: d.repo, db: d.db, clock: d.clock });
+  /** The recorded listeners of the features built after this one, in list order (read after the first commit). */
+  onRecorded: () => readonly RecordedListener[];
+}
+
+export function createEventsFeature(d: EventsFeatureDeps) {
+  // The hub is told first, then the other features' listeners in list order.
+  const service = createEventsService({
+    repo: d.repo,
+    db: d.db,
+    clock: d.clock,
+    onRecorded: () => [() => hub.recorded(), ...d.onRecorded()],
+  });
   const hub = createLiveHub({
     events: service,
     changes: d.changes,

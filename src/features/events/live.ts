@@ -1,6 +1,6 @@
 // The live hub: one in-process fan-out of events to open streams. It is woken after commit by the
-// events service (one read of the outbox for all streams, never a query per connection), and,
-// while streams are open, by a slow check for commits made by other processes on the same file.
+// events service, as its first recorded listener (one read of the outbox for all streams, never a query
+// per connection), and, while streams are open, by a slow check for commits made by other processes on the same file.
 import type { ChangeWatch } from "../../db/change-watch.ts";
 import type { AppEvent, EventsService, PublishedEvent } from "./service.ts";
 
@@ -110,7 +110,6 @@ export function createLiveHub(deps: LiveHubDeps) {
     if (sinks) for (const sink of sinks) sink.deliver({ published: e });
   }
 
-  const stopRecorded = events.onRecorded(() => void pump());
   const stopPublished = events.onPublished(onPublished);
 
   function startBackstop(): void {
@@ -171,6 +170,11 @@ export function createLiveHub(deps: LiveHubDeps) {
       return s && now() - s.at <= SNAPSHOT_TTL_MS ? s.event : undefined;
     },
 
+    /** Events committed (the events service's recorded listener): fan them out. No-op once closed. */
+    recorded(): void {
+      if (!closed) void pump(); // pump reports its own failures
+    },
+
     /** Open streams, in all or for one user (tests and metrics). */
     connections(userId?: string): number {
       return userId === undefined ? open : (byUser.get(userId)?.size ?? 0);
@@ -183,7 +187,6 @@ export function createLiveHub(deps: LiveHubDeps) {
     close(): void {
       closed = true;
       for (const sinks of [...byUser.values()]) for (const sink of [...sinks]) sink.end();
-      stopRecorded();
       stopPublished();
       if (backstop) clearInterval(backstop);
       backstop = undefined;

@@ -69,9 +69,25 @@ export function toAppEvent(r: EventRow): AppEvent {
   };
 }
 
-export function createEventsService(deps: { repo: EventsRepo; db: Transactor; clock: Clock }) {
+/** Told after a commit that recorded events, once per tick, with the types committed. */
+export type RecordedListener = (types: ReadonlySet<string>) => void;
+
+export interface EventsServiceDeps {
+  repo: EventsRepo;
+  db: Transactor;
+  clock: Clock;
+  /**
+   * Who is told after events commit, in order. Given at construction like every other listener; a
+   * function because the features that listen (workflows) are built after this one: it is first
+   * called after a commit, when the feature list is complete, and its answer is kept.
+   */
+  onRecorded?: () => readonly RecordedListener[];
+}
+
+export function createEventsService(deps: EventsServiceDeps) {
   const { repo, db, clock } = deps;
-  const listeners = new Set<(types: ReadonlySet<string>) => void>();
+  let listeners: readonly RecordedListener[] | undefined;
+  const recordedListeners = () => (listeners ??= deps.onRecorded?.() ?? []);
   const published = new Set<(e: PublishedEvent) => void>();
   // Types committed since listeners were last told, so a listener can skip what it never handles.
   let pendingTypes = new Set<string>();
@@ -82,7 +98,7 @@ export function createEventsService(deps: { repo: EventsRepo; db: Transactor; cl
       queueMicrotask(() => {
         const types = pendingTypes;
         pendingTypes = new Set();
-        for (const l of listeners) l(types);
+        for (const l of recordedListeners()) l(types);
       });
     }
     pendingTypes.add(type);
@@ -105,7 +121,7 @@ export function createEventsService(deps: { repo: EventsRepo; db: Transactor; cl
         dispatchedAt: isTriggerType(type) ? null : now,
       });
       // Told only once the change and its event have committed (never when they roll back).
-      if (listeners.size > 0) db.afterCommit(() => committed(type));
+      if (deps.onRecorded) db.afterCommit(() => committed(type));
       return id;
     },
     /** A live-only event (progress): listeners get it now; nothing is stored. */
@@ -130,11 +146,6 @@ export function createEventsService(deps: { repo: EventsRepo; db: Transactor; cl
     },
     async forUser(userId: string, opts: { limit: number; beforeSeq?: number; type?: string }): Promise<AppEvent[]> {
       return (await repo.forUser(userId, opts)).map(toAppEvent);
-    },
-    /** Wakes consumers (the workflow dispatcher, the live hub) after commit with the types recorded. */
-    onRecorded(listener: (types: ReadonlySet<string>) => void): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
     },
   };
 }

@@ -24,7 +24,7 @@ const pollJobs = () =>
   sqlRows<{ id: string; payload: string; run_at: number; status: string }>(
     ctx.db,
     "SELECT id, payload, run_at, status FROM jobs WHERE type = ? ORDER BY run_at, id",
-    FEED_POLL_JOB,
+    FEED_POLL_JOB.type,
   );
 
 describe("dispatching", () => {
@@ -114,7 +114,7 @@ describe("dispatching", () => {
     const dispatches = await sqlRows<{ idempotency_key: string }>(
       ctx.db,
       "SELECT idempotency_key FROM jobs WHERE type = ?",
-      FEED_DISPATCH_JOB,
+      FEED_DISPATCH_JOB.type,
     );
     const slot = Math.floor(ctx.clock.now() / MIN) * MIN;
     expect(dispatches).toEqual([{ idempotency_key: `feeds.dispatch:${new Date(slot).toISOString()}` }]);

@@ -4,16 +4,13 @@ import { t } from "elysia";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
-import type { Jobs } from "../feature.ts";
-import type { Scheduler } from "../../jobs/scheduler.ts";
-import { defineJob } from "../../jobs/types.ts";
+import { SlotPayload, type Scheduler } from "../../jobs/scheduler.ts";
+import { defineJob, handleJob, type JobRegistration } from "../../jobs/types.ts";
 import { pollUrl } from "./fetch.ts";
 import type { Poller } from "./poller.ts";
 import type { FeedsRepo } from "./repo.ts";
 import type { VideoSite } from "./video.ts";
 
-export const FEED_POLL_JOB = "feed.poll";
-export const FEED_DISPATCH_JOB = "feed.dispatch";
 const SCHEDULE_NAME = "feeds.dispatch";
 // Cron slots have minute precision, so looking once a minute loses nothing.
 const TICK = "* * * * *";
@@ -24,6 +21,9 @@ const PollPayload = t.Object({
   /** The next_poll_at this job was enqueued for; a watch polled since (action, poll now) skips it. */
   slot: t.Optional(t.Number()),
 });
+export const FEED_POLL_JOB = defineJob("feed.poll", PollPayload);
+/** One minute slot of the schedule, enqueued by the scheduler in every process (once per slot). */
+export const FEED_DISPATCH_JOB = defineJob("feed.dispatch", SlotPayload);
 
 export interface DispatcherDeps {
   repo: FeedsRepo;
@@ -82,22 +82,21 @@ function hostOf(url: string): string {
 }
 
 /** The poll job (one slot of one watch) and the dispatch job (one minute slot of the schedule). */
-export function feedJobs(deps: { poller: Poller; dispatcher: FeedDispatcher }): Jobs {
-  return {
-    [FEED_DISPATCH_JOB]: defineJob({
+export function feedJobs(deps: { poller: Poller; dispatcher: FeedDispatcher }): JobRegistration[] {
+  return [
+    handleJob(FEED_DISPATCH_JOB, {
       // The next minute's slot dispatches again: a failed one is not worth retrying.
       maxAttempts: 1,
       async handle() {
         await deps.dispatcher.dispatchDue();
       },
     }),
-    [FEED_POLL_JOB]: defineJob({
-      payload: PollPayload,
+    handleJob(FEED_POLL_JOB, {
       // A poll records its own failures on the watch and never throws for them; only a crash retries.
       maxAttempts: 3,
       async handle(p, ctx) {
         await deps.poller.pollSlot(p.watch_id, p.slot, ctx.signal);
       },
     }),
-  };
+  ];
 }

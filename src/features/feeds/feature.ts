@@ -11,7 +11,7 @@ import { createFeedDispatcher, feedJobs } from "./dispatch.ts";
 import { createPgHostGate, createPgPollLeases } from "./coordination-pg-repo.ts";
 import { createHostGate } from "./host-gate.ts";
 import { createPoller } from "./poller.ts";
-import { createFeedsRepo } from "./repo.ts";
+import type { FeedsRepo } from "./repo.ts";
 import { feedRoutes } from "./routes.ts";
 import { createFeedsService, type FeedsService } from "./service.ts";
 import { YOUTUBE, type VideoSite } from "./video.ts";
@@ -23,8 +23,9 @@ export type { PollResult } from "./poller.ts";
 // Longer than any poll (fetch timeout plus importing its entries): a crashed process's lease runs out after it.
 const POLL_LEASE_MS = 10 * 60_000;
 
-export interface FeedsDeps {
+export interface FeedsFeatureDeps {
   db: Db;
+  repo: FeedsRepo;
   sources: Pick<SourcesService, "create">;
   existingNotebookIds(userId: string, ids: string[]): Promise<Set<string>>;
   safeFetch: SafeFetch;
@@ -38,9 +39,9 @@ export interface FeedsDeps {
   videoSite?: VideoSite;
 }
 
-export function createFeedsFeature(deps: FeedsDeps) {
+export function createFeedsFeature(deps: FeedsFeatureDeps) {
   const videoSite = deps.videoSite ?? YOUTUBE;
-  const repo = createFeedsRepo(deps.db);
+  const { repo } = deps;
   const poller = createPoller({
     db: deps.db,
     repo,

@@ -9,6 +9,7 @@ import { systemActor } from "../../actor.ts";
 import { createNotebooksRepo } from "../notebooks/repo.ts";
 import { userWithKey } from "../../../test/helpers.ts";
 import { createFeedsFeature } from "./feature.ts";
+import { createFeedsRepo } from "./repo.ts";
 import { insertWorkflow } from "./testing.ts";
 import type { VideoSite } from "./video.ts";
 
@@ -28,6 +29,7 @@ export function feedsTestContext(opts: FeedsTestOptions = {}) {
   const notebooksRepo = createNotebooksRepo(db);
   const feeds = createFeedsFeature({
     db,
+    repo: createFeedsRepo(db),
     sources: services.sources,
     safeFetch: services.safeFetch,
     jobs: services.queue,

@@ -3,6 +3,10 @@ import type { Feature } from "../feature.ts";
 import type { HealthRepo } from "./repo.ts";
 import { healthRoutes } from "./routes.ts";
 
-export function createHealthFeature(d: { repo: HealthRepo }): Feature<HealthRepo> {
+export interface HealthFeatureDeps {
+  repo: HealthRepo;
+}
+
+export function createHealthFeature(d: HealthFeatureDeps): Feature<HealthRepo> {
   return { name: "health", service: d.repo, routes: healthRoutes(d.repo) };
 }

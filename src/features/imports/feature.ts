@@ -1,8 +1,8 @@
 // The imports feature: the import service and its job, /api/v1/imports and /api/v1/export, and the
 // feed watcher that turns an OPML file's feeds into ordinary workflows.
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Actor } from "../../actor.ts";
-import { defineJob } from "../../jobs/types.ts";
+import { handleJob } from "../../jobs/types.ts";
 import { walk } from "../../paging.ts";
 import type { AccountsService } from "../accounts/service.ts";
 import type { Feature } from "../feature.ts";
@@ -44,20 +44,21 @@ export function importFeedWatcher(feeds: FeedsService, workflows: WorkflowsServi
   };
 }
 
-export function createImportsFeature(
-  d: ImportsDeps & { exports: ExportDeps & { accounts: Pick<AccountsService, "userById"> } },
-): Feature<ImportsService> {
+export type ImportsFeatureDeps = ImportsDeps & {
+  exports: ExportDeps & { accounts: Pick<AccountsService, "userById"> };
+};
+
+export function createImportsFeature(d: ImportsFeatureDeps): Feature<ImportsService> {
   const service = createImportsService(d);
   return {
     name: "imports",
     service,
     api: new Elysia().use(importRoutes({ imports: service })).use(exportRoutes(d.exports)),
-    jobs: {
-      [IMPORT_JOB]: defineJob({
-        payload: t.Object({ import_id: t.String() }),
+    jobs: [
+      handleJob(IMPORT_JOB, {
         maxAttempts: 5,
         handle: (p, ctx) => service.run(p.import_id, ctx.signal),
       }),
-    },
+    ],
   };
 }

@@ -4,7 +4,9 @@ import type { Transactor } from "../../db/port.ts";
 import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
+import { Type } from "@sinclair/typebox";
 import type { JobEnqueuer } from "../../jobs/port.ts";
+import { defineJob } from "../../jobs/types.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
 import { systemActor, type Actor } from "../../actor.ts";
@@ -23,7 +25,7 @@ import type { ImportsRepo, ImportView } from "./repo.ts";
 import { checkImportUrl } from "./url-check.ts";
 import type { ImportPublic } from "./schema.ts";
 
-export const IMPORT_JOB = "import.run";
+export const IMPORT_JOB = defineJob("import.run", Type.Object({ import_id: Type.String() }));
 // Entries are applied in time slices: one transaction takes entries until SLICE_MS have passed (or
 // BATCH entries), commits, and yields to the event loop, so a request or a job step that arrives
 // mid-import waits for at most one slice (a few ms), not for a batch of 100 (~45 ms) as before.

@@ -1,5 +1,6 @@
 // Test helpers for imports: upload a file as multipart, and run the import job to its end.
 import { call, type TestContext } from "../../../test/helpers.ts";
+import { IMPORT_JOB } from "./service.ts";
 
 export async function upload(
   ctx: TestContext,
@@ -25,7 +26,7 @@ export const fixture = (name: string) => Bun.file(new URL(`../../../test/fixture
 /** Runs only the import job (not the ingestion it queues), as the runner would. */
 export async function runImports(ctx: TestContext): Promise<void> {
   for (;;) {
-    const jobs = await ctx.queue.claim("test", 10, 60_000, ["import.run"]);
+    const jobs = await ctx.queue.claim("test", 10, 60_000, [IMPORT_JOB.type]);
     if (jobs.length === 0) return;
     for (const j of jobs) {
       await ctx.services.imports.run((j.payload as { import_id: string }).import_id);

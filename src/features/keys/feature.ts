@@ -7,12 +7,14 @@ import type { KeysRepo } from "./repo.ts";
 import { keyRoutes } from "./routes.ts";
 import { createKeysService, type KeysService } from "./service.ts";
 
-export function createKeysFeature(d: {
+export interface KeysFeatureDeps {
   repo: KeysRepo;
   db: Transactor;
   changes: ChangeWatch;
   clock: Clock;
-}): Feature<KeysService> {
+}
+
+export function createKeysFeature(d: KeysFeatureDeps): Feature<KeysService> {
   const service = createKeysService(d);
   return { name: "keys", service, api: keyRoutes({ keys: service }) };
 }

@@ -9,6 +9,7 @@ import { sqlRows } from "../../db/inspect.ts";
 import type { Db } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 import { createMailer, createMailFeature, createMailService, MailError, type MailService } from "./feature.ts";
+import { createMailRepo } from "./repo.ts";
 import { startTestSmtp } from "./smtp-test-server.ts";
 
 const cleanup: (() => unknown)[] = [];
@@ -146,7 +147,7 @@ describe("outbox (no SMTP configured)", () => {
     const config = testConfig({ MAIL_FROM: "bot@library.test" });
     expect(config.mail.smtpUrl).toBeUndefined();
     const userId = await insertUser(db, "owner@example.test");
-    const mail = createMailFeature(config, db).service;
+    const mail = createMailFeature({ config, repo: createMailRepo(db) }).service;
     return { db, config, mail, userId };
   }
 

@@ -10,7 +10,7 @@ import type { NotebooksRepo } from "./repo.ts";
 import { notebookRoutes } from "./routes.ts";
 import { createNotebooksService, type NotebooksService } from "./service.ts";
 
-export function createNotebooksFeature(d: {
+export interface NotebooksFeatureDeps {
   db: Transactor;
   repo: NotebooksRepo;
   events: EventsService;
@@ -19,7 +19,9 @@ export function createNotebooksFeature(d: {
   notesRepo: NotesRepo;
   /** Adding a source to a notebook is the sources service's (PUT /notebooks/{id}/sources/{source_id}). */
   sources: SourcesService;
-}): Feature<NotebooksService> {
+}
+
+export function createNotebooksFeature(d: NotebooksFeatureDeps): Feature<NotebooksService> {
   const service = createNotebooksService({
     db: d.db,
     repo: d.repo,

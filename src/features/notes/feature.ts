@@ -9,7 +9,7 @@ import type { NotesRepo } from "./repo.ts";
 import { noteRoutes } from "./routes.ts";
 import { createNotesService, type NotesService } from "./service.ts";
 
-export function createNotesFeature(d: {
+export interface NotesFeatureDeps {
   db: Transactor;
   repo: NotesRepo;
   notebooks: NotebooksRepo;
@@ -17,7 +17,9 @@ export function createNotesFeature(d: {
   events: EventsService;
   clock: Clock;
   onSaved: readonly NonNullable<Listeners["noteSaved"]>[];
-}): Feature<NotesService> {
+}
+
+export function createNotesFeature(d: NotesFeatureDeps): Feature<NotesService> {
   const service = createNotesService({ ...d, hooks: { onSaved: d.onSaved } });
   return { name: "notes", service, api: noteRoutes({ notes: service }) };
 }

@@ -7,12 +7,14 @@ import type { OAuthRepo } from "./repo.ts";
 import { oauthRoutes } from "./routes.ts";
 import { createOAuthService, type OAuthService } from "./service.ts";
 
-export function createOAuthFeature(d: {
+export interface OAuthFeatureDeps {
   repo: OAuthRepo;
   db: Db;
   clock: Clock;
   config: Config;
-}): Feature<OAuthService> {
+}
+
+export function createOAuthFeature(d: OAuthFeatureDeps): Feature<OAuthService> {
   const service = createOAuthService(d);
   return { name: "oauth", service, routes: oauthRoutes({ oauth: service, config: d.config }) };
 }

@@ -1,12 +1,11 @@
 // The podcasts feature: service, script writer (model or builtin), audio encoder, the generation job,
 // the source-ready listener (episodes waiting for a source) and /api/v1/podcasts.
-import { t } from "elysia";
 import type { AI } from "../../ai/select.ts";
 import type { BlobStore } from "../../blobs/port.ts";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/port.ts";
 import type { Queue } from "../../jobs/queue.ts";
-import { defineJob } from "../../jobs/types.ts";
+import { handleJob } from "../../jobs/types.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
 import type { CreditsService } from "../credits/service.ts";
@@ -16,7 +15,7 @@ import type { NotebooksRepo } from "../notebooks/repo.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
 import { createAudioEncoder } from "./audio/encoder.ts";
 import { createPodcastGenerator, GENERATION_ATTEMPTS } from "./generate.ts";
-import { createPodcastsRepo } from "./repo.ts";
+import type { PodcastsRepo } from "./repo.ts";
 import { podcastRoutes } from "./routes.ts";
 import { createBuiltinScriptWriter } from "./script/builtin.ts";
 import { createOpenAIScriptWriter } from "./script/openai.ts";
@@ -25,6 +24,7 @@ import { createPodcastsService, GENERATE_JOB } from "./service.ts";
 export interface PodcastsFeatureDeps {
   config: Config;
   db: Db;
+  repo: PodcastsRepo;
   clock: Clock;
   logger: Logger;
   events: EventsService;
@@ -37,7 +37,7 @@ export interface PodcastsFeatureDeps {
 }
 
 export function createPodcastsFeature(d: PodcastsFeatureDeps) {
-  const repo = createPodcastsRepo(d.db);
+  const { repo } = d;
   const base = createPodcastsService({ ...d, repo });
   // Worker threads start on first use, so building this costs nothing until an episode is made.
   const encoder = createAudioEncoder();
@@ -57,15 +57,14 @@ export function createPodcastsFeature(d: PodcastsFeatureDeps) {
     name: "podcasts",
     service,
     api: podcastRoutes({ podcasts: base }),
-    jobs: {
-      [GENERATE_JOB]: defineJob({
-        payload: t.Object({ podcast_id: t.String() }),
+    jobs: [
+      handleJob(GENERATE_JOB, {
         // One spare attempt: after a crash on the last real one, the handler still marks the episode failed.
         maxAttempts: GENERATION_ATTEMPTS + 1,
         backoff: (attempt) => Math.min(120_000, 5_000 * 2 ** (attempt - 1)),
         handle: (p, ctx) => generator.generate(p.podcast_id, { attempt: ctx.attempt, signal: ctx.signal }),
       }),
-    },
+    ],
     listeners: { sourceReady: (actor, row) => base.onSourceReady(actor, row) },
   } satisfies FeatureWith<typeof service>;
 }

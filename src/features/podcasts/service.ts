@@ -7,7 +7,9 @@ import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import type { PodcastRow, PodcastStatus, SourceRow } from "../../db/schema/index.ts";
 import { AppError, invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
+import { Type } from "@sinclair/typebox";
 import type { Queue } from "../../jobs/queue.ts";
+import { defineJob } from "../../jobs/types.ts";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
@@ -26,7 +28,7 @@ import {
 import type { PodcastsRepo } from "./repo.ts";
 import { MAX_SOURCES, type PodcastCreate, type PodcastPublic } from "./schema.ts";
 
-export const GENERATE_JOB = "podcast.generate";
+export const GENERATE_JOB = defineJob("podcast.generate", Type.Object({ podcast_id: Type.String() }));
 /** More is hours of audio; a self-hoster who wants it can split the source. */
 export const MAX_UNABRIDGED_WORDS = 50_000;
 const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;

@@ -42,8 +42,8 @@ test("an imported page embeds in the background lane, a saved one interactively,
 
   await makeReady(ctx, u.userId, imported);
   await makeReady(ctx, u.userId, saved.id);
-  expect(await embedJobs(ctx, imported)).toEqual([EMBED_IMPORT_JOB]);
-  expect(await embedJobs(ctx, saved.id)).toEqual([EMBED_JOB]);
+  expect(await embedJobs(ctx, imported)).toEqual([EMBED_IMPORT_JOB.type]);
+  expect(await embedJobs(ctx, saved.id)).toEqual([EMBED_JOB.type]);
 
   // Only the embedding is under test here: the saved link's fetch (to a host that does not exist) goes.
   await sqlRows(ctx.db, "DELETE FROM jobs WHERE type LIKE 'source.%'");

@@ -12,7 +12,7 @@ import type { SourcesRepo } from "../sources/repo.ts";
 import { parseTags } from "../sources/service.ts";
 import type { SourceRow } from "../../db/schema/index.ts";
 import { createAskService } from "./ask.ts";
-import { createChunksRepo } from "./chunks-repo.ts";
+import type { ChunksRepo } from "./chunks-repo.ts";
 import { createIndexer } from "./indexer.ts";
 import { searchRoutes } from "./routes.ts";
 import { createSearchService, type SearchService } from "./service.ts";
@@ -21,6 +21,7 @@ import { createVectorIndex } from "./vectors.ts";
 export interface SearchFeatureDeps {
   config: Config;
   db: Db;
+  chunks: ChunksRepo;
   jobs: JobEnqueuer;
   logger: Logger;
   ai: AI;
@@ -30,7 +31,7 @@ export interface SearchFeatureDeps {
 }
 
 export function createSearchFeature(d: SearchFeatureDeps) {
-  const chunks = createChunksRepo(d.db);
+  const { chunks } = d;
   const vectors = createVectorIndex(d.db, {
     memoryBytes: d.config.ai.vectorMemoryMb * 1024 * 1024,
     pgvector: d.config.database.pgvector,

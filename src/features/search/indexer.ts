@@ -2,18 +2,18 @@
 // transaction that changed a document; embedding happens afterwards in durable jobs.
 import type { Logger } from "../../log.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
-import type { Jobs } from "../feature.ts";
-import { defineJob } from "../../jobs/types.ts";
+import { defineJob, handleJob, type JobContext, type JobRegistration } from "../../jobs/types.ts";
 import type { Embedder } from "../../ai/embedder/port.ts";
 import { t } from "elysia";
 import { chunkMarkdown } from "./chunker.ts";
 import type { ChunksRepo, DocType } from "./chunks-repo.ts";
 import type { VectorIndex } from "./vectors.ts";
 
-export const EMBED_JOB = "search.embed";
-export const REEMBED_JOB = "search.reembed";
+const EmbedPayload = t.Object({ doc_type: t.Union([t.Literal("source"), t.Literal("note")]), doc_id: t.String() });
+export const EMBED_JOB = defineJob("search.embed", EmbedPayload);
+export const REEMBED_JOB = defineJob("search.reembed", t.Object({ model: t.String() }));
 /** Embedding of imported documents: a background lane, so an interactive save's vectors come first. */
-export const EMBED_IMPORT_JOB = "search.embed_import";
+export const EMBED_IMPORT_JOB = defineJob("search.embed_import", EmbedPayload);
 const BATCH = 64;
 
 export interface IndexableDoc {
@@ -104,20 +104,18 @@ export function createIndexer(deps: {
     },
 
     /** The embedding jobs, for the feature to hand to the runner. */
-    jobs(): Jobs {
-      const embedDoc = defineJob({
-        payload: t.Object({ doc_type: t.Union([t.Literal("source"), t.Literal("note")]), doc_id: t.String() }),
-        handle: async (p, ctx) => {
+    jobs(): JobRegistration[] {
+      const embedDoc = {
+        handle: async (p: { doc_type: DocType; doc_id: string }, ctx: JobContext) => {
           await embedMissing(10_000, { type: p.doc_type, id: p.doc_id }, ctx.signal);
         },
-      });
+      };
       // One at a time and after every other due job: the encoder is one worker, and 10,000 imported
       // pages would otherwise queue ahead of the page the user saves next.
-      return {
-        [EMBED_JOB]: embedDoc,
-        [EMBED_IMPORT_JOB]: { ...embedDoc, maxConcurrent: 1 },
-        [REEMBED_JOB]: defineJob({
-          payload: t.Object({ model: t.String() }),
+      return [
+        handleJob(EMBED_JOB, embedDoc),
+        handleJob(EMBED_IMPORT_JOB, { ...embedDoc, maxConcurrent: 1 }),
+        handleJob(REEMBED_JOB, {
           maxAttempts: 20,
           handle: async (p, ctx) => {
             if (p.model !== embedder.id) return; // configuration changed again since
@@ -127,7 +125,7 @@ export function createIndexer(deps: {
             if (slot && slot.state !== "active") await vectors.activate(slot.slot);
           },
         }),
-      };
+      ];
     },
   };
 

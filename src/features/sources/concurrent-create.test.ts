@@ -6,6 +6,7 @@ import { testSchemaName } from "../../db/client.ts";
 import { pgAsDb } from "../../db/pg/as-db.ts";
 import { openPostgres } from "../../db/pg/client.ts";
 import type { PgDb } from "../../db/pg/port.ts";
+import type { JobDef } from "../../jobs/types.ts";
 import { sqlRows } from "../../db/inspect.ts";
 import { systemActor } from "../../actor.ts";
 import type { EventsService } from "../events/service.ts";
@@ -29,8 +30,8 @@ function processOn(schema: string, committed: string[]) {
     record: async (_actor: unknown, type: string) => db.afterCommit(() => committed.push(type)),
   } as unknown as EventsService;
   const jobs = {
-    enqueue: async (type: string) => {
-      db.afterCommit(() => committed.push(type));
+    enqueue: async (job: JobDef) => {
+      db.afterCommit(() => committed.push(job.type));
       return { id: "job", created: true };
     },
   };

@@ -1,9 +1,8 @@
 // The sources feature: the service, the ingester (fetch, extract, store) with its two jobs, and
 // /api/v1/sources. Listeners of the features built before it run when a source is ready or edited.
-import { t } from "elysia";
 import type { Transactor } from "../../db/port.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
-import { defineJob } from "../../jobs/types.ts";
+import { handleJob, type JobRegistration } from "../../jobs/types.ts";
 import type { Logger } from "../../log.ts";
 import type { SafeFetch } from "../../net/safe-fetch.ts";
 import type { Clock } from "../../time.ts";
@@ -70,15 +69,13 @@ export function createSourcesFeature(d: SourcesFeatureDeps) {
 }
 export type SourcesFeature = ReturnType<typeof createSourcesFeature>;
 
-function ingestJobs(ingest: Ingester, opts: Pick<SourcesFeatureDeps, "importConcurrency" | "interactiveQuiet">) {
-  return {
+function ingestJobs(
+  ingest: Ingester,
+  opts: Pick<SourcesFeatureDeps, "importConcurrency" | "interactiveQuiet">,
+): JobRegistration[] {
+  return [
     // Imported links: the same work in a background lane, so interactive saves are claimed first.
-    [INGEST_IMPORT_JOB]: defineJob({
-      payload: t.Object({
-        source_id: t.String(),
-        depth: t.Integer({ minimum: 0 }),
-        provided: t.Optional(t.Union([t.Literal("html"), t.Literal("markdown")])),
-      }),
+    handleJob(INGEST_IMPORT_JOB, {
       maxAttempts: MAX_ATTEMPTS,
       maxConcurrent: opts.importConcurrency,
       backoff: (attempt) => Math.min(60_000, 2_000 * 2 ** (attempt - 1)),
@@ -93,11 +90,10 @@ function ingestJobs(ingest: Ingester, opts: Pick<SourcesFeatureDeps, "importConc
         });
       },
     }),
-    [INGEST_JOB]: defineJob({
-      payload: t.Object({ source_id: t.String(), depth: t.Integer({ minimum: 0 }) }),
+    handleJob(INGEST_JOB, {
       maxAttempts: MAX_ATTEMPTS,
       backoff: (attempt) => Math.min(60_000, 2_000 * 2 ** (attempt - 1)),
       handle: (p, ctx) => ingest(p.source_id, { depth: p.depth, lastAttempt: ctx.attempt >= ctx.maxAttempts }),
     }),
-  };
+  ];
 }

@@ -5,7 +5,9 @@ import { mapPage, paginate, type Page } from "../../paging.ts";
 import type { SourceRow } from "../../db/schema/index.ts";
 import { AppError, invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
+import { Type } from "@sinclair/typebox";
 import type { JobEnqueuer } from "../../jobs/port.ts";
+import { defineJob } from "../../jobs/types.ts";
 import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
 import type { EventsService } from "../events/service.ts";
@@ -15,9 +17,19 @@ import type { SourceListFilter, SourcesRepo } from "./repo.ts";
 import type { SourceCreate, SourcePublic, SourceUpdate } from "./schema.ts";
 import { checkCursor, cursorKey, type SourcePageQuery } from "./list-query.ts";
 
-export const INGEST_JOB = "source.ingest";
+export const INGEST_JOB = defineJob(
+  "source.ingest",
+  Type.Object({ source_id: Type.String(), depth: Type.Integer({ minimum: 0 }) }),
+);
 /** Ingestion of imported links: a capped background lane of the job queue. */
-export const INGEST_IMPORT_JOB = "source.ingest_import";
+export const INGEST_IMPORT_JOB = defineJob(
+  "source.ingest_import",
+  Type.Object({
+    source_id: Type.String(),
+    depth: Type.Integer({ minimum: 0 }),
+    provided: Type.Optional(Type.Union([Type.Literal("html"), Type.Literal("markdown")])),
+  }),
+);
 
 export type EmbeddingProgress = (ids: string[]) => Promise<Map<string, { done: number; total: number }>>;
 

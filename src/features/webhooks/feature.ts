@@ -16,14 +16,16 @@ const DAY = 24 * 60 * 60 * 1000;
 /** Deliveries are kept (and deduplicated) for a day of webhook-id / Idempotency-Key. */
 export const DEDUPE_WINDOW_MS = DAY;
 
-export function createWebhooksFeature(d: {
+export interface WebhooksFeatureDeps {
   db: Db;
   repo: WebhooksRepo;
   clock: Clock;
   config: Config;
   tokens: WebhookTokensService;
   trigger: WebhookTrigger;
-}) {
+}
+
+export function createWebhooksFeature(d: WebhooksFeatureDeps) {
   const deliveries = createDeliveries({
     db: d.db,
     repo: d.repo,

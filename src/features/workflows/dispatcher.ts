@@ -3,6 +3,8 @@
 // even when events commit out of sequence order or two dispatchers run at the same time.
 import type { Transactor } from "../../db/port.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
+import { defineJob } from "../../jobs/types.ts";
+import { t } from "elysia";
 import type { Logger } from "../../log.ts";
 import type { Clock } from "../../time.ts";
 import type { EventsRepo } from "../events/repo.ts";
@@ -12,7 +14,8 @@ import type { WorkflowsRepo } from "./repo.ts";
 import type { Runs, StartRun } from "./runs.ts";
 import { eventTrigger } from "./scope.ts";
 
-export const DISPATCH_JOB = "workflow.dispatch";
+/** Claims pending events and starts their runs; reads nothing from its payload. */
+export const DISPATCH_JOB = defineJob("workflow.dispatch", t.Object({}));
 const BATCH = 200;
 
 export interface DispatcherDeps {

@@ -3,7 +3,7 @@
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
 import type { Queue } from "../../jobs/queue.ts";
-import { defineJob } from "../../jobs/types.ts";
+import { defineJob, handleJob } from "../../jobs/types.ts";
 import type { Logger } from "../../log.ts";
 import type { SafeFetch } from "../../net/safe-fetch.ts";
 import type { Clock } from "../../time.ts";
@@ -16,22 +16,30 @@ import { actionCatalog } from "./actions/catalog.ts";
 import type { ActionDeps, ActionModule } from "./actions/types.ts";
 import { createDispatcher, DISPATCH_JOB } from "./dispatcher.ts";
 import { createExecutor } from "./executor.ts";
-import { createEventsRepo } from "../events/repo.ts";
-import { createWorkflowsRepo } from "./repo.ts";
+import type { EventsRepo } from "../events/repo.ts";
+import type { WorkflowsRepo } from "./repo.ts";
 import { createRuns, START_JOB, STEP_JOB } from "./runs.ts";
-import { createRunsRepo } from "./runs-repo.ts";
+import type { RunsRepo } from "./runs-repo.ts";
 import { createRunEvents } from "./run-events.ts";
 import { workflowApiRoutes } from "./routes.ts";
 import { workflowSchemas } from "./schema.ts";
 import { createWorkflowsService, type WorkflowsService, type WorkflowTokens } from "./service.ts";
 
-export const PRUNE_JOB = "workflow.prune";
+/** Hourly retention pruning of runs and deliveries; reads nothing from its payload. */
+export const PRUNE_JOB = defineJob("workflow.prune", t.Object({}));
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 export interface WorkflowsFeatureDeps {
   config: Config;
   db: Db;
+  repo: WorkflowsRepo;
+  runsRepo: RunsRepo;
+  /** The events outbox, whose pending events the dispatcher claims. */
+  outbox: Pick<
+    EventsRepo,
+    "claimPending" | "markDispatched" | "releaseClaims" | "latestPendingSeq" | "nextLeaseExpiry"
+  >;
   clock: Clock;
   logger: Logger;
   queue: Queue;
@@ -50,16 +58,14 @@ export interface WorkflowsFeatureDeps {
 }
 
 export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
-  const { db } = d;
-  const repo = createWorkflowsRepo(db);
-  const runsRepo = createRunsRepo(db);
+  const { db, repo, runsRepo } = d;
   const runEvents = createRunEvents({ events: d.events, runs: runsRepo });
   const runs = createRuns({ db, runs: runsRepo, workflows: repo, queue: d.queue, clock: d.clock, runEvents });
   const catalog = actionCatalog(d.actions);
   const service = createWorkflowsService({ db, repo, tokens: d.tokens, catalog, config: d.config, clock: d.clock });
   const dispatcher = createDispatcher({
     db,
-    outbox: createEventsRepo(db),
+    outbox: d.outbox,
     workflows: repo,
     runs,
     queue: d.queue,
@@ -110,19 +116,12 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
     };
   }
 
-  const StepPayload = t.Object({ run_id: t.String(), seq: t.Integer({ minimum: 0 }) });
-  const StartPayload = t.Object({ run_ids: t.Array(t.String(), { maxItems: 10_000 }) });
-  const jobs = {
-    [STEP_JOB]: defineJob({ payload: StepPayload, handle: (p, ctx) => executor.runStep(p.run_id, p.seq, ctx) }),
-    [START_JOB]: defineJob({ payload: StartPayload, handle: (p, ctx) => executor.startRuns(p.run_ids, ctx) }),
-    [DISPATCH_JOB]: defineJob({ handle: async () => void (await dispatcher.runOnce()) }),
-    [PRUNE_JOB]: defineJob({ handle: async () => void (await prune()), maxAttempts: 3 }),
-  };
-  // Run events (run.*) only feed the live stream: they never wake the dispatcher, or every step
-  // would queue a dispatch job that finds nothing to start.
-  d.events.onRecorded((types) => {
-    if ([...types].some(isTriggerType)) void dispatcher.kick(); // kick reports its own failures
-  });
+  const jobs = [
+    handleJob(STEP_JOB, { handle: (p, ctx) => executor.runStep(p.run_id, p.seq, ctx) }),
+    handleJob(START_JOB, { handle: (p, ctx) => executor.startRuns(p.run_ids, ctx) }),
+    handleJob(DISPATCH_JOB, { handle: async () => void (await dispatcher.runOnce()) }),
+    handleJob(PRUNE_JOB, { handle: async () => void (await prune()), maxAttempts: 3 }),
+  ];
   // Events committed just before a crash may never have queued their dispatch: catch up once now
   // (kick reports its own failures, so nothing is left to await).
   void dispatcher.kick();
@@ -151,6 +150,13 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
     service,
     api: workflowApiRoutes({ workflows: service, runs, schemas: workflowSchemas(catalog) }),
     jobs,
+    listeners: {
+      // Run events (run.*) only feed the live stream: they never wake the dispatcher, or every step
+      // would queue a dispatch job that finds nothing to start.
+      eventsRecorded: (types) => {
+        if ([...types].some(isTriggerType)) void dispatcher.kick(); // kick reports its own failures
+      },
+    },
     runs,
     dispatcher,
     executor,

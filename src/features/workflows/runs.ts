@@ -4,6 +4,8 @@ import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
+import { defineJob } from "../../jobs/types.ts";
+import { t } from "elysia";
 import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
 import { StepFailure, type RunInfo } from "./actions/types.ts";
@@ -13,9 +15,9 @@ import type { RunEvents } from "./run-events.ts";
 import type { RunRow, RunsRepo, StepRow } from "./runs-repo.ts";
 import type { RunPublic, StepPublic } from "./schema.ts";
 
-export const STEP_JOB = "workflow.step";
+export const STEP_JOB = defineJob("workflow.step", t.Object({ run_id: t.String(), seq: t.Integer({ minimum: 0 }) }));
 /** Runs started together (one webhook batch): one job drives them all through their transactional steps. */
-export const START_JOB = "workflow.runs";
+export const START_JOB = defineJob("workflow.runs", t.Object({ run_ids: t.Array(t.String(), { maxItems: 10_000 }) }));
 // Step jobs retry through RetryLaterError up to the action's own limit (≤ 11 tries); the rest
 // is headroom for attempts cut short by crashes, which also count against a job.
 export const STEP_JOB_MAX_ATTEMPTS = 25;
