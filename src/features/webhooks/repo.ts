@@ -1,8 +1,8 @@
 // SQL for webhook tokens and deliveries; every token query is scoped to its owner except the hash lookup.
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
+// Written once for both engines (src/db/shared.ts).
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
-import { webhookTokens, type WebhookTokenRow } from "../../db/schema/index.ts";
-import { createWebhooksPgRepo } from "./pg-repo.ts";
+import { webhookDeliveries, webhookTokens, type WebhookTokenRow } from "../../db/schema/index.ts";
 
 export interface DeliveryRecord {
   id: string;
@@ -10,104 +10,134 @@ export interface DeliveryRecord {
   received_at: number;
 }
 
-const BY_HASH = "SELECT id, user_id FROM webhook_tokens WHERE token_hash = ?";
-const FIND_DELIVERY = "SELECT id, run_ids, received_at FROM webhook_deliveries WHERE token_id = ? AND dedupe_key = ?";
-const DROP_DELIVERY = "DELETE FROM webhook_deliveries WHERE id = ?";
-const INSERT_DELIVERY =
-  "INSERT INTO webhook_deliveries (id, token_id, dedupe_key, run_ids, received_at) VALUES (?, ?, ?, ?, ?)";
-const PRUNE_DELIVERIES =
-  "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE received_at < ? LIMIT 500)";
-
-export function createWebhooksRepo(db: Db): WebhooksRepo {
-  return db.pg ? createWebhooksPgRepo(db.pg) : createWebhooksSqliteRepo(db);
+/** What webhooks need of their tokens and deliveries, in their own words. */
+export interface WebhooksRepo {
+  insert(row: WebhookTokenRow): Promise<void>;
+  byId(userId: string, id: string): Promise<WebhookTokenRow | undefined>;
+  /** Which of these ids name a token of the user. */
+  existingIds(userId: string, ids: string[]): Promise<Set<string>>;
+  /** Newest first, `before` an id (exclusive). */
+  list(userId: string, opts: { limit: number; before?: string }): Promise<WebhookTokenRow[]>;
+  /** A regenerated token: its new hash and hint. */
+  setHash(id: string, hash: string, hint: string, at: string): Promise<void>;
+  delete(userId: string, id: string): Promise<void>;
+  /** The token a presented secret's hash names, whoever owns it (the one lookup not scoped to an owner). */
+  byHash(hash: string): Promise<{ id: string; userId: string } | undefined>;
+  /** The delivery of the token accepted under this dedupe key, or null. */
+  findDelivery(tokenId: string, key: string): Promise<DeliveryRecord | null>;
+  dropDelivery(id: string): Promise<void>;
+  /**
+   * Records an accepted delivery. A delivery with the same dedupe key committed concurrently (only
+   * possible on PostgreSQL, where intakes run side by side) throws a retryable serialization error, never
+   * a unique violation: the retried transaction finds that delivery and answers as a replay.
+   */
+  insertDelivery(d: {
+    id: string;
+    tokenId: string;
+    dedupeKey: string | null;
+    runIds: string[];
+    receivedAt: number;
+  }): Promise<void>;
+  /** Removes up to 500 deliveries received before the cut-off; returns how many went. */
+  pruneDeliveries(before: number): Promise<number>;
 }
 
-function createWebhooksSqliteRepo(db: Db) {
+/**
+ * Another process committed a delivery with the same dedupe key while this transaction ran. Under
+ * SERIALIZABLE PostgreSQL already reports that as 40001 (this transaction read the key's absence in
+ * findDelivery); the explicit check makes sure it is never a unique violation (a 500) but a retry of
+ * db.tx. The retry finds that delivery, answers as a replay, and the runs rolled back here never start.
+ * On SQLite the writer is one at a time, so the key's absence read in the same transaction still holds.
+ */
+class DuplicateDelivery extends Error {
+  readonly code = "40001";
+  constructor() {
+    super("a delivery with this dedupe key was committed concurrently");
+  }
+}
+
+export function createWebhooksRepo(db: Db): WebhooksRepo {
+  const orm = db.shared;
+  // Asked by every incoming webhook whose token is not cached: built once.
+  const byHash = orm
+    .select({ id: webhookTokens.id, userId: webhookTokens.userId })
+    .from(webhookTokens)
+    .where(eq(webhookTokens.tokenHash, sql.placeholder("hash")))
+    .prepare();
   return {
-    async insert(row: WebhookTokenRow): Promise<void> {
-      await db.exec((c) => c.orm.insert(webhookTokens).values(row).run());
+    async insert(row) {
+      await orm.insert(webhookTokens).values(row);
     },
-    async byId(userId: string, id: string): Promise<WebhookTokenRow | undefined> {
-      return db.query((c) =>
-        c.orm
-          .select()
-          .from(webhookTokens)
-          .where(and(eq(webhookTokens.userId, userId), eq(webhookTokens.id, id)))
-          .get(),
-      );
+    byId(userId, id) {
+      return orm
+        .select()
+        .from(webhookTokens)
+        .where(and(eq(webhookTokens.userId, userId), eq(webhookTokens.id, id)))
+        .get();
     },
-    /** Which of these ids name a token of the user. */
-    async existingIds(userId: string, ids: string[]): Promise<Set<string>> {
+    async existingIds(userId, ids) {
       if (ids.length === 0) return new Set();
-      const rows = await db.query((c) =>
-        c.orm
-          .select({ id: webhookTokens.id })
-          .from(webhookTokens)
-          .where(and(eq(webhookTokens.userId, userId), inArray(webhookTokens.id, ids)))
-          .all(),
-      );
+      const rows = await orm
+        .select({ id: webhookTokens.id })
+        .from(webhookTokens)
+        .where(and(eq(webhookTokens.userId, userId), inArray(webhookTokens.id, ids)));
       return new Set(rows.map((r) => r.id));
     },
-    async list(userId: string, opts: { limit: number; before?: string }): Promise<WebhookTokenRow[]> {
+    list(userId, opts) {
       const conds = [eq(webhookTokens.userId, userId)];
       if (opts.before) conds.push(lt(webhookTokens.id, opts.before));
-      return db.query((c) =>
-        c.orm
-          .select()
-          .from(webhookTokens)
-          .where(and(...conds))
-          .orderBy(desc(webhookTokens.id))
-          .limit(opts.limit)
-          .all(),
+      return orm
+        .select()
+        .from(webhookTokens)
+        .where(and(...conds))
+        .orderBy(desc(webhookTokens.id))
+        .limit(opts.limit);
+    },
+    async setHash(id, hash, hint, at) {
+      await orm.update(webhookTokens).set({ tokenHash: hash, hint, regeneratedAt: at }).where(eq(webhookTokens.id, id));
+    },
+    async delete(userId, id) {
+      await orm.delete(webhookTokens).where(and(eq(webhookTokens.userId, userId), eq(webhookTokens.id, id)));
+    },
+    byHash(hash) {
+      return byHash.get({ hash });
+    },
+    async findDelivery(tokenId, key) {
+      const row = await orm
+        .select({
+          id: webhookDeliveries.id,
+          run_ids: webhookDeliveries.runIds,
+          received_at: webhookDeliveries.receivedAt,
+        })
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.tokenId, tokenId), eq(webhookDeliveries.dedupeKey, key)))
+        .get();
+      return row ?? null;
+    },
+    async dropDelivery(id) {
+      await orm.delete(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+    },
+    async insertDelivery(d) {
+      // The conflict target names the partial unique index (token_id, dedupe_key) on both engines; the
+      // builder cannot write its WHERE for DO NOTHING, so the statement is written out.
+      const rows = await orm.all(
+        sql`INSERT INTO webhook_deliveries (id, token_id, dedupe_key, run_ids, received_at)
+          VALUES (${d.id}, ${d.tokenId}, ${d.dedupeKey}, ${JSON.stringify(d.runIds)}, ${d.receivedAt})
+          ON CONFLICT (token_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+          RETURNING id`,
       );
+      if (rows.length === 0) throw new DuplicateDelivery();
     },
-    async setHash(id: string, hash: string, hint: string, at: string): Promise<void> {
-      await db.exec((c) =>
-        c.orm
-          .update(webhookTokens)
-          .set({ tokenHash: hash, hint, regeneratedAt: at })
-          .where(eq(webhookTokens.id, id))
-          .run(),
-      );
-    },
-    async delete(userId: string, id: string): Promise<void> {
-      await db.exec((c) =>
-        c.orm
-          .delete(webhookTokens)
-          .where(and(eq(webhookTokens.userId, userId), eq(webhookTokens.id, id)))
-          .run(),
-      );
-    },
-    async byHash(hash: string): Promise<{ id: string; userId: string } | undefined> {
-      const r = await db.query((c) => c.sqlite.query<{ id: string; user_id: string }, [string]>(BY_HASH).get(hash));
-      return r ? { id: r.id, userId: r.user_id } : undefined;
-    },
-    async findDelivery(tokenId: string, key: string): Promise<DeliveryRecord | null> {
-      return db.query((c) => c.sqlite.query<DeliveryRecord, [string, string]>(FIND_DELIVERY).get(tokenId, key));
-    },
-    async dropDelivery(id: string): Promise<void> {
-      await db.exec((c) => c.sqlite.query<null, [string]>(DROP_DELIVERY).run(id));
-    },
-    async insertDelivery(d: {
-      id: string;
-      tokenId: string;
-      dedupeKey: string | null;
-      runIds: string[];
-      receivedAt: number;
-    }): Promise<void> {
-      const args: [string, string, string | null, string, number] = [
-        d.id,
-        d.tokenId,
-        d.dedupeKey,
-        JSON.stringify(d.runIds),
-        d.receivedAt,
-      ];
-      await db.exec((c) => c.sqlite.query<null, typeof args>(INSERT_DELIVERY).run(...args));
-    },
-    /** Removes up to 500 deliveries received before the cut-off; returns how many went. */
-    async pruneDeliveries(before: number): Promise<number> {
-      return db.exec((c) => c.sqlite.query<null, [number]>(PRUNE_DELIVERIES).run(before).changes);
+    async pruneDeliveries(before) {
+      const old = orm
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(lt(webhookDeliveries.receivedAt, before))
+        .limit(500);
+      const r = (await orm.delete(webhookDeliveries).where(inArray(webhookDeliveries.id, old))) as unknown as {
+        changes: number;
+      };
+      return r.changes;
     },
   };
 }
-export type WebhooksRepo = ReturnType<typeof createWebhooksSqliteRepo>;

@@ -1,106 +1,123 @@
 // SQL for workflow definitions; every query a user can reach is scoped to its owner.
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
+// Written once for both engines (src/db/shared.ts).
+import { and, desc, eq, inArray, isNotNull, lte, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { workflows, type WorkflowRow } from "../../db/schema/index.ts";
-import { createWorkflowsPgRepo } from "./pg-repo.ts";
 
-const FOR_EVENT = `SELECT id FROM workflows WHERE user_id = ? AND event_type = ? AND active = 1 AND created_at <= ? ORDER BY id`;
-const FOR_TOKEN = `SELECT id FROM workflows WHERE token_id = ? AND active = 1 ORDER BY id`;
-const ANY_EVENT_WORKFLOW = `SELECT 1 AS one FROM workflows WHERE event_type IS NOT NULL AND active = 1 LIMIT 1`;
-const BY_TOKENS = `SELECT id, token_id FROM workflows WHERE token_id IN (SELECT value FROM json_each(?)) ORDER BY id`;
-const SECRET = `SELECT signing_secret FROM workflows WHERE id = ?`;
-
-export function createWorkflowsRepo(db: Db): WorkflowsRepo {
-  return db.pg ? createWorkflowsPgRepo(db.pg) : createWorkflowsSqliteRepo(db);
+/** What workflows (and the triggers that start them) need of the definitions, in their own words. */
+export interface WorkflowsRepo {
+  insert(row: WorkflowRow): Promise<void>;
+  byId(userId: string, id: string): Promise<WorkflowRow | undefined>;
+  /** Which of these ids name a workflow of the user. */
+  existingIds(userId: string, ids: string[]): Promise<Set<string>>;
+  /** Newest first, `before` an id (exclusive). */
+  list(userId: string, opts: { limit: number; before?: string }): Promise<WorkflowRow[]>;
+  update(id: string, patch: Partial<WorkflowRow>): Promise<void>;
+  delete(userId: string, id: string): Promise<void>;
+  /** Active workflows of a user listening to an event type that existed when it happened. */
+  forEvent(userId: string, type: string, occurredAt: string): Promise<string[]>;
+  /** Active workflows listening on a webhook token, by id. */
+  forToken(tokenId: string): Promise<string[]>;
+  /** Whether any active workflow listens to events at all (the dispatcher idles when none does). */
+  hasEventWorkflows(): Promise<boolean>;
+  /** Workflow ids (active or not) using each token, for a token's public view and the in-use check. */
+  idsByToken(tokenIds: string[]): Promise<Map<string, string[]>>;
+  /** The per-workflow secret for signed requests ("" when the workflow is gone). */
+  signingSecret(workflowId: string): Promise<string>;
 }
 
-function createWorkflowsSqliteRepo(db: Db) {
+export function createWorkflowsRepo(db: Db): WorkflowsRepo {
+  const orm = db.shared;
+  // Asked for every event and every incoming webhook: built once.
+  const forEvent = orm
+    .select({ id: workflows.id })
+    .from(workflows)
+    .where(
+      and(
+        eq(workflows.userId, sql.placeholder("userId")),
+        eq(workflows.eventType, sql.placeholder("type")),
+        eq(workflows.active, true),
+        lte(workflows.createdAt, sql.placeholder("occurredAt")),
+      ),
+    )
+    .orderBy(workflows.id)
+    .prepare();
+  const forToken = orm
+    .select({ id: workflows.id })
+    .from(workflows)
+    .where(and(eq(workflows.tokenId, sql.placeholder("tokenId")), eq(workflows.active, true)))
+    .orderBy(workflows.id)
+    .prepare();
+  const anyEventWorkflow = orm
+    .select({ one: sql<number>`1` })
+    .from(workflows)
+    .where(and(isNotNull(workflows.eventType), eq(workflows.active, true)))
+    .limit(1)
+    .prepare();
+  const secret = orm
+    .select({ signingSecret: workflows.signingSecret })
+    .from(workflows)
+    .where(eq(workflows.id, sql.placeholder("id")))
+    .prepare();
   return {
-    async insert(row: WorkflowRow): Promise<void> {
-      await db.exec((c) => c.orm.insert(workflows).values(row).run());
+    async insert(row) {
+      await orm.insert(workflows).values(row);
     },
-    async byId(userId: string, id: string): Promise<WorkflowRow | undefined> {
-      return db.query((c) =>
-        c.orm
-          .select()
-          .from(workflows)
-          .where(and(eq(workflows.userId, userId), eq(workflows.id, id)))
-          .get(),
-      );
+    byId(userId, id) {
+      return orm
+        .select()
+        .from(workflows)
+        .where(and(eq(workflows.userId, userId), eq(workflows.id, id)))
+        .get();
     },
-    /** Which of these ids name a workflow of the user. */
-    async existingIds(userId: string, ids: string[]): Promise<Set<string>> {
+    async existingIds(userId, ids) {
       if (ids.length === 0) return new Set();
-      const rows = await db.query((c) =>
-        c.orm
-          .select({ id: workflows.id })
-          .from(workflows)
-          .where(and(eq(workflows.userId, userId), inArray(workflows.id, ids)))
-          .all(),
-      );
+      const rows = await orm
+        .select({ id: workflows.id })
+        .from(workflows)
+        .where(and(eq(workflows.userId, userId), inArray(workflows.id, ids)));
       return new Set(rows.map((r) => r.id));
     },
-    async list(userId: string, opts: { limit: number; before?: string }): Promise<WorkflowRow[]> {
+    list(userId, opts) {
       const conds = [eq(workflows.userId, userId)];
       if (opts.before) conds.push(lt(workflows.id, opts.before));
-      return db.query((c) =>
-        c.orm
-          .select()
-          .from(workflows)
-          .where(and(...conds))
-          .orderBy(desc(workflows.id))
-          .limit(opts.limit)
-          .all(),
-      );
+      return orm
+        .select()
+        .from(workflows)
+        .where(and(...conds))
+        .orderBy(desc(workflows.id))
+        .limit(opts.limit);
     },
-    async update(id: string, patch: Partial<WorkflowRow>): Promise<void> {
-      await db.exec((c) => c.orm.update(workflows).set(patch).where(eq(workflows.id, id)).run());
+    async update(id, patch) {
+      await orm.update(workflows).set(patch).where(eq(workflows.id, id));
     },
-    async delete(userId: string, id: string): Promise<void> {
-      await db.exec((c) =>
-        c.orm
-          .delete(workflows)
-          .where(and(eq(workflows.userId, userId), eq(workflows.id, id)))
-          .run(),
-      );
+    async delete(userId, id) {
+      await orm.delete(workflows).where(and(eq(workflows.userId, userId), eq(workflows.id, id)));
     },
-    /** Active workflows of a user listening to an event type that existed when it happened. */
-    async forEvent(userId: string, type: string, occurredAt: string): Promise<string[]> {
-      return db.query((c) =>
-        c.sqlite
-          .query<{ id: string }, [string, string, string]>(FOR_EVENT)
-          .all(userId, type, occurredAt)
-          .map((r) => r.id),
-      );
+    async forEvent(userId, type, occurredAt) {
+      return (await forEvent.all({ userId, type, occurredAt })).map((r) => r.id);
     },
-    async forToken(tokenId: string): Promise<string[]> {
-      return db.query((c) =>
-        c.sqlite
-          .query<{ id: string }, [string]>(FOR_TOKEN)
-          .all(tokenId)
-          .map((r) => r.id),
-      );
+    async forToken(tokenId) {
+      return (await forToken.all({ tokenId })).map((r) => r.id);
     },
-    async hasEventWorkflows(): Promise<boolean> {
-      return db.query((c) => c.sqlite.query<{ one: number }, []>(ANY_EVENT_WORKFLOW).get() !== null);
+    async hasEventWorkflows() {
+      return (await anyEventWorkflow.get()) !== undefined;
     },
-    /** Workflow ids (active or not) using each token, for a token's public view and the in-use check. */
-    async idsByToken(tokenIds: string[]): Promise<Map<string, string[]>> {
+    async idsByToken(tokenIds) {
       const out = new Map<string, string[]>();
       for (const id of tokenIds) out.set(id, []);
       if (tokenIds.length === 0) return out;
-      const rows = await db.query((c) =>
-        c.sqlite.query<{ id: string; token_id: string }, [string]>(BY_TOKENS).all(JSON.stringify(tokenIds)),
-      );
-      for (const r of rows) out.get(r.token_id)?.push(r.id);
+      // A page of tokens at most: one parameter each.
+      const rows = await orm
+        .select({ id: workflows.id, tokenId: workflows.tokenId })
+        .from(workflows)
+        .where(inArray(workflows.tokenId, tokenIds))
+        .orderBy(workflows.id);
+      for (const r of rows) if (r.tokenId !== null) out.get(r.tokenId)?.push(r.id);
       return out;
     },
-    /** The per-workflow secret for signed requests ("" when the workflow is gone). */
-    async signingSecret(workflowId: string): Promise<string> {
-      return db.query(
-        (c) => c.sqlite.query<{ signing_secret: string }, [string]>(SECRET).get(workflowId)?.signing_secret ?? "",
-      );
+    async signingSecret(workflowId) {
+      return (await secret.get({ id: workflowId }))?.signingSecret ?? "";
     },
   };
 }
-export type WorkflowsRepo = ReturnType<typeof createWorkflowsSqliteRepo>;
