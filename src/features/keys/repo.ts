@@ -1,76 +1,75 @@
 // SQL for api_keys; every query takes the owner so another user's key is simply absent.
+// Written once for both engines (src/db/shared.ts).
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { apiKeys, type ApiKeyRow } from "../../db/schema/index.ts";
-import { createKeysPgRepo } from "./pg-repo.ts";
 
-export function createKeysRepo(db: Db): KeysRepo {
-  return db.pg ? createKeysPgRepo(db.pg) : createKeysSqliteRepo(db);
+/** What API keys need of the api_keys table, in their own words. */
+export interface KeysRepo {
+  insert(row: ApiKeyRow): Promise<void>;
+  /** The key with this hash, whoever owns it (authentication). */
+  byHash(hash: string): Promise<ApiKeyRow | undefined>;
+  /** One key of the user, or undefined when it is someone else's or does not exist. */
+  byId(userId: string, id: string): Promise<ApiKeyRow | undefined>;
+  byIdAnyOwner(id: string): Promise<ApiKeyRow | undefined>;
+  /** Newest first, `before` an id (exclusive); live keys only unless includeRevoked. */
+  list(userId: string, opts: { limit: number; before?: string; includeRevoked?: boolean }): Promise<ApiKeyRow[]>;
+  /** Revokes a live key; false when it was already revoked or does not exist. */
+  revoke(id: string, at: string): Promise<boolean>;
+  /** Revokes every live key of the user; returns their ids. */
+  revokeAllOfUser(userId: string, at: string): Promise<string[]>;
+  /** Records when the key was last used. */
+  touch(id: string, at: string): Promise<void>;
 }
 
-function createKeysSqliteRepo(db: Db) {
+export function createKeysRepo(db: Db): KeysRepo {
+  const orm = db.shared;
   return {
-    async insert(row: ApiKeyRow): Promise<void> {
-      await db.exec((c) => c.orm.insert(apiKeys).values(row).run());
+    async insert(row) {
+      await orm.insert(apiKeys).values(row);
     },
-    async byHash(hash: string): Promise<ApiKeyRow | undefined> {
-      return db.query((c) => c.orm.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).get());
+    byHash(hash) {
+      return orm.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).get();
     },
-    async byId(userId: string, id: string): Promise<ApiKeyRow | undefined> {
-      return db.query((c) =>
-        c.orm
-          .select()
-          .from(apiKeys)
-          .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
-          .get(),
-      );
+    byId(userId, id) {
+      return orm
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
+        .get();
     },
-    async byIdAnyOwner(id: string): Promise<ApiKeyRow | undefined> {
-      return db.query((c) => c.orm.select().from(apiKeys).where(eq(apiKeys.id, id)).get());
+    byIdAnyOwner(id) {
+      return orm.select().from(apiKeys).where(eq(apiKeys.id, id)).get();
     },
-    async list(
-      userId: string,
-      opts: { limit: number; before?: string; includeRevoked?: boolean },
-    ): Promise<ApiKeyRow[]> {
+    async list(userId, opts) {
       const conds = [eq(apiKeys.userId, userId)];
       if (opts.before) conds.push(lt(apiKeys.id, opts.before));
       if (!opts.includeRevoked) conds.push(isNull(apiKeys.revokedAt));
-      return db.query((c) =>
-        c.orm
-          .select()
-          .from(apiKeys)
-          .where(and(...conds))
-          .orderBy(desc(apiKeys.id))
-          .limit(opts.limit)
-          .all(),
-      );
+      return orm
+        .select()
+        .from(apiKeys)
+        .where(and(...conds))
+        .orderBy(desc(apiKeys.id))
+        .limit(opts.limit);
     },
-    async revoke(id: string, at: string): Promise<boolean> {
-      const r = await db.exec((c) =>
-        c.orm
-          .update(apiKeys)
-          .set({ revokedAt: at })
-          .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-          .returning({ id: apiKeys.id })
-          .all(),
-      );
+    async revoke(id, at) {
+      const r = await orm
+        .update(apiKeys)
+        .set({ revokedAt: at })
+        .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id });
       return r.length > 0;
     },
-    /** Revokes every live key of the user; returns their ids. */
-    async revokeAllOfUser(userId: string, at: string): Promise<string[]> {
-      const r = await db.exec((c) =>
-        c.orm
-          .update(apiKeys)
-          .set({ revokedAt: at })
-          .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-          .returning({ id: apiKeys.id })
-          .all(),
-      );
+    async revokeAllOfUser(userId, at) {
+      const r = await orm
+        .update(apiKeys)
+        .set({ revokedAt: at })
+        .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id });
       return r.map((x) => x.id);
     },
-    async touch(id: string, at: string): Promise<void> {
-      await db.exec((c) => c.orm.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run());
+    async touch(id, at) {
+      await orm.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id));
     },
   };
 }
-export type KeysRepo = ReturnType<typeof createKeysSqliteRepo>;
