@@ -31,9 +31,9 @@ describe("registration refuses control and bidi characters", () => {
 
   test("ordinary names in any script are accepted", async () => {
     const ctx = createTestContext();
-    const res = await register(ctx, { client_name: "Claude — عربي 日本 Ünïcödé" });
+    const res = await register(ctx, { client_name: "Reader — عربي 日本 Ünïcödé" });
     expect(res.status).toBe(201);
-    expect(res.body.client_name).toBe("Claude — عربي 日本 Ünïcödé");
+    expect(res.body.client_name).toBe("Reader — عربي 日本 Ünïcödé");
   });
 });
 
