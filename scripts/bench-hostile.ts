@@ -6,11 +6,11 @@
 //   after      the defaults (pool + limits)
 // Usage: bun run bench:hostile [--modes before,pool-only,after] [--pages 1000]
 import { Database } from "bun:sqlite";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { nestedDivs, repeatedPagePdf, unclosedScripts } from "../test/fixtures/pages/hostile.ts";
 import { startServer, tempDir, type ServerProcess } from "../test/server-process.ts";
+import { cli, rssMb, startProbes } from "./lib/probes.ts";
 import { fmt, percentile, table } from "./lib/measure.ts";
 
 const { values } = parseArgs({
@@ -50,23 +50,6 @@ const articleProc = Bun.spawn([process.execPath, join(import.meta.dir, "lib/arti
 const articleBase = new TextDecoder().decode((await articleProc.stdout.getReader().read()).value).trim();
 process.on("exit", () => articleProc.kill()); // also when a mode fails
 
-/** The server's resident memory in MB, from /proc (Linux). */
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-async function cli(dataDir: string, ...args: string[]): Promise<string> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "src/cli.ts"), ...args], {
-    env: { ...process.env, DATA_DIR: dataDir },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error(`cli ${args[0]} failed`);
-  return out.trim();
-}
-
 async function post(server: ServerProcess, key: string, url: string): Promise<void> {
   const res = await fetch(`${server.url}/api/v1/sources`, {
     method: "POST",
@@ -85,36 +68,6 @@ async function settle(db: Database, prefix: string, count: number, capMs = HOSTI
     if (performance.now() > until) throw new Error(`sources under ${prefix} still pending after ${capMs} ms`);
     await Bun.sleep(20);
   }
-}
-
-/** /healthz probed every PROBE_EVERY_MS, open-loop, each timed from when it was due; RSS sampled alongside. */
-function startProbes(server: ServerProcess) {
-  const latencies: number[] = [];
-  const pending: Promise<void>[] = [];
-  let peak = 0;
-  let running = true;
-  const loop = (async () => {
-    for (let next = performance.now(); running; next += PROBE_EVERY_MS) {
-      const due = next;
-      pending.push(
-        fetch(`${server.url}/healthz`).then(async (r) => {
-          await r.arrayBuffer();
-          latencies.push(performance.now() - due);
-        }),
-      );
-      peak = Math.max(peak, rssMb(server.proc.pid));
-      await Bun.sleep(Math.max(0, next + PROBE_EVERY_MS - performance.now()));
-    }
-  })();
-  return {
-    peakRss: () => peak,
-    async stop(): Promise<number[]> {
-      running = false;
-      await loop;
-      await Promise.all(pending);
-      return latencies.sort((a, b) => a - b);
-    },
-  };
 }
 
 async function runMode(mode: string) {
@@ -143,12 +96,12 @@ async function runMode(mode: string) {
     const baseline = rssMb(server.proc.pid);
 
     // The machine's own noise: the same probes against the idle server.
-    const idle = startProbes(server);
+    const idle = startProbes(server, PROBE_EVERY_MS);
     await Bun.sleep(5_000);
     const quiet = await idle.stop();
 
     // Four hostile pages at once, /healthz probed open-loop (a stalled server piles up slow probes).
-    const probes = startProbes(server);
+    const probes = startProbes(server, PROBE_EVERY_MS);
     const t0 = performance.now();
     await Promise.all(Object.keys(HOSTILE).map((path) => post(server, key, `http://127.0.0.1:${web.port}${path}`)));
     await settle(db, `http://127.0.0.1:${web.port}/hostile/`, 4);

@@ -1,7 +1,6 @@
 // The hostile half of bench:import: the real server (src/main.ts in a child process) is sent each
 // hostile import file, at the size that stalled it before and at 20 MB, one at a time, while /healthz is
 // probed every 20 ms: probe latency while the file is read, the server's RSS growth, the answer.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   commaRow,
@@ -13,6 +12,7 @@ import {
   unclosedOutlines,
 } from "../../test/fixtures/imports/hostile.ts";
 import { startServer, tempDir, type ServerProcess } from "../../test/server-process.ts";
+import { cli, rssMb, startProbes } from "./probes.ts";
 import { fmt, percentile } from "./measure.ts";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -51,53 +51,6 @@ export function hostileImportFiles(): HostileFile[] {
   ];
 }
 
-/** The server's resident memory in MB, from /proc (Linux). */
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-async function cli(dataDir: string, ...args: string[]): Promise<string> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "src/cli.ts"), ...args], {
-    env: { ...process.env, DATA_DIR: dataDir },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error(`cli ${args[0]} failed`);
-  return out.trim();
-}
-
-/** /healthz probed every PROBE_EVERY_MS, open-loop, each timed from when it was due; RSS sampled alongside. */
-function startProbes(server: ServerProcess) {
-  const latencies: number[] = [];
-  const pending: Promise<void>[] = [];
-  let peak = 0;
-  let running = true;
-  const loop = (async () => {
-    for (let next = performance.now(); running; next += PROBE_EVERY_MS) {
-      const due = next;
-      pending.push(
-        fetch(`${server.url}/healthz`).then(async (r) => {
-          await r.arrayBuffer();
-          latencies.push(performance.now() - due);
-        }),
-      );
-      peak = Math.max(peak, rssMb(server.proc.pid));
-      await Bun.sleep(Math.max(0, next + PROBE_EVERY_MS - performance.now()));
-    }
-  })();
-  return {
-    peakRss: () => peak,
-    async stop(): Promise<number[]> {
-      running = false;
-      await loop;
-      await Promise.all(pending);
-      return latencies.sort((a, b) => a - b);
-    },
-  };
-}
-
 export async function runHostileImports(): Promise<Record<string, string | number>[]> {
   const dir = tempDir("cp-bench-import-hostile-");
   await cli(dir.path, "user:create", "--email", "bench@example.com", "--password", "benchmark-password");
@@ -115,7 +68,7 @@ export async function runHostileImports(): Promise<Record<string, string | numbe
     // Warm up the parsing thread with a small good file, so thread start is not charged to the first case.
     await send(server, key, "urls", new TextEncoder().encode("https://example.com/warm\n"));
     // The machine's own noise: the same probes against the idle server.
-    const idle = startProbes(server);
+    const idle = startProbes(server, PROBE_EVERY_MS);
     await Bun.sleep(3_000);
     const quiet = await idle.stop();
     rows.push({
@@ -132,7 +85,7 @@ export async function runHostileImports(): Promise<Record<string, string | numbe
       Bun.gc(true);
       await Bun.sleep(300);
       const before = rssMb(server.proc.pid);
-      const probes = startProbes(server);
+      const probes = startProbes(server, PROBE_EVERY_MS);
       const t0 = performance.now();
       const answer = await send(server, key, file.format, bytes);
       const secs = (performance.now() - t0) / 1000;
