@@ -11,7 +11,7 @@ function sqliteOnly(what: string): never {
 export function pgAsDb(pg: PgDb): Db {
   const shared = createSharedOrm((sql, params, _method, write) => {
     const run = async (c: PgConn) => {
-      const result = await c.sql.unsafe(toPostgres(sql), params as never[]).values();
+      const result = await c.sql.unsafe(toPostgres(sql), params as never[], { prepare: true }).values();
       return { rows: result as unknown as unknown[][], changes: result.count ?? 0 };
     };
     return write ? pg.exec(run) : pg.query(run);

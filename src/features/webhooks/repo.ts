@@ -64,6 +64,21 @@ export function createWebhooksRepo(db: Db): WebhooksRepo {
     .from(webhookTokens)
     .where(eq(webhookTokens.tokenHash, sql.placeholder("hash")))
     .prepare();
+  // Asked by every delivery that carries a dedupe key: built once.
+  const delivery = orm
+    .select({
+      id: webhookDeliveries.id,
+      run_ids: webhookDeliveries.runIds,
+      received_at: webhookDeliveries.receivedAt,
+    })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.tokenId, sql.placeholder("tokenId")),
+        eq(webhookDeliveries.dedupeKey, sql.placeholder("key")),
+      ),
+    )
+    .prepare();
   return {
     async insert(row) {
       await orm.insert(webhookTokens).values(row);
@@ -103,16 +118,7 @@ export function createWebhooksRepo(db: Db): WebhooksRepo {
       return byHash.get({ hash });
     },
     async findDelivery(tokenId, key) {
-      const row = await orm
-        .select({
-          id: webhookDeliveries.id,
-          run_ids: webhookDeliveries.runIds,
-          received_at: webhookDeliveries.receivedAt,
-        })
-        .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.tokenId, tokenId), eq(webhookDeliveries.dedupeKey, key)))
-        .get();
-      return row ?? null;
+      return (await delivery.get({ tokenId, key })) ?? null;
     },
     async dropDelivery(id) {
       await orm.delete(webhookDeliveries).where(eq(webhookDeliveries.id, id));
@@ -120,13 +126,12 @@ export function createWebhooksRepo(db: Db): WebhooksRepo {
     async insertDelivery(d) {
       // The conflict target names the partial unique index (token_id, dedupe_key) on both engines; the
       // builder cannot write its WHERE for DO NOTHING, so the statement is written out.
-      const rows = await orm.all(
+      const r = (await orm.run(
         sql`INSERT INTO webhook_deliveries (id, token_id, dedupe_key, run_ids, received_at)
           VALUES (${d.id}, ${d.tokenId}, ${d.dedupeKey}, ${JSON.stringify(d.runIds)}, ${d.receivedAt})
-          ON CONFLICT (token_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
-          RETURNING id`,
-      );
-      if (rows.length === 0) throw new DuplicateDelivery();
+          ON CONFLICT (token_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING`,
+      )) as unknown as { changes: number };
+      if (r.changes === 0) throw new DuplicateDelivery();
     },
     async pruneDeliveries(before) {
       const old = orm
