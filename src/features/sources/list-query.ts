@@ -2,8 +2,19 @@
 import { invalid } from "../../errors.ts";
 import type { SourceRow } from "../../db/schema/index.ts";
 import type { PageQuery } from "../../paging.ts";
-import type { SourceListFilter } from "./repo.ts";
 import type { SourceListQuery } from "./schema.ts";
+
+/** What a list of sources is filtered and ordered by. */
+export interface SourceListFilter {
+  limit: number;
+  before?: string;
+  notebookId?: string;
+  status?: string;
+  createdAfter?: string;
+  tag?: string;
+  /** Default: newest created first (by id). */
+  sort?: "created_at" | "saved_at";
+}
 
 /** The paging key of a listed source: its id, or "saved_at|id" when the list is sorted by saved time. */
 export function cursorKey(row: SourceRow, sort: SourceListFilter["sort"]): string {

@@ -3,18 +3,9 @@
 import { and, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import { notebookSources, sources, type SourceRow } from "../../db/schema/index.ts";
-import { splitSavedCursor } from "./list-query.ts";
+import { type SourceListFilter, splitSavedCursor } from "./list-query.ts";
 
-export interface SourceListFilter {
-  limit: number;
-  before?: string;
-  notebookId?: string;
-  status?: string;
-  createdAfter?: string;
-  tag?: string;
-  /** Default: newest created first (by id). */
-  sort?: "created_at" | "saved_at";
-}
+export type { SourceListFilter };
 
 /** A new pending source from an import. */
 export interface ImportedSource {
