@@ -140,11 +140,49 @@ contract("s3 (s3rver)", async () => {
   // silent; a silent logger skips formatting altogether.
   (server as unknown as { logger: { silent: boolean } }).logger.silent = true;
   const { port } = await server.run();
-  return createS3BlobStore({
-    endpoint: `http://127.0.0.1:${port}`,
-    bucket: "blobs",
-    region: "us-east-1",
-    accessKeyId: "S3RVER",
-    secretAccessKey: "S3RVER",
-  });
+  return readAfterWrite(
+    createS3BlobStore({
+      endpoint: `http://127.0.0.1:${port}`,
+      bucket: "blobs",
+      region: "us-east-1",
+      accessKeyId: "S3RVER",
+      secretAccessKey: "S3RVER",
+    }),
+  );
 });
+
+/**
+ * S3 is read-after-write consistent; s3rver is not quite: it answers a PUT once the bytes are handed to
+ * its file stream, before they reach the file, so a read right after can see a short object on a busy
+ * machine. The stand-in's writes wait (bounded) until the object shows its whole size, as S3's would.
+ */
+function readAfterWrite(store: BlobStore): BlobStore {
+  const whole = async (key: string, size: number) => {
+    for (const until = Date.now() + 10_000; Date.now() < until; await Bun.sleep(5))
+      if ((await store.stat(key))?.size === size) return;
+  };
+  return {
+    ...store,
+    async put(key, data) {
+      let streamed = 0;
+      const counted =
+        data instanceof ReadableStream
+          ? data.pipeThrough(
+              new TransformStream<Uint8Array, Uint8Array>({
+                transform(chunk, out) {
+                  streamed += chunk.byteLength;
+                  out.enqueue(chunk);
+                },
+              }),
+            )
+          : data;
+      await store.put(key, counted);
+      await whole(key, data instanceof ReadableStream ? streamed : data instanceof Blob ? data.size : data.byteLength);
+    },
+    async moveIn(key, localPath) {
+      const size = Bun.file(localPath).size;
+      await store.moveIn(key, localPath);
+      await whole(key, size);
+    },
+  };
+}
