@@ -15,7 +15,7 @@ export type PoolReply<O> =
   | { id: number; ok: true; result: O }
   | { id: number; ok: false; code?: string; error: string };
 
-export interface ThreadPoolOptions<I, O> {
+export interface ThreadPoolOptions<I> {
   /** The worker script. */
   url: URL | string;
   /** Threads at most (≥ 1). */
@@ -40,8 +40,6 @@ export interface ThreadPoolOptions<I, O> {
   describe?(input: I): Record<string, unknown>;
   /** Byte buffers moved to the thread rather than copied (the input is not used after it is sent). */
   transfer?(input: I): Transferable[];
-  /** Only to type the result: the thread's answer is `O`. */
-  _result?: O;
 }
 
 export interface ThreadPoolStats {
@@ -85,7 +83,7 @@ interface Slot<I, O> {
 // Loading a thread's modules takes well under a second; this only catches a thread that never starts.
 const STARTUP_MS = 30_000;
 
-export function createThreadPool<I, O>(opts: ThreadPoolOptions<I, O>): ThreadPool<I, O> {
+export function createThreadPool<I, O>(opts: ThreadPoolOptions<I>): ThreadPool<I, O> {
   const idleMs = opts.idleMs ?? 60_000;
   const slots: Slot<I, O>[] = [];
   const queue: Job<I, O>[] = [];

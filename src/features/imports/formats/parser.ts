@@ -58,8 +58,10 @@ const isGzip = (b: Uint8Array) => b[0] === 0x1f && b[1] === 0x8b;
  * as they came, and are read as they are).
  */
 export async function parseTask(task: ParseTask): Promise<Parsed> {
-  const stored = isGzip(task.bytes) ? task.bytes : Bun.gzipSync(task.bytes as Uint8Array<ArrayBuffer>, { level: 1 });
-  const bytes = isGzip(task.bytes) ? Bun.gunzipSync(task.bytes as Uint8Array<ArrayBuffer>) : task.bytes;
+  const raw = task.bytes as Uint8Array<ArrayBuffer>;
+  const kept = isGzip(raw);
+  const stored = kept ? raw : Bun.gzipSync(raw, { level: 1 });
+  const bytes = kept ? Bun.gunzipSync(raw) : raw;
   const items = await parseImport(task.format, bytes, task.limits);
   return { items, stored, sha256: new Bun.CryptoHasher("sha256").update(bytes).digest("hex") };
 }
