@@ -25,7 +25,7 @@ const SELF = import.meta.path;
 async function serveApp(): Promise<void> {
   const config = loadConfig(process.env);
   const db = openConfiguredDatabase(config);
-  await db.pg?.ready;
+  await db.ready;
   const log = Bun.file(join(config.dataDir, "requests.log")).writer();
   const services = createServices({
     config,

@@ -17,6 +17,7 @@ import { newId } from "../src/ids.ts";
 import { s256 } from "../src/features/oauth/secrets.ts";
 import { createLogger } from "../src/log.ts";
 import { createServices, type Services } from "../src/services.ts";
+import { asSqlite } from "../src/db/client.ts";
 
 const TARGET_P95_RATIO = 1.5;
 const ROUNDS = 10;
@@ -141,7 +142,7 @@ async function serve(connections: number, sources: number): Promise<void> {
   const app = createApp(s);
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
   const base = `http://127.0.0.1:${server.port}`;
-  const chunks = s.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
+  const chunks = asSqlite(s.db).sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
   console.log(JSON.stringify({ base, tokens, keys, seedMs, chunks }));
 }
 

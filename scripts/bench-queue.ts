@@ -10,10 +10,11 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { databaseUrl } from "../src/config.ts";
-import type { Db } from "../src/db/port.ts";
+import type { EngineDb } from "../src/db/port.ts";
 import { createQueue, type Queue } from "../src/jobs/queue.ts";
 import { createRunner } from "../src/jobs/runner.ts";
 import { anyJob, closeDatabase, openSharedDatabase, sharedTestDatabase } from "../src/jobs/testing.ts";
+import { queueStore } from "../src/stores.ts";
 
 const SELF = import.meta.path;
 const BENCH_JOB = anyJob("bench");
@@ -27,8 +28,8 @@ interface WorkerReport {
 
 async function worker(location: string, concurrency: number): Promise<void> {
   const db = openSharedDatabase(location, { poolSize: concurrency + 2 });
-  await db.pg?.ready;
-  const queue = createQueue({ db });
+  await db.ready;
+  const queue = createQueue(queueStore(db));
   const claimsMs: number[] = [];
   const timed: Queue = {
     ...queue,
@@ -68,8 +69,8 @@ async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string
   }
 }
 
-async function enqueue(db: Db, n: number): Promise<void> {
-  const queue = createQueue({ db });
+async function enqueue(db: EngineDb, n: number): Promise<void> {
+  const queue = createQueue(queueStore(db));
   for (let i = 0; i < n; i += 1000)
     await db.tx(async () => {
       for (let j = i; j < Math.min(n, i + 1000); j++) await queue.enqueue(BENCH_JOB, { j });
@@ -82,7 +83,7 @@ function pct(sorted: number[], p: number): number {
 
 async function run(label: string, location: string, processes: number, jobs: number, concurrency: number) {
   const db = openSharedDatabase(location);
-  await db.pg?.ready;
+  await db.ready;
   await enqueue(db, jobs);
   const children = Array.from({ length: processes }, () =>
     Bun.spawn([process.execPath, SELF, "--worker", location, "--concurrency", String(concurrency)], {
@@ -107,7 +108,7 @@ async function run(label: string, location: string, processes: number, jobs: num
   console.log(
     `${label.padEnd(22)} ${String(Math.round(jobs / seconds)).padStart(7)} jobs/s   claim p50 ${pct(claims, 50).toFixed(2)} ms, p99 ${pct(claims, 99).toFixed(2)} ms   (${claims.length} claims, per process ${reports.map((r) => r.ran.length).join("/")})`,
   );
-  if (db.pg) await db.pg.sql.unsafe(`DROP SCHEMA IF EXISTS "${db.pg.schema}" CASCADE`);
+  if (db.engine === "postgres") await db.pg.sql.unsafe(`DROP SCHEMA IF EXISTS "${db.pg.schema}" CASCADE`);
   await closeDatabase(db);
 }
 

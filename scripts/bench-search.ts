@@ -23,13 +23,15 @@ import { openDatabase, testSchemaName } from "../src/db/client.ts";
 import { copyToPostgres } from "../src/db/copy.ts";
 import { pgAsDb } from "../src/db/pg/as-db.ts";
 import { openPostgres } from "../src/db/pg/client.ts";
-import type { Db } from "../src/db/port.ts";
+import type { EngineDb } from "../src/db/port.ts";
 import { newId } from "../src/ids.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices, type Services } from "../src/services.ts";
 import { systemActor } from "../src/actor.ts";
 import type { SearchMode } from "../src/features/search/schema.ts";
 import { createVectorIndex } from "../src/features/search/vectors.ts";
+import { createVectorsRepo } from "../src/stores.ts";
+import { asSqlite } from "../src/db/client.ts";
 
 const TARGETS = { text: 10, vector: 10, hybrid: 15 } as const;
 const TARGET_RSS_MB = 400;
@@ -171,7 +173,7 @@ function makeDocument(lang: Language, rnd: () => number, chunksWanted: number) {
   return { title, markdown: parts.join("\n\n"), query: query.join(" ") };
 }
 
-function openServices(dbPath: string | Db, dataDir: string, env: Record<string, string> = {}) {
+function openServices(dbPath: string | EngineDb, dataDir: string, env: Record<string, string> = {}) {
   const config = loadConfig({
     EMBEDDER: process.env.EMBEDDER ?? "hashed",
     DATA_DIR: dataDir,
@@ -186,7 +188,7 @@ function openServices(dbPath: string | Db, dataDir: string, env: Record<string, 
 
 async function build(dbPath: string, dataDir: string, nSources: number, seed: number) {
   const s = openServices(dbPath, dataDir);
-  const { sqlite } = s.db;
+  const { sqlite } = asSqlite(s.db);
   const user = await s.accounts.createUser(
     { email: "bench@example.com", password: "bench-password" },
     { bypassSignupPolicy: true },
@@ -227,7 +229,7 @@ async function build(dbPath: string, dataDir: string, nSources: number, seed: nu
     done += n;
     process.stderr.write(`\r  embedded ${done}/${chunks}`);
   }
-  const slot = (await createVectorIndex(s.db).active())!;
+  const slot = (await createVectorIndex(s.db, createVectorsRepo(s.db)).active())!;
   sqlite.exec(
     `CREATE VIRTUAL TABLE ${FLOAT_TABLE} USING vec0(embedding float[${slot.dimensions}] distance_metric=cosine)`,
   );
@@ -245,7 +247,7 @@ async function build(dbPath: string, dataDir: string, nSources: number, seed: nu
 
 /** The stored known-item queries, in a seeded random order. */
 function loadQueries(s: Services, seed: number, n: number): string[] {
-  const all = s.db.sqlite
+  const all = asSqlite(s.db).sqlite
     .query<{ query: string }, []>("SELECT query FROM bench_queries")
     .all()
     .map((r) => r.query);
@@ -276,11 +278,11 @@ async function timeAll(queries: string[], run: (q: string) => Promise<unknown> |
 type Percentiles = { p50: number; p95: number; p99: number };
 
 const benchUser = (ref: Services) =>
-  ref.db.sqlite.query<{ user_id: string }, []>("SELECT user_id FROM bench_meta").get()!.user_id;
+  asSqlite(ref.db).sqlite.query<{ user_id: string }, []>("SELECT user_id FROM bench_meta").get()!.user_id;
 
 /** Exact cosine KNN over the float32 copy in the SQLite library: the floor and the truth for recall. */
 function exactKnn(ref: Services) {
-  const knnFloat = ref.db.sqlite.query<{ rowid: number }, [Uint8Array]>(
+  const knnFloat = asSqlite(ref.db).sqlite.query<{ rowid: number }, [Uint8Array]>(
     `SELECT rowid FROM ${FLOAT_TABLE} WHERE embedding MATCH ? AND k = 10`,
   );
   const asBlob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
@@ -313,7 +315,7 @@ async function measureModes(s: Services, ref: Services, queries: string[], label
 }
 
 async function measure(s: Services, queries: string[]) {
-  const { sqlite } = s.db;
+  const { sqlite } = asSqlite(s.db);
   const chunks = sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
   const docs = sqlite.query<{ n: number }, []>("SELECT count(*) n FROM sources").get()!.n;
   console.log(`${docs} sources, ${chunks} chunks, ${queries.length} queries per mode`);
@@ -335,7 +337,7 @@ async function measurePostgres(url: string, ref: Services, dataDir: string, quer
   const out: { label: string; results: Record<string, Percentiles>; recall: number; http?: Percentiles }[] = [];
   try {
     const t0 = performance.now();
-    const copy = await copyToPostgres({ source: ref.db.sqlite, target: pg });
+    const copy = await copyToPostgres({ source: asSqlite(ref.db).sqlite, target: pg });
     if (!copy.ok) throw new Error("db:copy into the benchmark schema did not verify its row counts");
     const copied = performance.now();
     for (const [label, memoryMb] of [
@@ -411,7 +413,7 @@ async function main() {
     const s = openServices(dbPath, dir);
     const cacheMb = Number(args["cache-mb"]);
     // The default page cache is 2 MB; a bigger one keeps the binary codes (~19 MB at 100k chunks) in memory.
-    if (cacheMb > 0) s.db.sqlite.exec(`PRAGMA cache_size = -${cacheMb * 1024}`);
+    if (cacheMb > 0) asSqlite(s.db).sqlite.exec(`PRAGMA cache_size = -${cacheMb * 1024}`);
     const queries = loadQueries(s, seed, nQueries);
     const { results, floor, recall } = await measure(s, queries);
     const http = await measureHttp(s, benchUser(s), queries, "hybrid");

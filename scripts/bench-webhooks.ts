@@ -31,7 +31,7 @@ const BODY = JSON.stringify({ n: 42, title: "bench", tags: ["a", "b"] });
 async function serveApp(): Promise<void> {
   const config = loadConfig(process.env);
   const db = openConfiguredDatabase(config);
-  await db.pg?.ready;
+  await db.ready;
   const services = createServices({ config, db, logger: silentLogger });
   const user = await services.accounts.createUser(
     { email: "bench@example.com", password: "bench-password" },
@@ -50,7 +50,7 @@ async function serveApp(): Promise<void> {
   console.log(
     JSON.stringify({
       url: `http://127.0.0.1:${server.port}${path}`,
-      db: db.pg ? `pg:${db.pg.schema}` : join(config.dataDir, "commonplace.db"),
+      db: db.engine === "postgres" ? `pg:${db.pg.schema}` : join(config.dataDir, "commonplace.db"),
     }),
   );
 }

@@ -17,6 +17,7 @@ import { createBuiltinEmbedder } from "../src/ai/embedder/builtin.ts";
 import { dot } from "../src/ai/embedder/port.ts";
 import { embeddingText } from "../src/features/search/indexer.ts";
 import { systemActor } from "../src/actor.ts";
+import { asSqlite } from "../src/db/client.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "test", "fixtures", "search");
 /** Questions whose answer is in no article of the set (and whose words mostly are not either). */
@@ -55,7 +56,7 @@ for (const f of readdirSync(dir).filter((f) => f.endsWith(".md"))) {
   const note = await services.notes.create(actor, { content: readFileSync(join(dir, f), "utf8") });
   slugOf.set(note.id, f.replace(/\.md$/, ""));
 }
-const chunks = services.db.sqlite
+const chunks = asSqlite(services.db).sqlite
   .query<{ docId: string; title: string; heading: string | null; text: string }, []>(
     "SELECT doc_id docId, title, heading, text FROM chunks ORDER BY id",
   )

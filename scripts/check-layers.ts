@@ -1,25 +1,18 @@
 // Checks the layering rule: only repositories and src/db touch the database. Outside them no
 // file in src/ may import bun:sqlite, drizzle-orm or the PostgreSQL client (not even types), a table from
 // src/db/schema (row types, as `import type`, are fine), nor reach a connection through `.sqlite`, `.orm`
-// or `.shared`. Nor may it ask which engine it runs on (`db.pg`, `.engine`), except the places listed in
-// ENGINE_CHOICES, which predate the rule and may only shrink.
+// or `.shared`. Nor may it ask which engine it runs on (`.pg`, `.engine`, `byEngine`): the engine is
+// chosen once, in src/stores.ts (which may only call byEngine).
 import { Glob } from "bun";
 import { isTestSupport } from "./lib/source-kinds.ts";
 
 const isRepository = (path: string) =>
   path.startsWith("src/db/") || /(^|\/)(repo|[\w-]+-repo)\.ts$/.test(path) || /\/repo\/[\w-]+\.ts$/.test(path);
 
-/** Files that still choose an engine-specific piece themselves (to move beside the composition root). */
-export const ENGINE_CHOICES: readonly string[] = [
-  "src/features/feeds/feature.ts",
-  "src/features/oauth/pending.ts",
-  "src/http/rate-limits.ts",
-  "src/jobs/queue.ts",
-  "src/web/form-guard.ts",
-];
+/** The one file outside src/db that chooses an engine-specific piece (through byEngine, never `.engine`). */
+const ENGINE_CHOICE = "src/stores.ts";
 
 const problems: string[] = [];
-const chose = new Set<string>();
 for await (const path of new Glob("src/**/*.ts").scan(".")) {
   if (path.endsWith(".test.ts") || isRepository(path) || isTestSupport(path)) continue;
   const text = await Bun.file(path).text();
@@ -38,14 +31,12 @@ for await (const path of new Glob("src/**/*.ts").scan(".")) {
     const code = !/^\s*(\/\/|\*)/.test(line);
     if ((/\.(sqlite|orm)\b(?!\s*:)/.test(line) || /\bdb\.shared\b/.test(line)) && code)
       problems.push(`${where} reaches a connection: ${line.trim()}`);
-    if (/\bdb\??\.(pg|engine)\b/.test(line) && code) {
-      if (ENGINE_CHOICES.includes(path)) chose.add(path);
-      else problems.push(`${where} asks which engine it runs on: ${line.trim()}`);
-    }
+    if (/\.(pg|engine)\b(?!\s*[:(])/.test(line) && code)
+      problems.push(`${where} asks which engine it runs on: ${line.trim()}`);
+    if (/\bbyEngine\b/.test(line) && code && path !== ENGINE_CHOICE)
+      problems.push(`${where} chooses an engine (only ${ENGINE_CHOICE} does): ${line.trim()}`);
   });
 }
-for (const path of ENGINE_CHOICES)
-  if (!chose.has(path)) problems.push(`${path} no longer chooses an engine: remove it from ENGINE_CHOICES`);
 if (problems.length > 0) {
   console.error(problems.join("\n"));
   console.error(

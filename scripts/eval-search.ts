@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SEARCH_MODES, type SearchMode } from "../src/features/search/schema.ts";
 import { buildLibrary, loadSet, type EvalSet } from "./lib/eval-library.ts";
+import { asSqlite } from "../src/db/client.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "test", "fixtures", "search");
 const TARGETS = { hybridRecall5: 0.97, withAnswer: 0.9, citingExpected: 0.95 };
@@ -23,7 +24,7 @@ async function evaluate(set: EvalSet, verbose: boolean): Promise<string[]> {
   const started = performance.now();
   const lib = await buildLibrary(set);
   const { questions } = set;
-  const chunks = lib.db.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
+  const chunks = asSqlite(lib.db).sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n;
   const kinds = ["article", "pdf", "note"]
     .map((k) => `${[...set.docs.values()].filter((d) => d.kind === k).length} ${k}s`)
     .join(", ");

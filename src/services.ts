@@ -1,12 +1,12 @@
 // The composition root: shared infrastructure, then every feature in dependency order, collected in one
 // list whose jobs the runner takes in one loop and whose routes createApp mounts in list order.
 import type { Config } from "./config.ts";
-import type { Db } from "./db/client.ts";
+import type { EngineDb } from "./db/client.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { systemClock, type Clock } from "./time.ts";
 import { selectChangeWatch } from "./db/select-change-watch.ts";
-import { createSharedRateLimiter } from "./http/rate-limits.ts";
 import { createQueue } from "./jobs/queue.ts";
+import { createRepositories, createSharedState, queueStore } from "./stores.ts";
 import { createRunner } from "./jobs/runner.ts";
 import { createScheduler } from "./jobs/scheduler.ts";
 import { createFetchPolicy } from "./net/fetch-policy.ts";
@@ -16,32 +16,20 @@ import type { BlobStore } from "./blobs/port.ts";
 import { createBlobStore } from "./blobs/select.ts";
 import { type Feature, type Listeners, listenersOf } from "./features/feature.ts";
 import { createAccountsFeature } from "./features/accounts/feature.ts";
-import { createAccountsRepo } from "./features/accounts/repo.ts";
 import { createCreditsFeature } from "./features/credits/feature.ts";
-import { createCreditsRepo } from "./features/credits/repo.ts";
 import { createEventsFeature } from "./features/events/feature.ts";
-import { createEventsRepo } from "./features/events/repo.ts";
 import { watchFeed } from "./features/feeds/action.ts";
 import { createFeedsFeature } from "./features/feeds/feature.ts";
 import { createHealthFeature } from "./features/health/feature.ts";
-import { createHealthRepo } from "./features/health/repo.ts";
 import { createImportsFeature, importFeedWatcher } from "./features/imports/feature.ts";
-import { createImportsRepo } from "./features/imports/repo.ts";
 import { createImportParser, type ImportParser } from "./features/imports/formats/parser.ts";
 import { createKeysFeature } from "./features/keys/feature.ts";
-import { createKeysRepo } from "./features/keys/repo.ts";
 import { sendEmail } from "./features/mail/action.ts";
 import { createMailFeature } from "./features/mail/feature.ts";
 import { createMcpFeature } from "./features/mcp/feature.ts";
 import { createNotebooksFeature } from "./features/notebooks/feature.ts";
-import { createNotebooksRepo } from "./features/notebooks/repo.ts";
 import { createNotesFeature } from "./features/notes/feature.ts";
-import { createNotesRepo } from "./features/notes/repo.ts";
-import { createMailRepo } from "./features/mail/repo.ts";
-import { createFeedsRepo } from "./features/feeds/repo.ts";
-import { createPodcastsRepo } from "./features/podcasts/repo.ts";
 import { createOAuthFeature } from "./features/oauth/feature.ts";
-import { createOAuthRepo } from "./features/oauth/repo.ts";
 import { createPodcastsFeature } from "./features/podcasts/feature.ts";
 import { createPodcast } from "./features/podcasts/workflow-action.ts";
 import { createSearchFeature } from "./features/search/feature.ts";
@@ -49,22 +37,17 @@ import { EMBED_JOB } from "./features/search/indexer.ts";
 import { createExtractor, type Extractor } from "./features/sources/extract/pool.ts";
 import { createSourcesFeature } from "./features/sources/feature.ts";
 import type { ReadyHook } from "./features/sources/ingest.ts";
-import { createSourcesRepo } from "./features/sources/repo.ts";
-import { createChunksRepo } from "./features/search/chunks-repo.ts";
 import { INGEST_JOB } from "./features/sources/service.ts";
 import { createWebFeature } from "./web/feature.ts";
 import { createWebhooksFeature, DEDUPE_WINDOW_MS } from "./features/webhooks/feature.ts";
-import { createWebhooksRepo } from "./features/webhooks/repo.ts";
 import { createWebhookTokensService } from "./features/webhooks/service.ts";
 import { coreActions } from "./features/workflows/actions/catalog.ts";
 import type { ActionModule } from "./features/workflows/actions/types.ts";
 import { createWorkflowsFeature } from "./features/workflows/feature.ts";
-import { createWorkflowsRepo } from "./features/workflows/repo.ts";
-import { createRunsRepo } from "./features/workflows/runs-repo.ts";
 
 export interface CoreDeps {
   config: Config;
-  db: Db;
+  db: EngineDb;
   clock?: Clock;
   logger?: Logger;
   /** Tests may inject a host lookup for the SSRF guard. */
@@ -90,11 +73,16 @@ export function createServices(deps: CoreDeps) {
   const logger = deps.logger ?? createLogger(config.logLevel);
   const blobs = deps.blobs ?? createBlobStore(config);
 
+  // Every repository, built once (src/stores.ts), handed to the features that use it: each table still
+  // belongs to one feature; several read another's through its repository.
+  const repos = createRepositories(db, { pgvector: config.database.pgvector, logger });
+  const shared = createSharedState(db);
+
   // Shared infrastructure. Caches hear of other processes' commits: data_version on SQLite, NOTIFY on PostgreSQL.
   const changes = selectChangeWatch(db, {
     onError: (err) => logger.error("cache invalidation: LISTEN failed", { error: String(err) }),
   });
-  const queue = createQueue({ db, clock });
+  const queue = createQueue({ ...queueStore(db), clock });
   const runner = createRunner({
     queue,
     concurrency: config.jobs.concurrency,
@@ -122,7 +110,7 @@ export function createServices(deps: CoreDeps) {
     : safeFetch;
   const ai = createAI(config, aiFetch);
   // One bucket per user, shared by the API and MCP.
-  const limiter = createSharedRateLimiter(db, {
+  const limiter = shared.rateLimiters({
     name: "api",
     limit: config.rateLimit.perMinute,
     windowMs: 60_000,
@@ -143,32 +131,12 @@ export function createServices(deps: CoreDeps) {
   // Interactive work first: an import's slices and its pages' ingestion wait for links saved by hand.
   const interactiveQuiet = () => runner.quietFor(INTERACTIVE_JOBS, config.imports.yieldMaxMs);
 
-  // Every repository, built once here and handed to the features that use it (each table still
-  // belongs to one feature; several read another's through its repository).
-  const accountsRepo = createAccountsRepo(db);
-  const creditsRepo = createCreditsRepo(db);
-  const keysRepo = createKeysRepo(db);
-  const eventsRepo = createEventsRepo(db);
-  const chunksRepo = createChunksRepo(db);
-  const podcastsRepo = createPodcastsRepo(db);
-  const sourcesRepo = createSourcesRepo(db);
-  const notebooksRepo = createNotebooksRepo(db);
-  const notesRepo = createNotesRepo(db);
-  const feedsRepo = createFeedsRepo(db);
-  const mailRepo = createMailRepo(db);
-  const webhooksRepo = createWebhooksRepo(db);
-  const workflowsRepo = createWorkflowsRepo(db);
-  const runsRepo = createRunsRepo(db);
-  const importsRepo = createImportsRepo(db);
-  const oauthRepo = createOAuthRepo(db);
-  const healthRepo = createHealthRepo(db);
-
   // Features, each built after the ones it needs.
-  const credits = createCreditsFeature({ repo: creditsRepo, accounts: accountsRepo, db, clock, config });
-  const accounts = createAccountsFeature({ repo: accountsRepo, clock, config, db, changes, credits: credits.service });
-  const keys = createKeysFeature({ repo: keysRepo, db, changes, clock });
+  const credits = createCreditsFeature({ repo: repos.credits, accounts: repos.accounts, db, clock, config });
+  const accounts = createAccountsFeature({ repo: repos.accounts, clock, config, db, changes, credits: credits.service });
+  const keys = createKeysFeature({ repo: repos.keys, db, changes, clock });
   const events = createEventsFeature({
-    repo: eventsRepo,
+    repo: repos.events,
     db,
     clock,
     changes,
@@ -181,27 +149,28 @@ export function createServices(deps: CoreDeps) {
   const search = createSearchFeature({
     config,
     db,
-    chunks: chunksRepo,
+    chunks: repos.chunks,
+    vectorsRepo: repos.vectors,
     jobs: queue,
     logger,
     ai,
     credits: credits.service,
-    sources: sourcesRepo,
-    notebooks: notebooksRepo,
+    sources: repos.sources,
+    notebooks: repos.notebooks,
   });
   const podcasts = createPodcastsFeature({
     blobs,
     config,
     db,
-    repo: podcastsRepo,
+    repo: repos.podcasts,
     clock,
     logger,
     events: events.service,
     credits: credits.service,
     queue,
     ai,
-    sources: sourcesRepo,
-    notebooks: notebooksRepo,
+    sources: repos.sources,
+    notebooks: repos.notebooks,
   });
   // Search and podcasts listen to sources and notes, so they are built first and handed over here.
   const listening = [search, podcasts, { listeners: deps.listeners }];
@@ -209,8 +178,8 @@ export function createServices(deps: CoreDeps) {
   const onNoteSaved = listenersOf(listening, "noteSaved");
   const sources = createSourcesFeature({
     db,
-    repo: sourcesRepo,
-    notebooks: notebooksRepo,
+    repo: repos.sources,
+    notebooks: repos.notebooks,
     events: events.service,
     jobs: queue,
     clock,
@@ -225,39 +194,40 @@ export function createServices(deps: CoreDeps) {
   });
   const notebooks = createNotebooksFeature({
     db,
-    repo: notebooksRepo,
+    repo: repos.notebooks,
     events: events.service,
     clock,
-    sourcesRepo,
-    notesRepo,
+    sourcesRepo: repos.sources,
+    notesRepo: repos.notes,
     sources: sources.service,
   });
   const notes = createNotesFeature({
     db,
-    repo: notesRepo,
-    notebooks: notebooksRepo,
-    sources: sourcesRepo,
+    repo: repos.notes,
+    notebooks: repos.notebooks,
+    sources: repos.sources,
     events: events.service,
     clock,
     onSaved: onNoteSaved,
   });
   const feeds = createFeedsFeature({
     db,
-    repo: feedsRepo,
+    repo: repos.feeds,
     sources: sources.service,
     safeFetch,
     jobs: queue,
     scheduler,
     clock,
     logger,
-    existingNotebookIds: (userId, ids) => notebooksRepo.existingIds(userId, ids),
+    existingNotebookIds: (userId, ids) => repos.notebooks.existingIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
+    coordination: shared,
   });
-  const mail = createMailFeature({ config, repo: mailRepo, clock });
+  const mail = createMailFeature({ config, repo: repos.mail, clock });
   const webhookTokens = createWebhookTokensService({
     db,
-    repo: webhooksRepo,
-    workflows: { idsByToken: (tokenIds) => workflowsRepo.idsByToken(tokenIds) },
+    repo: repos.webhooks,
+    workflows: { idsByToken: (tokenIds) => repos.workflows.idsByToken(tokenIds) },
     changes,
     clock,
     baseUrl: config.baseUrl,
@@ -265,9 +235,9 @@ export function createServices(deps: CoreDeps) {
   const workflows = createWorkflowsFeature({
     config,
     db,
-    repo: workflowsRepo,
-    runsRepo,
-    outbox: eventsRepo,
+    repo: repos.workflows,
+    runsRepo: repos.runs,
+    outbox: repos.events,
     clock,
     logger,
     queue,
@@ -277,25 +247,26 @@ export function createServices(deps: CoreDeps) {
     safeFetch,
     tokens: { existingIds: (a, ids) => webhookTokens.existingIds(a, ids), create: (a) => webhookTokens.create(a) },
     actions: [...coreActions, watchFeed, sendEmail, createPodcast, ...(deps.actions ?? [])],
-    pruneDeliveries: (now) => webhooksRepo.pruneDeliveries(now - DEDUPE_WINDOW_MS),
+    pruneDeliveries: (now) => repos.webhooks.pruneDeliveries(now - DEDUPE_WINDOW_MS),
     actionDeps: { feeds: feeds.service, mail: mail.service, podcasts: podcasts.service },
   });
   const webhooks = createWebhooksFeature({
     db,
-    repo: webhooksRepo,
+    repo: repos.webhooks,
     clock,
     config,
     tokens: webhookTokens,
     trigger: workflows.webhookTrigger,
+    rateLimiters: shared.rateLimiters,
   });
   const imports = createImportsFeature({
     db,
-    repo: importsRepo,
-    sources: sourcesRepo,
+    repo: repos.imports,
+    sources: repos.sources,
     sourcesService: sources.service,
-    notebooksRepo,
+    notebooksRepo: repos.notebooks,
     notebooks: notebooks.service,
-    notesRepo,
+    notesRepo: repos.notes,
     notes: notes.service,
     events: events.service,
     jobs: queue,
@@ -318,8 +289,15 @@ export function createServices(deps: CoreDeps) {
       feeds: feeds.service,
     },
   });
-  const oauth = createOAuthFeature({ repo: oauthRepo, db, clock, config });
-  const health = createHealthFeature({ repo: healthRepo });
+  const oauth = createOAuthFeature({
+    repo: repos.oauth,
+    db,
+    clock,
+    config,
+    pending: shared.pendingAuthorizations(),
+    rateLimiters: shared.rateLimiters,
+  });
+  const health = createHealthFeature({ repo: repos.health });
   const pages = {
     config,
     db,
@@ -342,7 +320,7 @@ export function createServices(deps: CoreDeps) {
     mail: mail.service,
     live: events.live,
   };
-  const web = createWebFeature(pages);
+  const web = createWebFeature({ ...pages, rateLimiters: shared.rateLimiters, formGuards: shared.formGuards });
   const mcp = createMcpFeature({ ...pages, limiter });
 
   // Mount order: top-level routes health, web, OAuth, MCP, webhook intake; API routes in this order.

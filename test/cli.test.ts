@@ -154,7 +154,7 @@ describe("user:create without the password on the command line", () => {
       return (await sqlRow<{ h: string }>(db, "SELECT password_hash AS h FROM users WHERE email = ?", email))!.h;
     } finally {
       db.close();
-      await db.pg?.close();
+      await db.end();
     }
   }
 

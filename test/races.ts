@@ -1,5 +1,5 @@
 // Race tests: start one call, let the other begin after n microtask turns, for each n in a range,
-import type { Db } from "../src/db/port.ts";
+import type { EngineDb, SqliteDb } from "../src/db/port.ts";
 import { sqliteSharedOrm } from "../src/db/sqlite-tx.ts";
 // so every interleaving of the two calls' awaits is tried (a fixed sleep would try one at random).
 export async function ticks(n: number): Promise<void> {
@@ -25,36 +25,21 @@ export async function interleave(
  * between. SQLite answers every read in the same few turns, which hides races a remote database
  * (where one answer is slower than the next) would show. `slowNext(turns)` delays the next read only.
  */
-export function remoteReads(db: Db): Db & { slowNext(turns: number): void } {
+export function remoteReads(db: EngineDb): EngineDb & { slowNext(turns: number): void } {
   let next = 0;
-  const query: Db["query"] = async (fn) => {
+  const slowNext = (turns: number) => {
+    next = turns;
+  };
+  // PostgreSQL's answers already arrive over the network, each in its own time.
+  if (db.engine === "postgres") return { ...db, slowNext };
+  const query: SqliteDb["query"] = async (fn) => {
     const turns = next;
     next = 0;
     const rows = await db.query(fn);
     await ticks(turns);
     return rows;
   };
-  // SQL written once for both engines reads through the slowed query too (on SQLite, where this matters).
-  const shared = db.engine === "sqlite" ? sqliteSharedOrm(query, (fn) => db.exec(fn)) : db.shared;
-  return {
-    engine: db.engine,
-    pg: db.pg,
-    get sqlite() {
-      return db.sqlite;
-    },
-    get orm() {
-      return db.orm;
-    },
-    shared,
-    dialect: db.dialect,
-    close: () => db.close(),
-    end: () => db.end(),
-    tx: (fn) => db.tx(fn),
-    afterCommit: (fn) => db.afterCommit(fn),
-    exec: (fn) => db.exec(fn),
-    query,
-    slowNext(turns: number) {
-      next = turns;
-    },
-  };
+  // SQL written once for both engines reads through the slowed query too.
+  const shared = sqliteSharedOrm(query, (fn) => db.exec(fn));
+  return { ...db, query, shared, slowNext };
 }

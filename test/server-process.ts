@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { databaseUrl } from "../src/config.ts";
-import type { Db } from "../src/db/port.ts";
+import type { EngineDb } from "../src/db/port.ts";
 import { openSharedDatabase } from "../src/jobs/testing.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
@@ -37,7 +37,7 @@ export function childEnv(vars: Record<string, string>): Record<string, string> {
 }
 
 /** The database a child started by childEnv with this DATA_DIR uses, for a test to seed or inspect rows. */
-export function openChildDatabase(dataDir: string): Db {
+export function openChildDatabase(dataDir: string): EngineDb {
   return openSharedDatabase(databaseUrl() ? `pg:${schemaForDataDir(dataDir)}` : join(dataDir, "commonplace.db"), {
     poolSize: 2,
   });

@@ -41,7 +41,7 @@ async function seedUser(): Promise<string> {
   });
   const { key } = await userWithKey({ db, services } as unknown as TestContext, "crash@example.com");
   db.close();
-  await db.pg?.close();
+  await db.end();
   return key;
 }
 
@@ -167,7 +167,7 @@ test("kill -9 while webhooks arrive: every accepted delivery runs to success, fi
     ...accepted,
   );
   db.close();
-  await db.pg?.close();
+  await db.end();
   expect(steps).toHaveLength(accepted.length * 2);
   const finishedAt = new Map(steps.map((s) => [`${s.run_id}:${s.action_id}`, Date.parse(s.finished_at)]));
   const late = rx.seen.filter((r) => finishedAt.has(r.key) && r.at > finishedAt.get(r.key)!);

@@ -10,10 +10,11 @@ import type { Config } from "../config.ts";
 import { databaseUrl } from "../config.ts";
 import { pgAsDb } from "./pg/as-db.ts";
 import { openPostgres } from "./pg/client.ts";
-import type { Db } from "./port.ts";
+import type { PgDb } from "./pg/port.ts";
+import type { EngineDb, SqliteDb } from "./port.ts";
 import { createSqlitePort } from "./sqlite-tx.ts";
 
-export type { Conn, Db, Orm, Transactor } from "./port.ts";
+export type { Conn, Db, EngineDb, Orm, PostgresDb, SqliteDb, Transactor } from "./port.ts";
 
 let unpackedVec: string | undefined;
 
@@ -37,7 +38,7 @@ function vecPath(): string {
   return unpackedVec;
 }
 
-export function openDatabase(path: string, opts: { migrate?: boolean; readers?: boolean } = {}): Db {
+export function openDatabase(path: string, opts: { migrate?: boolean; readers?: boolean } = {}): SqliteDb {
   const memory = path === ":memory:";
   if (!memory) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -71,8 +72,20 @@ function connect(path: string, mode: { create: true } | { readonly: true }): Dat
   return sqlite;
 }
 
+/** The SQLite database behind db, for scripts and tests that read its files' rows directly; throws on PostgreSQL. */
+export function asSqlite(db: EngineDb): SqliteDb {
+  if (db.engine !== "sqlite") throw new Error("this needs the SQLite database (DATABASE_URL is set)");
+  return db;
+}
+
+/** The PostgreSQL port behind db, for tests of PostgreSQL's own SQL; throws on SQLite. */
+export function asPostgres(db: EngineDb): PgDb {
+  if (db.engine !== "postgres") throw new Error("this needs PostgreSQL (set DATABASE_URL)");
+  return db.pg;
+}
+
 /** The database the configuration names: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
-export function openConfiguredDatabase(config: Config): Db {
+export function openConfiguredDatabase(config: Config): EngineDb {
   const { url, schema, poolSize } = config.database;
   if (url) return pgAsDb(openPostgres(url, { schema, max: poolSize }));
   return openDatabase(join(config.dataDir, "commonplace.db"));
@@ -82,7 +95,7 @@ export function openConfiguredDatabase(config: Config): Db {
  * A fresh database with the real migrations, for tests: in memory on SQLite, or — when the test run
  * has DATABASE_URL set to PostgreSQL — a new schema of its own on that server (migrated on first use).
  */
-export function openTestDatabase(): Db {
+export function openTestDatabase(): EngineDb {
   const url = databaseUrl();
   if (!url) return openDatabase(":memory:");
   return pgAsDb(openPostgres(url, { schema: testSchemaName(), max: 4, idleTimeout: 2 }));

@@ -16,13 +16,13 @@ import { CopyRefused, copyToPostgres } from "./copy.ts";
 import { dependencyOrder, planCopy } from "./copy-plan.ts";
 import { openPostgres } from "./pg/client.ts";
 import type { PgDb } from "./pg/port.ts";
-import type { Db } from "./port.ts";
+import type { SqliteDb } from "./port.ts";
 
 const url = databaseUrl();
 const dir = mkdtempSync(join(tmpdir(), "commonplace-copy-"));
 const path = join(dir, "commonplace.db");
 const targets: PgDb[] = [];
-let source: Db;
+let source: SqliteDb;
 
 function target(schema = testSchemaName()): PgDb {
   const pg = openPostgres(url!, { schema, max: 3, idleTimeout: 2 });

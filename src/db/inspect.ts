@@ -1,7 +1,7 @@
 // Raw SQL on either engine, for tests and maintenance scripts that inspect or nudge rows directly:
 // `?` placeholders (rewritten to $1, $2… on PostgreSQL), rows as plain objects. Not for features:
 // repositories own their SQL.
-import type { Db } from "./port.ts";
+import type { EngineDb } from "./port.ts";
 
 /** Rewrites `?` placeholders outside quotes to PostgreSQL's numbered form. */
 export function numberPlaceholders(text: string): string {
@@ -24,8 +24,12 @@ export function numberPlaceholders(text: string): string {
 type Param = string | number | boolean | null | bigint | Uint8Array;
 
 /** Runs a statement and returns its rows (none for a write without RETURNING). */
-export async function sqlRows<T = Record<string, unknown>>(db: Db, text: string, ...params: Param[]): Promise<T[]> {
-  if (db.pg) {
+export async function sqlRows<T = Record<string, unknown>>(
+  db: EngineDb,
+  text: string,
+  ...params: Param[]
+): Promise<T[]> {
+  if (db.engine === "postgres") {
     const pg = db.pg;
     await pg.ready;
     return (await pg.sql.unsafe(numberPlaceholders(text), params as never[])) as unknown as T[];
@@ -35,7 +39,7 @@ export async function sqlRows<T = Record<string, unknown>>(db: Db, text: string,
 
 /** The first row of sqlRows, or undefined. */
 export async function sqlRow<T = Record<string, unknown>>(
-  db: Db,
+  db: EngineDb,
   text: string,
   ...params: Param[]
 ): Promise<T | undefined> {

@@ -2,17 +2,17 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type Db } from "./client.ts";
+import { openDatabase, type SqliteDb } from "./client.ts";
 
-const count = (db: Db) =>
+const count = (db: SqliteDb) =>
   db.query(({ sqlite }) => sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n);
-const insert = (db: Db, x: number) => db.exec(({ sqlite }) => sqlite.run("INSERT INTO t VALUES (?)", [x]));
+const insert = (db: SqliteDb, x: number) => db.exec(({ sqlite }) => sqlite.run("INSERT INTO t VALUES (?)", [x]));
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-function fileDb(): Db {
+function fileDb(): SqliteDb {
   const dir = mkdtempSync(join(tmpdir(), "cp-port-"));
   dirs.push(dir);
   const db = openDatabase(join(dir, "db.sqlite"));

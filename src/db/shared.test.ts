@@ -10,7 +10,7 @@ import { isWrite, numberParameters, toPostgres } from "./shared.ts";
 const db = openTestDatabase();
 afterAll(async () => {
   db.close();
-  await db.pg?.close();
+  await db.end();
 });
 const at = "2026-01-01T00:00:00.000Z";
 const user = (id: string) => ({

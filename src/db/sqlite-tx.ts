@@ -2,7 +2,7 @@
 // it from BEGIN IMMEDIATE to COMMIT, across awaits), the current transaction carried in
 // AsyncLocalStorage, savepoints when nested, and after-commit callbacks run once rows are visible.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Conn, Db } from "./port.ts";
+import type { Conn, Db, SqliteDb } from "./port.ts";
 import { createSharedOrm, type SharedOrm, sqliteParts } from "./shared.ts";
 
 interface TxContext {
@@ -56,7 +56,7 @@ export function runCallbacks(fns: (() => void)[], onError: (err: unknown) => voi
  * The shared builder over SQLite: each statement runs as a `query` or `exec` of its own, synchronously
  * on the connection they choose (prepared once: bun:sqlite caches what `query` compiles).
  */
-export function sqliteSharedOrm(query: Db["query"], exec: Db["exec"]): SharedOrm {
+export function sqliteSharedOrm(query: SqliteDb["query"], exec: SqliteDb["exec"]): SharedOrm {
   return createSharedOrm((sql, params, method, write) => {
     const run = (c: Conn) => {
       const statement = c.sqlite.query(sql);
@@ -71,7 +71,7 @@ export function createSqlitePort(
   writer: Conn,
   reader: Conn | null,
   opts: { onCallbackError?: (err: unknown) => void; close: () => void },
-): Db {
+): SqliteDb {
   const als = new AsyncLocalStorage<TxContext>();
   const mutex = createMutex();
   const onError = opts.onCallbackError ?? ((err) => console.error("afterCommit callback failed", err));
@@ -157,11 +157,11 @@ export function createSqlitePort(
 
   return {
     engine: "sqlite",
-    pg: null,
     sqlite: writer.sqlite,
     orm: writer.orm,
     shared,
     dialect: sqliteParts,
+    ready: Promise.resolve(),
     query,
     exec,
     tx,

@@ -3,14 +3,14 @@
 import { afterAll, expect, test } from "bun:test";
 import { openTestDatabase } from "../db/client.ts";
 import { checkRate } from "./rate-limiter.ts";
-import { createSharedRateLimiter } from "./rate-limits.ts";
+import { createSharedState } from "../stores.ts";
 
 const db = openTestDatabase();
 afterAll(() => db.close());
 
 test("checkRate counts a hit, gives RateLimit headers, and adds Retry-After only when it refuses", async () => {
   let t = 1_000_000;
-  const limiter = createSharedRateLimiter(db, { name: "t1", limit: 2, windowMs: 60_000, now: () => t });
+  const limiter = createSharedState(db).rateLimiters({ name: "t1", limit: 2, windowMs: 60_000, now: () => t });
   const first = await checkRate(limiter, "u1", "webhook");
   expect(first.allowed).toBe(true);
   expect(first.headers).toEqual({ "ratelimit-policy": '"webhook";q=2;w=60', ratelimit: '"webhook";r=1;t=60' });
@@ -26,7 +26,7 @@ test("checkRate counts a hit, gives RateLimit headers, and adds Retry-After only
 
 test("a window ends after windowMs and the next hit starts a fresh one; refused hits are not counted", async () => {
   let t = 5_000_000;
-  const limiter = createSharedRateLimiter(db, { name: "t2", limit: 1, windowMs: 10_000, now: () => t });
+  const limiter = createSharedState(db).rateLimiters({ name: "t2", limit: 1, windowMs: 10_000, now: () => t });
   expect((await limiter.hit("k")).allowed).toBe(true);
   expect((await limiter.hit("k")).allowed).toBe(false);
   t += 9_999;
@@ -35,12 +35,12 @@ test("a window ends after windowMs and the next hit starts a fresh one; refused 
   const fresh = await limiter.hit("k");
   expect(fresh).toEqual({ allowed: true, limit: 1, remaining: 0, resetSeconds: 10 });
   // Limiters with different names never share a bucket, even for the same key.
-  const other = createSharedRateLimiter(db, { name: "t3", limit: 1, windowMs: 10_000, now: () => t });
+  const other = createSharedState(db).rateLimiters({ name: "t3", limit: 1, windowMs: 10_000, now: () => t });
   expect((await other.hit("k")).allowed).toBe(true);
 });
 
 test("concurrent hits on one bucket allow exactly the limit", async () => {
-  const limiter = createSharedRateLimiter(db, { name: "t4", limit: 7, windowMs: 60_000 });
+  const limiter = createSharedState(db).rateLimiters({ name: "t4", limit: 7, windowMs: 60_000 });
   const results = await Promise.all(Array.from({ length: 20 }, () => limiter.hit("same")));
   expect(results.filter((r) => r.allowed)).toHaveLength(7);
 });

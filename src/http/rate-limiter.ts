@@ -15,6 +15,12 @@ export interface RateLimiter {
   hit(key: string, cost?: number): Promise<RateDecision>;
 }
 
+/**
+ * Builds a limiter whose counters every process shares (memory with one process, a table on PostgreSQL);
+ * `name` tells its buckets from other limiters' and is stable across processes.
+ */
+export type RateLimiters = (opts: RateLimiterOptions & { name: string }) => RateLimiter;
+
 export interface RateLimiterOptions {
   limit: number;
   windowMs: number;

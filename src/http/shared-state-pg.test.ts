@@ -2,25 +2,25 @@
 // server): one rate limit enforced exactly across both, one form claim, one idempotency claim.
 import { afterAll, describe, expect, test } from "bun:test";
 import { databaseUrl } from "../config.ts";
-import { testSchemaName, type Db } from "../db/client.ts";
+import { testSchemaName, type EngineDb } from "../db/client.ts";
 import { pgAsDb } from "../db/pg/as-db.ts";
 import { openPostgres } from "../db/pg/client.ts";
-import { createFormGuard } from "../web/form-guard.ts";
 import { createIdempotencyRepo } from "./idempotency-repo.ts";
-import { createSharedRateLimiter } from "./rate-limits.ts";
+import { createSharedState } from "../stores.ts";
+import { asPostgres } from "../db/client.ts";
 
 const url = databaseUrl();
-const opened: Db[] = [];
+const opened: EngineDb[] = [];
 afterAll(async () => {
-  await Promise.all(opened.map((d) => d.pg!.close()));
+  await Promise.all(opened.map((d) => d.end()));
 });
 
 /** Two pools on one fresh schema: what two processes of one deployment see. */
-async function twoProcesses(): Promise<[Db, Db]> {
+async function twoProcesses(): Promise<[EngineDb, EngineDb]> {
   const schema = testSchemaName();
   const [a, b] = [0, 1].map(() => pgAsDb(openPostgres(url!, { schema, max: 6, idleTimeout: 2 })));
   opened.push(a!, b!);
-  await Promise.all([a!.pg!.ready, b!.pg!.ready]);
+  await Promise.all([asPostgres(a!).ready, asPostgres(b!).ready]);
   return [a!, b!];
 }
 
@@ -29,7 +29,7 @@ describe.skipIf(!url)("shared state on PostgreSQL", () => {
     const [a, b] = await twoProcesses();
     let t = 1_000_000;
     const opts = { name: "api", limit: 30, windowMs: 60_000, now: () => t };
-    const [la, lb] = [createSharedRateLimiter(a, opts), createSharedRateLimiter(b, opts)];
+    const [la, lb] = [createSharedState(a).rateLimiters(opts), createSharedState(b).rateLimiters(opts)];
     const hits = await Promise.all(Array.from({ length: 80 }, (_, i) => (i % 2 ? la : lb).hit("usr_1")));
     expect(hits.filter((d) => d.allowed)).toHaveLength(30);
     // The remaining counts handed out are 29 … 0, each once: no two hits took the same slot.
@@ -48,14 +48,14 @@ describe.skipIf(!url)("shared state on PostgreSQL", () => {
 
   test("a form claimed on one process is refused on the other until released", async () => {
     const [a, b] = await twoProcesses();
-    const [ga, gb] = [createFormGuard(a, "key"), createFormGuard(b, "key")];
+    const [ga, gb] = [createSharedState(a).formGuards("key"), createSharedState(b).formGuards("key")];
     const now = 5_000_000;
     const claims = await Promise.all(
       [0, 1, 2, 3].map((i) => (i % 2 ? ga : gb).claim("usr_1", "form-1", now + 1000, now)),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
     // Another kind of form, or another user, is its own claim.
-    expect(await createFormGuard(b, "webhook-token").claim("usr_1", "form-1", now + 1000, now)).toBe(true);
+    expect(await createSharedState(b).formGuards("webhook-token").claim("usr_1", "form-1", now + 1000, now)).toBe(true);
     expect(await gb.claim("usr_2", "form-1", now + 1000, now)).toBe(true);
     await ga.release("usr_1", "form-1");
     expect(await gb.claim("usr_1", "form-1", now + 1000, now)).toBe(true);

@@ -2,13 +2,14 @@
 // separate processes) never run a job twice.
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Db } from "../db/client.ts";
+import type { EngineDb } from "../db/client.ts";
 import { createQueue } from "./queue.ts";
 import { createRunner } from "./runner.ts";
 import { anyJob, closeDatabase, deferred, openSharedDatabase, sharedTestDatabase } from "./testing.ts";
+import { queueStore } from "../stores.ts";
 
 const cleanups: (() => void)[] = [];
-const dbs: Db[] = [];
+const dbs: EngineDb[] = [];
 afterEach(async () => {
   await Promise.all(dbs.splice(0).map(closeDatabase));
   cleanups.splice(0).forEach((c) => c());
@@ -20,7 +21,7 @@ function tempDbPath(): string {
   return shared.location;
 }
 
-function open(path: string): Db {
+function open(path: string): EngineDb {
   const db = openSharedDatabase(path);
   dbs.push(db);
   return db;
@@ -32,8 +33,8 @@ describe("two runners, one database file", () => {
     const [a, b] = [open(path), open(path)];
     // Two connections to one SQLite file only work together in WAL mode (no PostgreSQL meaning).
     if (a.engine === "sqlite") expect(a.sqlite.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
-    const queueA = createQueue({ db: a });
-    const queueB = createQueue({ db: b });
+    const queueA = createQueue(queueStore(a));
+    const queueB = createQueue(queueStore(b));
     await a.tx(async () => {
       for (let i = 0; i < 500; i++) await queueA.enqueue(anyJob("contend"), { i });
     });
@@ -69,7 +70,7 @@ describe("two runners, one database file", () => {
   test("two processes draining the same file: 2000 jobs, each handled exactly once", async () => {
     const path = tempDbPath();
     const db = open(path);
-    const queue = createQueue({ db });
+    const queue = createQueue(queueStore(db));
     await db.tx(async () => {
       for (let i = 0; i < 2_000; i++) await queue.enqueue(anyJob("contend"), { i });
     });

@@ -4,11 +4,12 @@ import { openTestDatabase } from "../db/client.ts";
 import { createQueue } from "./queue.ts";
 import { createRunner } from "./runner.ts";
 import { anyJob, deferred, fakeClock } from "./testing.ts";
+import { queueStore } from "../stores.ts";
 
 test("bulk jobs are capped and never take the slot an interactive job is due for", async () => {
   const db = openTestDatabase();
   const clock = fakeClock();
-  const queue = createQueue({ db, clock });
+  const queue = createQueue({ ...queueStore(db), clock });
   const runner = createRunner({ queue, clock, concurrency: 3 });
   const gate = deferred();
   let bulkRunning = 0;
@@ -48,7 +49,7 @@ test("bulk jobs are capped and never take the slot an interactive job is due for
 test("quietFor waits while a job of the given types runs, and no longer than its limit", async () => {
   const db = openTestDatabase();
   const clock = fakeClock();
-  const queue = createQueue({ db, clock });
+  const queue = createQueue({ ...queueStore(db), clock });
   const runner = createRunner({ queue, clock, concurrency: 2 });
   const started = deferred();
   const gate = deferred();

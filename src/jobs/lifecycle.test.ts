@@ -4,11 +4,12 @@ import { openTestDatabase } from "../db/client.ts";
 import { createQueue } from "./queue.ts";
 import { createRunner } from "./runner.ts";
 import { anyJob, deferred, fakeClock, waitFor } from "./testing.ts";
+import { queueStore } from "../stores.ts";
 
 function setup(opts: { concurrency?: number; leaseMs?: number } = {}) {
   const db = openTestDatabase();
   const clock = fakeClock();
-  const queue = createQueue({ db, clock });
+  const queue = createQueue({ ...queueStore(db), clock });
   const runner = createRunner({
     queue,
     clock,
@@ -154,7 +155,7 @@ describe("leases", () => {
     clock.advance(80);
     await waitFor(async () => (await queue.get(id))!.leaseUntil! > firstLease, "a heartbeat");
     clock.advance(80); // past the first lease, within the extended one
-    const other = createQueue({ db, clock });
+    const other = createQueue({ ...queueStore(db), clock });
     expect(await other.claim("other-worker", 10, 90)).toEqual([]);
     finish.resolve();
     await runner.stop();
@@ -197,7 +198,7 @@ describe("leases", () => {
     await entered.promise;
     expect(await queue.get(id)).toMatchObject({ status: "running", lockedBy: dead.workerId });
 
-    const queue2 = createQueue({ db, clock });
+    const queue2 = createQueue({ ...queueStore(db), clock });
     const survivor = createRunner({ queue: queue2, clock, leaseMs: 60_000 });
     const ran: number[] = [];
     survivor.register("ingest", {
@@ -237,7 +238,7 @@ describe("pruning", () => {
   test("the loop prunes finished jobs past their retention", async () => {
     const db = openTestDatabase();
     const clock = fakeClock();
-    const queue = createQueue({ db, clock });
+    const queue = createQueue({ ...queueStore(db), clock });
     const old = (await queue.enqueue(anyJob("t"), {})).id;
     await queue.claim("w", 1, 1_000);
     await queue.complete(old);

@@ -2,7 +2,7 @@
 // twice, a dead pool's jobs come back after their lease, NOTIFY wakes idle runners, slots enqueue once.
 import { afterAll, describe, expect, test } from "bun:test";
 import { databaseUrl } from "../config.ts";
-import type { Db } from "../db/client.ts";
+import type { EngineDb } from "../db/client.ts";
 import { createQueue, type Queue } from "./queue.ts";
 import { createRunner } from "./runner.ts";
 import { createScheduler, SlotPayload } from "./scheduler.ts";
@@ -16,18 +16,20 @@ import {
   sharedTestDatabase,
   waitFor,
 } from "./testing.ts";
+import { queueStore } from "../stores.ts";
+import { asPostgres } from "../db/client.ts";
 
 const url = databaseUrl();
-const opened: Db[] = [];
+const opened: EngineDb[] = [];
 afterAll(async () => {
   await Promise.all(opened.splice(0).map((d) => closeDatabase(d).catch(() => {})));
 });
 
 /** n pools on one fresh schema, migrated before they are handed out. */
-async function pools(n: number, size = 4): Promise<Db[]> {
+async function pools(n: number, size = 4): Promise<EngineDb[]> {
   const { location } = sharedTestDatabase();
   const first = openSharedDatabase(location, { poolSize: size });
-  await first.pg!.ready;
+  await first.ready;
   const dbs = [first, ...Array.from({ length: n - 1 }, () => openSharedDatabase(location, { poolSize: size }))];
   opened.push(...dbs);
   return dbs;
@@ -36,7 +38,7 @@ async function pools(n: number, size = 4): Promise<Db[]> {
 describe.skipIf(!url)("jobs on PostgreSQL, several pools on one schema", () => {
   test("four runner pools drain 2,000 jobs and no job runs twice", async () => {
     const dbs = await pools(4);
-    const queues = dbs.map((db) => createQueue({ db }));
+    const queues = dbs.map((db) => createQueue(queueStore(db)));
     await dbs[0]!.tx(async () => {
       for (let i = 0; i < 2_000; i++) await queues[0]!.enqueue(anyJob("contend"), { i });
     });
@@ -67,8 +69,8 @@ describe.skipIf(!url)("jobs on PostgreSQL, several pools on one schema", () => {
   test("a runner whose pool is closed mid-run loses its jobs to another after the lease, and each re-runs once", async () => {
     const [dying, survivor] = await pools(2);
     const leaseMs = 600;
-    const qDying = createQueue({ db: dying! });
-    const qSurvivor = createQueue({ db: survivor! });
+    const qDying = createQueue(queueStore(dying!));
+    const qSurvivor = createQueue(queueStore(survivor!));
     for (let i = 0; i < 5; i++) await qDying.enqueue(anyJob("work"), { i });
     const started = new Set<string>();
     const allStarted = deferred();
@@ -83,7 +85,7 @@ describe.skipIf(!url)("jobs on PostgreSQL, several pools on one schema", () => {
     });
     r1.start();
     await allStarted.promise;
-    await dying!.pg!.close();
+    await asPostgres(dying!).close();
     // The last lease the dying runner's heartbeat wrote before its pool went away.
     const leases = new Map<string, number>();
     for (const id of started) leases.set(id, (await qSurvivor.get(id))!.leaseUntil!);
@@ -110,8 +112,8 @@ describe.skipIf(!url)("jobs on PostgreSQL, several pools on one schema", () => {
 
   test("a NOTIFY from another pool wakes an idle runner long before its poll interval", async () => {
     const [producer, consumer] = await pools(2);
-    const qProducer = createQueue({ db: producer! });
-    const qConsumer = createQueue({ db: consumer! });
+    const qProducer = createQueue(queueStore(producer!));
+    const qConsumer = createQueue(queueStore(consumer!));
     // A poll interval far longer than this test may run: only the notification can wake the runner.
     const pollMs = 10 * 60_000;
     let claims = 0;
@@ -148,7 +150,7 @@ describe.skipIf(!url)("jobs on PostgreSQL, several pools on one schema", () => {
   test("three schedulers over one schema enqueue each slot's job once", async () => {
     const dbs = await pools(3, 2);
     const clock = fakeClock(Date.UTC(2030, 0, 1, 12, 0, 0));
-    const schedulers = dbs.map((db) => createScheduler({ clock, jobs: createQueue({ db, clock }) }));
+    const schedulers = dbs.map((db) => createScheduler({ clock, jobs: createQueue({ ...queueStore(db), clock }) }));
     for (const s of schedulers) s.scheduleJob("tick", "* * * * *", defineJob("tick.run", SlotPayload));
     try {
       for (let minute = 0; minute < 3; minute++) {
@@ -156,7 +158,7 @@ describe.skipIf(!url)("jobs on PostgreSQL, several pools on one schema", () => {
         await Promise.all(schedulers.flatMap((s) => [s.runNow("tick"), s.runNow("tick")]));
         clock.advance(60_000);
       }
-      const queue = createQueue({ db: dbs[0]!, clock });
+      const queue = createQueue({ ...queueStore(dbs[0]!), clock });
       const jobs = await queue.claim("inspect", 100, 60_000, ["tick.run"]);
       expect(jobs.map((j) => (j.payload as SlotPayload).slot).sort()).toEqual([
         Date.UTC(2030, 0, 1, 12, 0),

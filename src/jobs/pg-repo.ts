@@ -2,6 +2,7 @@
 // (FOR UPDATE SKIP LOCKED); the hot writes are single autocommit statements; insert joins the caller's tx.
 import { type PgDb, type PgSql, pgArray } from "../db/pg/port.ts";
 import { toJob, type JobsRepo } from "./repo.ts";
+import type { JobWakeups } from "./queue.ts";
 import type { JobLock, JobStatus } from "./types.ts";
 
 type Lock = JobLock | undefined;
@@ -122,5 +123,23 @@ export function createJobsPgRepo(db: PgDb): JobsRepo {
                        LIMIT ${limit} FOR UPDATE SKIP LOCKED)`,
       );
     },
+  };
+}
+
+/**
+ * The NOTIFY channel of one schema's queue: notifications are per database, and tests (or tenants) may
+ * share one database with a schema each. Channel names are identifiers of at most 63 bytes.
+ */
+export function jobsChannel(schema: string): string {
+  const name = `jobs:${schema}`;
+  return name.length <= 63 ? name : `jobs:${Bun.hash(schema).toString(36)}`;
+}
+
+/** Wakes queues in other processes: NOTIFY on the schema's channel (delivered at commit), and LISTEN. */
+export function createPgJobWakeups(db: PgDb): JobWakeups {
+  const channel = jobsChannel(db.schema);
+  return {
+    announce: (payload) => db.notify(channel, payload),
+    listen: (fn, onListen) => db.listen(channel, fn, onListen),
   };
 }

@@ -5,11 +5,12 @@ import { sqlRows } from "../db/inspect.ts";
 import type { JobEnqueuer } from "./port.ts";
 import { createQueue } from "./queue.ts";
 import { anyJob, fakeClock } from "./testing.ts";
+import { queueStore } from "../stores.ts";
 
 function setup() {
   const db = openTestDatabase();
   const clock = fakeClock();
-  const queue = createQueue({ db, clock });
+  const queue = createQueue({ ...queueStore(db), clock });
   return { db, clock, queue };
 }
 
@@ -19,7 +20,7 @@ describe("enqueue", () => {
     await sqlRows(db, "CREATE TABLE things (id TEXT PRIMARY KEY)");
     // The caller's own write, on the transaction's connection (sqlRows would run beside it).
     const insertThing = (id: string) =>
-      db.pg
+      db.engine === "postgres"
         ? db.pg.exec((c) => c.sql`INSERT INTO things (id) VALUES (${id})`)
         : db.exec(({ sqlite }) => sqlite.query("INSERT INTO things (id) VALUES (?)").run(id));
     const save = (id: string, fail: boolean) =>

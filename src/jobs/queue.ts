@@ -1,47 +1,48 @@
-// The durable job queue (SQLite or PostgreSQL): enqueue joins the caller's transaction (outbox), claims
-// use leases, and runners are woken after commit — in this process directly, in others by NOTIFY.
+// The durable job queue (over either engine's JobsRepo): enqueue joins the caller's transaction (outbox),
+// claims use leases, and runners are woken after commit — in this process directly, in others by JobWakeups.
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { Db } from "../db/port.ts";
 import { newId } from "../ids.ts";
 import { systemClock, type Clock } from "../time.ts";
-import { createJobsRepo } from "./repo.ts";
+import type { JobsRepo } from "./repo.ts";
 import type { EnqueueOptions, Job, JobDef, JobLock, JobStatus } from "./types.ts";
 
+/**
+ * How queues in other processes hear of new jobs (PostgreSQL: NOTIFY inside the enqueueing transaction,
+ * delivered at its commit, and LISTEN). Absent when one process owns the database (SQLite).
+ */
+export interface JobWakeups {
+  announce(payload: string): Promise<void>;
+  /** Calls fn for each announcement; onListen once subscribed and again after a dropped connection. */
+  listen(fn: (payload: string) => void, onListen: () => void): Promise<void>;
+}
+
 export interface QueueDeps {
-  /** The queue's repository runs on it, and wake-ups wait for the caller's commit. */
+  /** Wake-ups in this process wait for the caller's commit. */
   db: Db;
+  repo: JobsRepo;
+  wakeups?: JobWakeups;
   clock?: Clock;
 }
 
 export type JobCounts = Record<JobStatus, number>;
 
-/**
- * The NOTIFY channel of one schema's queue: notifications are per database, and tests (or tenants) may
- * share one database with a schema each. Channel names are identifiers of at most 63 bytes.
- */
-export function jobsChannel(schema: string): string {
-  const name = `jobs:${schema}`;
-  return name.length <= 63 ? name : `jobs:${Bun.hash(schema).toString(36)}`;
-}
-
 const MAX_ERROR_CHARS = 4000;
 const PRUNE_BATCH = 500;
 
 export function createQueue(deps: QueueDeps) {
-  const repo = createJobsRepo(deps.db);
+  const { repo, wakeups } = deps;
   const clock = deps.clock ?? systemClock;
   const listeners = new Set<(type: string | null) => void>();
-  const pg = deps.db.pg;
   // Tells this queue's own NOTIFYs apart: local listeners were already called after the commit.
   const sender = crypto.randomUUID().slice(0, 8);
   let listening: Promise<void> | null = null;
 
-  /** On PostgreSQL, subscribes once to the queue's channel so enqueues in other processes wake us too. */
+  /** Subscribes once to other processes' announcements (when there are any), so their enqueues wake us too. */
   function listenForOthers(): Promise<void> {
-    if (!pg) return Promise.resolve();
-    listening ??= pg
+    if (!wakeups) return Promise.resolve();
+    listening ??= wakeups
       .listen(
-        jobsChannel(pg.schema),
         (payload) => {
           const space = payload.indexOf(" ");
           if (payload.slice(0, space) === sender) return;
@@ -84,8 +85,8 @@ export function createQueue(deps: QueueDeps) {
     if (id === null) return { id: (await repo.idByKey(type, key!))!, created: false };
     // Listeners run once the caller's transaction has committed (never if it rolls back).
     if (listeners.size > 0) deps.db.afterCommit(() => listeners.forEach((l) => l(type)));
-    // Other processes' runners: PostgreSQL delivers a NOTIFY sent inside a transaction at its commit.
-    if (pg) await pg.notify(jobsChannel(pg.schema), `${sender} ${type}`);
+    // Other processes' runners: the announcement is delivered when the caller's transaction commits.
+    if (wakeups) await wakeups.announce(`${sender} ${type}`);
     return { id, created: true };
   }
 

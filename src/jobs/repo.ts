@@ -1,6 +1,5 @@
 // SQL for the jobs table: prepared statements run through the Db port, synchronous so enqueue joins a caller's transaction.
-import type { Db } from "../db/port.ts";
-import { createJobsPgRepo } from "./pg-repo.ts";
+import type { SqliteDb } from "../db/port.ts";
 import type { Job, JobLock, JobStatus } from "./types.ts";
 
 interface JobRow {
@@ -96,13 +95,8 @@ const PRUNE = `DELETE FROM jobs WHERE id IN (
        SELECT id FROM jobs WHERE status = $status AND finished_at < $before LIMIT $limit
      )`;
 
-/** The jobs repository of the engine behind db (the PostgreSQL twin is pg-repo.ts). */
-export function createJobsRepo(db: Db): JobsRepo {
-  return db.pg ? createJobsPgRepo(db.pg) : createJobsSqliteRepo(db);
-}
-
 // Hot paths (claim, complete, lease) use c.sqlite.query: bun compiles each statement once per connection.
-function createJobsSqliteRepo(db: Db) {
+export function createJobsSqliteRepo(db: SqliteDb): JobsRepo {
   const write = async (sql: string, params: P): Promise<number> =>
     db.exec((c) => c.sqlite.query<null, [P]>(sql).run(params).changes);
 
@@ -180,4 +174,30 @@ function createJobsSqliteRepo(db: Db) {
     },
   };
 }
-export type JobsRepo = ReturnType<typeof createJobsSqliteRepo>;
+/** What the feature needs of its jobs table(s); SQLite below, PostgreSQL in pg-repo.ts (src/stores.ts chooses). */
+export interface JobsRepo {
+  /** Returns the new id, or null when (type, key) already exists. */
+  insert(j: NewJobRow): Promise<string | null>;
+  idByKey(type: string, key: string): Promise<string | null>;
+  get(id: string): Promise<Job | null>;
+  claim(p: {
+      workerId: string;
+      limit: number;
+      leaseUntil: number;
+      now: number;
+      types: string[] | null;
+  }): Promise<Job[]>;
+  complete(id: string, lock: Lock, now: number): Promise<boolean>;
+  retry(id: string, lock: Lock, error: string, runAt: number, now: number): Promise<boolean>;
+  fail(id: string, lock: Lock, error: string, now: number): Promise<boolean>;
+  release(id: string, lock: Lock, now: number): Promise<boolean>;
+  extendLease(id: string, lock: Lock, until: number, now: number): Promise<boolean>;
+  /** Whether this attempt still holds the job (inside a transaction: the writer lock keeps it so until commit). */
+  holdsLease(id: string, attempt: number): Promise<boolean>;
+  counts(type: string | null): Promise<{
+      status: JobStatus;
+      n: number;
+  }[]>;
+  /** Deletes up to `limit` finished jobs of one status; returns how many went. */
+  prune(status: "succeeded" | "failed", before: number, limit: number): Promise<number>;
+}

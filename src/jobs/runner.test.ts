@@ -7,11 +7,12 @@ import { PermanentError, RetryLaterError, defaultBackoff } from "./retry.ts";
 import { createRunner } from "./runner.ts";
 import { anyJob, fakeClock } from "./testing.ts";
 import { defineJob, handleJob, type JobContext } from "./types.ts";
+import { queueStore } from "../stores.ts";
 
 function setup() {
   const db = openTestDatabase();
   const clock = fakeClock();
-  const queue = createQueue({ db, clock });
+  const queue = createQueue({ ...queueStore(db), clock });
   const runner = createRunner({ queue, clock, concurrency: 3, leaseMs: 60_000 });
   return { db, clock, queue, runner };
 }

@@ -8,7 +8,7 @@ import { databaseUrl } from "../config.ts";
 import { openDatabase, testSchemaName } from "../db/client.ts";
 import { pgAsDb } from "../db/pg/as-db.ts";
 import { openPostgres } from "../db/pg/client.ts";
-import type { Db } from "../db/port.ts";
+import type { EngineDb } from "../db/port.ts";
 import type { Clock } from "../time.ts";
 import { defineJob, type JobDef } from "./types.ts";
 
@@ -67,7 +67,7 @@ export function sharedTestDatabase(): { location: string; cleanup(): void } {
 }
 
 /** Opens a location from sharedTestDatabase (each call is a connection, or a pool, of its own). */
-export function openSharedDatabase(location: string, opts: { poolSize?: number } = {}): Db {
+export function openSharedDatabase(location: string, opts: { poolSize?: number } = {}): EngineDb {
   if (!location.startsWith("pg:")) return openDatabase(location);
   const url = databaseUrl();
   if (!url) throw new Error(`${location} names a PostgreSQL schema but DATABASE_URL is not set`);
@@ -75,9 +75,8 @@ export function openSharedDatabase(location: string, opts: { poolSize?: number }
 }
 
 /** Closes a database and, on PostgreSQL, waits until its pool has ended. */
-export async function closeDatabase(db: Db): Promise<void> {
-  if (db.pg) await db.pg.close();
-  else db.close();
+export async function closeDatabase(db: EngineDb): Promise<void> {
+  await db.end();
 }
 
 /** A job handle with any payload, for tests of the queue and runner themselves (features define typed ones). */

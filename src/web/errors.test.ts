@@ -52,8 +52,7 @@ describe("error pages", () => {
   test("a failure inside a page renders the layout with a 500 and no internals", async () => {
     const { ctx, b } = await setup();
     // Every query now throws, starting with the session lookup.
-    if (ctx.db.pg) await ctx.db.pg.close();
-    else ctx.db.sqlite.close();
+    await ctx.db.end();
     const r = await b.get("/library");
     expect(r.status).toBe(500);
     isPage(r);

@@ -1,8 +1,6 @@
 // Replay guards for forms that create something (an API key, a webhook token): a form id is claimed once,
 // so a resubmitted (reloaded, double-clicked) form does not create a second one. In memory on SQLite (one
 // process); in the database on PostgreSQL, where the resubmission may reach another process.
-import type { Db } from "../db/port.ts";
-import { createFormGuardPgRepo } from "./form-guard-pg-repo.ts";
 
 export interface FormGuard {
   /** Claims the user's form id until `expiresAt`; false when it is already claimed (and not expired). */
@@ -28,7 +26,5 @@ export function createMemoryFormGuard(): FormGuard {
   };
 }
 
-/** `kind` names the form (claims of different forms never collide). */
-export function createFormGuard(db: Db, kind: string): FormGuard {
-  return db.pg ? createFormGuardPgRepo(db.pg, kind) : createMemoryFormGuard();
-}
+/** Builds the guard of one kind of form (`kind` keeps claims of different forms apart). */
+export type FormGuards = (kind: string) => FormGuard;

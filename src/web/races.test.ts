@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { createTestContext, userWithKey } from "../../test/helpers.ts";
 import { interleave } from "../../test/races.ts";
 import { createWebService } from "./service.ts";
+import { createSharedState } from "../stores.ts";
 
 describe("web: one key per form", () => {
   test("two concurrent submissions of one form", async () => {
@@ -15,6 +16,7 @@ describe("web: one key per form", () => {
       config: s.config,
       clock: s.clock,
       db: s.db,
+      ...createSharedState(s.db),
     });
     const user = await userWithKey(ctx);
     const actor = { userId: user.userId, auth: { type: "session" as const, session_id: "s" } };

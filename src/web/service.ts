@@ -5,8 +5,7 @@ import type { SessionRow, UserRow, ApiKeyRow } from "../db/schema/index.ts";
 import { AppError, type FieldError } from "../errors.ts";
 import { isId } from "../ids.ts";
 import type { Db } from "../db/port.ts";
-import type { RateLimiter } from "../http/rate-limiter.ts";
-import { createSharedRateLimiter } from "../http/rate-limits.ts";
+import type { RateLimiter, RateLimiters } from "../http/rate-limiter.ts";
 import type { Clock } from "../time.ts";
 import type { Actor } from "../actor.ts";
 import type { AccountsService } from "../features/accounts/service.ts";
@@ -14,7 +13,7 @@ import type { KeysService } from "../features/keys/service.ts";
 import type { OAuthService } from "../features/oauth/service.ts";
 import type { KeyPublic } from "../features/keys/schema.ts";
 import { encodeCursor, type Page } from "../paging.ts";
-import { createFormGuard } from "./form-guard.ts";
+import type { FormGuards } from "./form-guard.ts";
 import { canonicalEmail } from "../features/accounts/email.ts";
 
 const KEYS_PAGE = 50;
@@ -53,23 +52,26 @@ export function createWebService(deps: {
   config: Config;
   clock: Clock;
   db: Db;
+  /** Sign-in limits and form guards every process shares (memory with one process, tables on PostgreSQL). */
+  rateLimiters: RateLimiters;
+  formGuards: FormGuards;
 }) {
   const { accounts, keys, oauth, config, clock, db } = deps;
   const now = () => clock.now();
-  const perEmail = createSharedRateLimiter(db, {
+  const perEmail = deps.rateLimiters({
     name: "login-email",
     limit: config.rateLimit.loginPerMinute,
     windowMs: 60_000,
     now,
   });
-  const perAddress = createSharedRateLimiter(db, {
+  const perAddress = deps.rateLimiters({
     name: "login-address",
     limit: config.rateLimit.loginPerMinute * ADDRESS_FACTOR,
     windowMs: 60_000,
     now,
   });
   // Form ids of key-creation forms already answered: a resubmitted form must not mint a second key.
-  const keyForms = createFormGuard(db, "key");
+  const keyForms = deps.formGuards("key");
 
   return {
     signupOpen: async (): Promise<boolean> => accounts.signupOpen(),

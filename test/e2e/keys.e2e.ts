@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import type { TestContext } from "../helpers.ts";
 import { launchChromium, startLiveApp, watch, signUp } from "./browser.ts";
+import { asSqlite } from "../../src/db/client.ts";
 
 const KEY_RE = /^cpk_[0-9A-Za-z]{46}$/;
 
@@ -54,7 +55,7 @@ describe("web app in a browser", () => {
     expect(await page.locator("#new-key").count()).toBe(0);
     expect(await page.content()).not.toContain(key);
     expect(await page.locator("td .hint").allTextContents()).toEqual([`${key.slice(0, 8)}…${key.slice(-4)}`]);
-    expect(ctx.db.sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 1 });
+    expect(asSqlite(ctx.db).sqlite.query("SELECT count(*) AS n FROM api_keys").get()).toEqual({ n: 1 });
 
     const before = await apiMe(key);
     expect(before.status).toBe(200);

@@ -8,7 +8,7 @@ import { createServices, type Services } from "../../services.ts";
 import type { CacheChange } from "../change-watch.ts";
 import { testSchemaName } from "../client.ts";
 import { sqlRow, sqlRows } from "../inspect.ts";
-import type { Db } from "../port.ts";
+import type { EngineDb } from "../port.ts";
 import { pgAsDb } from "./as-db.ts";
 import { cacheChannel, createPgChangeWatch } from "./change-watch.ts";
 import { openPostgres } from "./client.ts";
@@ -27,7 +27,7 @@ function open(schema: string): PgDb {
 }
 
 /** Two processes' worth of the service over one schema: each its own pool, caches and LISTEN. */
-async function twoProcesses(): Promise<{ a: Services; b: Services; db: Db; schema: string }> {
+async function twoProcesses(): Promise<{ a: Services; b: Services; db: EngineDb; schema: string }> {
   const schema = testSchemaName();
   const config = testConfig({ PLANS: '[{"id":"pro","name":"Pro","monthly_credits":1000}]' });
   const [a, b] = [open(schema), open(schema)].map((pg) =>

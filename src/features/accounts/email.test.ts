@@ -9,6 +9,7 @@ import { createWebService } from "../../web/service.ts";
 import { canonicalEmail, checkEmailScripts } from "./email.ts";
 import { signUp, testBrowser } from "../../../test/browser-client.ts";
 import { openChildDatabase, startServer, tempDir } from "../../../test/server-process.ts";
+import { createSharedState } from "../../stores.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -118,7 +119,15 @@ describe("accounts use canonical emails", () => {
     const ctx = createTestContext();
     await ctx.services.accounts.createUser({ email: "alice@example.com", password: PASSWORD });
     const { accounts, keys, oauth, clock } = ctx.services;
-    const web = createWebService({ accounts, keys, oauth, clock, config: ctx.config, db: ctx.db });
+    const web = createWebService({
+      accounts,
+      keys,
+      oauth,
+      clock,
+      config: ctx.config,
+      db: ctx.db,
+      ...createSharedState(ctx.db),
+    });
     const e = await refusal(web.signIn({ email: "al\u200bice@example.com", password: PASSWORD }, "1.2.3.4"));
     expect(e.extra.errors![0]!.path).toBe("email");
   }, 30_000);
@@ -211,7 +220,7 @@ describe("the server normalises stored emails at start", () => {
     await insert("usr_b", "alice\u00ad@example.com");
     await insert("usr_c", "\u00c4da@example.com");
     db.close();
-    await db.pg?.close();
+    await db.end();
     const server = await startServer([process.execPath, "run", "src/main.ts"], { DATA_DIR: data.path });
     try {
       const warning = server
@@ -231,7 +240,7 @@ describe("the server normalises stored emails at start", () => {
       ]);
     } finally {
       after.close();
-      await after.pg?.close();
+      await after.end();
     }
   }, 60_000);
 });

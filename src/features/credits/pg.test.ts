@@ -2,7 +2,7 @@
 // through two (two processes on one database), never spend more than the allowance.
 import { afterAll, describe, expect, test } from "bun:test";
 import { databaseUrl, testConfig } from "../../config.ts";
-import { testSchemaName, type Db } from "../../db/client.ts";
+import { testSchemaName, type EngineDb } from "../../db/client.ts";
 import { pgAsDb } from "../../db/pg/as-db.ts";
 import { openPostgres } from "../../db/pg/client.ts";
 import { sqlRow, sqlRows } from "../../db/inspect.ts";
@@ -13,18 +13,18 @@ import { createCreditsRepo } from "./repo.ts";
 import { createCreditsService } from "./service.ts";
 
 const url = databaseUrl();
-const opened: Db[] = [];
+const opened: EngineDb[] = [];
 afterAll(async () => {
-  await Promise.all(opened.map((d) => d.pg!.close()));
+  await Promise.all(opened.map((d) => d.end()));
 });
 
-function open(schema: string): Db {
+function open(schema: string): EngineDb {
   const db = pgAsDb(openPostgres(url!, { schema, max: 10, idleTimeout: 2 }));
   opened.push(db);
   return db;
 }
 
-function credits(db: Db, allowance: number) {
+function credits(db: EngineDb, allowance: number) {
   const config = testConfig({ DEFAULT_MONTHLY_CREDITS: String(allowance) });
   return createCreditsService({
     repo: createCreditsRepo(db),
@@ -35,7 +35,7 @@ function credits(db: Db, allowance: number) {
   });
 }
 
-async function newUser(db: Db): Promise<string> {
+async function newUser(db: EngineDb): Promise<string> {
   const id = newId("user");
   const at = new Date().toISOString();
   await sqlRows(
@@ -77,7 +77,7 @@ describe.skipIf(!url)("credits on PostgreSQL", () => {
     const schema = testSchemaName();
     const a = open(schema);
     const b = open(schema);
-    await Promise.all([a.pg!.ready, b.pg!.ready]);
+    await Promise.all([a.ready, b.ready]);
     const user = await newUser(a);
     const outcomes = await race([credits(a, 25), credits(b, 25)], user, 50);
     expect(outcomes.filter((o) => o === "won")).toHaveLength(25);

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { testConfig } from "../../config.ts";
-import { openDatabase, openTestDatabase, type Db } from "../../db/client.ts";
+import { openDatabase, openTestDatabase, type EngineDb } from "../../db/client.ts";
 import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import { AppError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -12,7 +12,7 @@ import { silentLogger } from "../../log.ts";
 import { createServices } from "../../services.ts";
 import { periodFor } from "./service.ts";
 
-async function insertUser(db: Db, createdAt: string, planId = "free"): Promise<string> {
+async function insertUser(db: EngineDb, createdAt: string, planId = "free"): Promise<string> {
   const id = newId("user");
   await sqlRows(
     db,
@@ -27,11 +27,11 @@ async function insertUser(db: Db, createdAt: string, planId = "free"): Promise<s
   return id;
 }
 
-async function ledgerCount(db: Db, userId: string): Promise<number> {
+async function ledgerCount(db: EngineDb, userId: string): Promise<number> {
   return (await sqlRow<{ n: number }>(db, "SELECT count(*) AS n FROM credit_ledger WHERE user_id = ?", userId))!.n;
 }
 
-function services(db: Db, credits: number, now: { t: number }) {
+function services(db: EngineDb, credits: number, now: { t: number }) {
   const config = testConfig({ DEFAULT_MONTHLY_CREDITS: String(credits) });
   return createServices({ config, db, logger: silentLogger, clock: { now: () => now.t } });
 }

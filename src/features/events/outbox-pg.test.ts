@@ -8,7 +8,8 @@ import { openPostgres } from "../../db/pg/client.ts";
 import { pgAsDb } from "../../db/pg/as-db.ts";
 import type { Db } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
-import { createEventsRepo, type EventsRepo } from "./repo.ts";
+import type { EventsRepo } from "./repo.ts";
+import { createEventsRepo } from "../../stores.ts";
 
 const url = databaseUrl();
 const opened: Db[] = [];
@@ -18,7 +19,7 @@ const open = (schema: string) => {
   return db;
 };
 afterAll(async () => {
-  await Promise.all(opened.map((d) => d.pg!.close()));
+  await Promise.all(opened.map((d) => d.end()));
 });
 
 const event = (userId: string) => ({
@@ -52,7 +53,7 @@ describe.skipIf(!url)("events outbox on PostgreSQL", () => {
   test("two processes claiming concurrently dispatch each event exactly once", async () => {
     const schema = testSchemaName();
     const [a, b] = [open(schema), open(schema)];
-    await Promise.all([a.pg!.ready, b.pg!.ready]);
+    await Promise.all([a.ready, b.ready]);
     const [repoA, repoB] = [createEventsRepo(a), createEventsRepo(b)];
     const seqs: number[] = [];
     for (let i = 0; i < 300; i++) seqs.push(await (i % 2 ? repoA : repoB).insert(event("usr_a")));

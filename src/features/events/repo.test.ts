@@ -4,7 +4,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { openTestDatabase } from "../../db/client.ts";
 import type { Db } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
-import { createEventsRepo, type NewEvent } from "./repo.ts";
+import type { NewEvent } from "./repo.ts";
+import { createEventsRepo } from "../../stores.ts";
 
 const dbs: Db[] = [];
 afterEach(() => dbs.splice(0).forEach((d) => d.close()));

@@ -1,7 +1,6 @@
 // SQL for the events outbox: recording, reading back for streams, and the dispatcher's claims.
-import type { Db } from "../../db/port.ts";
+import type { SqliteDb } from "../../db/port.ts";
 import type { EventRow } from "../../db/schema/index.ts";
-import { createEventsPgRepo } from "./pg-repo.ts";
 
 type P = Record<string, string | number | null>;
 
@@ -34,11 +33,7 @@ const NEXT_EXPIRY = `SELECT min(dispatch_lease_until) AS until FROM events WHERE
 
 export type NewEvent = Omit<EventRow, "seq" | "dispatchLeaseUntil">;
 
-export function createEventsRepo(db: Db): EventsRepo {
-  return db.pg ? createEventsPgRepo(db.pg) : createEventsSqliteRepo(db);
-}
-
-function createEventsSqliteRepo(db: Db) {
+export function createEventsSqliteRepo(db: SqliteDb): EventsRepo {
   const rows = async (sql: string, params: P): Promise<EventRow[]> =>
     db.query((c) => c.sqlite.query<EventRow, [P]>(sql).all(params));
 
@@ -96,4 +91,30 @@ function createEventsSqliteRepo(db: Db) {
     },
   };
 }
-export type EventsRepo = ReturnType<typeof createEventsSqliteRepo>;
+/** What the feature needs of its events table(s); SQLite below, PostgreSQL in pg-repo.ts (src/stores.ts chooses). */
+export interface EventsRepo {
+  /** `dispatchedAt` set: the event can trigger nothing, so the dispatcher never sees it. */
+  insert(row: NewEvent): Promise<number>;
+  after(seq: number, limit: number): Promise<EventRow[]>;
+  afterForUser(userId: string, seq: number, limit: number): Promise<EventRow[]>;
+  latestSeq(): Promise<number>;
+  forUser(userId: string, opts: {
+      limit: number;
+      beforeSeq?: number;
+      type?: string;
+  }): Promise<EventRow[]>;
+  /** Leases up to `limit` pending events whose lease is free or expired; oldest first. */
+  claimPending(p: {
+      now: number;
+      leaseUntil: number;
+      limit: number;
+  }): Promise<EventRow[]>;
+  /** Marks a claimed event dispatched; false when the claim `lease` no longer holds it (taken over or done). */
+  markDispatched(seq: number, lease: number, now: number): Promise<boolean>;
+  /** Frees this claim's events that were not dispatched, so the next claim need not wait for the lease. */
+  releaseClaims(seqs: number[], lease: number): Promise<void>;
+  /** The newest event still waiting for dispatch (claimed or not), or null when none waits. */
+  latestPendingSeq(): Promise<number | null>;
+  /** When the earliest live claim on a pending event runs out, or null when none is held. */
+  nextLeaseExpiry(now: number): Promise<number | null>;
+}

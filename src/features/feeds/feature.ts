@@ -8,8 +8,8 @@ import type { Clock } from "../../time.ts";
 import type { SourcesService } from "../sources/service.ts";
 import type { FeatureWith } from "../feature.ts";
 import { createFeedDispatcher, feedJobs } from "./dispatch.ts";
-import { createPgHostGate, createPgPollLeases } from "./coordination-pg-repo.ts";
-import { createHostGate } from "./host-gate.ts";
+import type { HostGate } from "./host-gate.ts";
+import type { PollLeases } from "./poller.ts";
 import { createPoller } from "./poller.ts";
 import type { FeedsRepo } from "./repo.ts";
 import { feedRoutes } from "./routes.ts";
@@ -35,6 +35,8 @@ export interface FeedsFeatureDeps {
   logger: Logger;
   /** Minimum gap between two requests to one host (FEED_HOST_SPACING_MS). */
   hostSpacingMs: number;
+  /** Request spacing per host and single polls: in memory with one process, in shared tables on PostgreSQL. */
+  coordination: { hostGate(spacingMs: number): HostGate; pollLeases(ttlMs: number): PollLeases | undefined };
   /** Where channel URLs are recognised and their feeds live; tests point it at a local server. */
   videoSite?: VideoSite;
 }
@@ -48,9 +50,8 @@ export function createFeedsFeature(deps: FeedsFeatureDeps) {
     sources: deps.sources,
     existingNotebookIds: deps.existingNotebookIds,
     safeFetch: deps.safeFetch,
-    // On PostgreSQL several processes poll: host spacing and single polls are kept in shared tables.
-    gate: deps.db.pg ? createPgHostGate(deps.db.pg, deps.hostSpacingMs) : createHostGate(deps.hostSpacingMs),
-    leases: deps.db.pg ? createPgPollLeases(deps.db.pg, POLL_LEASE_MS) : undefined,
+    gate: deps.coordination.hostGate(deps.hostSpacingMs),
+    leases: deps.coordination.pollLeases(POLL_LEASE_MS),
     videoSite,
     nextRun: (expr, after) => deps.scheduler.nextRun(expr, after),
     clock: deps.clock,

@@ -19,7 +19,7 @@ async function processes(n: number, env: Record<string, string> = {}): Promise<F
   const { location } = sharedTestDatabase();
   const clock = fakeClock();
   const first = feedsTestContext({ dbPath: location, clock, env });
-  await first.db.pg!.ready;
+  await first.db.ready;
   contexts = [first, ...Array.from({ length: n - 1 }, () => feedsTestContext({ dbPath: location, clock, env }))];
   return contexts;
 }

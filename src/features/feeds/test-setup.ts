@@ -1,6 +1,6 @@
 // Test support: the real services over a real database (memory or file), with a feeds feature built for the test.
 import { testConfig } from "../../config.ts";
-import { openTestDatabase, type Db } from "../../db/client.ts";
+import { openTestDatabase, type EngineDb } from "../../db/client.ts";
 import { sqlRows } from "../../db/inspect.ts";
 import { fakeClock, openSharedDatabase, type FakeClock } from "../../jobs/testing.ts";
 import { silentLogger } from "../../log.ts";
@@ -12,6 +12,7 @@ import { createFeedsFeature } from "./feature.ts";
 import { createFeedsRepo } from "./repo.ts";
 import { insertWorkflow } from "./testing.ts";
 import type { VideoSite } from "./video.ts";
+import { createSharedState } from "../../stores.ts";
 
 export interface FeedsTestOptions {
   /** A database several contexts share: a location from sharedTestDatabase (a file, or pg:<schema>). */
@@ -24,7 +25,7 @@ export interface FeedsTestOptions {
 export function feedsTestContext(opts: FeedsTestOptions = {}) {
   const clock = opts.clock ?? fakeClock();
   const config = testConfig({ FEED_HOST_SPACING_MS: "0", ...opts.env });
-  const db: Db = opts.dbPath ? openSharedDatabase(opts.dbPath) : openTestDatabase();
+  const db: EngineDb = opts.dbPath ? openSharedDatabase(opts.dbPath) : openTestDatabase();
   const services = createServices({ config, db, logger: silentLogger, clock });
   const notebooksRepo = createNotebooksRepo(db);
   const feeds = createFeedsFeature({
@@ -37,6 +38,7 @@ export function feedsTestContext(opts: FeedsTestOptions = {}) {
     clock,
     logger: silentLogger,
     hostSpacingMs: config.feeds.hostSpacingMs,
+    coordination: createSharedState(db),
     existingNotebookIds: (u, ids) => notebooksRepo.existingIds(u, ids),
     videoSite: opts.videoSite,
   });

@@ -1,6 +1,6 @@
 // Test support for feeds: a local feed server honouring conditional GET, feed builders, a workflow row.
 import { sqlRows } from "../../db/inspect.ts";
-import type { Db } from "../../db/port.ts";
+import type { EngineDb } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 
 export interface Served {
@@ -175,7 +175,7 @@ export function videoFeed(
 }
 
 /** A workflow row for watches to belong to (the workflows feature owns the table; tests only need a row). */
-export async function insertWorkflow(db: Db, userId: string, active = true): Promise<string> {
+export async function insertWorkflow(db: EngineDb, userId: string, active = true): Promise<string> {
   const id = newId("workflow");
   const at = new Date().toISOString();
   await sqlRows(

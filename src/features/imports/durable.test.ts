@@ -18,7 +18,7 @@ describe("durable", () => {
     // A worker claims the job and is stopped (its signal aborted) after the first slice is committed.
     await ctx.queue.claim("dead-worker", 1, 1, ["import.run"]);
     const ctl = new AbortController();
-    if (ctx.db.pg) {
+    if (ctx.db.engine === "postgres") {
       // A round trip per statement: stop once the first slice has committed (SQLite commits one in a tick).
       void (async () => {
         while (!ctl.signal.aborted) {

@@ -9,7 +9,7 @@ const PAGE =
 
 test("a page of an import's pending sources is read from the index in id order, without a sort", async () => {
   const db = openTestDatabase();
-  if (db.pg) {
+  if (db.engine === "postgres") {
     // PostgreSQL: an empty table is cheapest to scan, so the planner is told to avoid that; the plan must
     // then be a range of the partial index, already in id order (no Sort node).
     const pg = db.pg;

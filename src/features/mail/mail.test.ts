@@ -6,7 +6,7 @@ import { AppError } from "../../errors.ts";
 import { testConfig } from "../../config.ts";
 import { openTestDatabase } from "../../db/client.ts";
 import { sqlRows } from "../../db/inspect.ts";
-import type { Db } from "../../db/port.ts";
+import type { EngineDb } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 import { createMailer, createMailFeature, createMailService, MailError, type MailService } from "./feature.ts";
 import { createMailRepo } from "./repo.ts";
@@ -26,7 +26,7 @@ async function smtpSetup(opts: Parameters<typeof startTestSmtp>[0] = {}) {
   return { smtp, mail };
 }
 
-async function insertUser(db: Db, email: string): Promise<string> {
+async function insertUser(db: EngineDb, email: string): Promise<string> {
   const id = newId("user");
   const at = new Date().toISOString();
   await sqlRows(

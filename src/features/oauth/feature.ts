@@ -5,6 +5,8 @@ import type { Clock } from "../../time.ts";
 import type { Feature } from "../feature.ts";
 import type { OAuthRepo } from "./repo.ts";
 import { oauthRoutes } from "./routes.ts";
+import type { RateLimiters } from "../../http/rate-limiter.ts";
+import type { PendingStore } from "./pending.ts";
 import { createOAuthService, type OAuthService } from "./service.ts";
 
 export interface OAuthFeatureDeps {
@@ -12,6 +14,9 @@ export interface OAuthFeatureDeps {
   db: Db;
   clock: Clock;
   config: Config;
+  /** Where parked authorisation requests live (memory with one process, a table on PostgreSQL). */
+  pending: PendingStore;
+  rateLimiters: RateLimiters;
 }
 
 export function createOAuthFeature(d: OAuthFeatureDeps): Feature<OAuthService> {

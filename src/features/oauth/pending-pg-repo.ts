@@ -1,5 +1,6 @@
 // OAuth pending authorisations on PostgreSQL (oauth_pending), read back with their client's row.
 import { eq } from "drizzle-orm";
+import type { PgDb } from "../../db/pg/port.ts";
 import type { Db } from "../../db/port.ts";
 import { oauthClients } from "../../db/schema/index.ts";
 import type { PendingAuthorization, PendingStore } from "./pending.ts";
@@ -34,8 +35,8 @@ async function withClient(db: Db, row: PendingRow | undefined): Promise<PendingA
   };
 }
 
-export function createPendingPgRepo(shared: Db, maxPending: number): PendingStore {
-  const db = shared.pg!;
+/** `shared` is the same database as `db`, for the client row (whose repository is written once). */
+export function createPendingPgRepo(db: PgDb, shared: Db, maxPending: number): PendingStore {
   let lastSweep = 0;
   return {
     async put(p, now) {

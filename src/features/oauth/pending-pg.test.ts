@@ -2,7 +2,7 @@
 // a request parked by one process is shown and answered by the other, and answered only once.
 import { afterAll, describe, expect, test } from "bun:test";
 import { databaseUrl, testConfig } from "../../config.ts";
-import { testSchemaName, type Db } from "../../db/client.ts";
+import { testSchemaName, type EngineDb } from "../../db/client.ts";
 import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import { pgAsDb } from "../../db/pg/as-db.ts";
 import { openPostgres } from "../../db/pg/client.ts";
@@ -10,11 +10,12 @@ import { AppError } from "../../errors.ts";
 import { createOAuthRepo } from "./repo.ts";
 import { CODE_PREFIX, s256 } from "./secrets.ts";
 import { createOAuthService } from "./service.ts";
+import { createSharedState } from "../../stores.ts";
 
 const url = databaseUrl();
-const opened: Db[] = [];
+const opened: EngineDb[] = [];
 afterAll(async () => {
-  await Promise.all(opened.map((d) => d.pg!.close()));
+  await Promise.all(opened.map((d) => d.end()));
 });
 
 const REDIRECT = "http://127.0.0.1:8976/callback";
@@ -23,7 +24,14 @@ const config = testConfig();
 function process(schema: string) {
   const db = pgAsDb(openPostgres(url!, { schema, max: 4, idleTimeout: 2 }));
   opened.push(db);
-  return createOAuthService({ repo: createOAuthRepo(db), db, clock: { now: () => Date.now() }, config });
+  return createOAuthService({
+    repo: createOAuthRepo(db),
+    db,
+    clock: { now: () => Date.now() },
+    config,
+    pending: createSharedState(db).pendingAuthorizations(),
+    rateLimiters: createSharedState(db).rateLimiters,
+  });
 }
 
 describe.skipIf(!url)("OAuth pending authorisations on PostgreSQL", () => {

@@ -1,9 +1,7 @@
 // Authorisation requests parked while the user signs in and consents. In memory on SQLite (one process:
 // a restart only means "start again"); in the database on PostgreSQL, where the consent may reach
 // another process than the one that parked the request.
-import type { Db } from "../../db/port.ts";
 import type { OAuthClientRow } from "../../db/schema/index.ts";
-import { createPendingPgRepo } from "./pending-pg-repo.ts";
 
 export interface PendingAuthorization {
   id: string;
@@ -24,7 +22,8 @@ export interface PendingStore {
   take(id: string, now: number): Promise<PendingAuthorization | undefined>;
 }
 
-const MAX_PENDING = 10_000;
+/** Parked requests kept at most (the oldest go first when someone floods the endpoint). */
+export const MAX_PENDING = 10_000;
 
 export function createMemoryPending(): PendingStore {
   const pending = new Map<string, PendingAuthorization>();
@@ -49,8 +48,4 @@ export function createMemoryPending(): PendingStore {
       return p;
     },
   };
-}
-
-export function createPendingStore(db: Db): PendingStore {
-  return db.pg ? createPendingPgRepo(db, MAX_PENDING) : createMemoryPending();
 }

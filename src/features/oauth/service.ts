@@ -6,11 +6,11 @@ import type { OAuthClientRow } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import type { BearerResolver } from "../../http/auth.ts";
-import { createSharedRateLimiter } from "../../http/rate-limits.ts";
 import { iso, type Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
 import { createAuthorizer } from "./authorize.ts";
-import { createPendingStore } from "./pending.ts";
+import type { PendingStore } from "./pending.ts";
+import type { RateLimiters } from "../../http/rate-limiter.ts";
 import { OAuthError } from "./errors.ts";
 import { clientInformation, redirectUrisOf, validateRegistration, type ClientInformation } from "./registration.ts";
 import type { OAuthRepo } from "./repo.ts";
@@ -33,13 +33,20 @@ export interface ConnectedApp {
 /** The resources tokens may be issued for: the MCP endpoint (and nothing else for now). */
 export const mcpResource = (baseUrl: string) => `${baseUrl}/mcp`;
 
-export function createOAuthService(deps: { repo: OAuthRepo; db: Db; clock: Clock; config: Config }) {
+export function createOAuthService(deps: {
+  repo: OAuthRepo;
+  db: Db;
+  clock: Clock;
+  config: Config;
+  pending: PendingStore;
+  rateLimiters: RateLimiters;
+}) {
   const { repo, clock, config } = deps;
   const issuer = config.baseUrl;
   const resources = [mcpResource(config.baseUrl)] as const;
-  const authorizer = createAuthorizer({ repo, pending: createPendingStore(deps.db), clock, issuer, resources });
+  const authorizer = createAuthorizer({ repo, pending: deps.pending, clock, issuer, resources });
   const tokens = createTokenIssuer({ repo, db: deps.db, clock });
-  const registrations = createSharedRateLimiter(deps.db, {
+  const registrations = deps.rateLimiters({
     name: "oauth-registration",
     limit: REGISTRATIONS_PER_HOUR,
     windowMs: 3600_000,

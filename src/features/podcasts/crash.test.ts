@@ -47,7 +47,7 @@ function open(clockSkewMs = 0) {
 }
 
 /** Closes the database and waits for a PostgreSQL pool to end (its connections belong to this test). */
-const closeDb = async (db: Db) => (db.pg ? db.pg.close() : db.close());
+const closeDb = async (db: Db) => db.end();
 
 test("a runner killed mid-episode: another finishes it cleanly, charged once", async () => {
   const first = open();

@@ -3,21 +3,22 @@
 // one owner's chunks at once; and the term frequency read with ts_rank_cd equals counting positions.
 import { afterAll, describe, expect, test } from "bun:test";
 import { databaseUrl } from "../../config.ts";
-import type { Db } from "../../db/client.ts";
+import type { EngineDb } from "../../db/client.ts";
 import { closeDatabase, openSharedDatabase, sharedTestDatabase } from "../../jobs/testing.ts";
 import { createChunksPgRepo, STATS_FOLD_AT } from "./chunks-pg-repo.ts";
 import { ftsExpression } from "./query.ts";
+import { asPostgres } from "../../db/client.ts";
 
 const url = databaseUrl();
-const opened: Db[] = [];
+const opened: EngineDb[] = [];
 afterAll(async () => {
   await Promise.all(opened.splice(0).map((d) => closeDatabase(d).catch(() => {})));
 });
 
-async function pools(n: number): Promise<Db[]> {
+async function pools(n: number): Promise<EngineDb[]> {
   const { location } = sharedTestDatabase();
   const first = openSharedDatabase(location, { poolSize: 4 });
-  await first.pg!.ready;
+  await first.ready;
   const dbs = [first, ...Array.from({ length: n - 1 }, () => openSharedDatabase(location, { poolSize: 4 }))];
   opened.push(...dbs);
   return dbs;
@@ -33,8 +34,8 @@ const chunk = (text: string, index = 0, heading: string | null = null) => ({
 });
 
 /** The owner's statistics as the deltas say, and as counting the chunks says. */
-async function stats(db: Db, userId: string) {
-  const sql = db.pg!.sql;
+async function stats(db: EngineDb, userId: string) {
+  const sql = asPostgres(db).sql;
   const [deltas] = await sql<{ n: number; tokens: number; rows: number }[]>`
     SELECT coalesce(sum(chunks), 0)::int n, coalesce(sum(tokens), 0)::int tokens, count(*)::int "rows"
     FROM chunk_stats WHERE user_id = ${userId}`;
@@ -46,7 +47,7 @@ async function stats(db: Db, userId: string) {
 describe.skipIf(!url)("BM25 statistics on PostgreSQL", () => {
   test("the deltas equal counting the owner's chunks through inserts, replaces and removes; other owners apart", async () => {
     const [db] = await pools(1);
-    const repo = createChunksPgRepo(db!.pg!);
+    const repo = createChunksPgRepo(asPostgres(db!));
     const doc = (id: string, userId = "usr_a") => ({ type: "source" as const, id, userId, title: `Title of ${id}` });
     await repo.replace(doc("one"), [chunk("tide pools at low water", 0, "Shore"), chunk("more about tides", 1)]);
     await repo.replace(doc("two"), [chunk("harbour tide tables")]);
@@ -71,7 +72,7 @@ describe.skipIf(!url)("BM25 statistics on PostgreSQL", () => {
 
   test("a search folds an owner's deltas once they pile up, and ranks the same before and after", async () => {
     const [db] = await pools(1);
-    const repo = createChunksPgRepo(db!.pg!);
+    const repo = createChunksPgRepo(asPostgres(db!));
     for (let i = 0; i <= STATS_FOLD_AT; i++) {
       await repo.replace({ type: "source", id: `d${i}`, userId: "usr_a", title: "" }, [
         chunk(i % 7 === 0 ? `lighthouse keeper log ${i}` : `garden notes number ${i}`),
@@ -91,7 +92,7 @@ describe.skipIf(!url)("BM25 statistics on PostgreSQL", () => {
 
   test("two pools writing one owner's chunks at once: every write commits and the sums stay exact", async () => {
     const dbs = await pools(2);
-    const repos = dbs.map((d) => createChunksPgRepo(d.pg!));
+    const repos = dbs.map((d) => createChunksPgRepo(asPostgres(d)));
     await Promise.all(
       repos.map((repo, p) =>
         Promise.all(
@@ -114,12 +115,12 @@ describe.skipIf(!url)("BM25 statistics on PostgreSQL", () => {
 
   test("ts_rank_cd with one lexeme and label weights equals the weighted count of its positions", async () => {
     const [db] = await pools(1);
-    const repo = createChunksPgRepo(db!.pg!);
+    const repo = createChunksPgRepo(asPostgres(db!));
     await repo.replace({ type: "source", id: "d", userId: "usr_a", title: "Owls and owl pellets" }, [
       chunk("owls hunt at night; an owl hunts mice, owls nest in barns", 0, "Owls of the barn"),
       chunk("nothing about birds here, only barns and barn doors and a barn roof", 1, "Barns"),
     ]);
-    const rows = await db!.pg!.sql<{ lexeme: string; counted: number; ranked: number }[]>`
+    const rows = await asPostgres(db!).sql<{ lexeme: string; counted: number; ranked: number }[]>`
       SELECT u.lexeme,
         (SELECT sum(CASE w WHEN 'A' THEN 4 WHEN 'B' THEN 2 ELSE 1 END) FROM unnest(u.weights) w)::float8 counted,
         4 * ts_rank_cd('{0.1, 0.25, 0.5, 1}', c.tsv, quote_literal(u.lexeme)::tsquery, 0)::float8 ranked

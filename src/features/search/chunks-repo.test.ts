@@ -2,7 +2,8 @@
 // stemming and accent folding as FTS5's porter + unicode61 remove_diacritics do, scopes.
 import { expect, test } from "bun:test";
 import { openTestDatabase } from "../../db/client.ts";
-import { type ChunksRepo, createChunksRepo } from "./chunks-repo.ts";
+import type { ChunksRepo } from "./chunks-repo.ts";
+import { createChunksRepo } from "../../stores.ts";
 import { ftsExpression } from "./query.ts";
 
 async function library(docs: { id: string; title?: string; text: string; userId?: string; type?: "note" }[]) {

@@ -1,8 +1,7 @@
 // SQL for chunks and the FTS5 index over them (kept in sync by triggers in the same transaction).
-import type { Db } from "../../db/port.ts";
+import type { SqliteDb } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 import type { Chunk } from "./chunker.ts";
-import { createChunksPgRepo } from "./chunks-pg-repo.ts";
 
 export type DocType = "source" | "note";
 
@@ -62,11 +61,7 @@ const INSERT_SQL = `INSERT INTO chunks (chunk_id, user_id, doc_type, doc_id, idx
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const DELETE_SQL = "DELETE FROM chunks WHERE doc_type = ? AND doc_id = ?";
 
-export function createChunksRepo(db: Db): ChunksRepo {
-  return db.pg ? createChunksPgRepo(db.pg) : createChunksSqliteRepo(db);
-}
-
-function createChunksSqliteRepo(db: Db) {
+export function createChunksSqliteRepo(db: SqliteDb): ChunksRepo {
   return {
     /** Replaces a document's chunks; call inside the transaction that changed the document. */
     async replace(doc: { type: DocType; id: string; userId: string; title: string }, chunks: Chunk[]): Promise<void> {
@@ -147,4 +142,29 @@ function createChunksSqliteRepo(db: Db) {
     },
   };
 }
-export type ChunksRepo = ReturnType<typeof createChunksSqliteRepo>;
+/** What the feature needs of its chunks table(s); SQLite below, PostgreSQL in chunks-pg-repo.ts (src/stores.ts chooses). */
+export interface ChunksRepo {
+  /** Replaces a document's chunks; call inside the transaction that changed the document. */
+  replace(doc: {
+      type: DocType;
+      id: string;
+      userId: string;
+      title: string;
+  }, chunks: Chunk[]): Promise<void>;
+  remove(type: DocType, id: string): Promise<void>;
+  /** Owner and document of chunks, without their text (picking hits reads many rows, shows few). */
+  keysByRowids(rowids: number[]): Promise<Map<number, Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">>>;
+  byRowids(rowids: number[]): Promise<Map<number, ChunkRow>>;
+  forDoc(type: DocType, id: string): Promise<ChunkRow[]>;
+  count(): Promise<number>;
+  /** BM25 over title (weighted highest), heading and text, scoped to the owner and filters. */
+  fts(userId: string, match: string, opts: {
+      limit: number;
+      docType?: DocType;
+      notebookId?: string;
+      sourceIds?: string[];
+  }): Promise<{
+      rowid: number;
+      rank: number;
+  }[]>;
+}

@@ -17,11 +17,13 @@ import { createIndexer } from "./indexer.ts";
 import { searchRoutes } from "./routes.ts";
 import { createSearchService, type SearchService } from "./service.ts";
 import { createVectorIndex } from "./vectors.ts";
+import type { VectorsRepo } from "./vectors-repo.ts";
 
 export interface SearchFeatureDeps {
   config: Config;
   db: Db;
   chunks: ChunksRepo;
+  vectorsRepo: VectorsRepo;
   jobs: JobEnqueuer;
   logger: Logger;
   ai: AI;
@@ -32,9 +34,8 @@ export interface SearchFeatureDeps {
 
 export function createSearchFeature(d: SearchFeatureDeps) {
   const { chunks } = d;
-  const vectors = createVectorIndex(d.db, {
+  const vectors = createVectorIndex(d.db, d.vectorsRepo, {
     memoryBytes: d.config.ai.vectorMemoryMb * 1024 * 1024,
-    pgvector: d.config.database.pgvector,
     logger: d.logger,
   });
   const indexer = createIndexer({ chunks, vectors, jobs: d.jobs, embedder: d.ai.embedder, logger: d.logger });

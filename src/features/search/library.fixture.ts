@@ -5,7 +5,7 @@ import { call, type TestContext } from "../../../test/helpers.ts";
 import { databaseUrl } from "../../config.ts";
 import { testSchemaName } from "../../db/client.ts";
 import { sqlRow } from "../../db/inspect.ts";
-import type { Db } from "../../db/port.ts";
+import type { EngineDb } from "../../db/port.ts";
 import { openSharedDatabase } from "../../jobs/testing.ts";
 
 export const TEXTS = {
@@ -126,7 +126,8 @@ export async function indexRows(
   const slot = (await sqlRow<{ slot: number }>(ctx.db, "SELECT slot FROM embedding_models WHERE state = 'active'"))
     ?.slot;
   // PostgreSQL keeps every model's codes in chunk_codes; SQLite one vec0 table per model.
-  const codes = ctx.db.pg
+  const codes =
+    ctx.db.engine === "postgres"
     ? `SELECT count(*) n FROM chunk_codes WHERE slot = ${slot}`
     : `SELECT count(*) n FROM vecidx_${slot}`;
   const totalCodes = slot === undefined ? 0 : await n(codes);
@@ -136,7 +137,7 @@ export async function indexRows(
 export const MODES = ["text", "vector", "hybrid"] as const;
 
 /** Opens one database again and again (a restart): the SQLite file, or one schema on PostgreSQL. */
-export function reopenable(file: string): () => Db {
+export function reopenable(file: string): () => EngineDb {
   const location = databaseUrl() ? `pg:${testSchemaName()}` : file;
   return () => openSharedDatabase(location);
 }

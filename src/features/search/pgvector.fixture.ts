@@ -10,12 +10,12 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import postgres from "postgres";
 import { pgAsDb } from "../../db/pg/as-db.ts";
 import { openPostgres } from "../../db/pg/client.ts";
-import type { Db } from "../../db/port.ts";
+import type { PostgresDb } from "../../db/port.ts";
 
 export interface PgliteServer {
   url: string;
   /** A pool on a freshly emptied `public` schema, migrated with the real migrations. */
-  fresh(): Promise<Db>;
+  fresh(): Promise<PostgresDb>;
   stop(): Promise<void>;
 }
 
@@ -25,20 +25,20 @@ export async function startPglite(): Promise<PgliteServer> {
   const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 32 });
   await server.start();
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
-  const opened: Db[] = [];
+  const opened: PostgresDb[] = [];
   return {
     url,
     async fresh() {
-      for (const d of opened.splice(0)) await d.pg?.close();
+      for (const d of opened.splice(0)) await d.end();
       // The extension lives in public too, so each test starts without it, as a new database would.
       await pglite.exec("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;");
       const db = pgAsDb(openPostgres(url, { schema: "public", max: 2, idleTimeout: 2 }));
       opened.push(db);
-      await db.pg!.ready;
+      await db.pg.ready;
       return db;
     },
     async stop() {
-      for (const d of opened.splice(0)) await Promise.race([d.pg?.close(), Bun.sleep(1000)]);
+      for (const d of opened.splice(0)) await Promise.race([d.end(), Bun.sleep(1000)]);
       await server.stop();
       await pglite.close();
     },

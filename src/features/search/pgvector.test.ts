@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { databaseUrl } from "../../config.ts";
 import { openTestDatabase } from "../../db/client.ts";
 import { sqlRow, sqlRows } from "../../db/inspect.ts";
-import type { Db } from "../../db/port.ts";
-import { createChunksRepo, type DocType } from "./chunks-repo.ts";
+import type { EngineDb } from "../../db/port.ts";
+import type { DocType } from "./chunks-repo.ts";
+import { createChunksRepo, createVectorsRepo } from "../../stores.ts";
 import { hnswIndexName, knnSql, type Pgvector } from "./pgvector.ts";
 import { type PgliteServer, pgliteClient, startPglite } from "./pgvector.fixture.ts";
 import { createVectorIndex, type ModelSlot } from "./vectors.ts";
-import { createVectorsRepo } from "./vectors-repo.ts";
 
 function rng(seed: number) {
   let s = seed >>> 0;
@@ -43,12 +43,12 @@ const cosineDistance = (a: Float32Array, b: Float32Array) => {
 
 /** Chunks doc_0…doc_n (owner and type by index), their vectors stored under a slot of `model`. */
 async function seed(
-  db: Db,
+  db: EngineDb,
   vectors: Float32Array[],
   opts: { model?: string; pgvector?: "auto" | "off"; from?: number } = {},
 ) {
   const chunks = createChunksRepo(db);
-  const index = createVectorIndex(db, { memoryBytes: 0, pgvector: opts.pgvector });
+  const index = createVectorIndex(db, createVectorsRepo(db, { pgvector: opts.pgvector }), { memoryBytes: 0});
   const from = opts.from ?? 0;
   for (const [j] of vectors.entries()) {
     const i = from + j;
@@ -85,7 +85,7 @@ describe("detection on this test run's engine (no pgvector here)", () => {
       const all = vectorsOf(120, 3);
       const { index, slot, rowOf } = await seed(db, all);
       expect(await index.annEngine()).toBeNull();
-      if (db.pg) {
+      if (db.engine === "postgres") {
         // The column is added only with the extension: the table is as the migration made it.
         const col = await sqlRow(
           db,
@@ -101,8 +101,8 @@ describe("detection on this test run's engine (no pgvector here)", () => {
       }
       expect(found / 80).toBeGreaterThanOrEqual(0.95);
     } finally {
-      await db.pg?.close();
-      if (!db.pg) db.close();
+      await db.end();
+      if (db.engine !== "postgres") db.close();
     }
   }, 30_000);
 });
@@ -117,7 +117,7 @@ describe("pgvector (PGlite over the wire protocol)", () => {
     await server?.stop();
   }, 10_000);
 
-  const pvOf = async (db: Db): Promise<Pgvector> => {
+  const pvOf = async (db: EngineDb): Promise<Pgvector> => {
     const row = await sqlRow<{ version: string }>(
       db,
       "SELECT extversion version FROM pg_extension WHERE extname = 'vector'",
@@ -212,7 +212,7 @@ describe("pgvector (PGlite over the wire protocol)", () => {
     expect(await sqlRow(db, "SELECT 1 x FROM pg_extension WHERE extname = 'vector'")).toBeUndefined();
 
     // Next start with auto: the extension and column appear, the old rows lack `vec`.
-    const index = createVectorIndex(db, { memoryBytes: 0 });
+    const index = createVectorIndex(db, createVectorsRepo(db), { memoryBytes: 0 });
     expect(await index.annEngine()).toMatch(/^pgvector/);
     const repo = createVectorsRepo(db);
     const slot = (await index.bySlot(before.slot.slot)) as ModelSlot;
@@ -234,7 +234,7 @@ describe("pgvector (PGlite over the wire protocol)", () => {
     expect(viaHnsw!.map((h) => before.rowOf.get(h.rowid))).toEqual(exactKnn(first, q, "usr_b", 8).map((x) => x.i));
 
     // A process still running PGVECTOR=off rewrites a vector: its `vec` is cleared, not left stale.
-    const off = createVectorIndex(db, { memoryBytes: 0, pgvector: "off" });
+    const off = createVectorIndex(db, createVectorsRepo(db, { pgvector: "off" }), { memoryBytes: 0});
     const [row] = await sqlRows<{ rowid: number }>(db, "SELECT id rowid FROM chunks WHERE doc_id = 'doc_1'");
     await off.upsert(slot, [{ rowid: row!.rowid, userId: "usr_b", docType: type(1), vector: q }]);
     expect(await sqlRow(db, "SELECT count(*) n FROM chunk_vectors WHERE vec IS NULL")).toEqual({ n: 1 });

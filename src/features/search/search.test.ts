@@ -275,13 +275,13 @@ describe("the index follows the library", () => {
         ctx.db,
         `SELECT count(*) n FROM chunk_codes WHERE chunk_rowid IN (${rowids.join(",")})`,
       ))!.n;
-    if (ctx.db.pg) expect(await codesOf()).toBe(rowids.length);
+    if (ctx.db.engine === "postgres") expect(await codesOf()).toBe(rowids.length);
     expect((await call(ctx, "DELETE", `/api/v1/sources/${src}`, { key: a.key })).status).toBe(200);
     const after = await indexRows(ctx, src);
     expect(after).toMatchObject({ chunks: 0, vectors: 0 });
     // On PostgreSQL the source's own codes are counted: the whole-table count came out one higher than
     // expected once, under heavy load (not yet explained; noted on the issue). SQLite counts its vec0 table.
-    if (ctx.db.pg) expect(await codesOf()).toBe(0);
+    if (ctx.db.engine === "postgres") expect(await codesOf()).toBe(0);
     else expect(after.totalCodes).toBe(before.totalCodes - before.chunks);
     for (const mode of MODES) expect(await idsFor(ctx, a.key, "sourdough starter bread", mode)).not.toContain(src);
   });

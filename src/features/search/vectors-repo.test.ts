@@ -2,14 +2,13 @@
 import { expect, test } from "bun:test";
 import { openTestDatabase } from "../../db/client.ts";
 import { sqlRows } from "../../db/inspect.ts";
-import { createChunksRepo } from "./chunks-repo.ts";
+import { createChunksRepo, createVectorsRepo } from "../../stores.ts";
 import { createVectorIndex } from "./vectors.ts";
-import { createVectorsRepo } from "./vectors-repo.ts";
 
 async function library(perOwner: Record<string, number>) {
   const db = openTestDatabase();
   const chunks = createChunksRepo(db);
-  const index = createVectorIndex(db, { memoryBytes: 0 });
+  const index = createVectorIndex(db, createVectorsRepo(db), { memoryBytes: 0 });
   const slot = await index.ensureSlot("m", 8);
   let n = 0;
   for (const [userId, count] of Object.entries(perOwner)) {
@@ -61,13 +60,13 @@ test("a memory budget that fits the small owner holds it (with vectors), and the
   const { db, slot, vectorOf, rows } = await library({ usr_small: 3, usr_large: 3000 });
   const q = vectorOf(rows[0]!.rowid);
   // What each owner takes in memory when nothing limits it; the budget is set between the two.
-  const measure = createVectorIndex(db);
+  const measure = createVectorIndex(db, createVectorsRepo(db));
   await measure.knn(slot, "usr_small", q, { k: 1, candidates: 16 });
   const small = measure.memoryBytes();
   await measure.knn(slot, "usr_large", q, { k: 1, candidates: 16 });
   const large = measure.memoryBytes() - small;
   expect(large).toBeGreaterThan(small);
-  const index = createVectorIndex(db, { memoryBytes: Math.floor((small + large) / 2) });
+  const index = createVectorIndex(db, createVectorsRepo(db), { memoryBytes: Math.floor((small + large) / 2) });
   expect((await index.knn(slot, "usr_small", q, { k: 1, candidates: 16 }))[0]!.rowid).toBe(rows[0]!.rowid);
   const held = index.memoryBytes();
   expect(held).toBeGreaterThan(0);

@@ -1,11 +1,10 @@
 // SQL of the vector index: embedding model slots, float vectors (chunk_vectors) and the sqlite-vec
 // code tables (vecidx_N); the in-memory logic that uses them stays in vectors.ts and code-cache.ts.
-import type { Conn, Db } from "../../db/port.ts";
+import type { Conn, SqliteDb } from "../../db/port.ts";
 import { type ChunkScope, scopeConditions } from "./chunks-repo.ts";
 import type { Logger } from "../../log.ts";
 import type { PgvectorMode } from "./pgvector.ts";
 import type { ModelSlot } from "./vectors.ts";
-import { createVectorsPgRepo } from "./vectors-pg-repo.ts";
 
 // The code table's name carries its scheme version: a new scheme gets a new table, rebuilt from the
 // float vectors, and the old one is dropped. v1 (vecbin_N) held signs of the raw coordinates.
@@ -35,10 +34,6 @@ export interface VectorsRepoOptions {
   logger?: Logger;
 }
 
-export function createVectorsRepo(db: Db, opts: VectorsRepoOptions = {}): VectorsRepo {
-  return db.pg ? createVectorsPgRepo(db.pg, opts) : createVectorsSqliteRepo(db);
-}
-
 /**
  * An engine's own nearest-neighbour index (pgvector's HNSW on PostgreSQL), used for owners whose
  * codes are not held in memory. Absent on SQLite, whose vec0 code table is the index.
@@ -52,7 +47,7 @@ export interface AnnSearch {
   upgrade(slot: ModelSlot): Promise<void>;
 }
 
-function createVectorsSqliteRepo(db: Db) {
+export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
   /** Exact cosine distances of the float vectors of the chunks `rowidsSql` selects, nearest first. */
   const exact = async (
     slot: number,
@@ -310,4 +305,78 @@ function createVectorsSqliteRepo(db: Db) {
     },
   };
 }
-export type VectorsRepo = ReturnType<typeof createVectorsSqliteRepo> & { ann?: AnnSearch };
+/** What the feature needs of its vectors table(s); SQLite below, PostgreSQL in vectors-pg-repo.ts (src/stores.ts chooses). */
+export interface VectorsRepo {
+  slots(): Promise<ModelSlot[]>;
+  codeTableExists(slot: number): Promise<boolean>;
+  /** Drops a slot's code tables of earlier schemes (and with `current`, of this one too). */
+  dropCodeTables(slot: number, opts: {
+      current: boolean;
+  }): Promise<void>;
+  createCodeTable(slot: number, bits: number, _dimensions?: number): Promise<void>;
+  /** Writes binary codes, replacing any previous code of the same chunk. */
+  putCodes(slot: number, rows: {
+      rowid: number;
+      userId: string;
+      docType: string;
+      code: Uint8Array;
+  }[]): Promise<void>;
+  /** A page of a slot's float vectors with their chunk's owner and type, by chunk rowid after `after`. */
+  floatPage(slot: number, after: number, limit: number): Promise<{
+      rowid: number;
+      userId: string;
+      docType: string;
+      embedding: Uint8Array;
+  }[]>;
+  /** Candidates from the code table: each shard of the owner's partition asked for its `perShard` best. */
+  shardCandidates(slot: number, userId: string, code: Uint8Array, perShard: number, docType?: string): Promise<number[]>;
+  /** Exact nearest of the chunks a scope selects (a notebook's, some sources'). */
+  exactInScope(slot: number, query: Float32Array, scope: ChunkScope, k: number): Promise<Distance[]>;
+  /** Exact cosine distances of the given chunks (those with a vector under the slot). */
+  exactAmong(slot: number, query: Float32Array, ids: number[]): Promise<Distance[]>;
+  /** Exact cosine distances of candidates, keeping only the owner's chunks (of the type). */
+  rerank(slot: number, query: Float32Array, userId: string, cands: number[], docType?: string): Promise<Distance[]>;
+  /** Which of these chunks still exist and belong to the owner (and type). */
+  liveChunks(userId: string, ids: number[], docType?: string): Promise<Set<number>>;
+  /** A new slot (state building) for a model, replacing a retired slot's row of the same model. */
+  insertSlot(model: string, dimensions: number, replacing: number | null, at: string): Promise<number>;
+  /** Retires a slot: its float vectors go (its code tables are dropped separately). */
+  retireSlot(slot: number): Promise<void>;
+  markActive(slot: number, at: string): Promise<void>;
+  /**
+   * Stores float vectors of chunks that still have the given chunk id (a chunk may have been
+   * replaced while it was embedded, and its rowid reused); returns the rows stored.
+   */
+  putFloats<R extends {
+      rowid: number;
+      chunkId?: string;
+      vector: Float32Array;
+  }>(slot: number, dimensions: number, rows: R[]): Promise<R[]>;
+  /** Per document: how many chunks it has and how many of them have a vector in this slot. */
+  progress(slot: number, docType: string, ids: string[]): Promise<{
+      id: string;
+      total: number;
+      done: number;
+  }[]>;
+  /** Chunks of the given document (or of everyone) that have no vector in this slot yet. */
+  missing<T>(slot: number, limit: number, doc?: {
+      type: string;
+      id: string;
+  }): Promise<T[]>;
+  /** Changes whenever another connection commits (the in-memory code cache then reloads). */
+  dataVersion(): Promise<number>;
+  /** Up to `limit` of the owner's binary codes (the cache asks for one more than would fit its budget). */
+  /**
+   * Visits the owner's codes one row at a time, inside one read (nothing is collected); `visit`
+   * returns false to stop early. Loading an owner into memory streams through this.
+   */
+  eachOwnerCode(slot: number, userId: string, visit: (r: {
+      rowid: number;
+      docType: string;
+      code: Uint8Array;
+  }) => boolean): Promise<void>;
+  /** Visits the owner's float vectors under a slot one row at a time, inside one read. */
+  eachOwnerFloat(slot: number, userId: string, visit: (rowid: number, e: Uint8Array) => void): Promise<void>;
+  /** PostgreSQL with pgvector: nearest neighbours through the HNSW index for owners not held in memory. */
+  ann?: AnnSearch;
+}

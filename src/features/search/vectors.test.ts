@@ -8,11 +8,15 @@ import { openDatabase, openTestDatabase, testSchemaName } from "../../db/client.
 import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import { pgAsDb } from "../../db/pg/as-db.ts";
 import { openPostgres } from "../../db/pg/client.ts";
-import type { Db } from "../../db/port.ts";
+import type { EngineDb } from "../../db/port.ts";
 import { createEncoder } from "./binary-codes.ts";
-import { createChunksRepo, type DocType } from "./chunks-repo.ts";
+import type { DocType } from "./chunks-repo.ts";
+import { createChunksRepo } from "../../stores.ts";
 import { createVectorIndex } from "./vectors.ts";
 import { CODES_CHANNEL } from "./vectors-pg-repo.ts";
+import { createVectorsRepo } from "../../stores.ts";
+import { asPostgres } from "../../db/client.ts";
+import { asSqlite } from "../../db/client.ts";
 
 function rng(seed: number) {
   let s = seed >>> 0;
@@ -43,7 +47,7 @@ const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * 
 async function indexOf(vectors: Float32Array[], opts: { users?: string[] } = {}) {
   const db = openTestDatabase();
   const chunks = createChunksRepo(db);
-  const index = createVectorIndex(db);
+  const index = createVectorIndex(db, createVectorsRepo(db));
   const users = opts.users ?? ["usr_a"];
   const owner = (i: number) => users[i % users.length]!;
   const type = (i: number): DocType => (i % 2 ? "note" : "source");
@@ -101,7 +105,7 @@ function popcount(x: number): number {
 const postgres = Boolean(databaseUrl());
 
 /** Two connections to one database (two processes' worth): a file on SQLite, one schema on PostgreSQL. */
-function twoConnections(file: string): [Db, Db] {
+function twoConnections(file: string): [EngineDb, EngineDb] {
   const url = databaseUrl();
   if (!url) return [openDatabase(file), openDatabase(file)];
   const schema = testSchemaName();
@@ -109,10 +113,9 @@ function twoConnections(file: string): [Db, Db] {
   return [open(), open()];
 }
 
-async function closeAll(...dbs: Db[]): Promise<void> {
+async function closeAll(...dbs: EngineDb[]): Promise<void> {
   for (const d of dbs) {
-    if (d.pg) await d.pg.close();
-    else d.close();
+    await d.end();
   }
 }
 
@@ -143,7 +146,7 @@ describe("knn", () => {
     expect(Math.abs(hits[0]!.distance)).toBeLessThan(0.01);
     for (const h of hits) expect(Math.abs(h.distance - (1 - dot(q, vectors[rowOf.get(h.rowid)!]!)))).toBeLessThan(0.01);
     for (let i = 1; i < hits.length; i++) expect(hits[i]!.distance).toBeGreaterThanOrEqual(hits[i - 1]!.distance);
-    const exact = await createVectorIndex(db, { memoryBytes: 0 }).knn(slot, "usr_a", q, { k: 5, candidates: 512 });
+    const exact = await createVectorIndex(db, createVectorsRepo(db), { memoryBytes: 0 }).knn(slot, "usr_a", q, { k: 5, candidates: 512 });
     expect(exact[0]!.distance).toBeCloseTo(0, 5);
     for (const h of exact) expect(h.distance).toBeCloseTo(1 - dot(q, vectors[rowOf.get(h.rowid)!]!), 5);
   });
@@ -202,7 +205,7 @@ describe("codes held in memory", () => {
         one,
         'SELECT id rowid, doc_id "docId" FROM chunks ORDER BY id',
       );
-      const a = createVectorIndex(one);
+      const a = createVectorIndex(one, createVectorsRepo(one));
       const slot = await a.ensureSlot("m", 16);
       await a.upsert(
         slot,
@@ -211,8 +214,8 @@ describe("codes held in memory", () => {
       await a.activate(slot.slot);
       expect(await a.knn((await a.active())!, "usr_a", vectors[40]!, { k: 50, candidates: 64 })).toHaveLength(25);
       // On PostgreSQL the other process's write reaches this one as a NOTIFY shortly after its commit.
-      const announced = one.pg ? new Promise<void>((ok) => void one.pg!.listen(CODES_CHANNEL, () => ok())) : null;
-      const b = createVectorIndex(two);
+      const announced = one.engine === "postgres" ? new Promise<void>((ok) => void asPostgres(one).listen(CODES_CHANNEL, () => ok())) : null;
+      const b = createVectorIndex(two, createVectorsRepo(two));
       await b.upsert(
         (await b.active())!,
         rows.slice(25).map((r, i) => ({ rowid: r.rowid, userId: "usr_a", docType: "note", vector: vectors[25 + i]! })),
@@ -230,7 +233,7 @@ describe("codes held in memory", () => {
   test("with no memory budget the code table is searched instead, with the same results", async () => {
     const vectors = clustered(500, 32, 13);
     const { db, index, slot } = await indexOf(vectors);
-    const inTable = createVectorIndex(db, { memoryBytes: 0 });
+    const inTable = createVectorIndex(db, createVectorsRepo(db), { memoryBytes: 0 });
     for (const q of vectors.slice(0, 10)) {
       const viaMemory = await index.knn(slot, "usr_a", q, { k: 3, candidates: 512 });
       const viaTable = await inTable.knn(slot, "usr_a", q, { k: 3, candidates: 512 });
@@ -281,24 +284,24 @@ describe("upkeep", () => {
       const vectors = clustered(200, 32, 8);
       const { db, slot, rowOf } = await indexOf(vectors);
       const t = `vecidx_${slot.slot}`;
-      db.sqlite.exec(`DROP TRIGGER chunks_ad_${t}; DROP TABLE ${t}`);
-      db.sqlite.exec(
+      asSqlite(db).sqlite.exec(`DROP TRIGGER chunks_ad_${t}; DROP TABLE ${t}`);
+      asSqlite(db).sqlite.exec(
         `CREATE VIRTUAL TABLE vecbin_${slot.slot} USING vec0(user_id text partition key, doc_type text, embedding bit[32])`,
       );
-      const fresh = createVectorIndex(db); // a new process
+      const fresh = createVectorIndex(db, createVectorsRepo(db)); // a new process
       await fresh.prepare();
-      const tables = db.sqlite
+      const tables = asSqlite(db).sqlite
         .query<{ name: string }, []>(
           "SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND type = 'table' AND name NOT LIKE '%\\_%\\_%' ESCAPE '\\'",
         )
         .all();
       expect(tables.map((r) => r.name)).toEqual([t]);
-      expect(db.sqlite.query<{ n: number }, []>(`SELECT count(*) n FROM ${t}`).get()!.n).toBe(200);
+      expect(asSqlite(db).sqlite.query<{ n: number }, []>(`SELECT count(*) n FROM ${t}`).get()!.n).toBe(200);
       const hits = await fresh.knn((await fresh.active())!, "usr_a", vectors[42]!, { k: 1, candidates: 512 });
       expect(rowOf.get(hits[0]!.rowid)).toBe(42);
       // The delete trigger came back too.
-      db.sqlite.query("DELETE FROM chunks WHERE doc_id = 'doc_42'").run();
-      expect(db.sqlite.query<{ n: number }, []>(`SELECT count(*) n FROM ${t}`).get()!.n).toBe(199);
+      asSqlite(db).sqlite.query("DELETE FROM chunks WHERE doc_id = 'doc_42'").run();
+      expect(asSqlite(db).sqlite.query<{ n: number }, []>(`SELECT count(*) n FROM ${t}`).get()!.n).toBe(199);
     },
   );
 
@@ -330,7 +333,7 @@ describe.skipIf(!postgres)("upkeep on PostgreSQL", () => {
     const vectors = clustered(200, 32, 8);
     const { db, slot, rowOf } = await indexOf(vectors);
     await sqlRows(db, "DELETE FROM chunk_codes WHERE slot = ? AND chunk_rowid % 3 = 0", slot.slot);
-    const fresh = createVectorIndex(db, { memoryBytes: 0 }); // a new process, searching the table
+    const fresh = createVectorIndex(db, createVectorsRepo(db), { memoryBytes: 0 }); // a new process, searching the table
     await fresh.prepare();
     const count = async () =>
       (await sqlRow<{ n: number }>(db, "SELECT count(*) n FROM chunk_codes WHERE slot = ?", slot.slot))!.n;

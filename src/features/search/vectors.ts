@@ -8,8 +8,7 @@ import { createEncoder, type Encoder } from "./binary-codes.ts";
 import { createCodeCache } from "./code-cache.ts";
 import type { CodeStore } from "./code-store.ts";
 import type { ChunkScope } from "./chunks-repo.ts";
-import type { PgvectorMode } from "./pgvector.ts";
-import { createVectorsRepo, type Distance, SHARDS } from "./vectors-repo.ts";
+import { type Distance, SHARDS, type VectorsRepo } from "./vectors-repo.ts";
 
 export interface ModelSlot {
   slot: number;
@@ -43,13 +42,11 @@ const REBUILD_BATCH = 2048;
 export interface VectorIndexOptions {
   /** Budget for owners' codes held in memory; an owner whose codes exceed it is searched in SQLite. */
   memoryBytes?: number;
-  /** PostgreSQL: use pgvector when the extension can be created (`auto`, the default) or never (`off`). */
-  pgvector?: PgvectorMode;
   logger?: Logger;
 }
 
-export function createVectorIndex(db: Db, opts: VectorIndexOptions = {}) {
-  const repo = createVectorsRepo(db, { pgvector: opts.pgvector, logger: opts.logger });
+/** `repo` is the engine's (src/stores.ts): sqlite-vec code tables, or PostgreSQL's (with pgvector when it may). */
+export function createVectorIndex(db: Db, repo: VectorsRepo, opts: VectorIndexOptions = {}) {
   const encoders = new Map<number, Encoder>();
   const ready = new Set<number>(); // slots whose code table is known to exist
   const memory = createCodeCache(repo, opts.memoryBytes ?? 256 * 1024 * 1024);

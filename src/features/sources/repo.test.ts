@@ -2,12 +2,12 @@
 // both implementations must give the same answers, types included (booleans, counts, JSON tags).
 import { afterEach, describe, expect, test } from "bun:test";
 import { openTestDatabase } from "../../db/client.ts";
-import type { Db } from "../../db/port.ts";
+import type { EngineDb } from "../../db/port.ts";
 import { createNotebooksRepo } from "../notebooks/repo.ts";
 import { createSourcesRepo } from "./repo.ts";
 import { insertUser, T0 } from "./test-rows.ts";
 
-let db: Db;
+let db: EngineDb;
 afterEach(() => db.close());
 
 async function setup() {

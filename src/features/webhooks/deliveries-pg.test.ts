@@ -7,28 +7,28 @@ import { testSchemaName } from "../../db/client.ts";
 import { sqlRows } from "../../db/inspect.ts";
 import { pgAsDb } from "../../db/pg/as-db.ts";
 import { openPostgres } from "../../db/pg/client.ts";
-import type { Db } from "../../db/port.ts";
+import type { EngineDb } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 import { systemClock } from "../../time.ts";
 import { createWorkflowsRepo } from "../workflows/repo.ts";
-import { createRunsRepo } from "../workflows/runs-repo.ts";
+import { createRunsRepo } from "../../stores.ts";
 import { createDeliveries } from "./deliveries.ts";
 import { DEDUPE_WINDOW_MS } from "./feature.ts";
 import { createWebhooksRepo } from "./repo.ts";
 
 const url = databaseUrl();
-const opened: Db[] = [];
+const opened: EngineDb[] = [];
 const open = (schema: string) => {
   const db = pgAsDb(openPostgres(url!, { schema, max: 4, idleTimeout: 2 }));
   opened.push(db);
   return db;
 };
 afterAll(async () => {
-  await Promise.all(opened.map((d) => d.pg!.close()));
+  await Promise.all(opened.map((d) => d.end()));
 });
 
 /** One process's intake: the real deliveries over its own pool, runs created from the workflows' rows. */
-function intake(db: Db) {
+function intake(db: EngineDb) {
   const workflows = createWorkflowsRepo(db);
   const runs = createRunsRepo(db);
   return createDeliveries({
@@ -62,7 +62,7 @@ describe.skipIf(!url)("webhook intake on PostgreSQL", () => {
   test("the same webhook-id delivered to two processes at once starts its runs once", async () => {
     const schema = testSchemaName();
     const [a, b] = [open(schema), open(schema)];
-    await Promise.all([a.pg!.ready, b.pg!.ready]);
+    await Promise.all([a.ready, b.ready]);
     const userId = newId("user");
     const at = new Date().toISOString();
     await sqlRows(

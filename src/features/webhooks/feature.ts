@@ -3,7 +3,7 @@
 // root wires (no workflows internals).
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/port.ts";
-import { createSharedRateLimiter } from "../../http/rate-limits.ts";
+import type { RateLimiters } from "../../http/rate-limiter.ts";
 import type { Clock } from "../../time.ts";
 import type { FeatureWith } from "../feature.ts";
 import { createDeliveries, type WebhookTrigger } from "./deliveries.ts";
@@ -23,6 +23,7 @@ export interface WebhooksFeatureDeps {
   config: Config;
   tokens: WebhookTokensService;
   trigger: WebhookTrigger;
+  rateLimiters: RateLimiters;
 }
 
 export function createWebhooksFeature(d: WebhooksFeatureDeps) {
@@ -37,7 +38,7 @@ export function createWebhooksFeature(d: WebhooksFeatureDeps) {
     tokens: d.tokens,
     deliveries,
     clock: d.clock,
-    limiter: createSharedRateLimiter(d.db, {
+    limiter: d.rateLimiters({
       name: "webhook",
       limit: d.config.rateLimit.webhookPerMinute,
       windowMs: 60_000,

@@ -6,18 +6,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
 import { testConfig } from "../../config.ts";
-import { openDatabase, type Db } from "../../db/client.ts";
+import { openDatabase, type EngineDb } from "../../db/client.ts";
 import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import { fakeClock } from "../../jobs/testing.ts";
 import { silentLogger } from "../../log.ts";
 import { createServices } from "../../services.ts";
 import { systemActor, type Actor } from "../../actor.ts";
-import { createEventsRepo } from "../events/repo.ts";
+import { createEventsRepo } from "../../stores.ts";
 import { createDispatcher } from "./dispatcher.ts";
 import { createWorkflow } from "./testing.ts";
 
 const dirs: string[] = [];
-const dbs: Db[] = [];
+const dbs: EngineDb[] = [];
 afterEach(() => {
   dbs.splice(0).forEach((d) => d.close());
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
@@ -29,7 +29,7 @@ const ON_NOTEBOOK = {
 };
 
 /** Runs started per event id (every run of an event-triggered workflow names its event). */
-async function runsPerEvent(db: Db): Promise<Map<string, number>> {
+async function runsPerEvent(db: EngineDb): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const r of await sqlRows<{ trigger_meta: string }>(db, "SELECT trigger_meta FROM workflow_runs ORDER BY id")) {
     const id = (JSON.parse(r.trigger_meta) as { event_id: string }).event_id;
@@ -38,7 +38,7 @@ async function runsPerEvent(db: Db): Promise<Map<string, number>> {
   return counts;
 }
 
-const eventIds = async (db: Db, type = "notebook.created") =>
+const eventIds = async (db: EngineDb, type = "notebook.created") =>
   (await sqlRows<{ id: string }>(db, "SELECT id FROM events WHERE type = ? ORDER BY seq", type)).map((r) => r.id);
 
 async function setup(clock = fakeClock()) {

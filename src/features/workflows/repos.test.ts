@@ -4,16 +4,16 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { openTestDatabase } from "../../db/client.ts";
 import { sqlRows } from "../../db/inspect.ts";
-import type { Db } from "../../db/port.ts";
+import type { EngineDb } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 import { createWebhooksRepo } from "../webhooks/repo.ts";
 import { createWorkflowsRepo } from "./repo.ts";
-import { createRunsRepo } from "./runs-repo.ts";
+import { createRunsRepo } from "../../stores.ts";
 
-const dbs: Db[] = [];
+const dbs: EngineDb[] = [];
 afterEach(() => dbs.splice(0).forEach((d) => d.close()));
 
-async function seedUser(db: Db): Promise<string> {
+async function seedUser(db: EngineDb): Promise<string> {
   const id = newId("user");
   const at = new Date(0).toISOString();
   await sqlRows(

@@ -1,6 +1,5 @@
 // SQL for runs and steps: prepared statements through the Db port, synchronous, so they join the step's and the webhook's transactions.
-import type { Db } from "../../db/port.ts";
-import { createRunsPgRepo } from "./runs-pg-repo.ts";
+import type { SqliteDb } from "../../db/port.ts";
 
 export interface RunRow {
   id: string;
@@ -94,11 +93,7 @@ const ADVANCE = `UPDATE workflow_runs SET cursor = $to, step_count = step_count 
 const MARK_RUNNING = `UPDATE workflow_runs SET status = 'running', started_at = coalesce(started_at, ?1), updated_at = ?1 WHERE id = ?2 AND status = 'queued'`;
 const PRUNE = `DELETE FROM workflow_runs WHERE id IN (SELECT id FROM workflow_runs WHERE finished_at < ? LIMIT 500)`;
 
-export function createRunsRepo(db: Db): RunsRepo {
-  return db.pg ? createRunsPgRepo(db.pg) : createRunsSqliteRepo(db);
-}
-
-function createRunsSqliteRepo(db: Db) {
+export function createRunsSqliteRepo(db: SqliteDb): RunsRepo {
   const run = async (sql: string, params: P): Promise<number> =>
     db.exec((c) => c.sqlite.query<null, [P]>(sql).run(params).changes);
 
@@ -213,4 +208,60 @@ function createRunsSqliteRepo(db: Db) {
     },
   };
 }
-export type RunsRepo = ReturnType<typeof createRunsSqliteRepo>;
+/** What the feature needs of its runs table(s); SQLite below, PostgreSQL in runs-pg-repo.ts (src/stores.ts chooses). */
+export interface RunsRepo {
+  /** Creates a queued run from a workflow's current actions; null when the workflow is not the user's. */
+  fromWorkflow(r: NewRun): Promise<{
+      cursor: string | null;
+  } | null>;
+  insert(r: NewRun & {
+      status: RunRow["status"];
+      actions: string;
+      cursor: string | null;
+      stepCount: number;
+      error: string | null;
+      finishedAt: string | null;
+  }): Promise<void>;
+  get(id: string): Promise<RunRow | null>;
+  getOwned(userId: string, id: string): Promise<RunRow | null>;
+  list(userId: string, workflowId: string, limit: number, before?: string): Promise<RunRow[]>;
+  steps(runId: string): Promise<StepRow[]>;
+  stepAt(runId: string, path: string): Promise<StepRow | null>;
+  outputs: (runId: string) => Promise<{
+      action_id: string;
+      output: string | null;
+  }[]>;
+  startStep(s: {
+      id: string;
+      runId: string;
+      seq: number;
+      path: string;
+      actionId: string;
+      type: string;
+      now: string;
+  }): Promise<StepRow>;
+  finishStep(s: {
+      id: string;
+      status: StepRow["status"];
+      input: string | null;
+      output: string | null;
+      error: string | null;
+      log: string;
+      failures: number;
+      nextAttemptAt: string | null;
+      finishedAt: string | null;
+  }): Promise<void>;
+  copyStep(fromId: string, id: string, runId: string, path: string): Promise<void>;
+  /** Moves the cursor on; false when another worker already did (the caller must roll back). */
+  advance(a: {
+      id: string;
+      from: string;
+      to: string | null;
+      status: RunRow["status"];
+      error: string | null;
+      finishedAt: string | null;
+      now: string;
+  }): Promise<boolean>;
+  markRunning(id: string, now: string): Promise<void>;
+  prune(before: string): Promise<number>;
+}
