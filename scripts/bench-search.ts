@@ -247,8 +247,8 @@ async function build(dbPath: string, dataDir: string, nSources: number, seed: nu
 
 /** The stored known-item queries, in a seeded random order. */
 function loadQueries(s: Services, seed: number, n: number): string[] {
-  const all = asSqlite(s.db).sqlite
-    .query<{ query: string }, []>("SELECT query FROM bench_queries")
+  const all = asSqlite(s.db)
+    .sqlite.query<{ query: string }, []>("SELECT query FROM bench_queries")
     .all()
     .map((r) => r.query);
   const rnd = prng(seed + 2);

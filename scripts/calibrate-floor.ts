@@ -56,8 +56,8 @@ for (const f of readdirSync(dir).filter((f) => f.endsWith(".md"))) {
   const note = await services.notes.create(actor, { content: readFileSync(join(dir, f), "utf8") });
   slugOf.set(note.id, f.replace(/\.md$/, ""));
 }
-const chunks = asSqlite(services.db).sqlite
-  .query<{ docId: string; title: string; heading: string | null; text: string }, []>(
+const chunks = asSqlite(services.db)
+  .sqlite.query<{ docId: string; title: string; heading: string | null; text: string }, []>(
     "SELECT doc_id docId, title, heading, text FROM chunks ORDER BY id",
   )
   .all();

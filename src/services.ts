@@ -133,7 +133,14 @@ export function createServices(deps: CoreDeps) {
 
   // Features, each built after the ones it needs.
   const credits = createCreditsFeature({ repo: repos.credits, accounts: repos.accounts, db, clock, config });
-  const accounts = createAccountsFeature({ repo: repos.accounts, clock, config, db, changes, credits: credits.service });
+  const accounts = createAccountsFeature({
+    repo: repos.accounts,
+    clock,
+    config,
+    db,
+    changes,
+    credits: credits.service,
+  });
   const keys = createKeysFeature({ repo: repos.keys, db, changes, clock });
   const events = createEventsFeature({
     repo: repos.events,

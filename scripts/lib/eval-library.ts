@@ -124,9 +124,12 @@ export async function buildLibrary(set: EvalSet) {
     await server.stop(true);
   }
   const sources = [...set.docs.values()].filter((d) => d.kind !== "note").length;
-  const ready = asSqlite(db).sqlite.query<{ n: number }, []>("SELECT count(*) n FROM sources WHERE status = 'ready'").get()!.n;
+  const ready = asSqlite(db)
+    .sqlite.query<{ n: number }, []>("SELECT count(*) n FROM sources WHERE status = 'ready'")
+    .get()!.n;
   if (ready !== sources) throw new Error(`only ${ready} of ${sources} sources became ready`);
   const chunkText = (chunkId: string) =>
-    asSqlite(db).sqlite.query<{ text: string }, [string]>("SELECT text FROM chunks WHERE chunk_id = ?").get(chunkId)?.text;
+    asSqlite(db).sqlite.query<{ text: string }, [string]>("SELECT text FROM chunks WHERE chunk_id = ?").get(chunkId)
+      ?.text;
   return { services, post, slugOf, chunkText, db };
 }

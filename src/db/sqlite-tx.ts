@@ -2,7 +2,7 @@
 // it from BEGIN IMMEDIATE to COMMIT, across awaits), the current transaction carried in
 // AsyncLocalStorage, savepoints when nested, and after-commit callbacks run once rows are visible.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Conn, Db, SqliteDb } from "./port.ts";
+import type { Conn, SqliteDb } from "./port.ts";
 import { createSharedOrm, type SharedOrm, sqliteParts } from "./shared.ts";
 
 interface TxContext {

@@ -55,7 +55,11 @@ describe.skipIf(!url)("shared state on PostgreSQL", () => {
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
     // Another kind of form, or another user, is its own claim.
-    expect(await createSharedState(b).formGuards("webhook-token").claim("usr_1", "form-1", now + 1000, now)).toBe(true);
+    expect(
+      await createSharedState(b)
+        .formGuards("webhook-token")
+        .claim("usr_1", "form-1", now + 1000, now),
+    ).toBe(true);
     expect(await gb.claim("usr_2", "form-1", now + 1000, now)).toBe(true);
     await ga.release("usr_1", "form-1");
     expect(await gb.claim("usr_1", "form-1", now + 1000, now)).toBe(true);

@@ -181,11 +181,11 @@ export interface JobsRepo {
   idByKey(type: string, key: string): Promise<string | null>;
   get(id: string): Promise<Job | null>;
   claim(p: {
-      workerId: string;
-      limit: number;
-      leaseUntil: number;
-      now: number;
-      types: string[] | null;
+    workerId: string;
+    limit: number;
+    leaseUntil: number;
+    now: number;
+    types: string[] | null;
   }): Promise<Job[]>;
   complete(id: string, lock: Lock, now: number): Promise<boolean>;
   retry(id: string, lock: Lock, error: string, runAt: number, now: number): Promise<boolean>;
@@ -194,10 +194,12 @@ export interface JobsRepo {
   extendLease(id: string, lock: Lock, until: number, now: number): Promise<boolean>;
   /** Whether this attempt still holds the job (inside a transaction: the writer lock keeps it so until commit). */
   holdsLease(id: string, attempt: number): Promise<boolean>;
-  counts(type: string | null): Promise<{
+  counts(type: string | null): Promise<
+    {
       status: JobStatus;
       n: number;
-  }[]>;
+    }[]
+  >;
   /** Deletes up to `limit` finished jobs of one status; returns how many went. */
   prune(status: "succeeded" | "failed", before: number, limit: number): Promise<number>;
 }

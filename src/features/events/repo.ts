@@ -98,17 +98,16 @@ export interface EventsRepo {
   after(seq: number, limit: number): Promise<EventRow[]>;
   afterForUser(userId: string, seq: number, limit: number): Promise<EventRow[]>;
   latestSeq(): Promise<number>;
-  forUser(userId: string, opts: {
+  forUser(
+    userId: string,
+    opts: {
       limit: number;
       beforeSeq?: number;
       type?: string;
-  }): Promise<EventRow[]>;
+    },
+  ): Promise<EventRow[]>;
   /** Leases up to `limit` pending events whose lease is free or expired; oldest first. */
-  claimPending(p: {
-      now: number;
-      leaseUntil: number;
-      limit: number;
-  }): Promise<EventRow[]>;
+  claimPending(p: { now: number; leaseUntil: number; limit: number }): Promise<EventRow[]>;
   /** Marks a claimed event dispatched; false when the claim `lease` no longer holds it (taken over or done). */
   markDispatched(seq: number, lease: number, now: number): Promise<boolean>;
   /** Frees this claim's events that were not dispatched, so the next claim need not wait for the lease. */

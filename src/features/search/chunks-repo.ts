@@ -145,12 +145,15 @@ export function createChunksSqliteRepo(db: SqliteDb): ChunksRepo {
 /** What the feature needs of its chunks table(s); SQLite below, PostgreSQL in chunks-pg-repo.ts (src/stores.ts chooses). */
 export interface ChunksRepo {
   /** Replaces a document's chunks; call inside the transaction that changed the document. */
-  replace(doc: {
+  replace(
+    doc: {
       type: DocType;
       id: string;
       userId: string;
       title: string;
-  }, chunks: Chunk[]): Promise<void>;
+    },
+    chunks: Chunk[],
+  ): Promise<void>;
   remove(type: DocType, id: string): Promise<void>;
   /** Owner and document of chunks, without their text (picking hits reads many rows, shows few). */
   keysByRowids(rowids: number[]): Promise<Map<number, Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">>>;
@@ -158,13 +161,19 @@ export interface ChunksRepo {
   forDoc(type: DocType, id: string): Promise<ChunkRow[]>;
   count(): Promise<number>;
   /** BM25 over title (weighted highest), heading and text, scoped to the owner and filters. */
-  fts(userId: string, match: string, opts: {
+  fts(
+    userId: string,
+    match: string,
+    opts: {
       limit: number;
       docType?: DocType;
       notebookId?: string;
       sourceIds?: string[];
-  }): Promise<{
+    },
+  ): Promise<
+    {
       rowid: number;
       rank: number;
-  }[]>;
+    }[]
+  >;
 }

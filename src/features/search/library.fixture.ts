@@ -128,8 +128,8 @@ export async function indexRows(
   // PostgreSQL keeps every model's codes in chunk_codes; SQLite one vec0 table per model.
   const codes =
     ctx.db.engine === "postgres"
-    ? `SELECT count(*) n FROM chunk_codes WHERE slot = ${slot}`
-    : `SELECT count(*) n FROM vecidx_${slot}`;
+      ? `SELECT count(*) n FROM chunk_codes WHERE slot = ${slot}`
+      : `SELECT count(*) n FROM vecidx_${slot}`;
   const totalCodes = slot === undefined ? 0 : await n(codes);
   return { chunks, vectors, totalCodes };
 }

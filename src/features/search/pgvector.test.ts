@@ -48,7 +48,7 @@ async function seed(
   opts: { model?: string; pgvector?: "auto" | "off"; from?: number } = {},
 ) {
   const chunks = createChunksRepo(db);
-  const index = createVectorIndex(db, createVectorsRepo(db, { pgvector: opts.pgvector }), { memoryBytes: 0});
+  const index = createVectorIndex(db, createVectorsRepo(db, { pgvector: opts.pgvector }), { memoryBytes: 0 });
   const from = opts.from ?? 0;
   for (const [j] of vectors.entries()) {
     const i = from + j;
@@ -234,7 +234,7 @@ describe("pgvector (PGlite over the wire protocol)", () => {
     expect(viaHnsw!.map((h) => before.rowOf.get(h.rowid))).toEqual(exactKnn(first, q, "usr_b", 8).map((x) => x.i));
 
     // A process still running PGVECTOR=off rewrites a vector: its `vec` is cleared, not left stale.
-    const off = createVectorIndex(db, createVectorsRepo(db, { pgvector: "off" }), { memoryBytes: 0});
+    const off = createVectorIndex(db, createVectorsRepo(db, { pgvector: "off" }), { memoryBytes: 0 });
     const [row] = await sqlRows<{ rowid: number }>(db, "SELECT id rowid FROM chunks WHERE doc_id = 'doc_1'");
     await off.upsert(slot, [{ rowid: row!.rowid, userId: "usr_b", docType: type(1), vector: q }]);
     expect(await sqlRow(db, "SELECT count(*) n FROM chunk_vectors WHERE vec IS NULL")).toEqual({ n: 1 });

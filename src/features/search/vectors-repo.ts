@@ -310,26 +310,44 @@ export interface VectorsRepo {
   slots(): Promise<ModelSlot[]>;
   codeTableExists(slot: number): Promise<boolean>;
   /** Drops a slot's code tables of earlier schemes (and with `current`, of this one too). */
-  dropCodeTables(slot: number, opts: {
+  dropCodeTables(
+    slot: number,
+    opts: {
       current: boolean;
-  }): Promise<void>;
+    },
+  ): Promise<void>;
   createCodeTable(slot: number, bits: number, _dimensions?: number): Promise<void>;
   /** Writes binary codes, replacing any previous code of the same chunk. */
-  putCodes(slot: number, rows: {
+  putCodes(
+    slot: number,
+    rows: {
       rowid: number;
       userId: string;
       docType: string;
       code: Uint8Array;
-  }[]): Promise<void>;
+    }[],
+  ): Promise<void>;
   /** A page of a slot's float vectors with their chunk's owner and type, by chunk rowid after `after`. */
-  floatPage(slot: number, after: number, limit: number): Promise<{
+  floatPage(
+    slot: number,
+    after: number,
+    limit: number,
+  ): Promise<
+    {
       rowid: number;
       userId: string;
       docType: string;
       embedding: Uint8Array;
-  }[]>;
+    }[]
+  >;
   /** Candidates from the code table: each shard of the owner's partition asked for its `perShard` best. */
-  shardCandidates(slot: number, userId: string, code: Uint8Array, perShard: number, docType?: string): Promise<number[]>;
+  shardCandidates(
+    slot: number,
+    userId: string,
+    code: Uint8Array,
+    perShard: number,
+    docType?: string,
+  ): Promise<number[]>;
   /** Exact nearest of the chunks a scope selects (a notebook's, some sources'). */
   exactInScope(slot: number, query: Float32Array, scope: ChunkScope, k: number): Promise<Distance[]>;
   /** Exact cosine distances of the given chunks (those with a vector under the slot). */
@@ -347,22 +365,34 @@ export interface VectorsRepo {
    * Stores float vectors of chunks that still have the given chunk id (a chunk may have been
    * replaced while it was embedded, and its rowid reused); returns the rows stored.
    */
-  putFloats<R extends {
+  putFloats<
+    R extends {
       rowid: number;
       chunkId?: string;
       vector: Float32Array;
-  }>(slot: number, dimensions: number, rows: R[]): Promise<R[]>;
+    },
+  >(slot: number, dimensions: number, rows: R[]): Promise<R[]>;
   /** Per document: how many chunks it has and how many of them have a vector in this slot. */
-  progress(slot: number, docType: string, ids: string[]): Promise<{
+  progress(
+    slot: number,
+    docType: string,
+    ids: string[],
+  ): Promise<
+    {
       id: string;
       total: number;
       done: number;
-  }[]>;
+    }[]
+  >;
   /** Chunks of the given document (or of everyone) that have no vector in this slot yet. */
-  missing<T>(slot: number, limit: number, doc?: {
+  missing<T>(
+    slot: number,
+    limit: number,
+    doc?: {
       type: string;
       id: string;
-  }): Promise<T[]>;
+    },
+  ): Promise<T[]>;
   /** Changes whenever another connection commits (the in-memory code cache then reloads). */
   dataVersion(): Promise<number>;
   /** Up to `limit` of the owner's binary codes (the cache asks for one more than would fit its budget). */
@@ -370,11 +400,11 @@ export interface VectorsRepo {
    * Visits the owner's codes one row at a time, inside one read (nothing is collected); `visit`
    * returns false to stop early. Loading an owner into memory streams through this.
    */
-  eachOwnerCode(slot: number, userId: string, visit: (r: {
-      rowid: number;
-      docType: string;
-      code: Uint8Array;
-  }) => boolean): Promise<void>;
+  eachOwnerCode(
+    slot: number,
+    userId: string,
+    visit: (r: { rowid: number; docType: string; code: Uint8Array }) => boolean,
+  ): Promise<void>;
   /** Visits the owner's float vectors under a slot one row at a time, inside one read. */
   eachOwnerFloat(slot: number, userId: string, visit: (rowid: number, e: Uint8Array) => void): Promise<void>;
   /** PostgreSQL with pgvector: nearest neighbours through the HNSW index for owners not held in memory. */

@@ -146,7 +146,10 @@ describe("knn", () => {
     expect(Math.abs(hits[0]!.distance)).toBeLessThan(0.01);
     for (const h of hits) expect(Math.abs(h.distance - (1 - dot(q, vectors[rowOf.get(h.rowid)!]!)))).toBeLessThan(0.01);
     for (let i = 1; i < hits.length; i++) expect(hits[i]!.distance).toBeGreaterThanOrEqual(hits[i - 1]!.distance);
-    const exact = await createVectorIndex(db, createVectorsRepo(db), { memoryBytes: 0 }).knn(slot, "usr_a", q, { k: 5, candidates: 512 });
+    const exact = await createVectorIndex(db, createVectorsRepo(db), { memoryBytes: 0 }).knn(slot, "usr_a", q, {
+      k: 5,
+      candidates: 512,
+    });
     expect(exact[0]!.distance).toBeCloseTo(0, 5);
     for (const h of exact) expect(h.distance).toBeCloseTo(1 - dot(q, vectors[rowOf.get(h.rowid)!]!), 5);
   });
@@ -214,7 +217,10 @@ describe("codes held in memory", () => {
       await a.activate(slot.slot);
       expect(await a.knn((await a.active())!, "usr_a", vectors[40]!, { k: 50, candidates: 64 })).toHaveLength(25);
       // On PostgreSQL the other process's write reaches this one as a NOTIFY shortly after its commit.
-      const announced = one.engine === "postgres" ? new Promise<void>((ok) => void asPostgres(one).listen(CODES_CHANNEL, () => ok())) : null;
+      const announced =
+        one.engine === "postgres"
+          ? new Promise<void>((ok) => void asPostgres(one).listen(CODES_CHANNEL, () => ok()))
+          : null;
       const b = createVectorIndex(two, createVectorsRepo(two));
       await b.upsert(
         (await b.active())!,
@@ -290,8 +296,8 @@ describe("upkeep", () => {
       );
       const fresh = createVectorIndex(db, createVectorsRepo(db)); // a new process
       await fresh.prepare();
-      const tables = asSqlite(db).sqlite
-        .query<{ name: string }, []>(
+      const tables = asSqlite(db)
+        .sqlite.query<{ name: string }, []>(
           "SELECT name FROM sqlite_master WHERE name LIKE 'vec%' AND type = 'table' AND name NOT LIKE '%\\_%\\_%' ESCAPE '\\'",
         )
         .all();

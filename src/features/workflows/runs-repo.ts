@@ -212,55 +212,59 @@ export function createRunsSqliteRepo(db: SqliteDb): RunsRepo {
 export interface RunsRepo {
   /** Creates a queued run from a workflow's current actions; null when the workflow is not the user's. */
   fromWorkflow(r: NewRun): Promise<{
-      cursor: string | null;
+    cursor: string | null;
   } | null>;
-  insert(r: NewRun & {
+  insert(
+    r: NewRun & {
       status: RunRow["status"];
       actions: string;
       cursor: string | null;
       stepCount: number;
       error: string | null;
       finishedAt: string | null;
-  }): Promise<void>;
+    },
+  ): Promise<void>;
   get(id: string): Promise<RunRow | null>;
   getOwned(userId: string, id: string): Promise<RunRow | null>;
   list(userId: string, workflowId: string, limit: number, before?: string): Promise<RunRow[]>;
   steps(runId: string): Promise<StepRow[]>;
   stepAt(runId: string, path: string): Promise<StepRow | null>;
-  outputs: (runId: string) => Promise<{
+  outputs: (runId: string) => Promise<
+    {
       action_id: string;
       output: string | null;
-  }[]>;
+    }[]
+  >;
   startStep(s: {
-      id: string;
-      runId: string;
-      seq: number;
-      path: string;
-      actionId: string;
-      type: string;
-      now: string;
+    id: string;
+    runId: string;
+    seq: number;
+    path: string;
+    actionId: string;
+    type: string;
+    now: string;
   }): Promise<StepRow>;
   finishStep(s: {
-      id: string;
-      status: StepRow["status"];
-      input: string | null;
-      output: string | null;
-      error: string | null;
-      log: string;
-      failures: number;
-      nextAttemptAt: string | null;
-      finishedAt: string | null;
+    id: string;
+    status: StepRow["status"];
+    input: string | null;
+    output: string | null;
+    error: string | null;
+    log: string;
+    failures: number;
+    nextAttemptAt: string | null;
+    finishedAt: string | null;
   }): Promise<void>;
   copyStep(fromId: string, id: string, runId: string, path: string): Promise<void>;
   /** Moves the cursor on; false when another worker already did (the caller must roll back). */
   advance(a: {
-      id: string;
-      from: string;
-      to: string | null;
-      status: RunRow["status"];
-      error: string | null;
-      finishedAt: string | null;
-      now: string;
+    id: string;
+    from: string;
+    to: string | null;
+    status: RunRow["status"];
+    error: string | null;
+    finishedAt: string | null;
+    now: string;
   }): Promise<boolean>;
   markRunning(id: string, now: string): Promise<void>;
   prune(before: string): Promise<number>;
