@@ -7,7 +7,7 @@ import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import type { EngineDb } from "../../db/port.ts";
 import type { DocType } from "./chunks-repo.ts";
 import { createChunksRepo, createVectorsRepo } from "../../stores.ts";
-import { hnswIndexName, knnSql, type Pgvector } from "./pgvector.ts";
+import { hnswIndexName, knnSql, type Pgvector } from "./pgvector-repo.ts";
 import { type PgliteServer, pgliteClient, startPglite } from "./pgvector.fixture.ts";
 import { createVectorIndex, type ModelSlot } from "./vectors.ts";
 

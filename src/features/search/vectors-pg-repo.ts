@@ -1,7 +1,7 @@
 // SQL of the vector index on PostgreSQL: the twin of vectors-repo.ts. Codes live in one narrow table
 // (chunk_codes, bit varying) whose Hamming prefilter is bit_count(code # query); exact cosine
 // distances are computed here from the float32 vectors, as sqlite-vec's vec_distance_cosine does.
-// With pgvector (pgvector.ts) the vectors are also stored as `vector`, distances come from `<=>`
+// With pgvector (pgvector-repo.ts) the vectors are also stored as `vector`, distances come from `<=>`
 // and owners not held in memory are searched through a per-slot HNSW index.
 import { type PgDb, type PgSql, pgArray } from "../../db/pg/port.ts";
 import type { ChunkScope } from "./chunks-repo.ts";
@@ -16,7 +16,7 @@ import {
   pgvectorKnn,
   upgradeSlot,
   vectorText,
-} from "./pgvector.ts";
+} from "./pgvector-repo.ts";
 import type { Distance, VectorsRepo, VectorsRepoOptions } from "./vectors-repo.ts";
 import { SHARDS } from "./vectors-repo.ts";
 

@@ -3,7 +3,7 @@
 import type { Conn, SqliteDb } from "../../db/port.ts";
 import { type ChunkScope, scopeConditions } from "./chunks-repo.ts";
 import type { Logger } from "../../log.ts";
-import type { PgvectorMode } from "./pgvector.ts";
+import type { PgvectorMode } from "./pgvector-repo.ts";
 import type { ModelSlot } from "./vectors.ts";
 
 // The code table's name carries its scheme version: a new scheme gets a new table, rebuilt from the
