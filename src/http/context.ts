@@ -1,6 +1,8 @@
 // Per-request facts shared by the cross-cutting plugins (request id, start time, actor).
 import type { Actor } from "../actor.ts";
-import type { SecretOnce } from "./secret-once.ts";
+
+/** true: every success shows a secret; a predicate: only responses it accepts do (e.g. a webhook_url present). */
+export type SecretOnce = boolean | ((response: Record<string, unknown>) => boolean);
 
 export interface RequestMeta {
   id: string;

@@ -1,10 +1,9 @@
 // The "shows a secret once" route trait: a route whose response holds a secret (a new key, a
 // webhook URL) declares `secretOnce` where it is defined, and the idempotency layer never stores it.
 import { Elysia } from "elysia";
-import { metaOf } from "./context.ts";
+import { metaOf, type SecretOnce } from "./context.ts";
 
-/** true: every success shows a secret; a predicate: only responses it accepts do (e.g. a webhook_url present). */
-export type SecretOnce = boolean | ((response: Record<string, unknown>) => boolean);
+export type { SecretOnce } from "./context.ts";
 
 /**
  * Use it on a routes instance, then declare `{ secretOnce: true }` (or a predicate) on a route.

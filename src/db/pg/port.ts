@@ -2,7 +2,7 @@
 // transaction's), drizzle over it, and NOTIFY/LISTEN for waking other processes.
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";
-import type { Transactor } from "../port.ts";
+import type { Transactor } from "../transactor.ts";
 
 /** The pool, or the connection of the transaction in progress. */
 export type PgSql = postgres.Sql | postgres.TransactionSql;

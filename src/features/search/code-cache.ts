@@ -1,6 +1,6 @@
 // Owners' binary codes held in memory for vector search (a cache over the vec0 code table).
 import { type CodeStore, createCodeStore } from "./code-store.ts";
-import type { ModelSlot } from "./vectors.ts";
+import type { ModelSlot } from "./vector-types.ts";
 import type { VectorsRepo } from "./vectors-repo.ts";
 
 /**

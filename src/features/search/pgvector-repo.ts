@@ -2,10 +2,9 @@
 // detection, the `vec` column beside the float32 bytes in chunk_vectors, a per-slot HNSW index, the
 // backfill of rows stored without `vec`, and the SQL of KNN and exact distances with `<=>`.
 import { type PgDb, type PgSql, pgArray } from "../../db/pg/port.ts";
-import type { Distance } from "./vectors-repo.ts";
+import type { Distance, PgvectorMode } from "./vector-types.ts";
 
-/** PGVECTOR: `auto` uses the extension when it can be created; `off` never touches it. */
-export type PgvectorMode = "auto" | "off";
+export type { PgvectorMode } from "./vector-types.ts";
 
 export interface Pgvector {
   version: string;

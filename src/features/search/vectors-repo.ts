@@ -3,8 +3,7 @@
 import type { Conn, SqliteDb } from "../../db/port.ts";
 import { type ChunkScope, scopeConditions } from "./chunks-repo.ts";
 import type { Logger } from "../../log.ts";
-import type { PgvectorMode } from "./pgvector-repo.ts";
-import type { ModelSlot } from "./vectors.ts";
+import type { Distance, ModelSlot, PgvectorMode } from "./vector-types.ts";
 
 // The code table's name carries its scheme version: a new scheme gets a new table, rebuilt from the
 // float vectors, and the old one is dropped. v1 (vecbin_N) held signs of the raw coordinates.
@@ -19,7 +18,7 @@ export const SHARDS = 16;
 
 const blob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 
-export type Distance = { rowid: number; distance: number };
+export type { Distance } from "./vector-types.ts";
 
 function dropTables(c: Conn, tables: string[]): void {
   for (const t of tables) {

@@ -8,14 +8,10 @@ import { createEncoder, type Encoder } from "./binary-codes.ts";
 import { createCodeCache } from "./code-cache.ts";
 import type { CodeStore } from "./code-store.ts";
 import type { ChunkScope } from "./chunks-repo.ts";
-import { type Distance, SHARDS, type VectorsRepo } from "./vectors-repo.ts";
+import type { Distance, ModelSlot } from "./vector-types.ts";
+import { SHARDS, type VectorsRepo } from "./vectors-repo.ts";
 
-export interface ModelSlot {
-  slot: number;
-  model: string;
-  dimensions: number;
-  state: "building" | "active" | "retired";
-}
+export type { ModelSlot } from "./vector-types.ts";
 
 export interface VectorRow {
   rowid: number;
