@@ -3,24 +3,42 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { cycles, featureGraph, problems, webImports } from "./check-cycles.ts";
+import { cycles, featureGraph, fileGraph, fileProblems, problems, webImports } from "./check-cycles.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function graphOf(files: Record<string, string>) {
+async function graphOf(files: Record<string, string>, of = featureGraph) {
   const root = mkdtempSync(join(tmpdir(), "cycles-"));
   dirs.push(root);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
   }
-  return featureGraph(root);
+  return of(root);
 }
 
 describe("check-cycles", () => {
+  test("two files of one folder importing each other's types are a file cycle; a one-way chain is not", async () => {
+    const graph = await graphOf(
+      {
+        "src/db/port.ts": 'import type { PgDb } from "./pg/port.ts";\n',
+        "src/db/pg/port.ts": 'import type { Transactor } from "../port.ts";\n',
+        "src/db/shared.ts": 'import type { Db } from "./port.ts";\n',
+        "src/db/shared.test.ts": 'import { x } from "./shared.ts";\n',
+      },
+      fileGraph,
+    );
+    expect(cycles(graph)).toEqual([["src/db/pg/port.ts", "src/db/port.ts"]]);
+    expect(fileProblems(graph)[0]).toBe("cycle between files: src/db/pg/port.ts, src/db/port.ts");
+  });
+
+  test("the repository's files form no cycle", async () => {
+    expect(fileProblems(await fileGraph())).toEqual([]);
+  });
+
   test("a type-only import over several lines closes a cycle", async () => {
     const graph = await graphOf({
       "src/features/a/service.ts": 'import { b } from "../b/service.ts";\n',

@@ -1,6 +1,7 @@
 // Checks that features do not depend on each other in a circle: builds the import graph of
 // src/features/* at the feature-folder level (type-only imports count) and fails on any cycle.
-// Also checks that no feature imports the web app (src/web): the web app is a client of the services.
+// Also checks that no feature imports the web app (src/web): the web app is a client of the services,
+// and that no two files of src/ import each other in a circle (fileGraph: every file, both engines' code).
 import { Glob } from "bun";
 import { dirname, join, relative } from "node:path";
 import { isTestSupport } from "./lib/source-kinds.ts";
@@ -30,9 +31,12 @@ function featureOf(path: string): string | null {
   return parts.length > 1 ? parts[0]! : null;
 }
 
-/** Each relative import of the app's files under src/features: the importing file, the specifier and its target. */
-async function* featureImports(root: string): AsyncGenerator<{ path: string; spec: string; target: string }> {
-  for await (const path of new Glob(`${ROOT}/**/*.ts`).scan(root)) {
+/** Each relative import of the app's files under `dir`: the importing file, the specifier and its target. */
+async function* importsUnder(
+  root: string,
+  dir: string,
+): AsyncGenerator<{ path: string; spec: string; target: string }> {
+  for await (const path of new Glob(`${dir}/**/*.ts`).scan(root)) {
     // Tests and their helpers are not part of the app: they may reach into other features' helpers.
     if (path.endsWith(".test.ts") || isTestSupport(path)) continue;
     const text = (await Bun.file(join(root, path)).text()).replace(/^\s*\/\/.*$/gm, "");
@@ -41,6 +45,22 @@ async function* featureImports(root: string): AsyncGenerator<{ path: string; spe
       if (spec.startsWith(".")) yield { path, spec, target: join(dirname(path), spec) };
     }
   }
+}
+
+/** Edges file → file over all of src/ (type-only imports and re-exports count), each with its specifier. */
+export async function fileGraph(root = "."): Promise<Map<string, Map<string, string>>> {
+  const graph = new Map<string, Map<string, string>>();
+  for await (const { path, spec, target } of importsUnder(root, "src")) {
+    const edges = graph.get(path) ?? new Map<string, string>();
+    if (!edges.has(target)) edges.set(target, `${path} imports ${spec}`);
+    graph.set(path, edges);
+  }
+  return graph;
+}
+
+/** Each relative import of the app's files under src/features. */
+function featureImports(root: string) {
+  return importsUnder(root, ROOT);
 }
 
 /** Edges feature → feature, each with one import that proves it (file and specifier). */
@@ -66,7 +86,7 @@ export async function webImports(root = "."): Promise<string[]> {
   return out;
 }
 
-/** Every strongly connected component with more than one feature (Tarjan), each sorted. */
+/** Every strongly connected component with more than one node (Tarjan), each sorted. */
 export function cycles(graph: Map<string, Map<string, string>>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -118,9 +138,20 @@ export function problems(graph: Map<string, Map<string, string>>, known = KNOWN_
   return out;
 }
 
+/** Files of src/ that import each other in a circle: none is allowed (a shared piece moves to a file of its own). */
+export function fileProblems(graph: Map<string, Map<string, string>>): string[] {
+  const out: string[] = [];
+  for (const component of cycles(graph)) {
+    out.push(`cycle between files: ${component.join(", ")}`);
+    for (const from of component)
+      for (const [to, why] of graph.get(from) ?? []) if (component.includes(to)) out.push(`  ${why}`);
+  }
+  return out;
+}
+
 if (import.meta.main) {
   const graph = await featureGraph();
-  const found = problems(graph);
+  const found = [...problems(graph), ...fileProblems(await fileGraph())];
   const web = await webImports();
   if (found.length > 0) {
     console.error(found.join("\n"));
@@ -132,6 +163,6 @@ if (import.meta.main) {
   }
   if (found.length > 0 || web.length > 0) process.exit(1);
   console.log(
-    `cycles: none between features beyond the ${KNOWN_CYCLES.length} known ones; no feature imports the web app`,
+    `cycles: none between features beyond the ${KNOWN_CYCLES.length} known ones, none between files; no feature imports the web app`,
   );
 }
