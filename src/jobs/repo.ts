@@ -102,7 +102,7 @@ export function createJobsSqliteRepo(db: SqliteDb): JobsRepo {
 
   return {
     /** Returns the new id, or null when (type, key) already exists. */
-    async insert(j: NewJobRow): Promise<string | null> {
+    async insert(j) {
       const params = {
         id: j.id,
         type: j.type,
@@ -114,20 +114,14 @@ export function createJobsSqliteRepo(db: SqliteDb): JobsRepo {
       };
       return db.exec((c) => c.sqlite.query<{ id: string }, [P]>(INSERT).get(params)?.id ?? null);
     },
-    async idByKey(type: string, key: string): Promise<string | null> {
+    async idByKey(type, key) {
       return db.query((c) => c.sqlite.query<{ id: string }, [P]>(BY_KEY).get({ type, key })?.id ?? null);
     },
-    async get(id: string): Promise<Job | null> {
+    async get(id) {
       const r = await db.query((c) => c.sqlite.query<JobRow, [P]>(BY_ID).get({ id }));
       return r ? toJob(r) : null;
     },
-    async claim(p: {
-      workerId: string;
-      limit: number;
-      leaseUntil: number;
-      now: number;
-      types: string[] | null;
-    }): Promise<Job[]> {
+    async claim(p) {
       const params = {
         workerId: p.workerId,
         limit: p.limit,
@@ -139,23 +133,23 @@ export function createJobsSqliteRepo(db: SqliteDb): JobsRepo {
       // RETURNING order is unspecified; hand jobs out oldest first.
       return rows.map(toJob).sort((a, b) => a.runAt - b.runAt || (a.id < b.id ? -1 : 1));
     },
-    async complete(id: string, lock: Lock, now: number): Promise<boolean> {
+    async complete(id, lock, now) {
       return (await write(COMPLETE, { id, ...lockParams(lock), now })) > 0;
     },
-    async retry(id: string, lock: Lock, error: string, runAt: number, now: number): Promise<boolean> {
+    async retry(id, lock, error, runAt, now) {
       return (await write(RETRY, { id, ...lockParams(lock), error, runAt, now })) > 0;
     },
-    async fail(id: string, lock: Lock, error: string, now: number): Promise<boolean> {
+    async fail(id, lock, error, now) {
       return (await write(FAIL, { id, ...lockParams(lock), error, now })) > 0;
     },
-    async release(id: string, lock: Lock, now: number): Promise<boolean> {
+    async release(id, lock, now) {
       return (await write(RELEASE, { id, ...lockParams(lock), now })) > 0;
     },
-    async extendLease(id: string, lock: Lock, until: number, now: number): Promise<boolean> {
+    async extendLease(id, lock, until, now) {
       return (await write(EXTEND, { id, ...lockParams(lock), until, now })) > 0;
     },
     /** Whether this attempt still holds the job (inside a transaction: the writer lock keeps it so until commit). */
-    async holdsLease(id: string, attempt: number): Promise<boolean> {
+    async holdsLease(id, attempt) {
       return db.query(
         (c) =>
           c.sqlite
@@ -165,11 +159,11 @@ export function createJobsSqliteRepo(db: SqliteDb): JobsRepo {
             .get({ id, attempt }) !== null,
       );
     },
-    async counts(type: string | null): Promise<{ status: JobStatus; n: number }[]> {
+    async counts(type) {
       return db.query((c) => c.sqlite.query<{ status: JobStatus; n: number }, [P]>(COUNTS).all({ type }));
     },
     /** Deletes up to `limit` finished jobs of one status; returns how many went. */
-    async prune(status: "succeeded" | "failed", before: number, limit: number): Promise<number> {
+    async prune(status, before, limit) {
       return write(PRUNE, { status, before, limit });
     },
   };

@@ -39,7 +39,7 @@ export function createEventsSqliteRepo(db: SqliteDb): EventsRepo {
 
   return {
     /** `dispatchedAt` set: the event can trigger nothing, so the dispatcher never sees it. */
-    async insert(row: NewEvent): Promise<number> {
+    async insert(row) {
       const params = {
         id: row.id,
         userId: row.userId,
@@ -52,20 +52,20 @@ export function createEventsSqliteRepo(db: SqliteDb): EventsRepo {
       };
       return db.exec((c) => c.sqlite.query<{ seq: number }, [P]>(INSERT).get(params)!.seq);
     },
-    async after(seq: number, limit: number): Promise<EventRow[]> {
+    async after(seq, limit) {
       return rows(AFTER, { seq, limit });
     },
-    async afterForUser(userId: string, seq: number, limit: number): Promise<EventRow[]> {
+    async afterForUser(userId, seq, limit) {
       return rows(AFTER_FOR_USER, { userId, seq, limit });
     },
-    async latestSeq(): Promise<number> {
+    async latestSeq() {
       return db.query((c) => c.sqlite.query<{ seq: number | null }, []>(LATEST).get()?.seq ?? 0);
     },
-    async forUser(userId: string, opts: { limit: number; beforeSeq?: number; type?: string }): Promise<EventRow[]> {
+    async forUser(userId, opts) {
       return rows(FOR_USER, { userId, beforeSeq: opts.beforeSeq ?? null, type: opts.type ?? null, limit: opts.limit });
     },
     /** Leases up to `limit` pending events whose lease is free or expired; oldest first. */
-    async claimPending(p: { now: number; leaseUntil: number; limit: number }): Promise<EventRow[]> {
+    async claimPending(p) {
       const claimed = await db.exec((c) =>
         c.sqlite.query<EventRow, [P]>(CLAIM).all({ now: p.now, leaseUntil: p.leaseUntil, limit: p.limit }),
       );
@@ -73,20 +73,20 @@ export function createEventsSqliteRepo(db: SqliteDb): EventsRepo {
       return claimed.sort((a, b) => a.seq - b.seq);
     },
     /** Marks a claimed event dispatched; false when the claim `lease` no longer holds it (taken over or done). */
-    async markDispatched(seq: number, lease: number, now: number): Promise<boolean> {
+    async markDispatched(seq, lease, now) {
       return db.exec((c) => c.sqlite.query<null, [P]>(MARK).run({ seq, lease, now }).changes > 0);
     },
     /** Frees this claim's events that were not dispatched, so the next claim need not wait for the lease. */
-    async releaseClaims(seqs: number[], lease: number): Promise<void> {
+    async releaseClaims(seqs, lease) {
       if (seqs.length === 0) return;
       await db.exec((c) => c.sqlite.query<null, [P]>(RELEASE).run({ seqs: JSON.stringify(seqs), lease }));
     },
     /** The newest event still waiting for dispatch (claimed or not), or null when none waits. */
-    async latestPendingSeq(): Promise<number | null> {
+    async latestPendingSeq() {
       return db.query((c) => c.sqlite.query<{ seq: number | null }, []>(LATEST_PENDING).get()?.seq ?? null);
     },
     /** When the earliest live claim on a pending event runs out, or null when none is held. */
-    async nextLeaseExpiry(now: number): Promise<number | null> {
+    async nextLeaseExpiry(now) {
       return db.query((c) => c.sqlite.query<{ until: number | null }, [P]>(NEXT_EXPIRY).get({ now })?.until ?? null);
     },
   };

@@ -64,7 +64,7 @@ const DELETE_SQL = "DELETE FROM chunks WHERE doc_type = ? AND doc_id = ?";
 export function createChunksSqliteRepo(db: SqliteDb): ChunksRepo {
   return {
     /** Replaces a document's chunks; call inside the transaction that changed the document. */
-    async replace(doc: { type: DocType; id: string; userId: string; title: string }, chunks: Chunk[]): Promise<void> {
+    async replace(doc, chunks) {
       await db.exec((c) => {
         c.sqlite.query(DELETE_SQL).run(doc.type, doc.id);
         const insert = c.sqlite.query(INSERT_SQL);
@@ -85,13 +85,11 @@ export function createChunksSqliteRepo(db: SqliteDb): ChunksRepo {
         }
       });
     },
-    async remove(type: DocType, id: string): Promise<void> {
+    async remove(type, id) {
       await db.exec((c) => c.sqlite.query(DELETE_SQL).run(type, id));
     },
     /** Owner and document of chunks, without their text (picking hits reads many rows, shows few). */
-    async keysByRowids(
-      rowids: number[],
-    ): Promise<Map<number, Pick<ChunkRow, "rowid" | "userId" | "docType" | "docId">>> {
+    async keysByRowids(rowids) {
       if (rowids.length === 0) return new Map();
       const rows = await db.query((c) =>
         c.sqlite
@@ -102,7 +100,7 @@ export function createChunksSqliteRepo(db: SqliteDb): ChunksRepo {
       );
       return new Map(rows.map((r) => [r.rowid, r]));
     },
-    async byRowids(rowids: number[]): Promise<Map<number, ChunkRow>> {
+    async byRowids(rowids) {
       if (rowids.length === 0) return new Map();
       const rows = await db.query((c) =>
         c.sqlite
@@ -111,7 +109,7 @@ export function createChunksSqliteRepo(db: SqliteDb): ChunksRepo {
       );
       return new Map(rows.map((r) => [r.rowid, r]));
     },
-    async forDoc(type: DocType, id: string): Promise<ChunkRow[]> {
+    async forDoc(type, id) {
       return db.query((c) =>
         c.sqlite
           .query<ChunkRow, [string, string]>(
@@ -120,16 +118,12 @@ export function createChunksSqliteRepo(db: SqliteDb): ChunksRepo {
           .all(type, id),
       );
     },
-    async count(): Promise<number> {
+    async count() {
       return db.query((c) => c.sqlite.query<{ n: number }, []>("SELECT count(*) n FROM chunks").get()!.n);
     },
 
     /** BM25 over title (weighted highest), heading and text, scoped to the owner and filters. */
-    async fts(
-      userId: string,
-      match: string,
-      opts: { limit: number; docType?: DocType; notebookId?: string; sourceIds?: string[] },
-    ): Promise<{ rowid: number; rank: number }[]> {
+    async fts(userId, match, opts) {
       const { conds, args } = scopeConditions({ userId, ...opts });
       return db.query((c) =>
         c.sqlite

@@ -65,14 +65,14 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
     );
 
   return {
-    async slots(): Promise<ModelSlot[]> {
+    async slots() {
       return db.query((c) =>
         c.sqlite
           .query<ModelSlot, []>("SELECT slot, model, dimensions, state FROM embedding_models ORDER BY slot")
           .all(),
       );
     },
-    async codeTableExists(slot: number): Promise<boolean> {
+    async codeTableExists(slot) {
       return db.query(
         (c) =>
           c.sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(indexTable(slot)) !==
@@ -80,10 +80,10 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
       );
     },
     /** Drops a slot's code tables of earlier schemes (and with `current`, of this one too). */
-    async dropCodeTables(slot: number, opts: { current: boolean }): Promise<void> {
+    async dropCodeTables(slot, opts) {
       await db.exec((c) => dropTables(c, [...(opts.current ? [indexTable(slot)] : []), ...LEGACY_TABLES(slot)]));
     },
-    async createCodeTable(slot: number, bits: number, _dimensions?: number): Promise<void> {
+    async createCodeTable(slot, bits, _dimensions?) {
       const t = indexTable(slot);
       await db.exec((c) => {
         c.sqlite.exec(
@@ -95,10 +95,7 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
       });
     },
     /** Writes binary codes, replacing any previous code of the same chunk. */
-    async putCodes(
-      slot: number,
-      rows: { rowid: number; userId: string; docType: string; code: Uint8Array }[],
-    ): Promise<void> {
+    async putCodes(slot, rows) {
       const t = indexTable(slot);
       await db.exec((c) => {
         const del = c.sqlite.query(`DELETE FROM ${t} WHERE rowid = ?`);
@@ -112,11 +109,7 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
       });
     },
     /** A page of a slot's float vectors with their chunk's owner and type, by chunk rowid after `after`. */
-    async floatPage(
-      slot: number,
-      after: number,
-      limit: number,
-    ): Promise<{ rowid: number; userId: string; docType: string; embedding: Uint8Array }[]> {
+    async floatPage(slot, after, limit) {
       return db.query((c) =>
         c.sqlite
           .query<{ rowid: number; userId: string; docType: string; embedding: Uint8Array }, [number, number, number]>(
@@ -127,13 +120,7 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
       );
     },
     /** Candidates from the code table: each shard of the owner's partition asked for its `perShard` best. */
-    async shardCandidates(
-      slot: number,
-      userId: string,
-      code: Uint8Array,
-      perShard: number,
-      docType?: string,
-    ): Promise<number[]> {
+    async shardCandidates(slot, userId, code, perShard, docType?) {
       const typeFilter = docType ? "AND doc_type = ?" : "";
       return db.query((c) => {
         const shardQuery = c.sqlite.query<{ rowid: number }, any[]>(
@@ -149,24 +136,18 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
       });
     },
     /** Exact nearest of the chunks a scope selects (a notebook's, some sources'). */
-    async exactInScope(slot: number, query: Float32Array, scope: ChunkScope, k: number): Promise<Distance[]> {
+    async exactInScope(slot, query, scope, k) {
       const { conds, args } = scopeConditions(scope);
       return exact(slot, query, `SELECT c.id FROM chunks c WHERE ${conds.join(" AND ")}`, args, k);
     },
     /** Exact cosine distances of the given chunks (those with a vector under the slot). */
-    async exactAmong(slot: number, query: Float32Array, ids: number[]): Promise<Distance[]> {
+    async exactAmong(slot, query, ids) {
       return ids.length === 0
         ? []
         : exact(slot, query, "SELECT value FROM json_each(?)", [JSON.stringify(ids)], ids.length);
     },
     /** Exact cosine distances of candidates, keeping only the owner's chunks (of the type). */
-    async rerank(
-      slot: number,
-      query: Float32Array,
-      userId: string,
-      cands: number[],
-      docType?: string,
-    ): Promise<Distance[]> {
+    async rerank(slot, query, userId, cands, docType?) {
       const typeFilter = docType ? "AND c.doc_type = ?" : "";
       const args: (string | number | Uint8Array)[] = [blob(query), slot, userId, JSON.stringify(cands)];
       if (docType) args.push(docType);
@@ -180,7 +161,7 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
       );
     },
     /** Which of these chunks still exist and belong to the owner (and type). */
-    async liveChunks(userId: string, ids: number[], docType?: string): Promise<Set<number>> {
+    async liveChunks(userId, ids, docType?) {
       const typeFilter = docType ? "AND +c.doc_type = ?" : "";
       const args: string[] = [userId, JSON.stringify(ids)];
       if (docType) args.push(docType);
@@ -194,7 +175,7 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
       return new Set(rows.map((r) => r.id));
     },
     /** A new slot (state building) for a model, replacing a retired slot's row of the same model. */
-    async insertSlot(model: string, dimensions: number, replacing: number | null, at: string): Promise<number> {
+    async insertSlot(model, dimensions, replacing, at) {
       return db.exec((c) => {
         if (replacing !== null) c.sqlite.query("DELETE FROM embedding_models WHERE slot = ?").run(replacing);
         return c.sqlite
@@ -205,13 +186,13 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
       });
     },
     /** Retires a slot: its float vectors go (its code tables are dropped separately). */
-    async retireSlot(slot: number): Promise<void> {
+    async retireSlot(slot) {
       await db.exec((c) => {
         c.sqlite.query("DELETE FROM chunk_vectors WHERE slot = ?").run(slot);
         c.sqlite.query("UPDATE embedding_models SET state = 'retired' WHERE slot = ?").run(slot);
       });
     },
-    async markActive(slot: number, at: string): Promise<void> {
+    async markActive(slot, at) {
       await db.exec((c) =>
         c.sqlite.query("UPDATE embedding_models SET state = 'active', activated_at = ? WHERE slot = ?").run(at, slot),
       );
@@ -243,11 +224,7 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
       });
     },
     /** Per document: how many chunks it has and how many of them have a vector in this slot. */
-    async progress(
-      slot: number,
-      docType: string,
-      ids: string[],
-    ): Promise<{ id: string; total: number; done: number }[]> {
+    async progress(slot, docType, ids) {
       return db.query((c) =>
         c.sqlite
           .query<{ id: string; total: number; done: number }, [number, string, string]>(
@@ -273,7 +250,7 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
       );
     },
     /** Changes whenever another connection commits (the in-memory code cache then reloads). */
-    async dataVersion(): Promise<number> {
+    async dataVersion() {
       return db.query((c) => c.sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version);
     },
     /** Up to `limit` of the owner's binary codes (the cache asks for one more than would fit its budget). */
@@ -281,11 +258,7 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
      * Visits the owner's codes one row at a time, inside one read (nothing is collected); `visit`
      * returns false to stop early. Loading an owner into memory streams through this.
      */
-    async eachOwnerCode(
-      slot: number,
-      userId: string,
-      visit: (r: { rowid: number; docType: string; code: Uint8Array }) => boolean,
-    ): Promise<void> {
+    async eachOwnerCode(slot, userId, visit) {
       await db.query((c) => {
         const rows = c.sqlite.query<{ rowid: number; docType: string; code: Uint8Array }, [string]>(
           `SELECT rowid, doc_type docType, embedding code FROM ${indexTable(slot)} WHERE user_id = ?`,
@@ -294,7 +267,7 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
       });
     },
     /** Visits the owner's float vectors under a slot one row at a time, inside one read. */
-    async eachOwnerFloat(slot: number, userId: string, visit: (rowid: number, e: Uint8Array) => void): Promise<void> {
+    async eachOwnerFloat(slot, userId, visit) {
       await db.query((c) => {
         const rows = c.sqlite.query<{ rowid: number; e: Uint8Array }, [number, string]>(
           "SELECT v.chunk_rowid rowid, v.embedding e FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_rowid WHERE v.slot = ? AND c.user_id = ?",

@@ -99,7 +99,7 @@ export function createRunsSqliteRepo(db: SqliteDb): RunsRepo {
 
   return {
     /** Creates a queued run from a workflow's current actions; null when the workflow is not the user's. */
-    async fromWorkflow(r: NewRun): Promise<{ cursor: string | null } | null> {
+    async fromWorkflow(r) {
       const params = {
         id: r.id,
         userId: r.userId,
@@ -113,16 +113,7 @@ export function createRunsSqliteRepo(db: SqliteDb): RunsRepo {
       };
       return db.exec((c) => c.sqlite.query<{ cursor: string | null }, [P]>(FROM_WORKFLOW).get(params));
     },
-    async insert(
-      r: NewRun & {
-        status: RunRow["status"];
-        actions: string;
-        cursor: string | null;
-        stepCount: number;
-        error: string | null;
-        finishedAt: string | null;
-      },
-    ): Promise<void> {
+    async insert(r) {
       await run(INSERT_FULL, {
         id: r.id,
         userId: r.userId,
@@ -141,26 +132,16 @@ export function createRunsSqliteRepo(db: SqliteDb): RunsRepo {
         finishedAt: r.finishedAt,
       });
     },
-    get: async (id: string): Promise<RunRow | null> => db.query((c) => c.sqlite.query<RunRow, [string]>(GET).get(id)),
-    getOwned: async (userId: string, id: string): Promise<RunRow | null> =>
+    get: async (id) => db.query((c) => c.sqlite.query<RunRow, [string]>(GET).get(id)),
+    getOwned: async (userId, id) =>
       db.query((c) => c.sqlite.query<RunRow, [string, string]>(GET_OWNED).get(id, userId)),
-    list: async (userId: string, workflowId: string, limit: number, before?: string): Promise<RunRow[]> =>
+    list: async (userId, workflowId, limit, before?) =>
       db.query((c) => c.sqlite.query<RunRow, [P]>(LIST).all({ userId, workflowId, limit, before: before ?? null })),
-    steps: async (runId: string): Promise<StepRow[]> =>
-      db.query((c) => c.sqlite.query<StepRow, [string]>(STEPS).all(runId)),
-    stepAt: async (runId: string, path: string): Promise<StepRow | null> =>
-      db.query((c) => c.sqlite.query<StepRow, [string, string]>(STEP_AT).get(runId, path)),
-    outputs: (runId: string) =>
+    steps: async (runId) => db.query((c) => c.sqlite.query<StepRow, [string]>(STEPS).all(runId)),
+    stepAt: async (runId, path) => db.query((c) => c.sqlite.query<StepRow, [string, string]>(STEP_AT).get(runId, path)),
+    outputs: (runId) =>
       db.query((c) => c.sqlite.query<{ action_id: string; output: string | null }, [string]>(OUTPUTS).all(runId)),
-    async startStep(s: {
-      id: string;
-      runId: string;
-      seq: number;
-      path: string;
-      actionId: string;
-      type: string;
-      now: string;
-    }): Promise<StepRow> {
+    async startStep(s) {
       const params = {
         id: s.id,
         runId: s.runId,
@@ -172,38 +153,20 @@ export function createRunsSqliteRepo(db: SqliteDb): RunsRepo {
       };
       return db.exec((c) => c.sqlite.query<StepRow, [P]>(START_STEP).get(params)!);
     },
-    async finishStep(s: {
-      id: string;
-      status: StepRow["status"];
-      input: string | null;
-      output: string | null;
-      error: string | null;
-      log: string;
-      failures: number;
-      nextAttemptAt: string | null;
-      finishedAt: string | null;
-    }): Promise<void> {
+    async finishStep(s) {
       await run(FINISH_STEP, s);
     },
-    async copyStep(fromId: string, id: string, runId: string, path: string): Promise<void> {
+    async copyStep(fromId, id, runId, path) {
       await run(COPY_STEP, { fromId, id, runId, path });
     },
     /** Moves the cursor on; false when another worker already did (the caller must roll back). */
-    async advance(a: {
-      id: string;
-      from: string;
-      to: string | null;
-      status: RunRow["status"];
-      error: string | null;
-      finishedAt: string | null;
-      now: string;
-    }): Promise<boolean> {
+    async advance(a) {
       return (await run(ADVANCE, a)) > 0;
     },
-    async markRunning(id: string, now: string): Promise<void> {
+    async markRunning(id, now) {
       await db.exec((c) => c.sqlite.query<null, [string, string]>(MARK_RUNNING).run(now, id));
     },
-    async prune(before: string): Promise<number> {
+    async prune(before) {
       return db.exec((c) => c.sqlite.query<null, [string]>(PRUNE).run(before).changes);
     },
   };
