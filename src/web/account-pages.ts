@@ -48,6 +48,8 @@ export interface AccountPageInput {
   spends: SpendView[];
   costs: { ask: number; podcastPerMinute: number };
   fieldErrors?: FieldErrors;
+  /** The "Also revoke my API keys" box as the person left it; ticked when the form is new. */
+  revokeKeys?: boolean;
   flash?: Flash;
 }
 
@@ -90,9 +92,9 @@ ${spendRows(p.spends)}
 <h2>Change password</h2>
 <form method="post" action="/settings/account/password" class="card" novalidate>
   ${csrfInput(p.user.csrfToken)}
-  ${field({ name: "current_password", label: "Current password", type: "password", error: fe.current_password, autocomplete: "current-password", required: true })}
-  ${field({ name: "new_password", label: "New password", type: "password", error: fe.new_password, autocomplete: "new-password", required: true, hint: "At least 8 characters. Other browsers and devices signed in as you are signed out and connected apps lose their access; this one stays signed in." })}
-  <label class="check"><input type="checkbox" name="revoke_keys" value="1" checked> <span>Also revoke my API keys <span class="muted">(scripts and tools using one stop working until you give them a new key)</span></span></label>
+  ${field({ name: "current_password", label: "Current password", type: "password", error: fe.current_password, autocomplete: "current-password", required: true, autofocus: Boolean(fe.current_password) })}
+  ${field({ name: "new_password", label: "New password", type: "password", error: fe.new_password, autocomplete: "new-password", required: true, autofocus: Boolean(fe.new_password && !fe.current_password), hint: "At least 8 characters. Other browsers and devices signed in as you are signed out and connected apps lose their access; this one stays signed in." })}
+  <label class="check"><input type="checkbox" name="revoke_keys" value="1"${p.revokeKeys === false ? "" : html` checked`}> <span>Also revoke my API keys <span class="muted">(scripts and tools using one stop working until you give them a new key)</span></span></label>
   <div class="actions"><button type="submit">Change password</button></div>
 </form>
 <h2>Sign out everywhere</h2>

@@ -165,6 +165,27 @@ describe("changing the password", () => {
     expect(u.userId).toBeTruthy();
   }, 30_000);
 
+  test("a form sent back with errors keeps the person's choice of revoking keys and focuses the first error", async () => {
+    const { ctx, b } = await setup();
+    const fresh = await b.get("/settings/account");
+    expect(fresh.text).toContain('<input type="checkbox" name="revoke_keys" value="1" checked>');
+    expect(fresh.text).not.toContain(" autofocus");
+
+    const unticked = await post(ctx, b, "/settings/account/password", passwordForm("not-my-password", "long enough"));
+    expect(unticked.status).toBe(422);
+    expect(unticked.text).toContain('<input type="checkbox" name="revoke_keys" value="1">');
+    expect(unticked.text).toMatch(/<input id="f-current_password"[^>]* autofocus/);
+
+    const ticked = await post(ctx, b, "/settings/account/password", {
+      ...passwordForm("password123", "short"),
+      revoke_keys: "1",
+    });
+    expect(ticked.status).toBe(422);
+    expect(ticked.text).toContain('<input type="checkbox" name="revoke_keys" value="1" checked>');
+    expect(ticked.text).toMatch(/<input id="f-new_password"[^>]* autofocus/);
+    expect(ticked.text).not.toMatch(/<input id="f-current_password"[^>]* autofocus/);
+  }, 30_000);
+
   test("a form without the session's token is refused; guesses are rate limited beside the field", async () => {
     const { ctx, b } = await setup({ LOGIN_RATE_LIMIT_PER_MINUTE: "3" }); // signing in used one;
     const forged = await b.post("/settings/account/password", {

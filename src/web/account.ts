@@ -56,7 +56,13 @@ export function accountWebRoutes(s: Pick<WebDeps, "config" | "credits" | "podcas
 
   async function accountResponse(
     me: SignedIn,
-    extra: { fieldErrors?: FieldErrors; flash?: Flash; status?: number; headers?: Record<string, string> } = {},
+    extra: {
+      fieldErrors?: FieldErrors;
+      revokeKeys?: boolean;
+      flash?: Flash;
+      status?: number;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<Response> {
     const { plan, ...balance } = await s.credits.balance(me.user.id);
     const markup = accountPage({
@@ -67,6 +73,7 @@ export function accountWebRoutes(s: Pick<WebDeps, "config" | "credits" | "podcas
       spends: await spends(me.actor),
       costs: { ask: s.config.credits.askCost, podcastPerMinute: s.config.credits.podcastPerMinute },
       fieldErrors: extra.fieldErrors,
+      revokeKeys: extra.revokeKeys,
       flash: extra.flash,
     });
     return pageResponse(markup, { status: extra.status, headers: extra.headers });
@@ -112,12 +119,14 @@ export function accountWebRoutes(s: Pick<WebDeps, "config" | "credits" | "podcas
             if (e.code === "rate_limited")
               return accountResponse(me, {
                 fieldErrors: { current_password: e.detail ?? e.message },
+                revokeKeys: revokeKeys(body),
                 status: 429,
                 headers: e.extra.headers,
               });
             if (e.code !== "validation_failed") throw e;
             // Passwords are never written back into the page; the person types them again.
-            return accountResponse(me, { fieldErrors: fieldErrors(e), status: 422 });
+            // The box keeps the person's choice: an unticked box must not come back ticked.
+            return accountResponse(me, { fieldErrors: fieldErrors(e), revokeKeys: revokeKeys(body), status: 422 });
           }
           return redirect(
             `/settings/account?notice=${revokeKeys(body) ? "password_changed_keys" : "password_changed"}`,

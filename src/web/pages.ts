@@ -14,14 +14,16 @@ export interface FieldInput {
   required?: boolean;
   hint?: string;
   maxlength?: number;
+  /** Focus (and so scroll to) this field when the page loads: the first field with an error. */
+  autofocus?: boolean;
 }
 
 export function field(f: FieldInput): SafeHtml {
   const id = `f-${f.name}`;
   const described = [f.hint ? `${id}-hint` : "", f.error ? `${id}-error` : ""].filter(Boolean).join(" ");
   return html`<label for="${id}">${f.label}</label>
-    <input id="${id}" name="${f.name}" type="${f.type}" value="${f.value ?? ""}" autocomplete="${f.autocomplete}"${f.required ? html` required` : ""}${f.maxlength ? html` maxlength="${f.maxlength}"` : ""}${f.error ? html` aria-invalid="true"` : ""}${described ? html` aria-describedby="${described}"` : ""}>
-    ${f.hint ? html`<p class="muted" id="${id}-hint">${f.hint}</p>` : ""}
+    <input id="${id}" name="${f.name}" type="${f.type}" value="${f.value ?? ""}" autocomplete="${f.autocomplete}"${f.required ? html` required` : ""}${f.maxlength ? html` maxlength="${f.maxlength}"` : ""}${f.autofocus ? html` autofocus` : ""}${f.error ? html` aria-invalid="true"` : ""}${described ? html` aria-describedby="${described}"` : ""}>
+    ${f.hint ? html`<p class="muted field-hint" id="${id}-hint">${f.hint}</p>` : ""}
     ${f.error ? html`<p class="field-error" id="${id}-error">${f.error}</p>` : ""}`;
 }
 
@@ -41,7 +43,7 @@ export function signInPage(p: {
 <form method="post" action="/signin" class="card" novalidate>
   ${csrfInput(p.csrf)}
   ${p.next ? html`<input type="hidden" name="next" value="${p.next}">` : ""}
-  ${p.error ? html`<p class="field-error" role="alert">${p.error}</p>` : ""}
+  ${p.error ? html`<p class="form-error" role="alert">${p.error}</p>` : ""}
   ${field({ name: "email", label: "Email", type: "email", value: p.email, error: fe.email, autocomplete: "username", required: true })}
   ${field({ name: "password", label: "Password", type: "password", error: fe.password, autocomplete: "current-password", required: true })}
   <div class="actions"><button type="submit">Sign in</button></div>
@@ -63,7 +65,7 @@ export function signUpPage(p: {
 <form method="post" action="/signup" class="card" novalidate>
   ${csrfInput(p.csrf)}
   ${p.next ? html`<input type="hidden" name="next" value="${p.next}">` : ""}
-  ${p.error ? html`<p class="field-error" role="alert">${p.error}</p>` : ""}
+  ${p.error ? html`<p class="form-error" role="alert">${p.error}</p>` : ""}
   ${field({ name: "name", label: "Name", type: "text", value: p.name, error: fe.name, autocomplete: "name", hint: "Optional; how Commonplace greets you.", maxlength: 100 })}
   ${field({ name: "email", label: "Email", type: "email", value: p.email, error: fe.email, autocomplete: "username", required: true })}
   ${field({ name: "password", label: "Password", type: "password", error: fe.password, autocomplete: "new-password", required: true, hint: "At least 8 characters." })}

@@ -14,6 +14,8 @@ nav { display: flex; flex-wrap: wrap; gap: .25rem 1rem; align-items: center; }
 nav form { margin: 0; }
 main { max-width: 52rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
 main.narrow { max-width: 26rem; }
+/* A long unbroken word (an app's chosen name, an address) wraps instead of widening the page. */
+main { overflow-wrap: break-word; }
 h1 { font-size: 1.6rem; margin: 0 0 1rem; }
 h2 { font-size: 1.2rem; margin: 2rem 0 .75rem; }
 p.muted, .muted { color: var(--muted); }
@@ -26,6 +28,13 @@ select, input[type=file] { font: inherit; color: inherit; background: var(--bg);
   border-radius: 6px; padding: .45rem .6rem; max-width: 100%; }
 input[aria-invalid=true] { border-color: var(--danger); }
 .field-error { color: var(--danger); font-size: .9rem; margin: .25rem 0 0; }
+.field-hint { font-size: .9rem; margin: .3rem 0 0; }
+.form-error { color: var(--danger); background: var(--err-bg); border-radius: 6px; padding: .6rem .8rem; margin: 0 0 .25rem; }
+/* A checkbox and its words: the box on the first line, wrapped words under the words, not under the box. */
+label.check { display: flex; gap: .35rem; align-items: baseline; font-weight: 400; }
+:where(label.check) > input { flex: none; }
+label .muted { font-weight: 400; }
+input[type=radio], input[type=checkbox] { accent-color: var(--accent); }
 button { font: inherit; padding: .5rem 1rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent);
   color: #fff; cursor: pointer; }
 button.link { background: none; border: none; color: var(--accent); padding: 0; text-decoration: underline; }

@@ -1,0 +1,163 @@
+// Accessibility audit in real Chromium: axe-core over the pages and states below, in the light and the
+// dark color scheme, at desktop and phone width (390 px). Any serious or critical violation fails, and
+// so does a page wider than the phone's screen. E2E_SCREENSHOT_DIR=<dir> also saves a full-page PNG of
+// each state, scheme and width there, to look at. Run with `bun run test:e2e`.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { sqlRows } from "../../src/db/inspect.ts";
+import { authorizeUrl, pkce, registeredClient } from "../../src/features/oauth/test-flow.ts";
+import { E2E_PASSWORD, launchChromium, signUp, startLiveApp, type LiveApp } from "./browser.ts";
+
+const AXE_SOURCE = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
+const SHOTS = process.env.E2E_SCREENSHOT_DIR;
+const SCHEMES = ["light", "dark"] as const;
+const WIDTHS = [
+  { name: "desktop", width: 1280, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/** The part of axe-core's API used here, on the page once injected. */
+interface AxeWindow {
+  axe: { run(context: Document, options: { resultTypes: string[] }): Promise<{ violations: Violation[] }> };
+}
+
+let browser: Browser;
+let app: LiveApp;
+/** The sign-up limiter answers on the second attempt here (one attempt per email a minute). */
+let strict: LiveApp;
+
+beforeAll(async () => {
+  app = startLiveApp();
+  strict = startLiveApp({ LOGIN_RATE_LIMIT_PER_MINUTE: "1" });
+  browser = await launchChromium();
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.server.stop(true);
+  await strict?.server.stop(true);
+});
+
+/** axe is injected as an inline script, which our CSP would rightly refuse: this context ignores it. */
+const newContext = (): Promise<BrowserContext> => browser.newContext({ bypassCSP: true, viewport: WIDTHS[0] });
+
+/**
+ * Audits the page as it stands (a form's answer cannot be fetched again) in each scheme and width:
+ * returns every violation, labelled, and the widths at which the page overflowed sideways.
+ */
+async function audit(page: Page, state: string): Promise<{ violations: string[]; overflow: string[] }> {
+  const violations: string[] = [];
+  const overflow: string[] = [];
+  for (const scheme of SCHEMES) {
+    for (const size of WIDTHS) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width: size.width, height: size.height });
+      const label = `${state} · ${scheme} · ${size.name}`;
+      if (SHOTS) await page.screenshot({ path: join(SHOTS, `${state}-${scheme}-${size.name}.png`), fullPage: true });
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (wide > 0) overflow.push(`${label}: ${wide}px too wide`);
+      if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE_SOURCE });
+      const found = await page.evaluate(() =>
+        (window as unknown as AxeWindow).axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations),
+      );
+      for (const v of found)
+        violations.push(
+          `${label}: [${v.impact}] ${v.id} (${v.help}) at ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`,
+        );
+    }
+  }
+  return { violations, overflow };
+}
+
+const blocking = (violations: string[]) => violations.filter((v) => /\[(serious|critical)\]/.test(v));
+
+async function expectClean(page: Page, state: string): Promise<void> {
+  const { violations, overflow } = await audit(page, state);
+  if (violations.length) console.log(violations.join("\n"));
+  expect(blocking(violations)).toEqual([]);
+  expect(overflow).toEqual([]);
+}
+
+describe("accessibility of the account, sign-up and consent pages", () => {
+  test("Settings → Account: as shown, with field errors, after a password change", async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    await signUp(page, app.base, "account@example.com");
+    await page.goto(`${app.base}/settings/account`);
+    expect(await page.getByLabel(/Also revoke my API keys/).isChecked()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("BODY");
+    await expectClean(page, "account");
+
+    const revoke = page.getByLabel(/Also revoke my API keys/);
+    await revoke.uncheck();
+    await page.getByLabel("Current password").fill("not the password");
+    await page.getByLabel("New password").fill("long enough");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.locator(".field-error").first().waitFor();
+    // The answer brings the person to the field to correct and keeps the box as they left it.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("f-current_password");
+    expect(await revoke.isChecked()).toBe(false);
+    await expectClean(page, "account-errors");
+
+    await revoke.check();
+    await page.getByLabel("Current password").fill(E2E_PASSWORD);
+    await page.getByLabel("New password").fill("a much longer new password");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.waitForURL(/notice=password_changed_keys/);
+    await expectClean(page, "account-changed");
+
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await page.waitForURL(/\/signin\?notice=signed_out_everywhere/);
+    await expectClean(page, "signed-out-everywhere");
+    await context.close();
+  });
+
+  test("sign-up when the rate limiter answers 429", async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    await signUp(page, strict.base, "first@example.com");
+    await context.clearCookies();
+    await page.goto(`${strict.base}/signup`);
+    await page.getByLabel("Name").fill("Second try");
+    await page.getByLabel("Email").fill("first@example.com");
+    await page.getByLabel("Password").fill(E2E_PASSWORD);
+    const answer = page.waitForResponse((r) => r.url().endsWith("/signup") && r.request().method() === "POST");
+    await page.getByRole("button", { name: "Create account" }).click();
+    expect((await answer).status()).toBe(429);
+    await page.getByRole("alert").waitFor();
+    expect(await page.getByRole("alert").textContent()).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
+    await expectClean(page, "signup-429");
+    await context.close();
+  });
+
+  test("OAuth consent: a stored name with control and bidi characters, and a very long name", async () => {
+    const { ctx } = app;
+    const stripped = await registeredClient(ctx, { client_name: "placeholder" });
+    await sqlRows(ctx.db, "UPDATE oauth_clients SET name = ? WHERE id = ?", "Safe\u202e\u200bTool\u0007", stripped);
+    const long = await registeredClient(ctx, { client_name: `Desk${"Assistant".repeat(20)}` });
+
+    const context = await newContext();
+    const page = await context.newPage();
+    await signUp(page, app.base, "consent@example.com");
+    for (const [state, clientId, shown] of [
+      ["consent", stripped, "SafeTool"],
+      ["consent-long-name", long, `Desk${"Assistant".repeat(20)}`],
+    ] as const) {
+      await page.goto(`${app.base}${authorizeUrl(ctx, { client_id: clientId, code_challenge: pkce().challenge })}`);
+      await page.waitForURL(/\/oauth\/consent\?request=/);
+      expect(await page.locator("h1").textContent()).toBe(`Connect “${shown}”?`);
+      await expectClean(page, state);
+    }
+    await context.close();
+  });
+});
