@@ -2,8 +2,8 @@
 // (time-sliced) and interactive saves then do not share the thread with the import's fetch lane.
 import type { Transactor } from "../../db/port.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
-import type { SourcesRepo } from "../sources/repo.ts";
-import { INGEST_IMPORT_JOB } from "../sources/service.ts";
+import type { SourcesRepo } from "../library/sources/repo.ts";
+import { INGEST_IMPORT_JOB } from "../library/sources/service.ts";
 import type { ImportFormat } from "./formats/index.ts";
 
 /** Work between two turns of the event loop, in milliseconds (a request waits at most about this). */

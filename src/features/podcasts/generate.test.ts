@@ -6,7 +6,7 @@ import { createTestContext, userWithKey, type TestContext } from "../../../test/
 import { sqlRow } from "../../db/inspect.ts";
 import type { AudioClip, SpeechEngine } from "../../ai/speech/port.ts";
 import { AppError } from "../../errors.ts";
-import { createSourcesRepo } from "../sources/repo.ts";
+import { createSourcesRepo } from "../library/sources/repo.ts";
 import { parseMp3Frames } from "./audio/mp3-parse.ts";
 import { FORMATS, PODCAST_FORMATS } from "./formats.ts";
 import { createPodcastGenerator } from "./generate.ts";

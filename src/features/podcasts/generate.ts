@@ -16,7 +16,7 @@ import type { Clock } from "../../time.ts";
 import { systemActor, type Actor } from "../../actor.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
-import type { SourcesRepo } from "../sources/repo.ts";
+import type { SourcesRepo } from "../library/sources/repo.ts";
 import type { AudioEncoder } from "./audio/encoder.ts";
 import type { Id3Fields } from "./audio/id3.ts";
 import { FORMATS, type PodcastFormat } from "./formats.ts";

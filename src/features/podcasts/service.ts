@@ -15,8 +15,8 @@ import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
-import type { NotebooksRepo } from "../notebooks/repo.ts";
-import type { SourcesRepo } from "../sources/repo.ts";
+import type { NotebooksRepo } from "../library/notebooks/repo.ts";
+import type { SourcesRepo } from "../library/sources/repo.ts";
 import {
   creditCost,
   DEFAULT_PODCAST_FORMAT,

@@ -4,7 +4,7 @@ import { AppError } from "../../errors.ts";
 import type { WebDeps } from "../deps.ts";
 import { nextKey } from "../../paging.ts";
 import type { Actor } from "../../actor.ts";
-import { contentDisposition, slugify } from "../../features/notebooks/export.ts";
+import { contentDisposition, slugify } from "../../features/library/notebooks/export.ts";
 import type { Flash } from "../../http/html/html.ts";
 import { formField, redirect } from "../http.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
