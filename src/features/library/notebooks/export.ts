@@ -7,23 +7,9 @@ import type { NotesService } from "../notes/service.ts";
 import type { SourcesService } from "../sources/service.ts";
 import type { NotebookWithCounts } from "./repo.ts";
 import { zipStream, type ZipEntry } from "./zip-writer.ts";
+import { slugify } from "../../../slug.ts";
 
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
-
-/** A file-name slug safe on every OS: ASCII, no reserved names, no trailing dots, ≤ 80 chars. */
-export function slugify(text: string, fallback: string): string {
-  const base = text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80)
-    .replace(/-+$/g, "");
-  const slug = base || fallback;
-  return WINDOWS_RESERVED.test(slug) ? `${slug}-file` : slug;
-}
-
+/** Slugs unique within one export: a repeat gets -2, -3, …. */
 export function uniqueSlugger() {
   const used = new Set<string>();
   return (text: string, fallback: string) => {
@@ -147,13 +133,4 @@ export function exportPages(
 /** The export as a zip byte stream; memory stays flat however much text the notebook holds. */
 export function notebookZip(nb: NotebookWithCounts, pages: ExportPages): ReadableStream<Uint8Array> {
   return zipStream(notebookEntries(nb, pages));
-}
-
-/** RFC 6266 Content-Disposition with an ASCII fallback and a UTF-8 filename*. */
-export function contentDisposition(filename: string): string {
-  const ascii = filename
-    .normalize("NFKD")
-    .replace(/[^\x20-\x7e]/g, "_")
-    .replace(/["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }

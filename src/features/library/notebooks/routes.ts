@@ -5,7 +5,7 @@ import { listOf, ListQuery, withLink } from "../../../http/pagination.ts";
 import type { SourcesService } from "../sources/service.ts";
 import type { NotebooksService } from "./service.ts";
 import { SourcePublic } from "../sources/schema.ts";
-import { contentDisposition } from "./export.ts";
+import { contentDisposition } from "../../../http/content-disposition.ts";
 import { NotebookCreate, NotebookPublic, NotebookUpdate } from "./schema.ts";
 
 const Params = t.Object({ id: t.String() });

@@ -8,7 +8,8 @@ import type { Actor } from "../../../actor.ts";
 import type { EventsService } from "../../events/service.ts";
 import type { NotesRepo } from "../notes/repo.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
-import { notebookZip, slugify, type ExportPages } from "./export.ts";
+import { notebookZip, type ExportPages } from "./export.ts";
+import { slugify } from "../../../slug.ts";
 import type { NotebooksRepo, NotebookWithCounts } from "./repo.ts";
 import type { NotebookCreate, NotebookPublic, NotebookUpdate } from "./schema.ts";
 

@@ -3,7 +3,8 @@ import { Elysia, t } from "elysia";
 import { actorOf } from "../../../http/auth.ts";
 import { listOf, withLink } from "../../../http/pagination.ts";
 import type { NotesService } from "./service.ts";
-import { contentDisposition, slugify } from "../notebooks/export.ts";
+import { contentDisposition } from "../../../http/content-disposition.ts";
+import { slugify } from "../../../slug.ts";
 import { NoteCreate, NoteListQuery, NotePublic, NoteUpdate } from "./schema.ts";
 
 const Params = t.Object({ id: t.String() });
