@@ -37,6 +37,8 @@ import { createNotebooksFeature } from "./features/library/notebooks/feature.ts"
 import { createNotebooksRepo } from "./features/library/notebooks/repo.ts";
 import { createNotesFeature } from "./features/library/notes/feature.ts";
 import { createNotesRepo } from "./features/library/notes/repo.ts";
+import { createLibraryImportWriter } from "./features/library/import-writer.ts";
+import { createLibraryReader } from "./features/library/reader.ts";
 import { createMailRepo } from "./features/mail/repo.ts";
 import { createFeedsRepo } from "./features/feeds/repo.ts";
 import { createPodcastsRepo } from "./features/podcasts/repo.ts";
@@ -154,6 +156,9 @@ export function createServices(deps: CoreDeps) {
   const sourcesRepo = createSourcesRepo(db);
   const notebooksRepo = createNotebooksRepo(db);
   const notesRepo = createNotesRepo(db);
+  // What the features outside the library read of it (and the writes an import makes), one port each.
+  const library = createLibraryReader({ sources: sourcesRepo, notebooks: notebooksRepo, notes: notesRepo });
+  const importWrites = createLibraryImportWriter({ sources: sourcesRepo, notebooks: notebooksRepo });
   const feedsRepo = createFeedsRepo(db);
   const mailRepo = createMailRepo(db);
   const webhooksRepo = createWebhooksRepo(db);
@@ -186,8 +191,7 @@ export function createServices(deps: CoreDeps) {
     logger,
     ai,
     credits: credits.service,
-    sources: sourcesRepo,
-    notebooks: notebooksRepo,
+    library,
   });
   const podcasts = createPodcastsFeature({
     blobs,
@@ -200,8 +204,7 @@ export function createServices(deps: CoreDeps) {
     credits: credits.service,
     queue,
     ai,
-    sources: sourcesRepo,
-    notebooks: notebooksRepo,
+    library,
   });
   // Search and podcasts listen to sources and notes, so they are built first and handed over here.
   const listening = [search, podcasts, { listeners: deps.listeners }];
@@ -250,7 +253,7 @@ export function createServices(deps: CoreDeps) {
     scheduler,
     clock,
     logger,
-    existingNotebookIds: (userId, ids) => notebooksRepo.existingIds(userId, ids),
+    existingNotebookIds: (userId, ids) => library.existingNotebookIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
   });
   const mail = createMailFeature({ config, repo: mailRepo, clock });
@@ -291,11 +294,10 @@ export function createServices(deps: CoreDeps) {
   const imports = createImportsFeature({
     db,
     repo: importsRepo,
-    sources: sourcesRepo,
+    library,
+    importWrites,
     sourcesService: sources.service,
-    notebooksRepo,
     notebooks: notebooks.service,
-    notesRepo,
     notes: notes.service,
     events: events.service,
     jobs: queue,
