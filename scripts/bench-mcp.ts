@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
-import { createSourcesRepo } from "../src/features/sources/repo.ts";
+import { createSourcesRepo } from "../src/features/library/sources/repo.ts";
 import { newId } from "../src/ids.ts";
 import { s256 } from "../src/features/oauth/secrets.ts";
 import { createLogger } from "../src/log.ts";

@@ -16,7 +16,7 @@ export const EXTRA_ENTRYPOINTS: string[] = [
   "src/ai/speech/builtin-worker.ts",
   "src/ai/embedder/neural-worker.ts",
   "src/features/podcasts/audio/encode-worker.ts",
-  "src/features/sources/extract/worker.ts",
+  "src/features/library/sources/extract/worker.ts",
   "src/features/imports/formats/worker.ts",
 ];
 

@@ -1,9 +1,11 @@
 // The feature cycle check: what counts as an import, what is left out, and the repository's own graph.
+import { Glob } from "bun";
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { cycles, featureGraph, fileGraph, fileProblems, problems, webImports } from "./check-cycles.ts";
+import { isTestSupport } from "./lib/source-kinds.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -93,6 +95,27 @@ describe("check-cycles", () => {
     expect(await webImports(root)).toEqual([
       "src/features/a/routes.ts imports ../../web/pages.ts: a feature may not import the web app",
     ]);
+  });
+
+  test("folders below a feature's first folder are parts of it: a cycle between them is no cycle", async () => {
+    const graph = await graphOf({
+      "src/features/library/sources/x.ts": 'import "../notes/x.ts";\n',
+      "src/features/library/notes/x.ts": 'import "../sources/x.ts";\nimport "../../search/x.ts";\n',
+      "src/features/search/x.ts": 'import type { R } from "../library/reader.ts";\n',
+    });
+    expect(graph.get("library")?.has("search")).toBe(true);
+    expect(cycles(graph)).toEqual([["library", "search"]]);
+  });
+
+  test("the library is one feature: nothing outside it names its repositories", async () => {
+    const graph = await featureGraph();
+    for (const f of ["sources", "notebooks", "notes"]) expect(graph.has(f)).toBe(false);
+    const outside: string[] = [];
+    for await (const path of new Glob("src/features/*/**/*.ts").scan(".")) {
+      if (path.startsWith("src/features/library/") || path.endsWith(".test.ts") || isTestSupport(path)) continue;
+      if (/library\/(sources|notebooks|notes)\/repo\.ts/.test(await Bun.file(path).text())) outside.push(path);
+    }
+    expect(outside).toEqual([]);
   });
 
   test("workflows depends on none of feeds, mail, podcasts, webhooks, and the repository passes", async () => {

@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { marked } from "marked";
-import { extract } from "../src/features/sources/extract/index.ts";
+import { extract } from "../src/features/library/sources/extract/index.ts";
 import { exactMatch, shingleMatch, summarize, type TpFpFn } from "./lib/shingle-score.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "..", "shared", "fixtures", "extraction");

@@ -27,17 +27,19 @@ import { createKeysFeature } from "./features/keys/feature.ts";
 import { sendEmail } from "./features/mail/action.ts";
 import { createMailFeature } from "./features/mail/feature.ts";
 import { createMcpFeature } from "./features/mcp/feature.ts";
-import { createNotebooksFeature } from "./features/notebooks/feature.ts";
-import { createNotesFeature } from "./features/notes/feature.ts";
+import { createNotebooksFeature } from "./features/library/notebooks/feature.ts";
+import { createNotesFeature } from "./features/library/notes/feature.ts";
+import { createLibraryImportWriter } from "./features/library/import-writer.ts";
+import { createLibraryReader } from "./features/library/reader.ts";
 import { createOAuthFeature } from "./features/oauth/feature.ts";
 import { createPodcastsFeature } from "./features/podcasts/feature.ts";
 import { createPodcast } from "./features/podcasts/workflow-action.ts";
 import { createSearchFeature } from "./features/search/feature.ts";
 import { EMBED_JOB } from "./features/search/indexer.ts";
-import { createExtractor, type Extractor } from "./features/sources/extract/pool.ts";
-import { createSourcesFeature } from "./features/sources/feature.ts";
-import type { ReadyHook } from "./features/sources/ingest.ts";
-import { INGEST_JOB } from "./features/sources/service.ts";
+import { createExtractor, type Extractor } from "./features/library/sources/extract/pool.ts";
+import { createSourcesFeature } from "./features/library/sources/feature.ts";
+import type { ReadyHook } from "./features/library/sources/ingest.ts";
+import { INGEST_JOB } from "./features/library/sources/service.ts";
 import { createWebFeature } from "./web/feature.ts";
 import { createWebhooksFeature, DEDUPE_WINDOW_MS } from "./features/webhooks/feature.ts";
 import { createWebhookTokensService } from "./features/webhooks/service.ts";
@@ -131,6 +133,10 @@ export function createServices(deps: CoreDeps) {
   // Interactive work first: an import's slices and its pages' ingestion wait for links saved by hand.
   const interactiveQuiet = () => runner.quietFor(INTERACTIVE_JOBS, config.imports.yieldMaxMs);
 
+  // What the features outside the library read of it (and the writes an import makes), one port each.
+  const library = createLibraryReader({ sources: repos.sources, notebooks: repos.notebooks, notes: repos.notes });
+  const importWrites = createLibraryImportWriter({ sources: repos.sources, notebooks: repos.notebooks });
+
   // Features, each built after the ones it needs.
   const credits = createCreditsFeature({ repo: repos.credits, accounts: repos.accounts, db, clock, config });
   const accounts = createAccountsFeature({
@@ -162,8 +168,7 @@ export function createServices(deps: CoreDeps) {
     logger,
     ai,
     credits: credits.service,
-    sources: repos.sources,
-    notebooks: repos.notebooks,
+    library,
   });
   const podcasts = createPodcastsFeature({
     blobs,
@@ -176,8 +181,7 @@ export function createServices(deps: CoreDeps) {
     credits: credits.service,
     queue,
     ai,
-    sources: repos.sources,
-    notebooks: repos.notebooks,
+    library,
   });
   // Search and podcasts listen to sources and notes, so they are built first and handed over here.
   const listening = [search, podcasts, { listeners: deps.listeners }];
@@ -226,7 +230,7 @@ export function createServices(deps: CoreDeps) {
     scheduler,
     clock,
     logger,
-    existingNotebookIds: (userId, ids) => repos.notebooks.existingIds(userId, ids),
+    existingNotebookIds: (userId, ids) => library.existingNotebookIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
     coordination: shared,
   });
@@ -269,11 +273,10 @@ export function createServices(deps: CoreDeps) {
   const imports = createImportsFeature({
     db,
     repo: repos.imports,
-    sources: repos.sources,
+    library,
+    importWrites,
     sourcesService: sources.service,
-    notebooksRepo: repos.notebooks,
     notebooks: notebooks.service,
-    notesRepo: repos.notes,
     notes: notes.service,
     events: events.service,
     jobs: queue,

@@ -67,7 +67,7 @@ test("the binary carries the speech, MP3 and extraction worker threads", async (
   const main = `
     const { createBuiltinSpeech } = await import("./ai/speech/builtin.ts");
     const { createAudioEncoder } = await import("./features/podcasts/audio/encoder.ts");
-    const { createExtractPool } = await import("./features/sources/extract/pool.ts");
+    const { createExtractPool } = await import("./features/library/sources/extract/pool.ts");
     const speech = createBuiltinSpeech();
     const encoder = createAudioEncoder();
     const pool = createExtractPool({ size: 1, timeoutMs: 30000, maxMemoryMb: 0, limits: { maxDepth: 256, maxPdfPages: 500 } });

@@ -6,7 +6,7 @@ import { sqlRows } from "../src/db/inspect.ts";
 import { newId } from "../src/ids.ts";
 import { silentLogger } from "../src/log.ts";
 import { createServices } from "../src/services.ts";
-import { createExtractor, type Extractor } from "../src/features/sources/extract/pool.ts";
+import { createExtractor, type Extractor } from "../src/features/library/sources/extract/pool.ts";
 import { createImportParser, type ImportParser } from "../src/features/imports/formats/parser.ts";
 import type { Clock } from "../src/time.ts";
 import type { Listeners } from "../src/features/feature.ts";

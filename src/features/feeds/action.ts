@@ -3,7 +3,7 @@ import { t } from "elysia";
 import type { FieldError } from "../../errors.ts";
 import { createScheduler, type Scheduler } from "../../jobs/scheduler.ts";
 import { Int } from "../../http/schema.ts";
-import { parseHttpUrl } from "../sources/normalize.ts";
+import { parseHttpUrl } from "../library/sources/normalize.ts";
 import { actionSchema, asStepFailure, checkRendered, StringList } from "../workflows/actions/base.ts";
 import { StepFailure, type ActionModule } from "../workflows/actions/types.ts";
 import { FeedWatchInput } from "./schema.ts";

@@ -1,5 +1,5 @@
 // Feed discovery: a web page that advertises its feed with <link rel="alternate" type="application/rss+xml">.
-import { parseDocument, resolveUrl } from "../sources/extract/dom.ts";
+import { parseDocument, resolveUrl } from "../library/sources/extract/dom.ts";
 import { mediaType } from "../../media-type.ts";
 
 // Most specific first: a page offering several formats gets the one we read best.

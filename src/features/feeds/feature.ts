@@ -5,7 +5,7 @@ import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { Scheduler } from "../../jobs/scheduler.ts";
 import type { SafeFetch } from "../../net/safe-fetch.ts";
 import type { Clock } from "../../time.ts";
-import type { SourcesService } from "../sources/service.ts";
+import type { SourcesService } from "../library/sources/service.ts";
 import type { FeatureWith } from "../feature.ts";
 import { createFeedDispatcher, feedJobs } from "./dispatch.ts";
 import type { HostGate } from "./host-gate.ts";

@@ -3,7 +3,7 @@ import { FetchError } from "../../net/errors.ts";
 import type { SafeFetch } from "../../net/safe-fetch.ts";
 import type { SafeResponse } from "../../net/response.ts";
 import type { FeedWatchRow } from "../../db/schema/index.ts";
-import { decodeMarkup } from "../sources/extract/decode.ts";
+import { decodeMarkup } from "../library/sources/extract/decode.ts";
 import { advertisedFeed, looksLikeHtml } from "./discover.ts";
 import type { HostGate } from "./host-gate.ts";
 import { videoFeedUrl, type VideoSite } from "./video.ts";

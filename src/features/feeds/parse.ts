@@ -1,7 +1,7 @@
 // Feed documents (RSS 2.0, Atom 1.0, RDF, JSON Feed) parsed with feedsmith into one entry shape.
 import { createHash } from "node:crypto";
 import { parseFeed, type AnyFeed } from "feedsmith";
-import { normalizeUrl } from "../sources/normalize.ts";
+import { normalizeUrl } from "../library/sources/normalize.ts";
 import { entityDeclaration } from "./dtd-guard.ts";
 import { videoWatchUrl, YOUTUBE, type VideoSite } from "./video.ts";
 

@@ -5,7 +5,7 @@ import { AppError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import { iso, type Clock } from "../../time.ts";
 import { systemActor } from "../../actor.ts";
-import type { SourcesService } from "../sources/service.ts";
+import type { SourcesService } from "../library/sources/service.ts";
 import { fetchFeed, PollFailure, type FeedFetchDeps, type Fetched } from "./fetch.ts";
 import {
   contentHash,

@@ -5,7 +5,7 @@ import { invalid, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { iso, type Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
-import { parseHttpUrl } from "../sources/normalize.ts";
+import { parseHttpUrl } from "../library/sources/normalize.ts";
 import type { Poller, PollResult } from "./poller.ts";
 import type { FeedsRepo, WatchWithState } from "./repo.ts";
 import type { FeedPublic, FeedWatchInput } from "./schema.ts";

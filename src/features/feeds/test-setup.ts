@@ -6,7 +6,7 @@ import { fakeClock, openSharedDatabase, type FakeClock } from "../../jobs/testin
 import { silentLogger } from "../../log.ts";
 import { createServices } from "../../services.ts";
 import { systemActor } from "../../actor.ts";
-import { createNotebooksRepo } from "../notebooks/repo.ts";
+import { createNotebooksRepo } from "../library/notebooks/repo.ts";
 import { userWithKey } from "../../../test/helpers.ts";
 import { createFeedsFeature } from "./feature.ts";
 import { createFeedsRepo } from "./repo.ts";

@@ -3,25 +3,34 @@
 import { newId } from "../../ids.ts";
 import type { Actor } from "../../actor.ts";
 import type { EventsService } from "../events/service.ts";
-import type { NotebooksRepo } from "../notebooks/repo.ts";
-import type { NotebooksService } from "../notebooks/service.ts";
-import type { NotesRepo } from "../notes/repo.ts";
-import type { NotesService } from "../notes/service.ts";
-import { normalizeUrl } from "../sources/normalize.ts";
-import type { SourcesRepo } from "../sources/repo.ts";
-import { parseTags, toPublicSource, type SourcesService } from "../sources/service.ts";
+import type { LibraryImportWriter } from "../library/import-writer.ts";
+import type { LibraryReader } from "../library/reader.ts";
+import type { NotebooksService } from "../library/notebooks/service.ts";
+import type { NotesService } from "../library/notes/service.ts";
+import { normalizeUrl } from "../library/sources/normalize.ts";
+import { parseTags, toPublicSource, type SourcesService } from "../library/sources/service.ts";
 import { readSavedAt } from "./dates.ts";
 import type { ImportItem } from "./formats/index.ts";
 import type { FetchPolicy } from "../../net/fetch-policy.ts";
 import { checkImportUrl } from "./url-check.ts";
 
 export interface ApplyDeps {
-  sources: SourcesRepo;
+  /** What an import reads of the library: folders by name, sources by address, notes already there, its own progress. */
+  library: Pick<
+    LibraryReader,
+    | "notebookIdsByName"
+    | "hasSameNote"
+    | "sourceByNormalizedUrl"
+    | "sourceByIdUnscoped"
+    | "notebookIdsOfSources"
+    | "sourceStatusCountsOfImport"
+    | "pendingSourcesOfImport"
+  >;
+  /** The bulk writes no library service offers (pending sources, links, merged tags, descriptions). */
+  importWrites: LibraryImportWriter;
   /** Merged tags of an already saved source are indexed again through the sources service. */
   sourcesService: Pick<SourcesService, "indexedFieldsChanged">;
-  notebooksRepo: NotebooksRepo;
   notebooks: NotebooksService;
-  notesRepo: NotesRepo;
   notes: NotesService;
   events: EventsService;
   /** What may be fetched (the server's one rule): links and feeds it refuses are reported, not saved. */
@@ -64,7 +73,7 @@ export function createApplier(
   let nbByName: Map<string, string> | undefined;
 
   async function notebookId(name: string): Promise<{ id: string; created: boolean }> {
-    nbByName ??= await deps.notebooksRepo.idsByName(actor.userId);
+    nbByName ??= await deps.library.notebookIdsByName(actor.userId);
     const key = name.trim().slice(0, NAME_MAX) || "Untitled folder";
     const found = nbByName.get(key);
     if (found) return { id: found, created: false };
@@ -87,7 +96,7 @@ export function createApplier(
         return "invalid";
       case "notebook": {
         const r = await notebookId(item.name);
-        if (r.created && item.description) await deps.notebooksRepo.update(r.id, { description: item.description });
+        if (r.created && item.description) await deps.importWrites.describeNotebook(r.id, item.description);
         return r.created ? "notebook_created" : "notebook";
       }
       case "feed": {
@@ -102,12 +111,14 @@ export function createApplier(
         return "feed";
       }
       case "note": {
-        if (await deps.notesRepo.hasSame(actor.userId, item.title?.trim() || null, item.content))
+        if (await deps.library.hasSameNote(actor.userId, item.title?.trim() || null, item.content))
           return "already_saved";
         const sourceIds: string[] = [];
         for (const u of item.sourceUrls) {
           const c = checkImportUrl(u, null);
-          const id = c.ok ? (await deps.sources.byNormalizedUrl(actor.userId, normalizeUrl(c.url)))?.id : undefined;
+          const id = c.ok
+            ? (await deps.library.sourceByNormalizedUrl(actor.userId, normalizeUrl(c.url)))?.id
+            : undefined;
           if (id) sourceIds.push(id);
         }
         await deps.notes.create(actor, {
@@ -138,27 +149,27 @@ export function createApplier(
     for (const n of item.notebooks) nbIds.push((await notebookId(n)).id);
     const tags = item.tags.map((x) => x.slice(0, 100)).filter(Boolean);
     const at = new Date(now()).toISOString();
-    const existing = await deps.sources.byNormalizedUrl(actor.userId, normalized);
+    const existing = await deps.library.sourceByNormalizedUrl(actor.userId, normalized);
     if (existing) {
       // Already saved (by hand, by an earlier import, or twice in this file): add what is new, change nothing else.
-      const links = (await deps.sources.notebookIds([existing.id])).get(existing.id) ?? [];
+      const links = (await deps.library.notebookIdsOfSources([existing.id])).get(existing.id) ?? [];
       const before = toPublicSource(existing, links);
       let changed = false;
-      for (const nb of nbIds) changed = (await deps.sources.link(nb, existing.id, at)) || changed;
+      for (const nb of nbIds) changed = (await deps.importWrites.linkSource(nb, existing.id, at)) || changed;
       const old = parseTags(existing.tags);
       const merged = [...new Set([...old, ...tags])];
       if (merged.length !== old.length) {
-        await deps.sources.update(existing.id, { tags: JSON.stringify(merged) });
+        await deps.importWrites.updateSource(existing.id, { tags: JSON.stringify(merged) });
         changed = true;
       }
       if (changed) {
-        await deps.sources.update(existing.id, { updatedAt: at });
-        const row = (await deps.sources.byIdUnscoped(existing.id))!;
+        await deps.importWrites.updateSource(existing.id, { updatedAt: at });
+        const row = (await deps.library.sourceByIdUnscoped(existing.id))!;
         await deps.sourcesService.indexedFieldsChanged(existing, row);
         await deps.events.record(
           actor,
           "source.updated",
-          toPublicSource(row, (await deps.sources.notebookIds([row.id])).get(row.id) ?? []),
+          toPublicSource(row, (await deps.library.notebookIdsOfSources([row.id])).get(row.id) ?? []),
           before,
         );
       }
@@ -167,7 +178,7 @@ export function createApplier(
     const saved = readSavedAt(item.savedAt, now());
     if (saved && "error" in saved) problem(saved.error);
     const id = newId("source");
-    await deps.sources.insertImported({
+    await deps.importWrites.insertImportedSource({
       id,
       userId: actor.userId,
       url: url.href,
@@ -182,8 +193,12 @@ export function createApplier(
       updatedAt: at,
       importId,
     });
-    for (const nb of nbIds) await deps.sources.link(nb, id, at);
-    await deps.events.record(actor, "source.created", toPublicSource((await deps.sources.byIdUnscoped(id))!, nbIds));
+    for (const nb of nbIds) await deps.importWrites.linkSource(nb, id, at);
+    await deps.events.record(
+      actor,
+      "source.created",
+      toPublicSource((await deps.library.sourceByIdUnscoped(id))!, nbIds),
+    );
     // Its fetch is queued once every record of the import exists (fetches.ts).
     return "created";
   }

@@ -4,10 +4,10 @@ import type { Actor } from "../../actor.ts";
 import { walk } from "../../paging.ts";
 import type { Clock } from "../../time.ts";
 import type { FeedsService } from "../feeds/service.ts";
-import type { NotebooksService } from "../notebooks/service.ts";
-import type { NotesService } from "../notes/service.ts";
+import type { NotebooksService } from "../library/notebooks/service.ts";
+import type { NotesService } from "../library/notes/service.ts";
 import type { PodcastsService } from "../podcasts/service.ts";
-import type { SourcesService } from "../sources/service.ts";
+import type { SourcesService } from "../library/sources/service.ts";
 import type { WorkflowsService } from "../workflows/service.ts";
 import { EXPORT_FORMAT_NAME, EXPORT_VERSION } from "./formats/commonplace.ts";
 

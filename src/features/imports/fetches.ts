@@ -2,8 +2,8 @@
 // (time-sliced) and interactive saves then do not share the thread with the import's fetch lane.
 import type { Transactor } from "../../db/port.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
-import type { SourcesRepo } from "../sources/repo.ts";
-import { INGEST_IMPORT_JOB } from "../sources/service.ts";
+import type { LibraryReader } from "../library/reader.ts";
+import { INGEST_IMPORT_JOB } from "../library/sources/service.ts";
 import type { ImportFormat } from "./formats/index.ts";
 
 /** Work between two turns of the event loop, in milliseconds (a request waits at most about this). */
@@ -18,7 +18,7 @@ const CARRIED: Partial<Record<ImportFormat, "html" | "markdown">> = { omnivore: 
 
 export interface FetchDeps {
   db: Transactor;
-  sources: SourcesRepo;
+  library: Pick<LibraryReader, "pendingSourcesOfImport">;
   jobs: JobEnqueuer;
   hostSpacingMs: number;
   /** See ImportsDeps.interactiveQuiet. */
@@ -49,7 +49,7 @@ export async function queueImportFetches(
   for (;;) {
     if (signal?.aborted) throw new Error("the import was interrupted while queueing its fetches; it resumes there");
     await deps.interactiveQuiet?.();
-    const page = await deps.sources.pendingOfImport(imp.id, after, PAGE);
+    const page = await deps.library.pendingSourcesOfImport(imp.id, after, PAGE);
     if (page.length === 0) return;
     const started = performance.now();
     let i = 0;

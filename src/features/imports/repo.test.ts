@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { openTestDatabase } from "../../db/client.ts";
-import { insertUser } from "../sources/test-rows.ts";
+import { insertUser } from "../library/sources/test-rows.ts";
 import { createImportsRepo } from "./repo.ts";
 
 test("progressOf (plain SQL) returns the same view as byId (drizzle): every column, no file", async () => {

@@ -81,7 +81,7 @@ const countable = (i: ImportItem) => i.kind !== "notebook";
 export function createImportsService(deps: ImportsDeps) {
   const { db, repo, clock, logger } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
-  const publicOf = async (r: ImportView) => toPublicImport(r, await deps.sources.statusCountsOfImport(r.id));
+  const publicOf = async (r: ImportView) => toPublicImport(r, await deps.library.sourceStatusCountsOfImport(r.id));
   // The entries parsed at upload, handed to the job when it runs in this process: parsing 10,000
   // bookmarks again holds the thread ~100 ms, which a save made just after the upload would wait for.
   // A resume (or another process) parses the stored file. A few at most, in case jobs run elsewhere.

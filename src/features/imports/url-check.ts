@@ -2,7 +2,7 @@
 // no credentials), then the server's fetch policy (ALLOW_PRIVATE_NETWORK, ALLOWED_HOSTS), the rule
 // safeFetch applies when the page is fetched. Host names are resolved only then (no DNS per entry).
 import { checkFetchableUrl, type FetchPolicy } from "../../net/fetch-policy.ts";
-import { parseHttpUrl } from "../sources/normalize.ts";
+import { parseHttpUrl } from "../library/sources/normalize.ts";
 
 /** `policy` null checks the shape only (finding a saved source by its URL fetches nothing). */
 export function checkImportUrl(

@@ -3,17 +3,17 @@
 import type { TSchema } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
 import { ListQuery, listOf } from "../../http/pagination.ts";
-import type { NotebooksService } from "../notebooks/service.ts";
-import type { NotesService } from "../notes/service.ts";
+import type { NotebooksService } from "../library/notebooks/service.ts";
+import type { NotesService } from "../library/notes/service.ts";
 import type { AskService } from "../search/ask.ts";
 import type { SearchService } from "../search/service.ts";
-import type { SourcesService } from "../sources/service.ts";
+import type { SourcesService } from "../library/sources/service.ts";
 import type { Actor } from "../../actor.ts";
-import { NotebookPublic } from "../notebooks/schema.ts";
-import { NoteCreate, NotePublic } from "../notes/schema.ts";
+import { NotebookPublic } from "../library/notebooks/schema.ts";
+import { NoteCreate, NotePublic } from "../library/notes/schema.ts";
 import { AskRequest, AskResponse, SearchRequest, SearchResponse } from "../search/schema.ts";
-import { SourceCreate, SourceId, SourceListQuery, SourcePublic } from "../sources/schema.ts";
-import { sourceQuery } from "../sources/list-query.ts";
+import { SourceCreate, SourceId, SourceListQuery, SourcePublic } from "../library/sources/schema.ts";
+import { sourceQuery } from "../library/sources/list-query.ts";
 
 export interface ToolServices {
   search: SearchService;

@@ -11,8 +11,7 @@ import type { Clock } from "../../time.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
 import type { FeatureWith } from "../feature.ts";
-import type { NotebooksRepo } from "../notebooks/repo.ts";
-import type { SourcesRepo } from "../sources/repo.ts";
+import type { LibraryReader } from "../library/reader.ts";
 import { createAudioEncoder } from "./audio/encoder.ts";
 import { createPodcastGenerator, GENERATION_ATTEMPTS } from "./generate.ts";
 import type { PodcastsRepo } from "./repo.ts";
@@ -31,8 +30,8 @@ export interface PodcastsFeatureDeps {
   credits: CreditsService;
   queue: Pick<Queue, "enqueue" | "get">;
   ai: AI;
-  sources: SourcesRepo;
-  notebooks: NotebooksRepo;
+  /** The sources an episode is made of, and the notebooks it may be made from. */
+  library: Pick<LibraryReader, "notebookById" | "readySourceIdsInNotebook" | "sourcesByIds">;
   blobs: BlobStore;
 }
 

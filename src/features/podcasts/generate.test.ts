@@ -6,7 +6,10 @@ import { createTestContext, userWithKey, type TestContext } from "../../../test/
 import { sqlRow } from "../../db/inspect.ts";
 import type { AudioClip, SpeechEngine } from "../../ai/speech/port.ts";
 import { AppError } from "../../errors.ts";
-import { createSourcesRepo } from "../sources/repo.ts";
+import { createNotebooksRepo } from "../library/notebooks/repo.ts";
+import { createNotesRepo } from "../library/notes/repo.ts";
+import { createLibraryReader } from "../library/reader.ts";
+import { createSourcesRepo } from "../library/sources/repo.ts";
 import { parseMp3Frames } from "./audio/mp3-parse.ts";
 import { FORMATS, PODCAST_FORMATS } from "./formats.ts";
 import { createPodcastGenerator } from "./generate.ts";
@@ -76,7 +79,11 @@ function generatorWith(ctx: TestContext, parts: { speech?: SpeechEngine; writer?
   return createPodcastGenerator({
     db: s.db,
     repo: createPodcastsRepo(s.db),
-    sources: createSourcesRepo(s.db),
+    library: createLibraryReader({
+      sources: createSourcesRepo(s.db),
+      notebooks: createNotebooksRepo(s.db),
+      notes: createNotesRepo(s.db),
+    }),
     events: s.events,
     credits: s.credits,
     writer: parts.writer ?? createBuiltinScriptWriter(),

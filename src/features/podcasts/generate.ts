@@ -16,7 +16,7 @@ import type { Clock } from "../../time.ts";
 import { systemActor, type Actor } from "../../actor.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
-import type { SourcesRepo } from "../sources/repo.ts";
+import type { LibraryReader } from "../library/reader.ts";
 import type { AudioEncoder } from "./audio/encoder.ts";
 import type { Id3Fields } from "./audio/id3.ts";
 import { FORMATS, type PodcastFormat } from "./formats.ts";
@@ -32,7 +32,7 @@ export const GENERATION_ATTEMPTS = 3;
 export interface GeneratorDeps {
   db: Transactor;
   repo: PodcastsRepo;
-  sources: SourcesRepo;
+  library: Pick<LibraryReader, "sourcesByIds">;
   events: EventsService;
   credits: CreditsService;
   writer: ScriptWriter;
@@ -132,7 +132,7 @@ export function createPodcastGenerator(deps: GeneratorDeps) {
   ): Promise<Turn[]> {
     if (row.transcript) return row.transcript;
     progress.script();
-    const found = new Map((await deps.sources.byIds(row.userId, row.sourceIds)).map((s) => [s.id, s]));
+    const found = new Map((await deps.library.sourcesByIds(row.userId, row.sourceIds)).map((s) => [s.id, s]));
     const documents = row.sourceIds
       .map((id) => found.get(id))
       .filter((s): s is NonNullable<typeof s> => Boolean(s?.content?.trim()))

@@ -1,8 +1,8 @@
 // The podcasts repository on whichever engine the run uses: JSON columns round-trip, credits on hold are a number.
 import { expect, test } from "bun:test";
 import { openTestDatabase } from "../../db/client.ts";
-import { createSourcesRepo } from "../sources/repo.ts";
-import { insertUser, T0 } from "../sources/test-rows.ts";
+import { createSourcesRepo } from "../library/sources/repo.ts";
+import { insertUser, T0 } from "../library/sources/test-rows.ts";
 import { createPodcastsRepo, type PodcastInsert } from "./repo.ts";
 
 test("podcasts: scoped reads, status filter, credits on hold, one quick podcast per source", async () => {

@@ -15,8 +15,7 @@ import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
-import type { NotebooksRepo } from "../notebooks/repo.ts";
-import type { SourcesRepo } from "../sources/repo.ts";
+import type { LibraryReader } from "../library/reader.ts";
 import {
   creditCost,
   DEFAULT_PODCAST_FORMAT,
@@ -62,8 +61,7 @@ export function toPublicPodcast(row: PodcastRow, baseUrl: string): PodcastPublic
 export interface PodcastsDeps {
   db: Transactor;
   repo: PodcastsRepo;
-  sources: SourcesRepo;
-  notebooks: NotebooksRepo;
+  library: Pick<LibraryReader, "notebookById" | "readySourceIdsInNotebook" | "sourcesByIds">;
   events: EventsService;
   queue: Pick<Queue, "enqueue" | "get">;
   credits: CreditsService;
@@ -101,17 +99,17 @@ export function createPodcastsService(deps: PodcastsDeps) {
   async function chooseSources(actor: Actor, input: PodcastCreate): Promise<Chosen> {
     if (input.source_ids && input.notebook_id) throw invalid("notebook_id", "give source_ids or notebook_id, not both");
     if (input.notebook_id) {
-      const nb = await deps.notebooks.byId(actor.userId, input.notebook_id);
+      const nb = await deps.library.notebookById(actor.userId, input.notebook_id);
       if (!nb) throw invalid("notebook_id", `notebook ${input.notebook_id} does not exist`);
-      const ids = await deps.sources.readyIdsInNotebook(actor.userId, nb.id);
+      const ids = await deps.library.readySourceIdsInNotebook(actor.userId, nb.id);
       if (ids.length === 0) throw invalid("notebook_id", "the notebook has no ready sources");
-      const rows = (await deps.sources.byIds(actor.userId, ids.slice(0, MAX_SOURCES))).sort((a, b) =>
+      const rows = (await deps.library.sourcesByIds(actor.userId, ids.slice(0, MAX_SOURCES))).sort((a, b) =>
         a.id.localeCompare(b.id),
       );
       return { rows, notebookId: nb.id, title: nb.name };
     }
     if (!input.source_ids) throw invalid("source_ids", "give source_ids or notebook_id");
-    const found = new Map((await deps.sources.byIds(actor.userId, input.source_ids)).map((r) => [r.id, r]));
+    const found = new Map((await deps.library.sourcesByIds(actor.userId, input.source_ids)).map((r) => [r.id, r]));
     const rows = input.source_ids.map((id, i) => {
       const row = found.get(id);
       if (!row) throw invalid(`source_ids[${i}]`, `source ${id} does not exist`);

@@ -7,8 +7,7 @@ import type { Config } from "../../config.ts";
 import { invalid, notFound } from "../../errors.ts";
 import type { Actor } from "../../actor.ts";
 import type { CreditsService } from "../credits/service.ts";
-import type { NotebooksRepo } from "../notebooks/repo.ts";
-import type { SourcesRepo } from "../sources/repo.ts";
+import type { LibraryReader } from "../library/reader.ts";
 import { verifyCitations } from "./citations.ts";
 import type { AskRequest, AskResponse } from "./schema.ts";
 import type { SearchService } from "./service.ts";
@@ -20,8 +19,7 @@ export function createAskService(deps: {
   search: SearchService;
   chat: ChatModel;
   credits: CreditsService;
-  notebooks: NotebooksRepo;
-  sources: SourcesRepo;
+  library: Pick<LibraryReader, "existingNotebookIds" | "sourcesByIds">;
   config: Config;
 }) {
   const { search, chat, credits, config } = deps;
@@ -38,10 +36,10 @@ export function createAskService(deps: {
   return {
     async ask(actor: Actor, input: AskRequest): Promise<AskResponse> {
       const cost = config.credits.askCost;
-      if (input.notebook_id && (await deps.notebooks.existingIds(actor.userId, [input.notebook_id])).size === 0)
+      if (input.notebook_id && (await deps.library.existingNotebookIds(actor.userId, [input.notebook_id])).size === 0)
         throw notFound("Notebook");
       if (input.source_ids) {
-        const owned = new Set((await deps.sources.byIds(actor.userId, input.source_ids)).map((s) => s.id));
+        const owned = new Set((await deps.library.sourcesByIds(actor.userId, input.source_ids)).map((s) => s.id));
         input.source_ids.forEach((id, i) => {
           if (!owned.has(id)) throw invalid(`source_ids[${i}]`, `source ${id} does not exist`);
         });
@@ -76,7 +74,7 @@ export function createAskService(deps: {
       );
       if (!raw.trim()) return nothing();
       const verified = verifyCitations(raw, passages);
-      const info = await deps.sources.byIds(
+      const info = await deps.library.sourcesByIds(
         actor.userId,
         verified.citations.filter((c) => c.row.docType === "source").map((c) => c.row.docId),
       );

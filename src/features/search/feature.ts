@@ -7,9 +7,8 @@ import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { Logger } from "../../log.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { FeatureWith } from "../feature.ts";
-import type { NotebooksRepo } from "../notebooks/repo.ts";
-import type { SourcesRepo } from "../sources/repo.ts";
-import { parseTags } from "../sources/service.ts";
+import type { LibraryReader } from "../library/reader.ts";
+import { parseTags } from "../library/sources/service.ts";
 import type { SourceRow } from "../../db/schema/index.ts";
 import { createAskService } from "./ask.ts";
 import type { ChunksRepo } from "./chunks-repo.ts";
@@ -28,8 +27,8 @@ export interface SearchFeatureDeps {
   logger: Logger;
   ai: AI;
   credits: CreditsService;
-  sources: SourcesRepo;
-  notebooks: NotebooksRepo;
+  /** What search and ask read of the library: notebooks to scope by, sources hits come from. */
+  library: Pick<LibraryReader, "existingNotebookIds" | "sourcesByIds" | "sourceTitlesAndUrls">;
 }
 
 export function createSearchFeature(d: SearchFeatureDeps) {
@@ -41,17 +40,15 @@ export function createSearchFeature(d: SearchFeatureDeps) {
   const indexer = createIndexer({ chunks, vectors, jobs: d.jobs, embedder: d.ai.embedder, logger: d.logger });
   const service = createSearchService({
     chunks,
-    sources: d.sources,
+    library: d.library,
     vectors,
-    notebooks: d.notebooks,
     embedderFor: d.ai.embedderFor,
   });
   const ask = createAskService({
     search: service,
     chat: d.ai.chat,
     credits: d.credits,
-    notebooks: d.notebooks,
-    sources: d.sources,
+    library: d.library,
     config: d.config,
   });
   // Tags (kept from imports) are indexed with the text so searching a label finds its sources.

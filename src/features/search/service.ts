@@ -4,8 +4,7 @@ import type { Embedder } from "../../ai/embedder/port.ts";
 import { AIError, aiErrorToAppError } from "../../ai/openai-client.ts";
 import type { Actor } from "../../actor.ts";
 import { invalid } from "../../errors.ts";
-import type { NotebooksRepo } from "../notebooks/repo.ts";
-import type { SourcesRepo } from "../sources/repo.ts";
+import type { LibraryReader } from "../library/reader.ts";
 import type { ChunkRow, ChunkScope, ChunksRepo, DocType } from "./chunks-repo.ts";
 import { ftsExpression, makeSnippet } from "./query.ts";
 import type { SearchHit, SearchMode } from "./schema.ts";
@@ -78,13 +77,12 @@ export function keepTextAhead(fused: Ranked[], inText: Set<number>, cos: Map<num
 
 export function createSearchService(deps: {
   chunks: ChunksRepo;
-  /** Titles and addresses of the sources hits come from. */
-  sources: Pick<SourcesRepo, "titlesAndUrls">;
+  /** Notebooks a search is scoped to; titles and addresses of the sources hits come from. */
+  library: Pick<LibraryReader, "existingNotebookIds" | "sourceTitlesAndUrls">;
   vectors: VectorIndex;
-  notebooks: NotebooksRepo;
   embedderFor: (model: string) => Embedder | null;
 }) {
-  const { chunks, vectors, notebooks } = deps;
+  const { chunks, vectors, library } = deps;
 
   async function textRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
     const match = ftsExpression(query);
@@ -166,7 +164,7 @@ export function createSearchService(deps: {
 
   /** Chunk rankings for a mode (best first), before grouping. */
   async function rank(actor: Actor, query: string, o: SearchOptions, pool = POOL): Promise<Ranked[]> {
-    if (o.notebookId && (await notebooks.existingIds(actor.userId, [o.notebookId])).size === 0) return [];
+    if (o.notebookId && (await library.existingNotebookIds(actor.userId, [o.notebookId])).size === 0) return [];
     if (o.mode === "text") return textRanking(actor.userId, query, o, pool);
     if (o.mode === "vector") return vectorRanking(actor.userId, query, o, pool);
     return hybridRanking(actor.userId, query, o, pool);
@@ -176,7 +174,7 @@ export function createSearchService(deps: {
     const out = new Map<string, { title: string | null; url: string | null }>();
     const srcIds = rows.filter((r) => r.docType === "source").map((r) => r.docId);
     if (srcIds.length) {
-      for (const s of await deps.sources.titlesAndUrls(srcIds))
+      for (const s of await library.sourceTitlesAndUrls(srcIds))
         out.set(`source:${s.id}`, { title: s.title, url: s.url });
     }
     for (const r of rows) if (r.docType === "note") out.set(`note:${r.docId}`, { title: r.title || null, url: null });

@@ -1,8 +1,8 @@
 // The variables a step's templates see, and, for save-time checks, which names each trigger provides.
 import type { EventType } from "../events/service.ts";
-import { NotebookPublic } from "../notebooks/schema.ts";
-import { NotePublic } from "../notes/schema.ts";
-import { SourcePublic } from "../sources/schema.ts";
+import { NotebookPublic } from "../library/notebooks/schema.ts";
+import { NotePublic } from "../library/notes/schema.ts";
+import { SourcePublic } from "../library/sources/schema.ts";
 
 /** Names the scope always has; a body field of the same name is reachable as trigger.<name>. */
 export const RESERVED_ROOTS = ["trigger", "steps", "run", "event"] as const;

@@ -1,6 +1,6 @@
 // Pages for notes: the list, the editor (new and existing) and a note rendered from its Markdown.
-import type { NotebookPublic } from "../../features/notebooks/schema.ts";
-import type { NotePublic } from "../../features/notes/schema.ts";
+import type { NotebookPublic } from "../../features/library/notebooks/schema.ts";
+import type { NotePublic } from "../../features/library/notes/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
 import { csrfInput, fieldError, libraryPage, pager, select, when } from "./common.ts";
 import { renderMarkdown } from "./markdown.ts";

@@ -1,6 +1,6 @@
 // Pages for notebooks: the list with counts and a create form, and one notebook with its sources and notes.
 import type { NoteRow, SourceRow } from "../../db/schema/index.ts";
-import type { NotebookPublic } from "../../features/notebooks/schema.ts";
+import type { NotebookPublic } from "../../features/library/notebooks/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
 import { csrfInput, fieldError, hostOf, libraryPage, pager, when } from "./common.ts";
 import { noteTitle } from "./note-pages.ts";

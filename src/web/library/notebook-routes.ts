@@ -1,7 +1,7 @@
 // Web routes for notebooks: list and create, one notebook (rename, remove sources, delete) and its zip export.
 import { Elysia } from "elysia";
 import type { WebDeps } from "../deps.ts";
-import { contentDisposition } from "../../features/notebooks/export.ts";
+import { contentDisposition } from "../../http/content-disposition.ts";
 import type { Flash } from "../../http/html/html.ts";
 import { formField, redirect } from "../http.ts";
 import type { WebHelpers } from "../oauth-routes.ts";

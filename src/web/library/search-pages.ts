@@ -1,5 +1,5 @@
 // The search page: a query form with results (highlighted snippets) and an Ask form with a cited answer.
-import type { NotebookPublic } from "../../features/notebooks/schema.ts";
+import type { NotebookPublic } from "../../features/library/notebooks/schema.ts";
 import type { AskResponse, SearchHit, SearchMode } from "../../features/search/schema.ts";
 import { html, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
 import { csrfInput, hostOf, libraryPage, select } from "./common.ts";

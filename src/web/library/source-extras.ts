@@ -1,6 +1,6 @@
 // The reader's extra sections: make a podcast, rename, ask about this source, and the notes about it.
-import type { NotePublic } from "../../features/notes/schema.ts";
-import type { SourcePublic } from "../../features/sources/schema.ts";
+import type { NotePublic } from "../../features/library/notes/schema.ts";
+import type { SourcePublic } from "../../features/library/sources/schema.ts";
 import { html, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
 import { csrfInput, fieldError, when } from "./common.ts";
 import { noteTitle } from "./note-pages.ts";

@@ -1,7 +1,7 @@
 // Pages for sources: the library list with its "Add a link" form, and the reader.
-import type { NotebookPublic } from "../../features/notebooks/schema.ts";
-import type { NotePublic } from "../../features/notes/schema.ts";
-import type { SourcePublic } from "../../features/sources/schema.ts";
+import type { NotebookPublic } from "../../features/library/notebooks/schema.ts";
+import type { NotePublic } from "../../features/library/notes/schema.ts";
+import type { SourcePublic } from "../../features/library/sources/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
 import { csrfInput, day, fieldError, hostOf, libraryPage, pager, select, when } from "./common.ts";
 import { liveAttrs } from "../live.ts";

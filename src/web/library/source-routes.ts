@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
 import type { WebDeps } from "../deps.ts";
 import type { Actor } from "../../actor.ts";
-import { SOURCE_STATUSES } from "../../features/sources/schema.ts";
+import { SOURCE_STATUSES } from "../../features/library/sources/schema.ts";
 import { nextKey } from "../../paging.ts";
 import type { Flash } from "../../http/html/html.ts";
 import { formField, redirect } from "../http.ts";

@@ -1,7 +1,7 @@
 // Library actions: create_source, create_notebook, add_source_to_notebook, through the same services as the API.
 import { t } from "elysia";
-import { NotebookCreate } from "../../notebooks/schema.ts";
-import { SourceCreate } from "../../sources/schema.ts";
+import { NotebookCreate } from "../../library/notebooks/schema.ts";
+import { SourceCreate } from "../../library/sources/schema.ts";
 import { actionSchema, asStepFailure, checkRendered, StringList } from "./base.ts";
 import type { ActionModule } from "./types.ts";
 

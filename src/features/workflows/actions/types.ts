@@ -4,8 +4,8 @@ import type { Config } from "../../../config.ts";
 import type { FieldError } from "../../../errors.ts";
 import type { SafeFetch } from "../../../net/safe-fetch.ts";
 import type { Actor } from "../../../actor.ts";
-import type { NotebooksService } from "../../notebooks/service.ts";
-import type { SourcesService } from "../../sources/service.ts";
+import type { NotebooksService } from "../../library/notebooks/service.ts";
+import type { SourcesService } from "../../library/sources/service.ts";
 import type { ActionDef, Branch } from "../paths.ts";
 
 export interface RunInfo {

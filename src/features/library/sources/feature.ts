@@ -1,0 +1,99 @@
+// The sources feature: the service, the ingester (fetch, extract, store) with its two jobs, and
+// /api/v1/sources. Listeners of the features built before it run when a source is ready or edited.
+import type { Transactor } from "../../../db/port.ts";
+import type { JobEnqueuer } from "../../../jobs/port.ts";
+import { handleJob, type JobRegistration } from "../../../jobs/types.ts";
+import type { Logger } from "../../../log.ts";
+import type { SafeFetch } from "../../../net/safe-fetch.ts";
+import type { Clock } from "../../../time.ts";
+import type { EventsService } from "../../events/service.ts";
+import type { FeatureWith, Listeners } from "../../feature.ts";
+import type { NotebooksRepo } from "../notebooks/repo.ts";
+import type { Extractor } from "./extract/pool.ts";
+import { createIngester, type Ingester } from "./ingest.ts";
+import type { SourcesRepo } from "./repo.ts";
+import { sourceRoutes } from "./routes.ts";
+import { createSourcesService, type EmbeddingProgress, INGEST_IMPORT_JOB, INGEST_JOB } from "./service.ts";
+
+const MAX_ATTEMPTS = 3;
+
+export interface SourcesFeatureDeps {
+  db: Transactor;
+  repo: SourcesRepo;
+  notebooks: NotebooksRepo;
+  events: EventsService;
+  jobs: JobEnqueuer;
+  clock: Clock;
+  logger: Logger;
+  safeFetch: SafeFetch;
+  extractor: Extractor;
+  embeddingProgress?: EmbeddingProgress;
+  /** Run inside the transaction that marks a source ready (search indexing, quick podcasts). */
+  onReady: readonly NonNullable<Listeners["sourceReady"]>[];
+  /** Run inside the transaction when a ready source's title or tags change. */
+  onChanged: readonly NonNullable<Listeners["sourceChanged"]>[];
+  /** Parallel fetches of imported links (IMPORT_FETCH_CONCURRENCY). */
+  importConcurrency: number;
+  /** Resolves once links saved by hand are done, or after a bounded wait. */
+  interactiveQuiet?: () => Promise<void>;
+}
+
+export function createSourcesFeature(d: SourcesFeatureDeps) {
+  const service = createSourcesService({
+    db: d.db,
+    repo: d.repo,
+    notebooks: d.notebooks,
+    events: d.events,
+    jobs: d.jobs,
+    clock: d.clock,
+    onReindex: d.onChanged,
+    embeddingProgress: d.embeddingProgress,
+  });
+  const ingest = createIngester({
+    db: d.db,
+    repo: d.repo,
+    events: d.events,
+    fetchPage: (url, init) => d.safeFetch(url, { accept: init?.accept }),
+    extract: d.extractor.extract,
+    clock: d.clock,
+    logger: d.logger,
+    onReady: d.onReady,
+  });
+  return {
+    name: "sources",
+    service,
+    api: sourceRoutes({ sources: service }),
+    jobs: ingestJobs(ingest, d),
+    ingest,
+  } satisfies FeatureWith<typeof service>;
+}
+export type SourcesFeature = ReturnType<typeof createSourcesFeature>;
+
+function ingestJobs(
+  ingest: Ingester,
+  opts: Pick<SourcesFeatureDeps, "importConcurrency" | "interactiveQuiet">,
+): JobRegistration[] {
+  return [
+    // Imported links: the same work in a background lane, so interactive saves are claimed first.
+    handleJob(INGEST_IMPORT_JOB, {
+      maxAttempts: MAX_ATTEMPTS,
+      maxConcurrent: opts.importConcurrency,
+      backoff: (attempt) => Math.min(60_000, 2_000 * 2 ** (attempt - 1)),
+      handle: async (p, ctx) => {
+        // An imported page starts only once the links saved by hand are done (or after a bounded wait).
+        await opts.interactiveQuiet?.();
+        await ingest(p.source_id, {
+          depth: p.depth,
+          lastAttempt: ctx.attempt >= ctx.maxAttempts,
+          provided: p.provided,
+          background: true,
+        });
+      },
+    }),
+    handleJob(INGEST_JOB, {
+      maxAttempts: MAX_ATTEMPTS,
+      backoff: (attempt) => Math.min(60_000, 2_000 * 2 ** (attempt - 1)),
+      handle: (p, ctx) => ingest(p.source_id, { depth: p.depth, lastAttempt: ctx.attempt >= ctx.maxAttempts }),
+    }),
+  ];
+}

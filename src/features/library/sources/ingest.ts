@@ -1,0 +1,150 @@
+// The ingestion job: fetch a source through safeFetch, extract its article, store it ready or failed.
+// One bad page never stops the queue: every failure is recorded on the source with a readable code.
+import type { Transactor } from "../../../db/port.ts";
+import type { SourceRow } from "../../../db/schema/index.ts";
+import type { Logger } from "../../../log.ts";
+import type { Clock } from "../../../time.ts";
+import { systemActor, type Actor } from "../../../actor.ts";
+import type { EventsService } from "../../events/service.ts";
+import type { SafeResponse } from "../../../net/response.ts";
+import type { Extracted, ExtractInput } from "./extract/index.ts";
+import type { SourcesRepo } from "./repo.ts";
+import { toPublicSource } from "./service.ts";
+
+/** The parts of a fetched response ingestion reads (safeFetch's SafeResponse has them). */
+export type FetchedPage = Pick<SafeResponse, "status" | "url" | "body" | "contentType" | "headers">;
+export type PageFetcher = (url: string, init?: { accept?: string[] }) => Promise<FetchedPage>;
+export type Extractor = (input: ExtractInput, opts?: { background?: boolean }) => Promise<Extracted>;
+
+export const INGEST_CONTENT_TYPES = [
+  "text/html",
+  "application/xhtml+xml",
+  "application/pdf",
+  "text/plain",
+  "text/markdown",
+  "text/x-markdown",
+];
+
+/** Fetch errors worth another attempt; everything else fails the source at once. */
+const TRANSIENT_CODES = new Set(["timeout", "connect_timeout", "network_error", "dns_failure"]);
+const TRANSIENT_STATUS = (s: number) => s === 408 || s === 425 || s === 429 || s >= 500;
+
+export class TransientIngestError extends Error {}
+
+/** Runs inside the transaction that marks the source ready (indexing and quick podcasts commit with it). */
+export type ReadyHook = (actor: Actor, row: SourceRow) => void | Promise<void>;
+
+export interface IngestDeps {
+  db: Transactor;
+  repo: SourcesRepo;
+  events: EventsService;
+  fetchPage: PageFetcher;
+  extract: Extractor;
+  clock: Clock;
+  logger: Logger;
+  /** Run inside the transaction that marks a source ready (search indexing, quick podcasts). */
+  onReady: readonly ReadyHook[];
+}
+
+function charsetOf(headers: Headers): string | undefined {
+  const m = /charset\s*=\s*"?([^";\s]+)/i.exec(headers.get("content-type") ?? "");
+  return m?.[1]?.toLowerCase();
+}
+
+export function createIngester(deps: IngestDeps) {
+  const { db, repo, events, clock, logger } = deps;
+  const nowIso = () => new Date(clock.now()).toISOString();
+
+  async function finish(row: SourceRow, actor: Actor, patch: Partial<SourceRow>) {
+    await db.tx(async () => {
+      const current = await repo.byIdUnscoped(row.id);
+      if (!current) return; // deleted while we fetched
+      const links = (await repo.notebookIds([row.id])).get(row.id) ?? [];
+      const before = toPublicSource(current, links);
+      await repo.update(row.id, { ...patch, updatedAt: nowIso() });
+      const updated = (await repo.byIdUnscoped(row.id))!;
+      await events.record(actor, "source.updated", toPublicSource(updated, links), before);
+      if (updated.status === "ready") for (const hook of deps.onReady) await hook(actor, updated);
+    });
+  }
+
+  async function fail(row: SourceRow, actor: Actor, code: string, detail: string) {
+    logger.info("source failed", { source_id: row.id, error: code, detail });
+    await finish(row, actor, { status: "failed", error: code, errorDetail: detail.slice(0, 500), fetchedAt: nowIso() });
+  }
+
+  /** Ingests one source. Throws TransientIngestError when a retry may help and attempts remain. */
+  return async function ingest(
+    sourceId: string,
+    opts: { depth: number; lastAttempt: boolean; provided?: "html" | "markdown"; background?: boolean },
+  ): Promise<void> {
+    const row = await repo.byIdUnscoped(sourceId);
+    if (!row) return;
+    const actor = systemActor(row.userId, "ingest", opts.depth);
+    const retryOr = async (code: string, detail: string) => {
+      if (!opts.lastAttempt) throw new TransientIngestError(`${code}: ${detail}`);
+      await fail(row, actor, code, detail);
+    };
+
+    let page: FetchedPage;
+    try {
+      // An import that carried the page (Omnivore's HTML, our own export's Markdown) is not fetched again.
+      page =
+        opts.provided && row.content !== null
+          ? {
+              status: 200,
+              url: row.url,
+              body: new TextEncoder().encode(row.content),
+              headers: new Headers(),
+              contentType: opts.provided === "html" ? "text/html" : "text/markdown",
+            }
+          : await deps.fetchPage(row.url, { accept: INGEST_CONTENT_TYPES });
+    } catch (e) {
+      const code = typeof (e as { code?: unknown }).code === "string" ? (e as { code: string }).code : "network_error";
+      const detail = e instanceof Error ? e.message : String(e);
+      if (TRANSIENT_CODES.has(code)) return retryOr(code, detail);
+      return fail(row, actor, code, detail);
+    }
+    if (page.status >= 400) {
+      const code = `http_${page.status}`;
+      if (TRANSIENT_STATUS(page.status)) return retryOr(code, `the server answered ${page.status}`);
+      return fail(row, actor, code, `the server answered ${page.status}`);
+    }
+    if (page.status < 200 || page.status >= 300)
+      return fail(row, actor, `http_${page.status}`, `unexpected status ${page.status}`);
+
+    let doc: Extracted;
+    try {
+      doc = await deps.extract(
+        { body: page.body, contentType: page.contentType, charset: charsetOf(page.headers), url: page.url },
+        { background: opts.background },
+      );
+    } catch (e) {
+      const detail = e instanceof Error ? e.message : String(e);
+      // A coded failure (too_complex, malformed_pdf, …) is the page's own and would come back the
+      // same; anything else is the extractor's trouble (a crashed thread, a pool closed at
+      // shutdown), worth another attempt.
+      if (typeof (e as { code?: unknown }).code === "string")
+        return fail(row, actor, (e as { code: string }).code, detail);
+      return retryOr("extraction_failed", detail);
+    }
+    const current = await repo.byIdUnscoped(sourceId);
+    await finish(row, actor, {
+      status: "ready",
+      error: null,
+      errorDetail: null,
+      finalUrl: page.url,
+      contentType: page.contentType,
+      title: current?.titleFromUser ? current.title : doc.title?.slice(0, 500) || current?.title || null,
+      byline: doc.byline,
+      siteName: doc.siteName,
+      language: doc.language,
+      publishedAt: doc.publishedAt,
+      excerpt: doc.excerpt,
+      wordCount: doc.wordCount,
+      content: doc.markdown,
+      fetchedAt: nowIso(),
+    });
+  };
+}
+export type Ingester = ReturnType<typeof createIngester>;

@@ -1,0 +1,50 @@
+// How the sources list pages: the API/MCP query as the service takes it, the cursor key of each sort.
+import { invalid } from "../../../errors.ts";
+import type { SourceRow } from "../../../db/schema/index.ts";
+import type { PageQuery } from "../../../paging.ts";
+import type { SourceListQuery } from "./schema.ts";
+
+/** What a list of sources is filtered and ordered by. */
+export interface SourceListFilter {
+  limit: number;
+  before?: string;
+  notebookId?: string;
+  status?: string;
+  createdAfter?: string;
+  tag?: string;
+  /** Default: newest created first (by id). */
+  sort?: "created_at" | "saved_at";
+}
+
+/** The paging key of a listed source: its id, or "saved_at|id" when the list is sorted by saved time. */
+export function cursorKey(row: SourceRow, sort: SourceListFilter["sort"]): string {
+  return sort === "saved_at" ? `${row.savedAt ?? row.createdAt}|${row.id}` : row.id;
+}
+
+/** Splits a "saved_at|id" cursor (a cursor without "|" is an id with no saved time). */
+export function splitSavedCursor(c: string): [string, string] {
+  const i = c.lastIndexOf("|");
+  return i === -1 ? ["", c] : [c.slice(0, i), c.slice(i + 1)];
+}
+
+/** A paged listing's filters: the repository's, with the opaque cursor in place of the raw `before` key. */
+export type SourcePageQuery = PageQuery & Omit<SourceListFilter, "limit" | "before">;
+
+/** The list query of the API route and the MCP tool (snake_case, any RFC 3339 offset) as the service takes it. */
+export function sourceQuery(q: SourceListQuery): SourcePageQuery {
+  return {
+    limit: q.limit ?? 20,
+    cursor: q.cursor,
+    notebookId: q.notebook_id,
+    status: q.status,
+    createdAfter: q.created_after ? new Date(q.created_after).toISOString() : undefined,
+    tag: q.tag,
+    sort: q.sort,
+  };
+}
+
+/** A cursor of one sort given to the other would silently skip or repeat rows: refused instead. */
+export function checkCursor(f: SourceListFilter): void {
+  if (f.before === undefined || f.before.includes("|") === (f.sort === "saved_at")) return;
+  throw invalid("query.cursor", "belongs to a list in another order");
+}

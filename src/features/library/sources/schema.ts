@@ -1,0 +1,131 @@
+// TypeBox shapes for sources: what may be sent, and the public view.
+import { t, type Static } from "elysia";
+import { PODCAST_FORMATS } from "../../../podcast-formats.ts";
+import { Cursor, Limit } from "../../../http/pagination.ts";
+import { DateTime, Int, oneOf } from "../../../http/schema.ts";
+
+const PodcastFormat = oneOf(PODCAST_FORMATS, { description: "One of the six podcast presets" });
+const SourceId = t.String({ pattern: "^src_[0-9A-Z]{26}$", description: "A source id (src_…)" });
+const NotebookId = t.String({ pattern: "^nb_[0-9A-Z]{26}$", description: "A notebook id (nb_…)" });
+export const SOURCE_STATUSES = ["pending", "ready", "failed"] as const;
+
+export const SourceCreate = t.Object(
+  {
+    url: t.String({ minLength: 1, maxLength: 2048, description: "An http or https URL" }),
+    title: t.Optional(t.String({ minLength: 1, maxLength: 500, description: "Wins over the extracted title" })),
+    notebook_ids: t.Optional(t.Array(NotebookId, { maxItems: 100, uniqueItems: true })),
+    generate_quick_podcast: t.Optional(t.Boolean({ description: "Make an episode once the source is ready" })),
+    podcast_format: t.Optional(PodcastFormat),
+  },
+  { additionalProperties: false },
+);
+export type SourceCreate = Static<typeof SourceCreate>;
+
+export const Tag = t.String({ minLength: 1, maxLength: 100, description: "A tag or label" });
+const Tags = t.Array(Tag, {
+  maxItems: 100,
+  uniqueItems: true,
+  description: "Tags kept on the source (labels from imports)",
+});
+
+export const SourceUpdate = t.Object(
+  {
+    title: t.Optional(
+      t.Union([t.String({ minLength: 1, maxLength: 500 }), t.Null()], {
+        description: "null goes back to the extracted title",
+      }),
+    ),
+    generate_quick_podcast: t.Optional(t.Boolean()),
+    // No null: a source's format is a preset or, when it was saved without a quick podcast, unset.
+    podcast_format: t.Optional(PodcastFormat),
+    tags: t.Optional(Tags),
+    archived: t.Optional(t.Boolean({ description: "Read / archived state (kept from Pocket and Omnivore imports)" })),
+  },
+  { additionalProperties: false },
+);
+export type SourceUpdate = Static<typeof SourceUpdate>;
+
+export const SourceListQuery = t.Object(
+  {
+    limit: t.Optional(Limit()),
+    cursor: t.Optional(Cursor),
+    notebook_id: t.Optional(NotebookId),
+    status: t.Optional(oneOf(SOURCE_STATUSES)),
+    created_after: t.Optional(
+      DateTime({ description: "Only sources created after this RFC 3339 time, e.g. 2026-01-31T12:00:00Z" }),
+    ),
+    tag: t.Optional(
+      t.String({ minLength: 1, maxLength: 100, description: "Only sources carrying this tag (exact match)" }),
+    ),
+    sort: t.Optional(
+      oneOf(["created_at", "saved_at"], {
+        description: "`created_at` (default) or `saved_at` (the original saved time), newest first",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SourceListQuery = Static<typeof SourceListQuery>;
+
+export const SourceGetQuery = t.Object(
+  { include: t.Optional(oneOf(["content"], { description: "`content` adds the extracted Markdown" })) },
+  { additionalProperties: false },
+);
+
+const Nullable = <T extends import("@sinclair/typebox").TSchema>(s: T) => t.Union([s, t.Null()]);
+
+export const SourcePublic = t.Object({
+  id: t.String(),
+  url: t.String(),
+  normalized_url: t.String(),
+  final_url: Nullable(t.String()),
+  title: Nullable(t.String()),
+  status: oneOf(SOURCE_STATUSES),
+  error: Nullable(
+    t.String({
+      description:
+        "Why fetching or extraction failed: http_410, timeout, too_large, blocked_address, extraction_timeout, too_complex, too_many_pages, …",
+    }),
+  ),
+  error_detail: Nullable(t.String()),
+  content_type: Nullable(t.String()),
+  byline: Nullable(t.String()),
+  site_name: Nullable(t.String()),
+  language: Nullable(t.String()),
+  published_at: Nullable(t.String()),
+  excerpt: Nullable(t.String()),
+  word_count: Nullable(Int()),
+  notebook_ids: t.Array(t.String()),
+  generate_quick_podcast: t.Boolean(),
+  podcast_format: Nullable(t.String()),
+  fetched_at: Nullable(t.String()),
+  saved_at: t.String({ description: "When the link was first saved (kept from an import); else created_at" }),
+  tags: t.Array(t.String()),
+  archived: t.Boolean({ description: "Read / archived state" }),
+  created_at: t.String(),
+  updated_at: t.String(),
+  content: t.Optional(Nullable(t.String({ description: "Markdown; only with ?include=content" }))),
+  embedding: t.Optional(
+    t.Object(
+      {
+        status: oneOf(["pending", "embedding", "done"]),
+        chunks_done: Int(),
+        chunks_total: Int(),
+      },
+      {
+        description:
+          "Vector embedding behind ingestion: text search works once the source is ready, vector search as chunks are done",
+      },
+    ),
+  ),
+});
+export type SourcePublic = Static<typeof SourcePublic>;
+
+export const SourceCheck = t.Object({
+  url: t.String(),
+  normalized_url: t.String(),
+  saved: t.Boolean(),
+  source_id: Nullable(t.String()),
+});
+
+export { SourceId, NotebookId };

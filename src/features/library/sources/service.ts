@@ -1,0 +1,340 @@
+// Sources: save a link (deduplicated on its normalised URL), read, update, delete, refetch.
+// Every change writes its event and its ingestion job in the same transaction.
+import type { Transactor } from "../../../db/port.ts";
+import { mapPage, paginate, type Page } from "../../../paging.ts";
+import type { SourceRow } from "../../../db/schema/index.ts";
+import { AppError, invalid, notFound } from "../../../errors.ts";
+import { newId } from "../../../ids.ts";
+import { Type } from "@sinclair/typebox";
+import type { JobEnqueuer } from "../../../jobs/port.ts";
+import { defineJob } from "../../../jobs/types.ts";
+import type { Clock } from "../../../time.ts";
+import type { Actor } from "../../../actor.ts";
+import type { EventsService } from "../../events/service.ts";
+import type { NotebooksRepo } from "../notebooks/repo.ts";
+import { normalizeUrl, parseHttpUrl } from "./normalize.ts";
+import type { SourceListFilter, SourcesRepo } from "./repo.ts";
+import type { SourceCreate, SourcePublic, SourceUpdate } from "./schema.ts";
+import { checkCursor, cursorKey, type SourcePageQuery } from "./list-query.ts";
+
+export const INGEST_JOB = defineJob(
+  "source.ingest",
+  Type.Object({ source_id: Type.String(), depth: Type.Integer({ minimum: 0 }) }),
+);
+/** Ingestion of imported links: a capped background lane of the job queue. */
+export const INGEST_IMPORT_JOB = defineJob(
+  "source.ingest_import",
+  Type.Object({
+    source_id: Type.String(),
+    depth: Type.Integer({ minimum: 0 }),
+    provided: Type.Optional(Type.Union([Type.Literal("html"), Type.Literal("markdown")])),
+  }),
+);
+
+export type EmbeddingProgress = (ids: string[]) => Promise<Map<string, { done: number; total: number }>>;
+
+function embeddingOf(
+  row: SourceRow,
+  p: { done: number; total: number } | undefined,
+): NonNullable<SourcePublic["embedding"]> {
+  const done = p?.done ?? 0;
+  const total = p?.total ?? 0;
+  // Without chunks there is nothing to embed, except for a source still being fetched.
+  const status =
+    total > 0
+      ? done >= total
+        ? "done"
+        : done > 0
+          ? "embedding"
+          : "pending"
+      : row.status === "pending"
+        ? "pending"
+        : "done";
+  return { status, chunks_done: done, chunks_total: total };
+}
+
+export function toPublicSource(
+  row: SourceRow,
+  notebookIds: string[],
+  includeContent = false,
+  progress?: { done: number; total: number } | null,
+): SourcePublic {
+  const out: SourcePublic = {
+    id: row.id,
+    url: row.url,
+    normalized_url: row.normalizedUrl,
+    final_url: row.finalUrl,
+    title: row.title,
+    status: row.status,
+    error: row.error,
+    error_detail: row.errorDetail,
+    content_type: row.contentType,
+    byline: row.byline,
+    site_name: row.siteName,
+    language: row.language,
+    published_at: row.publishedAt,
+    excerpt: row.excerpt,
+    word_count: row.wordCount,
+    notebook_ids: notebookIds,
+    generate_quick_podcast: row.generateQuickPodcast,
+    podcast_format: row.podcastFormat,
+    fetched_at: row.fetchedAt,
+    saved_at: row.savedAt ?? row.createdAt,
+    tags: parseTags(row.tags),
+    archived: row.archived,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+  if (includeContent) out.content = row.content;
+  if (progress !== undefined) out.embedding = embeddingOf(row, progress ?? undefined);
+  return out;
+}
+
+export function parseTags(json: string): string[] {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export interface SourcesDeps {
+  db: Transactor;
+  repo: SourcesRepo;
+  notebooks: NotebooksRepo;
+  events: EventsService;
+  jobs: JobEnqueuer;
+  clock: Clock;
+  /** Run inside the transaction when a ready source's title or tags change (the search index takes them in). */
+  onReindex?: readonly ((row: SourceRow) => void | Promise<void>)[];
+  /** How far each source's embedding has got (search answers); without it the field is left out. */
+  embeddingProgress?: EmbeddingProgress;
+}
+
+export function createSourcesService(deps: SourcesDeps) {
+  const { db, repo, notebooks, events, jobs, clock, embeddingProgress } = deps;
+  const nowIso = () => new Date(clock.now()).toISOString();
+
+  async function publicOf(row: SourceRow, includeContent = false): Promise<SourcePublic> {
+    const progress = embeddingProgress ? ((await embeddingProgress([row.id])).get(row.id) ?? null) : undefined;
+    return toPublicSource(row, (await repo.notebookIds([row.id])).get(row.id) ?? [], includeContent, progress);
+  }
+
+  async function requireNotebooks(actor: Actor, ids: string[] | undefined, field = "notebook_ids"): Promise<string[]> {
+    const list = ids ?? [];
+    const found = await notebooks.existingIds(actor.userId, list);
+    list.forEach((id, i) => {
+      if (!found.has(id)) throw invalid(`${field}[${i}]`, `notebook ${id} does not exist`);
+    });
+    return list;
+  }
+
+  /** One page of rows; the cursor's key must match the sort (checkCursor), sorted by saved time it is "saved_at|id". */
+  function pageRows(
+    actor: Actor,
+    limit: number,
+    cursor: string | undefined,
+    filters: Omit<SourceListFilter, "limit" | "before">,
+  ): Promise<Page<SourceRow>> {
+    return paginate(
+      limit,
+      cursor,
+      async (o) => {
+        const f = { ...filters, ...o };
+        checkCursor(f);
+        return repo.list(actor.userId, f);
+      },
+      (row) => cursorKey(row, filters.sort),
+    );
+  }
+
+  async function get(actor: Actor, id: string): Promise<SourceRow> {
+    const row = await repo.byId(actor.userId, id);
+    if (!row) throw notFound("Source");
+    return row;
+  }
+
+  /**
+   * Every change of a title or tags goes through here, whoever made it (PATCH, an import merging tags):
+   * a ready source is indexed again in the same transaction, so search finds the new words and not the
+   * old. A pending source is indexed when it becomes ready, from the row as it is then.
+   */
+  async function indexedFieldsChanged(before: SourceRow, after: SourceRow): Promise<void> {
+    if (after.status !== "ready" || (after.title === before.title && after.tags === before.tags)) return;
+    for (const h of deps.onReindex ?? []) await h(after);
+  }
+
+  return {
+    get,
+    publicOf,
+    indexedFieldsChanged,
+
+    /** Returns the source and whether it was created (201) or already saved (200). */
+    async create(actor: Actor, input: SourceCreate): Promise<{ source: SourcePublic; created: boolean }> {
+      const parsed = parseHttpUrl(input.url);
+      if (!parsed.ok) throw invalid("url", parsed.message);
+      const normalized = normalizeUrl(parsed.url);
+      return db.tx(async () => {
+        // Checked inside the transaction: a notebook deleted meanwhile would fail the link's foreign key (500).
+        const notebookIds = await requireNotebooks(actor, input.notebook_ids);
+        const at = nowIso();
+        const alreadySaved = async (existing: SourceRow) => {
+          const before = await publicOf(existing);
+          let changed = false;
+          for (const nb of notebookIds) changed = (await repo.link(nb, existing.id, at)) || changed;
+          if (!changed) return { source: before, created: false };
+          await repo.update(existing.id, { updatedAt: at });
+          const after = await publicOf((await repo.byIdUnscoped(existing.id))!);
+          await events.record(actor, "source.updated", after, before);
+          return { source: after, created: false };
+        };
+        const existing = await repo.byNormalizedUrl(actor.userId, normalized);
+        if (existing) return alreadySaved(existing);
+        const id = newId("source");
+        // Another request may save the same address between the read above and this insert (PostgreSQL
+        // runs them in parallel; SQLite's single writer never does): it only inserts if still new.
+        const inserted = await repo.insertIfNew({
+          id,
+          userId: actor.userId,
+          url: parsed.url.href,
+          normalizedUrl: normalized,
+          title: input.title?.trim() || null,
+          titleFromUser: Boolean(input.title?.trim()),
+          status: "pending",
+          generateQuickPodcast: input.generate_quick_podcast ?? false,
+          podcastFormat: input.podcast_format ?? (input.generate_quick_podcast ? "deep_dive" : null),
+          savedAt: at,
+          createdAt: at,
+          updatedAt: at,
+        });
+        if (!inserted) return alreadySaved((await repo.byNormalizedUrl(actor.userId, normalized))!);
+        for (const nb of notebookIds) await repo.link(nb, id, at);
+        const source = await publicOf((await repo.byIdUnscoped(id))!);
+        await events.record(actor, "source.created", source);
+        await jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:0` });
+        return { source, created: true };
+      });
+    },
+
+    async check(actor: Actor, rawUrl: string) {
+      const parsed = parseHttpUrl(rawUrl);
+      if (!parsed.ok) throw invalid("query.url", parsed.message);
+      const normalized = normalizeUrl(parsed.url);
+      const existing = await repo.byNormalizedUrl(actor.userId, normalized);
+      return {
+        url: parsed.url.href,
+        normalized_url: normalized,
+        saved: Boolean(existing),
+        source_id: existing?.id ?? null,
+      };
+    },
+
+    async list(actor: Actor, q: SourcePageQuery): Promise<Page<SourcePublic>> {
+      const { limit, cursor, ...filters } = q;
+      if (filters.notebookId && (await notebooks.existingIds(actor.userId, [filters.notebookId])).size === 0)
+        return { data: [], next_cursor: null };
+      return mapPage(await pageRows(actor, limit, cursor, filters), async (rows) => {
+        const links = await repo.notebookIds(rows.map((r) => r.id));
+        const progress = await embeddingProgress?.(rows.map((r) => r.id));
+        return rows.map((r) =>
+          toPublicSource(r, links.get(r.id) ?? [], false, progress ? (progress.get(r.id) ?? null) : undefined),
+        );
+      });
+    },
+
+    /** A page with the extracted Markdown of each (the account export); notebook links read in one query. */
+    async listWithContent(actor: Actor, q: SourcePageQuery): Promise<Page<SourcePublic>> {
+      const { limit, cursor, ...filters } = q;
+      return mapPage(await pageRows(actor, limit, cursor, filters), async (rows) => {
+        const links = await repo.notebookIds(rows.map((r) => r.id));
+        return rows.map((r) => toPublicSource(r, links.get(r.id) ?? [], true));
+      });
+    },
+
+    async listRows(actor: Actor, f: SourceListFilter): Promise<SourceRow[]> {
+      checkCursor(f);
+      return repo.list(actor.userId, f);
+    },
+
+    async update(actor: Actor, id: string, input: SourceUpdate): Promise<SourcePublic> {
+      return db.tx(async () => {
+        const row = await get(actor, id);
+        const before = await publicOf(row);
+        const patch: Partial<SourceRow> = { updatedAt: nowIso() };
+        if (input.title !== undefined) {
+          patch.title = input.title === null ? null : input.title.trim();
+          patch.titleFromUser = input.title !== null;
+        }
+        if (input.generate_quick_podcast !== undefined) patch.generateQuickPodcast = input.generate_quick_podcast;
+        if (input.podcast_format !== undefined) patch.podcastFormat = input.podcast_format;
+        if (input.tags !== undefined) patch.tags = JSON.stringify(input.tags.map((x) => x.trim()).filter(Boolean));
+        if (input.archived !== undefined) patch.archived = input.archived;
+        await repo.update(id, patch);
+        const updated = (await repo.byIdUnscoped(id))!;
+        const after = await publicOf(updated);
+        await events.record(actor, "source.updated", after, before);
+        await indexedFieldsChanged(row, updated);
+        // A cleared user title falls back to the extracted one on the next fetch.
+        if (input.title === null && row.status === "ready") {
+          await jobs.enqueue(
+            INGEST_JOB,
+            { source_id: id, depth: actor.depth ?? 0 },
+            { idempotencyKey: `${id}:${after.updated_at}` },
+          );
+        }
+        return after;
+      });
+    },
+
+    async delete(actor: Actor, id: string): Promise<SourcePublic> {
+      return db.tx(async () => {
+        const before = await publicOf(await get(actor, id));
+        await repo.delete(actor.userId, id);
+        await events.record(actor, "source.deleted", before);
+        return before;
+      });
+    },
+
+    async refetch(actor: Actor, id: string): Promise<SourcePublic> {
+      return db.tx(async () => {
+        const row = await get(actor, id);
+        if (row.status === "pending") throw new AppError("conflict", "This source is already being fetched");
+        const before = await publicOf(row);
+        const at = nowIso();
+        await repo.update(id, { status: "pending", error: null, errorDetail: null, updatedAt: at });
+        const after = await publicOf((await repo.byIdUnscoped(id))!);
+        await events.record(actor, "source.updated", after, before);
+        await jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:${at}` });
+        return after;
+      });
+    },
+
+    async addToNotebook(actor: Actor, notebookId: string, sourceId: string): Promise<SourcePublic> {
+      return db.tx(async () => {
+        if ((await notebooks.existingIds(actor.userId, [notebookId])).size === 0) throw notFound("Notebook");
+        const row = await get(actor, sourceId);
+        const before = await publicOf(row);
+        if (!(await repo.link(notebookId, sourceId, nowIso()))) return before;
+        await repo.update(sourceId, { updatedAt: nowIso() });
+        const after = await publicOf((await repo.byIdUnscoped(sourceId))!);
+        await events.record(actor, "source.updated", after, before);
+        return after;
+      });
+    },
+
+    async removeFromNotebook(actor: Actor, notebookId: string, sourceId: string): Promise<SourcePublic> {
+      return db.tx(async () => {
+        if ((await notebooks.existingIds(actor.userId, [notebookId])).size === 0) throw notFound("Notebook");
+        const row = await get(actor, sourceId);
+        const before = await publicOf(row);
+        if (!(await repo.unlink(notebookId, sourceId))) throw notFound("Source in this notebook");
+        await repo.update(sourceId, { updatedAt: nowIso() });
+        const after = await publicOf((await repo.byIdUnscoped(sourceId))!);
+        await events.record(actor, "source.updated", after, before);
+        return after;
+      });
+    },
+  };
+}
+export type SourcesService = ReturnType<typeof createSourcesService>;

@@ -1,0 +1,18 @@
+// Test support for repository tests on either engine: owners inserted directly, without the accounts feature.
+import { sqlRows } from "../../../db/inspect.ts";
+import type { EngineDb } from "../../../db/port.ts";
+
+export const T0 = "2026-01-01T00:00:00.000Z";
+
+/** Inserts a user row (the owner every library table references). */
+export async function insertUser(db: EngineDb, id: string): Promise<void> {
+  await sqlRows(
+    db,
+    "INSERT INTO users (id, email, name, password_hash, plan_id, created_at, updated_at) VALUES (?, ?, ?, 'x', 'free', ?, ?)",
+    id,
+    `${id}@example.com`,
+    id,
+    T0,
+    T0,
+  );
+}
