@@ -33,14 +33,17 @@ export interface ConnectedApp {
 /** The resources tokens may be issued for: the MCP endpoint (and nothing else for now). */
 export const mcpResource = (baseUrl: string) => `${baseUrl}/mcp`;
 
-export function createOAuthService(deps: {
+export interface OAuthServiceDeps {
   repo: OAuthRepo;
   db: Db;
   clock: Clock;
   config: Config;
+  /** Where parked authorisation requests live (memory with one process, a table on PostgreSQL). */
   pending: PendingStore;
   rateLimiters: RateLimiters;
-}) {
+}
+
+export function createOAuthService(deps: OAuthServiceDeps) {
   const { repo, clock, config } = deps;
   const issuer = config.baseUrl;
   const resources = [mcpResource(config.baseUrl)] as const;
