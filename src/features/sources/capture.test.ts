@@ -11,7 +11,10 @@ afterAll(() => web.stop());
 // TEST-NET-1: nothing answers there, so a fetch could only fail (and the SSRF guard refuses it anyway).
 const UNREACHABLE = "http://192.0.2.1/article";
 
-const page = (title: string, paragraphs: string[]) => `<!doctype html><html lang="en"><head><title>${title}</title></head>
+const page = (
+  title: string,
+  paragraphs: string[],
+) => `<!doctype html><html lang="en"><head><title>${title}</title></head>
 <body><nav><a href="/">Home</a> <a href="/account">My account</a></nav>
 <main><article><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join("\n")}</article></main>
 <footer>All rights reserved.</footer></body></html>`;
@@ -134,7 +137,10 @@ describe("POST /api/v1/sources with html", () => {
     const { ctx, u } = await setup();
     const other = await userWithKey(ctx);
     const mine = await save(ctx, u.key, { url: UNREACHABLE, html: LIGHTHOUSE });
-    const theirs = await save(ctx, other.key, { url: UNREACHABLE, html: page("Other", ["Something else entirely about tea."]) });
+    const theirs = await save(ctx, other.key, {
+      url: UNREACHABLE,
+      html: page("Other", ["Something else entirely about tea."]),
+    });
     expect(theirs.status).toBe(201);
     expect(theirs.body.id).not.toBe(mine.body.id);
   });

@@ -4,7 +4,14 @@ import { actorOf } from "../../http/auth.ts";
 import { listOf, withLink } from "../../http/pagination.ts";
 import type { SourcesService } from "./service.ts";
 import { sourceQuery } from "./list-query.ts";
-import { SourceCheck, sourceCreateSchema, SourceGetQuery, SourceListQuery, SourcePublic, SourceUpdate } from "./schema.ts";
+import {
+  SourceCheck,
+  sourceCreateSchema,
+  SourceGetQuery,
+  SourceListQuery,
+  SourcePublic,
+  SourceUpdate,
+} from "./schema.ts";
 
 const Params = t.Object({ id: t.String({ description: "A source id (src_…)" }) });
 
