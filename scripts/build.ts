@@ -38,17 +38,31 @@ function vec0Path(platform: string, arch: string): string {
   }
 }
 
+/** The packed browser extensions `bun run build:extension` left in dist/extension/, if it was run. */
+export function builtExtensionZips(root = ROOT): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ["commonplace-chromium.zip", "commonplace-firefox.zip"]) {
+    const path = join(root, "dist", "extension", name);
+    if (existsSync(path)) out[name] = path;
+  }
+  return out;
+}
+
 /**
  * The binary's real entry, kept in memory: it embeds the extension and the API reference's browser
  * bundle (Bun stores files imported with type "file" in the executable), hands the extension's
- * bytes to the db client and the bundle's embedded path to /api/docs, then starts main.ts.
+ * bytes to the db client and the bundle's embedded path to /api/docs, then starts main.ts. The
+ * packed browser extensions, when built, are embedded the same way for /extension/*.zip.
  */
-function entrySource(vec0: string, apiReference: string, main: string): string {
+function entrySource(vec0: string, apiReference: string, main: string, zips: Record<string, string> = {}): string {
+  const names = Object.keys(zips);
   return [
     `import vec0 from ${JSON.stringify(vec0)} with { type: "file" };`,
     `import apiReference from ${JSON.stringify(apiReference)} with { type: "file" };`,
+    ...names.map((n, i) => `import zip${i} from ${JSON.stringify(zips[n])} with { type: "file" };`),
     `globalThis.__COMMONPLACE_VEC0__ = await Bun.file(vec0).bytes();`,
     `globalThis.__COMMONPLACE_API_REFERENCE__ = apiReference;`,
+    `globalThis.__COMMONPLACE_EXTENSION__ = { ${names.map((n, i) => `${JSON.stringify(n)}: zip${i}`).join(", ")} };`,
     main,
     "",
   ].join("\n");
@@ -74,6 +88,7 @@ export async function build(opts: BuildOptions): Promise<string> {
         vec0Path(platform, arch),
         apiReferenceBundleFile(ROOT),
         opts.main ?? `await import("./main.ts");`,
+        builtExtensionZips(),
       ),
     },
     // Bun's own header limit sits above MAX_HEADER_BYTES, so the app's 431 (problem+json) comes first.

@@ -66,7 +66,11 @@ export function createApp(s: AppDeps) {
   };
   const handle = withRequestHandling(withSpec, {
     logger: s.logger,
-    limits: { ...s.config.http, maxUploadBytes: s.config.imports.maxBytes },
+    limits: {
+      ...s.config.http,
+      maxUploadBytes: s.config.imports.maxBytes,
+      maxCaptureHtmlBytes: s.config.capture.maxHtmlBytes,
+    },
     apiAuth,
     hasSession: async (request) => Boolean(await s.accounts.sessionFromToken(readCookie(request, SESSION_COOKIE))),
     page: pageErrors,

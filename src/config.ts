@@ -300,6 +300,12 @@ export function loadConfig(env: Env = process.env) {
     blobs: blobs(env),
     /** SQLite in DATA_DIR (embedded default), or PostgreSQL when DATABASE_URL is set. */
     database: database(env),
+    capture: {
+      /** The most bytes of UTF-8 a saved page's `html` may have (the extension's rendered page). */
+      maxHtmlBytes: int(env, "CAPTURE_MAX_HTML_BYTES", 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+      /** Where `bun run build:extension` leaves the packed extensions served under /extension/. */
+      extensionDistDir: resolve(read(env, "EXTENSION_DIST_DIR") ?? "./dist/extension"),
+    },
     imports: {
       maxBytes: int(env, "IMPORT_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxItems: int(env, "IMPORT_MAX_ITEMS", 100_000, 1, 10_000_000),

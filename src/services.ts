@@ -201,6 +201,7 @@ export function createServices(deps: CoreDeps) {
     onReady: onSourceReady,
     onChanged: listenersOf(listening, "sourceChanged"),
     importConcurrency: config.imports.fetchConcurrency,
+    maxHtmlBytes: config.capture.maxHtmlBytes,
     interactiveQuiet,
   });
   const notebooks = createNotebooksFeature({

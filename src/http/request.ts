@@ -24,6 +24,8 @@ export interface RequestLimits {
   maxHeaderBytes: number;
   /** The largest file an upload route (POST /api/v1/imports, multipart) takes; the form's own parts get 64 KiB more. */
   maxUploadBytes?: number;
+  /** The largest `html` a saved page may carry (POST /api/v1/sources): that body's limit is raised to fit it. */
+  maxCaptureHtmlBytes?: number;
 }
 
 /**
@@ -32,6 +34,23 @@ export interface RequestLimits {
  */
 const UPLOAD_PATHS = new Set(["/api/v1/imports", "/settings/import-export"]);
 const FORM_OVERHEAD = 64 * 1024;
+/** The save that may carry the page's HTML. JSON escaping can double markup (quotes, newlines). */
+const CAPTURE_PATH = "/api/v1/sources";
+
+function jsonBodyLimit(request: Request, path: string, limits: RequestLimits): { max: number; capture: boolean } {
+  const html = limits.maxCaptureHtmlBytes;
+  if (html === undefined || request.method !== "POST" || path !== CAPTURE_PATH)
+    return { max: limits.maxBodyBytes, capture: false };
+  return { max: Math.max(limits.maxBodyBytes, 2 * html + FORM_OVERHEAD), capture: true };
+}
+
+/** A save too large to read: the html field is what makes a body that big, so the problem names it. */
+function captureTooLarge(max: number, html: number): AppError {
+  const message = `must be at most ${html} bytes of UTF-8 (CAPTURE_MAX_HTML_BYTES)`;
+  return new AppError("payload_too_large", `The body is larger than the limit of ${max} bytes: html ${message}`, {
+    errors: [{ path: "html", message }],
+  });
+}
 
 /** About what the request line and headers took on the wire (Bun's own limit counts the same). */
 function headBytes(request: Request, pathAndQuery: number): number {
@@ -87,7 +106,9 @@ async function prepareBody(
     return copy;
   }
   const declared = declaredLength(request);
-  if (declared !== undefined && declared > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes, declared);
+  const limit = jsonBodyLimit(request, path, limits);
+  if (declared !== undefined && declared > limit.max)
+    throw limit.capture ? captureTooLarge(limit.max, limits.maxCaptureHtmlBytes!) : tooLarge(limit.max, declared);
   const hasBody = declared !== undefined ? declared > 0 : request.body !== null;
   if (!BODY_METHODS.has(request.method)) return request;
   if (path.startsWith("/api/v1/")) {
@@ -100,7 +121,15 @@ async function prepareBody(
           "unsupported_media_type",
           `Send the body as application/json, not ${type || "an unlabelled body"}`,
         );
-      const text = decodeUtf8(await readBody(request, limits.maxBodyBytes));
+      let bytes: Uint8Array;
+      try {
+        bytes = await readBody(request, limit.max);
+      } catch (e) {
+        if (limit.capture && e instanceof AppError && e.code === "payload_too_large")
+          throw captureTooLarge(limit.max, limits.maxCaptureHtmlBytes!);
+        throw e;
+      }
+      const text = decodeUtf8(bytes);
       // An empty body is no body: routes that take one say it is missing.
       if (text.trim() !== "") value = parseJson(text, limits.maxJsonDepth);
     }

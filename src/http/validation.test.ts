@@ -32,7 +32,7 @@ describe("unknown fields", () => {
     expect422(
       source,
       "tags",
-      'unknown field "tags"; allowed: url, title, notebook_ids, generate_quick_podcast, podcast_format',
+      'unknown field "tags"; allowed: url, title, notebook_ids, generate_quick_podcast, podcast_format, html',
     );
     const cases: [string, string, unknown, string][] = [
       ["POST", "/api/v1/keys", { name: "k", scope: "all" }, "scope"],

@@ -15,6 +15,11 @@ const SETTINGS: [href: string, name: string, what: string][] = [
   ["/settings/webhook-tokens", "Webhook tokens", "Addresses other services post to, to start your workflows."],
   ["/settings/feeds", "Feeds", "The feeds your workflows watch, and when each was last checked."],
   ["/settings/apps", "Connected apps", "AI clients you allowed to use your library over MCP."],
+  [
+    "/settings/extension",
+    "Browser extension",
+    "Save pages from Chromium or Firefox with one click, or from any browser with a bookmarklet.",
+  ],
   ["/settings/outbox", "Outbox", "Emails your workflows wrote while no mail server is set up."],
   [
     "/settings/import-export",

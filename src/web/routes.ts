@@ -21,6 +21,7 @@ import { podcastWebRoutes } from "./podcasts/routes.ts";
 import { flowsWebRoutes } from "./flows/routes.ts";
 import { accountWebRoutes } from "./account.ts";
 import { liveWebRoutes } from "./live.ts";
+import { extensionWebRoutes } from "./extension.ts";
 
 interface WebCtx {
   request: Request;
@@ -277,5 +278,6 @@ export function webRoutes(s: WebDeps) {
       .use(flowsWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(accountWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }, web))
       .use(liveWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+      .use(extensionWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
   );
 }

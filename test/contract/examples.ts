@@ -74,6 +74,16 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       },
       { name: "no url", path: "/api/v1/sources", body: { title: "x" }, status: 422 },
       {
+        name: "with the page's html",
+        path: "/api/v1/sources",
+        body: {
+          url: "https://example.com/captured",
+          html: "<html><body><article><p>Kept as seen.</p></article></body></html>",
+        },
+        status: 201,
+      },
+      { name: "empty html", path: "/api/v1/sources", body: { url: "https://example.com/e", html: "" }, status: 422 },
+      {
         name: "malformed JSON",
         path: "/api/v1/sources",
         rawBody: "{",

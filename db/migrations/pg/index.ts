@@ -6,6 +6,7 @@ import m0004 from "./0004_mail_outbox.sql" with { type: "text" };
 import m0005 from "./0005_feeds.sql" with { type: "text" };
 import m0006 from "./0006_search.sql" with { type: "text" };
 import m0007 from "./0007_search_stats.sql" with { type: "text" };
+import m0008 from "./0008_source_capture.sql" with { type: "text" };
 
 export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0001_init", sql: m0001 },
@@ -15,4 +16,5 @@ export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0005_feeds", sql: m0005 },
   { name: "0006_search", sql: m0006 },
   { name: "0007_search_stats", sql: m0007 },
+  { name: "0008_source_capture", sql: m0008 },
 ];

@@ -5,6 +5,7 @@ export * from "./api-keys.ts";
 export * from "./credit-ledger.ts";
 export * from "./idempotency-keys.ts";
 export * from "./sources.ts";
+export * from "./source-captures.ts";
 export * from "./notebooks.ts";
 export * from "./notebook-sources.ts";
 export * from "./notes.ts";

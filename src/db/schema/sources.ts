@@ -35,5 +35,9 @@ export const sources = sqliteTable("sources", {
   importId: text("import_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+  /** Where the content came from: the HTML the user's browser sent, or the server's own fetch. */
+  capture: text("capture", { enum: ["browser", "server"] })
+    .notNull()
+    .default("server"),
 });
 export type SourceRow = typeof sources.$inferSelect;

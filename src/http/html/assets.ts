@@ -62,6 +62,7 @@ dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }
 dl.facts time { white-space: nowrap; }
 .card > h2:first-child { margin-top: .25rem; }
+.card + .card { margin-top: 1rem; }
 @media (prefers-color-scheme: dark) { button:not(.link):not(.danger):not(.secondary) { color: #15171b; } }
 meter, progress { width: 100%; height: 1.1rem; }
 [data-live-deleted] { opacity: .55; }

@@ -34,6 +34,8 @@ export interface SourcesFeatureDeps {
   onChanged: readonly NonNullable<Listeners["sourceChanged"]>[];
   /** Parallel fetches of imported links (IMPORT_FETCH_CONCURRENCY). */
   importConcurrency: number;
+  /** The most bytes of HTML a save may carry (CAPTURE_MAX_HTML_BYTES). */
+  maxHtmlBytes: number;
   /** Resolves once links saved by hand are done, or after a bounded wait. */
   interactiveQuiet?: () => Promise<void>;
 }
@@ -48,6 +50,7 @@ export function createSourcesFeature(d: SourcesFeatureDeps) {
     clock: d.clock,
     onReindex: d.onChanged,
     embeddingProgress: d.embeddingProgress,
+    maxHtmlBytes: d.maxHtmlBytes,
   });
   const ingest = createIngester({
     db: d.db,
@@ -62,7 +65,7 @@ export function createSourcesFeature(d: SourcesFeatureDeps) {
   return {
     name: "sources",
     service,
-    api: sourceRoutes({ sources: service }),
+    api: sourceRoutes({ sources: service }, { maxHtmlBytes: d.maxHtmlBytes }),
     jobs: ingestJobs(ingest, d),
     ingest,
   } satisfies FeatureWith<typeof service>;
@@ -93,7 +96,8 @@ function ingestJobs(
     handleJob(INGEST_JOB, {
       maxAttempts: MAX_ATTEMPTS,
       backoff: (attempt) => Math.min(60_000, 2_000 * 2 ** (attempt - 1)),
-      handle: (p, ctx) => ingest(p.source_id, { depth: p.depth, lastAttempt: ctx.attempt >= ctx.maxAttempts }),
+      handle: (p, ctx) =>
+        ingest(p.source_id, { depth: p.depth, lastAttempt: ctx.attempt >= ctx.maxAttempts, captured: p.captured }),
     }),
   ];
 }

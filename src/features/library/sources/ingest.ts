@@ -55,10 +55,12 @@ export function createIngester(deps: IngestDeps) {
   const { db, repo, events, clock, logger } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
 
-  async function finish(row: SourceRow, actor: Actor, patch: Partial<SourceRow>) {
+  /** `captured`: the browser's HTML this run read, deleted with the outcome (a newer one stays). */
+  async function finish(row: SourceRow, actor: Actor, patch: Partial<SourceRow>, captured?: string) {
     await db.tx(async () => {
       const current = await repo.byIdUnscoped(row.id);
       if (!current) return; // deleted while we fetched
+      if (captured !== undefined) await repo.dropCapture(row.id, captured);
       const links = (await repo.notebookIds([row.id])).get(row.id) ?? [];
       const before = toPublicSource(current, links);
       await repo.update(row.id, { ...patch, updatedAt: nowIso() });
@@ -68,29 +70,47 @@ export function createIngester(deps: IngestDeps) {
     });
   }
 
-  async function fail(row: SourceRow, actor: Actor, code: string, detail: string) {
+  async function fail(row: SourceRow, actor: Actor, code: string, detail: string, captured?: string) {
     logger.info("source failed", { source_id: row.id, error: code, detail });
-    await finish(row, actor, { status: "failed", error: code, errorDetail: detail.slice(0, 500), fetchedAt: nowIso() });
+    const patch = { status: "failed" as const, error: code, errorDetail: detail.slice(0, 500), fetchedAt: nowIso() };
+    await finish(row, actor, patch, captured);
   }
 
   /** Ingests one source. Throws TransientIngestError when a retry may help and attempts remain. */
   return async function ingest(
     sourceId: string,
-    opts: { depth: number; lastAttempt: boolean; provided?: "html" | "markdown"; background?: boolean },
+    opts: {
+      depth: number;
+      lastAttempt: boolean;
+      provided?: "html" | "markdown";
+      captured?: boolean;
+      background?: boolean;
+    },
   ): Promise<void> {
     const row = await repo.byIdUnscoped(sourceId);
     if (!row) return;
     const actor = systemActor(row.userId, "ingest", opts.depth);
+    // HTML the user's browser sent wins over a fetch (even one queued before it arrived). A captured
+    // job whose HTML is gone has nothing to do: an earlier run extracted it, and the URL is never fetched.
+    const capture = await repo.capture(sourceId);
+    if (!capture && opts.captured) return;
     const retryOr = async (code: string, detail: string) => {
       if (!opts.lastAttempt) throw new TransientIngestError(`${code}: ${detail}`);
-      await fail(row, actor, code, detail);
+      await fail(row, actor, code, detail, capture?.createdAt);
     };
 
     let page: FetchedPage;
     try {
       // An import that carried the page (Omnivore's HTML, our own export's Markdown) is not fetched again.
-      page =
-        opts.provided && row.content !== null
+      page = capture
+        ? {
+            status: 200,
+            url: row.url,
+            body: new TextEncoder().encode(capture.html),
+            headers: new Headers({ "content-type": "text/html; charset=utf-8" }),
+            contentType: "text/html",
+          }
+        : opts.provided && row.content !== null
           ? {
               status: 200,
               url: row.url,
@@ -125,26 +145,32 @@ export function createIngester(deps: IngestDeps) {
       // same; anything else is the extractor's trouble (a crashed thread, a pool closed at
       // shutdown), worth another attempt.
       if (typeof (e as { code?: unknown }).code === "string")
-        return fail(row, actor, (e as { code: string }).code, detail);
+        return fail(row, actor, (e as { code: string }).code, detail, capture?.createdAt);
       return retryOr("extraction_failed", detail);
     }
     const current = await repo.byIdUnscoped(sourceId);
-    await finish(row, actor, {
-      status: "ready",
-      error: null,
-      errorDetail: null,
-      finalUrl: page.url,
-      contentType: page.contentType,
-      title: current?.titleFromUser ? current.title : doc.title?.slice(0, 500) || current?.title || null,
-      byline: doc.byline,
-      siteName: doc.siteName,
-      language: doc.language,
-      publishedAt: doc.publishedAt,
-      excerpt: doc.excerpt,
-      wordCount: doc.wordCount,
-      content: doc.markdown,
-      fetchedAt: nowIso(),
-    });
+    await finish(
+      row,
+      actor,
+      {
+        status: "ready",
+        error: null,
+        errorDetail: null,
+        finalUrl: page.url,
+        contentType: page.contentType,
+        title: current?.titleFromUser ? current.title : doc.title?.slice(0, 500) || current?.title || null,
+        byline: doc.byline,
+        siteName: doc.siteName,
+        language: doc.language,
+        publishedAt: doc.publishedAt,
+        excerpt: doc.excerpt,
+        wordCount: doc.wordCount,
+        content: doc.markdown,
+        fetchedAt: nowIso(),
+        capture: capture ? "browser" : "server",
+      },
+      capture?.createdAt,
+    );
   };
 }
 export type Ingester = ReturnType<typeof createIngester>;

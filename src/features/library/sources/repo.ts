@@ -2,7 +2,7 @@
 // user-facing query is scoped by owner.
 import { and, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../../db/port.ts";
-import { notebookSources, sources, type SourceRow } from "../../../db/schema/index.ts";
+import { notebookSources, sourceCaptures, sources, type SourceRow } from "../../../db/schema/index.ts";
 import { type SourceListFilter, splitSavedCursor } from "./list-query.ts";
 
 export type { SourceListFilter };
@@ -54,6 +54,12 @@ export interface SourcesRepo {
   countInNotebook(notebookId: string): Promise<number>;
   /** The ready sources of a notebook, oldest first (the order they were saved in): a podcast of the notebook reads them. */
   readyIdsInNotebook(userId: string, notebookId: string): Promise<string[]>;
+  /** Keeps the HTML a browser sent for a source until ingestion extracts it (a newer one replaces it). */
+  putCapture(sourceId: string, html: string, at: string): Promise<void>;
+  /** The HTML waiting for a source, if any. */
+  capture(sourceId: string): Promise<{ html: string; createdAt: string } | undefined>;
+  /** Deletes the capture that was read, not one that arrived since. */
+  dropCapture(sourceId: string, createdAt: string): Promise<void>;
 }
 
 const ph = (name: string) => sql.placeholder(name);
@@ -236,6 +242,24 @@ export function createSourcesRepo(db: Db): SourcesRepo {
         .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
         .orderBy(sources.id);
       return rows.map((r) => r.id);
+    },
+    async putCapture(sourceId, html, at) {
+      await orm
+        .insert(sourceCaptures)
+        .values({ sourceId, html, createdAt: at })
+        .onConflictDoUpdate({ target: sourceCaptures.sourceId, set: { html, createdAt: at } });
+    },
+    capture(sourceId) {
+      return orm
+        .select({ html: sourceCaptures.html, createdAt: sourceCaptures.createdAt })
+        .from(sourceCaptures)
+        .where(eq(sourceCaptures.sourceId, sourceId))
+        .get();
+    },
+    async dropCapture(sourceId, createdAt) {
+      await orm
+        .delete(sourceCaptures)
+        .where(and(eq(sourceCaptures.sourceId, sourceId), eq(sourceCaptures.createdAt, createdAt)));
     },
   };
 }

@@ -4,11 +4,19 @@ import { actorOf } from "../../../http/auth.ts";
 import { listOf, withLink } from "../../../http/pagination.ts";
 import type { SourcesService } from "./service.ts";
 import { sourceQuery } from "./list-query.ts";
-import { SourceCheck, SourceCreate, SourceGetQuery, SourceListQuery, SourcePublic, SourceUpdate } from "./schema.ts";
+import {
+  SourceCheck,
+  sourceCreateSchema,
+  SourceGetQuery,
+  SourceListQuery,
+  SourcePublic,
+  SourceUpdate,
+} from "./schema.ts";
 
 const Params = t.Object({ id: t.String({ description: "A source id (src_…)" }) });
 
-export function sourceRoutes(s: { sources: SourcesService }) {
+export function sourceRoutes(s: { sources: SourcesService }, opts: { maxHtmlBytes: number }) {
+  const SourceCreate = sourceCreateSchema(opts.maxHtmlBytes);
   return (
     new Elysia({ prefix: "/sources", tags: ["Sources"] })
       // GET /api/v1/sources
@@ -46,7 +54,7 @@ export function sourceRoutes(s: { sources: SourcesService }) {
             operationId: "createSource",
             summary: "Save a link (201 new, pending until fetched; 200 when the URL is already saved)",
             description:
-              "A new URL is answered at once with status `pending`; fetching, extraction and indexing happen in the background and end in `ready` or `failed`. A URL already saved (compared after normalisation) returns that source with 200, added to the given notebooks.",
+              "A new URL is answered at once with status `pending`; fetching, extraction and indexing happen in the background and end in `ready` or `failed`. A URL already saved (compared after normalisation) returns that source with 200, added to the given notebooks. With `html` (the page as the user's browser rendered it) the URL is not fetched: the article is extracted from that HTML and the source's `capture` is `browser`; sent for a URL already saved, it replaces the content (the source is `pending` again until extracted and re-indexed).",
           },
         },
       )

@@ -9,16 +9,35 @@ const SourceId = t.String({ pattern: "^src_[0-9A-Z]{26}$", description: "A sourc
 const NotebookId = t.String({ pattern: "^nb_[0-9A-Z]{26}$", description: "A notebook id (nb_…)" });
 export const SOURCE_STATUSES = ["pending", "ready", "failed"] as const;
 
-export const SourceCreate = t.Object(
-  {
-    url: t.String({ minLength: 1, maxLength: 2048, description: "An http or https URL" }),
-    title: t.Optional(t.String({ minLength: 1, maxLength: 500, description: "Wins over the extracted title" })),
-    notebook_ids: t.Optional(t.Array(NotebookId, { maxItems: 100, uniqueItems: true })),
-    generate_quick_podcast: t.Optional(t.Boolean({ description: "Make an episode once the source is ready" })),
-    podcast_format: t.Optional(PodcastFormat),
-  },
-  { additionalProperties: false },
-);
+/** CAPTURE_MAX_HTML_BYTES when not configured: room for a long article as a browser renders it. */
+export const DEFAULT_CAPTURE_MAX_HTML_BYTES = 5 * 1024 * 1024;
+export const CAPTURE_KINDS = ["browser", "server"] as const;
+
+/**
+ * The body of POST /api/v1/sources. `html` is bounded by the configured byte limit: a string has at
+ * most as many characters as UTF-8 bytes, so the schema's maxLength is a first cut and the service
+ * counts the bytes.
+ */
+export function sourceCreateSchema(maxHtmlBytes: number) {
+  return t.Object(
+    {
+      url: t.String({ minLength: 1, maxLength: 2048, description: "An http or https URL" }),
+      title: t.Optional(t.String({ minLength: 1, maxLength: 500, description: "Wins over the extracted title" })),
+      notebook_ids: t.Optional(t.Array(NotebookId, { maxItems: 100, uniqueItems: true })),
+      generate_quick_podcast: t.Optional(t.Boolean({ description: "Make an episode once the source is ready" })),
+      podcast_format: t.Optional(PodcastFormat),
+      html: t.Optional(
+        t.String({
+          minLength: 1,
+          maxLength: maxHtmlBytes,
+          description: `The page as the user's browser rendered it (\`document.documentElement.outerHTML\`), at most ${maxHtmlBytes} bytes of UTF-8 (CAPTURE_MAX_HTML_BYTES). The URL is then not fetched: the article is extracted from this HTML, and the source's \`capture\` is \`browser\`. Sent again for a saved URL, it replaces the content.`,
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+}
+export const SourceCreate = sourceCreateSchema(DEFAULT_CAPTURE_MAX_HTML_BYTES);
 export type SourceCreate = Static<typeof SourceCreate>;
 
 export const Tag = t.String({ minLength: 1, maxLength: 100, description: "A tag or label" });
@@ -102,6 +121,10 @@ export const SourcePublic = t.Object({
   saved_at: t.String({ description: "When the link was first saved (kept from an import); else created_at" }),
   tags: t.Array(t.String()),
   archived: t.Boolean({ description: "Read / archived state" }),
+  capture: oneOf(CAPTURE_KINDS, {
+    description:
+      "Where the content came from: `browser` (extracted from the HTML the user's browser sent) or `server` (fetched by the server, or carried by an import)",
+  }),
   created_at: t.String(),
   updated_at: t.String(),
   content: t.Optional(Nullable(t.String({ description: "Markdown; only with ?include=content" }))),

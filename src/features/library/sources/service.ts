@@ -14,12 +14,17 @@ import type { EventsService } from "../../events/service.ts";
 import type { NotebooksRepo } from "../notebooks/repo.ts";
 import { normalizeUrl, parseHttpUrl } from "./normalize.ts";
 import type { SourceListFilter, SourcesRepo } from "./repo.ts";
-import type { SourceCreate, SourcePublic, SourceUpdate } from "./schema.ts";
+import { DEFAULT_CAPTURE_MAX_HTML_BYTES, type SourceCreate, type SourcePublic, type SourceUpdate } from "./schema.ts";
 import { checkCursor, cursorKey, type SourcePageQuery } from "./list-query.ts";
 
 export const INGEST_JOB = defineJob(
   "source.ingest",
-  Type.Object({ source_id: Type.String(), depth: Type.Integer({ minimum: 0 }) }),
+  Type.Object({
+    source_id: Type.String(),
+    depth: Type.Integer({ minimum: 0 }),
+    /** The browser sent the page (source_captures): extract that, never fetch. */
+    captured: Type.Optional(Type.Boolean()),
+  }),
 );
 /** Ingestion of imported links: a capped background lane of the job queue. */
 export const INGEST_IMPORT_JOB = defineJob(
@@ -82,6 +87,7 @@ export function toPublicSource(
     saved_at: row.savedAt ?? row.createdAt,
     tags: parseTags(row.tags),
     archived: row.archived,
+    capture: row.capture,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
@@ -110,11 +116,24 @@ export interface SourcesDeps {
   onReindex?: readonly ((row: SourceRow) => void | Promise<void>)[];
   /** How far each source's embedding has got (search answers); without it the field is left out. */
   embeddingProgress?: EmbeddingProgress;
+  /** The most bytes of HTML a save may carry (CAPTURE_MAX_HTML_BYTES). */
+  maxHtmlBytes?: number;
 }
 
 export function createSourcesService(deps: SourcesDeps) {
   const { db, repo, notebooks, events, jobs, clock, embeddingProgress } = deps;
+  const maxHtmlBytes = deps.maxHtmlBytes ?? DEFAULT_CAPTURE_MAX_HTML_BYTES;
   const nowIso = () => new Date(clock.now()).toISOString();
+
+  /** The page the browser sent waits for the ingestion job, which extracts it instead of fetching. */
+  async function enqueueCapture(actor: Actor, id: string, html: string, at: string): Promise<void> {
+    await repo.putCapture(id, html, at);
+    await jobs.enqueue(
+      INGEST_JOB,
+      { source_id: id, depth: actor.depth ?? 0, captured: true },
+      { idempotencyKey: `${id}:capture:${at}` },
+    );
+  }
 
   async function publicOf(row: SourceRow, includeContent = false): Promise<SourcePublic> {
     const progress = embeddingProgress ? ((await embeddingProgress([row.id])).get(row.id) ?? null) : undefined;
@@ -175,6 +194,9 @@ export function createSourcesService(deps: SourcesDeps) {
       const parsed = parseHttpUrl(input.url);
       if (!parsed.ok) throw invalid("url", parsed.message);
       const normalized = normalizeUrl(parsed.url);
+      const html = input.html;
+      if (html !== undefined && Buffer.byteLength(html, "utf8") > maxHtmlBytes)
+        throw invalid("html", `must be at most ${maxHtmlBytes} bytes of UTF-8 (CAPTURE_MAX_HTML_BYTES)`);
       return db.tx(async () => {
         // Checked inside the transaction: a notebook deleted meanwhile would fail the link's foreign key (500).
         const notebookIds = await requireNotebooks(actor, input.notebook_ids);
@@ -183,8 +205,15 @@ export function createSourcesService(deps: SourcesDeps) {
           const before = await publicOf(existing);
           let changed = false;
           for (const nb of notebookIds) changed = (await repo.link(nb, existing.id, at)) || changed;
-          if (!changed) return { source: before, created: false };
-          await repo.update(existing.id, { updatedAt: at });
+          // New HTML from the browser replaces the content: the source is pending until it is extracted.
+          if (html !== undefined) await enqueueCapture(actor, existing.id, html, at);
+          if (!changed && html === undefined) return { source: before, created: false };
+          await repo.update(
+            existing.id,
+            html === undefined
+              ? { updatedAt: at }
+              : { updatedAt: at, status: "pending", error: null, errorDetail: null },
+          );
           const after = await publicOf((await repo.byIdUnscoped(existing.id))!);
           await events.record(actor, "source.updated", after, before);
           return { source: after, created: false };
@@ -212,7 +241,8 @@ export function createSourcesService(deps: SourcesDeps) {
         for (const nb of notebookIds) await repo.link(nb, id, at);
         const source = await publicOf((await repo.byIdUnscoped(id))!);
         await events.record(actor, "source.created", source);
-        await jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:0` });
+        if (html !== undefined) await enqueueCapture(actor, id, html, at);
+        else await jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:0` });
         return { source, created: true };
       });
     },
