@@ -21,6 +21,8 @@ import { podcastWebRoutes } from "./podcasts/routes.ts";
 import { flowsWebRoutes } from "./flows/routes.ts";
 import { accountWebRoutes } from "./account.ts";
 import { liveWebRoutes } from "./live.ts";
+import { appShellRoutes } from "./capture/app-shell.ts";
+import { captureWebRoutes } from "./capture/routes.ts";
 
 interface WebCtx {
   request: Request;
@@ -269,6 +271,7 @@ export function webRoutes(s: WebDeps) {
         }),
       )
       .use(faviconRoutes())
+      .use(appShellRoutes())
       .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
@@ -277,5 +280,6 @@ export function webRoutes(s: WebDeps) {
       .use(flowsWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(accountWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }, web))
       .use(liveWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+      .use(captureWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
   );
 }
