@@ -12,7 +12,9 @@ import { liveAttrs } from "../live.ts";
 export type CaptureKind = "share" | "save";
 
 const CAPTURE_STYLE = `
-.shared { overflow-wrap: anywhere; }
+.card > :first-child, .card > input[type=hidden] + :not(input) { margin-top: 0; }
+p.label { font-weight: 600; margin: .9rem 0 .3rem; }
+.shared { overflow-wrap: anywhere; margin: 0 0 .35rem; }
 .shared .title { display: block; font-weight: 600; }
 .shared .url { font-size: .9rem; color: var(--muted); }
 .saved .meta { display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: center; color: var(--muted); font-size: .9rem; margin: .35rem 0; }
@@ -53,7 +55,7 @@ function sharedLink(url: string, title: string): SafeHtml {
 
 /** Where a problem with the link is shown: what is wrong, and a way on. */
 export function problemPage(p: { kind: CaptureKind; user: LayoutUser | null; message: string; url?: string }) {
-  const body = html`<h1>This link cannot be saved</h1>
+  const body = html`<h1>${p.url ? "This link cannot be saved" : "No link to save"}</h1>
 <section class="card">
   ${p.url ? sharedLink(p.url, "") : ""}
   <p class="field-error" role="alert">${p.message}</p>
@@ -140,6 +142,6 @@ export function savedPage(p: {
   const heading = p.already ? "Already in your library" : "Saved to your library";
   const body = html`<h1>${heading}</h1>
 ${savedCard(p.source, p.kind, p.since)}
-${p.kind === "save" ? html`<p class="muted">You can close this window.</p>` : ""}`;
+${p.kind === "save" ? html`<noscript><p class="muted">You can close this window.</p></noscript>` : ""}`;
   return capturePage({ kind: p.kind, title: heading, user: p.user, body });
 }
