@@ -44,8 +44,11 @@ export function redirect(location: string, cookies: string[] = []): Response {
 /** Sign in first, then come back to `path` (a local path with its query): every page's guard. */
 export const signInFirst = (path: string): Response => redirect(`/signin?next=${encodeURIComponent(path)}`);
 
+/** The longest path to come back to: room for a shared link of 2048 characters, encoded, and its title. */
+export const MAX_NEXT = 4096;
+
 /** Where to go after signing in: only a path on this site, never another origin. */
 export function safeNext(next: string | undefined, fallback = "/settings/keys"): string {
-  if (!next || !/^\/(?![/\\])[\x21-\x7e]*$/.test(next) || next.length > 500) return fallback;
+  if (!next || !/^\/(?![/\\])[\x21-\x7e]*$/.test(next) || next.length > MAX_NEXT) return fallback;
   return next;
 }

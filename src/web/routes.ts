@@ -22,6 +22,8 @@ import { flowsWebRoutes } from "./flows/routes.ts";
 import { accountWebRoutes } from "./account.ts";
 import { liveWebRoutes } from "./live.ts";
 import { extensionWebRoutes } from "./extension.ts";
+import { appShellRoutes } from "./capture/app-shell.ts";
+import { captureWebRoutes } from "./capture/routes.ts";
 
 interface WebCtx {
   request: Request;
@@ -270,6 +272,7 @@ export function webRoutes(s: WebDeps) {
         }),
       )
       .use(faviconRoutes())
+      .use(appShellRoutes())
       .use(oauthWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
@@ -279,5 +282,6 @@ export function webRoutes(s: WebDeps) {
       .use(accountWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }, web))
       .use(liveWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(extensionWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+      .use(captureWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
   );
 }

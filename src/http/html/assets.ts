@@ -100,6 +100,36 @@ export const SCRIPT = `
   // A page that answers a form POST: make a reload a plain GET (of the path it names, else this one) instead of a resubmission.
   var answer = document.querySelector("[data-replace-history]");
   if (answer) history.replaceState(null, "", answer.getAttribute("data-replace-history") || location.pathname);
+  // The installable app's service worker keeps only the app shell (see /sw.js); pages work without it.
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+  }
+  // "/" jumps to the field marked data-shortcut="/" unless the person is typing somewhere already.
+  var jump = document.querySelector('[data-shortcut="/"]');
+  if (jump) {
+    var hints = document.querySelectorAll("[data-shortcut-hint]");
+    for (var h = 0; h < hints.length; h++) hints[h].hidden = false;
+    document.addEventListener("keydown", function (e) {
+      if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      var t = e.target;
+      if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+      e.preventDefault();
+      jump.focus();
+      if (jump.select) jump.select();
+    });
+  }
+  // A form marked data-autosubmit is sent once as the page opens (not again when it is reached by Back).
+  var auto = document.querySelector("form[data-autosubmit]");
+  if (auto) {
+    var entry = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+    if (!entry || entry.type !== "back_forward") auto.submit();
+  }
+  // Close buttons for a window a bookmarklet opened; without script the page says to close it.
+  var closers = document.querySelectorAll("[data-close]");
+  for (var c = 0; c < closers.length; c++) {
+    closers[c].hidden = false;
+    closers[c].addEventListener("click", function () { window.close(); });
+  }
 })();
 `;
 
@@ -114,6 +144,9 @@ export function contentSecurityPolicy(): string {
     // 'self' admits the scripts served under /assets (live updates); every response is nosniff.
     `script-src ${sha256(SCRIPT)} 'self'`,
     "connect-src 'self'",
+    // The installable app: its manifest and its service worker (/sw.js), both from this site.
+    "manifest-src 'self'",
+    "worker-src 'self'",
     "img-src 'self' data:",
     "form-action 'self'",
     "frame-ancestors 'none'",

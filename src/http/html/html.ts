@@ -55,6 +55,8 @@ export interface LayoutInput {
   flash?: Flash;
   /** Narrow column for the sign-in and sign-up forms. */
   narrow?: boolean;
+  /** A small window (the bookmarklet's): the brand only, no navigation bar. */
+  bare?: boolean;
 }
 
 function nav(user: LayoutUser | null | undefined): SafeHtml {
@@ -83,11 +85,18 @@ export function layout(input: LayoutInput): SafeHtml {
 <meta name="referrer" content="same-origin">
 <title>${input.title} · Commonplace</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="manifest" href="/manifest.webmanifest">
+<link rel="apple-touch-icon" href="/apple-touch-icon.png">
+<meta name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)">
+<meta name="theme-color" content="#1d2026" media="(prefers-color-scheme: dark)">
+<meta name="apple-mobile-web-app-capable" content="yes">
+<meta name="mobile-web-app-capable" content="yes">
+<meta name="apple-mobile-web-app-title" content="Commonplace">
 <style>${raw(STYLE)}</style>
 </head>
 <body>
-<header><div class="bar"><a class="brand" href="/">Commonplace</a>${nav(input.user)}</div></header>
-<main${raw(input.narrow ? ' class="narrow"' : "")}>
+<header><div class="bar"><a class="brand" href="/">Commonplace</a>${input.bare ? "" : nav(input.user)}</div></header>
+<main${raw(input.narrow || input.bare ? ' class="narrow"' : "")}>
 ${input.flash ? html`<div class="flash${input.flash.kind === "error" ? " error" : ""}" role="status">${input.flash.text}</div>` : ""}
 ${input.body}
 </main>

@@ -92,8 +92,8 @@ function addForm(user: LayoutUser, notebooks: NotebookPublic[], f: AddForm): Saf
   const e = f.errors ?? {};
   return html`<form method="post" action="/library/sources" class="card" novalidate>
   ${csrfInput(user.csrfToken)}
-  <label for="f-url">Link</label>
-  <input id="f-url" name="url" type="url" value="${f.url ?? ""}" placeholder="https://…" required maxlength="2048" autocomplete="off"${e.url ? html` aria-invalid="true" aria-describedby="f-url-error"` : ""}>
+  <div class="label-row"><label for="f-url">Link</label><span class="muted shortcut" data-shortcut-hint hidden>Press <kbd>/</kbd> to paste a link</span></div>
+  <input id="f-url" name="url" type="url" value="${f.url ?? ""}" placeholder="https://…" required maxlength="2048" autocomplete="off" data-shortcut="/" aria-keyshortcuts="/"${e.url ? html` aria-invalid="true" aria-describedby="f-url-error"` : ""}>
   ${fieldError("f-url", e.url)}
   <label for="f-title">Title <span class="muted">(optional)</span></label>
   <input id="f-title" name="title" type="text" value="${f.title ?? ""}" maxlength="500" autocomplete="off"${e.title ? html` aria-invalid="true"` : ""}>

@@ -61,6 +61,12 @@ audio { width: 100%; margin: .5rem 0; }
 .transcript p { margin: .1rem 0 0; }
 .status.queued, .status.generating { border-style: dashed; }
 input[type=radio], input[type=checkbox] { accent-color: var(--accent); }
+.label-row { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: baseline; gap: .25rem 1rem; }
+.label-row label { margin-bottom: .3rem; }
+.shortcut { font-size: .85rem; }
+@media (hover: none) { .shortcut { display: none; } }
+kbd { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85em; padding: 0 .35rem; border: 1px solid var(--line);
+  border-bottom-width: 2px; border-radius: 4px; background: var(--card); color: var(--fg); }
 `;
 
 const sha256 = (text: string) => `'sha256-${new Bun.CryptoHasher("sha256").update(text).digest("base64")}'`;
