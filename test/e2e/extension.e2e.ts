@@ -234,9 +234,9 @@ describe("browser extension", () => {
       await approval.getByRole("button", { name: "Approve" }).click();
       await closed;
       await options.getByText(`Connected to ${base} as ${EMAIL}`).waitFor();
-      const me = (await (await api("/me")).json()) as { auth: { name?: string } };
-      expect(me.auth.name).toMatch(/^Browser extension — (Chromium|Chrome) on Linux$/);
-      keyName = me.auth.name!;
+      const me = (await (await api("/me")).json()) as { auth: { key_name?: string } };
+      expect(me.auth.key_name).toMatch(/^Browser extension — (Chromium|Chrome) on Linux$/);
+      keyName = me.auth.key_name!;
       await options.close();
     },
     60_000,
