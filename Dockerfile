@@ -9,6 +9,16 @@ WORKDIR /app
 COPY package.json bun.lock ./
 RUN bun install --frozen-lockfile --production
 
+# The browser extensions, packed for Settings → Browser extension (/extension/*.zip).
+FROM oven/bun:1 AS extension
+WORKDIR /app
+COPY package.json bun.lock ./
+RUN bun install --frozen-lockfile
+COPY extension ./extension
+COPY scripts/build-extension.ts ./scripts/build-extension.ts
+COPY scripts/lib/png.ts ./scripts/lib/png.ts
+RUN bun run scripts/build-extension.ts
+
 FROM oven/bun:1 AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
@@ -19,6 +29,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json bun.lock bunfig.toml tsconfig.json ./
 COPY db ./db
 COPY src ./src
+COPY --from=extension /app/dist/extension ./dist/extension
 # The image's unprivileged "bun" user owns the data directory and nothing else.
 RUN mkdir -p /data && chown bun:bun /data
 USER bun

@@ -1,6 +1,6 @@
 // bun run build:extension — bundles the browser extension (extension/) for Chromium and Firefox into
 // dist/extension/{chromium,firefox}/ and packs each into dist/extension/commonplace-<browser>.zip.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import JSZip from "jszip";
@@ -82,7 +82,10 @@ async function zipDir(dir: string): Promise<Uint8Array> {
   return zip.generateAsync({ type: "uint8array", compression: "DEFLATE", compressionOptions: { level: 9 } });
 }
 
-if (import.meta.main) {
+/** `--if-missing` (what `bun run start` passes): build only when a zip is not there yet. */
+const present = () => TARGETS.every((t) => existsSync(join(ROOT, `dist/extension/commonplace-${t}.zip`)));
+
+if (import.meta.main && !(process.argv.includes("--if-missing") && present())) {
   const { dirs, zips } = await buildExtension();
   for (const target of TARGETS)
     console.log(`${target}: ${relative(ROOT, dirs[target])}/ and ${relative(ROOT, zips[target]!)}`);
