@@ -124,11 +124,19 @@ export const SCRIPT = `
     var entry = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
     if (!entry || entry.type !== "back_forward") auto.submit();
   }
-  // Close buttons for a window a bookmarklet opened; without script the page says to close it.
-  var closers = document.querySelectorAll("[data-close]");
-  for (var c = 0; c < closers.length; c++) {
-    closers[c].hidden = false;
-    closers[c].addEventListener("click", function () { window.close(); });
+  // Close buttons for a window a bookmarklet opened, also in cards live updates swap in later (so the
+  // click is handled on the document and new buttons are shown as they arrive); without script the
+  // page says to close it.
+  if (document.querySelector("[data-close]")) {
+    var showClosers = function () {
+      var closers = document.querySelectorAll("[data-close][hidden]");
+      for (var c = 0; c < closers.length; c++) closers[c].hidden = false;
+    };
+    showClosers();
+    document.addEventListener("click", function (e) {
+      if (e.target.closest && e.target.closest("[data-close]")) window.close();
+    });
+    if (window.MutationObserver) new MutationObserver(showClosers).observe(document.body, { childList: true, subtree: true });
   }
 })();
 `;
