@@ -8,3 +8,12 @@ export function $<T extends HTMLElement = HTMLElement>(id: string): T {
 export function show(el: HTMLElement, visible: boolean): void {
   el.hidden = !visible;
 }
+
+/** How a state line reads: an error or a success in a tinted box, quiet as a muted aside, else plain. */
+export type Tone = "error" | "ok" | "quiet";
+
+/** Writes a state line (a role=status element) in the given tone. */
+export function announce(el: HTMLElement, text: string, tone?: Tone): void {
+  el.textContent = text;
+  for (const t of ["error", "ok", "quiet"] as const) el.classList.toggle(t, t === tone);
+}

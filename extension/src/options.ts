@@ -4,7 +4,7 @@ import { ApiError, createApi } from "./api.ts";
 import type { BackgroundMessage } from "./background.ts";
 import { clientLabel, ext } from "./browser.ts";
 import { acceptKey } from "./connect.ts";
-import { $, show } from "./dom.ts";
+import { $, announce, show, type Tone } from "./dom.ts";
 import { clearSettings, loadSettings, normalizeServer, originPattern, saveSettings } from "./settings.ts";
 
 const state = $("state");
@@ -12,9 +12,8 @@ const serverInput = $<HTMLInputElement>("server");
 const keyInput = $<HTMLInputElement>("key");
 const badge = $<HTMLInputElement>("badge");
 
-function say(text: string, error = false) {
-  state.textContent = text;
-  state.classList.toggle("error", error);
+function say(text: string, tone?: Tone) {
+  announce(state, text, tone);
 }
 
 let rendering = 0;
@@ -24,7 +23,7 @@ async function render() {
   if (s.server && document.activeElement !== serverInput) serverInput.value = s.server;
   badge.checked = s.badge !== false;
   show($("disconnect"), !!s.key);
-  if (!s.server || !s.key) return say(s.connectError ?? "Not connected", !!s.connectError);
+  if (!s.server || !s.key) return say(s.connectError ?? "Not connected", s.connectError ? "error" : undefined);
   say(`Checking ${s.server}…`);
   try {
     const me = await createApi({
@@ -34,17 +33,17 @@ async function render() {
     }).me();
     if (run !== rendering) return;
     if (s.connection !== "connected") await saveSettings({ connection: "connected", email: me.email });
-    say(`Connected to ${s.server} as ${me.email}`);
+    say(`Connected to ${s.server} as ${me.email}`, "ok");
   } catch (e) {
     if (run !== rendering) return;
-    say(e instanceof ApiError ? e.message : String(e), true);
+    say(e instanceof ApiError ? e.message : String(e), "error");
   }
 }
 
 /** The address typed, or null after saying why it is unusable. */
 function serverFromInput(): string | null {
   const server = normalizeServer(serverInput.value);
-  if (!server) say("Enter the server's address, e.g. https://notes.example.org", true);
+  if (!server) say("Enter the server's address, e.g. https://notes.example.org", "error");
   return server;
 }
 
@@ -54,7 +53,7 @@ $("connect-form").addEventListener("submit", (ev) => {
   const server = serverFromInput();
   if (!server) return;
   void ext.permissions.request({ origins: [originPattern(server)] }).then(async (granted) => {
-    if (!granted) return say(`Permission to reach ${server} was not given`, true);
+    if (!granted) return say(`Permission to reach ${server} was not given`, "error");
     say("Approve the connection in the tab that opened…");
     const message: BackgroundMessage = { type: "connect", server, label: clientLabel() };
     await ext.runtime.sendMessage(message);
@@ -66,11 +65,11 @@ $("key-form").addEventListener("submit", (ev) => {
   const server = serverFromInput();
   const key = keyInput.value.trim();
   if (!server) return;
-  if (!key) return say("Paste a key first", true);
+  if (!key) return say("Paste a key first", "error");
   void ext.permissions.request({ origins: [originPattern(server)] }).then(async (granted) => {
-    if (!granted) return say(`Permission to reach ${server} was not given`, true);
+    if (!granted) return say(`Permission to reach ${server} was not given`, "error");
     const result = await acceptKey(server, key);
-    if ("error" in result) return say(result.error, true);
+    if ("error" in result) return say(result.error, "error");
     keyInput.value = "";
     await render();
   });
@@ -87,9 +86,14 @@ ext.storage.onChanged.addListener((changes, area) => {
 });
 
 void ext.commands.getAll().then((commands) => {
-  $("shortcuts").textContent = commands
-    .map((c) => `${c.shortcut || "(not set)"}: ${c.name === "_execute_action" ? "open the save popup" : c.description}`)
-    .join(" · ");
+  $("shortcuts").replaceChildren(
+    ...commands.map((c) => {
+      const item = document.createElement("li");
+      const what = c.name === "_execute_action" ? "Open the save popup" : (c.description ?? c.name ?? "");
+      item.textContent = `${c.shortcut || "(not set)"}: ${what}`;
+      return item;
+    }),
+  );
 });
 
 void render();

@@ -4,7 +4,7 @@
 import { ApiError, PODCAST_FORMAT_LABELS, PODCAST_FORMATS, type Api, type PodcastFormat, type Source } from "./api.ts";
 import { ext } from "./browser.ts";
 import { connectedApi, followSource, isWebPage, readPageHtml, saveSource } from "./capture.ts";
-import { $, show } from "./dom.ts";
+import { $, announce, show, type Tone } from "./dom.ts";
 import { saveSettings, sourcePageUrl } from "./settings.ts";
 
 const form = $<HTMLFormElement>("save-form");
@@ -17,15 +17,14 @@ const saveButton = $<HTMLButtonElement>("save");
 
 let retryAction: () => void = () => {};
 
-function say(text: string, error = false) {
-  message.textContent = text;
-  message.classList.toggle("error", error);
+function say(text: string, tone?: Tone) {
+  announce(message, text, tone);
 }
 
 /** Words a failure the same way everywhere; Retry where trying again can help. */
 function fail(e: unknown, again: () => void) {
   const err = e instanceof ApiError ? e : null;
-  say(e instanceof Error ? e.message : String(e), true);
+  say(e instanceof Error ? e.message : String(e), "error");
   const kind = err?.failure.kind;
   show(actions, true);
   show(retry, !!err?.retryable);
@@ -61,12 +60,12 @@ async function init(): Promise<void> {
     return fail(e, () => void init());
   }
   const tab = await targetTab();
-  if (!tab?.id || !isWebPage(tab.url)) return say("Only http and https pages can be saved.", true);
+  if (!tab?.id || !isWebPage(tab.url)) return say("Only http and https pages can be saved.", "error");
   const { id: tabId, url } = tab;
   try {
     const [me, check, notebooks] = await Promise.all([api.me(), api.check(url), api.notebooks()]);
     await saveSettings({ connection: "connected", email: me.email });
-    say(`Save to ${server}`);
+    say(`Save to ${server}`, "quiet");
     const state = $("saved-state");
     state.textContent = check.saved ? "Already in your library — saving again updates it." : "Not saved yet.";
     state.dataset.saved = String(check.saved);
@@ -76,6 +75,7 @@ async function init(): Promise<void> {
     box.replaceChildren(
       ...notebooks.map((nb) => {
         const label = document.createElement("label");
+        label.className = "check";
         const input = Object.assign(document.createElement("input"), {
           type: "checkbox",
           value: nb.id,
@@ -98,8 +98,10 @@ async function init(): Promise<void> {
 
 async function save(api: Api, server: string, tabId: number, url: string): Promise<void> {
   show(actions, false);
+  const label = saveButton.textContent;
   saveButton.disabled = true;
-  say("Saving…");
+  saveButton.textContent = "Saving…";
+  say("Saving…", "quiet");
   const notebookIds = [...form.querySelectorAll<HTMLInputElement>("input[name=notebook]:checked")].map((i) => i.value);
   try {
     const html = await readPageHtml(tabId);
@@ -112,7 +114,7 @@ async function save(api: Api, server: string, tabId: number, url: string): Promi
       podcast: podcast.checked ? (format.value as PodcastFormat) : null,
     });
     show(form, false);
-    say(saved.created ? "Saved." : "Saved again (it was already in your library).");
+    say(saved.created ? "Saved." : "Saved again (it was already in your library).", "ok");
     const note = $("capture-note");
     note.textContent = saved.fetchedByServer
       ? `The server fetched the page itself: it did not take the page as shown here (${saved.fetchedByServer}).`
@@ -126,6 +128,7 @@ async function save(api: Api, server: string, tabId: number, url: string): Promi
     await followSource(api, saved.source.id, showStatus);
   } catch (e) {
     saveButton.disabled = false;
+    saveButton.textContent = label;
     fail(e, () => void save(api, server, tabId, url));
   }
 }

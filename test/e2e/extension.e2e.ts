@@ -1,6 +1,6 @@
 // Browser tests of the extension in real Chromium (Manifest V3 service worker, popup, options page)
 // against the real server: connect, save a page as rendered, save a selection as a quote note, the
-// badge, a revoked key. Run with `bun run test:e2e` (not part of plain `bun test`).
+// badge, a revoked key; axe-core over the popup and the options page in their states, light and dark. Run with `bun run test:e2e` (not part of plain `bun test`).
 //
 // Parts of the capture contract live on the server (the `html` field of POST /api/v1/sources, the
 // /extension/connect approval page). Until a server has them, the tests that need them are skipped
@@ -35,6 +35,7 @@ const NEEDS_HTML = "skipped: needs POST /api/v1/sources to accept `html` (captur
 const named = (name: string, available: boolean, reason: string) => (available ? name : `${name} — ${reason}`);
 
 const EMAIL = "reader@example.com";
+const AXE_SOURCE = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
 // Sentences that exist only once the page's script has run.
 const RENDERED = [
   "Kelp forests grow up to half a metre a day in the cold water off the coast, faster than almost any other living thing.",
@@ -168,6 +169,37 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, time
   }
 }
 
+interface AxeWindow {
+  axe: {
+    run(
+      context: Document,
+      options: { resultTypes: string[] },
+    ): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }>;
+  };
+}
+
+/**
+ * axe-core over an extension page as it stands, in the light and the dark scheme: its serious and
+ * critical violations, labelled. Evaluated through the debugger, which the pages' CSP does not govern.
+ */
+async function axeBlocking(page: Page, state: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
+    const violations = await page.evaluate(() =>
+      (window as unknown as AxeWindow).axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations),
+    );
+    for (const v of violations)
+      if (v.impact === "serious" || v.impact === "critical")
+        found.push(
+          `${state} · ${colorScheme}: [${v.impact}] ${v.id} at ${JSON.stringify(v.nodes.map((n) => n.target))}`,
+        );
+  }
+  await page.emulateMedia({ colorScheme: null });
+  return found;
+}
+
 async function createKeyOnPage(name: string): Promise<string> {
   await web.goto(`${base}/settings/keys`);
   await web.getByLabel("Name").fill(name);
@@ -208,6 +240,7 @@ describe("browser extension", () => {
     await closed;
     await options.getByText("Connection cancelled").waitFor();
     expect(await storedKey()).toBeUndefined();
+    expect(await axeBlocking(options, "options, connection cancelled")).toEqual([]);
     await options.close();
   }, 60_000);
 
@@ -220,6 +253,7 @@ describe("browser extension", () => {
     await closed;
     await options.getByText(`Connected to ${base} as ${EMAIL}`).waitFor();
     expect(await storedKey()).toBe(key);
+    expect(await axeBlocking(options, "options, connected")).toEqual([]);
     keyName = "Browser extension — simulated approval";
     await options.close();
   }, 60_000);
@@ -279,8 +313,10 @@ describe("browser extension", () => {
       "unabridged",
     ]);
     await popup.getByLabel("Podcast format").selectOption("brief");
+    expect(await axeBlocking(popup, "popup, not saved yet")).toEqual([]);
     await popup.getByRole("button", { name: "Save page" }).click();
     await popup.locator('#status[data-status="ready"]').waitFor({ timeout: 30_000 });
+    expect(await axeBlocking(popup, "popup, ready")).toEqual([]);
     const href = await popup.getByRole("link", { name: "Open in Commonplace" }).getAttribute("href");
     expect(href).toMatch(new RegExp(`^${base}/library/sources/src_[0-9A-Z]{26}$`));
     const id = href!.split("/").pop()!;
@@ -317,6 +353,7 @@ describe("browser extension", () => {
     const again = await context.newPage();
     await again.goto(`chrome-extension://${extensionId}/popup.html?tab=${tabId}`);
     await again.getByText("Already in your library — saving again updates it.").waitFor();
+    expect(await axeBlocking(again, "popup, already saved")).toEqual([]);
     await again.close();
     await page.close();
   }, 60_000);
@@ -413,6 +450,7 @@ describe("browser extension", () => {
     const popup = await context.newPage();
     await popup.goto(`chrome-extension://${extensionId}/popup.html?tab=${tabId}`);
     await popup.getByText(/^Could not reach the server/).waitFor();
+    expect(await axeBlocking(popup, "popup, server unreachable")).toEqual([]);
     await inBackground((s) => (globalThis as any).chrome.storage.local.set({ server: s }), base);
     await popup.getByRole("button", { name: "Retry" }).click();
     await popup.getByText("Not saved yet.").waitFor();
@@ -429,10 +467,12 @@ describe("browser extension", () => {
     const popup = await context.newPage();
     await popup.goto(`chrome-extension://${extensionId}/popup.html?tab=${tabId}`);
     await popup.getByText("Disconnected — connect again").waitFor();
-    expect(await popup.getByRole("button", { name: "Settings" }).isVisible()).toBe(true);
+    expect(await popup.getByRole("button", { name: "Open settings" }).isVisible()).toBe(true);
+    expect(await axeBlocking(popup, "popup, disconnected")).toEqual([]);
 
     const options = await openOptions();
     await options.getByText("Disconnected — connect again").waitFor();
+    expect(await axeBlocking(options, "options, disconnected")).toEqual([]);
     expect(
       await eventually(
         () => badgeText(null),
