@@ -79,6 +79,20 @@ export function createWebhooksRepo(db: Db): WebhooksRepo {
       ),
     )
     .prepare();
+  // Every delivery is recorded with this: built once. With no conflict target, DO NOTHING skips a row
+  // that breaks any unique index; the only one a new row can break is (token_id, dedupe_key), the
+  // partial index of deliveries that carry a key.
+  const newDelivery = orm
+    .insert(webhookDeliveries)
+    .values({
+      id: sql.placeholder("id"),
+      tokenId: sql.placeholder("tokenId"),
+      dedupeKey: sql.placeholder("dedupeKey"),
+      runIds: sql.placeholder("runIds"),
+      receivedAt: sql.placeholder("receivedAt"),
+    })
+    .onConflictDoNothing()
+    .prepare();
   return {
     async insert(row) {
       await orm.insert(webhookTokens).values(row);
@@ -124,13 +138,7 @@ export function createWebhooksRepo(db: Db): WebhooksRepo {
       await orm.delete(webhookDeliveries).where(eq(webhookDeliveries.id, id));
     },
     async insertDelivery(d) {
-      // The conflict target names the partial unique index (token_id, dedupe_key) on both engines; the
-      // builder cannot write its WHERE for DO NOTHING, so the statement is written out.
-      const r = (await orm.run(
-        sql`INSERT INTO webhook_deliveries (id, token_id, dedupe_key, run_ids, received_at)
-          VALUES (${d.id}, ${d.tokenId}, ${d.dedupeKey}, ${JSON.stringify(d.runIds)}, ${d.receivedAt})
-          ON CONFLICT (token_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING`,
-      )) as unknown as { changes: number };
+      const r = (await newDelivery.run({ ...d, runIds: JSON.stringify(d.runIds) })) as unknown as { changes: number };
       if (r.changes === 0) throw new DuplicateDelivery();
     },
     async pruneDeliveries(before) {
