@@ -17,6 +17,7 @@ RUN bun install --frozen-lockfile
 COPY extension ./extension
 COPY scripts/build-extension.ts ./scripts/build-extension.ts
 COPY scripts/lib/png.ts ./scripts/lib/png.ts
+COPY src/png.ts ./src/png.ts
 RUN bun run scripts/build-extension.ts
 
 FROM oven/bun:1 AS runtime
