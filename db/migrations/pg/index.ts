@@ -7,6 +7,7 @@ import m0005 from "./0005_feeds.sql" with { type: "text" };
 import m0006 from "./0006_search.sql" with { type: "text" };
 import m0007 from "./0007_search_stats.sql" with { type: "text" };
 import m0008 from "./0008_source_capture.sql" with { type: "text" };
+import m0009 from "./0009_reading_state.sql" with { type: "text" };
 
 export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0001_init", sql: m0001 },
@@ -17,4 +18,5 @@ export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0006_search", sql: m0006 },
   { name: "0007_search_stats", sql: m0007 },
   { name: "0008_source_capture", sql: m0008 },
+  { name: "0009_reading_state", sql: m0009 },
 ];

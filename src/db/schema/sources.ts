@@ -1,5 +1,5 @@
 // sources: saved links with their fetch status and extracted content.
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "./users.ts";
 
 export const sources = sqliteTable("sources", {
@@ -39,5 +39,18 @@ export const sources = sqliteTable("sources", {
   capture: text("capture", { enum: ["browser", "server"] })
     .notNull()
     .default("server"),
+  favorite: integer("favorite", { mode: "boolean" }).notNull().default(false),
+  /** When the reader finished it (or it was marked read); null: unread. */
+  readAt: text("read_at"),
+  /** How far the reader got, 0..1 of the article. */
+  progress: real("progress").notNull().default(0),
+  /** Blob key of the card's preview thumbnail (fetched at ingestion); null: no image. */
+  imageKey: text("image_key"),
+  /** The periodic link check's verdict on the original address: ok, gone (404/410) or moved. */
+  originalStatus: text("original_status", { enum: ["ok", "gone", "moved"] }),
+  originalCheckedAt: text("original_checked_at"),
+  originalMovedTo: text("original_moved_to"),
+  originalEtag: text("original_etag"),
+  originalLastModified: text("original_last_modified"),
 });
 export type SourceRow = typeof sources.$inferSelect;

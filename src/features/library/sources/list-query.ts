@@ -12,6 +12,10 @@ export interface SourceListFilter {
   status?: string;
   createdAfter?: string;
   tag?: string;
+  archived?: boolean;
+  favorite?: boolean;
+  read?: boolean;
+  original?: "ok" | "gone" | "moved";
   /** Default: newest created first (by id). */
   sort?: "created_at" | "saved_at";
 }
@@ -40,7 +44,19 @@ export function sourceQuery(q: SourceListQuery): SourcePageQuery {
     createdAfter: q.created_after ? new Date(q.created_after).toISOString() : undefined,
     tag: q.tag,
     sort: q.sort,
+    ...viewFilter(q),
   };
+}
+
+const flag = (v: "true" | "false" | undefined) => (v === undefined ? undefined : v === "true");
+
+/** The triage view and the state filters as one set of conditions (a view's own condition wins over a contradicting flag). */
+function viewFilter(q: SourceListQuery): Pick<SourceListFilter, "archived" | "favorite" | "read" | "original"> {
+  const f = { archived: flag(q.archived), favorite: flag(q.favorite), read: flag(q.read), original: q.original };
+  if (q.view === "inbox") return { ...f, archived: false, read: false };
+  if (q.view === "archive") return { ...f, archived: true };
+  if (q.view === "favorites") return { ...f, favorite: true };
+  return f;
 }
 
 /** A cursor of one sort given to the other would silently skip or repeat rows: refused instead. */

@@ -1,6 +1,6 @@
 // SQL for sources and their notebook links, written once for both engines (src/db/shared.ts); every
 // user-facing query is scoped by owner.
-import { and, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../../db/port.ts";
 import { notebookSources, sourceCaptures, sources, type SourceRow } from "../../../db/schema/index.ts";
 import { type SourceListFilter, splitSavedCursor } from "./list-query.ts";
@@ -151,6 +151,10 @@ export function createSourcesRepo(db: Db): SourcesRepo {
       if (f.tag !== undefined) conds.push(db.dialect.jsonArrayHas(sources.tags, f.tag));
       if (f.status) conds.push(eq(sources.status, f.status as SourceRow["status"]));
       if (f.createdAfter) conds.push(gt(sources.createdAt, f.createdAfter));
+      if (f.archived !== undefined) conds.push(eq(sources.archived, f.archived));
+      if (f.favorite !== undefined) conds.push(eq(sources.favorite, f.favorite));
+      if (f.read !== undefined) conds.push(f.read ? isNotNull(sources.readAt) : isNull(sources.readAt));
+      if (f.original !== undefined) conds.push(eq(sources.originalStatus, f.original));
       const bySaved = f.sort === "saved_at";
       if (f.before && bySaved) {
         // The cursor is "saved_at|id" of the last row: rows with the same saved time are ordered by id.

@@ -58,7 +58,19 @@ export const SourceUpdate = t.Object(
     // No null: a source's format is a preset or, when it was saved without a quick podcast, unset.
     podcast_format: t.Optional(PodcastFormat),
     tags: t.Optional(Tags),
-    archived: t.Optional(t.Boolean({ description: "Read / archived state (kept from Pocket and Omnivore imports)" })),
+    archived: t.Optional(t.Boolean({ description: "Archived: out of the inbox (kept from Pocket and Omnivore imports)" })),
+    favorite: t.Optional(t.Boolean({ description: "Starred: listed under Favorites" })),
+    read: t.Optional(
+      t.Boolean({ description: "true marks the source read now (`read_at`); false marks it unread and resets progress" }),
+    ),
+    progress: t.Optional(
+      t.Number({
+        minimum: 0,
+        maximum: 1,
+        description:
+          "How far the reader got, 0..1 of the article; reaching 1 marks the source read. Saved as the reader scrolls; a change of progress alone records no event",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -75,6 +87,20 @@ export const SourceListQuery = t.Object(
     ),
     tag: t.Optional(
       t.String({ minLength: 1, maxLength: 100, description: "Only sources carrying this tag (exact match)" }),
+    ),
+    archived: t.Optional(oneOf(["true", "false"], { description: "Only archived (`true`) or not archived (`false`) sources" })),
+    favorite: t.Optional(oneOf(["true", "false"], { description: "Only favorites (`true`) or the others (`false`)" })),
+    read: t.Optional(oneOf(["true", "false"], { description: "Only read (`true`) or unread (`false`) sources" })),
+    view: t.Optional(
+      oneOf(["inbox", "favorites", "archive", "all"], {
+        description:
+          "A triage view: `inbox` (unread and not archived), `favorites`, `archive`, `all` (default); combines with the other filters",
+      }),
+    ),
+    original: t.Optional(
+      oneOf(["ok", "gone", "moved"], {
+        description: "Only sources whose original address the link check found answering (`ok`), gone (404/410) or moved",
+      }),
     ),
     sort: t.Optional(
       oneOf(["created_at", "saved_at"], {
@@ -120,7 +146,24 @@ export const SourcePublic = t.Object({
   fetched_at: Nullable(t.String()),
   saved_at: t.String({ description: "When the link was first saved (kept from an import); else created_at" }),
   tags: t.Array(t.String()),
-  archived: t.Boolean({ description: "Read / archived state" }),
+  archived: t.Boolean({ description: "Archived: out of the inbox" }),
+  favorite: t.Boolean({ description: "Starred" }),
+  read_at: Nullable(t.String({ description: "When it was finished or marked read; null while unread" })),
+  progress: t.Number({ minimum: 0, maximum: 1, description: "How far the reader got, 0..1 of the article" }),
+  reading_minutes: Nullable(Int({ description: "Estimated reading time in minutes (238 words a minute)" })),
+  image_url: Nullable(
+    t.String({
+      description:
+        "The card's preview thumbnail, served by this server (never the original site); null when the page had none or it could not be kept",
+    }),
+  ),
+  original_status: Nullable(
+    t.String({
+      description:
+        "What the periodic link check last found at the original address: `ok`, `gone` (404/410) or `moved` (a permanent redirect); null before the first check. The saved copy reads in full either way",
+    }),
+  ),
+  original_checked_at: Nullable(t.String()),
   capture: oneOf(CAPTURE_KINDS, {
     description:
       "Where the content came from: `browser` (extracted from the HTML the user's browser sent) or `server` (fetched by the server, or carried by an import)",

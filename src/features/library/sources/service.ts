@@ -87,6 +87,13 @@ export function toPublicSource(
     saved_at: row.savedAt ?? row.createdAt,
     tags: parseTags(row.tags),
     archived: row.archived,
+    favorite: row.favorite,
+    read_at: row.readAt,
+    progress: row.progress,
+    reading_minutes: readingMinutes(row.wordCount),
+    image_url: row.imageKey ? `/api/v1/sources/${row.id}/image` : null,
+    original_status: row.originalStatus,
+    original_checked_at: row.originalCheckedAt,
     capture: row.capture,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
@@ -94,6 +101,13 @@ export function toPublicSource(
   if (includeContent) out.content = row.content;
   if (progress !== undefined) out.embedding = embeddingOf(row, progress ?? undefined);
   return out;
+}
+
+/** Words a minute of an adult reading for understanding (Brysbaert 2019, non-fiction). */
+export const WORDS_PER_MINUTE = 238;
+
+export function readingMinutes(words: number | null): number | null {
+  return words === null || words <= 0 ? null : Math.max(1, Math.round(words / WORDS_PER_MINUTE));
 }
 
 export function parseTags(json: string): string[] {
@@ -300,6 +314,27 @@ export function createSourcesService(deps: SourcesDeps) {
         if (input.podcast_format !== undefined) patch.podcastFormat = input.podcast_format;
         if (input.tags !== undefined) patch.tags = JSON.stringify(input.tags.map((x) => x.trim()).filter(Boolean));
         if (input.archived !== undefined) patch.archived = input.archived;
+        if (input.favorite !== undefined) patch.favorite = input.favorite;
+        if (input.progress !== undefined) {
+          patch.progress = input.progress;
+          if (input.progress >= 1 && row.readAt === null) patch.readAt = patch.updatedAt;
+        }
+        if (input.read === true && row.readAt === null) {
+          patch.readAt = patch.updatedAt;
+          if (input.progress === undefined) patch.progress = 1;
+        }
+        if (input.read === false) {
+          patch.readAt = null;
+          if (input.progress === undefined) patch.progress = 0;
+        }
+        // Progress is saved as the reader scrolls: alone it neither moves updated_at nor records an
+        // event (workflows on source.updated would fire on every scroll); finishing does both.
+        const onlyProgress = Object.keys(input).every((k) => k === "progress") && patch.readAt === undefined;
+        if (onlyProgress) {
+          if (input.progress === row.progress) return before;
+          await repo.update(id, { progress: input.progress });
+          return { ...before, progress: input.progress! };
+        }
         await repo.update(id, patch);
         const updated = (await repo.byIdUnscoped(id))!;
         const after = await publicOf(updated);
