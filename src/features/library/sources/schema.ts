@@ -58,10 +58,14 @@ export const SourceUpdate = t.Object(
     // No null: a source's format is a preset or, when it was saved without a quick podcast, unset.
     podcast_format: t.Optional(PodcastFormat),
     tags: t.Optional(Tags),
-    archived: t.Optional(t.Boolean({ description: "Archived: out of the inbox (kept from Pocket and Omnivore imports)" })),
+    archived: t.Optional(
+      t.Boolean({ description: "Archived: out of the inbox (kept from Pocket and Omnivore imports)" }),
+    ),
     favorite: t.Optional(t.Boolean({ description: "Starred: listed under Favorites" })),
     read: t.Optional(
-      t.Boolean({ description: "true marks the source read now (`read_at`); false marks it unread and resets progress" }),
+      t.Boolean({
+        description: "true marks the source read now (`read_at`); false marks it unread and resets progress",
+      }),
     ),
     progress: t.Optional(
       t.Number({
@@ -88,7 +92,9 @@ export const SourceListQuery = t.Object(
     tag: t.Optional(
       t.String({ minLength: 1, maxLength: 100, description: "Only sources carrying this tag (exact match)" }),
     ),
-    archived: t.Optional(oneOf(["true", "false"], { description: "Only archived (`true`) or not archived (`false`) sources" })),
+    archived: t.Optional(
+      oneOf(["true", "false"], { description: "Only archived (`true`) or not archived (`false`) sources" }),
+    ),
     favorite: t.Optional(oneOf(["true", "false"], { description: "Only favorites (`true`) or the others (`false`)" })),
     read: t.Optional(oneOf(["true", "false"], { description: "Only read (`true`) or unread (`false`) sources" })),
     view: t.Optional(
@@ -99,7 +105,8 @@ export const SourceListQuery = t.Object(
     ),
     original: t.Optional(
       oneOf(["ok", "gone", "moved"], {
-        description: "Only sources whose original address the link check found answering (`ok`), gone (404/410) or moved",
+        description:
+          "Only sources whose original address the link check found answering (`ok`), gone (404/410) or moved",
       }),
     ),
     sort: t.Optional(
