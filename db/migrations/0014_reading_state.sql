@@ -12,6 +12,8 @@ ALTER TABLE sources ADD COLUMN original_checked_at TEXT;
 ALTER TABLE sources ADD COLUMN original_moved_to TEXT;
 ALTER TABLE sources ADD COLUMN original_etag TEXT;
 ALTER TABLE sources ADD COLUMN original_last_modified TEXT;
+-- How each user reads: library view, reader typeface, size, line height, width and theme (JSON).
+ALTER TABLE users ADD COLUMN preferences TEXT NOT NULL DEFAULT '{}';
 -- The inbox (not archived, unread) and favourites page newest first without walking the archive.
 CREATE INDEX sources_user_inbox ON sources(user_id, id) WHERE archived = 0 AND read_at IS NULL;
 CREATE INDEX sources_user_favorite ON sources(user_id, id) WHERE favorite = 1;

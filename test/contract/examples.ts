@@ -42,6 +42,16 @@ export function examples(f: Fixtures): Record<string, Case[]> {
   return {
     getMe: [{ name: "me", path: "/api/v1/me", status: 200 }],
     getAccount: [{ name: "balance", path: "/api/v1/account", status: 200 }],
+    getPreferences: [{ name: "all", path: "/api/v1/me/preferences", status: 200 }],
+    updatePreferences: [
+      {
+        name: "sans, sepia",
+        path: "/api/v1/me/preferences",
+        body: { reader_font: "sans", reader_theme: "sepia" },
+        status: 200,
+      },
+      { name: "size out of range", path: "/api/v1/me/preferences", body: { reader_size: 40 }, status: 422 },
+    ],
 
     listKeys: [{ name: "page", path: "/api/v1/keys?limit=1", status: 200 }, badLimit("/api/v1/keys")],
     createKey: [

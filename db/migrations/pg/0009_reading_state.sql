@@ -12,6 +12,8 @@ ALTER TABLE sources ADD COLUMN original_checked_at text;
 ALTER TABLE sources ADD COLUMN original_moved_to text;
 ALTER TABLE sources ADD COLUMN original_etag text;
 ALTER TABLE sources ADD COLUMN original_last_modified text;
+-- How each user reads: library view, reader typeface, size, line height, width and theme (JSON).
+ALTER TABLE users ADD COLUMN preferences text NOT NULL DEFAULT '{}';
 -- The inbox (not archived, unread) and favourites page newest first without walking the archive.
 CREATE INDEX sources_user_inbox ON sources (user_id, id) WHERE archived = false AND read_at IS NULL;
 CREATE INDEX sources_user_favorite ON sources (user_id, id) WHERE favorite = true;

@@ -9,5 +9,7 @@ export const users = sqliteTable("users", {
   planId: text("plan_id").notNull().default("free"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+  /** How the user reads (library view, reader typography), JSON; see features/accounts/preferences.ts. */
+  preferences: text("preferences").notNull().default("{}"),
 });
 export type UserRow = typeof users.$inferSelect;

@@ -15,6 +15,7 @@ describe("accounts repo", () => {
       planId: "free",
       createdAt: "2024-01-01T00:00:00.000Z",
       updatedAt: "2024-01-02T00:00:00.000Z",
+      preferences: "{}",
     };
     await repo.insertUser(row);
     expect(await repo.userById("usr_1")).toEqual(row);

@@ -10,7 +10,7 @@ export interface AccountsRepo {
    * Inserts the user; with `onlyFirst`, only if there is no user yet (closed sign-up lets the first
    * account in): false when another account exists. A taken email (any case) is a conflict.
    */
-  insertUser(row: UserRow, opts?: { onlyFirst?: boolean }): Promise<boolean>;
+  insertUser(row: typeof users.$inferInsert, opts?: { onlyFirst?: boolean }): Promise<boolean>;
   countUsers(): Promise<number>;
   /** Asked on every authenticated request. */
   userById(id: string): Promise<UserRow | undefined>;
@@ -20,6 +20,7 @@ export interface AccountsRepo {
   listEmails(): Promise<{ id: string; email: string }[]>;
   setEmail(id: string, email: string, at: string): Promise<void>;
   setPlan(id: string, planId: string, at: string): Promise<void>;
+  setPreferences(id: string, json: string, at: string): Promise<void>;
   setPassword(id: string, passwordHash: string, at: string): Promise<void>;
   /** Ends every session of the user except `keepId`; returns how many ended. */
   deleteOtherSessions(userId: string, keepId: string): Promise<number>;
@@ -68,6 +69,9 @@ export function createAccountsRepo(db: Db): AccountsRepo {
     },
     async setEmail(id, email, at) {
       await orm.update(users).set({ email, updatedAt: at }).where(eq(users.id, id));
+    },
+    async setPreferences(id, json, at) {
+      await orm.update(users).set({ preferences: json, updatedAt: at }).where(eq(users.id, id));
     },
     async setPlan(id, planId, at) {
       await orm.update(users).set({ planId, updatedAt: at }).where(eq(users.id, id));

@@ -116,3 +116,50 @@ describe("health", () => {
     expect(docs.headers.get("content-type")).toContain("text/html");
   });
 });
+
+describe("/api/v1/me/preferences", () => {
+  test("defaults first; a change keeps the other values and follows the user to every credential", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const first = await call(ctx, "GET", "/api/v1/me/preferences", { key: u.key });
+    expect(first.body).toEqual({
+      library_view: "cards",
+      reader_font: "serif",
+      reader_size: 19,
+      reader_line_height: 1.6,
+      reader_width: "medium",
+      reader_theme: "auto",
+    });
+    const set = await call(ctx, "PATCH", "/api/v1/me/preferences", {
+      key: u.key,
+      body: { reader_theme: "sepia", library_view: "list" },
+    });
+    expect(set.body).toMatchObject({ reader_theme: "sepia", library_view: "list", reader_font: "serif" });
+    const other = await call(ctx, "POST", "/api/v1/keys", { key: u.key, body: { name: "phone" } });
+    const again = await call(ctx, "GET", "/api/v1/me/preferences", { key: other.body.key });
+    expect(again.body).toEqual(set.body);
+  });
+
+  test("an unknown name, a value out of range or an empty change is 422 naming the field", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const size = await call(ctx, "PATCH", "/api/v1/me/preferences", { key: u.key, body: { reader_size: 80 } });
+    expect(size.status).toBe(422);
+    expect(size.body.errors[0].path).toBe("reader_size");
+    const theme = await call(ctx, "PATCH", "/api/v1/me/preferences", { key: u.key, body: { reader_theme: "neon" } });
+    expect(theme.body.errors[0].path).toBe("reader_theme");
+    const unknown = await call(ctx, "PATCH", "/api/v1/me/preferences", { key: u.key, body: { font: "serif" } });
+    expect(unknown.status).toBe(422);
+    const empty = await call(ctx, "PATCH", "/api/v1/me/preferences", { key: u.key, body: {} });
+    expect(empty.status).toBe(422);
+  });
+
+  test("a damaged stored value reads as the defaults", async () => {
+    const { parsePreferences, DEFAULT_PREFERENCES } = await import("./preferences.ts");
+    expect(parsePreferences("not json")).toEqual(DEFAULT_PREFERENCES);
+    expect(parsePreferences('{"reader_size": 3, "reader_font": "sans"}')).toEqual({
+      ...DEFAULT_PREFERENCES,
+      reader_font: "sans",
+    });
+  });
+});

@@ -5,6 +5,7 @@ import type { CreditsService } from "../credits/service.ts";
 import type { AccountsService } from "./service.ts";
 import { AccountPublic, MePublic } from "./schema.ts";
 import { toPublicUser } from "./service.ts";
+import { PreferencesPublic, PreferencesUpdate } from "./preferences.ts";
 
 export function accountRoutes(s: { accounts: AccountsService; credits: CreditsService }) {
   return (
@@ -28,6 +29,26 @@ export function accountRoutes(s: { accounts: AccountsService; credits: CreditsSe
           },
         },
       )
+      // GET /api/v1/me/preferences
+      .get("/me/preferences", ({ request }) => s.accounts.preferences(actorOf(request).userId), {
+        response: PreferencesPublic,
+        detail: {
+          operationId: "getPreferences",
+          summary: "How the user reads",
+          description:
+            "The library's view and the reader's typography, kept per user so every browser opens the same way; values never set are the defaults.",
+        },
+      })
+      // PATCH /api/v1/me/preferences
+      .patch("/me/preferences", ({ request, body }) => s.accounts.updatePreferences(actorOf(request).userId, body), {
+        body: PreferencesUpdate,
+        response: PreferencesPublic,
+        detail: {
+          operationId: "updatePreferences",
+          summary: "Change how the user reads",
+          description: "Sets the given preferences and keeps the others; answers with all of them.",
+        },
+      })
       // GET /api/v1/account
       .get(
         "/account",

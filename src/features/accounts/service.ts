@@ -11,6 +11,7 @@ import type { AccountsRepo } from "./repo.ts";
 import { canonicalEmail, checkEmailScripts } from "./email.ts";
 import { normaliseStoredEmails } from "./email-migration.ts";
 import type { Logger } from "../../log.ts";
+import { parsePreferences, type Preferences, type PreferencesUpdate } from "./preferences.ts";
 
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 const EMAIL_RE = /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+\.[^\s@<>"(),;:]+$|^[^\s@<>"(),;:]+@localhost$/;
@@ -113,6 +114,7 @@ export function createAccountsService(deps: {
         email,
         name,
         passwordHash,
+        preferences: "{}",
         planId: config.credits.defaultPlanId,
         createdAt: at,
         updatedAt: at,
@@ -158,6 +160,25 @@ export function createAccountsService(deps: {
       const u = await repo.userByEmail(canonicalEmail(email));
       if (!u) throw notFound(`User ${email}`);
       return u;
+    },
+
+    /** How the user reads: every known preference, the defaults filling what was never set. */
+    async preferences(userId: string): Promise<Preferences> {
+      const u = await cachedUser(userId);
+      if (!u) throw notFound("User");
+      return parsePreferences(u.preferences);
+    },
+
+    /** Changes the given preferences, keeping the others. */
+    async updatePreferences(userId: string, patch: PreferencesUpdate): Promise<Preferences> {
+      return db.tx(async () => {
+        const u = await repo.userById(userId);
+        if (!u) throw notFound("User");
+        const next = { ...parsePreferences(u.preferences), ...patch };
+        await repo.setPreferences(userId, JSON.stringify(next), nowIso());
+        await userChanged(userId);
+        return next;
+      });
     },
 
     async setPlan(userId: string, planId: string): Promise<void> {
