@@ -117,6 +117,20 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       missing("/api/v1/sources", "src"),
       { name: "delete", path: `/api/v1/sources/${f.sourceToDelete}`, status: 200 },
     ],
+    listTags: [
+      { name: "all", path: "/api/v1/tags", status: 200 },
+      { name: "containing", path: "/api/v1/tags?q=ti", status: 200 },
+      { name: "blank q", path: "/api/v1/tags?q=", status: 422 },
+    ],
+    renameTag: [
+      { name: "rename", path: "/api/v1/tags/shore", body: { name: "seashore" }, status: 200 },
+      { name: "blank name", path: "/api/v1/tags/tide", body: { name: " " }, status: 422 },
+      { name: "no such tag", path: "/api/v1/tags/nothing", body: { name: "x" }, status: 404 },
+    ],
+    deleteTag: [
+      { name: "delete", path: "/api/v1/tags/coast", status: 200 },
+      { name: "no such tag", path: "/api/v1/tags/nothing", status: 404 },
+    ],
     refetchSource: [
       { name: "refetch", path: `/api/v1/sources/${f.source}/refetch`, status: 202 },
       { name: "already pending", path: `/api/v1/sources/${f.source}/refetch`, status: 409 },

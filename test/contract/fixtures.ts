@@ -56,6 +56,7 @@ export async function buildFixtures() {
     markdown: SHORT_ARTICLE,
   });
   const podcast = await ok(ctx, "POST", "/api/v1/podcasts", k, { source_ids: [podcastSource], format: "unabridged" });
+  await ok(ctx, "PATCH", `/api/v1/sources/${podcastSource}`, k, { tags: ["tide", "coast", "shore"] });
 
   // Fetches the source, runs the workflow, generates the episode.
   await ctx.runner.drain({ timeoutMs: 60_000 });

@@ -13,6 +13,8 @@ import type { Extractor } from "./extract/pool.ts";
 import { createIngester, type Ingester } from "./ingest.ts";
 import type { SourcesRepo } from "./repo.ts";
 import { sourceRoutes } from "./routes.ts";
+import { tagRoutes } from "./tag-routes.ts";
+import { Elysia } from "elysia";
 import { createSourcesService, type EmbeddingProgress, INGEST_IMPORT_JOB, INGEST_JOB } from "./service.ts";
 
 const MAX_ATTEMPTS = 3;
@@ -65,7 +67,9 @@ export function createSourcesFeature(d: SourcesFeatureDeps) {
   return {
     name: "sources",
     service,
-    api: sourceRoutes({ sources: service }, { maxHtmlBytes: d.maxHtmlBytes }),
+    api: new Elysia()
+      .use(sourceRoutes({ sources: service }, { maxHtmlBytes: d.maxHtmlBytes }))
+      .use(tagRoutes({ sources: service })),
     jobs: ingestJobs(ingest, d),
     ingest,
   } satisfies FeatureWith<typeof service>;

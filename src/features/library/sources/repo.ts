@@ -54,6 +54,8 @@ export interface SourcesRepo {
   countInNotebook(notebookId: string): Promise<number>;
   /** The ready sources of a notebook, oldest first (the order they were saved in): a podcast of the notebook reads them. */
   readyIdsInNotebook(userId: string, notebookId: string): Promise<string[]>;
+  /** The id and tags of each of the owner's sources that carry a tag (`tag` given: that one). */
+  taggedRows(userId: string, tag?: string): Promise<{ id: string; tags: string }[]>;
   /** Keeps the HTML a browser sent for a source until ingestion extracts it (a newer one replaces it). */
   putCapture(sourceId: string, html: string, at: string): Promise<void>;
   /** The HTML waiting for a source, if any. */
@@ -246,6 +248,13 @@ export function createSourcesRepo(db: Db): SourcesRepo {
         .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
         .orderBy(sources.id);
       return rows.map((r) => r.id);
+    },
+    async taggedRows(userId, tag) {
+      const has = tag === undefined ? sql`${sources.tags} <> '[]'` : db.dialect.jsonArrayHas(sources.tags, tag);
+      return orm
+        .select({ id: sources.id, tags: sources.tags })
+        .from(sources)
+        .where(and(eq(sources.userId, userId), has));
     },
     async putCapture(sourceId, html, at) {
       await orm
