@@ -42,8 +42,11 @@ describe("Settings", () => {
 
   test("the navigation names each place plainly", async () => {
     const { b } = await setup();
-    const nav = /<nav>([\s\S]*?)<\/nav>/.exec((await b.get("/library")).text)![1]!;
-    const links = [...nav.matchAll(/<a href="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1], m[2]]);
+    const nav = /<nav aria-label="Main">([\s\S]*?)<\/nav>/.exec((await b.get("/library")).text)![1]!;
+    const links = [...nav.matchAll(/<a href="([^"]+)"(?: aria-current="page")?>([^<]+)<\/a>/g)].map((m) => [
+      m[1],
+      m[2],
+    ]);
     expect(links).toEqual([
       ["/library", "Library"],
       ["/notebooks", "Notebooks"],

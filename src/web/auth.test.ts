@@ -17,7 +17,7 @@ describe("sign up", () => {
     const b = testBrowser(ctx);
     const res = await signUp(b, "ada@example.com");
     expect(res.status).toBe(303);
-    expect(res.location).toBe("/settings/keys");
+    expect(res.location).toBe("/library");
     const set = res.headers.getSetCookie().find((c) => c.startsWith("cp_session="))!;
     expect(set).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
     expect(set).not.toContain("Secure");
@@ -77,7 +77,7 @@ describe("sign up", () => {
       password: PASSWORD,
       name: "",
     });
-    expect(res2.location).toBe("/settings/keys");
+    expect(res2.location).toBe("/library");
   }, 60_000);
 
   test("invalid input is explained inline, the input kept except the password", async () => {
@@ -130,7 +130,7 @@ describe("sign in", () => {
       email: "ada@example.com",
       password: PASSWORD,
     });
-    expect(evil.location).toBe("/settings/keys");
+    expect(evil.location).toBe("/library");
   }, 60_000);
 
   test("too many attempts for one email get 429 with Retry-After, even with the right password", async () => {
@@ -325,6 +325,6 @@ describe("sign out", () => {
     expect((await b.get("/")).location).toBe("/signin");
     await signUp(b, "ada@example.com");
     expect((await b.get("/")).location).toBe("/library");
-    expect((await b.get("/signin")).location).toBe("/settings/keys");
+    expect((await b.get("/signin")).location).toBe("/library");
   }, 60_000);
 });

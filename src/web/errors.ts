@@ -62,7 +62,7 @@ export function createPageErrors(s: Pick<WebDeps, "accounts">): PageErrorRendere
       const session = await s.accounts.sessionFromToken(readCookie(request, SESSION_COOKIE));
       if (!session) return null;
       const u = await s.accounts.userById(session.userId);
-      return { name: u.name, email: u.email, csrfToken: session.csrfToken };
+      return { name: u.name, email: u.email, csrfToken: session.csrfToken, path: new URL(request.url).pathname };
     } catch {
       return null; // an error page must render even when the database is what failed
     }

@@ -48,7 +48,7 @@ export const signInFirst = (path: string): Response => redirect(`/signin?next=${
 export const MAX_NEXT = 4096;
 
 /** Where to go after signing in: only a path on this site, never another origin. */
-export function safeNext(next: string | undefined, fallback = "/settings/keys"): string {
+export function safeNext(next: string | undefined, fallback = "/library"): string {
   if (!next || !/^\/(?![/\\])[\x21-\x7e]*$/.test(next) || next.length > MAX_NEXT) return fallback;
   return next;
 }

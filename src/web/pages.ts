@@ -40,6 +40,9 @@ export function signInPage(p: {
 }): SafeHtml {
   const fe = p.fieldErrors ?? {};
   const body = html`<h1>Sign in</h1>
+<p class="muted intro">Commonplace is your own library of what you read: save links from the browser or
+your phone, read them as clean text, highlight and take notes, search by words or meaning, ask questions
+answered from your sources with citations, and turn articles into podcast episodes.</p>
 <form method="post" action="/signin" class="card" novalidate>
   ${csrfInput(p.csrf)}
   ${p.next ? html`<input type="hidden" name="next" value="${p.next}">` : ""}

@@ -66,13 +66,15 @@ export function webRoutes(s: WebDeps) {
 
   async function signedIn(request: Request): Promise<SignedIn | undefined> {
     const me = await web.current(readCookie(request, SESSION_COOKIE));
-    if (me) metaOf(request).actor = me.actor;
-    return me;
+    if (!me) return undefined;
+    metaOf(request).actor = me.actor;
+    return { ...me, path: new URL(request.url).pathname };
   }
   const layoutUser = (me: SignedIn): LayoutUser => ({
     name: me.user.name,
     email: me.user.email,
     csrfToken: me.session.csrfToken,
+    path: me.path,
   });
   const sessionCookie = (token: string, expiresAt: string) =>
     cookie(SESSION_COOKIE, token, { secure, maxAgeSeconds: (Date.parse(expiresAt) - s.clock.now()) / 1000 });
@@ -186,7 +188,7 @@ export function webRoutes(s: WebDeps) {
         "/signup",
         page(async ({ request, query }) => {
           const next = query.next && safeNext(query.next) === query.next ? query.next : undefined;
-          if (await signedIn(request)) return redirect(next ?? "/settings/keys");
+          if (await signedIn(request)) return redirect(next ?? "/library");
           if (!(await web.signupOpen())) return pageResponse(signupClosedPage(), { status: 403 });
           const { token, cookies } = preSessionToken(request);
           return pageResponse(signUpPage({ csrf: token, next }), { cookies });
@@ -207,7 +209,7 @@ export function webRoutes(s: WebDeps) {
           const next = rawNext && safeNext(rawNext) === rawNext ? rawNext : undefined;
           try {
             const { token, session } = await web.signUp(input, clientAddress(request, server));
-            return redirect(next ?? "/settings/keys", [sessionCookie(token, session.expiresAt)]);
+            return redirect(next ?? "/library", [sessionCookie(token, session.expiresAt)]);
           } catch (e) {
             if (failed(e, "signup_closed")) return pageResponse(signupClosedPage(), { status: 403 });
             if (failed(e, "rate_limited")) {

@@ -26,6 +26,8 @@ export interface SignedIn {
   session: SessionRow;
   user: UserRow;
   actor: Actor;
+  /** The path of the request it was read for: the navigation marks its section. */
+  path?: string;
 }
 
 export interface NewSession {

@@ -59,11 +59,11 @@ export function watch(page: Page) {
 
 export const E2E_PASSWORD = "correct horse battery";
 
-/** Signs up through the real form; the app lands on Settings → API keys. */
+/** Signs up through the real form; the app lands on the Library. */
 export async function signUp(page: Page, base: string, email: string, password = E2E_PASSWORD): Promise<void> {
   await page.goto(`${base}/signup`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${base}/settings/keys`);
+  await page.waitForURL(`${base}/library`);
 }

@@ -26,6 +26,7 @@ afterAll(async () => {
 const apiMe = (key: string) => fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
 
 async function createKey(page: Page, name: string): Promise<string> {
+  if (new URL(page.url()).pathname !== "/settings/keys") await page.goto(new URL("/settings/keys", page.url()).href);
   await page.getByLabel("Name").fill(name);
   await page.getByRole("button", { name: "Create key" }).click();
   await page.locator("#new-key").waitFor();

@@ -40,7 +40,7 @@ beforeAll(async () => {
   await page.getByLabel("Email").fill("live@example.com");
   await page.getByLabel("Password").fill("correct horse battery");
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${base}/settings/keys`);
+  await page.waitForURL(`${base}/library`);
 }, 120_000);
 
 afterAll(async () => {

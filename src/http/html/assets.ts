@@ -12,6 +12,13 @@ header { border-bottom: 1px solid var(--line); background: var(--card); }
 .brand { font-weight: 700; text-decoration: none; color: var(--fg); margin-right: auto; }
 nav { display: flex; flex-wrap: wrap; gap: .25rem 1rem; align-items: center; }
 nav form { margin: 0; }
+nav a[aria-current=page] { color: var(--fg); font-weight: 650; text-decoration-thickness: 2px; text-underline-offset: .35em; }
+nav a:not([aria-current]) { text-decoration: none; }
+nav a:not([aria-current]):hover { text-decoration: underline; }
+.skip { position: absolute; left: -9999px; top: .5rem; z-index: 20; background: var(--card); color: var(--accent);
+  padding: .5rem .8rem; border: 2px solid var(--accent); border-radius: 6px; }
+.skip:focus { left: .5rem; }
+main:focus { outline: none; }
 main { max-width: 52rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
 main.narrow { max-width: 26rem; }
 /* A long unbroken word (an app's chosen name, an address) wraps instead of widening the page. */

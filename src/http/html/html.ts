@@ -41,6 +41,8 @@ export interface LayoutUser {
   email: string;
   /** The session's CSRF token, for the sign-out form in the header. */
   csrfToken: string;
+  /** The page's path: the navigation marks the section it belongs to (`aria-current`). */
+  path?: string;
 }
 
 export interface Flash {
@@ -59,16 +61,28 @@ export interface LayoutInput {
   bare?: boolean;
 }
 
+/** The sections of the navigation, each with the paths that belong to it. */
+const SECTIONS: [href: string, label: string, paths: string[]][] = [
+  ["/library", "Library", ["/library", "/sources", "/highlights", "/tags"]],
+  ["/notebooks", "Notebooks", ["/notebooks"]],
+  ["/notes", "Notes", ["/notes"]],
+  ["/search", "Search", ["/search"]],
+  ["/podcasts", "Podcasts", ["/podcasts"]],
+  ["/workflows", "Workflows", ["/workflows", "/runs"]],
+  ["/settings", "Settings", ["/settings", "/oauth", "/extension"]],
+];
+
+const within = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
 function nav(user: LayoutUser | null | undefined): SafeHtml {
-  if (!user) return html`<nav><a href="/signin">Sign in</a></nav>`;
-  return html`<nav>
-      <a href="/library">Library</a>
-      <a href="/notebooks">Notebooks</a>
-      <a href="/notes">Notes</a>
-      <a href="/search">Search</a>
-      <a href="/podcasts">Podcasts</a>
-      <a href="/workflows">Workflows</a>
-      <a href="/settings">Settings</a>
+  if (!user) return html`<nav aria-label="Main"><a href="/signin">Sign in</a></nav>`;
+  const path = user.path ?? "";
+  return html`<nav aria-label="Main">
+      ${SECTIONS.map(([href, label, paths]) =>
+        paths.some((p) => within(path, p))
+          ? html`<a href="${href}" aria-current="page">${label}</a>`
+          : html`<a href="${href}">${label}</a>`,
+      )}
       <form method="post" action="/signout">
         <input type="hidden" name="csrf" value="${user.csrfToken}">
         <button type="submit" class="link" title="Signed in as ${user.email}">Sign out</button>
@@ -95,8 +109,9 @@ export function layout(input: LayoutInput): SafeHtml {
 <style>${raw(STYLE)}</style>
 </head>
 <body>
+<a class="skip" href="#main">Skip to content</a>
 <header><div class="bar"><a class="brand" href="/">Commonplace</a>${input.bare ? "" : nav(input.user)}</div></header>
-<main${raw(input.narrow || input.bare ? ' class="narrow"' : "")}>
+<main id="main" tabindex="-1"${raw(input.narrow || input.bare ? ' class="narrow"' : "")}>
 ${input.flash ? html`<div class="flash${input.flash.kind === "error" ? " error" : ""}" role="status">${input.flash.text}</div>` : ""}
 ${input.body}
 </main>
