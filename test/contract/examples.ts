@@ -184,6 +184,20 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       { name: "again (idempotent)", path: `/api/v1/notebooks/${f.notebook}/sources/${f.source}`, status: 200 },
       { name: "unknown source", path: `/api/v1/notebooks/${f.notebook}/sources/src_${NONE}`, status: 404 },
     ],
+    addSourcesToNotebook: [
+      {
+        name: "several",
+        path: `/api/v1/notebooks/${f.notebook}/sources`,
+        body: { source_ids: [f.source, f.podcastSource] },
+        status: 200,
+      },
+      {
+        name: "unknown source",
+        path: `/api/v1/notebooks/${f.notebook}/sources`,
+        body: { source_ids: [`src_${NONE}`] },
+        status: 422,
+      },
+    ],
     removeSourceFromNotebook: [
       { name: "unknown notebook", path: `/api/v1/notebooks/nb_${NONE}/sources/${f.source}`, status: 404 },
       { name: "remove", path: `/api/v1/notebooks/${f.notebook}/sources/${f.source}`, status: 200 },

@@ -45,6 +45,13 @@ button.secondary { background: none; color: var(--accent); }
 .formats .name { font-weight: 600; }
 .formats .cost { white-space: nowrap; }
 .picklist { max-height: 16rem; overflow-y: auto; }
+.items .preview { margin: .15rem 0 .2rem; color: var(--muted); display: -webkit-box; -webkit-line-clamp: 2;
+  -webkit-box-orient: vertical; overflow: hidden; }
+.picker .picked:not(:empty) { margin: .25rem 0 .4rem; }
+.picker .find { display: flex; gap: .5rem; }
+.picker .find input { flex: 1; min-width: 0; width: auto; padding: .45rem .6rem; font: inherit; color: inherit;
+  background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
+.picker-caption { margin: .6rem 0 .1rem; font-size: .9rem; }
 .picklist label.check { display: flex; margin: .25rem 0; align-items: flex-start; }
 .picklist input { margin-top: .3rem; flex: none; }
 details.card { margin: 1rem 0; }

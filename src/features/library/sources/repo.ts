@@ -54,6 +54,8 @@ export interface SourcesRepo {
   countInNotebook(notebookId: string): Promise<number>;
   /** The ready sources of a notebook, oldest first (the order they were saved in): a podcast of the notebook reads them. */
   readyIdsInNotebook(userId: string, notebookId: string): Promise<string[]>;
+  /** The owner's sources whose title or address contains the text (any ASCII case), newest first. */
+  findByText(userId: string, text: string, limit: number): Promise<{ id: string; title: string | null; url: string }[]>;
   /** The id and tags of each of the owner's sources that carry a tag (`tag` given: that one). */
   taggedRows(userId: string, tag?: string): Promise<{ id: string; tags: string }[]>;
   /** Keeps the HTML a browser sent for a source until ingestion extracts it (a newer one replaces it). */
@@ -248,6 +250,21 @@ export function createSourcesRepo(db: Db): SourcesRepo {
         .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
         .orderBy(sources.id);
       return rows.map((r) => r.id);
+    },
+    async findByText(userId, text, limit) {
+      // LIKE with its wildcards escaped: the text is matched as typed.
+      const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return orm
+        .select({ id: sources.id, title: sources.title, url: sources.url })
+        .from(sources)
+        .where(
+          and(
+            eq(sources.userId, userId),
+            sql`(lower(coalesce(${sources.title}, '')) LIKE ${pattern} ESCAPE '\\' OR lower(${sources.url}) LIKE ${pattern} ESCAPE '\\')`,
+          ),
+        )
+        .orderBy(desc(sources.id))
+        .limit(limit);
     },
     async taggedRows(userId, tag) {
       const has = tag === undefined ? sql`${sources.tags} <> '[]'` : db.dialect.jsonArrayHas(sources.tags, tag);

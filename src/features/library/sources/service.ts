@@ -369,6 +369,21 @@ export function createSourcesService(deps: SourcesDeps) {
       });
     },
 
+    /** Sources whose title or address contains the text, newest first: the pickers' search. */
+    async find(
+      actor: Actor,
+      text: string,
+      limit: number,
+    ): Promise<{ id: string; title: string | null; url: string }[]> {
+      const q = text.trim();
+      return q ? repo.findByText(actor.userId, q.slice(0, 200), limit) : [];
+    },
+
+    /** Title and address of the owner's sources among these ids (unknown ids are left out). */
+    async titlesOf(actor: Actor, ids: string[]): Promise<{ id: string; title: string | null; url: string }[]> {
+      return (await repo.byIds(actor.userId, ids)).map((r) => ({ id: r.id, title: r.title, url: r.url }));
+    },
+
     /** Every tag of the owner's library with how many sources carry it, most used first. */
     async tagCounts(actor: Actor, prefix?: string): Promise<{ name: string; count: number }[]> {
       const counts = new Map<string, number>();
@@ -431,6 +446,37 @@ export function createSourcesService(deps: SourcesDeps) {
         const after = await publicOf((await repo.byIdUnscoped(sourceId))!);
         await events.record(actor, "source.updated", after, before);
         return after;
+      });
+    },
+
+    /**
+     * Adds many sources to a notebook in one transaction (those already there are left as they are).
+     * An id that is not one of the owner's sources fails the whole call, naming its place in the list.
+     * Returns the ids newly added.
+     */
+    async addManyToNotebook(
+      actor: Actor,
+      notebookId: string,
+      sourceIds: string[],
+      field = "source_ids",
+    ): Promise<string[]> {
+      return db.tx(async () => {
+        if ((await notebooks.existingIds(actor.userId, [notebookId])).size === 0) throw notFound("Notebook");
+        const ids = [...new Set(sourceIds)];
+        const rows = new Map((await repo.byIds(actor.userId, ids)).map((r) => [r.id, r]));
+        sourceIds.forEach((id, i) => {
+          if (!rows.has(id)) throw invalid(`${field}[${i}]`, `source ${id} does not exist`);
+        });
+        const at = nowIso();
+        const added: string[] = [];
+        for (const id of ids) {
+          const before = await publicOf(rows.get(id)!);
+          if (!(await repo.link(notebookId, id, at))) continue;
+          await repo.update(id, { updatedAt: at });
+          await events.record(actor, "source.updated", await publicOf((await repo.byIdUnscoped(id))!), before);
+          added.push(id);
+        }
+        return added;
       });
     },
 
