@@ -37,6 +37,7 @@ import { createPodcast } from "./features/podcasts/workflow-action.ts";
 import { createSearchFeature } from "./features/search/feature.ts";
 import { EMBED_JOB } from "./features/search/indexer.ts";
 import { createExtractor, type Extractor } from "./features/library/sources/extract/pool.ts";
+import { createTaggingFeature, tagSuggestionListener } from "./features/library/tagging/feature.ts";
 import { createSourcesFeature } from "./features/library/sources/feature.ts";
 import type { ReadyHook } from "./features/library/sources/ingest.ts";
 import { INGEST_JOB } from "./features/library/sources/service.ts";
@@ -184,7 +185,7 @@ export function createServices(deps: CoreDeps) {
     library,
   });
   // Search and podcasts listen to sources and notes, so they are built first and handed over here.
-  const listening = [search, podcasts, { listeners: deps.listeners }];
+  const listening = [search, podcasts, { listeners: tagSuggestionListener(queue) }, { listeners: deps.listeners }];
   const onSourceReady = listenersOf(listening, "sourceReady");
   const onNoteSaved = listenersOf(listening, "noteSaved");
   const sources = createSourcesFeature({
@@ -203,6 +204,19 @@ export function createServices(deps: CoreDeps) {
     importConcurrency: config.imports.fetchConcurrency,
     maxHtmlBytes: config.capture.maxHtmlBytes,
     interactiveQuiet,
+  });
+  const tagging = createTaggingFeature({
+    sourcesRepo: repos.sources,
+    sources: sources.service,
+    embedder: ai.embedder,
+    chat: ai.chat,
+    nearestSources: async (actor, text, limit) =>
+      (await search.service.search(actor, text, { mode: "vector", types: ["source"], limit })).map((h) => ({
+        id: h.id,
+        score: h.score,
+      })),
+    autoTag: async (userId) => (await accounts.service.preferences(userId)).auto_tag,
+    logger,
   });
   const notebooks = createNotebooksFeature({
     db,
@@ -340,6 +354,7 @@ export function createServices(deps: CoreDeps) {
     accounts,
     keys,
     sources,
+    tagging,
     notebooks,
     notes,
     search,
@@ -379,6 +394,7 @@ export function createServices(deps: CoreDeps) {
     events: events.service,
     live: events.live,
     sources: sources.service,
+    tagging: tagging.service,
     notebooks: notebooks.service,
     notes: notes.service,
     indexer: search.indexer,

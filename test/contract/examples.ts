@@ -117,6 +117,7 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       missing("/api/v1/sources", "src"),
       { name: "delete", path: `/api/v1/sources/${f.sourceToDelete}`, status: 200 },
     ],
+    listSimilarTags: [{ name: "pairs", path: "/api/v1/tags/similar", status: 200 }],
     listTags: [
       { name: "all", path: "/api/v1/tags", status: 200 },
       { name: "containing", path: "/api/v1/tags?q=ti", status: 200 },

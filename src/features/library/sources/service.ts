@@ -86,6 +86,7 @@ export function toPublicSource(
     fetched_at: row.fetchedAt,
     saved_at: row.savedAt ?? row.createdAt,
     tags: parseTags(row.tags),
+    suggested_tags: parseTags(row.suggestedTags).filter((t) => !parseTags(row.tags).includes(t)),
     archived: row.archived,
     favorite: row.favorite,
     read_at: row.readAt,
@@ -330,6 +331,8 @@ export function createSourcesService(deps: SourcesDeps) {
         if (input.generate_quick_podcast !== undefined) patch.generateQuickPodcast = input.generate_quick_podcast;
         if (input.podcast_format !== undefined) patch.podcastFormat = input.podcast_format;
         if (input.tags !== undefined) patch.tags = JSON.stringify(input.tags.map((x) => x.trim()).filter(Boolean));
+        if (input.suggested_tags !== undefined)
+          patch.suggestedTags = JSON.stringify(input.suggested_tags.map((x) => x.trim()).filter(Boolean));
         if (input.archived !== undefined) patch.archived = input.archived;
         if (input.favorite !== undefined) patch.favorite = input.favorite;
         if (input.progress !== undefined) {
@@ -344,13 +347,17 @@ export function createSourcesService(deps: SourcesDeps) {
           patch.readAt = null;
           if (input.progress === undefined) patch.progress = 0;
         }
-        // Progress is saved as the reader scrolls: alone it neither moves updated_at nor records an
-        // event (workflows on source.updated would fire on every scroll); finishing does both.
-        const onlyProgress = Object.keys(input).every((k) => k === "progress") && patch.readAt === undefined;
-        if (onlyProgress) {
-          if (input.progress === row.progress) return before;
-          await repo.update(id, { progress: input.progress });
-          return { ...before, progress: input.progress! };
+        // Progress is saved as the reader scrolls, and suggestions are advice the server adds after
+        // ingestion: alone they neither move updated_at nor record an event (workflows on
+        // source.updated would fire on every scroll); finishing, or taking a suggested tag, does both.
+        const quiet =
+          Object.keys(input).every((k) => k === "progress" || k === "suggested_tags") && patch.readAt === undefined;
+        if (quiet) {
+          const q: Partial<SourceRow> = {};
+          if (input.progress !== undefined) q.progress = input.progress;
+          if (patch.suggestedTags !== undefined) q.suggestedTags = patch.suggestedTags;
+          await repo.update(id, q);
+          return publicOf((await repo.byIdUnscoped(id))!);
         }
         await repo.update(id, patch);
         const updated = (await repo.byIdUnscoped(id))!;
