@@ -135,7 +135,12 @@ export function createServices(deps: CoreDeps) {
   const interactiveQuiet = () => runner.quietFor(INTERACTIVE_JOBS, config.imports.yieldMaxMs);
 
   // What the features outside the library read of it (and the writes an import makes), one port each.
-  const library = createLibraryReader({ sources: repos.sources, notebooks: repos.notebooks, notes: repos.notes });
+  const library = createLibraryReader({
+    sources: repos.sources,
+    notebooks: repos.notebooks,
+    notes: repos.notes,
+    highlights: repos.highlights,
+  });
   const importWrites = createLibraryImportWriter({ sources: repos.sources, notebooks: repos.notebooks });
 
   // Features, each built after the ones it needs.
