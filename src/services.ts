@@ -226,6 +226,7 @@ export function createServices(deps: CoreDeps) {
     clock,
     sourcesRepo: repos.sources,
     notesRepo: repos.notes,
+    highlightsRepo: repos.highlights,
     sources: sources.service,
   });
   const notes = createNotesFeature({
@@ -310,6 +311,7 @@ export function createServices(deps: CoreDeps) {
       notebooks: notebooks.service,
       sources: sources.service,
       notes: notes.service,
+      highlights: highlights.service,
       podcasts: podcasts.service,
       workflows: workflows.service,
       feeds: feeds.service,
