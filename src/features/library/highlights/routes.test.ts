@@ -252,4 +252,25 @@ describe("highlights", () => {
     await ctx.runner.drain();
     expect((await call(ctx, "GET", `/api/v1/highlights/${gone.id}`, { key: a.key })).body.orphaned).toBe(false);
   });
+
+  test("a workflow triggered by highlight.created runs with the highlight's fields", async () => {
+    const ctx = createTestContext();
+    const a = await userWithKey(ctx);
+    const src = await readySource(ctx, a.key, site.url("/tides"));
+    const wf = await call(ctx, "POST", "/api/v1/workflows", {
+      key: a.key,
+      body: {
+        name: "Quote notebooks",
+        trigger: { type: "event", event: "highlight.created" },
+        actions: [{ id: "nb", type: "create_notebook", name: "Quote: {{ exact }} ({{ color }})" }],
+      },
+    });
+    expect(wf.status).toBe(201);
+    await call(ctx, "POST", "/api/v1/highlights", { key: a.key, body: { source_id: src.id, exact: "tube feet" } });
+    await ctx.runner.drain();
+    const names = (await call(ctx, "GET", "/api/v1/notebooks", { key: a.key })).body.data.map(
+      (n: { name: string }) => n.name,
+    );
+    expect(names).toEqual(["Quote: tube feet (yellow)"]);
+  });
 });
