@@ -84,7 +84,10 @@ ${problems}`;
 const refreshing = (list: ImportPublic[]) => (list.some(active) ? { refresh: "3" } : undefined);
 
 export function importExportWebRoutes(
-  s: Pick<WebDeps, "clock" | "feeds" | "imports" | "notebooks" | "notes" | "podcasts" | "sources" | "workflows">,
+  s: Pick<
+    WebDeps,
+    "clock" | "feeds" | "highlights" | "imports" | "notebooks" | "notes" | "podcasts" | "sources" | "workflows"
+  >,
   h: WebHelpers,
 ) {
   const exportDeps: ExportDeps = { ...s, workflows: s.workflows.service };
