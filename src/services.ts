@@ -360,6 +360,7 @@ export function createServices(deps: CoreDeps) {
     notebooks: notebooks.service,
     notes: notes.service,
     highlights: highlights.service,
+    tagging: tagging.service,
     search: search.service,
     ask: search.ask,
     podcasts: podcasts.service,

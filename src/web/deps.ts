@@ -12,6 +12,7 @@ import type { KeysService } from "../features/keys/service.ts";
 import type { MailService } from "../features/mail/service.ts";
 import type { NotebooksService } from "../features/library/notebooks/service.ts";
 import type { HighlightsService } from "../features/library/highlights/service.ts";
+import type { TaggingService } from "../features/library/tagging/feature.ts";
 import type { NotesService } from "../features/library/notes/service.ts";
 import type { OAuthService } from "../features/oauth/service.ts";
 import type { PodcastsService } from "../features/podcasts/service.ts";
@@ -36,6 +37,7 @@ export interface WebDeps {
   notebooks: NotebooksService;
   notes: NotesService;
   highlights: HighlightsService;
+  tagging: TaggingService;
   search: SearchService;
   ask: AskService;
   podcasts: PodcastsService;

@@ -9,9 +9,10 @@ import { searchWebRoutes } from "./search-routes.ts";
 import { sourceWebRoutes } from "./source-routes.ts";
 import { sourceFragmentRoutes } from "./source-fragments.ts";
 import { pickerWebRoutes } from "./source-picker.ts";
+import { tagWebRoutes } from "./tag-routes.ts";
 
 export function libraryWebRoutes(
-  s: Pick<WebDeps, "ask" | "live" | "notebooks" | "notes" | "search" | "sources">,
+  s: Pick<WebDeps, "ask" | "highlights" | "live" | "notebooks" | "notes" | "search" | "sources" | "tagging">,
   h: WebHelpers,
 ) {
   return new Elysia()
@@ -20,5 +21,6 @@ export function libraryWebRoutes(
     .use(noteWebRoutes(s, h))
     .use(searchWebRoutes(s, h))
     .use(sourceFragmentRoutes(s, h))
-    .use(pickerWebRoutes(s, h));
+    .use(pickerWebRoutes(s, h))
+    .use(tagWebRoutes(s, h));
 }

@@ -1,7 +1,16 @@
 // The library pages' extra stylesheet and the CSP that admits it (and, where Markdown is shown, web images).
 import { contentSecurityPolicy } from "../../http/html/assets.ts";
 
-export const LIBRARY_STYLE = `
+export const LIBRARY_STYLE = `.tag-cloud { list-style: none; padding: 0; margin: 1rem 0; display: flex; flex-wrap: wrap; gap: .45rem; }
+.tag-cloud li { border: 1px solid var(--line); border-radius: 999px; padding: .2rem .7rem; background: var(--card); }
+.tag-cloud a { text-decoration: none; font-weight: 600; }
+.highlight-list blockquote.quote { margin: 0; padding: .2rem .8rem; border-left: 4px solid #e0b400; }
+.highlight-list blockquote.hl-green { border-color: #3a9d5d; }
+.highlight-list blockquote.hl-blue { border-color: #3b82f6; }
+.highlight-list blockquote.hl-pink { border-color: #e0569b; }
+.highlight-list blockquote.hl-purple { border-color: #8b5cf6; }
+.highlight-list .note { margin: .3rem 0 0 .9rem; }
+
 textarea, select { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: .45rem .6rem; }
 textarea { width: 100%; min-height: 16rem; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .92em; }
 textarea.short { min-height: 5rem; font-family: inherit; font-size: inherit; }

@@ -16,7 +16,14 @@ import type { Logger } from "../../../log.ts";
 import type { Feature, Listeners } from "../../feature.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
 import { parseTags, type SourcesService } from "../sources/service.ts";
-import { createSuggester, MAX_SUGGESTIONS, type Neighbour, similarTags, type SuggestInput } from "./suggest.ts";
+import {
+  createSuggester,
+  MAX_SUGGESTIONS,
+  type Neighbour,
+  type SimilarPair,
+  similarTags,
+  type SuggestInput,
+} from "./suggest.ts";
 
 export const SUGGEST_TAGS_JOB = defineJob("source.suggest_tags", Type.Object({ source_id: Type.String() }));
 
@@ -114,29 +121,27 @@ export function createTaggingFeature(d: TaggingDeps) {
     }
   }
 
+  /** The owner's tags that look like one tag written twice (see similarTags). */
+  async function similar(actor: Actor, limit = 50) {
+    const tagged = (await d.sourcesRepo.taggedRows(actor.userId)).map((r) => parseTags(r.tags));
+    return similarTags(d.embedder, tagged, limit);
+  }
+
   const api = new Elysia({ prefix: "/tags", tags: ["Tags"] })
     // GET /api/v1/tags/similar
-    .get(
-      "/similar",
-      async ({ request }) => {
-        const actor = actorOf(request);
-        const tagged = (await d.sourcesRepo.taggedRows(actor.userId)).map((r) => parseTags(r.tags));
-        return { data: await similarTags(d.embedder, tagged), next_cursor: null };
+    .get("/similar", async ({ request }) => ({ data: await similar(actorOf(request)), next_cursor: null }), {
+      response: t.Object({ data: t.Array(SimilarPairPublic), next_cursor: Nullable(t.String()) }),
+      detail: {
+        operationId: "listSimilarTags",
+        summary: "Tags that look like one tag written twice",
+        description:
+          "Pairs of the caller's tags proposed as merges: the same words up to case, plural and hyphens; nearly always on the same sources; or close in meaning by the embedder. Merge a pair with PATCH /api/v1/tags/{merge} and `name` = `keep`.",
       },
-      {
-        response: t.Object({ data: t.Array(SimilarPairPublic), next_cursor: Nullable(t.String()) }),
-        detail: {
-          operationId: "listSimilarTags",
-          summary: "Tags that look like one tag written twice",
-          description:
-            "Pairs of the caller's tags proposed as merges: the same words up to case, plural and hyphens; nearly always on the same sources; or close in meaning by the embedder. Merge a pair with PATCH /api/v1/tags/{merge} and `name` = `keep`.",
-        },
-      },
-    );
+    });
 
   return {
     name: "tagging",
-    service: { suggestFor },
+    service: { suggestFor, similar },
     api,
     jobs: [
       handleJob(SUGGEST_TAGS_JOB, {
@@ -152,5 +157,10 @@ export function createTaggingFeature(d: TaggingDeps) {
         },
       }),
     ],
-  } satisfies Feature<{ suggestFor: (id: string) => Promise<void> }>;
+  } satisfies Feature<TaggingService>;
+}
+
+export interface TaggingService {
+  suggestFor(sourceId: string): Promise<void>;
+  similar(actor: Actor, limit?: number): Promise<SimilarPair[]>;
 }
