@@ -39,8 +39,14 @@ export function looksLikeHtml(contentType: string, text: string): boolean {
 export function looksLikeFeed(contentType: string, text: string): boolean {
   if (FEED_TYPES.some(([t]) => t === contentType)) return true;
   if (contentType.endsWith("+xml") || contentType.endsWith("/xml")) return true;
-  const start = text.slice(0, 1024).replace(/^\uFEFF/, "").trimStart();
-  return /^(<\?xml|<rss[\s>]|<feed[\s>]|<rdf:RDF[\s>])/i.test(start) || (start.startsWith("{") && /"version"\s*:\s*"https?:\/\/jsonfeed\.org/i.test(start));
+  const start = text
+    .slice(0, 1024)
+    .replace(/^\uFEFF/, "")
+    .trimStart();
+  return (
+    /^(<\?xml|<rss[\s>]|<feed[\s>]|<rdf:RDF[\s>])/i.test(start) ||
+    (start.startsWith("{") && /"version"\s*:\s*"https?:\/\/jsonfeed\.org/i.test(start))
+  );
 }
 
 const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d);

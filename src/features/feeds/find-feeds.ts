@@ -44,7 +44,12 @@ async function look(deps: FindFeedsDeps, url: string, tried: FoundFeeds["tried"]
   let res;
   try {
     await deps.gate.wait(new URL(url).host, signal);
-    res = await deps.safeFetch(url, { headers: { accept: ACCEPT }, maxBytes: MAX_BYTES, timeoutMs: TIMEOUT_MS, signal });
+    res = await deps.safeFetch(url, {
+      headers: { accept: ACCEPT },
+      maxBytes: MAX_BYTES,
+      timeoutMs: TIMEOUT_MS,
+      signal,
+    });
   } catch (err) {
     if (signal?.aborted || !(err instanceof FetchError)) throw err;
     tried.push({ url, outcome: `${err.code}: ${err.message}` });
@@ -60,7 +65,9 @@ async function look(deps: FindFeedsDeps, url: string, tried: FoundFeeds["tried"]
     const feeds = advertisedFeeds(text, res.url);
     tried.push({
       url,
-      outcome: feeds.length ? `an HTML page advertising ${feeds.length} feed(s)` : "an HTML page that advertises no feed",
+      outcome: feeds.length
+        ? `an HTML page advertising ${feeds.length} feed(s)`
+        : "an HTML page that advertises no feed",
     });
     return { feeds, answered: true };
   }

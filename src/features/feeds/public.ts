@@ -28,4 +28,3 @@ export function toPublicFeed(w: WatchWithState): FeedPublic {
     updated_at: w.updatedAt,
   };
 }
-

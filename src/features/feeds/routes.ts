@@ -56,7 +56,7 @@ export function feedRoutes(s: { feeds: FeedsService }) {
             operationId: "subscribeFeed",
             summary: "Subscribe to a feed, or to the feed a web page advertises",
             description:
-              "`url` may be a feed, a page advertising feeds with `<link rel=\"alternate\" type=\"application/atom+xml|rss+xml|feed+json\">` (Atom preferred when it offers several; `POST /api/v1/feeds/discover` lists them to choose from), a site whose feed is at a usual place (`/feed`, `/feed.xml`, `/rss.xml`, `/atom.xml`, `/index.xml`) or a video channel. A new subscription is 201 with status `pending`; its first poll runs at once in the background (a baseline: only the `backfill` newest entries are saved). A feed the caller already watches (by its address or the address it polls) is 200 with that watch, now a subscription of its own: resumed, given `schedule` if sent, and `notebook_ids` added. Nothing found is 422 on `url` listing every address tried.",
+              '`url` may be a feed, a page advertising feeds with `<link rel="alternate" type="application/atom+xml|rss+xml|feed+json">` (Atom preferred when it offers several; `POST /api/v1/feeds/discover` lists them to choose from), a site whose feed is at a usual place (`/feed`, `/feed.xml`, `/rss.xml`, `/atom.xml`, `/index.xml`) or a video channel. A new subscription is 201 with status `pending`; its first poll runs at once in the background (a baseline: only the `backfill` newest entries are saved). A feed the caller already watches (by its address or the address it polls) is 200 with that watch, now a subscription of its own: resumed, given `schedule` if sent, and `notebook_ids` added. Nothing found is 422 on `url` listing every address tried.',
           },
         },
       )
@@ -91,7 +91,7 @@ export function feedRoutes(s: { feeds: FeedsService }) {
           operationId: "updateFeed",
           summary: "Pause or resume a feed, change its schedule or notebooks",
           description:
-            "`active: false` pauses scheduled polls (\"poll now\" still works), `active: true` resumes them (a watch due meanwhile is polled within a minute). A new `schedule` takes effect from its next slot. A workflow's `watch_feed` sets the schedule and notebooks of the watches it governs each time it runs; a pause stays.",
+            '`active: false` pauses scheduled polls ("poll now" still works), `active: true` resumes them (a watch due meanwhile is polled within a minute). A new `schedule` takes effect from its next slot. A workflow\'s `watch_feed` sets the schedule and notebooks of the watches it governs each time it runs; a pause stays.',
         },
       })
       // GET /api/v1/feeds/{id}/entries

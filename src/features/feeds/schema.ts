@@ -49,14 +49,22 @@ export const FeedSubscribeInput = t.Object(
       minLength: 1,
       maxLength: 2048,
       description:
-        "A feed, a web page that advertises one (`<link rel=\"alternate\">`; Atom preferred when it offers several), a site whose feed is at a usual place (/feed, /rss.xml, …), or a video channel",
+        'A feed, a web page that advertises one (`<link rel="alternate">`; Atom preferred when it offers several), a site whose feed is at a usual place (/feed, /rss.xml, …), or a video channel',
     }),
     schedule: t.Optional(Schedule),
     notebook_ids: t.Optional(
-      t.Array(NotebookId, { maxItems: 100, uniqueItems: true, description: "Notebooks new entries' sources are added to" }),
+      t.Array(NotebookId, {
+        maxItems: 100,
+        uniqueItems: true,
+        description: "Notebooks new entries' sources are added to",
+      }),
     ),
     backfill: t.Optional(
-      Int({ minimum: 0, maximum: 1000, description: "How many of the newest entries the first poll saves (default 0)" }),
+      Int({
+        minimum: 0,
+        maximum: 1000,
+        description: "How many of the newest entries the first poll saves (default 0)",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -89,7 +97,9 @@ export const FeedDiscovery = t.Object({
     }),
     { description: "Preferred first; empty when nothing was found" },
   ),
-  tried: t.Array(t.Object({ url: t.String(), outcome: t.String() }), { description: "Each address asked and its answer" }),
+  tried: t.Array(t.Object({ url: t.String(), outcome: t.String() }), {
+    description: "Each address asked and its answer",
+  }),
 });
 
 export const FeedEntryPublic = t.Object({

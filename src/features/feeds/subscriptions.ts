@@ -79,6 +79,64 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
     });
   }
 
+  type Subscribed = { kind: "subscribed"; feed: FeedPublic; created: boolean };
+  type Choose = { kind: "choose"; discovery: Discovery };
+
+  async function subscribeWith(
+    actor: Actor,
+    input: FeedSubscribeInput,
+    signal: AbortSignal | undefined,
+    ask: boolean,
+  ): Promise<Subscribed | Choose> {
+    const c = await deps.check(actor, {
+      feed_url: input.url,
+      schedule: input.schedule,
+      notebook_ids: input.notebook_ids,
+      backfill: input.backfill,
+    });
+    const known = await repo.byUrl(actor.userId, c.feedUrl);
+    if (known) {
+      await adopt(await deps.get(actor, known.id), c, input);
+      return { kind: "subscribed", feed: toPublicFeed(await deps.get(actor, known.id)), created: false };
+    }
+    const found = await findFeeds(deps.finder, c.feedUrl, signal);
+    const chosen = found.feeds[0];
+    if (!chosen) throw nothingFound(found);
+    if (ask && found.feeds.length > 1) {
+      const feeds = found.feeds.map(({ url, title, kind }) => ({ url, title, kind }));
+      return { kind: "choose", discovery: { url: c.feedUrl, feeds, tried: found.tried } };
+    }
+    const { id, created } = await db.tx(async () => {
+      // The page's feed may be one the user already watches under its own address.
+      const again = await repo.byUrl(actor.userId, chosen.url);
+      if (again) {
+        await adopt(await deps.get(actor, again.id), c, input);
+        return { id: again.id, created: false };
+      }
+      const now = clock.now();
+      const at = iso(now);
+      const watchId = newId("feed");
+      await repo.insert({
+        id: watchId,
+        userId: actor.userId,
+        workflowId: null,
+        feedUrl: chosen.url,
+        title: chosen.title,
+        schedule: c.schedule,
+        notebookIds: JSON.stringify(c.notebookIds),
+        backfill: c.backfill,
+        depth: actor.depth ?? 0,
+        nextPollAt: now,
+        createdAt: at,
+        updatedAt: at,
+      });
+      // The first poll runs in the job runner now rather than at the next minute's dispatch.
+      await deps.jobs.enqueue(FEED_POLL_JOB, { watch_id: watchId, slot: now }, { idempotencyKey: `${watchId}:${now}` });
+      return { id: watchId, created: true };
+    });
+    return { kind: "subscribed", feed: toPublicFeed(await deps.get(actor, id)), created };
+  }
+
   return {
     discover,
 
@@ -91,54 +149,14 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
       input: FeedSubscribeInput,
       signal?: AbortSignal,
     ): Promise<{ feed: FeedPublic; created: boolean }> {
-      const c = await deps.check(actor, {
-        feed_url: input.url,
-        schedule: input.schedule,
-        notebook_ids: input.notebook_ids,
-        backfill: input.backfill,
-      });
-      const known = await repo.byUrl(actor.userId, c.feedUrl);
-      if (known) {
-        await adopt(await deps.get(actor, known.id), c, input);
-        return { feed: toPublicFeed(await deps.get(actor, known.id)), created: false };
-      }
-      const found = await findFeeds(deps.finder, c.feedUrl, signal);
-      const chosen = found.feeds[0];
-      if (!chosen) throw nothingFound(found);
-      const { id, created } = await db.tx(async () => {
-        // The page's feed may be one the user already watches under its own address.
-        const again = await repo.byUrl(actor.userId, chosen.url);
-        if (again) {
-          await adopt(await deps.get(actor, again.id), c, input);
-          return { id: again.id, created: false };
-        }
-        const now = clock.now();
-        const at = iso(now);
-        const watchId = newId("feed");
-        await repo.insert({
-          id: watchId,
-          userId: actor.userId,
-          workflowId: null,
-          feedUrl: chosen.url,
-          title: chosen.title,
-          schedule: c.schedule,
-          notebookIds: JSON.stringify(c.notebookIds),
-          backfill: c.backfill,
-          depth: actor.depth ?? 0,
-          nextPollAt: now,
-          createdAt: at,
-          updatedAt: at,
-        });
-        // The first poll runs in the job runner now rather than at the next minute's dispatch.
-        await deps.jobs.enqueue(
-          FEED_POLL_JOB,
-          { watch_id: watchId, slot: now },
-          { idempotencyKey: `${watchId}:${now}` },
-        );
-        return { id: watchId, created: true };
-      });
-      return { feed: toPublicFeed(await deps.get(actor, id)), created };
+      const r = await subscribeWith(actor, input, signal, false);
+      if (r.kind === "choose") throw new Error("unreachable: the first feed is taken");
+      return r;
     },
+
+    /** As subscribe, but a page advertising several feeds is answered with them, for the person to choose. */
+    subscribeOrChoose: (actor: Actor, input: FeedSubscribeInput, signal?: AbortSignal) =>
+      subscribeWith(actor, input, signal, true),
 
     /**
      * An OPML import's feed: the user's watch of this URL as it is, else a new subscription with the default
@@ -198,7 +216,14 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
       await deps.get(actor, id);
       const page = await paginate(q.limit, q.cursor, (o) => repo.entries(id, o));
       return mapPage(page, async (rows) => {
-        const sources = new Map((await deps.sourcesByIds(actor.userId, rows.map((r) => r.id))).map((s) => [s.id, s]));
+        const sources = new Map(
+          (
+            await deps.sourcesByIds(
+              actor.userId,
+              rows.map((r) => r.id),
+            )
+          ).map((s) => [s.id, s]),
+        );
         return rows.flatMap((r) => {
           const s = sources.get(r.id);
           return s ? [{ source_id: s.id, title: s.title, url: s.url, source_status: s.status, seen_at: r.seenAt }] : [];
