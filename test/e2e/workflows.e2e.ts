@@ -141,7 +141,7 @@ describe("workflows in a browser", () => {
     expect((await postJson(url, {})).status).toBe(202);
     await ctx.runner.drain();
 
-    await page.goto(`${base}/settings/feeds`);
+    await page.goto(`${base}/feeds`);
     expect(await page.locator("li.step h3").textContent()).toContain("Tide Times");
     feeds.set("/tides.xml", {
       body: rss(
