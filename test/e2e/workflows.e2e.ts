@@ -152,7 +152,7 @@ describe("workflows in a browser", () => {
         { title: "Tide Times" },
       ),
     });
-    await page.getByRole("button", { name: "Poll Tide Times now" }).click();
+    await page.getByRole("button", { name: "Poll now: Tide Times" }).click();
     await page.getByText("Polled: 1 new entry saved as sources.").waitFor();
     expect(await page.locator("li.step").textContent()).toContain("1 new entry");
     await page.goto(`${base}/library`);

@@ -18,7 +18,7 @@ export const SCHEDULES: [cron: string, label: string][] = [
   ["0 7 * * *", "Once a day"],
 ];
 const BACKFILLS: [value: string, label: string][] = [
-  ["0", "None: only entries published from now on"],
+  ["0", "Nothing: only new entries"],
   ["3", "The newest 3 entries"],
   ["10", "The newest 10 entries"],
 ];
@@ -104,9 +104,9 @@ export function feedActions(f: FeedPublic, csrf: string, back: string): SafeHtml
   const name = nameOf(f);
   const hidden = html`${csrfInput(csrf)}<input type="hidden" name="back" value="${back}">`;
   return html`<div class="row-actions">
-  <form method="post" action="${FEEDS_PATH}/${f.id}/${f.paused ? "resume" : "pause"}">${hidden}<button type="submit" class="secondary small" aria-label="${f.paused ? "Resume" : "Pause"} ${name}">${f.paused ? "Resume" : "Pause"}</button></form>
-  <form method="post" action="${FEEDS_PATH}/${f.id}/poll">${hidden}<button type="submit" class="secondary small" aria-label="Poll ${name} now">Poll now</button></form>
-  <a href="${FEEDS_PATH}/${f.id}/unsubscribe" aria-label="Unsubscribe from ${name}">Unsubscribe…</a>
+  <form method="post" action="${FEEDS_PATH}/${f.id}/${f.paused ? "resume" : "pause"}">${hidden}<button type="submit" class="secondary small" aria-label="${f.paused ? "Resume" : "Pause"}: ${name}">${f.paused ? "Resume" : "Pause"}</button></form>
+  <form method="post" action="${FEEDS_PATH}/${f.id}/poll">${hidden}<button type="submit" class="secondary small" aria-label="Poll now: ${name}">Poll now</button></form>
+  <a href="${FEEDS_PATH}/${f.id}/unsubscribe" aria-label="Unsubscribe…: ${name}">Unsubscribe…</a>
 </div>`;
 }
 
@@ -138,7 +138,9 @@ ${feedActions(f, p.user.csrfToken, FEEDS_PATH)}
 function urlErrors(messages: string[] | undefined): SafeHtml {
   if (!messages?.length) return html``;
   const [first, ...tried] = messages;
-  return html`<div class="field-error" id="f-url-error"><p>${first}</p>${tried.length ? html`<ul>${tried.map((t) => html`<li class="mono">${t}</li>`)}</ul>` : ""}</div>`;
+  // The service's first message repeats every address for API clients; the list below says them here.
+  const lead = first!.startsWith("no feed found") ? "No feed found at this address. Tried:" : first;
+  return html`<div class="field-error" id="f-url-error"><p>${lead}</p>${tried.length ? html`<ul>${tried.map((t) => html`<li class="mono">${t}</li>`)}</ul>` : ""}</div>`;
 }
 
 function subscribeForm(p: FeedsPageInput): SafeHtml {
@@ -186,7 +188,7 @@ export function chooseFeedPage(p: { user: LayoutUser; discovery: Discovery; form
   <input type="hidden" name="schedule" value="${p.form.schedule}">
   <input type="hidden" name="backfill" value="${p.form.backfill}">
   ${p.form.notebookIds.map((id) => html`<input type="hidden" name="notebook_ids" value="${id}">`)}
-  <fieldset><legend>The page <span class="mono">${p.discovery.url}</span> offers ${p.discovery.feeds.length} feeds</legend>
+  <fieldset class="picklist"><legend>The page <span class="mono">${p.discovery.url}</span> offers ${p.discovery.feeds.length} feeds</legend>
   ${p.discovery.feeds.map(
     (f, i) =>
       html`<label class="check"><input type="radio" name="url" value="${f.url}"${raw(i === 0 ? " checked" : "")}> <span>${f.title ?? kinds[f.kind]} <span class="sub">${kinds[f.kind]} · ${f.url}</span></span></label>`,

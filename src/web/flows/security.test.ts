@@ -111,13 +111,7 @@ describe("workflow pages security", () => {
 
   test("signed-out visitors are sent to sign in and back", async () => {
     const anon = testBrowser(ctx);
-    for (const path of [
-      "/workflows",
-      "/workflows/new",
-      `/runs/${ids.run}`,
-      "/settings/webhook-tokens",
-      "/feeds",
-    ]) {
+    for (const path of ["/workflows", "/workflows/new", `/runs/${ids.run}`, "/settings/webhook-tokens", "/feeds"]) {
       const res = await anon.get(path);
       expect(res.status, path).toBe(303);
       expect(res.location, path).toBe(`/signin?next=${encodeURIComponent(path)}`);
