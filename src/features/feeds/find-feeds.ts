@@ -3,6 +3,7 @@
 // (the SSRF guard) with small size and time limits; nothing here parses a feed (the first poll does).
 import { FetchError } from "../../net/errors.ts";
 import type { SafeFetch } from "../../net/safe-fetch.ts";
+import type { SafeResponse } from "../../net/response.ts";
 import { decodeMarkup } from "../library/sources/extract/decode.ts";
 import { advertisedFeeds, looksLikeFeed, looksLikeHtml, type AdvertisedFeed, type FeedKind } from "./discover.ts";
 import type { HostGate } from "./host-gate.ts";
@@ -41,7 +42,7 @@ function kindOf(contentType: string, text: string): FeedKind {
 type Look = { feeds: AdvertisedFeed[]; answered: boolean };
 
 async function look(deps: FindFeedsDeps, url: string, tried: FoundFeeds["tried"], signal?: AbortSignal): Promise<Look> {
-  let res;
+  let res: SafeResponse;
   try {
     await deps.gate.wait(new URL(url).host, signal);
     res = await deps.safeFetch(url, {

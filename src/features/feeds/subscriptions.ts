@@ -52,7 +52,7 @@ function nothingFound(found: FoundFeeds): AppError {
 export function createSubscriptions(deps: SubscriptionsDeps) {
   const { db, repo, clock } = deps;
 
-  async function discover(actor: Actor, url: string, signal?: AbortSignal): Promise<Discovery> {
+  async function discover(_actor: Actor, url: string, signal?: AbortSignal): Promise<Discovery> {
     const parsed = parseHttpUrl(url);
     if (!parsed.ok) throw invalid("url", parsed.message);
     const found = await findFeeds(deps.finder, parsed.url.href, signal);
