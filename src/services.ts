@@ -269,6 +269,7 @@ export function createServices(deps: CoreDeps) {
     clock,
     logger,
     existingNotebookIds: (userId, ids) => library.existingNotebookIds(userId, ids),
+    sourcesByIds: (userId, ids) => library.sourcesByIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
     coordination: shared,
   });
@@ -322,7 +323,7 @@ export function createServices(deps: CoreDeps) {
     logger,
     fetchPolicy,
     hostSpacingMs: config.imports.hostSpacingMs,
-    feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
+    feeds: importFeedWatcher(feeds.service),
     limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },
     parser: importParser,
     interactiveQuiet,

@@ -301,6 +301,28 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       badLimit("/api/v1/feeds"),
     ],
     getFeed: [{ name: "get", path: `/api/v1/feeds/${f.feed}`, status: 200 }, missing("/api/v1/feeds", "feed")],
+    subscribeFeed: [
+      {
+        name: "a site's address",
+        path: "/api/v1/feeds",
+        body: { url: f.feedSite, schedule: "0 * * * *", backfill: 1 },
+        status: 201,
+      },
+      { name: "no feed found", path: "/api/v1/feeds", body: { url: f.pageWithoutFeed }, status: 422 },
+    ],
+    discoverFeeds: [
+      { name: "a site's feeds", path: "/api/v1/feeds/discover", body: { url: f.feedSite }, status: 200 },
+      { name: "not http", path: "/api/v1/feeds/discover", body: { url: "ftp://example.com/" }, status: 422 },
+    ],
+    updateFeed: [
+      { name: "pause", path: `/api/v1/feeds/${f.feed}`, body: { active: false }, status: 200 },
+      { name: "bad schedule", path: `/api/v1/feeds/${f.feed}`, body: { schedule: "hourly" }, status: 422 },
+      { name: "someone else's", path: `/api/v1/feeds/${f.feed}`, body: { active: true }, as: "other", status: 404 },
+    ],
+    listFeedEntries: [
+      { name: "page", path: `/api/v1/feeds/${f.feed}/entries?limit=5`, status: 200 },
+      missing("/api/v1/feeds", "feed", { path: `/api/v1/feeds/feed_${NONE}/entries` }),
+    ],
     pollFeed: [
       { name: "poll", path: `/api/v1/feeds/${f.feed}/poll`, status: 200 },
       { name: "someone else's", path: `/api/v1/feeds/${f.feed}/poll`, as: "other", status: 404 },

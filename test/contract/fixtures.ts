@@ -18,6 +18,16 @@ export async function buildFixtures() {
   const web = startOutsideWeb();
   const feeds = startFeedServer();
   feeds.set("/feed.xml", { body: rss([{ id: "1", title: "One" }]) });
+  // A site whose page advertises its feed (subscribing by the site's address), and a page advertising none.
+  feeds.set("/blog.xml", { body: rss([{ id: "b1", title: "Blog post" }], { title: "A blog" }) });
+  const page = (head: string) => `<!doctype html><html><head><title>Blog</title>${head}</head><body></body></html>`;
+  feeds.set("/blog/", {
+    type: "text/html",
+    body: page(`<link rel="alternate" type="application/rss+xml" href="/blog.xml">`),
+  });
+  // Another site, with no feed anywhere (the first one has them at the usual places).
+  const bare = startFeedServer();
+  bare.set("/", { type: "text/html", body: page("") });
   const ctx = createTestContext({ FEED_HOST_SPACING_MS: "0" });
   const a = await userWithKey(ctx);
   const b = await userWithKey(ctx);
@@ -119,11 +129,14 @@ export async function buildFixtures() {
     tokenToRegenerate: tokenToRegenerate.id as string,
     feed,
     feedToDelete,
+    feedSite: feeds.url("/blog/"),
+    pageWithoutFeed: bare.url("/"),
     importId,
     async close() {
       await ctx.services.podcasts.close();
       void web.stop();
       void feeds.stop();
+      void bare.stop();
     },
   };
 }

@@ -141,7 +141,7 @@ describe("workflows in a browser", () => {
     expect((await postJson(url, {})).status).toBe(202);
     await ctx.runner.drain();
 
-    await page.goto(`${base}/settings/feeds`);
+    await page.goto(`${base}/feeds`);
     expect(await page.locator("li.step h3").textContent()).toContain("Tide Times");
     feeds.set("/tides.xml", {
       body: rss(
@@ -152,7 +152,7 @@ describe("workflows in a browser", () => {
         { title: "Tide Times" },
       ),
     });
-    await page.getByRole("button", { name: "Poll Tide Times now" }).click();
+    await page.getByRole("button", { name: "Poll now: Tide Times" }).click();
     await page.getByText("Polled: 1 new entry saved as sources.").waitFor();
     expect(await page.locator("li.step").textContent()).toContain("1 new entry");
     await page.goto(`${base}/library`);

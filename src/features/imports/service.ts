@@ -138,18 +138,16 @@ export function createImportsService(deps: ImportsDeps) {
       const created = await db.tx(async () => {
         const at = nowIso();
         const id = newId("import");
-        // Feeds not yet watched get their workflows now, with the import, so a resumed run finds them.
+        // Feeds not yet watched become subscriptions now, with the import, so a resumed run finds them.
+        // (feed_workflows maps each to its watch; rows from before subscriptions hold workflow ids.)
         const watched = items.some((i) => i.kind === "feed") ? await deps.feeds.watched(actor) : new Set<string>();
-        const newFeeds = new Map<string, { url: string; title?: string }>();
+        const feedWorkflows: Record<string, string> = {};
         for (const it of items) {
           if (it.kind !== "feed") continue;
           const c = checkImportUrl(it.url, deps.fetchPolicy);
-          if (c.ok && !watched.has(c.url.href)) newFeeds.set(c.url.href, { url: c.url.href, title: it.title });
+          if (c.ok && !watched.has(c.url.href) && !feedWorkflows[c.url.href])
+            feedWorkflows[c.url.href] = await deps.feeds.subscribe(actor, c.url.href, it.title);
         }
-        const feedWorkflows =
-          newFeeds.size > 0
-            ? await deps.feeds.createWorkflows(actor, [...newFeeds.values()], input.filename || "an OPML file")
-            : {};
         await repo.insert({
           id,
           userId: actor.userId,

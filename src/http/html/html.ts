@@ -68,6 +68,7 @@ const SECTIONS: [href: string, label: string, paths: string[]][] = [
   ["/notes", "Notes", ["/notes"]],
   ["/search", "Search", ["/search"]],
   ["/podcasts", "Podcasts", ["/podcasts"]],
+  ["/feeds", "Feeds", ["/feeds"]],
   ["/workflows", "Workflows", ["/workflows", "/runs"]],
   ["/settings", "Settings", ["/settings", "/oauth", "/extension"]],
 ];
