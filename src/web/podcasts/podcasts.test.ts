@@ -32,10 +32,10 @@ describe("make a podcast", () => {
     expect(form.text).toContain(`<input type="checkbox" name="source_ids" value="${src}" checked>`);
     expect(form.text).toContain("You have <strong>500</strong> AI credits free");
     expect(form.text).toMatch(
-      /<span class="name">Deep dive<\/span> <span class="muted cost">about 8 min · 16 credits<\/span>/,
+      /<span class="name">Deep dive<\/span> <span class="muted cost">about 1 min · 2 credits<\/span>/,
     );
     expect(form.text).toMatch(
-      /<span class="name">Brief<\/span> <span class="muted cost">about 2 min · 4 credits<\/span>/,
+      /<span class="name">Brief<\/span> <span class="muted cost">about 1 min · 2 credits<\/span>/,
     );
     expect(form.text).toContain("One speaker gives the key takeaways in under two minutes.");
     expect(form.text).toContain('<input type="radio" name="format" value="deep_dive" checked>');
@@ -69,8 +69,8 @@ describe("make a podcast", () => {
     const list = await b.get("/podcasts");
     expect(list.text).toContain(`<a class="title" href="/podcasts/${id}">Tide pools</a>`);
     expect(list.text).toContain("<span>Brief</span>");
-    // The queued episode holds its 4 credits, so the form offers 4 fewer.
-    expect((await b.get("/podcasts/new")).text).toContain("You have <strong>496</strong> AI credits free");
+    // The queued episode holds its 2 credits, so the form offers 2 fewer.
+    expect((await b.get("/podcasts/new")).text).toContain("You have <strong>498</strong> AI credits free");
   });
 
   test("from a notebook or from several sources, with title and language", async () => {
@@ -161,11 +161,11 @@ describe("make a podcast", () => {
   });
 
   test("out of credit: a 402 with a clear message beside the form, the choices kept, nothing made", async () => {
-    const { ctx, b, src, me } = await setup({ DEFAULT_MONTHLY_CREDITS: "10" });
+    const { ctx, b, src, me } = await setup({ DEFAULT_MONTHLY_CREDITS: "1" });
     const res = await post(ctx, b, "/podcasts", { source_ids: src, format: "deep_dive", intent: "create" });
     expect(res.status).toBe(402);
     expect(res.text).toMatch(
-      /<div class="flash error" role="alert" id="f-problem">Not enough AI credits: This episode needs 16 credits and 10 are free until [^<]+\. Choose a shorter format/,
+      /<div class="flash error" role="alert" id="f-problem">Not enough AI credits: This episode needs 2 credits and 1 are free until [^<]+\. Choose a shorter format/,
     );
     expect(res.text).toContain('<input type="radio" name="format" value="deep_dive" checked>');
     expect(res.text).toContain("<!doctype html>");
