@@ -57,6 +57,8 @@ export interface LayoutInput {
   narrow?: boolean;
   /** A small window (the bookmarklet's): the brand only, no navigation bar. */
   bare?: boolean;
+  /** More of the <head> (a <noscript> refresh for pages that follow progress without script). */
+  head?: SafeHtml;
 }
 
 function nav(user: LayoutUser | null | undefined): SafeHtml {
@@ -93,6 +95,7 @@ export function layout(input: LayoutInput): SafeHtml {
 <meta name="mobile-web-app-capable" content="yes">
 <meta name="apple-mobile-web-app-title" content="Commonplace">
 <style>${raw(STYLE)}</style>
+${input.head ?? ""}
 </head>
 <body>
 <header><div class="bar"><a class="brand" href="/">Commonplace</a>${input.bare ? "" : nav(input.user)}</div></header>
