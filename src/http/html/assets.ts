@@ -72,7 +72,7 @@ meter, progress { width: 100%; height: 1.1rem; }
 @media (max-width: 40rem) {
   thead { display: none; }
   tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
-  td { display: flex; gap: .5rem; border: none; padding: .15rem 0; }
+  td { display: flex; gap: .5rem; border: none; padding: .15rem 0; overflow-wrap: anywhere; }
   td[data-label]::before { content: attr(data-label); color: var(--muted); min-width: 6.5rem; }
 }
 `;
