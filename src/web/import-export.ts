@@ -48,7 +48,7 @@ const importLive = (i: ImportPublic, fragment: string, since?: number) =>
 
 function importRow(i: ImportPublic): SafeHtml {
   return html`<tr${importLive(i, `${PATH}/${i.id}/live?part=row`)}><td data-label="File"><a href="${PATH}/${i.id}">${i.filename ?? i.id}</a></td><td data-label="Format">${i.format}</td>
-<td data-label="Status">${i.status}</td><td data-label="Progress">${progress(i)}</td><td data-label="Started">${i.created_at.replace("T", " ").slice(0, 16)}</td></tr>`;
+<td data-label="Status">${i.status}</td><td data-label="Progress"><div>${progress(i)}</div></td><td data-label="Started">${i.created_at.replace("T", " ").slice(0, 16)}</td></tr>`;
 }
 
 /** Without script, a page following a running import reloads itself every few seconds. */
