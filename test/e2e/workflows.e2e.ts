@@ -105,7 +105,7 @@ describe("workflows in a browser", () => {
     await page.reload();
     await page.getByRole("link", { name: `Open run ${runId}` }).click();
     await page.waitForURL(`${base}/runs/${runId}`);
-    expect(await page.locator(`[data-live-id="${runId}"]`).textContent()).toBe("succeeded");
+    expect(await page.locator(`[data-live-id="${runId}"] dl.facts .status`).first().textContent()).toBe("succeeded");
     const steps = (await page.locator("section.step h3").allTextContents()).map((t) => t.replace(/\s+/g, " ").trim());
     expect(steps).toEqual(["1. is_link condition succeeded", "2. request http_request succeeded"]);
     expect(await page.locator('pre[aria-label="the output of request"]').textContent()).toContain(

@@ -184,8 +184,18 @@ export function createImportsService(deps: ImportsDeps) {
       const row = await repo.withFile(importId);
       if (!row || row.status === "succeeded" || row.status === "failed" || !row.file) return;
       const actor = systemActor(row.userId, "import");
-      if (row.status === "queued")
+      /** Tells the owner's open pages where the import is (live only, never stored). */
+      const progress = async () => {
+        const now = await repo.byId(row.userId, row.id);
+        if (now) {
+          const p = toPublicImport(now);
+          deps.events.publish(row.userId, "import.progress", { id: p.id, status: p.status, counts: p.counts });
+        }
+      };
+      if (row.status === "queued") {
         await repo.update(row.id, { status: "running", startedAt: nowIso(), updatedAt: nowIso() });
+        await progress();
+      }
       let items: ImportItem[];
       try {
         items = justParsed.get(row.id) ?? (await parse(row.format as ImportFormat, new Uint8Array(row.file))).items;
@@ -198,6 +208,7 @@ export function createImportsService(deps: ImportsDeps) {
           finishedAt: nowIso(),
           updatedAt: nowIso(),
         });
+        await progress();
         return;
       }
       const apply = createApplier(
@@ -265,6 +276,7 @@ export function createImportsService(deps: ImportsDeps) {
           });
           return i;
         });
+        await progress();
         await yieldToEventLoop();
       }
       // Only now do the import's fetches start (interactive saves are claimed before them all the same).
@@ -275,6 +287,7 @@ export function createImportsService(deps: ImportsDeps) {
         signal,
       );
       await repo.update(row.id, { status: "succeeded", file: null, finishedAt: nowIso(), updatedAt: nowIso() });
+      await progress();
     },
   };
 }

@@ -74,10 +74,12 @@ dl.facts time { white-space: nowrap; }
 meter, progress { width: 100%; height: 1.1rem; }
 [data-live-deleted] { opacity: .55; }
 [data-live-deleted] .title { text-decoration: line-through; }
+/* The live script's announcements: read out, not shown. */
+.live-announcer { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 40rem) {
   thead { display: none; }
   tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
-  td { display: flex; gap: .5rem; border: none; padding: .15rem 0; }
+  td { display: flex; gap: .5rem; border: none; padding: .15rem 0; overflow-wrap: anywhere; }
   td[data-label]::before { content: attr(data-label); color: var(--muted); min-width: 6.5rem; }
 }
 `;
