@@ -93,8 +93,8 @@ const hidden = (c: CardContext, op: string) =>
 /** Favorite and archive as one-button forms; their names say what pressing does. */
 function quickActions(s: SourcePublic, c: CardContext): SafeHtml {
   const action = `/library/sources/${s.id}/triage`;
-  return html`<form method="post" action="${action}" class="act">${hidden(c, s.favorite ? "unfavorite" : "favorite")}<button type="submit" class="icon${s.favorite ? " on" : ""}" data-act="favorite" aria-pressed="${s.favorite ? "true" : "false"}" title="Favorite (f)">${ICONS.star}<span class="vh">Favorite</span></button></form>
-<form method="post" action="${action}" class="act">${hidden(c, s.archived ? "unarchive" : "archive")}<button type="submit" class="icon" data-act="archive" title="${s.archived ? "Move back to the inbox (e)" : "Archive (e)"}">${s.archived ? ICONS.unarchive : ICONS.archive}<span class="vh">${s.archived ? "Unarchive" : "Archive"}</span></button></form>`;
+  return html`<form method="post" action="${action}" class="act">${hidden(c, s.favorite ? "unfavorite" : "favorite")}<button type="submit" class="icon secondary${s.favorite ? " on" : ""}" data-act="favorite" aria-pressed="${s.favorite ? "true" : "false"}" title="Favorite (f)">${ICONS.star}<span class="vh">Favorite</span></button></form>
+<form method="post" action="${action}" class="act">${hidden(c, s.archived ? "unarchive" : "archive")}<button type="submit" class="icon secondary" data-act="archive" title="${s.archived ? "Move back to the inbox (e)" : "Archive (e)"}">${s.archived ? ICONS.unarchive : ICONS.archive}<span class="vh">${s.archived ? "Unarchive" : "Archive"}</span></button></form>`;
 }
 
 /** The rest behind a disclosure: add a tag, add to a notebook, open the original, delete. */
@@ -142,7 +142,7 @@ export function sourceCard(s: SourcePublic, c: CardContext): SafeHtml {
     ${s.excerpt ? html`<p class="excerpt">${s.excerpt}</p>` : ""}
     <p class="meta">${minutes(s)}<span>Saved ${day(s.saved_at)}</span>${badges(s)}</p>
     ${chips(s, c)}
-    <div class="bar">${progressBar(s)}<div class="acts">${quickActions(s, c)}${moreMenu(s, c)}</div></div>
+    <div class="foot">${progressBar(s)}<div class="acts">${quickActions(s, c)}${moreMenu(s, c)}</div></div>
   </div>
 </li>`;
 }

@@ -1,7 +1,7 @@
 // The Library page's stylesheet: toolbar, tabs, cards and compact rows, the bulk bar, the toast and
 // the keys dialog. Part of the library stylesheet (style.ts), so the pages' CSP hash covers it.
 export const LIBRARY_PAGE_STYLE = `
-main:has(> .library) { max-width: 76rem; }
+main:has(> .library), body:has(main > .library) header .bar { max-width: 76rem; }
 .vh { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 .lib-head { display: flex; flex-wrap: wrap; gap: .75rem 1.25rem; align-items: center; justify-content: space-between; margin-bottom: 1rem; }
 .lib-head h1 { margin: 0; }
@@ -24,7 +24,7 @@ form.add details { margin-top: .6rem; }
 form.add summary { font-weight: 500; color: var(--accent); font-size: .92rem; }
 form.add details[open] > summary { margin-bottom: .3rem; }
 form.add + * { margin-top: 1.25rem; }
-.tabs { display: flex; gap: .25rem; border-bottom: 1px solid var(--line); overflow-x: auto; margin: 1.25rem 0 .5rem; }
+.tabs { display: flex; flex-wrap: nowrap; gap: .25rem; border-bottom: 1px solid var(--line); overflow-x: auto; margin: 1.25rem 0 .5rem; }
 .tabs a { padding: .55rem .85rem; text-decoration: none; color: var(--muted); border-bottom: 2px solid transparent; margin-bottom: -1px; white-space: nowrap; }
 .tabs a:hover { color: var(--fg); }
 .tabs a[aria-current=page] { color: var(--fg); border-bottom-color: var(--accent); font-weight: 600; }
@@ -74,7 +74,7 @@ ul.cards { list-style: none; padding: 0; margin: 0; display: grid; grid-template
 .chips a.tag { color: var(--accent); }
 .chips a.nb { color: var(--fg); background: var(--bg); }
 .chips a.nb::before { content: "▤ "; color: var(--muted); }
-.cards .bar { margin-top: auto; padding-top: .35rem; display: flex; align-items: center; gap: .6rem; }
+.cards .foot { margin-top: auto; padding-top: .35rem; display: flex; align-items: center; gap: .6rem; }
 .badge { font-size: .78rem; padding: .02rem .45rem; border-radius: 999px; border: 1px solid var(--line); }
 .badge.warn { color: #8a4b00; border-color: #c98a2b; background: #fff4e0; }
 @media (prefers-color-scheme: dark) { .badge.warn { color: #ffcf8a; border-color: #a86f1c; background: #3a2a12; } }
@@ -115,7 +115,7 @@ ul.rows { list-style: none; padding: 0; margin: 0; border-top: 1px solid var(--l
 .rows .title { font-weight: 600; color: var(--fg); text-decoration: none; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 4rem; flex: 0 1 auto; }
 .rows .title:hover { text-decoration: underline; }
 .rows .site, .rows .mins { font-size: .85rem; color: var(--muted); white-space: nowrap; }
-.rows .site { overflow: hidden; text-overflow: ellipsis; max-width: 12rem; flex: 0 1 auto; }
+.rows .site { overflow: hidden; text-overflow: ellipsis; max-width: 12rem; flex: 0 0 auto; }
 .rows .chips { margin: 0; flex-wrap: nowrap; overflow: hidden; flex: 0 1 auto; }
 .rows .status, .rows .badge { white-space: nowrap; }
 .rows progress.pbar { width: 4rem; }
