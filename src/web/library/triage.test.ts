@@ -224,8 +224,8 @@ describe("library triage without script", () => {
   test("original gone: a badge on the card and a filter; select=all checks every box of the page", async () => {
     const t = await setup();
     const [a, b] = await saved(t, 2);
-    await sqlRows(t.ctx.db, "UPDATE sources SET original_status = ? WHERE id = ?", "gone", a);
-    await sqlRows(t.ctx.db, "UPDATE sources SET original_status = ? WHERE id = ?", "moved", b);
+    await sqlRows(t.ctx.db, "UPDATE sources SET original_status = ? WHERE id = ?", "gone", a!);
+    await sqlRows(t.ctx.db, "UPDATE sources SET original_status = ? WHERE id = ?", "moved", b!);
     const gone = await t.b.get("/library?original=gone");
     expect(titles(gone.text)).toEqual(["Page 0"]);
     expect(gone.text).toContain(">Original gone</span>");
