@@ -125,8 +125,20 @@ describe("the library in a browser", () => {
     await second.waitFor({ state: "detached" });
     // The focus moves on to the next source, and the live region says what happened.
     expect(await focusedId(page)).toBe(ids[2]!);
-    await page.locator("#lib-announce").filter({ hasText: `Archived “${SOURCES[4]!.title}”.` }).waitFor();
+    await page
+      .locator("#lib-announce")
+      .filter({ hasText: `Archived “${SOURCES[4]!.title}”.` })
+      .waitFor();
     expect(await cardTitles(page)).not.toContain(SOURCES[4]!.title);
+
+    // t opens the focused card's menu at its tag field; Enter adds the tag in place.
+    await page.keyboard.press("t");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`tag-${ids[2]}`);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, "library-menu-open.png") });
+    await page.keyboard.type("deep sea");
+    await page.keyboard.press("Enter");
+    await page.locator(`#s-${ids[2]} a.tag`, { hasText: "#deep sea" }).waitFor();
+    expect(await page.locator(`#s-${ids[2]} details.menu`).getAttribute("open")).toBeNull();
 
     await page.goto(`${app.base}/library?view=archive`);
     expect(await cardTitles(page)).toEqual([SOURCES[4]!.title]);

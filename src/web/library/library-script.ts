@@ -87,7 +87,8 @@ export const LIBRARY_SCRIPT = `"use strict";
     items.forEach(function (item) {
       var old = byId(item.id);
       if (!old) return;
-      var had = old.contains(active) ? (active.getAttribute("data-act") || (active === old ? "card" : "card")) : null;
+      // Where the focus was in the old card: on one of its actions (found again in the new card), or the card.
+      var had = old.contains(active) ? active.getAttribute("data-act") || "card" : null;
       if (!item.in_view) {
         var all = cards();
         var at = all.indexOf(old);
