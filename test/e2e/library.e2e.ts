@@ -162,7 +162,7 @@ describe("the library in a browser", () => {
 
     await bar.getByLabel("Tag for the selected sources").fill("later");
     await bar.getByRole("button", { name: "Add tag" }).click();
-    await page.locator("#lib-announce").filter({ hasText: "Tagged 3 sources." }).waitFor();
+    await page.locator("#lib-announce").filter({ hasText: "Tagged 3 sources #later." }).waitFor();
     expect(await page.locator('[data-card] a.tag:text-is("#later")').count()).toBe(3);
     // The selection survives the cards being re-rendered.
     expect(await bar.locator("[data-sel-count]").textContent()).toBe("3 selected");

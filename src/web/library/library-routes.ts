@@ -143,7 +143,7 @@ export function libraryRoutes(s: Deps, h: WebHelpers) {
    * Applies the change to each id (already validated); ids that are not the owner's (or are gone) are
    * skipped and counted. The answer: JSON with the re-rendered cards for the page's script, else 303 back.
    */
-  async function answer(me: SignedIn, body: unknown, ids: string[], c: Change): Promise<Response> {
+  async function answer(me: SignedIn, body: unknown, ids: string[], c: Change, bulk: boolean): Promise<Response> {
     const back = backOf(formField(body, "back"));
     const params = paramsOfBack(back);
     const done: SourcePublic[] = [];
@@ -152,7 +152,8 @@ export function libraryRoutes(s: Deps, h: WebHelpers) {
       try {
         done.push(await applyChange(me.actor, id, c));
       } catch (e) {
-        if (!(e instanceof AppError) || e.code !== "not_found" || c.op === "notebook") throw e;
+        // One card's source that is not the owner's is a 404, as everywhere; a selection counts them.
+        if (!bulk || !(e instanceof AppError) || e.code !== "not_found" || c.op === "notebook") throw e;
         missing++;
       }
     }
@@ -166,7 +167,8 @@ export function libraryRoutes(s: Deps, h: WebHelpers) {
         html: sourceItem(src, ctx, layout).value,
       }));
       const one = done.length === 1 && ids.length === 1 ? ` “${done[0]!.title || done[0]!.url}”` : "";
-      const text = one ? DONE[c.op](1).replace("1 source", one.trim()) : DONE[c.op](done.length);
+      const said = one ? DONE[c.op](1).replace("1 source", one.trim()) : DONE[c.op](done.length);
+      const text = c.op === "tag" ? said.replace(/\.$/, ` #${c.tag}.`) : said;
       return Response.json({ items, message: missing ? `${text} ${count(missing)} could not be found.` : text });
     }
     const sep = back.includes("?") ? "&" : "?";
@@ -255,7 +257,7 @@ export function libraryRoutes(s: Deps, h: WebHelpers) {
             const back = backOf(formField(body, "back"));
             return redirect(`${back}${back.includes("?") ? "&" : "?"}notice=bad_tag`);
           }
-          return answer(me, body, [id], change);
+          return answer(me, body, [id], change, false);
         }),
       ),
     )
@@ -290,7 +292,7 @@ export function libraryRoutes(s: Deps, h: WebHelpers) {
             if (formField(body, "fragment")) throw invalid("tag", "Enter a tag of at most 100 characters.");
             return redirect(`${back}${sep}notice=bad_tag`);
           }
-          return answer(me, body, ids, change);
+          return answer(me, body, ids, change, true);
         }),
       ),
     )

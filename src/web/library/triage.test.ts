@@ -137,6 +137,25 @@ describe("library triage without script", () => {
     );
     expect(fav.items[0].in_view).toBe(true);
     expect(fav.items[0].html).toContain('class="line is-archived"');
+    const tagged = JSON.parse(
+      (
+        await post(t.ctx, t.b, `/library/sources/${id}/triage`, {
+          op: "tag",
+          tag: "deep",
+          back: "/library",
+          fragment: "card",
+        })
+      ).text,
+    );
+    expect(tagged.message).toBe("Tagged “Page 0” #deep.");
+    // Another person's source is not found, with or without script, and stays as it was.
+    const other = await signedInPerson(t.ctx);
+    expect(
+      (await post(t.ctx, other.b, `/library/sources/${id}/triage`, { op: "unarchive", back: "/library" })).status,
+    ).toBe(404);
+    const foreign = await post(t.ctx, other.b, `/library/sources/${id}/triage`, { op: "unarchive", fragment: "card" });
+    expect(foreign.status).toBe(404);
+    expect((await call(t.ctx, "GET", `/api/v1/sources/${id}`, { key: t.me.key })).body.archived).toBe(true);
     const bad = await post(t.ctx, t.b, `/library/sources/${id}/triage`, { op: "explode", fragment: "card" });
     expect(bad.status).toBe(422);
     expect(JSON.parse(bad.text).detail).toContain("must be one of");
