@@ -6,36 +6,20 @@ import { Elysia } from "elysia";
 import { AppError, invalid } from "../../errors.ts";
 import type { Actor } from "../../actor.ts";
 import type { SourcePublic } from "../../features/library/sources/schema.ts";
-import { parseTags } from "../../features/library/sources/service.ts";
 import { nextKey } from "../../paging.ts";
 import { pageHeaders, type Flash } from "../../http/html/html.ts";
 import type { WebDeps } from "../deps.ts";
 import { formField, redirect } from "../http.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import type { SignedIn } from "../service.ts";
-import { flashOf, formFields, here, ID_RE, PICKER_LIMIT, signInFirst } from "./common.ts";
+import { flashOf, here, PICKER_LIMIT, signInFirst } from "./common.ts";
 import { sourceItem, type CardContext, type Layout } from "./library-cards.ts";
 import { CARD_PICKER, confirmBulkDeletePage, libraryListPage, type AddForm } from "./library-pages.ts";
 import { backOf, filtered, hrefOf, inView, listQuery, paramsOfBack, readParams } from "./library-query.ts";
 import { LIBRARY_SCRIPT } from "./library-script.ts";
+import { applyChange, count, DONE, doneFlash, readChange, readIds, type Change } from "./library-triage.ts";
 
 type Deps = Pick<WebDeps, "accounts" | "live" | "notebooks" | "sources">;
-
-export const OPS = ["archive", "unarchive", "favorite", "unfavorite", "tag", "notebook"] as const;
-type Op = (typeof OPS)[number];
-/** The most sources one bulk request changes (a page is 20; "select all" stays well inside). */
-export const MAX_BULK = 200;
-
-const DONE: Record<Op | "deleted", (n: number) => string> = {
-  archive: (n) => `Archived ${count(n)}.`,
-  unarchive: (n) => `Moved ${count(n)} back to the inbox.`,
-  favorite: (n) => `Added ${count(n)} to the favorites.`,
-  unfavorite: (n) => `Removed ${count(n)} from the favorites.`,
-  tag: (n) => `Tagged ${count(n)}.`,
-  notebook: (n) => `Added ${count(n)} to the notebook.`,
-  deleted: (n) => `Deleted ${count(n)}.`,
-};
-const count = (n: number) => (n === 1 ? "1 source" : `${n.toLocaleString("en")} sources`);
 
 const NOTICES: Record<string, Flash> = {
   added: {
@@ -52,34 +36,6 @@ const NOTICES: Record<string, Flash> = {
   none_selected: { kind: "error", text: "Select some sources first." },
   bad_tag: { kind: "error", text: "Enter a tag of at most 100 characters." },
 };
-
-/** The flash after a triage form: what was done to how many, and how many were no longer there. */
-function doneFlash(q: Record<string, string | undefined>): Flash | undefined {
-  const op = q.done as Op | "deleted" | undefined;
-  if (!op || !Object.hasOwn(DONE, op)) return undefined;
-  const n = Number(q.n ?? "1");
-  const missing = Number(q.missing ?? "0");
-  const text = DONE[op](Number.isSafeInteger(n) && n >= 0 ? n : 1);
-  return { kind: "ok", text: missing > 0 ? `${text} ${count(missing)} could not be found.` : text };
-}
-
-/** A triage change read from a form: the operation and its argument. */
-interface Change {
-  op: Op;
-  tag?: string;
-  notebookId?: string;
-}
-
-function readChange(body: unknown): Change | "bad_tag" {
-  const op = OPS.find((o) => o === formField(body, "op"));
-  if (!op) throw invalid("op", `must be one of ${OPS.join(", ")}`);
-  if (op === "tag") {
-    const tag = formField(body, "tag").trim();
-    return tag && tag.length <= 100 ? { op, tag } : "bad_tag";
-  }
-  if (op === "notebook") return { op, notebookId: formField(body, "notebook_id") };
-  return { op };
-}
 
 export function libraryRoutes(s: Deps, h: WebHelpers) {
   const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
@@ -113,32 +69,6 @@ export function libraryRoutes(s: Deps, h: WebHelpers) {
     });
   }
 
-  /** One change to one source through the service (so its event is recorded); a no-op records nothing. */
-  async function applyChange(actor: Actor, id: string, c: Change): Promise<SourcePublic> {
-    const row = await s.sources.get(actor, id);
-    const same = async () => s.sources.publicOf(row);
-    switch (c.op) {
-      case "archive":
-      case "unarchive":
-        return row.archived === (c.op === "archive")
-          ? same()
-          : s.sources.update(actor, id, { archived: !row.archived });
-      case "favorite":
-      case "unfavorite":
-        return row.favorite === (c.op === "favorite")
-          ? same()
-          : s.sources.update(actor, id, { favorite: !row.favorite });
-      case "tag": {
-        const tags = parseTags(row.tags);
-        if (tags.includes(c.tag!)) return same();
-        if (tags.length >= 100) throw invalid("tag", "a source keeps at most 100 tags");
-        return s.sources.update(actor, id, { tags: [...tags, c.tag!] });
-      }
-      case "notebook":
-        return s.sources.addToNotebook(actor, c.notebookId ?? "", id);
-    }
-  }
-
   /**
    * Applies the change to each id (already validated); ids that are not the owner's (or are gone) are
    * skipped and counted. The answer: JSON with the re-rendered cards for the page's script, else 303 back.
@@ -150,7 +80,7 @@ export function libraryRoutes(s: Deps, h: WebHelpers) {
     let missing = 0;
     for (const id of ids) {
       try {
-        done.push(await applyChange(me.actor, id, c));
+        done.push(await applyChange(s.sources, me.actor, id, c));
       } catch (e) {
         // One card's source that is not the owner's is a 404, as everywhere; a selection counts them.
         if (!bulk || !(e instanceof AppError) || e.code !== "not_found" || c.op === "notebook") throw e;
@@ -185,16 +115,6 @@ export function libraryRoutes(s: Deps, h: WebHelpers) {
       names: new Map(notebooks.map((nb) => [nb.id, nb.name])),
       picker: notebooks.slice(0, CARD_PICKER),
     };
-  }
-
-  /** The ids of a bulk form: each a source id, none repeated, at most MAX_BULK. */
-  function readIds(body: unknown): string[] {
-    const ids = [...new Set(formFields(body, "ids"))];
-    if (ids.length > MAX_BULK) throw invalid("ids", `at most ${MAX_BULK} sources at a time`);
-    ids.forEach((id, i) => {
-      if (!ID_RE.source.test(id)) throw invalid(`ids[${i}]`, "must be a source id (src_…)");
-    });
-    return ids;
   }
 
   /** A fetch from the page's script gets problems as JSON (it shows their words); a form, the error page. */
