@@ -1,5 +1,6 @@
 // The library pages' extra stylesheet and the CSP that admits it (and, where Markdown is shown, web images).
 import { contentSecurityPolicy } from "../../http/html/assets.ts";
+import { LIBRARY_PAGE_STYLE } from "./library-style.ts";
 
 export const LIBRARY_STYLE = `.tag-cloud { list-style: none; padding: 0; margin: 1rem 0; display: flex; flex-wrap: wrap; gap: .45rem; }
 .tag-cloud li { border: 1px solid var(--line); border-radius: 999px; padding: .2rem .7rem; background: var(--card); }
@@ -83,7 +84,7 @@ input[type=radio], input[type=checkbox] { accent-color: var(--accent); }
 @media (hover: none) { .shortcut { display: none; } }
 kbd { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85em; padding: 0 .35rem; border: 1px solid var(--line);
   border-bottom-width: 2px; border-radius: 4px; background: var(--card); color: var(--fg); }
-`;
+${LIBRARY_PAGE_STYLE}`;
 
 const sha256 = (text: string) => `'sha256-${new Bun.CryptoHasher("sha256").update(text).digest("base64")}'`;
 const cache = new Map<string, string>();

@@ -1,11 +1,19 @@
 // SQL for sources and their notebook links, written once for both engines (src/db/shared.ts); every
 // user-facing query is scoped by owner.
-import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/port.ts";
 import { notebookSources, sourceCaptures, sources, type SourceRow } from "../../../db/schema/index.ts";
 import { type SourceListFilter, splitSavedCursor } from "./list-query.ts";
 
 export type { SourceListFilter };
+
+/** The number of sources in each triage view: inbox (unread, not archived), favorites, archive, all. */
+export interface ViewCounts {
+  inbox: number;
+  favorites: number;
+  archive: number;
+  all: number;
+}
 
 /** A new pending source from an import. */
 export interface ImportedSource {
@@ -37,6 +45,8 @@ export interface SourcesRepo {
   byNormalizedUrl(userId: string, normalizedUrl: string): Promise<SourceRow | undefined>;
   byIds(userId: string, ids: string[]): Promise<SourceRow[]>;
   list(userId: string, f: SourceListFilter): Promise<SourceRow[]>;
+  /** How many of the owner's sources each triage view holds (one pass over the owner's rows). */
+  viewCounts(userId: string): Promise<ViewCounts>;
   /** A page of an import's sources still waiting to be fetched, by id after `afterId`. */
   pendingOfImport(
     importId: string,
@@ -188,6 +198,26 @@ export function createSourcesRepo(db: Db): SourcesRepo {
         .where(and(...conds))
         .orderBy(...order)
         .limit(f.limit);
+    },
+    async viewCounts(userId) {
+      // FILTER (WHERE …) on an aggregate: SQLite ≥ 3.30 and PostgreSQL both read it.
+      const count = (cond: SQL | undefined) => sql<number>`count(*) FILTER (WHERE ${cond})`;
+      const row = await orm
+        .select({
+          inbox: count(and(eq(sources.archived, false), isNull(sources.readAt))),
+          favorites: count(eq(sources.favorite, true)),
+          archive: count(eq(sources.archived, true)),
+          all: sql<number>`count(*)`,
+        })
+        .from(sources)
+        .where(eq(sources.userId, userId))
+        .get();
+      return {
+        inbox: Number(row?.inbox ?? 0),
+        favorites: Number(row?.favorites ?? 0),
+        archive: Number(row?.archive ?? 0),
+        all: Number(row?.all ?? 0),
+      };
     },
     async pendingOfImport(importId, afterId, limit) {
       const rows = await orm

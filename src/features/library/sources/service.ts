@@ -305,6 +305,11 @@ export function createSourcesService(deps: SourcesDeps) {
       });
     },
 
+    /** How many sources each triage view holds, for the library's tabs. */
+    viewCounts(actor: Actor) {
+      return repo.viewCounts(actor.userId);
+    },
+
     /** A page with the extracted Markdown of each (the account export); notebook links read in one query. */
     async listWithContent(actor: Actor, q: SourcePageQuery): Promise<Page<SourcePublic>> {
       const { limit, cursor, ...filters } = q;
