@@ -81,10 +81,14 @@ function progressBar(s: SourcePublic): SafeHtml {
 /** Tags (links to the same view filtered by each) and notebooks the source is in. */
 function chips(s: SourcePublic, c: CardContext): SafeHtml {
   const nbs = s.notebook_ids.filter((id) => c.names.has(id));
-  if (!s.tags.length && !nbs.length) return html``;
+  const suggested = s.suggested_tags ?? [];
+  if (!s.tags.length && !nbs.length && !suggested.length) return html``;
   return html`<div class="chips">${s.tags.map(
     (t) => html`<a class="tag" href="${hrefOf({ view: c.params.view, tag: t })}">#${t}</a>`,
-  )}${nbs.map((id) => html`<a class="nb" href="/notebooks/${id}">${c.names.get(id)}</a>`)}</div>`;
+  )}${nbs.map((id) => html`<a class="nb" href="/notebooks/${id}">${c.names.get(id)}</a>`)}${suggested.map(
+    (t) =>
+      html`<form method="post" action="/library/sources/${s.id}/triage" class="act suggest">${hidden(c, "tag")}<input type="hidden" name="tag" value="${t}"><button type="submit" class="suggest" title="Suggested tag: add it">+ ${t}<span class="vh"> (suggested tag: add it)</span></button></form>`,
+  )}</div>`;
 }
 
 const hidden = (c: CardContext, op: string) =>

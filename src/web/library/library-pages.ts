@@ -75,7 +75,7 @@ function tabs(p: LibraryParams, counts: ViewCounts | null): SafeHtml {
   return html`<nav class="tabs" aria-label="Views">${VIEWS.map((v) => {
     const current = v === p.view;
     return html`<a href="${hrefOf({ ...p, view: v, before: undefined })}"${current ? html` aria-current="page"` : ""}>${VIEW_LABELS[v]}${counts ? html` <span class="count">${counts[v].toLocaleString("en")}</span>` : ""}</a>`;
-  })}</nav>`;
+  })}<a href="/tags" class="side">Tags</a></nav>`;
 }
 
 function filterForm(p: LibraryParams, notebooks: NotebookPublic[]): SafeHtml {
@@ -163,6 +163,19 @@ function keysDialog(): SafeHtml {
 </dialog>`;
 }
 
+/** A new library's first screen: three ways to fill it. */
+function firstRun(): SafeHtml {
+  return html`<section class="first-run card" aria-labelledby="first-run-h">
+  <h2 id="first-run-h">Welcome to your library</h2>
+  <p class="muted">Everything you save here is kept as clean text with its images, searchable by words or meaning, ready to highlight, ask about or listen to.</p>
+  <ol class="steps">
+    <li><a href="#f-url">Save a first link</a><span class="muted">Paste any article's address in the field below.</span></li>
+    <li><a href="/settings/extension">Get the browser extension</a><span class="muted">Save the page you are reading in one click, as you see it.</span></li>
+    <li><a href="/settings/import-export">Import your bookmarks</a><span class="muted">From the browser, Pocket, Omnivore, Karakeep, Readwise exports or a list of links.</span></li>
+  </ol>
+</section>`;
+}
+
 function emptyState(p: LibraryParams, anything: boolean): SafeHtml {
   if (filtered(p)) return html`<p class="muted empty">No sources match these filters.</p>`;
   if (!anything) return html`<p class="muted empty">Nothing saved yet. Add a link above.</p>`;
@@ -216,6 +229,7 @@ export function libraryListPage(p: LibraryPageInput): Response {
     : emptyState(p.params, p.anything);
   const body = html`<div class="library" data-library data-layout="${p.layout}">
 <div class="lib-head"><h1>Library</h1>${toolbar(p.user, p.layout, back)}</div>
+${p.anything ? "" : firstRun()}
 ${addForm(p.user, p.notebooks, p.form ?? {})}
 ${tabs(p.params, p.counts)}
 ${filterForm(p.params, p.notebooks)}

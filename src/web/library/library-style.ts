@@ -27,6 +27,11 @@ form.add + * { margin-top: 1.25rem; }
 .tabs { display: flex; flex-wrap: nowrap; gap: .25rem; border-bottom: 1px solid var(--line); overflow-x: auto; margin: 1.25rem 0 .5rem; }
 .tabs a { padding: .55rem .85rem; text-decoration: none; color: var(--muted); border-bottom: 2px solid transparent; margin-bottom: -1px; white-space: nowrap; }
 .tabs a:hover { color: var(--fg); }
+.tabs a.side { margin-left: auto; color: var(--accent); }
+.first-run h2 { margin-top: .2rem; }
+.first-run .steps { margin: .5rem 0 0; padding-left: 1.3rem; }
+.first-run .steps li { margin: .45rem 0; }
+.first-run .steps a { font-weight: 600; margin-right: .5rem; }
 .tabs a[aria-current=page] { color: var(--fg); border-bottom-color: var(--accent); font-weight: 600; }
 .tabs .count { font-size: .8rem; font-weight: 500; color: var(--muted); background: var(--card); border: 1px solid var(--line); border-radius: 999px; padding: 0 .45rem; margin-left: .2rem; }
 .filters-box { margin: .5rem 0; }
@@ -72,6 +77,10 @@ ul.cards { list-style: none; padding: 0; margin: 0; display: grid; grid-template
 .chips a { font-size: .8rem; text-decoration: none; padding: .05rem .5rem; border-radius: 999px; border: 1px solid var(--line); white-space: nowrap;
   max-width: 100%; overflow: hidden; text-overflow: ellipsis; }
 .chips a.tag { color: var(--accent); }
+.chips form.suggest { display: inline; margin: 0; }
+.chips button.suggest { font-size: .8rem; padding: .05rem .5rem; border-radius: 999px; border: 1px dashed var(--line);
+  background: transparent; color: var(--muted); cursor: pointer; white-space: nowrap; }
+.chips button.suggest:hover { color: var(--accent); border-color: var(--accent); }
 .chips a.nb { color: var(--fg); background: var(--bg); }
 .chips a.nb::before { content: "▤ "; color: var(--muted); }
 .cards .foot { margin-top: auto; padding-top: .35rem; display: flex; align-items: center; gap: .6rem; }

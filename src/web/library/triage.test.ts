@@ -6,6 +6,7 @@ import { systemActor } from "../../actor.ts";
 import { sqlRows } from "../../db/inspect.ts";
 import { call } from "../../../test/helpers.ts";
 import { post, send, setup, signedInPerson } from "./test-helpers.ts";
+import { insertReadySource } from "../../features/podcasts/testing.ts";
 
 type Ctx = Awaited<ReturnType<typeof setup>>;
 
@@ -253,5 +254,32 @@ describe("library triage without script", () => {
     expect(
       all.text.match(/class="pick" name="ids" value="src_[0-9A-Z]{26}" form="bulk" aria-label="[^"]+" checked>/g),
     ).toHaveLength(2);
+  });
+});
+
+describe("a new library and suggested tags", () => {
+  test("an empty library opens with the first-run panel: a first link, the extension, an import", async () => {
+    const { b } = await setup();
+    const page = await b.get("/library");
+    expect(page.text).toContain("Welcome to your library");
+    expect(page.text).toContain('<a href="/settings/extension">Get the browser extension</a>');
+    expect(page.text).toContain('<a href="/settings/import-export">Import your bookmarks</a>');
+  });
+
+  test("a card offers its suggested tags; one click makes one a tag and it leaves the suggestions", async () => {
+    const { ctx, b, me } = await setup();
+    const id = await insertReadySource(ctx.services, me.userId, { title: "Pools", markdown: "Sea stars." });
+    await call(ctx, "PATCH", `/api/v1/sources/${id}`, {
+      key: me.key,
+      body: { suggested_tags: ["oceans", "tide pools"] },
+    });
+    const page = await b.get("/library");
+    expect(page.text).not.toContain("Welcome to your library");
+    expect(page.text).toContain('<input type="hidden" name="tag" value="oceans">');
+    const added = await post(ctx, b, `/library/sources/${id}/triage`, { op: "tag", tag: "oceans", back: "/library" });
+    expect(added.status).toBe(303);
+    const source = (await call(ctx, "GET", `/api/v1/sources/${id}`, { key: me.key })).body;
+    expect(source.tags).toEqual(["oceans"]);
+    expect(source.suggested_tags).toEqual(["tide pools"]);
   });
 });
