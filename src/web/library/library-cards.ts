@@ -110,7 +110,7 @@ function moreMenu(s: SourcePublic, c: CardContext): SafeHtml {
   <div class="menu-pop">
     <form method="post" action="${action}" class="mini">${hidden(c, "tag")}
       <label for="tag-${s.id}">Add a tag</label>
-      <span class="pair"><input id="tag-${s.id}" name="tag" type="text" maxlength="100" autocomplete="off" required data-tag-field><button type="submit" class="secondary">Add</button></span>
+      <span class="pair"><input id="tag-${s.id}" name="tag" type="text" maxlength="100" autocomplete="off" list="tag-names" required data-tag-field><button type="submit" class="secondary">Add</button></span>
     </form>
     ${
       others.length

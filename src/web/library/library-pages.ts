@@ -104,7 +104,7 @@ function filterForm(p: LibraryParams, notebooks: NotebookPublic[]): SafeHtml {
   <form method="get" action="/library" class="filters">
     ${p.view !== "inbox" ? html`<input type="hidden" name="view" value="${p.view}">` : ""}
     <div><label for="f-notebook">Notebook</label>${select("notebook", "f-notebook", nbOptions, p.notebook)}</div>
-    <div><label for="f-tag">Tag</label><input id="f-tag" name="tag" type="text" value="${p.tag ?? ""}" maxlength="100" autocomplete="off"></div>
+    <div><label for="f-tag">Tag</label><input id="f-tag" name="tag" type="text" value="${p.tag ?? ""}" maxlength="100" autocomplete="off" list="tag-names"></div>
     <div><label for="f-status">Status</label>${select("status", "f-status", statuses, p.status)}</div>
     <div><label for="f-original">Original</label>${select("original", "f-original", originals, p.original)}</div>
     <div><label for="f-sort">Order</label>${select("sort", "f-sort", sorts, p.sort)}</div>
@@ -120,7 +120,7 @@ function bulkBar(user: LayoutUser, back: string, notebooks: NotebookPublic[]): S
   return html`<form id="bulk" method="post" action="/library/bulk" class="bulkbar" aria-label="Selected sources">
   ${csrfInput(user.csrfToken)}<input type="hidden" name="back" value="${back}">
   <span class="sel-count" data-sel-count>Selected:</span>
-  <span class="pair"><label for="bulk-tag" class="vh">Tag for the selected sources</label><input id="bulk-tag" name="tag" type="text" maxlength="100" placeholder="Tag" autocomplete="off"><button type="submit" name="op" value="tag" class="secondary">Add tag</button></span>
+  <span class="pair"><label for="bulk-tag" class="vh">Tag for the selected sources</label><input id="bulk-tag" name="tag" type="text" maxlength="100" placeholder="Tag" autocomplete="off" list="tag-names"><button type="submit" name="op" value="tag" class="secondary">Add tag</button></span>
   ${
     notebooks.length
       ? html`<span class="pair"><label for="bulk-nb" class="vh">Notebook for the selected sources</label>${select(
@@ -199,6 +199,8 @@ export interface LibraryPageInput {
   counts: ViewCounts | null;
   /** Whether the owner has any source at all (for the empty state's words). */
   anything: boolean;
+  /** The owner's tags, most used first: completions for every tag field of the page. */
+  tagNames?: string[];
   /** Render this page's checkboxes checked (the no-script "Select all"). */
   selectAll?: boolean;
   form?: AddForm;
@@ -240,6 +242,7 @@ ${list}
 ${p.next ? html`<p class="pager"><a href="${hrefOf({ ...p.params, before: p.next })}" rel="next">More →</a></p>` : ""}
 <div class="toast" id="lib-announce" role="status" aria-live="polite"></div>
 ${keysDialog()}
+<datalist id="tag-names">${(p.tagNames ?? []).map((t) => html`<option value="${t}"></option>`)}</datalist>
 </div>
 <script src="${LIBRARY_SCRIPT_PATH}" defer></script>`;
   return libraryPage({ title: `Library · ${label}`, user: p.user, body, flash: p.flash, status: p.status });

@@ -37,6 +37,9 @@ const NOTICES: Record<string, Flash> = {
   bad_tag: { kind: "error", text: "Enter a tag of at most 100 characters." },
 };
 
+/** Tags offered as completions in the tag fields (the most used). */
+const TAG_SUGGESTIONS = 500;
+
 export function libraryRoutes(s: Deps, h: WebHelpers) {
   const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
 
@@ -48,11 +51,12 @@ export function libraryRoutes(s: Deps, h: WebHelpers) {
   ): Promise<Response> {
     const params = readParams(q);
     const liveSince = await s.live.events.latestSeq(); // read before the rows: a change after it reaches the page live
-    const [page, notebooks, counts, prefs] = await Promise.all([
+    const [page, notebooks, counts, prefs, tags] = await Promise.all([
       s.sources.list(me.actor, listQuery(params)),
       notebooksOf(me.actor),
       s.sources.viewCounts(me.actor),
       s.accounts.preferences(me.user.id),
+      s.sources.tagCounts(me.actor),
     ]);
     return libraryListPage({
       user: h.layoutUser(me),
@@ -63,6 +67,7 @@ export function libraryRoutes(s: Deps, h: WebHelpers) {
       notebooks,
       counts: filtered(params) ? null : counts,
       anything: counts.all > 0,
+      tagNames: tags.slice(0, TAG_SUGGESTIONS).map((t) => t.name),
       selectAll: q.select === "all",
       liveSince,
       ...extra,

@@ -283,3 +283,16 @@ describe("a new library and suggested tags", () => {
     expect(source.suggested_tags).toEqual(["tide pools"]);
   });
 });
+
+test("every tag field of the library completes from the owner's tags, most used first", async () => {
+  const { ctx, b, me } = await setup();
+  const id = await insertReadySource(ctx.services, me.userId, { title: "x", markdown: "y" });
+  await call(ctx, "PATCH", `/api/v1/sources/${id}`, { key: me.key, body: { tags: ["rust", "wasm"] } });
+  const page = await b.get("/library");
+  expect(page.text).toContain(
+    '<datalist id="tag-names"><option value="rust"></option><option value="wasm"></option></datalist>',
+  );
+  expect(page.text).toContain(
+    'id="f-tag" name="tag" type="text" value="" maxlength="100" autocomplete="off" list="tag-names"',
+  );
+});
