@@ -21,8 +21,9 @@ nav a:not([aria-current]):hover { text-decoration: underline; }
 main:focus { outline: none; }
 main { max-width: 52rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
 main.narrow { max-width: 26rem; }
-/* A long unbroken word (an app's chosen name, an address) wraps instead of widening the page. */
-main { overflow-wrap: break-word; }
+/* A long unbroken word (an app's chosen name, an address, a notebook's name in a flex row) wraps
+   instead of widening the page: "anywhere" also lets flex and grid items shrink below such a word. */
+main { overflow-wrap: anywhere; }
 h1 { font-size: 1.6rem; margin: 0 0 1rem; }
 h2 { font-size: 1.2rem; margin: 2rem 0 .75rem; }
 p.muted, .muted { color: var(--muted); }

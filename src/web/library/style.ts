@@ -3,7 +3,8 @@ import { contentSecurityPolicy } from "../../http/html/assets.ts";
 import { LIBRARY_PAGE_STYLE } from "./library-style.ts";
 
 export const LIBRARY_STYLE = `.tag-cloud { list-style: none; padding: 0; margin: 1rem 0; display: flex; flex-wrap: wrap; gap: .45rem; }
-.tag-cloud li { border: 1px solid var(--line); border-radius: 999px; padding: .2rem .7rem; background: var(--card); }
+.tag-cloud li { border: 1px solid var(--line); border-radius: 999px; padding: .2rem .7rem; background: var(--card);
+  max-width: 100%; overflow-wrap: anywhere; }
 .tag-cloud a { text-decoration: none; font-weight: 600; }
 .highlight-list blockquote.quote { margin: 0; padding: .2rem .8rem; border-left: 4px solid #e0b400; }
 .highlight-list blockquote.hl-green { border-color: #3a9d5d; }
@@ -23,6 +24,9 @@ legend { font-weight: 600; padding: 0 .3rem; }
 label.check { display: inline-flex; gap: .35rem; align-items: center; font-weight: 400; margin: .2rem 1rem .2rem 0; }
 .filters { display: flex; gap: .75rem; align-items: flex-end; flex-wrap: wrap; margin: 1rem 0; }
 .filters label { margin: 0 0 .2rem; font-size: .85rem; }
+/* A select as wide as its longest option (a long notebook name) shrinks with its column instead. */
+.filters > div { min-width: 0; max-width: 100%; }
+.filters select { width: 100%; max-width: min(24rem, 100%); text-overflow: ellipsis; }
 .filters input[type=text] { padding: .45rem .6rem; margin: 0; width: 12rem; max-width: 100%; }
 .filters select, .filters input[type=text] { height: 2.4rem; box-sizing: border-box; }
 .items { list-style: none; padding: 0; margin: 0; }
@@ -34,11 +38,12 @@ label.check { display: inline-flex; gap: .35rem; align-items: center; font-weigh
 .status.ready { color: var(--fg); }
 .snippet { margin: .25rem 0 0; }
 mark { background: #ffe58a; color: #1d1f23; border-radius: 2px; padding: 0 1px; }
-article.prose { overflow-wrap: break-word; line-height: 1.65; }
+article.prose { overflow-wrap: anywhere; line-height: 1.65; }
 article.prose img { max-width: 100%; height: auto; }
 article.prose pre { overflow-x: auto; padding: .75rem; background: var(--card); border: 1px solid var(--line); border-radius: 6px; }
 article.prose blockquote { margin: 1rem 0; padding-left: 1rem; border-left: 3px solid var(--line); color: var(--muted); }
-article.prose table { margin: 1rem 0; }
+/* A wide table scrolls inside the article rather than widening the page. */
+article.prose table { margin: 1rem 0; display: block; max-width: 100%; overflow-x: auto; }
 .row-actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: 1rem 0; }
 .row-actions form { margin: 0; }
 button.secondary { background: none; color: var(--accent); }
