@@ -55,6 +55,8 @@ export async function audit(page: Page, state: string): Promise<{ violations: st
         );
     }
   }
+  await page.setViewportSize(WIDTHS[0]);
+  await page.emulateMedia({ colorScheme: "light" });
   return { violations, overflow };
 }
 

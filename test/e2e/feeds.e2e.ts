@@ -4,19 +4,11 @@
 // E2E_SCREENSHOT_DIR=<dir> each state is saved as a PNG there.
 // Run with `bun test --timeout 120000 ./test/e2e/feeds.e2e.ts`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { rss, startFeedServer, type Item } from "../../src/features/feeds/testing.ts";
 import type { TestContext } from "../helpers.ts";
+import { audit as auditPage, blocking } from "./audit.ts";
 import { launchChromium, signUp, startLiveApp, watch } from "./browser.ts";
-
-const AXE_SOURCE = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
-const WIDTHS = [
-  { name: "desktop", width: 1280, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
 
 let browser: Browser;
 let server: ReturnType<typeof Bun.serve>;
@@ -37,7 +29,6 @@ const article = (title: string) =>
 beforeAll(async () => {
   ({ base, ctx, server } = startLiveApp({ FEED_HOST_SPACING_MS: "0" }));
   browser = await launchChromium();
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   site.set("/", {
     type: "text/html",
     body: `<!doctype html><html><head><title>Tide Times</title><link rel="alternate" type="application/rss+xml" title="Tide Times — every post with a rather long title" href="/feed.xml"></head><body><p>Welcome</p></body></html>`,
@@ -62,41 +53,10 @@ afterAll(async () => {
   void bare.stop();
 });
 
-interface AxeWindow {
-  axe: {
-    run(
-      context: Document,
-      options: { resultTypes: string[] },
-    ): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }>;
-  };
-}
-
 /** axe-core and the page's width in both schemes at both widths; returns blocking problems. */
 async function audit(page: Page, state: string): Promise<string[]> {
-  const problems: string[] = [];
-  for (const scheme of ["light", "dark"] as const) {
-    for (const size of WIDTHS) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width: size.width, height: size.height });
-      const label = `${state} · ${scheme} · ${size.name}`;
-      if (SHOTS)
-        await page.screenshot({ path: join(SHOTS, `feeds-${state}-${scheme}-${size.name}.png`), fullPage: true });
-      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      if (wide > 0) problems.push(`${label}: ${wide}px too wide`);
-      if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE_SOURCE });
-      const found = await page.evaluate(() =>
-        (window as unknown as AxeWindow).axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations),
-      );
-      for (const v of found)
-        if (v.impact === "serious" || v.impact === "critical")
-          problems.push(
-            `${label}: [${v.impact}] ${v.id} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`,
-          );
-    }
-  }
-  await page.setViewportSize(WIDTHS[0]);
-  await page.emulateMedia({ colorScheme: "light" });
-  return problems;
+  const { violations, overflow } = await auditPage(page, `feeds-${state}`);
+  return [...overflow, ...blocking(violations)];
 }
 
 describe("Feeds", () => {

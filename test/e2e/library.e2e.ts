@@ -2,16 +2,13 @@
 // cards/list choice remembered across reloads, the keys dialog, and an axe-core audit of cards and
 // list in light and dark at desktop and phone width. E2E_SCREENSHOT_DIR=<dir> saves what it audits.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { audit as auditPage, blocking, SHOTS } from "./audit.ts";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { systemActor } from "../../src/actor.ts";
 import { sqlRows } from "../../src/db/inspect.ts";
 import { encodePng } from "../../src/png.ts";
 import { launchChromium, signUp, startLiveApp, watch, type LiveApp } from "./browser.ts";
-
-const AXE_SOURCE = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 
 let browser: Browser;
 let app: LiveApp;
@@ -19,7 +16,6 @@ let app: LiveApp;
 beforeAll(async () => {
   app = startLiveApp();
   browser = await launchChromium();
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
@@ -206,13 +202,6 @@ describe("the library in a browser", () => {
   }, 120_000);
 });
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
 describe("accessibility of the library", () => {
   test("cards and list, light and dark, desktop and phone: no serious or critical violations, no sideways scroll", async () => {
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
@@ -233,37 +222,8 @@ describe("accessibility of the library", () => {
       await page.waitForLoadState();
       // One selected, so the bulk bar is audited too.
       await page.locator("input.pick").first().check();
-      for (const scheme of ["light", "dark"] as const)
-        for (const size of [
-          { name: "desktop", width: 1280, height: 900 },
-          { name: "phone", width: 390, height: 844 },
-        ]) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await page.setViewportSize({ width: size.width, height: size.height });
-          const label = `${layout} · ${scheme} · ${size.name}`;
-          if (SHOTS)
-            await page.screenshot({
-              path: join(SHOTS, `library-${layout}-${scheme}-${size.name}.png`),
-              fullPage: true,
-            });
-          const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-          if (wide > 0) problems.push(`${label}: ${wide}px too wide`);
-          if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE_SOURCE });
-          const found = await page.evaluate(() =>
-            (
-              window as unknown as {
-                axe: { run(d: Document, o: object): Promise<{ violations: Violation[] }> };
-              }
-            ).axe
-              .run(document, { resultTypes: ["violations"] })
-              .then((r) => r.violations),
-          );
-          for (const v of found)
-            if (v.impact === "serious" || v.impact === "critical")
-              problems.push(
-                `${label}: [${v.impact}] ${v.id} (${v.help}) at ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`,
-              );
-        }
+      const { violations, overflow } = await auditPage(page, `library-${layout}`);
+      problems.push(...overflow, ...blocking(violations));
     }
     expect(problems).toEqual([]);
     await context.close();
