@@ -22,10 +22,11 @@ import {
 } from "./common.ts";
 import { isFormat } from "../podcasts/format-picker.ts";
 import type { PodcastFormat } from "../../features/podcasts/formats.ts";
-import { libraryListPage, readerPage, type AddForm, type ReaderPageInput } from "./source-pages.ts";
+import { libraryListPage, type AddForm } from "./source-pages.ts";
+import { readerResponder, type ReaderDeps } from "./reader-response.ts";
 import { askProblem } from "./search-routes.ts";
 
-const NOTICES: Record<string, Flash> = {
+export const NOTICES: Record<string, Flash> = {
   added: {
     kind: "ok",
     text: "Saved. It is being fetched; it shows as Ready when its text is in (this list updates by itself).",
@@ -44,11 +45,10 @@ const NOTICES: Record<string, Flash> = {
   },
 };
 const SAVED_CURSOR = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\|src_[0-9A-Z]{26}$/;
-/** The reader lists this many of the notes about the source. */
-const LINKED_NOTES = 20;
 const MAX_QUESTION = 2000;
 
-export function sourceWebRoutes(s: Pick<WebDeps, "ask" | "live" | "notebooks" | "notes" | "sources">, h: WebHelpers) {
+export function sourceWebRoutes(s: Pick<WebDeps, "ask"> & ReaderDeps, h: WebHelpers) {
+  const readerResponse = readerResponder(s, h);
   const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
 
   async function listResponse(
@@ -96,26 +96,6 @@ export function sourceWebRoutes(s: Pick<WebDeps, "ask" | "live" | "notebooks" | 
     const podcastFormat = formField(body, "podcast_format") || "deep_dive";
     if (quick && !isFormat(podcastFormat)) errors.podcast_format = "Choose one of the six formats.";
     return { url, title, notebookIds, quick, podcastFormat, errors };
-  }
-
-  /** The reader with its notebooks and the notes about it, plus whatever a form left to show. */
-  async function readerResponse(
-    me: SignedIn,
-    id: string,
-    extra: Pick<ReaderPageInput, "rename" | "ask" | "flash" | "status"> = {},
-  ): Promise<Response> {
-    const liveSince = await s.live.events.latestSeq();
-    const source = await s.sources.publicOf(await s.sources.get(me.actor, id), true);
-    const notes = await s.notes.list(me.actor, { limit: LINKED_NOTES, sourceId: source.id });
-    return readerPage({
-      user: h.layoutUser(me),
-      source,
-      notebooks: await notebooksOf(me.actor),
-      notes: notes.data,
-      moreNotes: notes.next_cursor !== null,
-      liveSince,
-      ...extra,
-    });
   }
 
   /** The POST's source, or a redirect to sign in and come back to its reader. */
@@ -166,15 +146,6 @@ export function sourceWebRoutes(s: Pick<WebDeps, "ask" | "live" | "notebooks" | 
               : { url: `This link cannot be saved: ${message}.` };
             return listResponse(me, {}, { form: { ...form, errors }, status: 422 });
           }
-        }),
-      )
-      // GET /library/sources/:id — the reader
-      .get(
-        "/library/sources/:id",
-        h.page(async ({ request, params, query }) => {
-          const me = await h.signedIn(request);
-          if (!me) return signInFirst(here(request));
-          return readerResponse(me, params.id ?? "", { flash: flashOf(NOTICES, query.notice) });
         }),
       )
       // POST /library/sources/:id/title — rename; empty goes back to the extracted title
