@@ -79,7 +79,7 @@ const marked = new Marked({
         .replace(/\s+/g, " ")
         .trim();
       const id = headingId(text);
-      headings.outline.push({ level: depth, id, text });
+      if (text) headings.outline.push({ level: depth, id, text });
       return `<h${depth} id="${escapeHtml(id)}">${inner}</h${depth}>\n`;
     },
     link({ href, title, tokens }: Tokens.Link) {

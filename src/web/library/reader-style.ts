@@ -29,7 +29,7 @@ main:has(#reader) { max-width: 90rem; padding-top: 0; }
 ${themed("light", LIGHT, "#fff")}
 ${themed("sepia", SEPIA, "#fff")}
 ${themed("dark", DARK, "#15171b")}
-:root:has(#reader[data-theme]) body, :root:has(#reader[data-theme]) header { transition: background-color .2s; }
+:root:has(#reader) header .bar { max-width: 90rem; }
 #reader { --r-serif: ${SERIF}; --r-sans: ${SANS}; --r-size: 19px; --r-lh: 1.6; --r-measure: 34em; --r-font: var(--r-serif); }
 ${SIZES.map((n) => `#reader[data-size="${n}"] { --r-size: ${n}px; }`).join("\n")}
 ${LINE_HEIGHTS.map((v) => `#reader[data-line-height="${v}"] { --r-lh: ${v}; }`).join("\n")}
@@ -45,16 +45,16 @@ ${Object.entries(MEASURES)
 .r-tools { display: flex; align-items: center; gap: .15rem; flex-wrap: wrap; min-height: 2.75rem; }
 .r-tools .spacer { flex: 1 1 auto; }
 .r-tools form { margin: 0; display: contents; }
-.tool { display: inline-flex; align-items: center; gap: .35rem; min-width: 2.5rem; height: 2.5rem; padding: 0 .55rem; justify-content: center;
+#reader .tool { display: inline-flex; align-items: center; gap: .35rem; min-width: 2.5rem; height: 2.5rem; padding: 0 .55rem; justify-content: center;
   border: 1px solid transparent; border-radius: 8px; background: none; color: var(--fg); text-decoration: none; font: inherit; font-size: .92rem;
   cursor: pointer; list-style: none; }
 .tool::-webkit-details-marker { display: none; }
-.tool:hover { background: var(--card); border-color: var(--line); }
+#reader .tool:hover { background: var(--card); border-color: var(--line); }
 .tool:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
 .tool svg { width: 1.25rem; height: 1.25rem; flex: none; fill: none; stroke: currentColor; stroke-width: 1.8; stroke-linecap: round; stroke-linejoin: round; }
-.tool[aria-pressed="true"] svg, .tool.on svg { fill: currentColor; }
-.tool.on { color: var(--accent); }
-.tool.danger-tool:hover { color: var(--danger); }
+[data-state="favorite"] .tool.on svg { fill: currentColor; }
+#reader .tool.on { color: var(--accent); }
+#reader .tool[data-danger]:hover { color: var(--danger); }
 .tool .aa { font-family: var(--r-serif); font-size: 1.15rem; font-weight: 600; letter-spacing: -.02em; }
 .r-sep { width: 1px; height: 1.4rem; background: var(--line); margin: 0 .3rem; }
 .r-wide-tools { display: contents; }
@@ -94,9 +94,11 @@ ${Object.entries(MEASURES)
 .r-main { min-width: 0; }
 .r-article, .r-head { font-family: var(--r-font); font-size: var(--r-size); line-height: var(--r-lh);
   max-width: var(--r-measure); margin: 0 auto; }
+.r-head { background: none; border: 0; }
 .r-head h1 { font-size: 1.75em; line-height: 1.2; margin: .5rem 0 .6rem; letter-spacing: -.01em; overflow-wrap: break-word; }
 .r-head .meta { font-family: var(--r-sans); font-size: .9rem; line-height: 1.5; color: var(--muted); margin: 0 0 .4rem; }
 .r-head .meta a { color: inherit; }
+.r-head .meta > * { white-space: nowrap; }
 .r-head .tags { font-family: var(--r-sans); font-size: .85rem; }
 .r-head .tag { margin-right: .5rem; }
 .r-head .notice { font-family: var(--r-sans); font-size: .9rem; line-height: 1.45; padding: .6rem .8rem; border-radius: 8px; background: var(--card);
@@ -127,7 +129,7 @@ ${Object.entries(MEASURES)
 .r-side h2 { font-size: 1rem; margin: 0 0 .5rem; }
 .r-col-title { font-size: .8rem; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 0 0 .5rem; font-weight: 600; }
 @media (min-width: 64rem) {
-  .reader { grid-template-columns: minmax(9rem, 15rem) minmax(0, 1fr) minmax(13rem, 18rem); }
+  .reader { grid-template-columns: minmax(10rem, 17rem) minmax(0, 1fr) minmax(10rem, 17rem); }
   .r-outline { display: block; grid-column: 1; grid-row: 1; position: sticky; top: 4.5rem; align-self: start; max-height: calc(100vh - 6rem); overflow-y: auto; }
   .r-main { grid-column: 2; grid-row: 1; }
   .r-side { grid-column: 3; grid-row: 1; position: sticky; top: 4.5rem; align-self: start; max-height: calc(100vh - 6rem); overflow-y: auto; }
@@ -136,7 +138,8 @@ ${Object.entries(MEASURES)
 @media (max-width: 40rem) {
   .tool { min-width: 2.4rem; padding: 0 .4rem; }
   .r-tools { gap: 0; }
-  .r-head h1 { font-size: 1.5em; }
+  .r-head { background: none; border: 0; }
+.r-head h1 { font-size: 1.5em; }
   .r-side { margin-top: 2.5rem; }
 }
 @media (max-width: 63.99rem) { .r-side { margin: 2.5rem auto 0; max-width: var(--r-measure); width: 100%; } }

@@ -30,9 +30,7 @@ describe("the reader", () => {
     const { ctx, b, article, me } = await library();
     const reader = await b.get(`/library/sources/${article}`);
     // In the reader's toolbar: an icon named for screen readers (and as a tooltip).
-    expect(reader.text).toContain(
-      `<a class="tool" href="/podcasts/new?source=${article}" title="Make a podcast">`,
-    );
+    expect(reader.text).toContain(`<a class="tool" href="/podcasts/new?source=${article}" title="Make a podcast">`);
     expect(reader.text).toContain('<span class="sr-only">Make a podcast</span>');
     expect((await b.get(`/podcasts/new?source=${article}`)).text).toContain(`value="${article}" checked>`);
     const pending = (
