@@ -28,6 +28,7 @@ import { sendEmail } from "./features/mail/action.ts";
 import { createMailFeature } from "./features/mail/feature.ts";
 import { createMcpFeature } from "./features/mcp/feature.ts";
 import { createNotebooksFeature } from "./features/library/notebooks/feature.ts";
+import { createHighlightsFeature } from "./features/library/highlights/feature.ts";
 import { createNotesFeature } from "./features/library/notes/feature.ts";
 import { createLibraryImportWriter } from "./features/library/import-writer.ts";
 import { createLibraryReader } from "./features/library/reader.ts";
@@ -134,7 +135,12 @@ export function createServices(deps: CoreDeps) {
   const interactiveQuiet = () => runner.quietFor(INTERACTIVE_JOBS, config.imports.yieldMaxMs);
 
   // What the features outside the library read of it (and the writes an import makes), one port each.
-  const library = createLibraryReader({ sources: repos.sources, notebooks: repos.notebooks, notes: repos.notes });
+  const library = createLibraryReader({
+    sources: repos.sources,
+    notebooks: repos.notebooks,
+    notes: repos.notes,
+    highlights: repos.highlights,
+  });
   const importWrites = createLibraryImportWriter({ sources: repos.sources, notebooks: repos.notebooks });
 
   // Features, each built after the ones it needs.
@@ -183,8 +189,17 @@ export function createServices(deps: CoreDeps) {
     ai,
     library,
   });
-  // Search and podcasts listen to sources and notes, so they are built first and handed over here.
-  const listening = [search, podcasts, { listeners: deps.listeners }];
+  // Search listens to highlights; highlights re-anchor when a source is refetched.
+  const highlights = createHighlightsFeature({
+    db,
+    repo: repos.highlights,
+    sources: repos.sources,
+    events: events.service,
+    clock,
+    onSaved: listenersOf([search, { listeners: deps.listeners }], "highlightSaved"),
+  });
+  // Search, podcasts and highlights listen to sources and notes, so they are built first and handed over here.
+  const listening = [search, podcasts, highlights, { listeners: deps.listeners }];
   const onSourceReady = listenersOf(listening, "sourceReady");
   const onNoteSaved = listenersOf(listening, "noteSaved");
   const sources = createSourcesFeature({
@@ -321,6 +336,7 @@ export function createServices(deps: CoreDeps) {
     sources: sources.service,
     notebooks: notebooks.service,
     notes: notes.service,
+    highlights: highlights.service,
     search: search.service,
     ask: search.ask,
     podcasts: podcasts.service,
@@ -342,6 +358,7 @@ export function createServices(deps: CoreDeps) {
     sources,
     notebooks,
     notes,
+    highlights,
     search,
     feeds,
     podcasts,
@@ -381,6 +398,7 @@ export function createServices(deps: CoreDeps) {
     sources: sources.service,
     notebooks: notebooks.service,
     notes: notes.service,
+    highlights: highlights.service,
     indexer: search.indexer,
     vectors: search.vectors,
     search: search.service,

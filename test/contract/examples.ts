@@ -207,6 +207,42 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       { name: "unknown id", path: `/api/v1/notes/note_${NONE}/download`, status: 404 },
     ],
 
+    listHighlights: [
+      { name: "of a source", path: `/api/v1/highlights?source_id=${f.source}&limit=5`, status: 200 },
+      badLimit("/api/v1/highlights"),
+    ],
+    createHighlight: [
+      {
+        name: "create",
+        path: "/api/v1/highlights",
+        body: { source_id: f.podcastSource, exact: "Sea stars grip the rock", color: "blue", note: "Grip" },
+        status: 201,
+      },
+      {
+        name: "quote not in the text",
+        path: "/api/v1/highlights",
+        body: { source_id: f.podcastSource, exact: "not in the article" },
+        status: 422,
+      },
+    ],
+    exportHighlightsCsv: [
+      { name: "csv", path: "/api/v1/highlights/export.csv", status: 200 },
+      { name: "bad filter", path: "/api/v1/highlights/export.csv?notebook_id=nope", status: 422 },
+    ],
+    getHighlight: [
+      { name: "get", path: `/api/v1/highlights/${f.highlight}`, status: 200 },
+      missing("/api/v1/highlights", "hl"),
+      { name: "another user's", path: `/api/v1/highlights/${f.highlight}`, status: 404, as: "other" },
+    ],
+    updateHighlight: [
+      { name: "recolour", path: `/api/v1/highlights/${f.highlight}`, body: { color: "pink" }, status: 200 },
+      { name: "bad colour", path: `/api/v1/highlights/${f.highlight}`, body: { color: "red" }, status: 422 },
+    ],
+    deleteHighlight: [
+      missing("/api/v1/highlights", "hl"),
+      { name: "delete", path: `/api/v1/highlights/${f.highlightToDelete}`, status: 200 },
+    ],
+
     search: [
       { name: "hybrid", path: "/api/v1/search", body: { query: "tide pools", mode: "hybrid", limit: 5 }, status: 200 },
       {

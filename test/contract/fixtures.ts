@@ -65,6 +65,12 @@ export async function buildFixtures() {
     source_ids: [podcastSource],
     format: "brief",
   });
+  const highlight = await ok(ctx, "POST", "/api/v1/highlights", k, {
+    source_id: source.id,
+    exact: "tube feet",
+    note: "How they hold on",
+  });
+  const highlightToDelete = await ok(ctx, "POST", "/api/v1/highlights", k, { source_id: source.id, exact: "limpets" });
   const tokenToDelete = await ok(ctx, "POST", "/api/v1/webhook-tokens", k);
   const tokenToRegenerate = await ok(ctx, "POST", "/api/v1/webhook-tokens", k);
   const actor = systemActor(a.userId, "contract test");
@@ -96,6 +102,8 @@ export async function buildFixtures() {
     notebookToDelete: notebookToDelete.id as string,
     note: note.id as string,
     noteToDelete: noteToDelete.id as string,
+    highlight: highlight.id as string,
+    highlightToDelete: highlightToDelete.id as string,
     podcastSource,
     podcast: podcast.id as string,
     audioEtag: audio.headers.get("etag")!,

@@ -1,4 +1,4 @@
-// Internal events: every change to a source, notebook, note, podcast or workflow run is recorded in
+// Internal events: every change to a source, notebook, note, highlight, podcast or workflow run is recorded in
 // the outbox inside the caller's transaction, so an event exists exactly when its change committed.
 // Progress notes (podcast.progress) are published to live listeners only and never stored.
 import type { Transactor } from "../../db/port.ts";
@@ -21,6 +21,9 @@ export const EVENT_TYPES = [
   "podcast.created",
   "podcast.updated",
   "podcast.deleted",
+  "highlight.created",
+  "highlight.updated",
+  "highlight.deleted",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -5,7 +5,7 @@
 // user's event stream (/events/stream, Server-Sent Events):
 //
 //   data-live="<kind>" data-live-id="<id>"   an element showing one object; <kind> is the event
-//       type's prefix (source, notebook, note, podcast, run) and <id> the object's id (src_…,
+//       type's prefix (source, notebook, note, highlight, podcast, run) and <id> the object's id (src_…,
 //       pod_…, run_…), matched against the event's data.id.
 //   Then, on the same element, what to do when a stored event for that object arrives:
 //     data-live-fragment="<path>"  GET that same-origin path and replace the element with the one
@@ -31,7 +31,7 @@ export const LIVE_SCRIPT = `"use strict";
   if (!window.EventSource || !document.querySelector("[data-live]")) return;
   var TYPES = ["source.created", "source.updated", "source.deleted", "notebook.created", "notebook.updated",
     "notebook.deleted", "note.created", "note.updated", "note.deleted", "podcast.created", "podcast.updated",
-    "podcast.deleted", "podcast.progress", "run.started", "run.step_finished", "run.succeeded", "run.failed"];
+    "podcast.deleted", "podcast.progress", "highlight.created", "highlight.updated", "highlight.deleted", "run.started", "run.step_finished", "run.succeeded", "run.failed"];
   var busy = new WeakMap();
   var reloading = false;
 
