@@ -2,6 +2,7 @@
 // one compact toolbar above it, an outline of its headings, and its notebooks, notes, rename and ask
 // below. The reading script (reader-script.ts) adds instant settings and saved progress.
 import type { Preferences } from "../../features/accounts/preferences.ts";
+import type { HighlightPublic } from "../../features/library/highlights/schema.ts";
 import type { NotebookPublic } from "../../features/library/notebooks/schema.ts";
 import type { NotePublic } from "../../features/library/notes/schema.ts";
 import type { SourcePublic } from "../../features/library/sources/schema.ts";
@@ -14,6 +15,7 @@ import { failureWords, statusBadge, tagLinks } from "./source-pages.ts";
 import { READER_SCRIPT_PATH } from "./reader-script.ts";
 import { READER_STYLE, READER_STYLE_HASH } from "./reader-style.ts";
 import { lineHeightKey, toolbar, type SettingsState } from "./reader-toolbar.ts";
+import { highlightsColumn, selectionPopover } from "./reader-highlights.ts";
 import { LIBRARY_STYLE, libraryCsp } from "./style.ts";
 
 /** Ids the page itself uses, which a heading of the article must not take. */
@@ -26,6 +28,9 @@ const PAGE_IDS = [
   "r-ask",
   "r-rename",
   "r-highlights",
+  "r-highlights-title",
+  "r-hl-pop",
+  "f-hl-new-note",
   "r-outline",
   "f-tags",
   "f-tags-hint",
@@ -47,6 +52,8 @@ export interface ReaderPageInput {
   user: LayoutUser;
   source: SourcePublic;
   preferences: Preferences;
+  /** The source's highlights in text order (orphaned ones included). */
+  highlights: HighlightPublic[];
   notebooks: NotebookPublic[];
   /** Notes whose source_ids contain this source, newest first. */
   notes: NotePublic[];
@@ -156,7 +163,9 @@ ${toolbar(p.user, s, pref, p.settings)}
       <div id="r-rename">${renameSection(p.user, s, p.rename)}</div>
     </div>
   </div>
+  ${article ? highlightsColumn(p.user, s.id, p.highlights) : ""}
 </div>
+${article ? selectionPopover() : ""}
 </div>
 <script src="${READER_SCRIPT_PATH}" defer></script>`;
   const markup = layout({

@@ -6,7 +6,7 @@ import type { SignedIn } from "../service.ts";
 import { PICKER_LIMIT } from "./common.ts";
 import { readerPage, type ReaderPageInput } from "./reader-pages.ts";
 
-export type ReaderDeps = Pick<WebDeps, "accounts" | "live" | "notebooks" | "notes" | "sources">;
+export type ReaderDeps = Pick<WebDeps, "accounts" | "highlights" | "live" | "notebooks" | "notes" | "sources">;
 
 /** The reader lists this many of the notes about the source. */
 const LINKED_NOTES = 20;
@@ -25,6 +25,7 @@ export function readerResponder(s: ReaderDeps, h: WebHelpers) {
       user: h.layoutUser(me),
       source,
       preferences: await s.accounts.preferences(me.user.id),
+      highlights: source.status === "ready" ? await s.highlights.forSource(me.actor, source.id) : [],
       notebooks: (await s.notebooks.list(me.actor, { limit: PICKER_LIMIT })).data,
       notes: notes.data,
       moreNotes: notes.next_cursor !== null,

@@ -28,6 +28,8 @@ export const READER_NOTICES: Record<string, Flash> = {
   unread: { kind: "ok", text: "Marked as unread." },
   tags_saved: { kind: "ok", text: "Tags saved." },
   settings_saved: { kind: "ok", text: "Reading settings saved." },
+  highlight_saved: { kind: "ok", text: "Highlight saved." },
+  highlight_deleted: { kind: "ok", text: "Highlight deleted." },
 };
 const STATE_FIELDS = ["archived", "favorite", "read"] as const;
 const STATE_NOTICES = {

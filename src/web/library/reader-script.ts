@@ -82,7 +82,7 @@ const CORE = `
   var sent = saved;
   var lastSent = 0;
   var timer = null;
-  var quietUntil = 0;
+  var expectY = null;
   var moved = false;
   var PERIOD = 3000;
   var toc = document.querySelectorAll(".r-toc a");
@@ -134,7 +134,9 @@ const CORE = `
   var frame = 0;
   window.addEventListener("scroll", function () {
     if (!frame) frame = requestAnimationFrame(function () { frame = 0; show(); });
-    if (Date.now() < quietUntil) return;
+    // The scroll this script made itself (reopening at the saved place) is not the person reading.
+    if (expectY !== null && Math.abs(window.scrollY - expectY) < 2) return;
+    expectY = null;
     moved = true;
     if (fraction() === 1 && sent !== 1) return send(false);
     if (!timer) timer = setTimeout(function () { send(false); }, Math.max(0, PERIOD - (Date.now() - lastSent)));
@@ -148,8 +150,8 @@ const CORE = `
     var r = article.getBoundingClientRect();
     var y = r.top + window.scrollY + saved * r.height - window.innerHeight;
     if (y <= 0) return;
-    quietUntil = Date.now() + 400;
     window.scrollTo({ top: y, left: 0, behavior: "instant" });
+    expectY = window.scrollY;
   }
   if ("scrollRestoration" in history) history.scrollRestoration = "manual";
   restore();

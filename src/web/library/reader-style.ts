@@ -19,6 +19,12 @@ const SEPIA = `--fg: #3b2f22; --muted: #65533f; --bg: #f4ecd8; --card: #fbf6e9; 
 const DARK = `--fg: #e7e9ee; --muted: #a1a8b3; --bg: #15171b; --card: #1d2026; --line: #343843; --accent: #8aa8ff;
   --danger: #ff8a80; --ok-bg: #1e3325; --err-bg: #3a1f1d; color-scheme: dark;`;
 
+const DARK_HL = `--hl-yellow: #5b4a0e; --hl-green: #1d4a2a; --hl-blue: #1b3a63; --hl-pink: #5a2240; --hl-purple: #3f2c69;
+  --hl-yellow-solid: #e8c13a; --hl-green-solid: #4cc27a; --hl-blue-solid: #6aa5f0; --hl-pink-solid: #ee7aa8; --hl-purple-solid: #a987ec;`;
+/** Marks dark enough for light text, in the dark theme and in auto on a dark system. */
+const DARK_MARKS = `#reader[data-theme="dark"] { ${DARK_HL} }
+@media (prefers-color-scheme: dark) { #reader[data-theme="auto"] { ${DARK_HL} } }`;
+
 /** The page's variables for a chosen theme; "auto" keeps the app's own, which follow the system. */
 const themed = (theme: string, vars: string, buttonText: string) => `
 :root:has(#reader[data-theme="${theme}"]) { ${vars} }
@@ -37,6 +43,7 @@ ${Object.entries(MEASURES)
   .map(([w, m]) => `#reader[data-width="${w}"] { --r-measure: ${m}; }`)
   .join("\n")}
 #reader[data-font="sans"] { --r-font: var(--r-sans); }
+#reader [hidden] { display: none !important; }
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 
 /* The toolbar: one compact row, sticky at the top while reading; its thin progress bar along the bottom. */
@@ -143,7 +150,46 @@ ${Object.entries(MEASURES)
   .r-side { margin-top: 2.5rem; }
 }
 @media (max-width: 63.99rem) { .r-side { margin: 2.5rem auto 0; max-width: var(--r-measure); width: 100%; } }
-@media (prefers-reduced-motion: no-preference) { html:has(#reader) { scroll-behavior: smooth; } }
+
+/* Highlights: inline marks, the column's entries, the colour swatches and the selection popover. */
+#reader { --hl-yellow: #ffe8a3; --hl-green: #c9efcb; --hl-blue: #cfe3ff; --hl-pink: #ffd4e5; --hl-purple: #e5d9ff; }
+${DARK_MARKS}
+#reader mark.hl { color: inherit; border-radius: 2px; padding: 0; cursor: pointer; box-decoration-break: clone; -webkit-box-decoration-break: clone; }
+#reader mark.hl:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+${["yellow", "green", "blue", "pink", "purple"].map((c) => `#reader mark.hl-${c} { background: var(--hl-${c}); } .hl-item.hl-${c} { border-left-color: var(--hl-${c}-solid); }`).join("\n")}
+#reader { --hl-yellow-solid: #d9a900; --hl-green-solid: #2f9e5b; --hl-blue-solid: #3b7fd9; --hl-pink-solid: #d6457f; --hl-purple-solid: #8756d1; }
+.hl-swatch { display: inline-block; width: 1.15rem; height: 1.15rem; border-radius: 50%; border: 1px solid rgb(0 0 0 / .25); flex: none; }
+${["yellow", "green", "blue", "pink", "purple"].map((c) => `.hl-swatch.hl-${c} { background: var(--hl-${c}-solid); }`).join("\n")}
+.hl-list { list-style: none; margin: 0 0 1rem; padding: 0; }
+.hl-item { border-left: 3px solid var(--line); padding: .1rem 0 .1rem .75rem; margin: 0 0 1rem; }
+.hl-quote { margin: 0; font-family: var(--r-font); font-size: .95rem; line-height: 1.45; color: var(--fg); border: 0; padding: 0; }
+.hl-quote a { color: inherit; text-decoration: none; display: -webkit-box; -webkit-line-clamp: 8; -webkit-box-orient: vertical; overflow: hidden; }
+.hl-quote a:hover { text-decoration: underline; }
+.hl-note { margin: .35rem 0 0; font-size: .9rem; white-space: pre-line; overflow-wrap: anywhere; }
+.hl-note::before { content: "✎ "; color: var(--muted); }
+.hl-orphan { font-size: .8rem; color: var(--danger); margin: 0 0 .25rem; }
+.hl-edit { margin-top: .3rem; font-size: .85rem; }
+.hl-edit > summary { color: var(--muted); font-weight: 500; }
+.hl-edit form { margin: .4rem 0; }
+.hl-edit label { font-size: .85rem; }
+.hl-colors { border: 0; padding: 0; margin: .4rem 0 0; display: flex; gap: .35rem; flex-wrap: wrap; }
+.hl-colors legend { font-size: .85rem; font-weight: 600; padding: 0; margin-bottom: .25rem; }
+.hl-swatch-label { display: inline-flex !important; margin: 0 !important; padding: .3rem; border-radius: 50%; border: 2px solid transparent; cursor: pointer; }
+.hl-swatch-label:has(input:checked) { border-color: var(--fg); }
+.hl-swatch-label:has(input:focus-visible) { outline: 2px solid var(--accent); }
+.hl-swatch-label input { position: absolute; opacity: 0; width: 1px; height: 1px; }
+.hl-count { font-weight: 400; }
+.hl-pop { position: absolute; z-index: 8; background: var(--card); color: var(--fg); border: 1px solid var(--line); border-radius: 10px;
+  box-shadow: 0 6px 24px rgb(0 0 0 / .2); padding: .3rem; font-size: .9rem; max-width: calc(100vw - 1rem); }
+.hl-pop[hidden] { display: none; }
+.hl-pop-row { display: flex; align-items: center; gap: .1rem; }
+#reader .hl-pick { background: none; border: 1px solid transparent; color: var(--fg); padding: .35rem; border-radius: 8px; min-width: 2.2rem; min-height: 2.2rem;
+  display: inline-flex; align-items: center; justify-content: center; font-weight: 600; }
+#reader .hl-pick:hover { background: var(--bg); border-color: var(--line); }
+.hl-note-button { margin-left: .25rem; border-left: 1px solid var(--line) !important; border-radius: 0 8px 8px 0 !important; padding: .35rem .6rem !important; }
+.hl-pop-note { padding: .3rem .4rem .4rem; width: 18rem; max-width: 100%; }
+.hl-pop-note label { margin-top: .2rem; font-size: .85rem; }
+.hl-pop-error { margin: .3rem .4rem; }
 `;
 
 const sha256 = (text: string) => `'sha256-${new Bun.CryptoHasher("sha256").update(text).digest("base64")}'`;

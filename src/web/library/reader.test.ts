@@ -143,7 +143,7 @@ describe("reading state without script", () => {
     await state({ archived: "false" });
     expect((await source(ctx, me, id)).archived).toBe(false);
 
-    for (const bad of [{}, { read: "yes" }, { pinned: "true" }]) {
+    for (const bad of [{}, { read: "yes" }, { pinned: "true" }] as Record<string, string>[]) {
       expect((await state(bad)).status).toBe(422);
     }
   });

@@ -9,14 +9,16 @@ import { searchWebRoutes } from "./search-routes.ts";
 import { sourceWebRoutes } from "./source-routes.ts";
 import { sourceFragmentRoutes } from "./source-fragments.ts";
 import { readerWebRoutes } from "./reader-routes.ts";
+import { readerHighlightRoutes } from "./reader-highlight-routes.ts";
 
 export function libraryWebRoutes(
-  s: Pick<WebDeps, "accounts" | "ask" | "live" | "notebooks" | "notes" | "search" | "sources">,
+  s: Pick<WebDeps, "accounts" | "ask" | "highlights" | "live" | "notebooks" | "notes" | "search" | "sources">,
   h: WebHelpers,
 ) {
   return new Elysia()
     .use(sourceWebRoutes(s, h))
     .use(readerWebRoutes(s, h))
+    .use(readerHighlightRoutes(s, h))
     .use(notebookWebRoutes(s, h))
     .use(noteWebRoutes(s, h))
     .use(searchWebRoutes(s, h))
