@@ -128,7 +128,9 @@ export function readerHighlightRoutes(s: Pick<WebDeps, "highlights">, h: WebHelp
           });
         } catch (e) {
           if (!(e instanceof AppError)) throw e;
-          return problemOf(request, e);
+          // The source is the page's own address here: one that is not the person's is not found.
+          const missing = e.code === "validation_failed" && e.extra.errors?.[0]?.path === "source_id";
+          return problemOf(request, missing ? new AppError("not_found", "Source not found") : e);
         }
       })
       // POST /library/sources/:id/reader/highlights/:hid — recolour and/or annotate

@@ -291,3 +291,103 @@ describe("the article", () => {
     expect(csp).toContain("script-src 'sha256-");
   });
 });
+
+describe("highlights in the reader", () => {
+  const csrfOfPage = (text: string) => text.match(/name="csrf" value="([^"]+)"/)![1]!;
+
+  test("made from a selection (JSON), listed beside the article, edited and deleted by plain forms", async () => {
+    const { ctx, b, me, id } = await reader();
+    const csrf = csrfOfPage((await b.get(`/library/sources/${id}`)).text);
+    const json = { accept: "application/json" };
+    const made = await send(
+      ctx,
+      b,
+      `/library/sources/${id}/reader/highlights`,
+      new URLSearchParams({ csrf, exact: "sea  stars", prefix: "Anemones, ", start: "87", end: "96", color: "blue" }),
+      json,
+    );
+    expect(made.status).toBe(201);
+    const h = JSON.parse(made.text);
+    expect([h.exact, h.color, h.position.start, h.note]).toEqual(["sea stars", "blue", 87, null]);
+
+    const page = await b.get(`/library/sources/${id}`);
+    expect(page.text).toContain(
+      `<li class="hl-item hl-blue" id="hl-${h.id}" data-highlight="${h.id}" data-start="87" data-end="96" data-color="blue" data-exact="sea stars">`,
+    );
+    expect(page.text).toContain('<div class="hl-pop" id="r-hl-pop" hidden>');
+
+    // Without script: the list's forms, back to the entry.
+    const edited = await post(ctx, b, `/library/sources/${id}/reader/highlights/${h.id}`, {
+      color: "pink",
+      note: "Tube feet!\r\n<b>grip</b>",
+    });
+    expect(edited.location).toBe(`/library/sources/${id}?notice=highlight_saved#hl-${h.id}`);
+    const after = await b.get(`/library/sources/${id}`);
+    expect(after.text).toContain('<p class="hl-note">Tube feet!\n&lt;b&gt;grip&lt;/b&gt;</p>');
+    expect(after.text).toContain(`id="f-hl-${h.id}-pink" name="color" value="pink" checked>`);
+    expect((await call(ctx, "GET", `/api/v1/highlights/${h.id}`, { key: me.key })).body.color).toBe("pink");
+    // An empty note clears it; a bad colour is refused.
+    await post(ctx, b, `/library/sources/${id}/reader/highlights/${h.id}`, { note: "" });
+    expect((await call(ctx, "GET", `/api/v1/highlights/${h.id}`, { key: me.key })).body.note).toBeNull();
+    expect((await post(ctx, b, `/library/sources/${id}/reader/highlights/${h.id}`, { color: "red" })).status).toBe(422);
+
+    // The column alone, for the script.
+    const column = await b.get(`/library/sources/${id}/reader/highlights`);
+    expect(column.text).toStartWith('<aside class="r-side" id="r-highlights"');
+
+    const gone = await post(ctx, b, `/library/sources/${id}/reader/highlights/${h.id}/delete`);
+    expect(gone.location).toBe(`/library/sources/${id}?notice=highlight_deleted#r-highlights`);
+    expect((await call(ctx, "GET", `/api/v1/highlights/${h.id}`, { key: me.key })).status).toBe(404);
+    expect((await b.get(`/library/sources/${id}`)).text).toContain("Select text in the article to highlight it.");
+  });
+
+  test("bad selections are problem+json naming the field; another's highlight or source is 404", async () => {
+    const { ctx, b, me, id } = await reader();
+    const csrf = csrfOfPage((await b.get(`/library/sources/${id}`)).text);
+    const json = { accept: "application/json" };
+    const create = (fields: Record<string, string>, who = b, token = csrf) =>
+      send(ctx, who, `/library/sources/${id}/reader/highlights`, new URLSearchParams({ csrf: token, ...fields }), json);
+    for (const [fields, path] of [
+      [{ exact: "" }, "exact"],
+      [{ exact: "not in this article at all" }, "exact"],
+      [{ exact: "sea stars", color: "red" }, "color"],
+      [{ exact: "sea stars", note: "x".repeat(10_001) }, "note"],
+    ] as const) {
+      const res = await create(fields);
+      expect(res.status).toBe(422);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+      expect(JSON.parse(res.text).errors[0].path).toContain(path);
+    }
+    const mine = JSON.parse((await create({ exact: "sea stars" })).text);
+
+    const other = await signedInPerson(ctx);
+    const theirCsrf = csrfOfPage((await other.b.get("/library")).text);
+    expect((await create({ exact: "sea stars" }, other.b, theirCsrf)).status).toBe(404);
+    const edit = await send(
+      ctx,
+      other.b,
+      `/library/sources/${id}/reader/highlights/${mine.id}`,
+      new URLSearchParams({ csrf: theirCsrf, note: "mine now" }),
+      json,
+    );
+    expect(edit.status).toBe(404);
+    expect((await other.b.get(`/library/sources/${id}/reader/highlights`)).status).toBe(404);
+    // The highlight's own source must be the one in the path.
+    const second = (await call(ctx, "POST", "/api/v1/sources", { key: me.key, body: { url: web.url("/notes.txt") } }))
+      .body.id;
+    expect((await post(ctx, b, `/library/sources/${second}/reader/highlights/${mine.id}/delete`)).status).toBe(404);
+    expect((await call(ctx, "GET", `/api/v1/highlights/${mine.id}`, { key: me.key })).body.note).toBeNull();
+  });
+
+  test("an orphaned highlight is listed with a flag, not marked in the text", async () => {
+    const { ctx, b, me, id } = await reader();
+    const h = (
+      await call(ctx, "POST", "/api/v1/highlights", { key: me.key, body: { source_id: id, exact: "hermit crabs" } })
+    ).body;
+    await sqlRows(ctx.db, "UPDATE highlights SET orphaned = ? WHERE id = ?", true, h.id);
+    const page = await b.get(`/library/sources/${id}`);
+    expect(page.text).toContain(`data-exact="hermit crabs" data-orphaned>`);
+    expect(page.text).toContain('<h3 class="r-col-title">Not found in the text</h3>');
+    expect(page.text).toContain("<strong>Not in the current text</strong>");
+  });
+});
