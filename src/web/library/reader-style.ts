@@ -68,7 +68,7 @@ ${Object.entries(MEASURES)
 .r-more { display: none; }
 .r-menu { width: 16rem !important; padding: .4rem !important; display: flex; flex-direction: column; }
 .r-menu form { display: block; }
-.r-menu .tool { width: 100%; justify-content: flex-start; gap: .6rem; }
+#reader .r-menu .tool { width: 100%; justify-content: flex-start; gap: .6rem; }
 .r-menu .sr-only { position: static; width: auto; height: auto; margin: 0; overflow: visible; clip: auto; white-space: normal; }
 @media (max-width: 47.99rem) { .r-wide-tools, .r-sep { display: none; } .r-more { display: block; } }
 .r-pop { position: relative; }

@@ -88,7 +88,10 @@ function segment(name: string, legend: string, value: string, options: { value: 
 function settingsPanel(user: LayoutUser, s: SourcePublic, p: Preferences, st: SettingsState | undefined): SafeHtml {
   const heights = LINE_HEIGHTS.filter((v) => Math.round(Number(v) * 100) % 10 === 0);
   const current = lineHeightKey(p.reader_line_height);
-  if (!heights.includes(current)) heights.push(current), heights.sort();
+  if (!heights.includes(current)) {
+    heights.push(current);
+    heights.sort();
+  }
   const swatch = (t: string, label: string) => html`<span class="swatch ${t}" aria-hidden="true"></span>${label}`;
   return html`<details class="r-pop" data-pop${st ? html` open` : ""}>
   <summary class="tool" title="Text and theme"><span class="aa" aria-hidden="true">Aa</span><span class="sr-only">Text and theme</span></summary>
