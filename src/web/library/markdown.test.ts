@@ -1,6 +1,6 @@
 // The Markdown renderer's safety rules, case by case: raw HTML escaped, link schemes limited, images http(s) only.
 import { describe, expect, test } from "bun:test";
-import { renderMarkdown, safeImageUrl, safeLinkUrl } from "./markdown.ts";
+import { renderArticle, renderMarkdown, safeImageUrl, safeLinkUrl, slugify } from "./markdown.ts";
 
 const render = (md: string) => renderMarkdown(md).value;
 
@@ -70,5 +70,48 @@ describe("URL rules", () => {
     expect(safeLinkUrl("a/b:c")).toBe(true);
     expect(safeImageUrl("HTTPS://x.example/a.png")).toBe(true);
     expect(safeImageUrl("//x.example/a.png")).toBe(false);
+  });
+});
+
+describe("renderArticle: heading ids and the outline", () => {
+  test("headings get slug ids, repeats numbered, reserved ids avoided, each listed with its text", () => {
+    const md = "# Intro\n\ntext\n\n## Intro\n\n## Über *große* `Flüsse` & more\n\n### reader\n\n## Intro";
+    const { html, outline } = renderArticle(md, ["reader"]);
+    expect(html.value).toContain('<h1 id="intro">Intro</h1>');
+    expect(html.value).toContain('<h2 id="intro-2">Intro</h2>');
+    expect(html.value).toContain(
+      '<h2 id="uber-große-flusse-more">Über <em>große</em> <code>Flüsse</code> &amp; more</h2>',
+    );
+    expect(html.value).toContain('<h3 id="reader-2">reader</h3>');
+    expect(html.value).toContain('<h2 id="intro-3">Intro</h2>');
+    expect(outline).toEqual([
+      { level: 1, id: "intro", text: "Intro" },
+      { level: 2, id: "intro-2", text: "Intro" },
+      { level: 2, id: "uber-große-flusse-more", text: "Über große Flüsse & more" },
+      { level: 3, id: "reader-2", text: "reader" },
+      { level: 2, id: "intro-3", text: "Intro" },
+    ]);
+    // The same text gives the same ids every time: links to a section keep working.
+    expect(renderArticle(md, ["reader"]).html.value).toBe(html.value);
+  });
+
+  test("ids and outline text stay escaped; raw HTML in a heading is text; empty headings are left out of the outline", () => {
+    const { html, outline } = renderArticle(
+      '## <script>alert(1)</script> "x"\n\n## ![](https://i.example/a.png)\n\n## 東京 2024',
+    );
+    expect(html.value).toContain(
+      '<h2 id="script-alert-1-script-x">&lt;script&gt;alert(1)&lt;/script&gt; &quot;x&quot;</h2>',
+    );
+    expect(html.value).not.toContain("<script>");
+    expect(html.value).toContain('<h2 id="section"><img src="https://i.example/a.png"');
+    expect(html.value).toContain('<h2 id="東京-2024">東京 2024</h2>');
+    expect(outline.map((h) => h.text)).toEqual(['<script>alert(1)</script> "x"', "東京 2024"]);
+  });
+
+  test("notes keep plain headings; slugify copes with anything", () => {
+    expect(renderMarkdown("## Notes").value).toBe("<h2>Notes</h2>\n");
+    expect(slugify("  --  ")).toBe("section");
+    expect(slugify("A".repeat(200)).length).toBe(80);
+    expect(slugify("Ça va? Oui!")).toBe("ca-va-oui");
   });
 });

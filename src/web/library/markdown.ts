@@ -1,6 +1,8 @@
 // Markdown → HTML for the reader and notes: raw HTML is shown as text, links keep only safe schemes,
 // images load only over http(s). Source pages and notes are untrusted input, so nothing passes through.
+// The reader's articles also get heading ids (slugs, deduplicated) and an outline of their headings.
 import { Marked, type Tokens } from "marked";
+import { decodeEntities } from "../../features/imports/formats/html-text.ts";
 import { escapeHtml, raw, type SafeHtml } from "../../http/html/html.ts";
 
 const LINK_SCHEMES = new Set(["http", "https", "mailto"]);
@@ -25,6 +27,41 @@ export function safeImageUrl(url: string): boolean {
   return IMAGE_SCHEMES.has(schemeOf(url));
 }
 
+/** One heading of an article: its level (1–6), its id in the page and its text. */
+export interface OutlineEntry {
+  level: number;
+  id: string;
+  text: string;
+}
+
+/** A heading's id: lower case, letters and digits of any script, words joined by "-". */
+export function slugify(text: string): string {
+  const slug = text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/, "");
+  return slug || "section";
+}
+
+/**
+ * The headings of the article being rendered. marked renders synchronously, so the one parse in
+ * progress owns it; outside renderArticle it is null and headings get no ids (notes).
+ */
+let headings: { taken: Set<string>; outline: OutlineEntry[] } | null = null;
+
+function headingId(text: string): string {
+  const h = headings!;
+  const base = slugify(text);
+  let id = base;
+  for (let n = 2; h.taken.has(id); n++) id = `${base}-${n}`;
+  h.taken.add(id);
+  return id;
+}
+
 const titleAttr = (title: string | null | undefined) => (title ? ` title="${escapeHtml(title)}"` : "");
 
 const marked = new Marked({
@@ -34,6 +71,16 @@ const marked = new Marked({
     // Raw HTML, block or inline, is shown as the text it is.
     html({ text }: Tokens.HTML | Tokens.Tag) {
       return escapeHtml(text);
+    },
+    heading({ tokens, depth }: Tokens.Heading) {
+      const inner = this.parser.parseInline(tokens);
+      if (!headings) return `<h${depth}>${inner}</h${depth}>\n`;
+      const text = decodeEntities(inner.replace(/<[^>]*>/g, ""))
+        .replace(/\s+/g, " ")
+        .trim();
+      const id = headingId(text);
+      if (text) headings.outline.push({ level: depth, id, text });
+      return `<h${depth} id="${escapeHtml(id)}">${inner}</h${depth}>\n`;
     },
     link({ href, title, tokens }: Tokens.Link) {
       const inner = this.parser.parseInline(tokens);
@@ -50,4 +97,21 @@ const marked = new Marked({
 /** Rendered, safe HTML for a Markdown document. */
 export function renderMarkdown(markdown: string): SafeHtml {
   return raw(marked.parse(markdown) as string);
+}
+
+/**
+ * An article for the reader: its HTML with an id on every heading, and the headings in order.
+ * `reserved` are ids the page around it already uses, which a heading must not take.
+ */
+export function renderArticle(
+  markdown: string,
+  reserved: Iterable<string> = [],
+): { html: SafeHtml; outline: OutlineEntry[] } {
+  headings = { taken: new Set(reserved), outline: [] };
+  try {
+    const out = marked.parse(markdown) as string;
+    return { html: raw(out), outline: headings.outline };
+  } finally {
+    headings = null;
+  }
 }

@@ -10,6 +10,8 @@ import { sourceWebRoutes } from "./source-routes.ts";
 import { libraryRoutes } from "./library-routes.ts";
 import { pickerWebRoutes } from "./source-picker.ts";
 import { tagWebRoutes } from "./tag-routes.ts";
+import { readerWebRoutes } from "./reader-routes.ts";
+import { readerHighlightRoutes } from "./reader-highlight-routes.ts";
 
 export function libraryWebRoutes(
   s: Pick<
@@ -22,6 +24,8 @@ export function libraryWebRoutes(
   return new Elysia()
     .use(library.routes)
     .use(sourceWebRoutes(s, h, library.listResponse))
+    .use(readerWebRoutes(s, h))
+    .use(readerHighlightRoutes(s, h))
     .use(notebookWebRoutes(s, h))
     .use(noteWebRoutes(s, h))
     .use(searchWebRoutes(s, h))

@@ -29,7 +29,9 @@ describe("the reader", () => {
   test("offers “Make a podcast” for a ready source, prefilling the form with it; a pending one says why not", async () => {
     const { ctx, b, article, me } = await library();
     const reader = await b.get(`/library/sources/${article}`);
-    expect(reader.text).toContain(`<a href="/podcasts/new?source=${article}">Make a podcast</a>`);
+    // In the reader's toolbar: an icon named for screen readers (and as a tooltip).
+    expect(reader.text).toContain(`<a class="tool" href="/podcasts/new?source=${article}" title="Make a podcast">`);
+    expect(reader.text).toContain('<span class="sr-only">Make a podcast</span>');
     expect((await b.get(`/podcasts/new?source=${article}`)).text).toContain(`value="${article}" checked>`);
     const pending = (
       await call(ctx, "POST", "/api/v1/sources", { key: me.key, body: { url: "https://example.com/later" } })

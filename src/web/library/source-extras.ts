@@ -1,4 +1,4 @@
-// The reader's extra sections: make a podcast, rename, ask about this source, and the notes about it.
+// The reader's extra sections: rename, ask about this source, and the notes about it.
 import type { NotePublic } from "../../features/library/notes/schema.ts";
 import type { SourcePublic } from "../../features/library/sources/schema.ts";
 import { html, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
@@ -14,12 +14,6 @@ export interface RenameState {
 export interface SourceAskState extends AskState {
   /** A problem with the question itself, shown beside the field. */
   fieldError?: string;
-}
-
-/** "Make a podcast" once the source has text; until then, why not. */
-export function podcastLink(s: SourcePublic): SafeHtml {
-  if (s.status === "ready") return html`<a href="/podcasts/new?source=${s.id}">Make a podcast</a>`;
-  return html`<span class="muted">A podcast can be made once it is Ready.</span>`;
 }
 
 export function renameSection(user: LayoutUser, s: SourcePublic, r: RenameState | undefined): SafeHtml {

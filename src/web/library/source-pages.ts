@@ -1,19 +1,6 @@
-// Pages for sources: the reader, and the status words the library's cards share.
-import type { NotebookPublic } from "../../features/library/notebooks/schema.ts";
-import type { NotePublic } from "../../features/library/notes/schema.ts";
+// The words a source's state is shown in, shared by the library's cards and the reader.
 import type { SourcePublic } from "../../features/library/sources/schema.ts";
-import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
-import { csrfInput, day, hostOf, libraryPage, select, when } from "./common.ts";
-import { liveAttrs } from "../live.ts";
-import { renderMarkdown } from "./markdown.ts";
-import {
-  askSection,
-  linkedNotes,
-  podcastLink,
-  renameSection,
-  type RenameState,
-  type SourceAskState,
-} from "./source-extras.ts";
+import { html, type SafeHtml } from "../../http/html/html.ts";
 
 const FAILURES: Record<string, string> = {
   timeout: "the site took too long to answer",
@@ -64,93 +51,4 @@ export function statusBadge(s: Pick<SourcePublic, "status" | "error">): SafeHtml
 export function tagLinks(tags: string[]): SafeHtml {
   if (!tags.length) return html``;
   return html`<span class="tags">${tags.map((t, i) => html`${i ? " " : ""}<a class="tag" href="/library?tag=${encodeURIComponent(t)}">#${t}</a>`)}</span>`;
-}
-
-function readerBody(s: SourcePublic, liveSince?: number): SafeHtml {
-  if (s.status === "pending") {
-    // Live: the page reloads itself when the source is ready or failed; without script, a reload shows it.
-    return html`<p class="card"${liveAttrs({ kind: "source", id: s.id, reload: true, since: liveSince })}>This source is still being fetched. The page shows it as soon as it is ready (or reload it in a moment).</p>`;
-  }
-  if (s.status === "failed") {
-    return html`<div class="card"><p><strong>It could not be fetched:</strong> ${failureWords(s.error)}.</p>
-  ${s.error_detail ? html`<p class="muted">${s.error_detail}</p>` : ""}
-  <p class="muted">Refetch to try again, or read it at the original link.</p></div>`;
-  }
-  if (!s.content?.trim()) return html`<p class="muted">No text was extracted from this source.</p>`;
-  return html`<article class="prose">${renderMarkdown(s.content)}</article>`;
-}
-
-function membership(user: LayoutUser, s: SourcePublic, notebooks: NotebookPublic[]): SafeHtml {
-  const names = new Map(notebooks.map((nb) => [nb.id, nb.name]));
-  const inside = s.notebook_ids.filter((id) => names.has(id));
-  const others = notebooks.filter((nb) => !s.notebook_ids.includes(nb.id));
-  const list = inside.length
-    ? html`<ul class="items">${inside.map(
-        (id) => html`<li class="row-actions"><a href="/notebooks/${id}">${names.get(id)}</a>
-  <form method="post" action="/library/sources/${s.id}/notebooks/${id}/remove">${csrfInput(user.csrfToken)}<button type="submit" class="danger" aria-label="Remove from ${names.get(id)}">Remove</button></form></li>`,
-      )}</ul>`
-    : html`<p class="muted">Not in any notebook.</p>`;
-  const add = others.length
-    ? html`<form method="post" action="/library/sources/${s.id}/notebooks" class="filters">
-  ${csrfInput(user.csrfToken)}
-  <div><label for="f-add-nb">Add to notebook</label>${select(
-    "notebook_id",
-    "f-add-nb",
-    others.map((nb) => ({ value: nb.id, label: nb.name })),
-    undefined,
-  )}</div>
-  <button type="submit" class="secondary">Add</button>
-</form>`
-    : notebooks.length
-      ? html``
-      : html`<p class="muted"><a href="/notebooks">Create a notebook</a> to group sources.</p>`;
-  return html`${list}${add}`;
-}
-
-export interface ReaderPageInput {
-  user: LayoutUser;
-  source: SourcePublic;
-  notebooks: NotebookPublic[];
-  /** Notes whose source_ids contain this source, newest first. */
-  notes: NotePublic[];
-  moreNotes: boolean;
-  rename?: RenameState;
-  ask?: SourceAskState;
-  flash?: Flash;
-  status?: number;
-  /** The events position when the page was rendered: a live update past it reloads the page. */
-  liveSince?: number;
-}
-
-export function readerPage(p: ReaderPageInput): Response {
-  const s = p.source;
-  const original = s.final_url ?? s.url;
-  const body = html`<p><a href="/library">← Library</a></p>
-<h1>${s.title || s.url}</h1>
-<p class="meta muted">
-  ${s.byline ? html`<span>${s.byline}</span> · ` : ""}<span>${s.site_name || hostOf(original)}</span>
-  ${s.published_at ? html` · Published ${day(s.published_at)}` : ""} · Saved ${when(s.saved_at)}${s.saved_at !== s.created_at ? html` (added ${when(s.created_at)})` : ""} · ${statusBadge(s)}
-</p>
-${s.tags.length ? html`<p class="meta">${tagLinks(s.tags)}</p>` : ""}
-<p><a href="${original}" rel="noopener noreferrer nofollow">Open the original ↗</a></p>
-<div class="row-actions">
-  ${podcastLink(s)}
-  <form method="post" action="/library/sources/${s.id}/refetch">${csrfInput(p.user.csrfToken)}<button type="submit" class="secondary">Refetch</button></form>
-  <a href="/library/sources/${s.id}/delete">Delete…</a>
-</div>
-${renameSection(p.user, s, p.rename)}
-${askSection(p.user, s, p.ask)}
-${readerBody(s, p.liveSince)}
-<h2>Notebooks</h2>
-${membership(p.user, s, p.notebooks)}
-<h2>Notes about this source</h2>
-${linkedNotes(s, p.notes, p.moreNotes)}`;
-  return libraryPage({
-    title: s.title || hostOf(s.url),
-    user: p.user,
-    body,
-    flash: p.flash,
-    status: p.status,
-    webImages: true,
-  });
 }

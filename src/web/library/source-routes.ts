@@ -2,19 +2,18 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
 import type { WebDeps } from "../deps.ts";
-import type { Actor } from "../../actor.ts";
 import type { Flash } from "../../http/html/html.ts";
 import { formField, redirect } from "../http.ts";
 import type { SignedIn } from "../service.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
-import { confirmDeletePage, flashOf, formFields, here, ID_RE, PICKER_LIMIT, signInFirst } from "./common.ts";
+import { confirmDeletePage, formFields, here, ID_RE, signInFirst } from "./common.ts";
 import { isFormat } from "../podcasts/format-picker.ts";
 import type { PodcastFormat } from "../../features/podcasts/formats.ts";
-import { readerPage, type ReaderPageInput } from "./source-pages.ts";
 import type { AddForm } from "./library-pages.ts";
+import { readerResponder, type ReaderDeps } from "./reader-response.ts";
 import { askProblem } from "./search-routes.ts";
 
-const NOTICES: Record<string, Flash> = {
+export const NOTICES: Record<string, Flash> = {
   added: {
     kind: "ok",
     text: "Saved. It is being fetched; it shows as Ready when its text is in (this list updates by itself).",
@@ -32,8 +31,6 @@ const NOTICES: Record<string, Flash> = {
     text: "Saved. It is being fetched; a podcast episode is made once it is ready — find it under Podcasts.",
   },
 };
-/** The reader lists this many of the notes about the source. */
-const LINKED_NOTES = 20;
 const MAX_QUESTION = 2000;
 
 /** The Library page with a form's state: the add-link form re-rendered with its errors. */
@@ -43,12 +40,8 @@ type ListResponse = (
   extra: { form?: AddForm; status?: number },
 ) => Promise<Response>;
 
-export function sourceWebRoutes(
-  s: Pick<WebDeps, "ask" | "live" | "notebooks" | "notes" | "sources">,
-  h: WebHelpers,
-  listResponse: ListResponse,
-) {
-  const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
+export function sourceWebRoutes(s: Pick<WebDeps, "ask"> & ReaderDeps, h: WebHelpers, listResponse: ListResponse) {
+  const readerResponse = readerResponder(s, h);
 
   /** Validates the add-link form the way the API's schema would, with messages for people. */
   function readAddForm(body: unknown): AddForm & { errors: NonNullable<AddForm["errors"]> } {
@@ -64,26 +57,6 @@ export function sourceWebRoutes(
     const podcastFormat = formField(body, "podcast_format") || "deep_dive";
     if (quick && !isFormat(podcastFormat)) errors.podcast_format = "Choose one of the six formats.";
     return { url, title, notebookIds, quick, podcastFormat, errors };
-  }
-
-  /** The reader with its notebooks and the notes about it, plus whatever a form left to show. */
-  async function readerResponse(
-    me: SignedIn,
-    id: string,
-    extra: Pick<ReaderPageInput, "rename" | "ask" | "flash" | "status"> = {},
-  ): Promise<Response> {
-    const liveSince = await s.live.events.latestSeq();
-    const source = await s.sources.publicOf(await s.sources.get(me.actor, id), true);
-    const notes = await s.notes.list(me.actor, { limit: LINKED_NOTES, sourceId: source.id });
-    return readerPage({
-      user: h.layoutUser(me),
-      source,
-      notebooks: await notebooksOf(me.actor),
-      notes: notes.data,
-      moreNotes: notes.next_cursor !== null,
-      liveSince,
-      ...extra,
-    });
   }
 
   /** The POST's source, or a redirect to sign in and come back to its reader. */
@@ -125,15 +98,6 @@ export function sourceWebRoutes(
               : { url: `This link cannot be saved: ${message}.` };
             return listResponse(me, {}, { form: { ...form, errors }, status: 422 });
           }
-        }),
-      )
-      // GET /library/sources/:id — the reader
-      .get(
-        "/library/sources/:id",
-        h.page(async ({ request, params, query }) => {
-          const me = await h.signedIn(request);
-          if (!me) return signInFirst(here(request));
-          return readerResponse(me, params.id ?? "", { flash: flashOf(NOTICES, query.notice) });
         }),
       )
       // POST /library/sources/:id/title — rename; empty goes back to the extracted title

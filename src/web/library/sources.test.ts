@@ -34,9 +34,9 @@ describe("library", () => {
     expect(reader.text).toContain("Coast Weekly");
     expect(reader.text).toContain('<time datetime="2024-03-05T09:30:00.000Z">2024-03-05</time>');
     expect(reader.text).toContain(
-      `<a href="${web.url("/article")}" rel="noopener noreferrer nofollow">Open the original`,
+      `<a class="tool" href="${web.url("/article")}" rel="noopener noreferrer nofollow" title="Open the original">`,
     );
-    expect(reader.text).toContain("<h2>Holding on</h2>");
+    expect(reader.text).toContain('<h2 id="holding-on">Holding on</h2>');
     expect(reader.text).toContain(`<a href="${web.url("/tides")}" rel="nofollow noopener noreferrer">tide table</a>`);
     expect(reader.text).not.toContain("casino");
     expect(reader.headers.get("content-security-policy")).toContain("img-src 'self' data: https: http:");

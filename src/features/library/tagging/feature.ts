@@ -103,7 +103,7 @@ export function createTaggingFeature(d: TaggingDeps) {
 
   async function suggestFor(sourceId: string): Promise<void> {
     const row = await d.sourcesRepo.byIdUnscoped(sourceId);
-    if (!row || row.status !== "ready") return;
+    if (row?.status !== "ready") return;
     const actor = systemActor(row.userId, "tag suggestions");
     const existing = (await d.sources.tagCounts(actor)).map((x) => x.name);
     const suggester = createSuggester({
