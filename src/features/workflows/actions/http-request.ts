@@ -14,6 +14,51 @@ export const DEFAULT_RETRIES = 3;
 
 export const httpRequest: ActionModule = {
   type: "http_request",
+  title: "HTTP request",
+  idBase: "request",
+  fields: [
+    { key: "method", label: "Method", kind: "select", options: HTTP_METHODS, initial: "POST", half: true },
+    {
+      key: "body_type",
+      label: "Body type",
+      kind: "select",
+      options: ["json", "form"],
+      omitDefault: "json",
+      hint: "json (default) or form fields.",
+      half: true,
+    },
+    {
+      key: "url",
+      label: "URL",
+      kind: "text",
+      required: true,
+      placeholder: "https://example.com/hooks/{{ channel | urlencode }}",
+    },
+    {
+      key: "headers",
+      label: "Headers",
+      kind: "headers",
+      hint: "One per line, as Name: value. Authorization values are sent but not kept in the run history.",
+    },
+    {
+      key: "body",
+      label: "Body (JSON)",
+      kind: "json",
+      hint: "A JSON value; strings may hold templates. Leave empty for no body (GET and DELETE have none).",
+    },
+    { key: "timeout_ms", label: "Timeout (ms)", kind: "int", hint: "Default 10000, at most 120000.", half: true },
+    {
+      key: "retries",
+      label: "Retries",
+      kind: "int",
+      hint: "Default 3, at most 10. Network errors, 408, 429 and 5xx are retried.",
+      half: true,
+    },
+    { key: "store_response", label: "Keep the response (status, headers, body) for later steps", kind: "bool" },
+    { key: "sign", label: "Sign the request with this workflow's secret (Standard Webhooks)", kind: "bool" },
+  ],
+  outputs: ["status", "response", "response.status", "response.headers", "response.headers.*", "response.body", "response.body.*", "response.truncated"],
+  summary: (a) => `${typeof a.method === "string" ? a.method : "POST"} ${typeof a.url === "string" ? a.url : ""}`,
   available: true,
   mode: "external",
   schema: actionSchema(
