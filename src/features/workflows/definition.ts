@@ -46,7 +46,10 @@ export function checkTrigger(trigger: unknown, ctx: DefinitionContext): FieldErr
     if (errors.length === 0 && Array.isArray(trigger.fields)) {
       trigger.fields.forEach((f, i) => {
         if ((RESERVED_ROOTS as readonly string[]).includes(f as string))
-          errors.push({ path: `trigger.fields[${i}]`, message: `is always the run's own ${f}: read a body field of that name as {{ trigger.${f} }}` });
+          errors.push({
+            path: `trigger.fields[${i}]`,
+            message: `is always the run's own ${f}: read a body field of that name as {{ trigger.${f} }}`,
+          });
       });
     }
     if (errors.length === 0 && typeof trigger.token_id === "string" && !ctx.tokenExists(trigger.token_id)) {
@@ -86,7 +89,10 @@ export function checkActions(
     const first = ids.get(action.id as string);
     if (first) errors.push({ path: `${path}.id`, message: `"${action.id}" is already the id of ${first}` });
     else ids.set(action.id as string, path);
-    const own = [...checkIdFields(mod.fields, action, idLookup(ctx)), ...(mod.validate?.(action as ActionDef, ctx) ?? [])];
+    const own = [
+      ...checkIdFields(mod.fields, action, idLookup(ctx)),
+      ...(mod.validate?.(action as ActionDef, ctx) ?? []),
+    ];
     for (const e of own) errors.push({ path: `${path}.${e.path}`, message: e.message });
   });
   if (count > limits.maxActions)
@@ -161,7 +167,9 @@ function referenceProblem(
       if (first === undefined) return null;
       const type = before.get(first);
       if (type === undefined) {
-        const why = allIds.has(first) ? `step "${first}" does not run before this one` : `there is no step with id "${first}"`;
+        const why = allIds.has(first)
+          ? `step "${first}" does not run before this one`
+          : `there is no step with id "${first}"`;
         return why + available();
       }
       const rest = ref.path.slice(2);
@@ -186,7 +194,10 @@ function referenceProblem(
       }
       return null;
     default:
-      if (isEvent) return dataFields.includes(root!) ? null : `${trigger.event} events have no field "${formatPath([root!])}"${available()}`;
+      if (isEvent)
+        return dataFields.includes(root!)
+          ? null
+          : `${trigger.event} events have no field "${formatPath([root!])}"${available()}`;
       if (!bodyFields || bodyFields.includes(root!)) return null;
       return `the webhook declares no body field "${formatPath([root!])}"${available()}`;
   }

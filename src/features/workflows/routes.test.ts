@@ -35,7 +35,9 @@ describe("variables and ids are checked when saving, not when running", () => {
       "actions[2].name",
     );
     const message = errors.find((e) => e.path === "actions[2].name")!.message;
-    expect(message).toStartWith('{{ titel }}: the webhook declares no body field "titel"; available: {{ title }}, {{ url }}, ');
+    expect(message).toStartWith(
+      '{{ titel }}: the webhook declares no body field "titel"; available: {{ title }}, {{ url }}, ',
+    );
     expect(message).toContain("{{ steps.nb.notebook.id }}");
     expect(message).toContain("{{ steps.save.source.id }}");
     // trigger.<field> is held to the declared fields too; the declared ones pass.
@@ -78,12 +80,18 @@ describe("variables and ids are checked when saving, not when running", () => {
     });
     const save = { id: "save", type: "create_source", url: "{{ url }}" };
     const post = (actions: unknown[]) =>
-      call(ctx, "POST", "/api/v1/workflows", { key: a.key, body: { name: "w", trigger: { type: "webhook" }, actions } });
+      call(ctx, "POST", "/api/v1/workflows", {
+        key: a.key,
+        body: { name: "w", trigger: { type: "webhook" }, actions },
+      });
 
     let r = await post([save, link("Reading")]);
     expect(r.status).toBe(422);
     expect(r.body.errors).toEqual([
-      { path: "actions[1].notebook_id", message: `"Reading" is the name of a notebook, not its id: use ${reading.body.id}` },
+      {
+        path: "actions[1].notebook_id",
+        message: `"Reading" is the name of a notebook, not its id: use ${reading.body.id}`,
+      },
     ]);
     r = await post([save, link("Inbox")]);
     expect(r.body.errors[0]).toEqual({
@@ -91,7 +99,10 @@ describe("variables and ids are checked when saving, not when running", () => {
       message: '"Inbox" is not a notebook id (nb_…): choose a notebook from your list, or write a template',
     });
     r = await post([save, link(theirs.body.id)]);
-    expect(r.body.errors[0]).toEqual({ path: "actions[1].notebook_id", message: `notebook ${theirs.body.id} does not exist` });
+    expect(r.body.errors[0]).toEqual({
+      path: "actions[1].notebook_id",
+      message: `notebook ${theirs.body.id} does not exist`,
+    });
     r = await post([{ ...save, notebook_ids: [reading.body.id, "Reading"] }]);
     expect(r.body.errors[0].path).toBe("actions[0].notebook_ids[1]");
     r = await post([{ id: "run", type: "run_workflow", workflow_id: "Nightly" }]);
@@ -254,7 +265,9 @@ describe("POST /api/v1/workflows", () => {
       { trigger: hook, actions: [notebook("n", "{{ steps.later.id }}"), notebook("later")] },
       "actions[0].name",
     );
-    expect(errors[0]!.message).toStartWith('{{ steps.later.id }}: step "later" does not run before this one; available: ');
+    expect(errors[0]!.message).toStartWith(
+      '{{ steps.later.id }}: step "later" does not run before this one; available: ',
+    );
     errors = await rejects({ trigger: hook, actions: [notebook("n", "{{ steps.ghost.id }}")] }, "actions[0].name");
     expect(errors[0]!.message).toContain('there is no step with id "ghost"');
     errors = await rejects({ trigger: hook, actions: [notebook("n", "{{ event.id }}")] }, "actions[0].name");

@@ -86,14 +86,31 @@ export function createWorkflowsService(deps: {
     const candidates = [...idsIn([trigger, actions])];
     const literals = Array.isArray(actions) ? idLiterals(catalog, actions) : [];
     const nbIds = literals.filter((l) => l.kind !== "workflow" && l.kind !== "token" && looksLikeId(l.kind, l.value));
-    const nbNames = literals.filter((l) => (l.kind === "notebook" || l.kind === "notebooks") && !looksLikeId(l.kind, l.value));
+    const nbNames = literals.filter(
+      (l) => (l.kind === "notebook" || l.kind === "notebooks") && !looksLikeId(l.kind, l.value),
+    );
     const wfNames = literals.filter((l) => l.kind === "workflow" && !looksLikeId(l.kind, l.value));
     const [tokenIds, workflowIds, notebookIds, notebookNames, workflowNames] = await Promise.all([
       tokens.existingIds(actor, candidates),
       repo.existingIds(actor.userId, candidates),
-      nbIds.length ? notebooks.existingIds(actor, nbIds.map((l) => l.value)) : new Set<string>(),
-      nbNames.length ? notebooks.idsByName(actor, nbNames.map((l) => l.value)) : new Map<string, string>(),
-      wfNames.length ? workflowIdsByName(actor, wfNames.map((l) => l.value)) : new Map<string, string>(),
+      nbIds.length
+        ? notebooks.existingIds(
+            actor,
+            nbIds.map((l) => l.value),
+          )
+        : new Set<string>(),
+      nbNames.length
+        ? notebooks.idsByName(
+            actor,
+            nbNames.map((l) => l.value),
+          )
+        : new Map<string, string>(),
+      wfNames.length
+        ? workflowIdsByName(
+            actor,
+            wfNames.map((l) => l.value),
+          )
+        : new Map<string, string>(),
     ]);
     const ctx: DefinitionContext = {
       tokenExists: (id) => tokenIds.has(id),

@@ -39,6 +39,7 @@ export async function workflowPageResponse(
   return workflowPage({
     user: h.layoutUser(me),
     workflow,
+    catalog: s.workflows.service.catalog,
     tokens: await tokenMap(s, me),
     runs: runs.data,
     next: nextKey(runs),

@@ -25,7 +25,7 @@ export const OP_WORDS: Record<string, string> = {
   in: "is one of",
 };
 
-const shown = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v) ?? "");
+const shown = (v: unknown): string => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""));
 
 /** A condition's rule in words: `If {{ status }} equals ready and {{ n }} is greater than 5`. */
 export function describeCondition(cond: unknown): string {

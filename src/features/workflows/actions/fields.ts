@@ -65,8 +65,7 @@ const OBJECT_NAME: Record<IdKind, string> = {
 };
 
 export const isTemplate = (v: unknown): boolean => typeof v === "string" && v.includes("{{");
-export const looksLikeId = (kind: IdKind, v: string): boolean =>
-  new RegExp(`^${ID_KINDS[kind]}_[0-9A-Z]{26}$`).test(v);
+export const looksLikeId = (kind: IdKind, v: string): boolean => new RegExp(`^${ID_KINDS[kind]}_[0-9A-Z]{26}$`).test(v);
 
 /** The paths under steps.<id> of an object output (`source.id`, …); arrays and objects admit any path below. */
 export function outputsOf(prefix: string, schema: TObject): string[] {
