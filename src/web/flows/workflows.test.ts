@@ -111,7 +111,9 @@ describe("workflows", () => {
     expect(fieldValue(form.text, "actions[1].if.all[3].right")).toBe('"5"');
     // The notebook is ticked in the list by name; the template stays text beside it.
     expect(form.text).toMatch(
-      new RegExp(`<input type="checkbox" id="f-actions-0-notebook_ids-0" name="actions\\[0\\]\\.notebook_ids" value="${reading.body.id}" checked> Reading</label>`),
+      new RegExp(
+        `<input type="checkbox" id="f-actions-0-notebook_ids-0" name="actions\\[0\\]\\.notebook_ids" value="${reading.body.id}" checked> Reading</label>`,
+      ),
     );
     expect(fieldValue(form.text, "actions[0].notebook_ids.template")).toBe("{{ nb }}");
     // Form → JSON view → form → save: nothing changed.
