@@ -61,7 +61,7 @@ export const createPodcast: ActionModule = {
     { key: "notebook_id", label: "Notebook", kind: "notebook" },
     { key: "title", label: "Title", kind: "text" },
   ],
-  outputs: outputsOf("podcast", PodcastPublic),
+  outputs: outputsOf("podcast", PodcastPublic, ["id", "status", "title"]),
   summary: (a) => (typeof a.title === "string" ? a.title : ""),
   available: true,
   mode: "transaction",

@@ -11,7 +11,7 @@ import { EVENT_FIELDS, eventDataFields, RESERVED_ROOTS, RUN_FIELDS } from "./sco
 import { EventTrigger, WebhookTrigger, type Trigger } from "./schema.ts";
 import { collectReferences, formatPath, validateTemplates, type TemplateReference } from "./templates.ts";
 import { checkIdFields, idValues, type IdKind } from "./actions/fields.ts";
-import { listVariables, outputHas, stepVariables, triggerVariables } from "./variables.ts";
+import { briefStepVariables, listVariables, outputHas, stepVariables, triggerVariables } from "./variables.ts";
 
 export interface DefinitionLimits {
   maxActions: number;
@@ -157,7 +157,7 @@ function referenceProblem(
   const available = () =>
     `; available: ${listVariables([
       ...triggerVariables(trigger),
-      ...[...before].flatMap(([id, type]) => stepVariables(catalog, { id, type })),
+      ...[...before].flatMap(([id, type]) => briefStepVariables(catalog, { id, type })),
     ])}`;
   const isEvent = trigger.type === "event";
   const dataFields = isEvent ? eventDataFields(trigger.event as EventType) : [];
@@ -174,7 +174,7 @@ function referenceProblem(
       }
       const rest = ref.path.slice(2);
       if (outputHas(catalog.get(type)?.outputs ?? [], rest)) return null;
-      return `step "${first}" (${type}) gives no "${formatPath(rest)}"; it gives ${listVariables(stepVariables(catalog, { id: first, type }))}`;
+      return `step "${first}" (${type}) gives no "${formatPath(rest)}"; it gives ${listVariables(stepVariables(catalog, { id: first, type }), 16)}`;
     }
     case "run":
       return first === undefined || (RUN_FIELDS as readonly string[]).includes(first)

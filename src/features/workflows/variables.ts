@@ -68,12 +68,23 @@ export function outputHas(outputs: readonly string[], rest: readonly string[]): 
   });
 }
 
-const LISTED = 40;
-
-/** `{{ a }}, {{ b }}, …` for a message, cut after a few dozen. */
-export function listVariables(vars: readonly Variable[]): string {
+/** `{{ a }}, {{ b }}, …` for a message, cut after `limit` names ("and 12 more"). */
+export function listVariables(vars: readonly Variable[], limit = 40): string {
   const names = [...new Set(vars.filter((v) => !v.example).map((v) => `{{ ${v.name} }}`))];
   if (names.length === 0) return "none";
-  const shown = names.slice(0, LISTED).join(", ");
-  return names.length > LISTED ? `${shown} and ${names.length - LISTED} more` : shown;
+  const shown = names.slice(0, limit).join(", ");
+  return names.length > limit ? `${shown} and ${names.length - limit} more` : shown;
+}
+
+/** Per earlier step, its first few outputs (objects left out) and how many more: a message stays readable. */
+export function briefStepVariables(
+  catalog: Pick<ActionCatalog, "get">,
+  step: { id: string; type: string },
+  first = 4,
+): Variable[] {
+  const all = stepVariables(catalog, step);
+  const leaves = all.filter((v) => !all.some((o) => o.name.startsWith(`${v.name}.`)));
+  const shown = leaves.slice(0, first);
+  const more = leaves.length - shown.length;
+  return more > 0 ? [...shown, { name: `steps.${step.id}.… (${more} more)` }] : shown;
 }

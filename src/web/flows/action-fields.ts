@@ -21,3 +21,9 @@ export interface Choices {
   workflows: { id: string; name: string }[];
   tokens: { id: string; name: string }[];
 }
+
+/** A summary with the ids of the user's objects replaced by their names ("→ nb_01…" reads "→ “Reading”"). */
+export function namedIds(text: string, choices: Pick<Choices, "notebooks" | "workflows">): string {
+  const names = new Map([...choices.notebooks, ...choices.workflows].map((x) => [x.id, x.name]));
+  return text.replace(/\b(?:nb|wf)_[0-9A-Z]{26}\b/g, (id) => (names.has(id) ? `“${names.get(id)}”` : id));
+}

@@ -1,7 +1,7 @@
 // The editor's action cards: one fieldset per action with the fields its module declares (any action type,
 // no per-type code here), the move/remove buttons and the variables the action may use.
 import { html, raw, type SafeHtml } from "../../http/html/html.ts";
-import type { FieldSpec } from "./action-fields.ts";
+import { namedIds, type FieldSpec } from "./action-fields.ts";
 import { fieldText, type Action } from "./draft.ts";
 import { idField, isIdField } from "./editor-choices.ts";
 import { conditionFields } from "./editor-condition.ts";
@@ -91,15 +91,15 @@ export function actionCard(ctx: RenderCtx, path: string, action: Action, index: 
   const idName = `${path}.id`;
   const label = action.id || `action ${index + 1}`;
   const levelErrors = [...(ctx.errors.get(path) ?? []), ...(ctx.errors.get(`${path}.type`) ?? [])];
-  const summary = mod?.summary?.(action) ?? "";
+  const summary = namedIds(mod?.summary?.(action) ?? "", ctx.choices);
   // Moved to the top or the bottom, its button is disabled: focus the action's first field instead.
   const atEnd = (ctx.focus === `up:${path}` && index === 0) || (ctx.focus === `down:${path}` && index === count - 1);
   return html`<li data-action="${path}"><fieldset class="action" id="${fieldId(path)}"><legend>${index + 1}. ${mod?.title ?? action.type} <span class="muted mono">${action.type}</span></legend>
 ${summary ? html`<p class="action-summary">${summary}</p>` : ""}
 <input type="hidden" name="${path}.type" value="${action.type}">
 <div class="tools">
-  <button type="submit" name="op" value="up:${path}" class="secondary" aria-label="Move ${label} up"${raw(index === 0 ? " disabled" : "")}${focusAttr(ctx, `up:${path}`)}>Move up</button>
-  <button type="submit" name="op" value="down:${path}" class="secondary" aria-label="Move ${label} down"${raw(index === count - 1 ? " disabled" : "")}${focusAttr(ctx, `down:${path}`)}>Move down</button>
+  <button type="submit" name="op" value="up:${path}" class="secondary" aria-label="Move up ${label}"${raw(index === 0 ? " disabled" : "")}${focusAttr(ctx, `up:${path}`)}>Move up</button>
+  <button type="submit" name="op" value="down:${path}" class="secondary" aria-label="Move down ${label}"${raw(index === count - 1 ? " disabled" : "")}${focusAttr(ctx, `down:${path}`)}>Move down</button>
   <button type="submit" name="op" value="remove:${path}" class="danger" aria-label="Remove ${label}">Remove</button>
 </div>
 ${levelErrors.length ? html`<p class="action-error">${levelErrors.join(" · ")}</p>` : ""}

@@ -3,7 +3,7 @@ import type { TokenPublic } from "../../features/webhooks/schema.ts";
 import type { RunPublic, WorkflowPublic } from "../../features/workflows/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
 import { csrfInput, pager, when } from "../library/common.ts";
-import type { Catalog } from "./action-fields.ts";
+import { namedIds, type Catalog, type Choices } from "./action-fields.ts";
 import type { Action } from "./draft.ts";
 import { flowsPage } from "./style.ts";
 import { badge, duration, oneTimeUrl, runStatus } from "./views.ts";
@@ -65,13 +65,13 @@ ${table}`;
 }
 
 /** The actions as a nested list: id, title and the module's one-line summary (a condition's rule). */
-function actionSummary(actions: Action[], catalog: Catalog): SafeHtml {
+function actionSummary(actions: Action[], catalog: Catalog, names: Pick<Choices, "notebooks" | "workflows">): SafeHtml {
   return html`<ol class="action-summaries">${actions.map((a) => {
     const mod = catalog.get(a.type);
-    const summary = mod?.summary?.(a) ?? "";
+    const summary = namedIds(mod?.summary?.(a) ?? "", names);
     const branches = (["then", "else"] as const).filter((b) => Array.isArray(a[b]) && (a[b] as Action[]).length);
     return html`<li><strong>${a.id}</strong> <span class="muted">${mod?.title ?? a.type}</span>${summary ? html` <span class="mono">${summary}</span>` : ""}
-${branches.map((b) => html`<div>${b === "then" ? "Then:" : "Else:"} ${actionSummary(a[b] as Action[], catalog)}</div>`)}</li>`;
+${branches.map((b) => html`<div>${b === "then" ? "Then:" : "Else:"} ${actionSummary(a[b] as Action[], catalog, names)}</div>`)}</li>`;
   })}</ol>`;
 }
 
@@ -79,6 +79,8 @@ export interface WorkflowPageInput {
   user: LayoutUser;
   workflow: WorkflowPublic;
   catalog: Catalog;
+  /** Names of the user's notebooks and workflows, shown instead of their ids. */
+  names: Pick<Choices, "notebooks" | "workflows">;
   tokens: Map<string, TokenPublic>;
   runs: RunPublic[];
   next: string | null;
@@ -123,7 +125,7 @@ ${p.webhookUrl ? oneTimeUrl({ heading: "The webhook URL", url: p.webhookUrl, not
 <h2>Trigger</h2>
 ${triggerHelp}
 <h2>Actions</h2>
-${actionSummary(wf.actions as Action[], p.catalog)}
+${actionSummary(wf.actions as Action[], p.catalog, p.names)}
 <details><summary>Signing secret</summary>
 <p class="muted">HTTP requests with “sign” carry Standard Webhooks signatures made with this secret.</p>
 <div class="secret"><input type="text" id="signing-secret" value="${wf.signing_secret}" readonly aria-label="Signing secret" autocomplete="off" spellcheck="false">

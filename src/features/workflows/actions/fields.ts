@@ -67,10 +67,15 @@ const OBJECT_NAME: Record<IdKind, string> = {
 export const isTemplate = (v: unknown): boolean => typeof v === "string" && v.includes("{{");
 export const looksLikeId = (kind: IdKind, v: string): boolean => new RegExp(`^${ID_KINDS[kind]}_[0-9A-Z]{26}$`).test(v);
 
-/** The paths under steps.<id> of an object output (`source.id`, …); arrays and objects admit any path below. */
-export function outputsOf(prefix: string, schema: TObject): string[] {
+/**
+ * The paths under steps.<id> of an object output (`source.id`, …), the keys in `first` leading (lists and
+ * messages show the first few); arrays and objects admit any path below.
+ */
+export function outputsOf(prefix: string, schema: TObject, first: readonly string[] = []): string[] {
   const out = [prefix];
-  for (const [key, s] of Object.entries(schema.properties)) {
+  const keys = [...first, ...Object.keys(schema.properties).filter((k) => !first.includes(k))];
+  for (const key of keys) {
+    const s = schema.properties[key]!;
     out.push(`${prefix}.${key}`);
     if (isContainer(s)) out.push(`${prefix}.${key}.*`);
   }

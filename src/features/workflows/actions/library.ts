@@ -6,6 +6,7 @@ import { actionSchema, asStepFailure, checkRendered, StringList } from "./base.t
 import { notebookIdsField, outputsOf } from "./fields.ts";
 import type { ActionModule } from "./types.ts";
 
+const SOURCE_OUTPUTS = outputsOf("source", SourcePublic, ["id", "url", "title"]);
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 export const createSource: ActionModule = {
@@ -17,7 +18,8 @@ export const createSource: ActionModule = {
     { key: "title", label: "Title", kind: "text", hint: "Optional; the page's own title otherwise." },
     notebookIdsField,
   ],
-  outputs: [...outputsOf("source", SourcePublic), "created"],
+  // created right after the few source fields that lists and messages show first.
+  outputs: [...SOURCE_OUTPUTS.slice(0, 4), "created", ...SOURCE_OUTPUTS.slice(4)],
   summary: (a) => text(a.url),
   available: true,
   mode: "transaction",
@@ -55,7 +57,7 @@ export const createNotebook: ActionModule = {
     { key: "name", label: "Name", kind: "text", required: true },
     { key: "description", label: "Description", kind: "textarea" },
   ],
-  outputs: outputsOf("notebook", NotebookPublic),
+  outputs: outputsOf("notebook", NotebookPublic, ["id", "name"]),
   summary: (a) => text(a.name),
   available: true,
   mode: "transaction",
@@ -93,7 +95,7 @@ export const addSourceToNotebook: ActionModule = {
     },
     { key: "notebook_id", label: "Notebook", kind: "notebook", required: true },
   ],
-  outputs: outputsOf("source", SourcePublic),
+  outputs: outputsOf("source", SourcePublic, ["id", "url", "title", "notebook_ids"]),
   summary: (a) => `${text(a.source_id)} → ${text(a.notebook_id)}`,
   available: true,
   mode: "transaction",
