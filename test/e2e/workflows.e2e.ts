@@ -80,7 +80,9 @@ async function auditEditor(page: Page, state: string): Promise<string[]> {
       )) as { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
       for (const v of found)
         if (v.impact === "serious" || v.impact === "critical")
-          problems.push(`${state} ${scheme} ${width}px: [${v.impact}] ${v.id} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
+          problems.push(
+            `${state} ${scheme} ${width}px: [${v.impact}] ${v.id} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`,
+          );
     }
   }
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -203,7 +205,9 @@ describe("workflows in a browser", () => {
     await page.getByRole("button", { name: "Save workflow" }).first().click();
     await page.getByText("The workflow was not saved").waitFor();
     const error = await page.locator("#f-actions-2-name-error").textContent();
-    expect(error).toStartWith('{{ titel }}: the webhook declares no body field "titel"; available: {{ title }}, {{ url }}');
+    expect(error).toStartWith(
+      '{{ titel }}: the webhook declares no body field "titel"; available: {{ title }}, {{ url }}',
+    );
     expect(await field(page, "actions[1].notebook_id").inputValue()).toMatch(/^nb_/);
     expect((await auditEditor(page, "errors")).join("\n")).toBe("");
 
@@ -214,9 +218,7 @@ describe("workflows in a browser", () => {
     expect(summary).toContain("add_to_notebook");
     await page.getByRole("link", { name: "Edit", exact: true }).click();
     await page.waitForURL(/\/edit$/);
-    expect(
-      await field(page, "actions[1].notebook_id").locator("option:checked").textContent(),
-    ).toBe("Reading");
+    expect(await field(page, "actions[1].notebook_id").locator("option:checked").textContent()).toBe("Reading");
     expect((await auditEditor(page, "saved")).join("\n")).toBe("");
     expect(problems).toEqual([]);
     await context.close();

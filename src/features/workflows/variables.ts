@@ -11,6 +11,8 @@ export interface Variable {
   note?: string;
   /** Stands for any name of its kind (a webhook body's fields when none are declared): never listed as "available". */
   example?: boolean;
+  /** Stands for this many more outputs of a step, not listed ("{{ steps.save.… }} (31 more)"). */
+  more?: number;
 }
 
 type TriggerLike = { type: string; event?: string; fields?: readonly string[] } | Trigger;
@@ -70,7 +72,9 @@ export function outputHas(outputs: readonly string[], rest: readonly string[]): 
 
 /** `{{ a }}, {{ b }}, …` for a message, cut after `limit` names ("and 12 more"). */
 export function listVariables(vars: readonly Variable[], limit = 40): string {
-  const names = [...new Set(vars.filter((v) => !v.example).map((v) => `{{ ${v.name} }}`))];
+  const names = [
+    ...new Set(vars.filter((v) => !v.example).map((v) => `{{ ${v.name} }}${v.more ? ` (${v.more} more)` : ""}`)),
+  ];
   if (names.length === 0) return "none";
   const shown = names.slice(0, limit).join(", ");
   return names.length > limit ? `${shown} and ${names.length - limit} more` : shown;
@@ -86,5 +90,5 @@ export function briefStepVariables(
   const leaves = all.filter((v) => !all.some((o) => o.name.startsWith(`${v.name}.`)));
   const shown = leaves.slice(0, first);
   const more = leaves.length - shown.length;
-  return more > 0 ? [...shown, { name: `steps.${step.id}.… (${more} more)` }] : shown;
+  return more > 0 ? [...shown, { name: `steps.${step.id}.…`, more }] : shown;
 }

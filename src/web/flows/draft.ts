@@ -89,7 +89,10 @@ function all(form: Form, name: string): string[] {
 
 /** Reads one field of an action from the form; errors are collected for fields that do not parse. */
 function readField(form: Form, name: string, spec: FieldSpec, action: Action, errors: FieldError[]): void {
-  if (isIdKind(spec)) return readIdField(form, name, spec, action, errors);
+  if (isIdKind(spec)) {
+    readIdField(form, name, spec, action, errors);
+    return;
+  }
   if (spec.kind === "condition") return;
   const text =
     spec.kind === "textarea" || spec.kind === "json" || spec.kind === "headers"

@@ -46,7 +46,7 @@ describe("the editor catches mistakes when saving", () => {
     ]);
     // No box for a typed id: only the list, and a template box that says it is one.
     expect(page.text).toContain('<label for="f-actions-1-notebook_id-template">Or a template');
-    expect(page.text).toContain('name="actions[0].notebook_ids" value="' + archive + '"');
+    expect(page.text).toContain(`name="actions[0].notebook_ids" value="${archive}"`);
     const saved = await submitForm(ctx, b, page, NEW, {
       op: "save",
       set: {
