@@ -43,7 +43,8 @@ export function createApp(s: AppDeps) {
           },
           security: [{ bearer: [] }],
         },
-        exclude: { paths: [/^\/(?!api\/v1|api\/webhooks)/] },
+        // staticFile: false keeps API paths with a dot (highlights/export.csv) in the document.
+        exclude: { paths: [/^\/(?!api\/v1|api\/webhooks)/], staticFile: false },
       }),
     )
     .use(apiReferenceRoutes({ title: "Commonplace API reference", baseUrl: s.config.baseUrl }));

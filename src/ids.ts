@@ -6,6 +6,7 @@ const PREFIXES = {
   source: "src",
   notebook: "nb",
   note: "note",
+  highlight: "hl",
   podcast: "pod",
   workflow: "wf",
   run: "run",

@@ -28,6 +28,7 @@ import { sendEmail } from "./features/mail/action.ts";
 import { createMailFeature } from "./features/mail/feature.ts";
 import { createMcpFeature } from "./features/mcp/feature.ts";
 import { createNotebooksFeature } from "./features/library/notebooks/feature.ts";
+import { createHighlightsFeature } from "./features/library/highlights/feature.ts";
 import { createNotesFeature } from "./features/library/notes/feature.ts";
 import { createLibraryImportWriter } from "./features/library/import-writer.ts";
 import { createLibraryReader } from "./features/library/reader.ts";
@@ -37,6 +38,7 @@ import { createPodcast } from "./features/podcasts/workflow-action.ts";
 import { createSearchFeature } from "./features/search/feature.ts";
 import { EMBED_JOB } from "./features/search/indexer.ts";
 import { createExtractor, type Extractor } from "./features/library/sources/extract/pool.ts";
+import { createTaggingFeature, tagSuggestionListener } from "./features/library/tagging/feature.ts";
 import { createSourcesFeature } from "./features/library/sources/feature.ts";
 import type { ReadyHook } from "./features/library/sources/ingest.ts";
 import { INGEST_JOB } from "./features/library/sources/service.ts";
@@ -134,7 +136,12 @@ export function createServices(deps: CoreDeps) {
   const interactiveQuiet = () => runner.quietFor(INTERACTIVE_JOBS, config.imports.yieldMaxMs);
 
   // What the features outside the library read of it (and the writes an import makes), one port each.
-  const library = createLibraryReader({ sources: repos.sources, notebooks: repos.notebooks, notes: repos.notes });
+  const library = createLibraryReader({
+    sources: repos.sources,
+    notebooks: repos.notebooks,
+    notes: repos.notes,
+    highlights: repos.highlights,
+  });
   const importWrites = createLibraryImportWriter({ sources: repos.sources, notebooks: repos.notebooks });
 
   // Features, each built after the ones it needs.
@@ -183,8 +190,24 @@ export function createServices(deps: CoreDeps) {
     ai,
     library,
   });
-  // Search and podcasts listen to sources and notes, so they are built first and handed over here.
-  const listening = [search, podcasts, { listeners: deps.listeners }];
+  // Search listens to highlights; highlights re-anchor when a source is refetched.
+  const highlights = createHighlightsFeature({
+    db,
+    repo: repos.highlights,
+    sources: repos.sources,
+    events: events.service,
+    clock,
+    onSaved: listenersOf([search, { listeners: deps.listeners }], "highlightSaved"),
+  });
+  // Search, podcasts, highlights and tag suggestions listen to sources and notes, so they are built
+  // first and handed over here.
+  const listening = [
+    search,
+    podcasts,
+    highlights,
+    { listeners: tagSuggestionListener(queue) },
+    { listeners: deps.listeners },
+  ];
   const onSourceReady = listenersOf(listening, "sourceReady");
   const onNoteSaved = listenersOf(listening, "noteSaved");
   const sources = createSourcesFeature({
@@ -204,6 +227,19 @@ export function createServices(deps: CoreDeps) {
     maxHtmlBytes: config.capture.maxHtmlBytes,
     interactiveQuiet,
   });
+  const tagging = createTaggingFeature({
+    sourcesRepo: repos.sources,
+    sources: sources.service,
+    embedder: ai.embedder,
+    chat: ai.chat,
+    nearestSources: async (actor, text, limit) =>
+      (await search.service.search(actor, text, { mode: "vector", types: ["source"], limit })).map((h) => ({
+        id: h.id,
+        score: h.score,
+      })),
+    autoTag: async (userId) => (await accounts.service.preferences(userId)).auto_tag,
+    logger,
+  });
   const notebooks = createNotebooksFeature({
     db,
     repo: repos.notebooks,
@@ -211,6 +247,7 @@ export function createServices(deps: CoreDeps) {
     clock,
     sourcesRepo: repos.sources,
     notesRepo: repos.notes,
+    highlightsRepo: repos.highlights,
     sources: sources.service,
   });
   const notes = createNotesFeature({
@@ -232,6 +269,7 @@ export function createServices(deps: CoreDeps) {
     clock,
     logger,
     existingNotebookIds: (userId, ids) => library.existingNotebookIds(userId, ids),
+    sourcesByIds: (userId, ids) => library.sourcesByIds(userId, ids),
     hostSpacingMs: config.feeds.hostSpacingMs,
     coordination: shared,
   });
@@ -285,7 +323,7 @@ export function createServices(deps: CoreDeps) {
     logger,
     fetchPolicy,
     hostSpacingMs: config.imports.hostSpacingMs,
-    feeds: importFeedWatcher(feeds.service, workflows.service, config.workflows.maxActions),
+    feeds: importFeedWatcher(feeds.service),
     limits: { maxBytes: config.imports.maxBytes, maxItems: config.imports.maxItems },
     parser: importParser,
     interactiveQuiet,
@@ -295,6 +333,7 @@ export function createServices(deps: CoreDeps) {
       notebooks: notebooks.service,
       sources: sources.service,
       notes: notes.service,
+      highlights: highlights.service,
       podcasts: podcasts.service,
       workflows: workflows.service,
       feeds: feeds.service,
@@ -321,6 +360,8 @@ export function createServices(deps: CoreDeps) {
     sources: sources.service,
     notebooks: notebooks.service,
     notes: notes.service,
+    highlights: highlights.service,
+    tagging: tagging.service,
     search: search.service,
     ask: search.ask,
     podcasts: podcasts.service,
@@ -340,8 +381,10 @@ export function createServices(deps: CoreDeps) {
     accounts,
     keys,
     sources,
+    tagging,
     notebooks,
     notes,
+    highlights,
     search,
     feeds,
     podcasts,
@@ -379,8 +422,10 @@ export function createServices(deps: CoreDeps) {
     events: events.service,
     live: events.live,
     sources: sources.service,
+    tagging: tagging.service,
     notebooks: notebooks.service,
     notes: notes.service,
+    highlights: highlights.service,
     indexer: search.indexer,
     vectors: search.vectors,
     search: search.service,

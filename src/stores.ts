@@ -13,6 +13,7 @@ import { createImportsRepo } from "./features/imports/repo.ts";
 import { createKeysRepo } from "./features/keys/repo.ts";
 import { createMailRepo } from "./features/mail/repo.ts";
 import { createNotebooksRepo } from "./features/library/notebooks/repo.ts";
+import { createHighlightsRepo } from "./features/library/highlights/repo.ts";
 import { createNotesRepo } from "./features/library/notes/repo.ts";
 import { createOAuthRepo } from "./features/oauth/repo.ts";
 import { createPodcastsRepo } from "./features/podcasts/repo.ts";
@@ -111,6 +112,7 @@ export function createRepositories(db: EngineDb, config: VectorsRepoOptions = {}
     sources: createSourcesRepo(db),
     notebooks: createNotebooksRepo(db),
     notes: createNotesRepo(db),
+    highlights: createHighlightsRepo(db),
     feeds: createFeedsRepo(db),
     mail: createMailRepo(db),
     webhooks: createWebhooksRepo(db),

@@ -53,6 +53,22 @@ export interface Note {
   source_ids: string[];
 }
 
+export interface Highlight {
+  id: string;
+  source_id: string;
+  exact: string;
+  position: { start: number; end: number };
+  color: string;
+  note: string | null;
+}
+
+export interface HighlightCreate {
+  source_id: string;
+  exact: string;
+  prefix?: string;
+  suffix?: string;
+}
+
 export interface SourceCreate {
   url: string;
   title?: string;
@@ -164,6 +180,7 @@ export function createApi(o: ApiOptions) {
       (await call<Source>("PATCH", `/sources/${encodeURIComponent(id)}`, { tags })).data,
     createNote: async (body: { content: string; title?: string; source_ids?: string[] }) =>
       (await call<Note>("POST", "/notes", body)).data,
+    createHighlight: async (body: HighlightCreate) => (await call<Highlight>("POST", "/highlights", body)).data,
   };
 }
 export type Api = ReturnType<typeof createApi>;

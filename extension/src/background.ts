@@ -2,7 +2,7 @@
 // shortcut, the badge, and the connect flow (watch the approval tab, take the key from its fragment).
 import { badgeBusy, badgeFailed, badgeSaved, refreshAllBadges, refreshBadge } from "./badge.ts";
 import { ext } from "./browser.ts";
-import { connectedApi, isWebPage, readPageHtml, saveSelection, saveSource } from "./capture.ts";
+import { connectedApi, isWebPage, readPageHtml, readSelectionContext, saveSelection, saveSource } from "./capture.ts";
 import { acceptKey } from "./connect.ts";
 import { clearSettings, loadSettings, saveSettings } from "./settings.ts";
 
@@ -11,7 +11,7 @@ export type BackgroundMessage = { type: "connect"; server: string; label: string
 const MENUS = [
   { id: "save-page", title: "Save page to Commonplace", contexts: ["page"] },
   { id: "save-link", title: "Save link to Commonplace", contexts: ["link"] },
-  { id: "save-selection", title: "Save selection to Commonplace as a note", contexts: ["selection"] },
+  { id: "save-selection", title: "Highlight selection in Commonplace", contexts: ["selection"] },
 ] as const;
 
 ext.runtime.onInstalled.addListener(() => {
@@ -44,8 +44,12 @@ export async function onMenuClick(info: MenuInfo, tab: TabLike | undefined) {
     if (!isWebPage(url)) throw new Error("Only http and https pages can be saved");
     const html = await readPageHtml(tabId);
     if (info.menuItemId === "save-selection" && info.selectionText?.trim()) {
-      const result = await saveSelection(api, { url, title: tab?.title, html }, info.selectionText);
-      await badgeSaved(tabId, "Quote saved as a note in Commonplace");
+      const context = await readSelectionContext(tabId);
+      const result = await saveSelection(api, { url, title: tab?.title, html }, info.selectionText, context);
+      await badgeSaved(
+        tabId,
+        "highlight" in result ? "Highlight saved in Commonplace" : "Quote saved as a note in Commonplace",
+      );
       return result;
     }
     const saved = await saveSource(api, { url, title: tab?.title, html });

@@ -1,7 +1,16 @@
 // Saving: read the page as the browser rendered it, send it with the link to the user's server
 // (and nowhere else), add tags, write a quote note, follow a source until it is ready. Shared by
 // the popup and the background (context menus, keyboard shortcut).
-import { ApiError, createApi, refusedHtml, type Api, type PodcastFormat, type Source } from "./api.ts";
+import {
+  ApiError,
+  createApi,
+  refusedHtml,
+  type Api,
+  type Highlight,
+  type Note,
+  type PodcastFormat,
+  type Source,
+} from "./api.ts";
 import { ext } from "./browser.ts";
 import { loadSettings, saveSettings } from "./settings.ts";
 
@@ -91,22 +100,72 @@ export function quoteNote(selection: string, pageTitle: string | undefined, url:
   return { title: `Quote from ${name}`.slice(0, 500), content: `${quote}\n\n— ${link}\n` };
 }
 
+/** The text around the selection in the tab (whitespace collapsed), to tell repeated quotes apart. */
+export async function readSelectionContext(tabId: number): Promise<{ prefix?: string; suffix?: string }> {
+  try {
+    const [result] = await ext.scripting.executeScript({
+      target: { tabId },
+      func: () => {
+        const sel = window.getSelection();
+        if (!sel || sel.rangeCount === 0 || !document.body) return null;
+        const r = sel.getRangeAt(0);
+        const before = document.createRange();
+        before.setStart(document.body, 0);
+        before.setEnd(r.startContainer, r.startOffset);
+        const after = document.createRange();
+        after.setStart(r.endContainer, r.endOffset);
+        after.setEnd(document.body, document.body.childNodes.length);
+        const norm = (s: string) => s.replace(/\s+/g, " ");
+        return { prefix: norm(before.toString()).slice(-32), suffix: norm(after.toString()).slice(0, 32) };
+      },
+    });
+    const v = result?.result as { prefix?: unknown; suffix?: unknown } | null | undefined;
+    if (!v) return {};
+    return {
+      ...(typeof v.prefix === "string" && v.prefix.trim() ? { prefix: v.prefix } : {}),
+      ...(typeof v.suffix === "string" && v.suffix.trim() ? { suffix: v.suffix } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** The server could not make a highlight here (no such endpoint, source not ready, quote not in its text). */
+const highlightRefused = (e: unknown) =>
+  e instanceof ApiError && e.failure.kind === "http" && [404, 409, 422].includes(e.failure.status);
+
+export type SelectionResult = { sourceId: string; highlight: Highlight } | { sourceId: string; note: Note };
+
 /**
- * Saves the page unless it is already saved (then only its id is used) and writes a note with the
- * quote linked to it.
+ * Saves the page unless it is already saved. When its source is ready, the selection becomes a
+ * highlight in it; while it is still being fetched (a page saved just now), or when the server
+ * cannot find the selection in the saved article, it becomes a note quoting it, linked to the source.
  */
 export async function saveSelection(
   api: Api,
   page: { url: string; title?: string; html?: string | null },
   text: string,
-) {
+  context: { prefix?: string; suffix?: string } = {},
+): Promise<SelectionResult> {
   const check = await api.check(page.url);
-  const sourceId =
+  const source =
     check.saved && check.source_id
-      ? check.source_id
-      : (await saveSource(api, { url: page.url, title: page.title, html: page.html })).source.id;
-  const note = await api.createNote({ ...quoteNote(text, page.title, page.url), source_ids: [sourceId] });
-  return { sourceId, note };
+      ? await api.getSource(check.source_id)
+      : (await saveSource(api, { url: page.url, title: page.title, html: page.html })).source;
+  if (source.status === "ready") {
+    try {
+      const highlight = await api.createHighlight({
+        source_id: source.id,
+        exact: text.trim().slice(0, 5000),
+        ...context,
+      });
+      return { sourceId: source.id, highlight };
+    } catch (e) {
+      if (!highlightRefused(e)) throw e;
+    }
+  }
+  const note = await api.createNote({ ...quoteNote(text, page.title, page.url), source_ids: [source.id] });
+  return { sourceId: source.id, note };
 }
 
 /** Polls the source every `intervalMs` until it is ready or failed, reporting each state. */

@@ -1,7 +1,7 @@
 // The feature contract: every feature folder builds one of these, and the composition root is a list of them.
 import type { AnyElysia } from "elysia";
 import type { Actor } from "../actor.ts";
-import type { NoteRow, SourceRow } from "../db/schema/index.ts";
+import type { HighlightRow, NoteRow, SourceRow } from "../db/schema/index.ts";
 import type { JobRegistration } from "../jobs/types.ts";
 
 /** Job handlers, each tied to its job handle (`handleJob`); the root registers every feature's in one loop. */
@@ -20,9 +20,11 @@ export interface Listeners {
   sourceChanged?: (row: SourceRow) => void | Promise<void>;
   /** A note was created, or its title or text changed. */
   noteSaved?: (row: NoteRow) => void | Promise<void>;
+  /** A highlight was created, or its note changed (its deletion leaves the index by trigger). */
+  highlightSaved?: (row: HighlightRow) => void | Promise<void>;
   /**
    * Stored events committed: called after the commit (never on rollback), once per tick with the set
-   * of types committed in it, in feature list order. The three above run inside the producer's
+   * of types committed in it, in feature list order. The four above run inside the producer's
    * transaction, awaited in list order.
    */
   eventsRecorded?: (types: ReadonlySet<string>) => void;

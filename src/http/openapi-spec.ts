@@ -74,6 +74,10 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Sources", description: "Saved links, fetched, extracted to Markdown and indexed" },
   { name: "Notebooks", description: "Groups of sources and notes; Markdown export" },
   { name: "Notes", description: "Markdown notes, optionally in a notebook and citing sources" },
+  {
+    name: "Highlights",
+    description: "Quoted passages of sources with a colour and a note, anchored in the article text; CSV export",
+  },
   { name: "Search", description: "Text, vector and hybrid search; questions answered with citations" },
   { name: "Podcasts", description: "Audio episodes generated from sources" },
   { name: "Workflows", description: "Triggers and actions, and their run history" },

@@ -14,7 +14,7 @@ const SETTINGS: [href: string, name: string, what: string][] = [
   ["/settings/keys", "API keys", "Keys that let scripts and tools use your library over the API."],
   ["/api/docs", "API reference", "Every endpoint of the API with its fields and examples, for scripts and tools."],
   ["/settings/webhook-tokens", "Webhook tokens", "Addresses other services post to, to start your workflows."],
-  ["/settings/feeds", "Feeds", "The feeds your workflows watch, and when each was last checked."],
+  ["/feeds", "Feeds", "The feeds you follow and those your workflows watch, and when each was last checked."],
   ["/settings/apps", "Connected apps", "AI clients you allowed to use your library over MCP."],
   [
     "/settings/extension",

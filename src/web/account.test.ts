@@ -21,7 +21,7 @@ describe("Settings", () => {
       "/settings/account",
       "/settings/keys",
       "/settings/webhook-tokens",
-      "/settings/feeds",
+      "/feeds",
       "/settings/apps",
       "/settings/outbox",
     ]) {
@@ -53,6 +53,7 @@ describe("Settings", () => {
       ["/notes", "Notes"],
       ["/search", "Search"],
       ["/podcasts", "Podcasts"],
+      ["/feeds", "Feeds"],
       ["/workflows", "Workflows"],
       ["/settings", "Settings"],
     ]);

@@ -11,6 +11,8 @@ import type { ImportsService } from "../features/imports/service.ts";
 import type { KeysService } from "../features/keys/service.ts";
 import type { MailService } from "../features/mail/service.ts";
 import type { NotebooksService } from "../features/library/notebooks/service.ts";
+import type { HighlightsService } from "../features/library/highlights/service.ts";
+import type { TaggingService } from "../features/library/tagging/feature.ts";
 import type { NotesService } from "../features/library/notes/service.ts";
 import type { OAuthService } from "../features/oauth/service.ts";
 import type { PodcastsService } from "../features/podcasts/service.ts";
@@ -34,6 +36,8 @@ export interface WebDeps {
   sources: SourcesService;
   notebooks: NotebooksService;
   notes: NotesService;
+  highlights: HighlightsService;
+  tagging: TaggingService;
   search: SearchService;
   ask: AskService;
   podcasts: PodcastsService;

@@ -49,13 +49,27 @@ test("upload a file, follow its progress and problems, download both exports; ot
   const detailPath = res.location!;
   expect(detailPath).toMatch(/^\/settings\/import-export\/imp_/);
   const queued = await b.get(detailPath);
-  expect(queued.headers.get("refresh")).toBe("3");
+  // Without script the page reloads itself while the import runs; with it, the live region updates in place.
+  expect(queued.headers.get("refresh")).toBeNull();
+  expect(queued.text).toContain('<noscript><meta http-equiv="refresh" content="3"></noscript>');
+  const id = detailPath.split("/").pop()!;
+  expect(queued.text).toContain(
+    `data-live="import" data-live-id="${id}" data-live-fragment="${detailPath}/live" data-live-since=`,
+  );
+  expect(queued.text).toContain('data-live-also="source"');
   expect(queued.text).toContain("my &lt;links&gt;.txt");
   await runImports(ctx);
   const done = await b.get(detailPath);
-  // Its two pages still wait to be fetched: the page keeps refreshing and says so.
-  expect(done.headers.get("refresh")).toBe("3");
+  // Its two pages still wait to be fetched: the page keeps following them.
+  expect(done.text).toContain('<noscript><meta http-equiv="refresh" content="3"></noscript>');
   expect(done.text).toContain("0 ready, 0 failed, 2 waiting");
+  const fragment = await b.get(`${detailPath}/live`);
+  expect(fragment.text.startsWith(`<div class="import-live" data-live="import" data-live-id="${id}"`)).toBe(true);
+  expect(fragment.text).toContain("2 new");
+  expect(fragment.text).toContain('data-live-announce="Import succeeded: 3 of 3 entries, 2 pages waiting."');
+  expect(fragment.text).not.toContain("<html");
+  const row = await b.get(`${detailPath}/live?part=row`);
+  expect(row.text.startsWith(`<tr data-live="import" data-live-id="${id}"`)).toBe(true);
   expect(done.text).toContain("succeeded");
   expect(done.text).toContain("2 new");
   expect(done.text).toContain("javascript: links are not saved");

@@ -65,22 +65,28 @@ describe("live library rows", () => {
     const cursor = await ctx.services.events.latestSeq();
     const list = await b.get("/library");
     const id = idIn(list.text, "src");
-    expect(list.text).toContain(`<ul class="items" data-live-since="${cursor}">`);
+    expect(list.text).toContain(`<ul class="cards" aria-labelledby="list-h" data-live-since="${cursor}" data-list>`);
     expect(list.text).toContain(
-      `<li data-live="source" data-live-id="${id}" data-live-fragment="/library/sources/${id}/row">`,
+      `<li data-live="source" data-live-id="${id}" data-live-fragment="/library/sources/${id}/card" class="item"`,
     );
     expect(list.text).toContain('<span class="status pending">Pending</span>');
 
-    const pending = await b.get(`/library/sources/${id}/row`);
-    expect(pending.status).toBe(200);
-    expect(pending.text).toStartWith(`<li data-live="source" data-live-id="${id}"`);
-    expect(pending.text).not.toContain("<html");
-    expect(pending.headers.get("content-security-policy")).toContain("default-src 'none'");
+    for (const kind of ["card", "row"]) {
+      const pending = await b.get(`/library/sources/${id}/${kind}`);
+      expect(pending.status).toBe(200);
+      expect(pending.text).toStartWith(
+        `<li data-live="source" data-live-id="${id}" data-live-fragment="/library/sources/${id}/${kind}"`,
+      );
+      expect(pending.text).not.toContain("<html");
+      expect(pending.headers.get("content-security-policy")).toContain("default-src 'none'");
+    }
 
     await ctx.runner.drain();
-    const ready = await b.get(`/library/sources/${id}/row`);
-    expect(ready.text).toContain('<span class="status ready">Ready</span>');
+    const ready = await b.get(`/library/sources/${id}/card`);
+    // Ready needs no status word on the card; its title and site arrive.
+    expect(ready.text).not.toContain('class="status');
     expect(ready.text).toContain("Life in the tide pools");
+    expect(ready.text).toContain("Coast Weekly");
   });
 
   test("another person's row is not found, and a deleted one is gone (404)", async () => {

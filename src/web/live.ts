@@ -5,12 +5,12 @@ import { AppError } from "../errors.ts";
 import { setIdleTimeout } from "../http/context.ts";
 import type { WebDeps } from "./deps.ts";
 import { openEventStream } from "../features/events/stream.ts";
-import { html, type SafeHtml } from "../http/html/html.ts";
+import { html, pageHeaders, type SafeHtml } from "../http/html/html.ts";
 import { LIVE_SCRIPT } from "../http/html/live-script.ts";
 import type { WebHelpers } from "./oauth-routes.ts";
 
 export interface LiveMark {
-  kind: "source" | "notebook" | "note" | "podcast" | "run";
+  kind: "source" | "notebook" | "note" | "podcast" | "run" | "import";
   id: string;
   /** Same-origin path of an HTML fragment that re-renders this element. */
   fragment?: string;
@@ -18,12 +18,25 @@ export interface LiveMark {
   reload?: boolean;
   /** The event cursor the page was rendered at (Services.live.events.latestSeq() before reading). */
   since?: number;
+  /** Said by the page's live region when a refreshed fragment brings a different text. */
+  announce?: string;
+  /** Other kinds whose events refresh this fragment too (at most once a second). */
+  also?: string;
 }
 
 /** The data-live attributes for an element, to put inside its start tag. */
 export function liveAttrs(m: LiveMark): SafeHtml {
-  return html` data-live="${m.kind}" data-live-id="${m.id}"${m.fragment ? html` data-live-fragment="${m.fragment}"` : ""}${m.reload ? html` data-live-reload` : ""}${m.since !== undefined ? html` data-live-since="${m.since}"` : ""}`;
+  return html` data-live="${m.kind}" data-live-id="${m.id}"${m.fragment ? html` data-live-fragment="${m.fragment}"` : ""}${m.reload ? html` data-live-reload` : ""}${m.since !== undefined ? html` data-live-since="${m.since}"` : ""}${m.announce ? html` data-live-announce="${m.announce}"` : ""}${m.also ? html` data-live-also="${m.also}"` : ""}`;
 }
+
+/** A fragment for the live script: only the markup, never cached. */
+export function fragmentResponse(markup: SafeHtml): Response {
+  return new Response(markup.value, { headers: pageHeaders() });
+}
+
+/** Signed out (the session ended while the page was open): the script leaves the region as it is. */
+export const fragmentSignedOut = (): Response =>
+  new Response("", { status: 401, headers: { "cache-control": "no-store" } });
 
 export function liveWebRoutes(s: Pick<WebDeps, "live">, h: WebHelpers) {
   return (

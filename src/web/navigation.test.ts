@@ -4,7 +4,11 @@ import { describe, expect, test } from "bun:test";
 import { createTestContext } from "../../test/helpers.ts";
 import { signUp, testBrowser } from "../../test/browser-client.ts";
 
-const current = (text: string) => [...text.matchAll(/<a href="([^"]+)" aria-current="page">/g)].map((m) => m[1]);
+/** The links the main navigation marks as the current page. */
+const current = (text: string) => {
+  const nav = /<nav aria-label="Main">([\s\S]*?)<\/nav>/.exec(text)?.[1] ?? "";
+  return [...nav.matchAll(/<a href="([^"]+)" aria-current="page">/g)].map((m) => m[1]);
+};
 
 describe("navigation", () => {
   test("each page marks its own section, and only that one", async () => {

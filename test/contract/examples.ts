@@ -117,6 +117,7 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       missing("/api/v1/sources", "src"),
       { name: "delete", path: `/api/v1/sources/${f.sourceToDelete}`, status: 200 },
     ],
+    listSimilarTags: [{ name: "pairs", path: "/api/v1/tags/similar", status: 200 }],
     listTags: [
       { name: "all", path: "/api/v1/tags", status: 200 },
       { name: "containing", path: "/api/v1/tags?q=ti", status: 200 },
@@ -184,6 +185,20 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       { name: "again (idempotent)", path: `/api/v1/notebooks/${f.notebook}/sources/${f.source}`, status: 200 },
       { name: "unknown source", path: `/api/v1/notebooks/${f.notebook}/sources/src_${NONE}`, status: 404 },
     ],
+    addSourcesToNotebook: [
+      {
+        name: "several",
+        path: `/api/v1/notebooks/${f.notebook}/sources`,
+        body: { source_ids: [f.source, f.podcastSource] },
+        status: 200,
+      },
+      {
+        name: "unknown source",
+        path: `/api/v1/notebooks/${f.notebook}/sources`,
+        body: { source_ids: [`src_${NONE}`] },
+        status: 422,
+      },
+    ],
     removeSourceFromNotebook: [
       { name: "unknown notebook", path: `/api/v1/notebooks/nb_${NONE}/sources/${f.source}`, status: 404 },
       { name: "remove", path: `/api/v1/notebooks/${f.notebook}/sources/${f.source}`, status: 200 },
@@ -221,6 +236,42 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       { name: "unknown id", path: `/api/v1/notes/note_${NONE}/download`, status: 404 },
     ],
 
+    listHighlights: [
+      { name: "of a source", path: `/api/v1/highlights?source_id=${f.source}&limit=5`, status: 200 },
+      badLimit("/api/v1/highlights"),
+    ],
+    createHighlight: [
+      {
+        name: "create",
+        path: "/api/v1/highlights",
+        body: { source_id: f.podcastSource, exact: "Sea stars grip the rock", color: "blue", note: "Grip" },
+        status: 201,
+      },
+      {
+        name: "quote not in the text",
+        path: "/api/v1/highlights",
+        body: { source_id: f.podcastSource, exact: "not in the article" },
+        status: 422,
+      },
+    ],
+    exportHighlightsCsv: [
+      { name: "csv", path: "/api/v1/highlights/export.csv", status: 200 },
+      { name: "bad filter", path: "/api/v1/highlights/export.csv?notebook_id=nope", status: 422 },
+    ],
+    getHighlight: [
+      { name: "get", path: `/api/v1/highlights/${f.highlight}`, status: 200 },
+      missing("/api/v1/highlights", "hl"),
+      { name: "another user's", path: `/api/v1/highlights/${f.highlight}`, status: 404, as: "other" },
+    ],
+    updateHighlight: [
+      { name: "recolour", path: `/api/v1/highlights/${f.highlight}`, body: { color: "pink" }, status: 200 },
+      { name: "bad colour", path: `/api/v1/highlights/${f.highlight}`, body: { color: "red" }, status: 422 },
+    ],
+    deleteHighlight: [
+      missing("/api/v1/highlights", "hl"),
+      { name: "delete", path: `/api/v1/highlights/${f.highlightToDelete}`, status: 200 },
+    ],
+
     search: [
       { name: "hybrid", path: "/api/v1/search", body: { query: "tide pools", mode: "hybrid", limit: 5 }, status: 200 },
       {
@@ -250,6 +301,28 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       badLimit("/api/v1/feeds"),
     ],
     getFeed: [{ name: "get", path: `/api/v1/feeds/${f.feed}`, status: 200 }, missing("/api/v1/feeds", "feed")],
+    subscribeFeed: [
+      {
+        name: "a site's address",
+        path: "/api/v1/feeds",
+        body: { url: f.feedSite, schedule: "0 * * * *", backfill: 1 },
+        status: 201,
+      },
+      { name: "no feed found", path: "/api/v1/feeds", body: { url: f.pageWithoutFeed }, status: 422 },
+    ],
+    discoverFeeds: [
+      { name: "a site's feeds", path: "/api/v1/feeds/discover", body: { url: f.feedSite }, status: 200 },
+      { name: "not http", path: "/api/v1/feeds/discover", body: { url: "ftp://example.com/" }, status: 422 },
+    ],
+    updateFeed: [
+      { name: "pause", path: `/api/v1/feeds/${f.feed}`, body: { active: false }, status: 200 },
+      { name: "bad schedule", path: `/api/v1/feeds/${f.feed}`, body: { schedule: "hourly" }, status: 422 },
+      { name: "someone else's", path: `/api/v1/feeds/${f.feed}`, body: { active: true }, as: "other", status: 404 },
+    ],
+    listFeedEntries: [
+      { name: "page", path: `/api/v1/feeds/${f.feed}/entries?limit=5`, status: 200 },
+      missing("/api/v1/feeds", "feed", { path: `/api/v1/feeds/feed_${NONE}/entries` }),
+    ],
     pollFeed: [
       { name: "poll", path: `/api/v1/feeds/${f.feed}/poll`, status: 200 },
       { name: "someone else's", path: `/api/v1/feeds/${f.feed}/poll`, as: "other", status: 404 },

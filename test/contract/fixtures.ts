@@ -18,6 +18,16 @@ export async function buildFixtures() {
   const web = startOutsideWeb();
   const feeds = startFeedServer();
   feeds.set("/feed.xml", { body: rss([{ id: "1", title: "One" }]) });
+  // A site whose page advertises its feed (subscribing by the site's address), and a page advertising none.
+  feeds.set("/blog.xml", { body: rss([{ id: "b1", title: "Blog post" }], { title: "A blog" }) });
+  const page = (head: string) => `<!doctype html><html><head><title>Blog</title>${head}</head><body></body></html>`;
+  feeds.set("/blog/", {
+    type: "text/html",
+    body: page(`<link rel="alternate" type="application/rss+xml" href="/blog.xml">`),
+  });
+  // Another site, with no feed anywhere (the first one has them at the usual places).
+  const bare = startFeedServer();
+  bare.set("/", { type: "text/html", body: page("") });
   const ctx = createTestContext({ FEED_HOST_SPACING_MS: "0" });
   const a = await userWithKey(ctx);
   const b = await userWithKey(ctx);
@@ -66,6 +76,12 @@ export async function buildFixtures() {
     source_ids: [podcastSource],
     format: "brief",
   });
+  const highlight = await ok(ctx, "POST", "/api/v1/highlights", k, {
+    source_id: source.id,
+    exact: "tube feet",
+    note: "How they hold on",
+  });
+  const highlightToDelete = await ok(ctx, "POST", "/api/v1/highlights", k, { source_id: source.id, exact: "limpets" });
   const tokenToDelete = await ok(ctx, "POST", "/api/v1/webhook-tokens", k);
   const tokenToRegenerate = await ok(ctx, "POST", "/api/v1/webhook-tokens", k);
   const actor = systemActor(a.userId, "contract test");
@@ -97,6 +113,8 @@ export async function buildFixtures() {
     notebookToDelete: notebookToDelete.id as string,
     note: note.id as string,
     noteToDelete: noteToDelete.id as string,
+    highlight: highlight.id as string,
+    highlightToDelete: highlightToDelete.id as string,
     podcastSource,
     podcast: podcast.id as string,
     audioEtag: audio.headers.get("etag")!,
@@ -111,11 +129,14 @@ export async function buildFixtures() {
     tokenToRegenerate: tokenToRegenerate.id as string,
     feed,
     feedToDelete,
+    feedSite: feeds.url("/blog/"),
+    pageWithoutFeed: bare.url("/"),
     importId,
     async close() {
       await ctx.services.podcasts.close();
       void web.stop();
       void feeds.stop();
+      void bare.stop();
     },
   };
 }

@@ -3,32 +3,11 @@
 // so does a page wider than the phone's screen. E2E_SCREENSHOT_DIR=<dir> also saves a full-page PNG of
 // each state, scheme and width there, to look at. Run with `bun run test:e2e`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { audit, blocking, WIDTHS } from "./audit.ts";
 import { sqlRows } from "../../src/db/inspect.ts";
 import { authorizeUrl, pkce, registeredClient } from "../../src/features/oauth/test-flow.ts";
 import { E2E_PASSWORD, launchChromium, signUp, startLiveApp, type LiveApp } from "./browser.ts";
-
-const AXE_SOURCE = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
-const SCHEMES = ["light", "dark"] as const;
-const WIDTHS = [
-  { name: "desktop", width: 1280, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
-}
-
-/** The part of axe-core's API used here, on the page once injected. */
-interface AxeWindow {
-  axe: { run(context: Document, options: { resultTypes: string[] }): Promise<{ violations: Violation[] }> };
-}
 
 let browser: Browser;
 let app: LiveApp;
@@ -39,7 +18,6 @@ beforeAll(async () => {
   app = startLiveApp();
   strict = startLiveApp({ LOGIN_RATE_LIMIT_PER_MINUTE: "1" });
   browser = await launchChromium();
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
@@ -50,36 +28,6 @@ afterAll(async () => {
 
 /** axe is injected as an inline script, which our CSP would rightly refuse: this context ignores it. */
 const newContext = (): Promise<BrowserContext> => browser.newContext({ bypassCSP: true, viewport: WIDTHS[0] });
-
-/**
- * Audits the page as it stands (a form's answer cannot be fetched again) in each scheme and width:
- * returns every violation, labelled, and the widths at which the page overflowed sideways.
- */
-async function audit(page: Page, state: string): Promise<{ violations: string[]; overflow: string[] }> {
-  const violations: string[] = [];
-  const overflow: string[] = [];
-  for (const scheme of SCHEMES) {
-    for (const size of WIDTHS) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width: size.width, height: size.height });
-      const label = `${state} · ${scheme} · ${size.name}`;
-      if (SHOTS) await page.screenshot({ path: join(SHOTS, `${state}-${scheme}-${size.name}.png`), fullPage: true });
-      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      if (wide > 0) overflow.push(`${label}: ${wide}px too wide`);
-      if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE_SOURCE });
-      const found = await page.evaluate(() =>
-        (window as unknown as AxeWindow).axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations),
-      );
-      for (const v of found)
-        violations.push(
-          `${label}: [${v.impact}] ${v.id} (${v.help}) at ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`,
-        );
-    }
-  }
-  return { violations, overflow };
-}
-
-const blocking = (violations: string[]) => violations.filter((v) => /\[(serious|critical)\]/.test(v));
 
 async function expectClean(page: Page, state: string): Promise<void> {
   const { violations, overflow } = await audit(page, state);

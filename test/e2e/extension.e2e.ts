@@ -380,7 +380,7 @@ describe("browser extension", () => {
     60_000,
   );
 
-  test("a selection from the context menu becomes a note quoting it, linked to the page's source", async () => {
+  test("a selection becomes a note while the page's source is pending, a highlight once it is ready", async () => {
     const { page, tabId } = await openSite("/quotes");
     const quote = "Sea stars grip the rock with hundreds of tube feet";
     const result = await inBackground(
@@ -408,18 +408,32 @@ describe("browser extension", () => {
     expect(await badgeText(tabId)).toBe("✓");
     if (ACCEPTS_HTML) expect(serverFetches.get("/quotes") ?? 0).toBe(0);
 
-    // A second quote from the same page reuses its source.
+    // Once the source is ready, a second selection from the same page reuses it and becomes a highlight.
+    await eventually(
+      async () => (await (await api(`/sources/${result.sourceId}`)).json()) as { status: string },
+      (s) => s.status === "ready",
+    );
     const second = await inBackground(
       async ({ tabId }: { tabId: number }) => {
         const tab = await (globalThis as any).chrome.tabs.get(tabId);
         return (globalThis as any).commonplace.onMenuClick(
-          { menuItemId: "save-selection", selectionText: "Anemones fold" },
+          { menuItemId: "save-selection", selectionText: "Anemones  fold\n" },
           tab,
         );
       },
       { tabId },
     );
+    expect(second.error).toBeUndefined();
     expect(second.sourceId).toBe(result.sourceId);
+    expect(second.highlight).toMatchObject({ source_id: result.sourceId, exact: "Anemones fold" });
+    const highlights = (await (await api(`/highlights?source_id=${result.sourceId}`)).json()) as {
+      data: { id: string; exact: string }[];
+    };
+    expect(highlights.data.map((h) => [h.id, h.exact])).toEqual([[second.highlight.id, "Anemones fold"]]);
+    // No second note was written.
+    expect(
+      ((await (await api(`/notes?source_id=${result.sourceId}`)).json()) as { data: unknown[] }).data,
+    ).toHaveLength(1);
     await page.close();
   }, 60_000);
 

@@ -49,12 +49,12 @@ describe("podcasts in a browser", () => {
     await page.getByRole("radio", { name: /Brief/ }).check();
     await page.getByRole("button", { name: "Make podcast" }).click();
     await page.waitForURL(/\/podcasts\/pod_[0-9A-Z]{26}\?notice=created$/);
-    const status = page.locator('[data-live="podcast"] [data-live-field="status"]');
+    const status = page.locator(".podcast-live .podcast-status .status");
     expect(await status.textContent()).toBe("Queued");
 
-    // Generation with the builtin offline voices, then the page shows the player.
+    // Generation with the builtin offline voices; the page shows the player without a reload.
     await ctx.runner.drain({ timeoutMs: 110_000 });
-    await page.reload();
+    await page.locator(".podcast-live audio").waitFor({ timeout: 30_000 });
     expect(await status.textContent()).toBe("Ready");
     const audio = page.locator("audio");
     const duration = await audio.evaluate(
@@ -114,7 +114,7 @@ describe("podcasts in a browser", () => {
 
     await page.goto(`${base}/podcasts`);
     await page.getByRole("link", { name: "Plain notes" }).click();
-    expect(await page.locator('[data-live-field="status"]').textContent()).toBe("Ready");
+    expect(await page.locator(".podcast-status .status").textContent()).toBe("Ready");
     await page.getByRole("link", { name: "Delete this episode…" }).click();
     expect(await page.getByRole("heading", { name: "Delete this episode?" }).count()).toBe(1);
     await page.getByRole("button", { name: "Delete" }).click();

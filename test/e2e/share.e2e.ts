@@ -1,6 +1,6 @@
 // Browser tests of saving from elsewhere in real Chromium: a phone opens the share target after signing
 // in and sees the source go pending → ready; the bookmarklet's window saves with an edited title and
-// closes; the service worker keeps only the app shell; "/" jumps to the library's link field.
+// closes; the service worker keeps only the app shell; "/" jumps to the library's search, "a" to its link field.
 // Run with `bun test --timeout 60000 ./test/e2e/share.e2e.ts`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { devices, type Browser, type BrowserContext } from "playwright-core";
@@ -120,18 +120,20 @@ describe("saving from a phone and from other browsers", () => {
     await context.close();
   }, 120_000);
 
-  test("on the library, / jumps to the link field unless typing elsewhere", async () => {
+  test("on the library, / jumps to search and a to the link field, unless typing elsewhere", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await signUp(page, app.base, "keys@example.com");
     await page.goto(`${app.base}/library`);
-    expect(await page.getByText("to paste a link").isVisible()).toBe(true);
+    expect(await page.getByText("to add a link").isVisible()).toBe(true);
     await page.keyboard.press("/");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("lib-q");
+    await page.locator("h1").click();
+    await page.keyboard.press("a");
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("f-url");
     expect(await page.getByLabel("Link").inputValue()).toBe("");
-    await page.getByLabel("Tag").focus();
     await page.keyboard.press("/");
-    expect(await page.getByLabel("Tag").inputValue()).toBe("/");
+    expect(await page.getByLabel("Link").inputValue()).toBe("/");
     await context.close();
   }, 120_000);
 });

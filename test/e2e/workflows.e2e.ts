@@ -2,11 +2,10 @@
 // request in the form editor, call its URL, read the run, regenerate the token; watch a feed and poll it
 // from the Feeds page; the editor without JavaScript. Run with `bun test --timeout 120000 ./test/e2e/workflows.e2e.ts`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { rss, startFeedServer } from "../../src/features/feeds/testing.ts";
 import type { TestContext } from "../helpers.ts";
+import { audit, blocking } from "./audit.ts";
 import { launchChromium, startLiveApp, signUp } from "./browser.ts";
 
 let browser: Browser;
@@ -58,35 +57,11 @@ async function addAction(page: Page, list: string, type: string, button: string)
   await page.waitForLoadState();
 }
 
-const AXE_SOURCE = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
-
-/** axe-core's serious and critical violations and any sideways overflow, light and dark, at 1280 and 390 px. */
+/** The editor's serious and critical axe violations and any sideways overflow, light and dark, 1280 and 390 px. */
 async function auditEditor(page: Page, state: string): Promise<string[]> {
-  const problems: string[] = [];
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ["light", "dark"] as const) {
-    for (const width of [1280, 390]) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width, height: 900 });
-      if (SHOTS) await page.screenshot({ path: join(SHOTS, `editor-${state}-${scheme}-${width}.png`), fullPage: true });
-      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      if (wide > 0) problems.push(`${state} ${scheme} ${width}px: ${wide}px too wide`);
-      if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE_SOURCE });
-      const found = (await page.evaluate(() =>
-        (window as unknown as { axe: { run(d: Document): Promise<{ violations: unknown[] }> } }).axe
-          .run(document)
-          .then((r) => r.violations),
-      )) as { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
-      for (const v of found)
-        if (v.impact === "serious" || v.impact === "critical")
-          problems.push(
-            `${state} ${scheme} ${width}px: [${v.impact}] ${v.id} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`,
-          );
-    }
-  }
+  const found = await audit(page, `editor-${state}`);
   await page.setViewportSize({ width: 1280, height: 900 });
-  return problems;
+  return [...blocking(found.violations), ...found.overflow];
 }
 
 const postJson = (url: string, body: unknown) =>
@@ -138,7 +113,7 @@ describe("workflows in a browser", () => {
     await page.reload();
     await page.getByRole("link", { name: `Open run ${runId}` }).click();
     await page.waitForURL(`${base}/runs/${runId}`);
-    expect(await page.locator(`[data-live-id="${runId}"]`).textContent()).toBe("succeeded");
+    expect(await page.locator(`[data-live-id="${runId}"] dl.facts .status`).first().textContent()).toBe("succeeded");
     const steps = (await page.locator("section.step h3").allTextContents()).map((t) => t.replace(/\s+/g, " ").trim());
     expect(steps).toEqual(["1. is_link condition succeeded", "2. request http_request succeeded"]);
     expect(await page.locator('pre[aria-label="the output of request"]').textContent()).toContain(
@@ -240,7 +215,7 @@ describe("workflows in a browser", () => {
     expect((await postJson(url, {})).status).toBe(202);
     await ctx.runner.drain();
 
-    await page.goto(`${base}/settings/feeds`);
+    await page.goto(`${base}/feeds`);
     expect(await page.locator("li.step h3").textContent()).toContain("Tide Times");
     feeds.set("/tides.xml", {
       body: rss(
@@ -251,7 +226,7 @@ describe("workflows in a browser", () => {
         { title: "Tide Times" },
       ),
     });
-    await page.getByRole("button", { name: "Poll Tide Times now" }).click();
+    await page.getByRole("button", { name: "Poll now: Tide Times" }).click();
     await page.getByText("Polled: 1 new entry saved as sources.").waitFor();
     expect(await page.locator("li.step").textContent()).toContain("1 new entry");
     await page.goto(`${base}/library`);

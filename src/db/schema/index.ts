@@ -10,6 +10,7 @@ export * from "./notebooks.ts";
 export * from "./notebook-sources.ts";
 export * from "./notes.ts";
 export * from "./note-sources.ts";
+export * from "./highlights.ts";
 export * from "./events.ts";
 export * from "./webhook-tokens.ts";
 export * from "./workflows.ts";

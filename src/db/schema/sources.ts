@@ -52,5 +52,7 @@ export const sources = sqliteTable("sources", {
   originalMovedTo: text("original_moved_to"),
   originalEtag: text("original_etag"),
   originalLastModified: text("original_last_modified"),
+  /** JSON array of tags suggested at ingestion, offered for one-click acceptance. */
+  suggestedTags: text("suggested_tags").notNull().default("[]"),
 });
 export type SourceRow = typeof sources.$inferSelect;

@@ -19,6 +19,9 @@ const fields = {
     description: "The reader's measure: narrow (~55 characters), medium (~65) or wide (~80)",
   }),
   reader_theme: oneOf(READER_THEMES, { description: "`auto` follows the system; light, sepia or dark" }),
+  auto_tag: t.Boolean({
+    description: "Apply the suggested tags at ingestion instead of offering them (off by default)",
+  }),
 };
 
 export const PreferencesPublic = t.Object(fields);
@@ -37,6 +40,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   reader_line_height: 1.6,
   reader_width: "medium",
   reader_theme: "auto",
+  auto_tag: false,
 };
 
 /** The stored JSON as preferences: each valid stored value over the defaults. */

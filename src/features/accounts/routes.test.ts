@@ -129,6 +129,7 @@ describe("/api/v1/me/preferences", () => {
       reader_line_height: 1.6,
       reader_width: "medium",
       reader_theme: "auto",
+      auto_tag: false,
     });
     const set = await call(ctx, "PATCH", "/api/v1/me/preferences", {
       key: u.key,

@@ -1,5 +1,6 @@
 // The feeds feature: repo, poller, service, the scheduler's dispatcher, the poll job and /api/v1/feeds.
 import type { Db } from "../../db/port.ts";
+import type { SourceRow } from "../../db/schema/index.ts";
 import type { Logger } from "../../log.ts";
 import type { JobEnqueuer } from "../../jobs/port.ts";
 import type { Scheduler } from "../../jobs/scheduler.ts";
@@ -28,6 +29,8 @@ export interface FeedsFeatureDeps {
   repo: FeedsRepo;
   sources: Pick<SourcesService, "create">;
   existingNotebookIds(userId: string, ids: string[]): Promise<Set<string>>;
+  /** The user's sources among these ids (a watch's entries list shows their titles and addresses). */
+  sourcesByIds(userId: string, ids: string[]): Promise<SourceRow[]>;
   safeFetch: SafeFetch;
   jobs: JobEnqueuer;
   scheduler: Scheduler;
@@ -44,16 +47,18 @@ export interface FeedsFeatureDeps {
 export function createFeedsFeature(deps: FeedsFeatureDeps) {
   const videoSite = deps.videoSite ?? YOUTUBE;
   const { repo } = deps;
+  const gate = deps.coordination.hostGate(deps.hostSpacingMs);
+  const nextRun = (expr: string, after: number) => deps.scheduler.nextRun(expr, after);
   const poller = createPoller({
     db: deps.db,
     repo,
     sources: deps.sources,
     existingNotebookIds: deps.existingNotebookIds,
     safeFetch: deps.safeFetch,
-    gate: deps.coordination.hostGate(deps.hostSpacingMs),
+    gate,
     leases: deps.coordination.pollLeases(POLL_LEASE_MS),
     videoSite,
-    nextRun: (expr, after) => deps.scheduler.nextRun(expr, after),
+    nextRun,
     clock: deps.clock,
     logger: deps.logger,
   });
@@ -64,6 +69,10 @@ export function createFeedsFeature(deps: FeedsFeatureDeps) {
     existingNotebookIds: deps.existingNotebookIds,
     validateSchedule: (expr) => deps.scheduler.validate(expr),
     clock: deps.clock,
+    jobs: deps.jobs,
+    finder: { safeFetch: deps.safeFetch, gate, videoSite },
+    nextRun,
+    sourcesByIds: deps.sourcesByIds,
   });
   const dispatcher = createFeedDispatcher({
     repo,

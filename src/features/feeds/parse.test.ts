@@ -1,6 +1,6 @@
 // Feed parsing into one entry shape, channel-URL resolution and feed discovery: pure functions.
 import { describe, expect, test } from "bun:test";
-import { advertisedFeed, looksLikeHtml } from "./discover.ts";
+import { advertisedFeed, advertisedFeeds, looksLikeFeed, looksLikeHtml } from "./discover.ts";
 import { cleanTitle, FeedFormatError, FeedRefusedError, MAX_ENTRIES, newestFirst, parseFeedText } from "./parse.ts";
 import { atom, jsonFeed, rdf, rss, videoFeed } from "./testing.ts";
 import { videoFeedUrl, videoWatchUrl, YOUTUBE } from "./video.ts";
@@ -257,9 +257,60 @@ describe("discovery", () => {
     expect(advertisedFeed(page(""), "https://blog.example/")).toBeNull();
   });
 
+  test("lists every advertised feed: titles, entities, <base href>, quoted '>', unquoted values; not in scripts or comments", () => {
+    const head =
+      `<base href="https://cdn.example/site/"><!-- <link rel="alternate" type="application/rss+xml" href="/commented"> -->` +
+      `<script>var s = '<link rel="alternate" type="application/rss+xml" href="/scripted">';</script>` +
+      `<LINK REL="Alternate home" TYPE="application/RSS+XML; charset=utf-8" title="Posts &gt; all" href=rss.xml>` +
+      `<link rel=alternate type=application/json href="/wp-json/wp/v2/pages/1">` +
+      `<link href="feed.json" type="application/feed+json" rel="alternate" title='A "JSON" > feed'>`;
+    expect(advertisedFeeds(page(head), "https://blog.example/")).toEqual([
+      { url: "https://cdn.example/site/rss.xml", title: "Posts > all", kind: "rss", type: "application/rss+xml" },
+      {
+        url: "https://cdn.example/site/feed.json",
+        title: 'A "JSON" > feed',
+        kind: "json",
+        type: "application/feed+json",
+      },
+    ]);
+    // Links after the head are not the page's feeds; plain JSON counts only when nothing else is offered.
+    expect(
+      advertisedFeeds(
+        `<html><head></head><body><link rel="alternate" type="application/rss+xml" href="/x">`,
+        "https://b.example/",
+      ),
+    ).toEqual([]);
+    expect(advertisedFeed(page(`<link rel="alternate" type="application/json" href="/j">`), "https://b.example/")).toBe(
+      "https://b.example/j",
+    );
+  });
+
+  test("hostile pages cost time linear in their size", () => {
+    const cases = [
+      `<link rel="alternate" title="${"x".repeat(2_000_000)}`,
+      "<".repeat(2_000_000),
+      `<link ${"a=".repeat(500_000)}`,
+      `<script>${"</scrip".repeat(300_000)}`,
+      `<!--${"-".repeat(2_000_000)}`,
+      `<link rel="alternate" type="application/rss+xml" href="/f">`.repeat(40_000),
+    ];
+    for (const html of cases) {
+      const started = performance.now();
+      const found = advertisedFeeds(html, "https://blog.example/");
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(found.length).toBeLessThanOrEqual(1);
+    }
+  });
+
   test("tells pages from feeds", () => {
     expect(looksLikeHtml("text/html", "")).toBe(true);
     expect(looksLikeHtml("text/plain", "  <!DOCTYPE html><html>")).toBe(true);
     expect(looksLikeHtml("application/xml", rss(items))).toBe(false);
+    expect(looksLikeFeed("text/plain", `\uFEFF  ${rss(items)}`)).toBe(true);
+    expect(
+      looksLikeFeed("application/octet-stream", '{"version": "https://jsonfeed.org/version/1.1", "items": []}'),
+    ).toBe(true);
+    expect(looksLikeFeed("text/plain", "just words")).toBe(false);
+    expect(looksLikeFeed("application/json", '{"posts": []}')).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 // SQL for feed watches and the entry identities each has seen; the only module that touches their tables.
 // Written once for both engines (src/db/shared.ts); the PostgreSQL poll leases and host gate stay in
 // coordination-pg-repo.ts.
-import { and, asc, count, desc, eq, inArray, isNotNull, lt, lte, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/port.ts";
 import type { SharedOrm } from "../../db/shared.ts";
 import { feedEntries, feedWatches, workflows, type FeedWatchRow } from "../../db/schema/index.ts";
@@ -17,7 +17,8 @@ export interface FeedsRepo {
   byId(userId: string, id: string): Promise<WatchWithState | undefined>;
   /** For the poll job, which runs without a caller; the row carries its owner. */
   byIdUnscoped(id: string): Promise<WatchWithState | undefined>;
-  byWorkflowAndUrl(userId: string, workflowId: string, feedUrl: string): Promise<FeedWatchRow | undefined>;
+  /** The user's one watch of this URL: the URL it was made with, else the URL it really polls. */
+  byUrl(userId: string, url: string): Promise<FeedWatchRow | undefined>;
   /** Newest first, `before` an id (exclusive), optionally one workflow's. */
   list(userId: string, opts: { limit: number; before?: string; workflowId?: string }): Promise<WatchWithState[]>;
   /** Watches of active workflows whose next poll is due, oldest due first. */
@@ -29,20 +30,26 @@ export interface FeedsRepo {
   /** Sources each watch's latest poll created: its entries recorded at that poll's time that have a source. */
   lastPollSources(userId: string, watchIds: string[]): Promise<Map<string, number>>;
   entryCount(watchId: string): Promise<number>;
+  /** The sources a watch brought in, newest source first, `before` a source id (exclusive). */
+  entries(watchId: string, opts: { limit: number; before?: string }): Promise<{ id: string; seenAt: string }[]>;
 }
 
-// A watch is live while its workflow is active and still has a watch_feed action: removing the
-// action from the workflow stops the watch as deactivating the workflow does. The flag is compared
-// with a bound value (1, which PostgreSQL reads as true), and the result read back as a boolean
+// A watch is live unless paused, and, when a workflow governs it, while that workflow is active and still
+// has a watch_feed action: removing the action from the workflow stops the watch as deactivating the
+// workflow does. A subscription of its own (no workflow) answers to its pause alone. Flags are compared
+// with bound values (1/0, which PostgreSQL reads as booleans), and the result read back as a boolean
 // from either engine's answer (0/1 or false/true).
 const stillWatching = sql<boolean>`(${and(
-  eq(workflows.active, true),
-  sql`${workflows.actionsJson} LIKE '%"type":"watch_feed"%'`,
+  eq(feedWatches.paused, false),
+  or(
+    isNull(feedWatches.workflowId),
+    and(eq(workflows.active, true), sql`${workflows.actionsJson} LIKE '%"type":"watch_feed"%'`),
+  ),
 )})`.mapWith((v) => Boolean(v));
 const withActive = { watch: feedWatches, active: stillWatching };
 
 const joined = (orm: SharedOrm) =>
-  orm.select(withActive).from(feedWatches).innerJoin(workflows, eq(workflows.id, feedWatches.workflowId));
+  orm.select(withActive).from(feedWatches).leftJoin(workflows, eq(workflows.id, feedWatches.workflowId));
 const flat = (r: { watch: FeedWatchRow; active: boolean }): WatchWithState => ({ ...r.watch, active: r.active });
 
 export function createFeedsRepo(db: Db): FeedsRepo {
@@ -67,14 +74,14 @@ export function createFeedsRepo(db: Db): FeedsRepo {
       const r = await joined(orm).where(eq(feedWatches.id, id)).get();
       return r && flat(r);
     },
-    byWorkflowAndUrl(userId, workflowId, feedUrl) {
-      return orm
+    async byUrl(userId, url) {
+      const rows = await orm
         .select()
         .from(feedWatches)
-        .where(
-          and(eq(feedWatches.userId, userId), eq(feedWatches.workflowId, workflowId), eq(feedWatches.feedUrl, feedUrl)),
-        )
-        .get();
+        .where(and(eq(feedWatches.userId, userId), or(eq(feedWatches.feedUrl, url), eq(feedWatches.fetchUrl, url))))
+        .orderBy(asc(feedWatches.id))
+        .limit(10);
+      return rows.find((r) => r.feedUrl === url) ?? rows[0];
     },
     async list(userId, opts) {
       const conds = [eq(feedWatches.userId, userId)];
@@ -90,7 +97,7 @@ export function createFeedsRepo(db: Db): FeedsRepo {
       const rows = await orm
         .select({ watch: feedWatches })
         .from(feedWatches)
-        .innerJoin(workflows, eq(workflows.id, feedWatches.workflowId))
+        .leftJoin(workflows, eq(workflows.id, feedWatches.workflowId))
         .where(and(lte(feedWatches.nextPollAt, now), stillWatching))
         .orderBy(asc(feedWatches.nextPollAt))
         .limit(limit);
@@ -137,6 +144,19 @@ export function createFeedsRepo(db: Db): FeedsRepo {
         .groupBy(feedWatches.id);
       for (const r of rows) out.set(r.id, r.n);
       return out;
+    },
+    async entries(watchId, opts) {
+      // An entry is remembered under several identities (guid, link), each row naming the same source.
+      const conds = [eq(feedEntries.watchId, watchId), isNotNull(feedEntries.sourceId)];
+      if (opts.before) conds.push(lt(feedEntries.sourceId, opts.before));
+      const rows = await orm
+        .select({ id: feedEntries.sourceId, seenAt: sql<string>`min(${feedEntries.seenAt})` })
+        .from(feedEntries)
+        .where(and(...conds))
+        .groupBy(feedEntries.sourceId)
+        .orderBy(desc(feedEntries.sourceId))
+        .limit(opts.limit);
+      return rows.map((r) => ({ id: r.id!, seenAt: r.seenAt }));
     },
     async entryCount(watchId) {
       const r = await orm.select({ n: count() }).from(feedEntries).where(eq(feedEntries.watchId, watchId)).get();

@@ -1,4 +1,5 @@
-// Feed watches for callers: ensure a watch for a workflow (watch_feed), list and read them, poll one now.
+// Feed watches for callers: ensure a watch for a workflow (watch_feed), list and read them, poll one now;
+// subscriptions of one's own (subscribe, pause, entries) are in subscriptions.ts.
 import type { Transactor } from "../../db/port.ts";
 import { mapPage, paginate, type Page, type PageQuery } from "../../paging.ts";
 import { invalid, notFound } from "../../errors.ts";
@@ -8,7 +9,9 @@ import type { Actor } from "../../actor.ts";
 import { parseHttpUrl } from "../library/sources/normalize.ts";
 import type { Poller, PollResult } from "./poller.ts";
 import type { FeedsRepo, WatchWithState } from "./repo.ts";
+import { toPublicFeed } from "./public.ts";
 import type { FeedPublic, FeedWatchInput } from "./schema.ts";
+import { createSubscriptions, type SubscriptionsDeps } from "./subscriptions.ts";
 import { DEFAULT_SCHEDULE } from "./timing.ts";
 
 export const MAX_BACKFILL = 1000;
@@ -21,30 +24,7 @@ export class FeedRefusedStep extends Error {
 /** The API's view of a poll: the internal `refused` flag is said by `error` already. */
 const publicPoll = ({ refused: _refused, ...poll }: PollResult): PollResult => poll;
 
-export function toPublicFeed(w: WatchWithState): FeedPublic {
-  return {
-    id: w.id,
-    workflow_id: w.workflowId,
-    feed_url: w.feedUrl,
-    fetch_url: w.fetchUrl,
-    title: w.title,
-    schedule: w.schedule,
-    notebook_ids: JSON.parse(w.notebookIds) as string[],
-    backfill: w.backfill,
-    active: w.active,
-    status: w.consecutiveFailures > 0 ? "failing" : w.baselineAt ? "ok" : "pending",
-    last_polled_at: w.lastPolledAt,
-    last_success_at: w.lastSuccessAt,
-    last_status: w.lastStatus,
-    last_error: w.lastError,
-    consecutive_failures: w.consecutiveFailures,
-    next_poll_at: w.active ? iso(w.nextPollAt) : null,
-    entries_seen: w.entriesSeen,
-    sources_created: w.sourcesCreated,
-    created_at: w.createdAt,
-    updated_at: w.updatedAt,
-  };
-}
+export { toPublicFeed };
 
 /** What a watch_feed step reports. */
 export interface WatchOutput {
@@ -57,7 +37,7 @@ export interface WatchOutput {
   error: string | null;
 }
 
-export interface FeedsServiceDeps {
+export interface FeedsServiceDeps extends Omit<SubscriptionsDeps, "get" | "check"> {
   db: Transactor;
   repo: FeedsRepo;
   poller: Poller;
@@ -94,7 +74,11 @@ export function createFeedsService(deps: FeedsServiceDeps) {
     return { feedUrl: parsed.url.href, schedule, notebookIds, backfill };
   }
 
-  /** Creates the workflow's watch of this URL, or brings its settings up to date; returns its id. */
+  /**
+   * The user's one watch of this URL, for a workflow's watch_feed: made (and governed) by the workflow
+   * when there is none, brought up to date when the workflow governs it, else reused as it is (a
+   * subscription, or another workflow's watch, keeps its own settings). Returns its id.
+   */
   async function ensure(actor: Actor, workflowId: string, input: FeedWatchInput): Promise<string> {
     const c = await check(actor, input);
     return db.tx(async () => {
@@ -105,7 +89,7 @@ export function createFeedsService(deps: FeedsServiceDeps) {
         backfill: c.backfill,
         depth: actor.depth ?? 0,
       };
-      const existing = await repo.byWorkflowAndUrl(actor.userId, workflowId, c.feedUrl);
+      const existing = await repo.byUrl(actor.userId, c.feedUrl);
       if (!existing) {
         const id = newId("feed");
         await repo.insert({
@@ -120,6 +104,7 @@ export function createFeedsService(deps: FeedsServiceDeps) {
         });
         return id;
       }
+      if (existing.workflowId !== workflowId) return existing.id;
       const changed = (Object.keys(settings) as (keyof typeof settings)[]).some((k) => existing[k] !== settings[k]);
       if (changed) await repo.update(existing.id, { ...settings, updatedAt: at });
       return existing.id;
@@ -141,6 +126,7 @@ export function createFeedsService(deps: FeedsServiceDeps) {
   return {
     check,
     ensure,
+    ...createSubscriptions({ ...deps, get, check }),
 
     /** watch_feed: ensure the watch, poll it now, report what the poll brought. */
     async watch(actor: Actor, workflowId: string, input: FeedWatchInput, signal?: AbortSignal): Promise<WatchOutput> {

@@ -7,6 +7,7 @@ import { silentLogger } from "../../log.ts";
 import { createServices } from "../../services.ts";
 import { systemActor } from "../../actor.ts";
 import { createNotebooksRepo } from "../library/notebooks/repo.ts";
+import { createSourcesRepo } from "../library/sources/repo.ts";
 import { userWithKey } from "../../../test/helpers.ts";
 import { createFeedsFeature } from "./feature.ts";
 import { createFeedsRepo } from "./repo.ts";
@@ -40,6 +41,7 @@ export function feedsTestContext(opts: FeedsTestOptions = {}) {
     hostSpacingMs: config.feeds.hostSpacingMs,
     coordination: createSharedState(db),
     existingNotebookIds: (u, ids) => notebooksRepo.existingIds(u, ids),
+    sourcesByIds: (u, ids) => createSourcesRepo(db).byIds(u, ids),
     videoSite: opts.videoSite,
   });
   return { config, db, clock, services, feeds, queue: services.queue, runner: services.runner };

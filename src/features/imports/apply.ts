@@ -38,18 +38,13 @@ export interface ApplyDeps {
   feeds: FeedWatcher;
 }
 
-/** The feed side of OPML imports, through the same watches watch_feed actions make. */
+/** The feed side of OPML imports: subscriptions, the same one watch per feed the Feeds page and watch_feed use. */
 export interface FeedWatcher {
-  /** Feed URLs the user already watches. */
+  /** Feed URLs the user already watches (as given, and as polled). */
   watched(actor: Actor): Promise<Set<string>>;
-  /** Workflows (active, with one watch_feed action per feed) that own the new watches; URL -> workflow id. */
-  createWorkflows(
-    actor: Actor,
-    feeds: { url: string; title?: string }[],
-    label: string,
-  ): Promise<Record<string, string>>;
-  /** Creates the watch now; its first poll records a baseline, so old entries are not imported. */
-  ensure(actor: Actor, workflowId: string, feedUrl: string): Promise<void>;
+  /** The user's watch of the feed, made now as a subscription when there is none; its id. Its first poll
+   * records a baseline, so old entries are not imported. */
+  subscribe(actor: Actor, feedUrl: string, title?: string): Promise<string>;
 }
 
 export type Outcome = "created" | "already_saved" | "invalid" | "failed" | "notebook" | "notebook_created" | "feed";
@@ -105,9 +100,9 @@ export function createApplier(
           problem(checked.reason);
           return "invalid";
         }
-        const wf = feedWorkflows[checked.url.href];
-        if (!wf) return "already_saved";
-        await deps.feeds.ensure(actor, wf, checked.url.href);
+        // Feeds this import found new when the file was accepted; the others were watched already.
+        if (!feedWorkflows[checked.url.href]) return "already_saved";
+        await deps.feeds.subscribe(actor, checked.url.href);
         return "feed";
       }
       case "note": {

@@ -5,6 +5,7 @@ import { walk } from "../../paging.ts";
 import type { Clock } from "../../time.ts";
 import type { FeedsService } from "../feeds/service.ts";
 import type { NotebooksService } from "../library/notebooks/service.ts";
+import type { HighlightsService } from "../library/highlights/service.ts";
 import type { NotesService } from "../library/notes/service.ts";
 import type { PodcastsService } from "../podcasts/service.ts";
 import type { SourcesService } from "../library/sources/service.ts";
@@ -46,6 +47,7 @@ export interface ExportDeps {
   notebooks: NotebooksService;
   sources: SourcesService;
   notes: NotesService;
+  highlights: Pick<HighlightsService, "list">;
   podcasts: PodcastsService;
   workflows: WorkflowsService;
   feeds: FeedsService;
@@ -74,6 +76,10 @@ export function exportJson(s: ExportDeps, actor: Actor, user: Json): ReadableStr
     yield* section(
       "notes",
       walk((cursor) => s.notes.list(actor, { limit: PAGE, cursor })),
+    );
+    yield* section(
+      "highlights",
+      walk((cursor) => s.highlights.list(actor, { limit: PAGE, cursor })),
     );
     yield* section(
       "podcasts",

@@ -1,5 +1,5 @@
 // The imports feature: the import service and its job, /api/v1/imports and /api/v1/export, and the
-// feed watcher that turns an OPML file's feeds into ordinary workflows.
+// feed watcher that turns an OPML file's feeds into subscriptions.
 import { Elysia } from "elysia";
 import type { Actor } from "../../actor.ts";
 import { handleJob } from "../../jobs/types.ts";
@@ -7,40 +7,26 @@ import { walk } from "../../paging.ts";
 import type { AccountsService } from "../accounts/service.ts";
 import type { Feature } from "../feature.ts";
 import type { FeedsService } from "../feeds/service.ts";
-import type { WorkflowsService } from "../workflows/service.ts";
 import type { FeedWatcher } from "./apply.ts";
 import type { ExportDeps } from "./export.ts";
 import { exportRoutes, importRoutes } from "./routes.ts";
 import { createImportsService, IMPORT_JOB, type ImportsDeps, type ImportsService } from "./service.ts";
 
 /**
- * OPML feeds become watches owned by ordinary workflows ("Feeds from <file>", one watch_feed action per
- * feed, split at the action limit): the user sees, pauses and deletes them like any other.
+ * OPML feeds become subscriptions (watches no workflow governs), listed on the Feeds page with the rest:
+ * a feed the user already watches, however the watch was made, is reused, never doubled.
  */
-export function importFeedWatcher(feeds: FeedsService, workflows: WorkflowsService, maxActions: number): FeedWatcher {
+export function importFeedWatcher(feeds: FeedsService): FeedWatcher {
   return {
     async watched(actor: Actor) {
       const out = new Set<string>();
-      for await (const f of walk((cursor) => feeds.list(actor, { limit: 100, cursor }))) out.add(f.feed_url);
-      return out;
-    },
-    async createWorkflows(actor, list, label) {
-      const out: Record<string, string> = {};
-      const parts = Math.ceil(list.length / maxActions);
-      for (let p = 0; p < parts; p++) {
-        const chunk = list.slice(p * maxActions, (p + 1) * maxActions);
-        const wf = await workflows.create(actor, {
-          name: `Feeds from ${label}${parts > 1 ? ` (${p + 1} of ${parts})` : ""}`.slice(0, 200),
-          trigger: { type: "webhook" },
-          actions: chunk.map((f, i) => ({ id: `feed_${i + 1}`, type: "watch_feed", feed_url: f.url })),
-        });
-        for (const f of chunk) out[f.url] = wf.id;
+      for await (const f of walk((cursor) => feeds.list(actor, { limit: 100, cursor }))) {
+        out.add(f.feed_url);
+        if (f.fetch_url) out.add(f.fetch_url);
       }
       return out;
     },
-    async ensure(actor, workflowId, feedUrl) {
-      await feeds.ensure(actor, workflowId, { feed_url: feedUrl });
-    },
+    subscribe: (actor, feedUrl, title) => feeds.ensureSubscription(actor, feedUrl, title),
   };
 }
 

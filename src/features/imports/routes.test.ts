@@ -193,7 +193,7 @@ describe("bad input", () => {
 });
 
 describe("OPML", () => {
-  test("each feed becomes a watch owned by a 'Feeds from …' workflow; its first poll is a baseline; again adds none", async () => {
+  test("each feed becomes a subscription (no workflow); its first poll is a baseline; again adds none", async () => {
     const server = startFeedServer();
     try {
       server.set("/a.xml", {
@@ -210,10 +210,11 @@ describe("OPML", () => {
       await runImports(ctx);
       const imp = (await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body;
       expect(imp.counts).toMatchObject({ total: 2, created: 1, feeds_watched: 1, invalid: 1 });
-      const wfs = (await call(ctx, "GET", "/api/v1/workflows", { key: a.key })).body.data;
-      expect(wfs.map((w: any) => w.name)).toEqual(["Feeds from subs.opml"]);
+      expect((await call(ctx, "GET", "/api/v1/workflows", { key: a.key })).body.data).toEqual([]);
       const feeds = (await call(ctx, "GET", "/api/v1/feeds", { key: a.key })).body.data;
-      expect(feeds.map((f: any) => f.feed_url)).toEqual([server.url("/a.xml")]);
+      expect(feeds).toMatchObject([
+        { feed_url: server.url("/a.xml"), workflow_id: null, title: "Ünïcode A", active: true, status: "pending" },
+      ]);
       await call(ctx, "POST", `/api/v1/feeds/${feeds[0].id}/poll`, { key: a.key });
       // The baseline: the entries already in the feed are not imported.
       expect((await call(ctx, "GET", "/api/v1/sources", { key: a.key })).body.data).toEqual([]);
@@ -223,7 +224,7 @@ describe("OPML", () => {
         created: 0,
         already_saved: 1,
       });
-      expect((await call(ctx, "GET", "/api/v1/workflows", { key: a.key })).body.data.length).toBe(1);
+      expect((await call(ctx, "GET", "/api/v1/feeds", { key: a.key })).body.data).toHaveLength(1);
     } finally {
       void server.stop();
     }

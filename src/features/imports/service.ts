@@ -138,18 +138,16 @@ export function createImportsService(deps: ImportsDeps) {
       const created = await db.tx(async () => {
         const at = nowIso();
         const id = newId("import");
-        // Feeds not yet watched get their workflows now, with the import, so a resumed run finds them.
+        // Feeds not yet watched become subscriptions now, with the import, so a resumed run finds them.
+        // (feed_workflows maps each to its watch; rows from before subscriptions hold workflow ids.)
         const watched = items.some((i) => i.kind === "feed") ? await deps.feeds.watched(actor) : new Set<string>();
-        const newFeeds = new Map<string, { url: string; title?: string }>();
+        const feedWorkflows: Record<string, string> = {};
         for (const it of items) {
           if (it.kind !== "feed") continue;
           const c = checkImportUrl(it.url, deps.fetchPolicy);
-          if (c.ok && !watched.has(c.url.href)) newFeeds.set(c.url.href, { url: c.url.href, title: it.title });
+          if (c.ok && !watched.has(c.url.href) && !feedWorkflows[c.url.href])
+            feedWorkflows[c.url.href] = await deps.feeds.subscribe(actor, c.url.href, it.title);
         }
-        const feedWorkflows =
-          newFeeds.size > 0
-            ? await deps.feeds.createWorkflows(actor, [...newFeeds.values()], input.filename || "an OPML file")
-            : {};
         await repo.insert({
           id,
           userId: actor.userId,
@@ -186,8 +184,18 @@ export function createImportsService(deps: ImportsDeps) {
       const row = await repo.withFile(importId);
       if (!row || row.status === "succeeded" || row.status === "failed" || !row.file) return;
       const actor = systemActor(row.userId, "import");
-      if (row.status === "queued")
+      /** Tells the owner's open pages where the import is (live only, never stored). */
+      const progress = async () => {
+        const now = await repo.byId(row.userId, row.id);
+        if (now) {
+          const p = toPublicImport(now);
+          deps.events.publish(row.userId, "import.progress", { id: p.id, status: p.status, counts: p.counts });
+        }
+      };
+      if (row.status === "queued") {
         await repo.update(row.id, { status: "running", startedAt: nowIso(), updatedAt: nowIso() });
+        await progress();
+      }
       let items: ImportItem[];
       try {
         items = justParsed.get(row.id) ?? (await parse(row.format as ImportFormat, new Uint8Array(row.file))).items;
@@ -200,6 +208,7 @@ export function createImportsService(deps: ImportsDeps) {
           finishedAt: nowIso(),
           updatedAt: nowIso(),
         });
+        await progress();
         return;
       }
       const apply = createApplier(
@@ -267,6 +276,7 @@ export function createImportsService(deps: ImportsDeps) {
           });
           return i;
         });
+        await progress();
         await yieldToEventLoop();
       }
       // Only now do the import's fetches start (interactive saves are claimed before them all the same).
@@ -277,6 +287,7 @@ export function createImportsService(deps: ImportsDeps) {
         signal,
       );
       await repo.update(row.id, { status: "succeeded", file: null, finishedAt: nowIso(), updatedAt: nowIso() });
+      await progress();
     },
   };
 }

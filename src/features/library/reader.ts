@@ -1,7 +1,8 @@
-// What the features outside the library read of it: sources, notebooks and notes in the library's
+// What the features outside the library read of it: sources, notebooks, notes and highlights in the library's
 // words, one narrow port instead of the raw repositories. Search, podcasts, imports and feeds take
 // this (or a Pick of it); the composition root builds it once over the library's repositories.
 import type { SourceRow } from "../../db/schema/index.ts";
+import type { HighlightsRepo } from "./highlights/repo.ts";
 import type { NotebooksRepo, NotebookWithCounts } from "./notebooks/repo.ts";
 import type { NotesRepo } from "./notes/repo.ts";
 import type { SourcesRepo } from "./sources/repo.ts";
@@ -33,6 +34,11 @@ export interface LibraryReader {
   ): Promise<{ id: string; url: string; hasContent: boolean }[]>;
   /** How far fetching the sources an import created has got, by status. */
   sourceStatusCountsOfImport(importId: string): Promise<Record<string, number>>;
+  /** The user's highlights among these ids, each with its source's id, title and address (search hits, ask citations). */
+  highlightsByIds(
+    userId: string,
+    ids: string[],
+  ): Promise<{ id: string; sourceId: string; title: string | null; url: string }[]>;
   /** Whether the user already has a note with this title and text. */
   hasSameNote(userId: string, title: string | null, content: string): Promise<boolean>;
 }
@@ -41,8 +47,9 @@ export function createLibraryReader(repos: {
   sources: SourcesRepo;
   notebooks: NotebooksRepo;
   notes: NotesRepo;
+  highlights: HighlightsRepo;
 }): LibraryReader {
-  const { sources, notebooks, notes } = repos;
+  const { sources, notebooks, notes, highlights } = repos;
   return {
     existingNotebookIds: (userId, ids) => notebooks.existingIds(userId, ids),
     notebookById: (userId, id) => notebooks.byId(userId, id),
@@ -56,5 +63,12 @@ export function createLibraryReader(repos: {
     pendingSourcesOfImport: (importId, afterId, limit) => sources.pendingOfImport(importId, afterId, limit),
     sourceStatusCountsOfImport: (importId) => sources.statusCountsOfImport(importId),
     hasSameNote: (userId, title, content) => notes.hasSame(userId, title, content),
+    highlightsByIds: async (userId, ids) =>
+      (await highlights.byIds(userId, ids)).map((r) => ({
+        id: r.id,
+        sourceId: r.h.sourceId,
+        title: r.title,
+        url: r.url,
+      })),
   };
 }

@@ -276,4 +276,55 @@ describe("MCP tools", () => {
     ).not.toContain("Diary");
     await client.close();
   });
+
+  test("create_highlight and list_highlights: anchored like the API, filtered, errors as tool results, owner only", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const other = await userWithKey(ctx);
+    const id = await readySource(
+      ctx,
+      u.userId,
+      "https://bread.example/rye",
+      "Rye bread",
+      "Rye bread needs a long, slow proof in a cool kitchen. A long proof builds flavour.",
+    );
+    const second = await readySource(ctx, u.userId, "https://bread.example/wheat", "Wheat", "Wheat rises fast.");
+    const client = await mcpClient(ctx, u.key);
+    const made = await callTool(client, "create_highlight", {
+      source_id: id,
+      exact: "A long proof",
+      note: "Try overnight",
+      color: "green",
+    });
+    expect(made.isError).toBeUndefined();
+    expect(made.structuredContent).toMatchObject({
+      source_id: id,
+      exact: "A long proof",
+      position: { start: 54, end: 66 },
+      prefix: ", slow proof in a cool kitchen. ",
+      suffix: " builds flavour.",
+      color: "green",
+      note: "Try overnight",
+      source: { title: "Rye bread", url: "https://bread.example/rye" },
+    });
+    await callTool(client, "create_highlight", { source_id: second, exact: "rises fast" });
+    const listed = await callTool(client, "list_highlights", { source_id: id });
+    expect(listed.structuredContent).toEqual({ data: [made.structuredContent], next_cursor: null });
+    const http = await call(ctx, "GET", `/api/v1/highlights?source_id=${id}`, { key: u.key });
+    expect(listed.structuredContent).toEqual(http.body);
+    expect((await callTool(client, "list_highlights", { limit: 5 })).structuredContent!.data).toHaveLength(2);
+    const missing = await callTool(client, "create_highlight", { source_id: id, exact: "sourdough" });
+    expect(missing.isError).toBe(true);
+    expect(JSON.parse(missing.content[0]!.text!).errors[0].path).toBe("exact");
+    const bad = await callTool(client, "list_highlights", { color: "red" });
+    expect(bad.isError).toBe(true);
+    await client.close();
+
+    const intruder = await mcpClient(ctx, other.key);
+    expect((await callTool(intruder, "list_highlights", {})).structuredContent!.data).toEqual([]);
+    const theirs = await callTool(intruder, "create_highlight", { source_id: id, exact: "A long proof" });
+    expect(theirs.isError).toBe(true);
+    expect(JSON.stringify(theirs)).not.toContain("Try overnight");
+    await intruder.close();
+  });
 });

@@ -3,6 +3,9 @@
 import type { TSchema } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
 import { ListQuery, listOf } from "../../http/pagination.ts";
+import type { HighlightsService } from "../library/highlights/service.ts";
+import { highlightQuery } from "../library/highlights/service.ts";
+import { HighlightCreate, HighlightListQuery, HighlightPublic } from "../library/highlights/schema.ts";
 import type { NotebooksService } from "../library/notebooks/service.ts";
 import type { NotesService } from "../library/notes/service.ts";
 import type { AskService } from "../search/ask.ts";
@@ -21,6 +24,7 @@ export interface ToolServices {
   sources: SourcesService;
   notebooks: NotebooksService;
   notes: NotesService;
+  highlights: HighlightsService;
 }
 
 export interface ToolDef<I extends TSchema = TSchema> {
@@ -116,5 +120,28 @@ export const TOOLS: ToolDef[] = [
     output: NotePublic,
     readOnly: false,
     run: (s, actor, a) => s.notes.create(actor, a),
+  }),
+  tool({
+    name: "list_highlights",
+    title: "List highlights",
+    description:
+      "List the passages the user highlighted, newest first, with their notes and sources. Filter by source_id, notebook_id, a source's tag or created_after. Pass next_cursor back as cursor for the next page.",
+    input: HighlightListQuery,
+    output: listOf(HighlightPublic),
+    readOnly: true,
+    run: (s, actor, a) => {
+      const { limit = 20, cursor, ...filters } = a;
+      return s.highlights.list(actor, { limit, cursor, ...highlightQuery(filters) });
+    },
+  }),
+  tool({
+    name: "create_highlight",
+    title: "Highlight a passage",
+    description:
+      "Highlight a verbatim passage (exact) of a ready source, optionally with a note and a colour. The quote must be in the source's text (get_source shows it); prefix and suffix tell several occurrences apart.",
+    input: HighlightCreate,
+    output: HighlightPublic,
+    readOnly: false,
+    run: (s, actor, a) => s.highlights.create(actor, a),
   }),
 ];

@@ -31,8 +31,10 @@ describe("/mcp transport", () => {
       expect(list.status).toBe(200);
       expect(list.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
         "ask",
+        "create_highlight",
         "create_note",
         "get_source",
+        "list_highlights",
         "list_notebooks",
         "list_sources",
         "save_source",

@@ -22,7 +22,7 @@ describe("Settings → Connected apps", () => {
     const u = await connectedUser(ctx);
     const page = await u.b.get("/settings/apps");
     expect(page.status).toBe(200);
-    expect(page.text).toContain('<a href="/settings">Settings</a>');
+    expect(page.text).toContain('<a href="/settings" aria-current="page">Settings</a>');
     expect(page.text).toContain('<td data-label="App">Test client</td>');
     expect(page.text).toContain('<span class="hint">127.0.0.1:8976</span>');
     expect(page.text).toContain(`action="/settings/apps/${u.clientId}/revoke"`);

@@ -37,10 +37,10 @@ export interface PodcastsFeatureDeps {
 
 export function createPodcastsFeature(d: PodcastsFeatureDeps) {
   const { repo } = d;
-  const base = createPodcastsService({ ...d, repo });
+  const writer = d.ai.chat.complete ? createOpenAIScriptWriter({ chat: d.ai.chat }) : createBuiltinScriptWriter();
+  const base = createPodcastsService({ ...d, repo, writer });
   // Worker threads start on first use, so building this costs nothing until an episode is made.
   const encoder = createAudioEncoder();
-  const writer = d.ai.chat.complete ? createOpenAIScriptWriter({ chat: d.ai.chat }) : createBuiltinScriptWriter();
   const generator = createPodcastGenerator({ ...d, repo, writer, speech: d.ai.speech, encoder });
   const service = {
     ...base,

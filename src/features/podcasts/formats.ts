@@ -22,7 +22,12 @@ export interface FormatSpec {
   targetWords: number | null;
 }
 
-/** Speaking rate used to turn words into minutes (quotes, costs, word budgets). */
+/**
+ * Spoken words a minute, pauses between turns included: what turns a script's words into the minutes
+ * shown before an episode is made, and a format's minutes into the words its script aims at. Measured
+ * on the offline voices (Flite kal16 and rms speak 150–158 words a minute on real articles, and the
+ * pauses between turns bring it to about 150); OpenAI-compatible voices speak at much the same pace.
+ */
 export const WORDS_PER_MINUTE = 150;
 
 const MAYA: Speaker = { name: "Maya", role: "host", voice: "host_a" };
@@ -94,13 +99,20 @@ export function formatSpec(name: PodcastFormat): FormatSpec {
   return FORMATS[name];
 }
 
-/** Minutes the episode is planned to last: the preset's target, or the source's length when read in full. */
-export function targetMinutes(spec: FormatSpec, sourceWords: number): number {
-  const words = spec.targetWords ?? sourceWords;
-  return Math.max(1, Math.ceil(words / WORDS_PER_MINUTE));
+/** "About N minutes" for a script of this many words: the nearest whole minute, at least one. */
+export function minutesFor(words: number): number {
+  return Math.max(1, Math.round(words / WORDS_PER_MINUTE));
 }
 
-/** Credits for an episode: per minute × planned minutes, rounded up. */
-export function creditCost(spec: FormatSpec, sourceWords: number, perMinute: number): number {
-  return Math.ceil(perMinute * targetMinutes(spec, sourceWords));
+/** Credits for an episode planned to last this many minutes: per minute × minutes, rounded up. */
+export function creditsFor(minutes: number, perMinute: number): number {
+  return Math.ceil(perMinute * minutes);
+}
+
+/**
+ * The words a format's script aims at when the writer cannot tell in advance (a chat model): the
+ * preset's target, or the source's length when read in full.
+ */
+export function targetWordsFor(spec: FormatSpec, sourceWords: number): number {
+  return spec.targetWords ?? sourceWords;
 }

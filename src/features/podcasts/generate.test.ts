@@ -7,6 +7,7 @@ import { sqlRow } from "../../db/inspect.ts";
 import type { AudioClip, SpeechEngine } from "../../ai/speech/port.ts";
 import { AppError } from "../../errors.ts";
 import { createNotebooksRepo } from "../library/notebooks/repo.ts";
+import { createHighlightsRepo } from "../library/highlights/repo.ts";
 import { createNotesRepo } from "../library/notes/repo.ts";
 import { createLibraryReader } from "../library/reader.ts";
 import { createSourcesRepo } from "../library/sources/repo.ts";
@@ -83,6 +84,7 @@ function generatorWith(ctx: TestContext, parts: { speech?: SpeechEngine; writer?
       sources: createSourcesRepo(s.db),
       notebooks: createNotebooksRepo(s.db),
       notes: createNotesRepo(s.db),
+      highlights: createHighlightsRepo(s.db),
     }),
     events: s.events,
     credits: s.credits,

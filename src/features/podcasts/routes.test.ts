@@ -53,7 +53,8 @@ describe("POST /api/v1/podcasts", () => {
       ],
     });
     expect(r.body.id).toMatch(/^pod_[0-9A-Z]{26}$/);
-    expect(r.body.credits_quoted).toBe(16); // 2 credits a minute × 8 planned minutes
+    // 2 credits a minute × 1 planned minute: the script of a two-sentence source is well under a minute, not deep_dive's 8.
+    expect(r.body.credits_quoted).toBe(2);
     expect((await ctx.queue.counts("podcast.generate")).queued).toBe(1);
     expect(await eventTypes(ctx, a.userId)).toEqual(["podcast.created"]);
   });
@@ -73,7 +74,7 @@ describe("POST /api/v1/podcasts", () => {
       title: "Coast notes",
       language: "fr",
       format: "brief",
-      credits_quoted: 4,
+      credits_quoted: 2,
     });
   });
 
@@ -129,21 +130,21 @@ describe("POST /api/v1/podcasts", () => {
 
 describe("credits", () => {
   test("402 when the allowance cannot cover the planned minutes: nothing stored, nothing queued", async () => {
-    const { ctx, a, src } = await setup({ DEFAULT_MONTHLY_CREDITS: "10" });
+    const { ctx, a, src } = await setup({ DEFAULT_MONTHLY_CREDITS: "1" });
     const r = await call(ctx, "POST", "/api/v1/podcasts", {
       key: a.key,
       body: { source_ids: [src], format: "deep_dive" },
     });
     expect(r.status).toBe(402);
     expect(r.body.code).toBe("insufficient_credit");
-    expect(r.body.detail).toContain("needs 16 credits");
+    expect(r.body.detail).toContain("needs 2 credits");
     expect((await ctx.queue.counts("podcast.generate")).queued).toBe(0);
     expect((await call(ctx, "GET", "/api/v1/podcasts", { key: a.key })).body.data).toEqual([]);
     expect(await eventTypes(ctx, a.userId)).toEqual([]);
   });
 
   test("episodes still generating hold their credits, so two cannot spend the same allowance", async () => {
-    const { ctx, a, src } = await setup({ DEFAULT_MONTHLY_CREDITS: "6" });
+    const { ctx, a, src } = await setup({ DEFAULT_MONTHLY_CREDITS: "3" });
     expect(
       (await call(ctx, "POST", "/api/v1/podcasts", { key: a.key, body: { source_ids: [src], format: "brief" } }))
         .status,
@@ -153,7 +154,7 @@ describe("credits", () => {
       body: { source_ids: [src], format: "brief" },
     });
     expect(second.status).toBe(402);
-    expect(second.body.detail).toContain("4 held for episodes still generating");
+    expect(second.body.detail).toContain("2 held for episodes still generating");
   });
 
   test("charged once, on success, by the minutes actually made (never more than quoted)", async () => {

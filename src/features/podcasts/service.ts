@@ -17,13 +17,16 @@ import type { CreditsService } from "../credits/service.ts";
 import type { EventsService } from "../events/service.ts";
 import type { LibraryReader } from "../library/reader.ts";
 import {
-  creditCost,
+  creditsFor,
   DEFAULT_PODCAST_FORMAT,
   FORMATS,
+  minutesFor,
   PODCAST_FORMATS,
-  targetMinutes,
+  targetWordsFor,
+  type FormatSpec,
   type PodcastFormat,
 } from "./formats.ts";
+import type { ScriptWriter } from "./script/port.ts";
 import type { PodcastsRepo } from "./repo.ts";
 import { MAX_SOURCES, type PodcastCreate, type PodcastPublic } from "./schema.ts";
 
@@ -70,6 +73,8 @@ export interface PodcastsDeps {
   logger: Logger;
   /** Where finished episodes live (key `audioPathOf(id)`). */
   blobs: BlobStore;
+  /** The script writer generation uses: the estimate asks it how long the script will be, when it can tell. */
+  writer?: Pick<ScriptWriter, "plannedWords">;
 }
 
 /** What each format would cost before creating: minutes and credits per format, and the credits free now. */
@@ -119,6 +124,27 @@ export function createPodcastsService(deps: PodcastsDeps) {
     });
     const first = rows[0]!.title ?? rows[0]!.url;
     return { rows, notebookId: null, title: rows.length > 1 ? `${first} and ${rows.length - 1} more` : first };
+  }
+
+  /**
+   * Minutes and credits of a format for these sources: the length of the script the writer will
+   * write when it can tell (the builtin writer), else the format's target; the same words a minute
+   * turn words into minutes here and a format's minutes into its target words.
+   */
+  async function plan(
+    spec: FormatSpec,
+    chosen: Pick<Chosen, "rows" | "title">,
+    language: string,
+  ): Promise<{ minutes: number; credits: number }> {
+    const documents = chosen.rows
+      .filter((r) => r.content?.trim())
+      .map((r) => ({ id: r.id, title: r.title ?? r.url, markdown: r.content! }));
+    const planned =
+      documents.length && deps.writer?.plannedWords
+        ? await deps.writer.plannedWords({ spec, title: chosen.title, language, documents })
+        : null;
+    const minutes = minutesFor(planned ?? targetWordsFor(spec, wordsOf(chosen.rows)));
+    return { minutes, credits: creditsFor(minutes, config.credits.podcastPerMinute) };
   }
 
   /** 402 unless the balance covers this cost on top of what unfinished episodes already hold. */
@@ -221,15 +247,19 @@ export function createPodcastsService(deps: PodcastsDeps) {
 
     /** The cost of each format for these sources or notebook (validated as create would), or for none yet. */
     async quote(actor: Actor, input: Pick<PodcastCreate, "source_ids" | "notebook_id"> | null): Promise<PodcastQuote> {
-      const words = input ? wordsOf((await chooseSources(actor, input)).rows) : null;
+      const chosen = input ? await chooseSources(actor, input) : null;
+      const words = chosen ? wordsOf(chosen.rows) : null;
       const perMinute = config.credits.podcastPerMinute;
       const formats = {} as PodcastQuote["formats"];
       for (const f of PODCAST_FORMATS) {
         const spec = FORMATS[f];
-        formats[f] =
-          spec.targetWords === null && words === null
-            ? null
-            : { minutes: targetMinutes(spec, words ?? 0), credits: creditCost(spec, words ?? 0, perMinute) };
+        if (chosen) formats[f] = await plan(spec, chosen, languageFor(undefined, chosen.rows));
+        else if (spec.targetWords === null) formats[f] = null;
+        else {
+          // Nothing chosen yet: the format's target, which a short source may not reach.
+          const minutes = minutesFor(spec.targetWords);
+          formats[f] = { minutes, credits: creditsFor(minutes, perMinute) };
+        }
       }
       const b = await credits.balance(actor.userId);
       return {
@@ -253,7 +283,7 @@ export function createPodcastsService(deps: PodcastsDeps) {
           `an unabridged episode reads at most ${MAX_UNABRIDGED_WORDS} words; these sources have ${words}`,
         );
       }
-      const cost = creditCost(spec, words, config.credits.podcastPerMinute);
+      const { credits: cost } = await plan(spec, chosen, languageFor(input.language, chosen.rows));
       return db.tx(async () => {
         await holdCredit(actor.userId, cost);
         const title = input.title?.trim() || chosen.title;
@@ -280,7 +310,7 @@ export function createPodcastsService(deps: PodcastsDeps) {
             ? (source.podcastFormat as PodcastFormat)
             : DEFAULT_PODCAST_FORMAT;
           const chosen: Chosen = { rows: [source], notebookId: null, title: source.title ?? source.url };
-          const cost = creditCost(FORMATS[format], source.wordCount ?? 0, config.credits.podcastPerMinute);
+          const { credits: cost } = await plan(FORMATS[format], chosen, languageFor(undefined, [source]));
           let failed: AppError | undefined;
           try {
             await holdCredit(actor.userId, cost);

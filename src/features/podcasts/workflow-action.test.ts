@@ -109,7 +109,7 @@ describe("create_podcast action", () => {
   });
 
   test("the API's rules apply: unknown sources and a short balance fail the step with their codes", async () => {
-    const { src, stepEnv } = await setup({ DEFAULT_MONTHLY_CREDITS: "3" });
+    const { src, stepEnv } = await setup({ DEFAULT_MONTHLY_CREDITS: "1" });
     const missing = await failure(() =>
       createPodcast.run({ format: "brief", source_ids: [src, "src_01J0000000000000000000000A"] }, stepEnv),
     );

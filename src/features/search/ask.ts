@@ -9,7 +9,7 @@ import type { Actor } from "../../actor.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { LibraryReader } from "../library/reader.ts";
 import { verifyCitations } from "./citations.ts";
-import type { AskRequest, AskResponse } from "./schema.ts";
+import type { AskRequest, AskResponse, Citation } from "./schema.ts";
 import type { SearchService } from "./service.ts";
 
 const PASSAGES = 6;
@@ -67,7 +67,7 @@ export function createAskService(deps: {
       });
       if (relevant.length === 0) return nothing();
 
-      const passages = relevant.map((p, i) => ({ n: i + 1, row: p.row }));
+      const passages = relevant.map((p, i) => ({ n: i + 1, row: p.row, source: p.source }));
       const raw = await answerOrProblem(
         input.question,
         passages.map((p) => ({ n: p.n, title: p.row.title || null, text: p.row.text })),
@@ -79,18 +79,35 @@ export function createAskService(deps: {
         verified.citations.filter((c) => c.row.docType === "source").map((c) => c.row.docId),
       );
       const urls = new Map(info.map((s) => [s.id, { url: s.url, title: s.title }]));
+      const sourceOf = new Map(passages.flatMap((p) => (p.source ? [[p.row.chunkId, p.source] as const] : [])));
       const spent = await credits.spend(actor.userId, cost, "ask");
       return {
         answer: verified.answer,
-        citations: verified.citations.map((c) => ({
-          n: c.n,
-          type: c.row.docType,
-          id: c.row.docId,
-          title: c.row.docType === "source" ? (urls.get(c.row.docId)?.title ?? null) : c.row.title || null,
-          url: c.row.docType === "source" ? (urls.get(c.row.docId)?.url ?? null) : null,
-          quote: c.quote,
-          chunk_id: c.row.chunkId,
-        })),
+        citations: verified.citations.map((c): Citation => {
+          // A highlight is cited as its source, naming the highlight.
+          const hl = c.row.docType === "highlight" ? sourceOf.get(c.row.chunkId) : undefined;
+          if (hl)
+            return {
+              n: c.n,
+              type: "source",
+              id: hl.id,
+              highlight_id: c.row.docId,
+              title: hl.title,
+              url: hl.url,
+              quote: c.quote,
+              chunk_id: c.row.chunkId,
+            };
+          const isSource = c.row.docType === "source";
+          return {
+            n: c.n,
+            type: isSource ? "source" : "note",
+            id: c.row.docId,
+            title: isSource ? (urls.get(c.row.docId)?.title ?? null) : c.row.title || null,
+            url: isSource ? (urls.get(c.row.docId)?.url ?? null) : null,
+            quote: c.quote,
+            chunk_id: c.row.chunkId,
+          };
+        }),
         model: chat.id,
         extractive: chat.extractive,
         credits_used: cost,

@@ -27,10 +27,16 @@ export function pgScopeConditions(scope: ChunkScope, p: Params): string[] {
   if (scope.notebookId) {
     const nb = p.add(scope.notebookId);
     conds.push(`((c.doc_type = 'source' AND c.doc_id IN (SELECT source_id FROM notebook_sources WHERE notebook_id = ${nb}))
-      OR (c.doc_type = 'note' AND c.doc_id IN (SELECT id FROM notes WHERE notebook_id = ${nb})))`);
+      OR (c.doc_type = 'note' AND c.doc_id IN (SELECT id FROM notes WHERE notebook_id = ${nb}))
+      OR (c.doc_type = 'highlight' AND c.doc_id IN (SELECT h.id FROM highlights h
+          JOIN notebook_sources ns ON ns.source_id = h.source_id WHERE ns.notebook_id = ${nb})))`);
   }
-  if (scope.sourceIds)
-    conds.push(`c.doc_type = 'source' AND c.doc_id = ANY(${p.add(pgArray(scope.sourceIds))}::text[])`);
+  if (scope.sourceIds) {
+    // The sources, and the highlights made in them.
+    const ids = p.add(pgArray(scope.sourceIds));
+    conds.push(`((c.doc_type = 'source' AND c.doc_id = ANY(${ids}::text[]))
+      OR (c.doc_type = 'highlight' AND c.doc_id IN (SELECT id FROM highlights WHERE source_id = ANY(${ids}::text[]))))`);
+  }
   return conds;
 }
 

@@ -3,7 +3,7 @@ import type { SqliteDb } from "../../db/port.ts";
 import { newId } from "../../ids.ts";
 import type { Chunk } from "./chunker.ts";
 
-export type DocType = "source" | "note";
+export type DocType = "source" | "note" | "highlight";
 
 export interface ChunkRow {
   rowid: number;
@@ -22,13 +22,17 @@ export interface ChunkRow {
 const COLS = `c.id rowid, c.chunk_id chunkId, c.user_id userId, c.doc_type docType, c.doc_id docId, c.idx, c.title, c.heading, c.text,
   c.start_offset start, c.end_offset "end"`;
 
-/** SQL selecting the chunk rowids of some of a user's sources (a JSON array of source ids). */
-export const SOURCES_CHUNKS_SQL = `SELECT c.id FROM chunks c WHERE c.user_id = ? AND c.doc_type = 'source' AND c.doc_id IN (SELECT value FROM json_each(?))`;
+/** SQL selecting the chunk rowids of some of a user's sources and of their highlights (a JSON array of source ids, twice). */
+export const SOURCES_CHUNKS_SQL = `SELECT c.id FROM chunks c WHERE c.user_id = ? AND (
+  (c.doc_type = 'source' AND c.doc_id IN (SELECT value FROM json_each(?)))
+  OR (c.doc_type = 'highlight' AND c.doc_id IN (SELECT id FROM highlights WHERE source_id IN (SELECT value FROM json_each(?)))))`;
 
-/** SQL selecting the chunk rowids of a user's notebook: its sources and its notes. */
+/** SQL selecting the chunk rowids of a user's notebook: its sources, their highlights, and its notes. */
 export const NOTEBOOK_CHUNKS_SQL = `SELECT c.id FROM chunks c WHERE c.user_id = ? AND (
   (c.doc_type = 'source' AND c.doc_id IN (SELECT source_id FROM notebook_sources WHERE notebook_id = ?))
-  OR (c.doc_type = 'note' AND c.doc_id IN (SELECT id FROM notes WHERE notebook_id = ?)))`;
+  OR (c.doc_type = 'note' AND c.doc_id IN (SELECT id FROM notes WHERE notebook_id = ?))
+  OR (c.doc_type = 'highlight' AND c.doc_id IN (SELECT h.id FROM highlights h
+      JOIN notebook_sources ns ON ns.source_id = h.source_id WHERE ns.notebook_id = ?)))`;
 
 /** Which of a user's chunks a filtered search may return. */
 export interface ChunkScope {
@@ -48,11 +52,11 @@ export function scopeConditions(scope: ChunkScope): { conds: string[]; args: (st
   }
   if (scope.notebookId) {
     conds.push(`c.id IN (${NOTEBOOK_CHUNKS_SQL})`);
-    args.push(scope.userId, scope.notebookId, scope.notebookId);
+    args.push(scope.userId, scope.notebookId, scope.notebookId, scope.notebookId);
   }
   if (scope.sourceIds) {
     conds.push(`c.id IN (${SOURCES_CHUNKS_SQL})`);
-    args.push(scope.userId, JSON.stringify(scope.sourceIds));
+    args.push(scope.userId, JSON.stringify(scope.sourceIds), JSON.stringify(scope.sourceIds));
   }
   return { conds, args };
 }

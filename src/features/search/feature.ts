@@ -1,5 +1,5 @@
 // The search feature: chunks and vectors, the indexer and its embedding jobs, search and ask, the
-// listeners that index sources and notes as they change, and /api/v1/search + /ask.
+// listeners that index sources, notes and highlights as they change, and /api/v1/search + /ask.
 import type { AI } from "../../ai/select.ts";
 import type { Config } from "../../config.ts";
 import type { Db } from "../../db/port.ts";
@@ -28,7 +28,7 @@ export interface SearchFeatureDeps {
   ai: AI;
   credits: CreditsService;
   /** What search and ask read of the library: notebooks to scope by, sources hits come from. */
-  library: Pick<LibraryReader, "existingNotebookIds" | "sourcesByIds" | "sourceTitlesAndUrls">;
+  library: Pick<LibraryReader, "existingNotebookIds" | "sourcesByIds" | "sourceTitlesAndUrls" | "highlightsByIds">;
 }
 
 export function createSearchFeature(d: SearchFeatureDeps) {
@@ -71,6 +71,15 @@ export function createSearchFeature(d: SearchFeatureDeps) {
       sourceChanged: (row) => indexSource(row),
       noteSaved: (n) =>
         indexer.index({ type: "note", id: n.id, userId: n.userId, title: n.title ?? "", markdown: n.content }),
+      // A highlight is found by its quote and its note; it has no title of its own (hits show its source's).
+      highlightSaved: (h) =>
+        indexer.index({
+          type: "highlight",
+          id: h.id,
+          userId: h.userId,
+          title: "",
+          markdown: h.note ? `${h.exact}\n\n${h.note}` : h.exact,
+        }),
     },
     ask,
     indexer,

@@ -9,7 +9,10 @@ import { chunkMarkdown } from "./chunker.ts";
 import type { ChunksRepo, DocType } from "./chunks-repo.ts";
 import type { VectorIndex } from "./vectors.ts";
 
-const EmbedPayload = t.Object({ doc_type: t.Union([t.Literal("source"), t.Literal("note")]), doc_id: t.String() });
+const EmbedPayload = t.Object({
+  doc_type: t.Union([t.Literal("source"), t.Literal("note"), t.Literal("highlight")]),
+  doc_id: t.String(),
+});
 export const EMBED_JOB = defineJob("search.embed", EmbedPayload);
 export const REEMBED_JOB = defineJob("search.reembed", t.Object({ model: t.String() }));
 /** Embedding of imported documents: a background lane, so an interactive save's vectors come first. */

@@ -66,6 +66,20 @@ describe("makeSnippet", () => {
     expect(s.highlights.map((h) => s.snippet.slice(h.start, h.end))).toEqual(["sourdough", "flour"]);
   });
 
+  test("a note's Markdown reads as text: list and quote markers, tasks, tables, tags, escapes and autolinks go", () => {
+    const note = [
+      "## Shopping",
+      "- [ ] buy **flour**",
+      "2. knead <em>gently</em>",
+      "> proof \\*overnight\\*",
+      "| a | b |",
+      "|---|---|",
+      "see <https://example.com/bread>",
+    ].join("\n");
+    const s = makeSnippet(note, "flour");
+    expect(s.snippet).toBe("Shopping buy flour knead gently proof overnight a b see https://example.com/bread");
+  });
+
   test("a short text is returned whole; stems match other forms of a word", () => {
     const s = makeSnippet("Baking bread at home.", "bake");
     expect(s.snippet).toBe("Baking bread at home.");

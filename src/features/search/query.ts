@@ -51,9 +51,16 @@ export interface Snippet {
 
 /** About `width` characters of plain text around the densest match, with match offsets inside it. */
 export function makeSnippet(text: string, query: string, width = 200): Snippet {
+  // Shown as text, not Markdown: images, link targets, autolinks, raw tags, list and quote markers,
+  // table rules and escapes go; words stay.
   const plain = text
     .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/<(https?:[^>\s]+)>/g, "$1")
+    .replace(/<\/?[a-z][^>]*>/gi, " ")
+    .replace(/^[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?/gm, "")
+    .replace(/^[ \t]*[-=|: ]{3,}$/gm, " ")
+    .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, "$1")
     .replace(/[#*_`>|~]+/g, " ")
     .replace(/\s+/g, " ")
     .trim();

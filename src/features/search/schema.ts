@@ -2,6 +2,9 @@
 import { t, type Static } from "elysia";
 import { Int, oneOf } from "../../http/schema.ts";
 
+/** What search finds: sources, notes, and highlights (indexed by their quote and note). */
+export const DOC_TYPES = ["source", "note", "highlight"] as const;
+
 export const SEARCH_MODES = ["text", "vector", "hybrid"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
@@ -11,7 +14,12 @@ export const SearchRequest = t.Object(
     mode: t.Optional(
       oneOf(SEARCH_MODES, { description: "text (BM25, default), vector (KNN) or hybrid (reciprocal rank fusion)" }),
     ),
-    types: t.Optional(t.Array(oneOf(["source", "note"] as const), { minItems: 1, uniqueItems: true })),
+    types: t.Optional(
+      t.Array(oneOf(DOC_TYPES, { description: "source, note or highlight (a highlight's quote and note)" }), {
+        minItems: 1,
+        uniqueItems: true,
+      }),
+    ),
     notebook_id: t.Optional(t.String({ pattern: "^nb_[0-9A-Z]{26}$" })),
     limit: t.Optional(Int({ minimum: 1, maximum: 50, default: 10 })),
   },
@@ -20,8 +28,9 @@ export const SearchRequest = t.Object(
 export type SearchRequest = Static<typeof SearchRequest>;
 
 export const SearchHit = t.Object({
-  type: oneOf(["source", "note"] as const),
-  id: t.String(),
+  type: oneOf(DOC_TYPES),
+  id: t.String({ description: "The source's, note's or highlight's id" }),
+  source_id: t.Optional(t.String({ description: "For a highlight: the source it was made in" })),
   title: t.Union([t.String(), t.Null()]),
   url: t.Union([t.String(), t.Null()]),
   snippet: t.String({ description: "Plain text around the best match, about 200 characters" }),
@@ -47,8 +56,13 @@ export type AskRequest = Static<typeof AskRequest>;
 
 export const Citation = t.Object({
   n: Int({ minimum: 1 }),
-  type: oneOf(["source", "note"] as const),
+  type: oneOf(["source", "note"] as const, {
+    description: "What is cited: a source (also when the passage is one of its highlights) or a note",
+  }),
   id: t.String(),
+  highlight_id: t.Optional(
+    t.String({ description: "When the passage is a highlight: its id (`id` is then its source's)" }),
+  ),
   title: t.Union([t.String(), t.Null()]),
   url: t.Union([t.String(), t.Null()]),
   quote: t.String({ description: "A verbatim passage of the cited chunk" }),

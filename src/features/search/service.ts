@@ -1,5 +1,5 @@
 // Search: text (FTS5 BM25), vector (binary candidates + exact cosine) and hybrid (RRF, k = 60),
-// results grouped per source or note with the best chunk as snippet. Always scoped to the owner.
+// results grouped per source, note or highlight with the best chunk as snippet. Always scoped to the owner.
 import type { Embedder } from "../../ai/embedder/port.ts";
 import { AIError, aiErrorToAppError } from "../../ai/openai-client.ts";
 import type { Actor } from "../../actor.ts";
@@ -78,7 +78,7 @@ export function keepTextAhead(fused: Ranked[], inText: Set<number>, cos: Map<num
 export function createSearchService(deps: {
   chunks: ChunksRepo;
   /** Notebooks a search is scoped to; titles and addresses of the sources hits come from. */
-  library: Pick<LibraryReader, "existingNotebookIds" | "sourceTitlesAndUrls">;
+  library: Pick<LibraryReader, "existingNotebookIds" | "sourceTitlesAndUrls" | "highlightsByIds">;
   vectors: VectorIndex;
   embedderFor: (model: string) => Embedder | null;
 }) {
@@ -170,12 +170,21 @@ export function createSearchService(deps: {
     return hybridRanking(actor.userId, query, o, pool);
   }
 
-  async function docInfo(rows: ChunkRow[]): Promise<Map<string, { title: string | null; url: string | null }>> {
-    const out = new Map<string, { title: string | null; url: string | null }>();
+  async function docInfo(
+    userId: string,
+    rows: ChunkRow[],
+  ): Promise<Map<string, { title: string | null; url: string | null; sourceId?: string }>> {
+    const out = new Map<string, { title: string | null; url: string | null; sourceId?: string }>();
     const srcIds = rows.filter((r) => r.docType === "source").map((r) => r.docId);
     if (srcIds.length) {
       for (const s of await library.sourceTitlesAndUrls(srcIds))
         out.set(`source:${s.id}`, { title: s.title, url: s.url });
+    }
+    // A highlight shows its source's title and address, and names the source.
+    const hlIds = rows.filter((r) => r.docType === "highlight").map((r) => r.docId);
+    if (hlIds.length) {
+      for (const h of await library.highlightsByIds(userId, hlIds))
+        out.set(`highlight:${h.id}`, { title: h.title, url: h.url, sourceId: h.sourceId });
     }
     for (const r of rows) if (r.docType === "note") out.set(`note:${r.docId}`, { title: r.title || null, url: null });
     return out;
@@ -183,22 +192,34 @@ export function createSearchService(deps: {
 
   return {
     rank,
-    /** Ranked chunks with their rows, filtered to the requested sources (for ask). */
+    /**
+     * Ranked chunks with their rows, filtered to the requested sources and their highlights (for
+     * ask). A highlight's passage carries its source's id, title and address.
+     */
     async passages(
       actor: Actor,
       query: string,
       o: SearchOptions,
       k: number,
-    ): Promise<{ row: ChunkRow; score: number }[]> {
+    ): Promise<{ row: ChunkRow; score: number; source?: { id: string; title: string | null; url: string } }[]> {
       const ranked = await rank(actor, query, o, Math.max(POOL, k * 4));
       const rows = await chunks.byRowids(ranked.map((r) => r.rowid));
+      const hlIds = [...rows.values()].filter((r) => r.docType === "highlight").map((r) => r.docId);
+      const hl = new Map(
+        (await library.highlightsByIds(actor.userId, hlIds)).map((h) => [
+          h.id,
+          { id: h.sourceId, title: h.title, url: h.url },
+        ]),
+      );
       const allowed = o.sourceIds ? new Set(o.sourceIds) : null;
-      const out: { row: ChunkRow; score: number }[] = [];
+      const out: { row: ChunkRow; score: number; source?: { id: string; title: string | null; url: string } }[] = [];
       for (const r of ranked) {
         const row = rows.get(r.rowid);
         if (!row || row.userId !== actor.userId) continue;
-        if (allowed && !(row.docType === "source" && allowed.has(row.docId))) continue;
-        out.push({ row, score: r.score });
+        const source = row.docType === "highlight" ? hl.get(row.docId) : undefined;
+        if (row.docType === "highlight" && !source) continue; // deleted meanwhile
+        if (allowed && !allowed.has(source?.id ?? (row.docType === "source" ? row.docId : ""))) continue;
+        out.push(source ? { row, score: r.score, source } : { row, score: r.score });
         if (out.length >= k) break;
       }
       return out;
@@ -223,13 +244,17 @@ export function createSearchService(deps: {
         const row = rows.get(p.rowid);
         return row && row.userId === actor.userId ? [{ row, score: p.score }] : [];
       });
-      const info = await docInfo(best.map((b) => b.row));
-      return best.map(({ row, score }) => {
+      const info = await docInfo(
+        actor.userId,
+        best.map((b) => b.row),
+      );
+      return best.map(({ row, score }): SearchHit => {
         const { snippet, highlights } = makeSnippet(row.text, query);
         const meta = info.get(`${row.docType}:${row.docId}`);
         return {
           type: row.docType,
           id: row.docId,
+          ...(meta?.sourceId ? { source_id: meta.sourceId } : {}),
           title: meta?.title ?? null,
           url: meta?.url ?? null,
           snippet,

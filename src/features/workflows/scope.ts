@@ -1,6 +1,7 @@
 // The variables a step's templates see, and, for save-time checks, which names each trigger provides.
 import type { EventType } from "../events/service.ts";
 import { NotebookPublic } from "../library/notebooks/schema.ts";
+import { HighlightPublic } from "../library/highlights/schema.ts";
 import { NotePublic } from "../library/notes/schema.ts";
 import { SourcePublic } from "../library/sources/schema.ts";
 
@@ -54,6 +55,7 @@ export function eventDataFields(type: EventType): readonly string[] {
   if (resource === "source") return Object.keys(SourcePublic.properties);
   if (resource === "notebook") return Object.keys(NotebookPublic.properties);
   if (resource === "note") return Object.keys(NotePublic.properties);
+  if (resource === "highlight") return Object.keys(HighlightPublic.properties);
   return PODCAST_FIELDS;
 }
 

@@ -21,8 +21,9 @@ nav a:not([aria-current]):hover { text-decoration: underline; }
 main:focus { outline: none; }
 main { max-width: 52rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
 main.narrow { max-width: 26rem; }
-/* A long unbroken word (an app's chosen name, an address) wraps instead of widening the page. */
-main { overflow-wrap: break-word; }
+/* A long unbroken word (an app's chosen name, an address, a notebook's name in a flex row) wraps
+   instead of widening the page: "anywhere" also lets flex and grid items shrink below such a word. */
+main { overflow-wrap: anywhere; }
 h1 { font-size: 1.6rem; margin: 0 0 1rem; }
 h2 { font-size: 1.2rem; margin: 2rem 0 .75rem; }
 p.muted, .muted { color: var(--muted); }
@@ -74,10 +75,12 @@ dl.facts time { white-space: nowrap; }
 meter, progress { width: 100%; height: 1.1rem; }
 [data-live-deleted] { opacity: .55; }
 [data-live-deleted] .title { text-decoration: line-through; }
+/* The live script's announcements: read out, not shown. */
+.live-announcer { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 40rem) {
   thead { display: none; }
   tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
-  td { display: flex; gap: .5rem; border: none; padding: .15rem 0; }
+  td { display: flex; gap: .5rem; border: none; padding: .15rem 0; overflow-wrap: anywhere; }
   td[data-label]::before { content: attr(data-label); color: var(--muted); min-width: 6.5rem; }
 }
 `;

@@ -59,6 +59,8 @@ export interface LayoutInput {
   narrow?: boolean;
   /** A small window (the bookmarklet's): the brand only, no navigation bar. */
   bare?: boolean;
+  /** More of the <head> (a <noscript> refresh for pages that follow progress without script). */
+  head?: SafeHtml;
 }
 
 /** The sections of the navigation, each with the paths that belong to it. */
@@ -68,6 +70,7 @@ const SECTIONS: [href: string, label: string, paths: string[]][] = [
   ["/notes", "Notes", ["/notes"]],
   ["/search", "Search", ["/search"]],
   ["/podcasts", "Podcasts", ["/podcasts"]],
+  ["/feeds", "Feeds", ["/feeds"]],
   ["/workflows", "Workflows", ["/workflows", "/runs"]],
   ["/settings", "Settings", ["/settings", "/oauth", "/extension"]],
 ];
@@ -107,6 +110,7 @@ export function layout(input: LayoutInput): SafeHtml {
 <meta name="mobile-web-app-capable" content="yes">
 <meta name="apple-mobile-web-app-title" content="Commonplace">
 <style>${raw(STYLE)}</style>
+${input.head ?? ""}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -152,4 +152,48 @@ describe("live-updates script", () => {
     expect(document.querySelector("p")!.hasAttribute("data-live-deleted")).toBe(true);
     expect(reloads()).toBe(0);
   });
+
+  test("a swapped fragment keeps the playing <audio> element and announces its new state", async () => {
+    const page = (status: string, extra: string) =>
+      `<div data-live="podcast" data-live-id="pod_1" data-live-fragment="/podcasts/pod_1/live" data-live-announce="Status: ${status}"><button id="b">Play</button>${extra}</div>`;
+    const { document, stream, settle } = run(page("Ready", '<audio src="/podcasts/pod_1/audio"></audio>'), {
+      "/podcasts/pod_1/live": {
+        status: 200,
+        markup: page("Ready again", '<audio src="/podcasts/pod_1/audio"></audio><ol class="transcript"></ol>'),
+      },
+    });
+    const audio = document.querySelector("audio")!;
+    (audio as unknown as { playing: boolean }).playing = true;
+    (document.getElementById("b") as unknown as { focus(): void }).focus();
+    stream!.emit("podcast.updated", { id: "pod_1", status: "ready" });
+    await settle();
+    expect(document.querySelector(".transcript")).not.toBeNull();
+    expect(document.querySelector("audio")).toBe(audio);
+    expect((document.querySelector("audio") as unknown as { playing?: boolean }).playing).toBe(true);
+    expect(document.querySelector(".live-announcer")!.getAttribute("role")).toBe("status");
+    expect(document.querySelector(".live-announcer")!.textContent).toBe("Status: Ready again");
+  });
+
+  test("progress for a fragment without a bar refreshes it; data-live-also follows another kind's events", async () => {
+    const markup = (n: number) =>
+      `<div data-live="import" data-live-id="imp_1" data-live-fragment="/imp/live" data-live-also="source"><span>${n} of 4</span></div>`;
+    let n = 0;
+    const pages = {
+      get "/imp/live"() {
+        n++;
+        return { status: 200, markup: markup(n) };
+      },
+    };
+    const { document, stream, fetched, settle } = run(markup(0), pages);
+    stream!.emit("import.progress", { id: "imp_1", status: "running" });
+    await settle();
+    expect(document.querySelector("span")!.textContent).toBe("1 of 4");
+    stream!.emit("source.updated", { id: "src_9", status: "ready" });
+    await settle();
+    expect(fetched).toEqual(["/imp/live", "/imp/live"]);
+    expect(document.querySelector("span")!.textContent).toBe("2 of 4");
+    stream!.emit("source.progress", { id: "src_9" }); // not a stored change: ignored
+    await settle();
+    expect(fetched.length).toBe(2);
+  });
 });

@@ -5,13 +5,20 @@
 // user's event stream (/events/stream, Server-Sent Events):
 //
 //   data-live="<kind>" data-live-id="<id>"   an element showing one object; <kind> is the event
-//       type's prefix (source, notebook, note, podcast, run) and <id> the object's id (src_…,
-//       pod_…, run_…), matched against the event's data.id.
+//       type's prefix (source, notebook, note, highlight, podcast, run, import) and <id> the object's id
+//       (src_…, pod_…, run_…, imp_…), matched against the event's data.id.
 //   Then, on the same element, what to do when a stored event for that object arrives:
 //     data-live-fragment="<path>"  GET that same-origin path and replace the element with the one
-//                                  element it returns (mark that one again to stay live);
+//                                  element it returns (mark that one again to stay live). Focus
+//                                  stays on the element with the same id, and an <audio> with the
+//                                  same src is kept as it is (playing on, at its position);
 //     data-live-reload             reload the page (for pages whose whole body depends on the state);
 //     neither                      update the fields below in place.
+//   On a fragment element:
+//     data-live-announce="<text>"  said by a polite live region when a new fragment brings another
+//                                  text ("Status: Ready"), since a replaced region is not announced;
+//     data-live-also="<kind> …"    refresh also on any stored event of these kinds (an import's page
+//                                  follows its sources being fetched), at most once a second.
 //   Inside it (or on it):
 //     data-live-field="<name>"     textContent := the event's data.<name> (dots reach nested
 //                                  values: step.status); data-live-value := the same, for CSS.
@@ -19,6 +26,7 @@
 //     data-live-progress           a <progress> (or role=progressbar) element: its value := data.percent
 //                                  of <kind>.progress events, and it is un-hidden while they come.
 //                                  Progress events also update fields (data-live-field="detail").
+//                                  A fragment element without such a bar is refreshed instead.
 //   A <kind>.deleted event sets data-live-deleted on the element (the stylesheet greys it out).
 //   data-live-since="<cursor>"     on any element: the event cursor the page was rendered at; the
 //                                  stream resumes after the lowest one, so nothing is missed between
@@ -31,9 +39,21 @@ export const LIVE_SCRIPT = `"use strict";
   if (!window.EventSource || !document.querySelector("[data-live]")) return;
   var TYPES = ["source.created", "source.updated", "source.deleted", "notebook.created", "notebook.updated",
     "notebook.deleted", "note.created", "note.updated", "note.deleted", "podcast.created", "podcast.updated",
-    "podcast.deleted", "podcast.progress", "run.started", "run.step_finished", "run.succeeded", "run.failed"];
+    "podcast.deleted", "podcast.progress", "highlight.created", "highlight.updated", "highlight.deleted", "run.started",
+    "run.step_finished", "run.succeeded", "run.failed", "import.progress"];
   var busy = new WeakMap();
   var reloading = false;
+  var MIN_GAP_MS = 1000;
+
+  // One polite live region for the whole page: replaced regions are not announced by themselves.
+  var announcer = document.createElement("div");
+  announcer.setAttribute("role", "status");
+  announcer.className = "live-announcer";
+  document.body.appendChild(announcer);
+  function announce(text) {
+    announcer.textContent = "";
+    setTimeout(function () { announcer.textContent = text; }, 50);
+  }
 
   function since() {
     var lowest = null;
@@ -90,6 +110,31 @@ export const LIVE_SCRIPT = `"use strict";
     }
   }
 
+  // What the reader is in the middle of survives the swap: the focused control and a playing <audio>.
+  function swap(el, next) {
+    var active = document.activeElement;
+    var focusId = active && active !== document.body && el.contains(active) ? active.id : "";
+    var olds = el.querySelectorAll("audio[src]");
+    for (var i = 0; i < olds.length; i++) {
+      var src = olds[i].getAttribute("src");
+      var fresh = next.querySelectorAll("audio[src]");
+      for (var j = 0; j < fresh.length; j++) {
+        if (fresh[j].getAttribute("src") === src) {
+          fresh[j].replaceWith(olds[i]);
+          break;
+        }
+      }
+    }
+    var before = el.getAttribute("data-live-announce");
+    el.replaceWith(next);
+    var after = next.getAttribute("data-live-announce");
+    if (after && after !== before) announce(after);
+    if (focusId) {
+      var again = document.getElementById(focusId);
+      if (again && again.focus) again.focus();
+    }
+  }
+
   // One fetch per element at a time; events that arrive meanwhile cause one more fetch after it.
   function refresh(el) {
     var path = el.getAttribute("data-live-fragment");
@@ -97,7 +142,7 @@ export const LIVE_SCRIPT = `"use strict";
     var state = busy.get(el);
     if (state) return void (state.again = true);
     busy.set(el, (state = { again: false }));
-    fetch(path, { credentials: "same-origin", headers: { accept: "text/html" } })
+    fetch(path, { credentials: "same-origin", headers: { accept: "text/html" }, redirect: "error" })
       .then(function (res) {
         if (res.status === 404) el.setAttribute("data-live-deleted", "");
         return res.ok ? res.text() : null;
@@ -109,11 +154,27 @@ export const LIVE_SCRIPT = `"use strict";
         t.innerHTML = markup; // server-rendered and escaped; scripts in a template never run
         var next = t.content.firstElementChild;
         if (!next) return;
-        el.replaceWith(next);
+        swap(el, next);
         if (state.again) refresh(next);
       }, function () {
         busy.delete(el);
       });
+  }
+
+  // Refreshes caused by other objects' events (data-live-also) come at most once a second per object.
+  var lastAlso = {};
+  var pendingAlso = {};
+  function refreshSoon(el) {
+    var key = el.getAttribute("data-live") + " " + el.getAttribute("data-live-id");
+    if (pendingAlso[key]) return;
+    pendingAlso[key] = true;
+    setTimeout(function () {
+      pendingAlso[key] = false;
+      lastAlso[key] = Date.now();
+      var els = document.querySelectorAll("[data-live-also]");
+      for (var i = 0; i < els.length; i++)
+        if (els[i].getAttribute("data-live") + " " + els[i].getAttribute("data-live-id") === key) refresh(els[i]);
+    }, Math.max(0, (lastAlso[key] || 0) + MIN_GAP_MS - Date.now()));
   }
 
   function apply(type, body) {
@@ -126,10 +187,17 @@ export const LIVE_SCRIPT = `"use strict";
     var els = document.querySelectorAll("[data-live]");
     for (var i = 0; i < els.length; i++) {
       var el = els[i];
-      if (el.getAttribute("data-live") !== kind || el.getAttribute("data-live-id") !== id) continue;
+      if (el.getAttribute("data-live") !== kind || el.getAttribute("data-live-id") !== id) {
+        var also = (el.getAttribute("data-live-also") || "").split(" ");
+        if (action !== "progress" && also.indexOf(kind) >= 0) refreshSoon(el);
+        continue;
+      }
       if (action === "progress") {
-        setProgress(el, data);
-        setFields(el, data);
+        if (el.hasAttribute("data-live-fragment") && !within(el, "[data-live-progress]").length) refresh(el);
+        else {
+          setProgress(el, data);
+          setFields(el, data);
+        }
         continue;
       }
       if (action === "deleted") el.setAttribute("data-live-deleted", "");

@@ -163,12 +163,14 @@ describe("reading what was shared", () => {
 });
 
 describe("library paste bar", () => {
-  test("the link field answers to the / shortcut, with a hint the script shows", async () => {
+  test("search answers to the / shortcut and the link field to a, with a hint the script shows", async () => {
     const { setup } = await import("../library/test-helpers.ts");
     const { b } = await setup();
     const page = await b.get("/library");
+    expect(page.text).toContain('id="lib-q" name="q" type="search"');
     expect(page.text).toContain('data-shortcut="/" aria-keyshortcuts="/"');
-    expect(page.text).toContain("data-shortcut-hint hidden>Press <kbd>/</kbd> to paste a link</span>");
-    expect(page.text.indexOf('id="f-url"')).toBeLessThan(page.text.indexOf("Your sources"));
+    expect(page.text).toContain('id="f-url" name="url" type="url"');
+    expect(page.text).toContain("data-shortcut-hint hidden>Press <kbd>a</kbd> to add a link");
+    expect(page.text.indexOf('id="f-url"')).toBeLessThan(page.text.indexOf('aria-label="Views"'));
   });
 });

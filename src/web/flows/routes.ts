@@ -10,7 +10,7 @@ import { tokenWebRoutes } from "./token-routes.ts";
 import { workflowWebRoutes } from "./workflow-routes.ts";
 
 export function flowsWebRoutes(
-  s: Pick<WebDeps, "clock" | "feeds" | "notebooks" | "tokenForms" | "webhookTokens" | "workflows">,
+  s: Pick<WebDeps, "clock" | "feeds" | "live" | "notebooks" | "tokenForms" | "webhookTokens" | "workflows">,
   h: WebHelpers,
 ) {
   // The editor first: /workflows/new must not be read as a workflow id.

@@ -5,7 +5,8 @@ import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/htm
 import { csrfInput, when } from "../library/common.ts";
 import { flowsPage } from "./style.ts";
 import { runTrigger } from "./workflow-pages.ts";
-import { badge, duration, jsonBlock, runStatus } from "./views.ts";
+import { liveAttrs } from "../live.ts";
+import { badge, duration, jsonBlock } from "./views.ts";
 
 function errorText(e: { code: string; message: string; step?: string } | null): SafeHtml {
   if (!e) return html``;
@@ -59,19 +60,20 @@ ${typeof t.delivery_id === "string" ? html`<dt>Delivery</dt><dd class="mono">${t
 ${typeof t.event_id === "string" ? html`<dt>Event</dt><dd class="mono">${t.event_id}</dd>` : ""}`;
 }
 
-export function runPage(p: {
-  user: LayoutUser;
-  run: RunPublic;
-  workflow: WorkflowPublic | null;
-  flash?: Flash;
-  status?: number;
-}): Response {
-  const r = p.run;
+const finishedSteps = (steps: StepPublic[]) =>
+  steps.filter((s) => s.status === "succeeded" || s.status === "failed").length;
+
+/**
+ * Everything on a run's page that changes while it runs: status and times, the error, the replay
+ * buttons and the steps. The live script swaps it for a fresh copy on each of the run's events.
+ */
+export function runLive(r: RunPublic, csrf: string, since?: number): SafeHtml {
   const steps = r.steps ?? [];
-  const body = html`<p>${p.workflow ? html`<a href="/workflows/${p.workflow.id}">← ${p.workflow.name}</a>` : html`<a href="/workflows">← Workflows</a>`}</p>
-<h1>Run <span class="mono">${r.id}</span></h1>
+  const done = finishedSteps(steps);
+  const announce = `Run ${r.status}. ${done} of ${steps.length} ${steps.length === 1 ? "step" : "steps"} finished.`;
+  return html`<div class="run-live"${liveAttrs({ kind: "run", id: r.id, fragment: `/runs/${r.id}/live`, since, announce })}>
 <dl class="facts">
-  <dt>Status</dt><dd>${runStatus(r)}</dd>
+  <dt>Status</dt><dd>${badge(r.status)}</dd>
   <dt>Trigger</dt><dd>${runTrigger(r)}</dd>
   ${triggerLinks(r)}
   <dt>Depth</dt><dd>${r.depth}</dd>
@@ -81,9 +83,25 @@ export function runPage(p: {
   <dt>Took</dt><dd>${duration(r.started_at, r.finished_at)}</dd>
 </dl>
 ${errorText(r.error)}
-${replayButtons(r, p.user.csrfToken)}
-<details><summary>Trigger data</summary>${jsonBlock(r.trigger.data, "the trigger data")}</details>
+${replayButtons(r, csrf)}
 <h2>Steps</h2>
-${steps.length ? steps.map(stepCard) : html`<p class="muted">No step has run yet.</p>`}`;
+${steps.length ? steps.map(stepCard) : html`<p class="muted">No step has run yet.</p>`}
+${r.status === "queued" || r.status === "running" ? html`<noscript><p class="muted"><a href="/runs/${r.id}">Reload</a> to see the steps that finished since.</p></noscript>` : ""}
+</div>`;
+}
+
+export function runPage(p: {
+  user: LayoutUser;
+  run: RunPublic;
+  workflow: WorkflowPublic | null;
+  flash?: Flash;
+  status?: number;
+  since?: number;
+}): Response {
+  const r = p.run;
+  const body = html`<p>${p.workflow ? html`<a href="/workflows/${p.workflow.id}">← ${p.workflow.name}</a>` : html`<a href="/workflows">← Workflows</a>`}</p>
+<h1>Run <span class="mono">${r.id}</span></h1>
+${runLive(r, p.user.csrfToken, p.since)}
+<details><summary>Trigger data</summary>${jsonBlock(r.trigger.data, "the trigger data")}</details>`;
   return flowsPage({ title: `Run ${r.id}`, user: p.user, body, flash: p.flash, status: p.status });
 }

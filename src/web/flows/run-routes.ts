@@ -8,13 +8,14 @@ import { formField, redirect } from "../http.ts";
 import { here, signInFirst } from "../library/common.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import type { SignedIn } from "../service.ts";
-import { runPage } from "./run-pages.ts";
+import { fragmentResponse, fragmentSignedOut } from "../live.ts";
+import { runLive, runPage } from "./run-pages.ts";
 
 const NOTICES: Record<string, Flash> = {
   replayed: { kind: "ok", text: "Replay started. This is the new run." },
 };
 
-export function runWebRoutes(s: Pick<WebDeps, "workflows">, h: WebHelpers) {
+export function runWebRoutes(s: Pick<WebDeps, "live" | "workflows">, h: WebHelpers) {
   const runs = s.workflows.runs;
 
   async function workflowOf(me: SignedIn, id: string): Promise<WorkflowPublic | null> {
@@ -30,8 +31,9 @@ export function runWebRoutes(s: Pick<WebDeps, "workflows">, h: WebHelpers) {
     id: string,
     extra: { flash?: Flash; status?: number } = {},
   ): Promise<Response> {
+    const since = await s.live.events.latestSeq(); // before reading: a change after it reaches the page live
     const run = await runs.get(me.actor, id);
-    return runPage({ user: h.layoutUser(me), run, workflow: await workflowOf(me, run.workflow_id), ...extra });
+    return runPage({ user: h.layoutUser(me), run, workflow: await workflowOf(me, run.workflow_id), since, ...extra });
   }
 
   return (
@@ -45,6 +47,16 @@ export function runWebRoutes(s: Pick<WebDeps, "workflows">, h: WebHelpers) {
           return runResponse(me, params.id ?? "", {
             flash: query.notice === "replayed" ? NOTICES.replayed : undefined,
           });
+        }),
+      )
+      // GET /runs/:id/live — the part of the run's page that changes, for the live script
+      .get(
+        "/runs/:id/live",
+        h.page(async ({ request, params }) => {
+          const me = await h.signedIn(request);
+          if (!me) return fragmentSignedOut();
+          const run = await runs.get(me.actor, params.id ?? "");
+          return fragmentResponse(runLive(run, h.layoutUser(me).csrfToken));
         }),
       )
       // POST /runs/:id/replay — from=failed (default) or from=start

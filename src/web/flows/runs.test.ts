@@ -39,7 +39,18 @@ describe("run pages", () => {
     await ctx.runner.drain();
     const page = await b.get(`/runs/${runs[0]}`);
     expect(page.status).toBe(200);
-    expect(page.text).toContain(`data-live="run" data-live-id="${runs[0]}" data-live-field="status">succeeded</span>`);
+    // The changing part of the page is one live region the script refreshes from /runs/:id/live.
+    expect(page.text).toContain(`data-live="run" data-live-id="${runs[0]}" data-live-fragment="/runs/${runs[0]}/live"`);
+    expect(page.text).toContain('<dt>Status</dt><dd><span class="status succeeded">succeeded</span></dd>');
+    const fragment = await b.get(`/runs/${runs[0]}/live`);
+    expect(fragment.status).toBe(200);
+    expect(fragment.text.startsWith(`<div class="run-live" data-live="run" data-live-id="${runs[0]}"`)).toBe(true);
+    expect(fragment.text).toContain('data-live-announce="Run succeeded. 3 of 3 steps finished."');
+    expect(fragment.text).toContain('<section class="step" id="step-call"');
+    expect(fragment.text).not.toContain("<script>alert");
+    expect(fragment.text).not.toContain("<html");
+    const anon = await ctx.app.handle(new Request(`http://localhost/runs/${runs[0]}/live`));
+    expect(anon.status).toBe(401);
     const { document } = parseHTML(page.text);
     const steps = [...document.querySelectorAll("section.step h3")].map((h) =>
       h.textContent?.replace(/\s+/g, " ").trim(),
@@ -97,7 +108,8 @@ describe("run pages", () => {
     await ctx.runner.drain();
     const replayed = await b.get(replay.location!);
     expect(replayed.text).toContain("Replay started.");
-    expect(replayed.text).toContain(`data-live-id="${next}" data-live-field="status">succeeded</span>`);
+    expect(replayed.text).toContain(`data-live-id="${next}" data-live-fragment="/runs/${next}/live"`);
+    expect(replayed.text).toContain('<dt>Status</dt><dd><span class="status succeeded">succeeded</span></dd>');
     expect(replayed.text).toContain(`Reused from</dt><dd><a href="/runs/${runs[0]}">`);
     expect(replayed.text).toContain(`Replay of</dt><dd><a href="/runs/${runs[0]}">`);
 

@@ -37,7 +37,8 @@ const getRoutes = () => [
   `/workflows/${ids.wf}/delete`,
   `/runs/${ids.run}`,
   `/settings/webhook-tokens/${ids.token}/regenerate`,
-  `/settings/feeds/${ids.feed}/delete`,
+  `/feeds/${ids.feed}`,
+  `/feeds/${ids.feed}/unsubscribe`,
 ];
 const postRoutes = (): [string, Record<string, string>][] => [
   [
@@ -58,8 +59,10 @@ const postRoutes = (): [string, Record<string, string>][] => [
   [`/runs/${ids.run}/replay`, { from: "start" }],
   [`/settings/webhook-tokens/${ids.token}/regenerate`, {}],
   [`/settings/webhook-tokens/${ids.token}/delete`, {}],
-  [`/settings/feeds/${ids.feed}/poll`, {}],
-  [`/settings/feeds/${ids.feed}/delete`, {}],
+  [`/feeds/${ids.feed}/poll`, {}],
+  [`/feeds/${ids.feed}/pause`, {}],
+  [`/feeds/${ids.feed}/settings`, { schedule: "0 7 * * *" }],
+  [`/feeds/${ids.feed}/unsubscribe`, {}],
 ];
 
 async function ownerIntact() {
@@ -70,7 +73,9 @@ async function ownerIntact() {
   expect(
     (await call(ctx, "GET", `/api/v1/webhook-tokens/${ids.token}`, { key: owner.key })).body.regenerated_at,
   ).toBeNull();
-  expect((await call(ctx, "GET", `/api/v1/feeds/${ids.feed}`, { key: owner.key })).status).toBe(200);
+  const feed = await call(ctx, "GET", `/api/v1/feeds/${ids.feed}`, { key: owner.key });
+  expect(feed.status).toBe(200);
+  expect(feed.body).toMatchObject({ paused: false, schedule: "*/30 * * * *" });
 }
 
 describe("workflow pages security", () => {
@@ -88,7 +93,7 @@ describe("workflow pages security", () => {
     }
     await ownerIntact();
     // Unknown or malformed ids are plain 404 pages too.
-    for (const path of ["/runs/nope", "/workflows/wf_nope", "/settings/feeds/x/delete"])
+    for (const path of ["/runs/nope", "/workflows/wf_nope", "/feeds/x/unsubscribe", "/feeds/feed_nope"])
       expect((await owner.b.get(path)).status).toBe(404);
   });
 
@@ -106,13 +111,7 @@ describe("workflow pages security", () => {
 
   test("signed-out visitors are sent to sign in and back", async () => {
     const anon = testBrowser(ctx);
-    for (const path of [
-      "/workflows",
-      "/workflows/new",
-      `/runs/${ids.run}`,
-      "/settings/webhook-tokens",
-      "/settings/feeds",
-    ]) {
+    for (const path of ["/workflows", "/workflows/new", `/runs/${ids.run}`, "/settings/webhook-tokens", "/feeds"]) {
       const res = await anon.get(path);
       expect(res.status, path).toBe(303);
       expect(res.location, path).toBe(`/signin?next=${encodeURIComponent(path)}`);

@@ -59,7 +59,7 @@ export function workflowsListPage(p: {
 ${pager("/workflows", {}, p.next)}`
     : html`<p class="muted">No workflows yet. A workflow runs actions — save links, call other services, send emails — when a webhook is called or something changes in your library.</p>`;
   const body = html`<h1>Workflows</h1>
-<div class="row-actions"><a href="/workflows/new"><strong>New workflow</strong></a> <a href="/settings/webhook-tokens">Webhook tokens</a> <a href="/settings/feeds">Feeds</a></div>
+<div class="row-actions"><a href="/workflows/new"><strong>New workflow</strong></a> <a href="/settings/webhook-tokens">Webhook tokens</a> <a href="/feeds">Feeds</a></div>
 ${table}`;
   return flowsPage({ title: "Workflows", user: p.user, body, flash: p.flash });
 }

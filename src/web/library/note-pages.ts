@@ -4,6 +4,8 @@ import type { NotePublic } from "../../features/library/notes/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
 import { csrfInput, fieldError, libraryPage, pager, select, when } from "./common.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { makeSnippet } from "../../features/search/query.ts";
+import { PICKER_SCRIPT_PATH, sourcePicker, type SourceChoice } from "./source-picker.ts";
 
 /** A note's display title: its own, else its first line without heading marks. */
 export function noteTitle(n: { title: string | null; content: string }): string {
@@ -17,37 +19,36 @@ export function noteTitle(n: { title: string | null; content: string }): string 
   );
 }
 
+/** A couple of lines of the note as text (no Markdown), after the line its title came from. */
+export function preview(n: { title: string | null; content: string }, width = 180): string {
+  let body = n.content;
+  if (!n.title) body = body.replace(/^\s*[^\n]*\n?/, "");
+  return makeSnippet(body, "", width).snippet;
+}
+
 export interface NoteForm {
   title?: string;
   content?: string;
   notebookId?: string;
   sourceIds?: string[];
+  /** What the picker's search was asked for (the no-script "Find"). */
+  sourceQuery?: string;
   errors?: { title?: string; content?: string; notebook_id?: string; source_ids?: string };
 }
 
-/** A source the editor offers to link: the newest ones plus those already linked. */
-export interface SourceChoice {
-  id: string;
-  title: string;
-}
-
-function sourceChecks(sources: SourceChoice[], f: NoteForm): SafeHtml {
-  const error = f.errors?.source_ids;
-  const checked = f.sourceIds ?? [];
-  const list = sources.length
-    ? html`<div class="picklist">${sources.map(
-        (s) =>
-          html`<label class="check"><input type="checkbox" name="source_ids" value="${s.id}"${checked.includes(s.id) ? html` checked` : ""}> <span>${s.title}</span></label>`,
-      )}</div>`
-    : html`<p class="muted">No sources saved yet.</p>`;
-  return html`<fieldset id="f-sources"${error ? html` aria-describedby="f-sources-error"` : ""}><legend>About these sources <span class="muted">(optional)</span></legend>${list}${fieldError("f-sources", error)}</fieldset>`;
+/** The sources a note editor shows: those linked (or checked), and the picker's matches. */
+export interface NoteSources {
+  linked: SourceChoice[];
+  results: SourceChoice[];
+  /** The titles of the sources the saved note is about (the page's byline); default: linked. */
+  about?: SourceChoice[];
 }
 
 function editor(
   user: LayoutUser,
   action: string,
   notebooks: NotebookPublic[],
-  sources: SourceChoice[],
+  sources: NoteSources,
   f: NoteForm,
   submit: string,
 ): SafeHtml {
@@ -65,9 +66,16 @@ ${f.content ?? ""}</textarea>
   <label for="f-notebook">Notebook</label>
   ${select("notebook_id", "f-notebook", options, f.notebookId)}
   ${fieldError("f-notebook", e.notebook_id)}
-  ${sourceChecks(sources, f)}
+  ${sourcePicker({
+    linked: sources.linked,
+    results: sources.results,
+    query: f.sourceQuery,
+    error: e.source_ids,
+    legend: html`About these sources <span class="muted">(optional)</span>`,
+  })}
   <div class="actions"><button type="submit">${submit}</button></div>
-</form>`;
+</form>
+<script src="${PICKER_SCRIPT_PATH}" defer></script>`;
 }
 
 export function notesListPage(p: {
@@ -86,6 +94,7 @@ export function notesListPage(p: {
   const list = p.notes.length
     ? html`<ul class="items">${p.notes.map(
         (n) => html`<li><a class="title" href="/notes/${n.id}">${noteTitle(n)}</a>
+  ${preview(n) ? html`<p class="preview">${preview(n)}</p>` : ""}
   <div class="meta"><span>Updated ${when(n.updated_at)}</span>${n.notebook_id && names.has(n.notebook_id) ? html`<span>In <a href="/notebooks/${n.notebook_id}">${names.get(n.notebook_id)}</a></span>` : ""}</div></li>`,
       )}</ul>`
     : html`<p class="muted">${p.notebook ? "No notes in this notebook." : "No notes yet."}</p>`;
@@ -103,7 +112,7 @@ ${pager("/notes", { notebook: p.notebook }, p.next)}`;
 export function newNotePage(p: {
   user: LayoutUser;
   notebooks: NotebookPublic[];
-  sources: SourceChoice[];
+  sources: NoteSources;
   form: NoteForm;
   status?: number;
 }): Response {
@@ -117,7 +126,7 @@ export function notePage(p: {
   user: LayoutUser;
   note: NotePublic;
   notebooks: NotebookPublic[];
-  sources: SourceChoice[];
+  sources: NoteSources;
   form?: NoteForm;
   flash?: Flash;
   status?: number;
@@ -130,7 +139,7 @@ export function notePage(p: {
     notebookId: n.notebook_id ?? "",
     sourceIds: n.source_ids,
   };
-  const titles = new Map(p.sources.map((s) => [s.id, s.title]));
+  const titles = new Map((p.sources.about ?? p.sources.linked).map((s) => [s.id, s.title]));
   const about = n.source_ids.filter((id) => titles.has(id));
   const body = html`<p><a href="/notes">← Notes</a></p>
 <h1>${noteTitle(n)}</h1>

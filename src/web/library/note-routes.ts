@@ -22,11 +22,11 @@ import {
   PICKER_LIMIT,
   signInFirst,
 } from "./common.ts";
-import { newNotePage, notePage, notesListPage, noteTitle, type NoteForm, type SourceChoice } from "./note-pages.ts";
+import { newNotePage, notePage, notesListPage, noteTitle, type NoteForm, type NoteSources } from "./note-pages.ts";
+import { choiceOf, choices } from "./source-picker.ts";
 
 const MAX_CONTENT = 1_000_000;
 /** The editor offers this many sources to link, newest first, plus those already linked. */
-const SOURCE_CHOICES = 100;
 const NOTICES: Record<string, Flash> = {
   created: { kind: "ok", text: "Note saved." },
   saved: { kind: "ok", text: "Changes saved." },
@@ -44,20 +44,25 @@ type ValidNote = {
 export function noteWebRoutes(s: Pick<WebDeps, "notebooks" | "notes" | "sources">, h: WebHelpers) {
   const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
 
-  /** The newest sources plus the given ones (linked or checked), so a checked box never disappears. */
-  async function sourcesOf(actor: Actor, keep: string[] = []): Promise<SourceChoice[]> {
-    const rows = (await s.sources.list(actor, { limit: SOURCE_CHOICES })).data;
-    const listed = new Set(rows.map((r) => r.id));
-    for (const id of keep) {
-      if (listed.has(id) || !ID_RE.source.test(id)) continue;
-      try {
-        rows.push(await s.sources.publicOf(await s.sources.get(actor, id)));
-      } catch (e) {
-        if (!(e instanceof AppError) || e.code !== "not_found") throw e;
-      }
-    }
-    return rows.map((r) => ({ id: r.id, title: r.title || r.url }));
+  /** The editor's sources: the checked ones by title, and the picker's matches (or the newest). */
+  async function sourcesOf(actor: Actor, checked: string[], query = ""): Promise<NoteSources> {
+    const ids = checked.filter((id) => ID_RE.source.test(id));
+    const titles = new Map((await s.sources.titlesOf(actor, ids)).map((r) => [r.id, choiceOf(r)]));
+    const linked = ids.flatMap((id) => titles.get(id) ?? []);
+    return { linked, results: await choices(s, actor, query.trim(), linked.length) };
   }
+
+  /** The editor's fields as posted, unchecked: a "Find" in the picker shows them again with its matches. */
+  function draftOf(body: unknown): NoteForm {
+    return {
+      title: formField(body, "title"),
+      content: lf(formField(body, "content")),
+      notebookId: formField(body, "notebook_id"),
+      sourceIds: [...new Set(formFields(body, "source_ids"))].slice(0, 100),
+      sourceQuery: formField(body, "source_q").slice(0, 200),
+    };
+  }
+  const finding = (body: unknown) => formField(body, "find_sources") !== "";
 
   async function ownsNotebook(actor: Actor, id: string): Promise<boolean> {
     try {
@@ -150,6 +155,15 @@ export function noteWebRoutes(s: Pick<WebDeps, "notebooks" | "notes" | "sources"
         h.page(async ({ request, body }) => {
           const me = await h.checkSessionPost(request, body);
           if (!me) return signInFirst("/notes/new");
+          if (finding(body)) {
+            const draft = draftOf(body);
+            return newNotePage({
+              user: h.layoutUser(me),
+              notebooks: await notebooksOf(me.actor),
+              sources: await sourcesOf(me.actor, draft.sourceIds ?? [], draft.sourceQuery),
+              form: draft,
+            });
+          }
           const f = await readForm(me.actor, body);
           const note = Object.keys(f.errors).length
             ? undefined
@@ -197,6 +211,19 @@ export function noteWebRoutes(s: Pick<WebDeps, "notebooks" | "notes" | "sources"
           const me = await notePost(request, body, id);
           if (me instanceof Response) return me;
           const note = await s.notes.get(me.actor, id);
+          if (finding(body)) {
+            const draft = draftOf(body);
+            return notePage({
+              user: h.layoutUser(me),
+              note,
+              notebooks: await notebooksOf(me.actor),
+              sources: {
+                ...(await sourcesOf(me.actor, draft.sourceIds ?? [], draft.sourceQuery)),
+                about: (await sourcesOf(me.actor, note.source_ids)).linked,
+              },
+              form: draft,
+            });
+          }
           const f = await readForm(me.actor, body);
           const done = Object.keys(f.errors).length
             ? undefined
@@ -209,7 +236,10 @@ export function noteWebRoutes(s: Pick<WebDeps, "notebooks" | "notes" | "sources"
                 }),
               );
           if (!done) {
-            const sources = await sourcesOf(me.actor, [...note.source_ids, ...f.sourceIds]);
+            const sources = {
+              ...(await sourcesOf(me.actor, f.sourceIds)),
+              about: (await sourcesOf(me.actor, note.source_ids)).linked,
+            };
             return notePage({
               user: h.layoutUser(me),
               note,

@@ -2,6 +2,7 @@
 import type { NoteRow, SourceRow } from "../../db/schema/index.ts";
 import type { NotebookPublic } from "../../features/library/notebooks/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
+import { PICKER_SCRIPT_PATH, sourcePicker, type SourceChoice } from "./source-picker.ts";
 import { csrfInput, fieldError, hostOf, libraryPage, pager, when } from "./common.ts";
 import { noteTitle } from "./note-pages.ts";
 import { statusBadge } from "./source-pages.ts";
@@ -65,12 +66,24 @@ export interface NotebookPageInput {
   status?: number;
   /** Sources listed by their original saved time instead of when they were added. */
   sort?: "saved_at";
+  /** The "Add sources" picker: the ones checked, and its matches (or the newest sources). */
+  picker: { linked: SourceChoice[]; results: SourceChoice[]; query?: string; error?: string };
+}
+
+function addSources(p: NotebookPageInput): SafeHtml {
+  const nb = p.notebook;
+  return html`<form method="post" action="/notebooks/${nb.id}/sources/add" class="card add-sources" novalidate>
+  ${csrfInput(p.user.csrfToken)}
+  ${sourcePicker({ ...p.picker, name: "add_source_ids", legend: html`Add sources to this notebook` })}
+  <div class="actions"><button type="submit">Add the chosen sources</button></div>
+</form>
+<script src="${PICKER_SCRIPT_PATH}" defer></script>`;
 }
 
 function sourcesSection(p: NotebookPageInput): SafeHtml {
   const nb = p.notebook;
   if (!p.sources.length)
-    return html`<p class="muted">No sources yet. Add them from the <a href="/library">library</a> or a source's page.</p>`;
+    return html`<p class="muted">No sources yet. Find them below, or add them from the <a href="/library">library</a>.</p>`;
   const order = p.sort
     ? html`<p class="meta">Newest saved first (original date) · <a href="/notebooks/${nb.id}">Newest added first</a></p>`
     : html`<p class="meta">Newest added first · <a href="/notebooks/${nb.id}?sort=saved_at">Newest saved first (original date)</a></p>`;
@@ -109,6 +122,7 @@ ${nb.description ? html`<p class="answer">${nb.description}</p>` : ""}
 </div>
 <h2>Sources</h2>
 ${sourcesSection(p)}
+${addSources(p)}
 <h2>Notes</h2>
 ${notesSection(p)}
 <h2>Rename or describe</h2>

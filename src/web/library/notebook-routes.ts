@@ -4,13 +4,16 @@ import type { WebDeps } from "../deps.ts";
 import { contentDisposition } from "../../http/content-disposition.ts";
 import type { Flash } from "../../http/html/html.ts";
 import { formField, redirect } from "../http.ts";
+import { choiceOf, choices } from "./source-picker.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import type { SignedIn } from "../service.ts";
-import { confirmDeletePage, cursorOf, flashOf, here, ID_RE, lf, signInFirst } from "./common.ts";
+import { confirmDeletePage, cursorOf, flashOf, formFields, here, ID_RE, lf, signInFirst } from "./common.ts";
 import { nextKey, paginate } from "../../paging.ts";
-import { notebookPage, notebooksListPage, type NotebookForm } from "./notebook-pages.ts";
+import { notebookPage, notebooksListPage, type NotebookForm, type NotebookPageInput } from "./notebook-pages.ts";
 
 const LIST_SIZE = 50;
+/** Sources one "Add" may carry (the API takes 500). */
+const MAX_ADD = 200;
 /** A notebook's page shows this many sources and notes; the rest are one link away. */
 const SHOWN = 100;
 const NOTICES: Record<string, Flash> = {
@@ -18,6 +21,8 @@ const NOTICES: Record<string, Flash> = {
   saved: { kind: "ok", text: "Saved." },
   deleted: { kind: "ok", text: "The notebook was deleted. Its sources and notes are still in your library." },
   removed: { kind: "ok", text: "Removed from the notebook." },
+  "added-one": { kind: "ok", text: "Added a source to the notebook." },
+  added: { kind: "ok", text: "Added the chosen sources to the notebook (those already in it stay once)." },
 };
 
 function readForm(body: unknown): { name: string; description: string; errors: NonNullable<NotebookForm["errors"]> } {
@@ -43,7 +48,13 @@ export function notebookWebRoutes(s: Pick<WebDeps, "notebooks" | "notes" | "sour
   async function detailResponse(
     me: SignedIn,
     id: string,
-    extra: { form?: NotebookForm; flash?: Flash; status?: number; sort?: "saved_at" } = {},
+    extra: {
+      form?: NotebookForm;
+      flash?: Flash;
+      status?: number;
+      sort?: "saved_at";
+      picker?: NotebookPageInput["picker"];
+    } = {},
   ) {
     const notebook = await s.notebooks.get(me.actor, id);
     // The first page of each, as rows; a next page means "link to the full list".
@@ -59,6 +70,7 @@ export function notebookWebRoutes(s: Pick<WebDeps, "notebooks" | "notes" | "sour
       moreSources: sources.next_cursor !== null,
       moreNotes: notes.next_cursor !== null,
       ...extra,
+      picker: extra.picker ?? { linked: [], results: await choices(s, me.actor, "") },
     });
   }
 
@@ -113,6 +125,28 @@ export function notebookWebRoutes(s: Pick<WebDeps, "notebooks" | "notes" | "sour
           if (Object.keys(form.errors).length) return detailResponse(me, id, { form, status: 422 });
           await s.notebooks.update(me.actor, id, { name: form.name, description: form.description || null });
           return redirect(`/notebooks/${id}?notice=saved`);
+        }),
+      )
+      // POST /notebooks/:id/sources/add — the picker's chosen sources, or (its "Find") its matches
+      .post(
+        "/notebooks/:id/sources/add",
+        h.page(async ({ request, body, params }) => {
+          const id = params.id ?? "";
+          const me = await notebookPost(request, body, id);
+          if (me instanceof Response) return me;
+          const ids = [...new Set(formFields(body, "add_source_ids"))].filter((x) => ID_RE.source.test(x));
+          const query = formField(body, "source_q").slice(0, 200).trim();
+          const pickerOf = async (error?: string) => {
+            const linked = (await s.sources.titlesOf(me.actor, ids.slice(0, MAX_ADD))).map(choiceOf);
+            return { linked, results: await choices(s, me.actor, query, linked.length), query, error };
+          };
+          if (formField(body, "find_sources") !== "") return detailResponse(me, id, { picker: await pickerOf() });
+          if (ids.length === 0)
+            return detailResponse(me, id, { picker: await pickerOf("Choose at least one source."), status: 422 });
+          if (ids.length > MAX_ADD)
+            return detailResponse(me, id, { picker: await pickerOf(`Add at most ${MAX_ADD} at a time.`), status: 422 });
+          const added = await s.sources.addManyToNotebook(me.actor, id, ids);
+          return redirect(`/notebooks/${id}?notice=${added.length === 1 ? "added-one" : "added"}`);
         }),
       )
       // POST /notebooks/:id/sources/:sid/remove

@@ -7,16 +7,24 @@ import { notebookWebRoutes } from "./notebook-routes.ts";
 import { noteWebRoutes } from "./note-routes.ts";
 import { searchWebRoutes } from "./search-routes.ts";
 import { sourceWebRoutes } from "./source-routes.ts";
-import { sourceFragmentRoutes } from "./source-fragments.ts";
+import { libraryRoutes } from "./library-routes.ts";
+import { pickerWebRoutes } from "./source-picker.ts";
+import { tagWebRoutes } from "./tag-routes.ts";
 
 export function libraryWebRoutes(
-  s: Pick<WebDeps, "ask" | "live" | "notebooks" | "notes" | "search" | "sources">,
+  s: Pick<
+    WebDeps,
+    "accounts" | "ask" | "highlights" | "live" | "notebooks" | "notes" | "search" | "sources" | "tagging"
+  >,
   h: WebHelpers,
 ) {
+  const library = libraryRoutes(s, h);
   return new Elysia()
-    .use(sourceWebRoutes(s, h))
+    .use(library.routes)
+    .use(sourceWebRoutes(s, h, library.listResponse))
     .use(notebookWebRoutes(s, h))
     .use(noteWebRoutes(s, h))
     .use(searchWebRoutes(s, h))
-    .use(sourceFragmentRoutes(s, h));
+    .use(pickerWebRoutes(s, h))
+    .use(tagWebRoutes(s, h));
 }

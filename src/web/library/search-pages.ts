@@ -37,11 +37,16 @@ export function highlighted(snippet: string, highlights: { start: number; end: n
 const hitHref = (type: "source" | "note", id: string) =>
   type === "source" ? `/library/sources/${id}` : `/notes/${id}`;
 
+/** A highlight opens its source; the other hits open themselves. */
+const hitLink = (hit: SearchHit) =>
+  hit.type === "highlight" ? hitHref("source", hit.source_id ?? "") : hitHref(hit.type, hit.id);
+const HIT_KIND = { source: "Source", note: "Note", highlight: "Highlight" } as const;
+
 function hitRow(hit: SearchHit): SafeHtml {
   const title = hit.title || (hit.type === "note" ? "Untitled note" : (hit.url ?? hit.id));
   return html`<li>
-  <a class="title" href="${hitHref(hit.type, hit.id)}">${title}</a>
-  <div class="meta"><span>${hit.type === "source" ? "Source" : "Note"}</span>${hit.url ? html`<span>${hostOf(hit.url)}</span>` : ""}</div>
+  <a class="title" href="${hitLink(hit)}">${title}</a>
+  <div class="meta"><span>${HIT_KIND[hit.type]}</span>${hit.url ? html`<span>${hostOf(hit.url)}</span>` : ""}</div>
   <p class="snippet">${highlighted(hit.snippet, hit.highlights)}</p>
 </li>`;
 }

@@ -1,12 +1,11 @@
-// Pages for sources: the library list with its "Add a link" form, and the reader.
+// Pages for sources: the reader, and the status words the library's cards share.
 import type { NotebookPublic } from "../../features/library/notebooks/schema.ts";
 import type { NotePublic } from "../../features/library/notes/schema.ts";
 import type { SourcePublic } from "../../features/library/sources/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
-import { csrfInput, day, fieldError, hostOf, libraryPage, pager, select, when } from "./common.ts";
+import { csrfInput, day, hostOf, libraryPage, select, when } from "./common.ts";
 import { liveAttrs } from "../live.ts";
 import { renderMarkdown } from "./markdown.ts";
-import { formatPicker } from "../podcasts/format-picker.ts";
 import {
   askSection,
   linkedNotes,
@@ -61,116 +60,10 @@ export function statusBadge(s: Pick<SourcePublic, "status" | "error">): SafeHtml
   return html`<span class="status failed" title="${s.error ?? ""}">Failed: ${failureWords(s.error)}</span>`;
 }
 
-export interface AddForm {
-  url?: string;
-  title?: string;
-  notebookIds?: string[];
-  /** Make a quick podcast once the source is ready, in this format. */
-  quick?: boolean;
-  podcastFormat?: string;
-  errors?: { url?: string; title?: string; notebook_ids?: string; podcast_format?: string };
-}
-
-function quickPodcast(f: AddForm): SafeHtml {
-  const e = f.errors ?? {};
-  return html`<details${f.quick || e.podcast_format ? html` open` : ""}>
-  <summary>Quick podcast</summary>
-  <label class="check"><input type="checkbox" name="generate_quick_podcast" value="1"${f.quick ? html` checked` : ""}> <span>Make a podcast episode when it is ready <span class="muted">(uses AI credits)</span></span></label>
-  ${formatPicker({ name: "podcast_format", legend: "Format", selected: f.podcastFormat ?? "deep_dive", error: e.podcast_format })}
-</details>`;
-}
-
-function notebookChecks(notebooks: NotebookPublic[], checked: string[]): SafeHtml {
-  if (!notebooks.length) return html``;
-  return html`<fieldset><legend>Notebooks</legend>${notebooks.map(
-    (nb) =>
-      html`<label class="check"><input type="checkbox" name="notebook_ids" value="${nb.id}"${checked.includes(nb.id) ? html` checked` : ""}> ${nb.name}</label>`,
-  )}</fieldset>`;
-}
-
-function addForm(user: LayoutUser, notebooks: NotebookPublic[], f: AddForm): SafeHtml {
-  const e = f.errors ?? {};
-  return html`<form method="post" action="/library/sources" class="card" novalidate>
-  ${csrfInput(user.csrfToken)}
-  <div class="label-row"><label for="f-url">Link</label><span class="muted shortcut" data-shortcut-hint hidden>Press <kbd>/</kbd> to paste a link</span></div>
-  <input id="f-url" name="url" type="url" value="${f.url ?? ""}" placeholder="https://…" required maxlength="2048" autocomplete="off" data-shortcut="/" aria-keyshortcuts="/"${e.url ? html` aria-invalid="true" aria-describedby="f-url-error"` : ""}>
-  ${fieldError("f-url", e.url)}
-  <label for="f-title">Title <span class="muted">(optional)</span></label>
-  <input id="f-title" name="title" type="text" value="${f.title ?? ""}" maxlength="500" autocomplete="off"${e.title ? html` aria-invalid="true"` : ""}>
-  ${fieldError("f-title", e.title)}
-  ${notebookChecks(notebooks, f.notebookIds ?? [])}
-  ${fieldError("f-notebooks", e.notebook_ids)}
-  ${quickPodcast(f)}
-  <div class="actions"><button type="submit">Save link</button></div>
-</form>`;
-}
-
 /** Tags as links to the library filtered by each. */
 export function tagLinks(tags: string[]): SafeHtml {
   if (!tags.length) return html``;
   return html`<span class="tags">${tags.map((t, i) => html`${i ? " " : ""}<a class="tag" href="/library?tag=${encodeURIComponent(t)}">#${t}</a>`)}</span>`;
-}
-
-/** One row of the library list; live: it re-renders from its fragment when the source changes. */
-export function sourceRow(s: SourcePublic, names: Map<string, string>): SafeHtml {
-  const nbs = s.notebook_ids.filter((id) => names.has(id));
-  return html`<li${liveAttrs({ kind: "source", id: s.id, fragment: `/library/sources/${s.id}/row` })}>
-  <a class="title" href="/library/sources/${s.id}">${s.title || s.url}</a>
-  <div class="meta">
-    <span>${s.site_name || hostOf(s.url)}</span>
-    ${statusBadge(s)}
-    <span>Saved ${when(s.saved_at)}</span>
-    ${nbs.length ? html`<span>In ${nbs.map((id, i) => html`${i ? ", " : ""}<a href="/notebooks/${id}">${names.get(id)}</a>`)}</span>` : ""}
-    ${tagLinks(s.tags)}
-  </div>
-</li>`;
-}
-
-export interface LibraryPageInput {
-  user: LayoutUser;
-  sources: SourcePublic[];
-  next: string | null;
-  filters: { status?: string; notebook?: string; tag?: string; sort?: string };
-  notebooks: NotebookPublic[];
-  form?: AddForm;
-  flash?: Flash;
-  status?: number;
-  /** The event cursor the list was read at, so live updates miss nothing after it. */
-  liveSince?: number;
-}
-
-export function libraryListPage(p: LibraryPageInput): Response {
-  const names = new Map(p.notebooks.map((nb) => [nb.id, nb.name]));
-  const statuses = [
-    { value: "", label: "Any status" },
-    { value: "pending", label: "Pending" },
-    { value: "ready", label: "Ready" },
-    { value: "failed", label: "Failed" },
-  ];
-  const nbOptions = [
-    { value: "", label: "All notebooks" },
-    ...p.notebooks.map((nb) => ({ value: nb.id, label: nb.name })),
-  ];
-  const filtered = Boolean(p.filters.status || p.filters.notebook || p.filters.tag);
-  const sorts = [
-    { value: "", label: "Newest added" },
-    { value: "saved_at", label: "Newest saved (original date)" },
-  ];
-  const body = html`<h1>Library</h1>
-<h2>Add a link</h2>
-${addForm(p.user, p.notebooks, p.form ?? {})}
-<h2>Your sources</h2>
-<form method="get" action="/library" class="filters">
-  <div><label for="f-status">Status</label>${select("status", "f-status", statuses, p.filters.status)}</div>
-  <div><label for="f-notebook">Notebook</label>${select("notebook", "f-notebook", nbOptions, p.filters.notebook)}</div>
-  <div><label for="f-tag">Tag</label><input id="f-tag" name="tag" type="text" value="${p.filters.tag ?? ""}" maxlength="100" autocomplete="off"></div>
-  <div><label for="f-sort">Order</label>${select("sort", "f-sort", sorts, p.filters.sort)}</div>
-  <button type="submit" class="secondary">Filter</button>
-  ${filtered || p.filters.sort ? html`<a href="/library">Clear</a>` : ""}
-</form>
-${p.sources.length ? html`<ul class="items"${p.liveSince !== undefined ? html` data-live-since="${p.liveSince}"` : ""}>${p.sources.map((s) => sourceRow(s, names))}</ul>` : html`<p class="muted">${filtered ? "No sources match these filters." : "Nothing saved yet. Add a link above."}</p>`}
-${pager("/library", p.filters, p.next)}`;
-  return libraryPage({ title: "Library", user: p.user, body, flash: p.flash, status: p.status });
 }
 
 function readerBody(s: SourcePublic, liveSince?: number): SafeHtml {

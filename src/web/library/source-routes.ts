@@ -1,28 +1,17 @@
-// Web routes for sources: the library list, saving a link, the reader, notebooks, refetch and delete.
+// Web routes for sources: saving a link, the reader, notebooks, refetch and delete.
 import { Elysia } from "elysia";
 import { AppError } from "../../errors.ts";
 import type { WebDeps } from "../deps.ts";
 import type { Actor } from "../../actor.ts";
-import { SOURCE_STATUSES } from "../../features/library/sources/schema.ts";
-import { nextKey } from "../../paging.ts";
 import type { Flash } from "../../http/html/html.ts";
 import { formField, redirect } from "../http.ts";
 import type { SignedIn } from "../service.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
-import {
-  confirmDeletePage,
-  flashOf,
-  formFields,
-  here,
-  ID_RE,
-  PAGE_SIZE,
-  cursorOf,
-  PICKER_LIMIT,
-  signInFirst,
-} from "./common.ts";
+import { confirmDeletePage, flashOf, formFields, here, ID_RE, PICKER_LIMIT, signInFirst } from "./common.ts";
 import { isFormat } from "../podcasts/format-picker.ts";
 import type { PodcastFormat } from "../../features/podcasts/formats.ts";
-import { libraryListPage, readerPage, type AddForm, type ReaderPageInput } from "./source-pages.ts";
+import { readerPage, type ReaderPageInput } from "./source-pages.ts";
+import type { AddForm } from "./library-pages.ts";
 import { askProblem } from "./search-routes.ts";
 
 const NOTICES: Record<string, Flash> = {
@@ -43,44 +32,23 @@ const NOTICES: Record<string, Flash> = {
     text: "Saved. It is being fetched; a podcast episode is made once it is ready — find it under Podcasts.",
   },
 };
-const SAVED_CURSOR = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\|src_[0-9A-Z]{26}$/;
 /** The reader lists this many of the notes about the source. */
 const LINKED_NOTES = 20;
 const MAX_QUESTION = 2000;
 
-export function sourceWebRoutes(s: Pick<WebDeps, "ask" | "live" | "notebooks" | "notes" | "sources">, h: WebHelpers) {
-  const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
+/** The Library page with a form's state: the add-link form re-rendered with its errors. */
+type ListResponse = (
+  me: SignedIn,
+  q: Record<string, string | undefined>,
+  extra: { form?: AddForm; status?: number },
+) => Promise<Response>;
 
-  async function listResponse(
-    me: SignedIn,
-    q: Record<string, string | undefined>,
-    extra: { form?: AddForm; flash?: Flash; status?: number } = {},
-  ) {
-    const status = SOURCE_STATUSES.find((x) => x === q.status);
-    const notebook = ID_RE.notebook.test(q.notebook ?? "") ? q.notebook : undefined;
-    const sort = q.sort === "saved_at" ? "saved_at" : undefined;
-    const tag = q.tag?.trim() && q.tag.length <= 100 ? q.tag.trim() : undefined;
-    // Sorted by saved time the cursor is "saved_at|id"; a cursor of the other order is ignored.
-    const cursor = cursorOf(q.before, sort ? SAVED_CURSOR : ID_RE.source);
-    const liveSince = await s.live.events.latestSeq(); // read before the rows: a change after it reaches the page live
-    const page = await s.sources.list(me.actor, {
-      limit: PAGE_SIZE,
-      cursor,
-      status,
-      notebookId: notebook,
-      tag,
-      sort,
-    });
-    return libraryListPage({
-      user: h.layoutUser(me),
-      sources: page.data,
-      next: nextKey(page),
-      filters: { status, notebook, tag, sort },
-      notebooks: await notebooksOf(me.actor),
-      liveSince,
-      ...extra,
-    });
-  }
+export function sourceWebRoutes(
+  s: Pick<WebDeps, "ask" | "live" | "notebooks" | "notes" | "sources">,
+  h: WebHelpers,
+  listResponse: ListResponse,
+) {
+  const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;
 
   /** Validates the add-link form the way the API's schema would, with messages for people. */
   function readAddForm(body: unknown): AddForm & { errors: NonNullable<AddForm["errors"]> } {
@@ -126,15 +94,6 @@ export function sourceWebRoutes(s: Pick<WebDeps, "ask" | "live" | "notebooks" | 
 
   return (
     new Elysia()
-      // GET /library
-      .get(
-        "/library",
-        h.page(async ({ request, query }) => {
-          const me = await h.signedIn(request);
-          if (!me) return signInFirst(here(request));
-          return listResponse(me, query, { flash: flashOf(NOTICES, query.notice) });
-        }),
-      )
       // POST /library/sources — save a link; an already saved URL only gains the chosen notebooks.
       .post(
         "/library/sources",

@@ -40,7 +40,10 @@ describe("library", () => {
     expect(reader.text).toContain(`<a href="${web.url("/tides")}" rel="nofollow noopener noreferrer">tide table</a>`);
     expect(reader.text).not.toContain("casino");
     expect(reader.headers.get("content-security-policy")).toContain("img-src 'self' data: https: http:");
-    expect((await b.get("/library")).text).toContain('class="status ready">Ready<');
+    // A ready source needs no status word on its card; pending and failed ones have one.
+    const after = (await b.get("/library")).text;
+    expect(after).not.toContain('class="status pending"');
+    expect(after).toContain(">Life in the tide pools</a>");
   });
 
   test("saving a URL that is already saved says so and only adds the chosen notebooks", async () => {

@@ -2,6 +2,7 @@
 import type { PodcastPublic } from "../../features/podcasts/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
 import { libraryPage, pager, select, when } from "../library/common.ts";
+import { liveAttrs } from "../live.ts";
 import { formatLabel } from "./format-picker.ts";
 
 const STATUS_WORDS: Record<PodcastPublic["status"], string> = {
@@ -33,18 +34,19 @@ export function clock(seconds: number | null): string {
   return s >= 3600 ? `${Math.floor(s / 3600)}:${mmss.padStart(5, "0")}` : mmss;
 }
 
-/** The status badge, marked for the live-update script (data-live-field="status"). */
+/** The status badge, in the words the page uses ("Ready"), never the raw status. */
 export function podcastBadge(p: Pick<PodcastPublic, "status" | "error">): SafeHtml {
-  return html`<span class="status ${p.status}" data-live-field="status"${p.error ? html` title="${p.error}"` : ""}>${STATUS_WORDS[p.status]}</span>`;
+  return html`<span class="status ${p.status}"${p.error ? html` title="${p.error}"` : ""}>${STATUS_WORDS[p.status]}</span>`;
 }
 
-function row(p: PodcastPublic): SafeHtml {
-  return html`<li>
+/** An episode's line in the list; the live script swaps in a fresh one when the episode changes. */
+export function podcastRow(p: PodcastPublic): SafeHtml {
+  return html`<li${liveAttrs({ kind: "podcast", id: p.id, fragment: `/podcasts/${p.id}/live?part=row` })}>
   <a class="title" href="/podcasts/${p.id}">${p.title}</a>
-  <div class="meta" data-live="podcast" data-live-id="${p.id}">
+  <div class="meta">
     <span>${formatLabel(p.format)}</span>
     ${podcastBadge(p)}
-    <span>${p.duration_seconds === null ? "" : html`Length ${clock(p.duration_seconds)}`}</span>
+    ${p.duration_seconds === null ? "" : html`<span>Length ${clock(p.duration_seconds)}</span>`}
     <span>Created ${when(p.created_at)}</span>
   </div>
 </li>`;
@@ -56,6 +58,8 @@ export interface ListPageInput {
   next: string | null;
   status?: string;
   flash?: Flash;
+  /** The event cursor the list was read at. */
+  since?: number;
 }
 
 export function podcastListPage(p: ListPageInput): Response {
@@ -73,7 +77,7 @@ export function podcastListPage(p: ListPageInput): Response {
   <button type="submit" class="secondary">Filter</button>
   ${p.status ? html`<a href="/podcasts">Clear</a>` : ""}
 </form>
-${p.podcasts.length ? html`<ul class="items">${p.podcasts.map(row)}</ul>` : empty}
+${p.podcasts.length ? html`<ul class="items"${p.since === undefined ? "" : html` data-live-since="${p.since}"`}>${p.podcasts.map(podcastRow)}</ul>` : empty}
 ${pager("/podcasts", { status: p.status }, p.next)}`;
   return libraryPage({ title: "Podcasts", user: p.user, body, flash: p.flash });
 }
@@ -84,14 +88,20 @@ export interface Origin {
   notebook?: { id: string; name: string };
 }
 
+/**
+ * Status with, while the episode is being made, a bar and the step it is at: the live script moves
+ * both with each progress note and swaps the whole region (status, player, transcript) when the
+ * episode changes. Without script, a reload shows where it is.
+ */
 function statusSection(p: PodcastPublic): SafeHtml {
   const working = p.status === "queued" || p.status === "generating";
-  return html`<section class="card podcast-status" data-live="podcast" data-live-id="${p.id}" aria-live="polite" aria-label="Status">
+  return html`<section class="card podcast-status" aria-label="Status">
   <span>Status:</span> ${podcastBadge(p)}
   ${
     working
       ? html`<progress data-live-progress max="100" aria-label="Generation progress">${STATUS_WORDS[p.status]}</progress>
-  <span class="muted">${p.status === "queued" ? "Waiting for its turn." : "Writing the script and recording the voices."} <a href="/podcasts/${p.id}">Reload</a> to see where it is.</span>`
+  <span class="muted"><span data-live-field="detail">${p.status === "queued" ? "Waiting for its turn." : "Writing the script and recording the voices."}</span>
+  <noscript><a href="/podcasts/${p.id}">Reload</a> to see where it is.</noscript></span>`
       : ""
   }
 </section>`;
@@ -125,7 +135,24 @@ function transcript(p: PodcastPublic): SafeHtml {
   )}</ol>`;
 }
 
-export function podcastPage(p: { user: LayoutUser; podcast: PodcastPublic; origin: Origin; flash?: Flash }): Response {
+/** Everything on an episode's page that changes as it is made: the region the live script refreshes. */
+export function podcastLive(pod: PodcastPublic, origin: Origin, since?: number): SafeHtml {
+  const announce = `Status: ${STATUS_WORDS[pod.status]}${pod.status === "ready" ? ". The player and transcript are shown." : ""}`;
+  return html`<div class="podcast-live"${liveAttrs({ kind: "podcast", id: pod.id, fragment: `/podcasts/${pod.id}/live`, since, announce })}>
+${statusSection(pod)}
+${pod.status === "failed" ? failure(pod, origin) : ""}
+${pod.status === "ready" ? player(pod) : ""}
+${transcript(pod)}
+</div>`;
+}
+
+export function podcastPage(p: {
+  user: LayoutUser;
+  podcast: PodcastPublic;
+  origin: Origin;
+  flash?: Flash;
+  since?: number;
+}): Response {
   const pod = p.podcast;
   const from = [
     ...(p.origin.notebook
@@ -136,10 +163,7 @@ export function podcastPage(p: { user: LayoutUser; podcast: PodcastPublic; origi
   const body = html`<p><a href="/podcasts">← Podcasts</a></p>
 <h1>${pod.title}</h1>
 <p class="meta muted">${formatLabel(pod.format)} · <span lang="${pod.language}">${pod.language}</span> · Created ${when(pod.created_at)}${from.length ? html` · From ${from.map((f, i) => html`${i ? ", " : ""}${f}`)}` : ""}</p>
-${statusSection(pod)}
-${pod.status === "failed" ? failure(pod, p.origin) : ""}
-${pod.status === "ready" ? player(pod) : ""}
-${transcript(pod)}
+${podcastLive(pod, p.origin, p.since)}
 <h2>Delete</h2>
 <p><a href="/podcasts/${pod.id}/delete">Delete this episode…</a> <span class="muted">Its audio file goes too; its sources are kept.</span></p>`;
   // media-src even before it is ready: a live update may show the player without a reload.

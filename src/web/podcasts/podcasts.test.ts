@@ -32,10 +32,10 @@ describe("make a podcast", () => {
     expect(form.text).toContain(`<input type="checkbox" name="source_ids" value="${src}" checked>`);
     expect(form.text).toContain("You have <strong>500</strong> AI credits free");
     expect(form.text).toMatch(
-      /<span class="name">Deep dive<\/span> <span class="muted cost">about 8 min · 16 credits<\/span>/,
+      /<span class="name">Deep dive<\/span> <span class="muted cost">about 1 min · 2 credits<\/span>/,
     );
     expect(form.text).toMatch(
-      /<span class="name">Brief<\/span> <span class="muted cost">about 2 min · 4 credits<\/span>/,
+      /<span class="name">Brief<\/span> <span class="muted cost">about 1 min · 2 credits<\/span>/,
     );
     expect(form.text).toContain("One speaker gives the key takeaways in under two minutes.");
     expect(form.text).toContain('<input type="radio" name="format" value="deep_dive" checked>');
@@ -62,15 +62,25 @@ describe("make a podcast", () => {
 
     const page = await b.get(made.location!);
     expect(page.text).toContain("The episode is queued.");
-    expect(page.text).toContain(`data-live="podcast" data-live-id="${id}"`);
-    expect(page.text).toContain('<span class="status queued" data-live-field="status">Queued</span>');
+    expect(page.text).toContain(
+      `<div class="podcast-live" data-live="podcast" data-live-id="${id}" data-live-fragment="/podcasts/${id}/live" data-live-since=`,
+    );
+    expect(page.text).toContain('<span class="status queued">Queued</span>');
     expect(page.text).toContain("<progress data-live-progress");
+    expect(page.text).toContain('<span data-live-field="detail">Waiting for its turn.</span>');
+    // The reload hint is for pages without script only.
+    expect(page.text).toContain(`<noscript><a href="/podcasts/${id}">Reload</a> to see where it is.</noscript>`);
+    const fragment = await b.get(`/podcasts/${id}/live`);
+    expect(fragment.text.startsWith(`<div class="podcast-live" data-live="podcast" data-live-id="${id}"`)).toBe(true);
+    expect(fragment.text).toContain('data-live-announce="Status: Queued"');
+    expect(fragment.text).not.toContain("<html");
+    expect((await b.get(`/podcasts/${id}/live?part=row`)).text).toContain(`<a class="title" href="/podcasts/${id}">`);
     expect(page.text).not.toContain("<audio");
     const list = await b.get("/podcasts");
     expect(list.text).toContain(`<a class="title" href="/podcasts/${id}">Tide pools</a>`);
     expect(list.text).toContain("<span>Brief</span>");
-    // The queued episode holds its 4 credits, so the form offers 4 fewer.
-    expect((await b.get("/podcasts/new")).text).toContain("You have <strong>496</strong> AI credits free");
+    // The queued episode holds its 2 credits, so the form offers 2 fewer.
+    expect((await b.get("/podcasts/new")).text).toContain("You have <strong>498</strong> AI credits free");
   });
 
   test("from a notebook or from several sources, with title and language", async () => {
@@ -161,11 +171,11 @@ describe("make a podcast", () => {
   });
 
   test("out of credit: a 402 with a clear message beside the form, the choices kept, nothing made", async () => {
-    const { ctx, b, src, me } = await setup({ DEFAULT_MONTHLY_CREDITS: "10" });
+    const { ctx, b, src, me } = await setup({ DEFAULT_MONTHLY_CREDITS: "1" });
     const res = await post(ctx, b, "/podcasts", { source_ids: src, format: "deep_dive", intent: "create" });
     expect(res.status).toBe(402);
     expect(res.text).toMatch(
-      /<div class="flash error" role="alert" id="f-problem">Not enough AI credits: This episode needs 16 credits and 10 are free until [^<]+\. Choose a shorter format/,
+      /<div class="flash error" role="alert" id="f-problem">Not enough AI credits: This episode needs 2 credits and 1 are free until [^<]+\. Choose a shorter format/,
     );
     expect(res.text).toContain('<input type="radio" name="format" value="deep_dive" checked>');
     expect(res.text).toContain("<!doctype html>");
@@ -197,7 +207,14 @@ describe("an episode", () => {
     );
     await ctx.runner.drain({ timeoutMs: 170_000 });
     const page = await b.get(`/podcasts/${id}`);
-    expect(page.text).toContain('<span class="status ready" data-live-field="status">Ready</span>');
+    expect(page.text).toContain('<span class="status ready">Ready</span>');
+    expect(page.text).not.toContain("<progress");
+    expect(page.text).not.toContain("Reload</a> to see where it is");
+    // What the live script swaps in when the episode turns ready: the player and the transcript.
+    const live = (await b.get(`/podcasts/${id}/live`)).text;
+    expect(live).toContain(`<audio controls preload="metadata" src="/podcasts/${id}/audio">`);
+    expect(live).toContain('<ol class="transcript">');
+    expect(live).toContain('data-live-announce="Status: Ready. The player and transcript are shown."');
     expect(page.text).toContain(`<audio controls preload="metadata" src="/podcasts/${id}/audio">`);
     expect(page.text).toContain(`<a href="/podcasts/${id}/audio?download=1" download>Download MP3`);
     expect(page.text).toContain("Speakers: Maya (host), Theo (co-host)");
@@ -303,11 +320,11 @@ describe("an episode", () => {
         body: { source_ids: [src], format: "brief", title: `Episode ${i}` },
       });
     const first = await b.get("/podcasts?status=queued");
-    expect(first.text.match(/<li>/g)).toHaveLength(20);
+    expect(first.text.match(/<li data-live="podcast"/g)).toHaveLength(20);
     const more = /href="(\/podcasts\?status=queued&amp;before=pod_[0-9A-Z]{26})" rel="next"/.exec(first.text);
     expect(more).not.toBeNull();
     const second = await b.get(more![1]!.replace(/&amp;/g, "&"));
-    expect(second.text.match(/<li>/g)).toHaveLength(2);
+    expect(second.text.match(/<li data-live="podcast"/g)).toHaveLength(2);
     expect(second.text).toContain(">Episode 0<");
     expect((await b.get("/podcasts?status=ready")).text).toContain("No episodes with this status.");
   });

@@ -25,7 +25,8 @@ import {
 import { createPodcastPage, type CreateForm, type CreatePageInput, type PickableSource } from "./form-page.ts";
 import { readCreateForm, selectionOf, serviceFieldError } from "./form.ts";
 import { isFormat } from "./format-picker.ts";
-import { podcastListPage, podcastPage, type Origin } from "./pages.ts";
+import { fragmentResponse, fragmentSignedOut } from "../live.ts";
+import { podcastListPage, podcastLive, podcastPage, podcastRow, type Origin } from "./pages.ts";
 
 const POD_RE = /^pod_[0-9A-Z]{26}$/;
 /** The form lists this many ready sources, newest first, plus any chosen ones. */
@@ -35,7 +36,7 @@ const NOTICES: Record<string, Flash> = {
   deleted: { kind: "ok", text: "The episode was deleted." },
 };
 
-export function podcastWebRoutes(s: Pick<WebDeps, "notebooks" | "podcasts" | "sources">, h: WebHelpers) {
+export function podcastWebRoutes(s: Pick<WebDeps, "live" | "notebooks" | "podcasts" | "sources">, h: WebHelpers) {
   async function choices(actor: Actor, chosen: string[]): Promise<PickableSource[]> {
     const rows = (await s.sources.list(actor, { limit: SOURCE_CHOICES, status: "ready" })).data;
     const listed = new Set(rows.map((r) => r.id));
@@ -99,6 +100,7 @@ export function podcastWebRoutes(s: Pick<WebDeps, "notebooks" | "podcasts" | "so
           const me = await h.signedIn(request);
           if (!me) return signInFirst(here(request));
           const status = PODCAST_STATUSES.find((x) => x === query.status);
+          const since = await s.live.events.latestSeq(); // before reading: a change after it reaches the page live
           const page = await s.podcasts.list(me.actor, {
             limit: PAGE_SIZE,
             cursor: cursorOf(query.before, POD_RE),
@@ -110,6 +112,7 @@ export function podcastWebRoutes(s: Pick<WebDeps, "notebooks" | "podcasts" | "so
             next: nextKey(page),
             status,
             flash: flashOf(NOTICES, query.notice),
+            since,
           });
         }),
       )
@@ -168,13 +171,26 @@ export function podcastWebRoutes(s: Pick<WebDeps, "notebooks" | "podcasts" | "so
         h.page(async ({ request, params, query }) => {
           const me = await h.signedIn(request);
           if (!me) return signInFirst(here(request));
+          const since = await s.live.events.latestSeq();
           const podcast = await s.podcasts.get(me.actor, params.id ?? "");
           return podcastPage({
             user: h.layoutUser(me),
             podcast,
             origin: await originOf(me.actor, podcast),
             flash: flashOf(NOTICES, query.notice),
+            since,
           });
+        }),
+      )
+      // GET /podcasts/:id/live[?part=row] — what changes on the episode's page (or its list line), for the live script
+      .get(
+        "/podcasts/:id/live",
+        h.page(async ({ request, params, query }) => {
+          const me = await h.signedIn(request);
+          if (!me) return fragmentSignedOut();
+          const podcast = await s.podcasts.get(me.actor, params.id ?? "");
+          if (query.part === "row") return fragmentResponse(podcastRow(podcast));
+          return fragmentResponse(podcastLive(podcast, await originOf(me.actor, podcast)));
         }),
       )
       // GET /podcasts/:id/audio[?download=1] — the MP3 with Range, for the player and downloads

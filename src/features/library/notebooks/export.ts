@@ -1,8 +1,9 @@
 // Markdown export of a notebook: a zip (our streaming writer, fed page by page from the database)
 // that opens as an Obsidian vault: index.md, sources/<slug>.md and notes/<slug>.md, each with YAML
 // front matter.
-import type { NoteRow, SourceRow } from "../../../db/schema/index.ts";
+import type { HighlightRow, NoteRow, SourceRow } from "../../../db/schema/index.ts";
 import type { Actor } from "../../../actor.ts";
+import type { HighlightsService } from "../highlights/service.ts";
 import type { NotesService } from "../notes/service.ts";
 import type { SourcesService } from "../sources/service.ts";
 import type { NotebookWithCounts } from "./repo.ts";
@@ -37,10 +38,15 @@ export function frontMatter(fields: Record<string, string | number | null | unde
 
 const mdLinkText = (s: string) => s.replace(/([\\[\]])/g, "\\$1");
 
+/** What the export writes of a highlight. */
+export type ExportHighlight = Pick<HighlightRow, "exact" | "note" | "orphaned">;
+
 /** One page of a notebook's rows, newest first, older than `before` (an id) when given. */
 export interface ExportPages {
   sources(before: string | undefined, limit: number): Promise<SourceRow[]>;
   notes(before: string | undefined, limit: number): Promise<NoteRow[]>;
+  /** A source's highlights in text order (absent: the export has none). */
+  highlights?(sourceId: string): Promise<ExportHighlight[]>;
 }
 
 /** Rows read per database query: enough to keep queries few, small enough to keep memory flat. */
@@ -58,7 +64,19 @@ async function* paged<T extends { id: string }>(
   }
 }
 
-function sourceFile(s: SourceRow, title: string): string {
+/** A source's highlights under its text: each a block quote, its note below it. */
+export function highlightsSection(list: readonly ExportHighlight[]): string {
+  if (list.length === 0) return "";
+  const parts = ["## Highlights", ""];
+  for (const h of list) {
+    parts.push(`> ${h.exact}`, "");
+    if (h.orphaned) parts.push("_No longer in the article since it was fetched again._", "");
+    if (h.note) parts.push(`Note: ${h.note}`, "");
+  }
+  return `\n${parts.join("\n")}`;
+}
+
+function sourceFile(s: SourceRow, title: string, highlights: readonly ExportHighlight[] = []): string {
   const body =
     s.content ?? (s.status === "failed" ? `_This source could not be fetched: ${s.error}._` : "_Not fetched yet._");
   const meta = {
@@ -71,7 +89,7 @@ function sourceFile(s: SourceRow, title: string): string {
     status: s.status,
     id: s.id,
   };
-  return `${frontMatter(meta)}# ${title}\n\n${body}\n`;
+  return `${frontMatter(meta)}# ${title}\n\n${body}\n${highlightsSection(highlights)}`;
 }
 
 /**
@@ -88,7 +106,7 @@ export async function* notebookEntries(nb: NotebookWithCounts, pages: ExportPage
   for await (const s of paged(pages.sources)) {
     const title = s.title || s.url;
     const name = `sources/${slug(title, s.id.toLowerCase())}.md`;
-    yield { name, data: sourceFile(s, title) };
+    yield { name, data: sourceFile(s, title, (await pages.highlights?.(s.id)) ?? []) };
     index.push(`- [${mdLinkText(title)}](${encodeURI(name)})`);
     count++;
   }
@@ -120,13 +138,19 @@ export async function* notebookEntries(nb: NotebookWithCounts, pages: ExportPage
 
 /** Pages read through the services, as the actor (so another user's rows never appear). */
 export function exportPages(
-  s: { sources: Pick<SourcesService, "listRows">; notes: Pick<NotesService, "listRows"> },
+  s: {
+    sources: Pick<SourcesService, "listRows">;
+    notes: Pick<NotesService, "listRows">;
+    highlights?: Pick<HighlightsService, "forSource">;
+  },
   actor: Actor,
   notebookId: string,
 ): ExportPages {
+  const highlights = s.highlights;
   return {
     sources: (before, limit) => s.sources.listRows(actor, { limit, before, notebookId }),
     notes: (before, limit) => s.notes.listRows(actor, { limit, before, notebookId }),
+    highlights: highlights ? (sourceId) => highlights.forSource(actor, sourceId) : undefined,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Transactor } from "../../../db/port.ts";
 import type { Clock } from "../../../time.ts";
 import type { EventsService } from "../../events/service.ts";
 import type { Feature } from "../../feature.ts";
+import type { HighlightsRepo } from "../highlights/repo.ts";
 import type { NotesRepo } from "../notes/repo.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
 import type { SourcesService } from "../sources/service.ts";
@@ -17,6 +18,7 @@ export interface NotebooksFeatureDeps {
   clock: Clock;
   sourcesRepo: SourcesRepo;
   notesRepo: NotesRepo;
+  highlightsRepo: HighlightsRepo;
   /** Adding a source to a notebook is the sources service's (PUT /notebooks/{id}/sources/{source_id}). */
   sources: SourcesService;
 }
@@ -27,7 +29,7 @@ export function createNotebooksFeature(d: NotebooksFeatureDeps): Feature<Noteboo
     repo: d.repo,
     events: d.events,
     clock: d.clock,
-    exportRows: { sources: d.sourcesRepo, notes: d.notesRepo },
+    exportRows: { sources: d.sourcesRepo, notes: d.notesRepo, highlights: d.highlightsRepo },
   });
   return { name: "notebooks", service, api: notebookRoutes({ notebooks: service, sources: d.sources }) };
 }

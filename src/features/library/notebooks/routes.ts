@@ -96,6 +96,37 @@ export function notebookRoutes(s: { notebooks: NotebooksService; sources: Source
           },
         },
       )
+      // POST /api/v1/notebooks/{id}/sources
+      .post(
+        "/:id/sources",
+        async ({ request, params, body }) => ({
+          added: await s.sources.addManyToNotebook(actorOf(request), params.id, body.source_ids),
+        }),
+        {
+          params: Params,
+          body: t.Object(
+            {
+              source_ids: t.Array(t.String({ pattern: "^src_[0-9A-Z]{26}$", description: "A source id (src_…)" }), {
+                minItems: 1,
+                maxItems: 500,
+                description: "The sources to add (at most 500 a call)",
+              }),
+            },
+            { additionalProperties: false },
+          ),
+          response: t.Object({
+            added: t.Array(t.String(), {
+              description: "The ids newly added; those already in the notebook are left out",
+            }),
+          }),
+          detail: {
+            operationId: "addSourcesToNotebook",
+            summary: "Add many sources to a notebook at once",
+            description:
+              "Adds every listed source in one transaction; sources already in the notebook change nothing. An unknown source fails the whole call with 422 naming its place in `source_ids`.",
+          },
+        },
+      )
       // DELETE /api/v1/notebooks/{id}/sources/{source_id}
       .delete(
         "/:id/sources/:source_id",

@@ -10,6 +10,7 @@ import type { NotesRepo } from "../notes/repo.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
 import { notebookZip, type ExportPages } from "./export.ts";
 import { slugify } from "../../../slug.ts";
+import type { HighlightsRepo } from "../highlights/repo.ts";
 import type { NotebooksRepo, NotebookWithCounts } from "./repo.ts";
 import type { NotebookCreate, NotebookPublic, NotebookUpdate } from "./schema.ts";
 
@@ -29,7 +30,11 @@ export function createNotebooksService(deps: {
   events: EventsService;
   clock: Clock;
   /** What the Markdown export reads, page by page (a notebook's sources and notes). */
-  exportRows: { sources: Pick<SourcesRepo, "list">; notes: Pick<NotesRepo, "list"> };
+  exportRows: {
+    sources: Pick<SourcesRepo, "list">;
+    notes: Pick<NotesRepo, "list">;
+    highlights?: Pick<HighlightsRepo, "ofSource">;
+  };
 }) {
   const { db, repo, events, clock } = deps;
   const nowIso = () => new Date(clock.now()).toISOString();
@@ -65,10 +70,13 @@ export function createNotebooksService(deps: {
     /** The notebook as a zip of Markdown files (the API's export and the web page's), streamed as it is read. */
     async exportMarkdown(actor: Actor, id: string): Promise<{ filename: string; zip: ReadableStream<Uint8Array> }> {
       const nb = await getRow(actor, id);
-      const { sources, notes } = deps.exportRows;
+      const { sources, notes, highlights } = deps.exportRows;
       const pages: ExportPages = {
         sources: (before, limit) => sources.list(actor.userId, { limit, before, notebookId: nb.id }),
         notes: (before, limit) => notes.list(actor.userId, { limit, before, notebookId: nb.id }),
+        highlights: highlights
+          ? async (sourceId) => (await highlights.ofSource(actor.userId, sourceId)).map((r) => r.h)
+          : undefined,
       };
       return { filename: `${slugify(nb.name, "notebook")}.zip`, zip: notebookZip(nb, pages) };
     },

@@ -1,11 +1,19 @@
 // SQL for sources and their notebook links, written once for both engines (src/db/shared.ts); every
 // user-facing query is scoped by owner.
-import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/port.ts";
 import { notebookSources, sourceCaptures, sources, type SourceRow } from "../../../db/schema/index.ts";
 import { type SourceListFilter, splitSavedCursor } from "./list-query.ts";
 
 export type { SourceListFilter };
+
+/** The number of sources in each triage view: inbox (unread, not archived), favorites, archive, all. */
+export interface ViewCounts {
+  inbox: number;
+  favorites: number;
+  archive: number;
+  all: number;
+}
 
 /** A new pending source from an import. */
 export interface ImportedSource {
@@ -37,6 +45,8 @@ export interface SourcesRepo {
   byNormalizedUrl(userId: string, normalizedUrl: string): Promise<SourceRow | undefined>;
   byIds(userId: string, ids: string[]): Promise<SourceRow[]>;
   list(userId: string, f: SourceListFilter): Promise<SourceRow[]>;
+  /** How many of the owner's sources each triage view holds (one pass over the owner's rows). */
+  viewCounts(userId: string): Promise<ViewCounts>;
   /** A page of an import's sources still waiting to be fetched, by id after `afterId`. */
   pendingOfImport(
     importId: string,
@@ -54,6 +64,8 @@ export interface SourcesRepo {
   countInNotebook(notebookId: string): Promise<number>;
   /** The ready sources of a notebook, oldest first (the order they were saved in): a podcast of the notebook reads them. */
   readyIdsInNotebook(userId: string, notebookId: string): Promise<string[]>;
+  /** The owner's sources whose title or address contains the text (any ASCII case), newest first. */
+  findByText(userId: string, text: string, limit: number): Promise<{ id: string; title: string | null; url: string }[]>;
   /** The id and tags of each of the owner's sources that carry a tag (`tag` given: that one). */
   taggedRows(userId: string, tag?: string): Promise<{ id: string; tags: string }[]>;
   /** Keeps the HTML a browser sent for a source until ingestion extracts it (a newer one replaces it). */
@@ -187,6 +199,26 @@ export function createSourcesRepo(db: Db): SourcesRepo {
         .orderBy(...order)
         .limit(f.limit);
     },
+    async viewCounts(userId) {
+      // FILTER (WHERE …) on an aggregate: SQLite ≥ 3.30 and PostgreSQL both read it.
+      const count = (cond: SQL | undefined) => sql<number>`count(*) FILTER (WHERE ${cond})`;
+      const row = await orm
+        .select({
+          inbox: count(and(eq(sources.archived, false), isNull(sources.readAt))),
+          favorites: count(eq(sources.favorite, true)),
+          archive: count(eq(sources.archived, true)),
+          all: sql<number>`count(*)`,
+        })
+        .from(sources)
+        .where(eq(sources.userId, userId))
+        .get();
+      return {
+        inbox: Number(row?.inbox ?? 0),
+        favorites: Number(row?.favorites ?? 0),
+        archive: Number(row?.archive ?? 0),
+        all: Number(row?.all ?? 0),
+      };
+    },
     async pendingOfImport(importId, afterId, limit) {
       const rows = await orm
         .select({ id: sources.id, url: sources.url, hasContent: sql<unknown>`${sources.content} IS NOT NULL` })
@@ -248,6 +280,21 @@ export function createSourcesRepo(db: Db): SourcesRepo {
         .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
         .orderBy(sources.id);
       return rows.map((r) => r.id);
+    },
+    async findByText(userId, text, limit) {
+      // LIKE with its wildcards escaped: the text is matched as typed.
+      const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return orm
+        .select({ id: sources.id, title: sources.title, url: sources.url })
+        .from(sources)
+        .where(
+          and(
+            eq(sources.userId, userId),
+            sql`(lower(coalesce(${sources.title}, '')) LIKE ${pattern} ESCAPE '\\' OR lower(${sources.url}) LIKE ${pattern} ESCAPE '\\')`,
+          ),
+        )
+        .orderBy(desc(sources.id))
+        .limit(limit);
     },
     async taggedRows(userId, tag) {
       const has = tag === undefined ? sql`${sources.tags} <> '[]'` : db.dialect.jsonArrayHas(sources.tags, tag);

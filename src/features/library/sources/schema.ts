@@ -58,6 +58,13 @@ export const SourceUpdate = t.Object(
     // No null: a source's format is a preset or, when it was saved without a quick podcast, unset.
     podcast_format: t.Optional(PodcastFormat),
     tags: t.Optional(Tags),
+    suggested_tags: t.Optional(
+      t.Array(Tag, {
+        maxItems: 5,
+        uniqueItems: true,
+        description: "Replaces the suggestions offered for the source; `[]` dismisses them",
+      }),
+    ),
     archived: t.Optional(
       t.Boolean({ description: "Archived: out of the inbox (kept from Pocket and Omnivore imports)" }),
     ),
@@ -153,6 +160,10 @@ export const SourcePublic = t.Object({
   fetched_at: Nullable(t.String()),
   saved_at: t.String({ description: "When the link was first saved (kept from an import); else created_at" }),
   tags: t.Array(t.String()),
+  suggested_tags: t.Array(t.String(), {
+    description:
+      "Up to five tags suggested from the text, preferring tags already in the library; accept one by adding it to `tags`",
+  }),
   archived: t.Boolean({ description: "Archived: out of the inbox" }),
   favorite: t.Boolean({ description: "Starred" }),
   read_at: Nullable(t.String({ description: "When it was finished or marked read; null while unread" })),

@@ -86,6 +86,7 @@ export function toPublicSource(
     fetched_at: row.fetchedAt,
     saved_at: row.savedAt ?? row.createdAt,
     tags: parseTags(row.tags),
+    suggested_tags: parseTags(row.suggestedTags).filter((t) => !parseTags(row.tags).includes(t)),
     archived: row.archived,
     favorite: row.favorite,
     read_at: row.readAt,
@@ -304,6 +305,11 @@ export function createSourcesService(deps: SourcesDeps) {
       });
     },
 
+    /** How many sources each triage view holds, for the library's tabs. */
+    viewCounts(actor: Actor) {
+      return repo.viewCounts(actor.userId);
+    },
+
     /** A page with the extracted Markdown of each (the account export); notebook links read in one query. */
     async listWithContent(actor: Actor, q: SourcePageQuery): Promise<Page<SourcePublic>> {
       const { limit, cursor, ...filters } = q;
@@ -330,6 +336,8 @@ export function createSourcesService(deps: SourcesDeps) {
         if (input.generate_quick_podcast !== undefined) patch.generateQuickPodcast = input.generate_quick_podcast;
         if (input.podcast_format !== undefined) patch.podcastFormat = input.podcast_format;
         if (input.tags !== undefined) patch.tags = JSON.stringify(input.tags.map((x) => x.trim()).filter(Boolean));
+        if (input.suggested_tags !== undefined)
+          patch.suggestedTags = JSON.stringify(input.suggested_tags.map((x) => x.trim()).filter(Boolean));
         if (input.archived !== undefined) patch.archived = input.archived;
         if (input.favorite !== undefined) patch.favorite = input.favorite;
         if (input.progress !== undefined) {
@@ -344,13 +352,17 @@ export function createSourcesService(deps: SourcesDeps) {
           patch.readAt = null;
           if (input.progress === undefined) patch.progress = 0;
         }
-        // Progress is saved as the reader scrolls: alone it neither moves updated_at nor records an
-        // event (workflows on source.updated would fire on every scroll); finishing does both.
-        const onlyProgress = Object.keys(input).every((k) => k === "progress") && patch.readAt === undefined;
-        if (onlyProgress) {
-          if (input.progress === row.progress) return before;
-          await repo.update(id, { progress: input.progress });
-          return { ...before, progress: input.progress! };
+        // Progress is saved as the reader scrolls, and suggestions are advice the server adds after
+        // ingestion: alone they neither move updated_at nor record an event (workflows on
+        // source.updated would fire on every scroll); finishing, or taking a suggested tag, does both.
+        const quiet =
+          Object.keys(input).every((k) => k === "progress" || k === "suggested_tags") && patch.readAt === undefined;
+        if (quiet) {
+          const q: Partial<SourceRow> = {};
+          if (input.progress !== undefined) q.progress = input.progress;
+          if (patch.suggestedTags !== undefined) q.suggestedTags = patch.suggestedTags;
+          await repo.update(id, q);
+          return publicOf((await repo.byIdUnscoped(id))!);
         }
         await repo.update(id, patch);
         const updated = (await repo.byIdUnscoped(id))!;
@@ -367,6 +379,21 @@ export function createSourcesService(deps: SourcesDeps) {
         }
         return after;
       });
+    },
+
+    /** Sources whose title or address contains the text, newest first: the pickers' search. */
+    async find(
+      actor: Actor,
+      text: string,
+      limit: number,
+    ): Promise<{ id: string; title: string | null; url: string }[]> {
+      const q = text.trim();
+      return q ? repo.findByText(actor.userId, q.slice(0, 200), limit) : [];
+    },
+
+    /** Title and address of the owner's sources among these ids (unknown ids are left out). */
+    async titlesOf(actor: Actor, ids: string[]): Promise<{ id: string; title: string | null; url: string }[]> {
+      return (await repo.byIds(actor.userId, ids)).map((r) => ({ id: r.id, title: r.title, url: r.url }));
     },
 
     /** Every tag of the owner's library with how many sources carry it, most used first. */
@@ -431,6 +458,37 @@ export function createSourcesService(deps: SourcesDeps) {
         const after = await publicOf((await repo.byIdUnscoped(sourceId))!);
         await events.record(actor, "source.updated", after, before);
         return after;
+      });
+    },
+
+    /**
+     * Adds many sources to a notebook in one transaction (those already there are left as they are).
+     * An id that is not one of the owner's sources fails the whole call, naming its place in the list.
+     * Returns the ids newly added.
+     */
+    async addManyToNotebook(
+      actor: Actor,
+      notebookId: string,
+      sourceIds: string[],
+      field = "source_ids",
+    ): Promise<string[]> {
+      return db.tx(async () => {
+        if ((await notebooks.existingIds(actor.userId, [notebookId])).size === 0) throw notFound("Notebook");
+        const ids = [...new Set(sourceIds)];
+        const rows = new Map((await repo.byIds(actor.userId, ids)).map((r) => [r.id, r]));
+        sourceIds.forEach((id, i) => {
+          if (!rows.has(id)) throw invalid(`${field}[${i}]`, `source ${id} does not exist`);
+        });
+        const at = nowIso();
+        const added: string[] = [];
+        for (const id of ids) {
+          const before = await publicOf(rows.get(id)!);
+          if (!(await repo.link(notebookId, id, at))) continue;
+          await repo.update(id, { updatedAt: at });
+          await events.record(actor, "source.updated", await publicOf((await repo.byIdUnscoped(id))!), before);
+          added.push(id);
+        }
+        return added;
       });
     },
 

@@ -2,7 +2,7 @@
 // only sentences that speak for it (stance from cue words: "critics", "however", "supporters argue").
 import { alone, dropLead, speakable, top, topicStems, type Material } from "./material.ts";
 import { fill } from "./phrases.ts";
-import type { Turn } from "./port.ts";
+import { spokenWords, type Turn } from "./port.ts";
 import { hasEvidence, isHedge, type RankedSentence } from "./text.ts";
 
 const speakers = (m: Material) => m.spec.speakers.map((s) => s.name) as [string, string];
@@ -26,21 +26,42 @@ function answerTo(
   return best?.s;
 }
 
-export function critique(m: Material): Turn[] {
+/**
+ * The programme at growing sizes (more quoted material at each level) until it reaches the format's
+ * target words or the text has nothing more to give: the target is what the estimate promised.
+ */
+function toTarget(m: Material, build: (level: number) => Turn[], maxLevel: number): Turn[] {
+  const target = m.spec.targetWords ?? 900;
+  let turns = build(0);
+  let words = spokenWords(turns);
+  for (let level = 1; level <= maxLevel && words < target * 0.92; level++) {
+    const next = build(level);
+    const more = spokenWords(next);
+    if (more <= words) break; // nothing left to quote
+    if (more > target * 1.15) break; // one step too far: stay below
+    [turns, words] = [next, more];
+  }
+  return turns;
+}
+
+export const critique = (m: Material): Turn[] => toTarget(m, (level) => critiqueAt(m, level), 8);
+export const debate = (m: Material): Turn[] => toTarget(m, (level) => debateAt(m, level), 8);
+
+function critiqueAt(m: Material, level: number): Turn[] {
   const [a, b] = speakers(m);
   const claims = top(claimSide(m), 2);
   const used = new Set(claims.map((s) => s.order));
   const evidence = top(
     claimSide(m).filter((s) => hasEvidence(s.text)),
-    3,
+    3 + level,
     used,
   );
   evidence.forEach((s) => used.add(s.order));
-  const reported = top(objections(m), 2, used);
+  const reported = top(objections(m), 2 + Math.ceil(level / 2), used);
   reported.forEach((s) => used.add(s.order));
   const limits = top(
     claimSide(m).filter((s) => isHedge(s.text)),
-    2,
+    2 + Math.floor(level / 2),
     used,
   );
   const turns: Turn[] = [
@@ -86,29 +107,28 @@ export function critique(m: Material): Turn[] {
   return turns;
 }
 
-export function debate(m: Material): Turn[] {
+function debateAt(m: Material, level: number): Turn[] {
   const [a, b] = speakers(m);
   // The case: what supporters argue first, then the text's own central points.
   const argued = top(
     m.ranked.filter((s) => s.stance === "for"),
-    3,
+    3 + level,
   );
+  // The other side: the objections the text reports, then the limits it admits.
+  const counters = top(objections(m), 3 + level);
+  const hedges = claimSide(m).filter((s) => s.stance === "neutral" && isHedge(s.text));
+  // Beyond the first three, a point is made only when the other side has something of the text's to answer it with.
+  const answerable = Math.max(3, Math.min(3 + level, counters.length + hedges.length));
   const claims = [
-    ...argued,
+    ...argued.slice(0, answerable),
     ...top(
-      m.ranked.filter((s) => s.stance === "neutral"),
-      3 - argued.length,
+      m.ranked.filter((s) => s.stance === "neutral" && !isHedge(s.text)),
+      answerable - Math.min(argued.length, answerable),
       new Set(argued.map((s) => s.order)),
     ),
   ].sort((x, y) => x.order - y.order);
   const used = new Set(claims.map((s) => s.order));
-  // The other side: the objections the text reports, then the limits it admits.
-  const counters = top(objections(m), 3);
-  const concessions = top(
-    claimSide(m).filter((s) => s.stance === "neutral" && isHedge(s.text)),
-    3,
-    used,
-  );
+  const concessions = top(hedges, 3 + level, used);
   const turns: Turn[] = [
     { speaker: a, text: `${fill(m.p.dbIntro, { title: m.title, other: b })} ${m.p.note}` },
     { speaker: b, text: m.p.dbAccept },

@@ -6,7 +6,7 @@ import { critique, debate } from "./argue.ts";
 import { deepDive } from "./deep-dive.ts";
 import { alone, partsOf, prepare, same, speakable, standsAlone, top, type Material } from "./material.ts";
 import { fill, joinList, phrasesFor } from "./phrases.ts";
-import { ScriptError, type ScriptRequest, type ScriptWriter, type Turn } from "./port.ts";
+import { ScriptError, spokenWords, type ScriptRequest, type ScriptWriter, type Turn } from "./port.ts";
 import { isExample, pickSentences, sectionsOf, type RankedSentence } from "./text.ts";
 
 /** Key takeaways that cover the text: the best sentence of each part, then the best of the rest, within the word budget. */
@@ -102,7 +102,7 @@ const WRITERS: Record<FormatSpec["name"], (m: Material) => Turn[]> = {
 };
 
 export function createBuiltinScriptWriter(): ScriptWriter {
-  return {
+  const writer: ScriptWriter = {
     id: "builtin",
     async write(req) {
       // A title or heading that is a question already ends its sentence: "…climates?." reads badly.
@@ -114,7 +114,17 @@ export function createBuiltinScriptWriter(): ScriptWriter {
         throw new ScriptError("no_content", "The sources have no complete sentences to make an episode from");
       return tidy(WRITERS[req.spec.name](m));
     },
+    // The script is deterministic and quick to write, so the estimate is the script's own length.
+    async plannedWords(req) {
+      try {
+        return spokenWords(await writer.write(req));
+      } catch (e) {
+        if (e instanceof ScriptError) return null;
+        throw e;
+      }
+    },
   };
+  return writer;
 }
 
 /** Reading the source in full needs no model: every writer uses this for `unabridged`. */

@@ -28,12 +28,14 @@ const rotate = (list: string[], i: number) => list[i % list.length]!;
 
 export function deepDive(m: Material): Turn[] {
   const [a, b] = m.spec.speakers.map((s) => s.name) as [string, string];
-  const parts = partsOf(m, 8);
+  const target = m.spec.targetWords ?? 1200;
+  // A text without headings is cut into parts of about 200 spoken words each, so the target is reached.
+  const parts = partsOf(m, 8, Math.round(target / 200));
   const [best] = top(m.ranked, 1);
   // The opening line is the text's own first sentence (news and essays lead with their point); the close is its most central one.
   const lead = m.ranked.find((s, i) => i < 3 && standsAlone(s) && s !== best) ?? best;
   const used = new Set<number>([best, lead].filter((s) => s !== undefined).map((s) => s.order));
-  const perPart = Math.max(40, ((m.spec.targetWords ?? 1200) - 160) / Math.max(1, parts.length));
+  const perPart = Math.max(40, (target - 160) / Math.max(1, parts.length));
   const turns: Turn[] = [{ speaker: a, text: `${fill(m.p.ddWelcome, { title: m.title })} ${m.p.note}` }];
   if (lead) turns.push({ speaker: b, text: `${m.p.ddInShort}${alone(lead)}` });
   // The subject's own words ("wolves" in a text about wolves) connect everything, so they connect nothing.
@@ -43,7 +45,7 @@ export function deepDive(m: Material): Turn[] {
   const seen: Seen[] = [];
   let follows = 0;
   parts.forEach((part, i) => {
-    const picks = pickSentences(part.sentences.filter(standsAlone), perPart, { max: 4, exclude: used });
+    const picks = pickSentences(part.sentences.filter(standsAlone), perPart, { max: 8, exclude: used });
     if (picks.length === 0) return;
     picks.forEach((s) => used.add(s.order));
     // The follow-up never starts on a sentence that leans on the answer just given.

@@ -40,8 +40,11 @@ export function prepare(req: ScriptRequest): Material {
   return { title: req.title, sections, ranked, p: phrasesFor(req.language), spec: req.spec };
 }
 
-/** Sections become parts; a text without headings is cut into parts named by their subject terms. */
-export function partsOf(m: Material, maxParts: number): Part[] {
+/**
+ * Sections become parts; a text without headings is cut into `plainParts` parts (at most three
+ * sentences' worth each) named by their subject terms.
+ */
+export function partsOf(m: Material, maxParts: number, plainParts = 3): Part[] {
   const headed = m.sections
     .map((s, i) => ({ heading: s.heading, sentences: m.ranked.filter((r) => r.section === i) }))
     .filter((s): s is Part => s.heading !== null && s.sentences.length > 0);
@@ -51,7 +54,7 @@ export function partsOf(m: Material, maxParts: number): Part[] {
     return headed.filter((p) => keep.has(p));
   }
   const all = m.ranked;
-  const k = Math.max(1, Math.min(maxParts, 3, Math.floor(all.length / 3)));
+  const k = Math.max(1, Math.min(maxParts, plainParts, Math.floor(all.length / 3)));
   const size = Math.ceil(all.length / k);
   const parts: Part[] = [];
   for (let i = 0; i < k; i++) {

@@ -26,7 +26,16 @@ export interface ScriptWriter {
   /** Recorded on the episode (`builtin` or the chat model's id). */
   readonly id: string;
   write(req: ScriptRequest): Promise<Turn[]>;
+  /**
+   * The spoken words the script for this request will have, when the writer can tell before writing
+   * (the builtin one writes it: deterministic, a few milliseconds); null when it cannot, and then the
+   * estimate is the format's target.
+   */
+  plannedWords?(req: ScriptRequest): Promise<number | null>;
 }
+
+export const spokenWords = (turns: Turn[]): number =>
+  turns.reduce((n, t) => n + t.text.split(/\s+/).filter(Boolean).length, 0);
 
 /** A script that cannot be written from this input (no text, a model that keeps answering badly). */
 export class ScriptError extends Error {

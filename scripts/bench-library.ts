@@ -1,0 +1,139 @@
+// bench:library — the server time of the Library page's first page (GET /library through app.handle
+// with a session cookie, no network) over one person's library of N sources (default 10,000), for
+// each triage view and the filter combinations people use. p50/p95 over --runs (default 50) each.
+//
+//   bun run bench:library [--sources 10000] [--runs 50]
+//
+// SQLite by default; with DATABASE_URL set to PostgreSQL, on a fresh schema there (dropped after).
+// Rows go in through the sources repository in transactions of 500, with tags (one in 20 carries the
+// rare tag), a third archived, one in 12 favorite, a quarter read, and one in 8 in one of 5 notebooks.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { systemActor } from "../src/actor.ts";
+import { createApp } from "../src/app.ts";
+import { databaseUrl, loadConfig } from "../src/config.ts";
+import { openConfiguredDatabase, testSchemaName } from "../src/db/client.ts";
+import { newId } from "../src/ids.ts";
+import { silentLogger } from "../src/log.ts";
+import { createServices } from "../src/services.ts";
+import { createSourcesRepo } from "../src/features/library/sources/repo.ts";
+import { fmt, summarize, table } from "./lib/measure.ts";
+
+const TARGET_MS = 100;
+const { values: args } = parseArgs({
+  options: { sources: { type: "string", default: "10000" }, runs: { type: "string", default: "50" } },
+});
+const N = Number(args.sources);
+const RUNS = Number(args.runs);
+
+const pgUrl = databaseUrl();
+const dir = mkdtempSync(join(tmpdir(), "cp-bench-library-"));
+const config = loadConfig({
+  DATA_DIR: dir,
+  LOG_LEVEL: "warn",
+  EMBEDDER: "hashed",
+  ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: testSchemaName() } : { DATABASE_URL: "" }),
+});
+const db = openConfiguredDatabase(config);
+await db.ready;
+const services = createServices({ config, db, logger: silentLogger });
+const app = createApp(services);
+const user = await services.accounts.createUser(
+  { email: "bench@example.com", password: "benchmark-password" },
+  { bypassSignupPolicy: true },
+);
+const actor = systemActor(user.id, "bench");
+const notebooks: { id: string }[] = [];
+for (let i = 0; i < 5; i++) notebooks.push(await services.notebooks.create(actor, { name: `Notebook ${i}` }));
+
+const repo = createSourcesRepo(db);
+const t0 = performance.now();
+const base = Date.UTC(2020, 0, 1);
+const TAGS = ["reading", "work", "later", "science", "design", "history", "music", "travel"];
+for (let start = 0; start < N; start += 500) {
+  await db.tx(async () => {
+    for (let i = start; i < Math.min(N, start + 500); i++) {
+      const id = newId("source");
+      const at = new Date(base + i * 60_000).toISOString();
+      const tags = [TAGS[i % TAGS.length]!, ...(i % 20 === 0 ? ["rare"] : [])];
+      await repo.insert({
+        id,
+        userId: user.id,
+        url: `https://site${i % 300}.example/post/${i}`,
+        normalizedUrl: `https://site${i % 300}.example/post/${i}`,
+        title: `Article ${i}: ${"a title of some length ".repeat(1 + (i % 4))}`,
+        status: i % 50 === 0 ? "failed" : "ready",
+        siteName: `Site ${i % 300}`,
+        excerpt: "An excerpt of the article, as its page described it, long enough to be clamped on a card. ".repeat(2),
+        wordCount: 300 + (i % 40) * 100,
+        tags: JSON.stringify(tags),
+        archived: i % 3 === 0,
+        favorite: i % 12 === 0,
+        readAt: i % 4 === 1 ? at : null,
+        progress: i % 4 === 1 ? 1 : (i % 7) / 10,
+        imageKey: i % 2 === 0 ? `img/${id}` : null,
+        originalStatus: i % 97 === 0 ? "gone" : null,
+        // Imported in an order unlike the ids': saved times run backwards in blocks.
+        savedAt: new Date(base - ((i * 7919) % N) * 3_600_000).toISOString(),
+        createdAt: at,
+        updatedAt: at,
+      });
+      if (i % 8 === 0) await repo.link(notebooks[i % 5]!.id, id, at);
+    }
+  });
+}
+const loadS = (performance.now() - t0) / 1000;
+
+const { token } = await services.accounts.createSession(user.id);
+const cookie = `cp_session=${token}`;
+const nb = notebooks[0]!.id;
+const CASES: [string, string][] = [
+  ["inbox (default)", "/library"],
+  ["favorites", "/library?view=favorites"],
+  ["archive", "/library?view=archive"],
+  ["all", "/library?view=all"],
+  ["archive + tag (common)", "/library?view=archive&tag=work"],
+  ["archive + tag (rare)", "/library?view=archive&tag=rare"],
+  ["inbox + notebook", `/library?notebook=${nb}`],
+  ["inbox, saved-time sort", "/library?sort=saved_at"],
+  ["all, original gone", "/library?view=all&original=gone"],
+];
+
+async function once(path: string): Promise<number> {
+  const start = performance.now();
+  const res = await app.handle(new Request(`http://localhost${path}`, { headers: { cookie } }));
+  const text = await res.text();
+  const ms = performance.now() - start;
+  if (res.status !== 200 || !text.includes("data-card")) throw new Error(`${path}: ${res.status}, no cards`);
+  return ms;
+}
+
+const rows: Record<string, string | number>[] = [];
+for (const [name, path] of CASES) {
+  for (let i = 0; i < 5; i++) await once(path);
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) samples.push(await once(path));
+  const s = summarize(samples);
+  rows.push({ case: name, p50_ms: fmt(s.p50, 1), p95_ms: fmt(s.p95, 1), ok: s.p95 <= TARGET_MS ? "yes" : "NO" });
+}
+
+// The tab counts alone (one pass over the owner's rows), part of every unfiltered page above.
+const counts: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const start = performance.now();
+  await services.sources.viewCounts(actor);
+  counts.push(performance.now() - start);
+}
+const c = summarize(counts);
+rows.push({ case: "(tab counts alone)", p50_ms: fmt(c.p50, 1), p95_ms: fmt(c.p95, 1), ok: "" });
+
+console.log(
+  `bench:library  engine=${db.engine} sources=${N} runs=${RUNS} (loaded in ${fmt(loadS, 1)} s)  target: first page p95 ≤ ${TARGET_MS} ms`,
+);
+console.log(table(rows));
+if (db.engine === "postgres") await db.pg.sql.unsafe(`DROP SCHEMA IF EXISTS "${db.pg.schema}" CASCADE`);
+await db.end();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
