@@ -61,7 +61,7 @@ describe("unknown fields", () => {
     const wf = (trigger: unknown, actions: unknown[]) =>
       call(ctx, "POST", "/api/v1/workflows", { key, body: { name: "w", trigger, actions } });
     const trig = await wf({ type: "webhook", secret: "x" }, []);
-    expect422(trig, "trigger.secret", 'unknown field "secret"; allowed: type, token_id');
+    expect422(trig, "trigger.secret", 'unknown field "secret"; allowed: type, token_id, fields');
     const action = await wf({ type: "webhook" }, [
       { id: "a", type: "http_request", url: "https://example.com", verb: "GET" },
     ]);

@@ -402,6 +402,29 @@ export function examples(f: Fixtures): Record<string, Case[]> {
         body: { name: "x", trigger: { type: "webhook" }, actions: [{ id: "a", type: "teleport" }] },
         status: 422,
       },
+      {
+        name: "variable nothing provides (lists the available ones)",
+        path: "/api/v1/workflows",
+        body: {
+          name: "x",
+          trigger: { type: "webhook", fields: ["title", "url"] },
+          actions: [
+            { id: "nb", type: "create_notebook", name: "{{ title }}" },
+            { id: "n2", type: "create_notebook", name: "{{ titel }}" },
+          ],
+        },
+        status: 422,
+      },
+      {
+        name: "notebook given by name",
+        path: "/api/v1/workflows",
+        body: {
+          name: "x",
+          trigger: { type: "webhook" },
+          actions: [{ id: "add", type: "add_source_to_notebook", source_id: "{{ id }}", notebook_id: "Reading" }],
+        },
+        status: 422,
+      },
     ],
     getWorkflow: [
       { name: "get", path: `/api/v1/workflows/${f.workflow}`, status: 200 },

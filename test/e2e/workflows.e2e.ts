@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { rss, startFeedServer } from "../../src/features/feeds/testing.ts";
 import type { TestContext } from "../helpers.ts";
+import { audit, blocking } from "./audit.ts";
 import { launchChromium, startLiveApp, signUp } from "./browser.ts";
 
 let browser: Browser;
@@ -54,6 +55,13 @@ async function addAction(page: Page, list: string, type: string, button: string)
   await field(page, `add_type:${list}`).selectOption(type);
   await page.getByRole("button", { name: button, exact: true }).click();
   await page.waitForLoadState();
+}
+
+/** The editor's serious and critical axe violations and any sideways overflow, light and dark, 1280 and 390 px. */
+async function auditEditor(page: Page, state: string): Promise<string[]> {
+  const found = await audit(page, `editor-${state}`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  return [...blocking(found.violations), ...found.overflow];
 }
 
 const postJson = (url: string, body: unknown) =>
@@ -125,6 +133,72 @@ describe("workflows in a browser", () => {
     await context.close();
   }, 120_000);
 
+  test("the editor adds actions without a reload, offers notebooks by name and refuses a bad variable", async () => {
+    // axe-core is injected as an inline script, which the CSP rightly refuses: this context ignores it
+    // (the test above runs the editor's script under the real CSP).
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems = watch(page);
+    await signUp(page, base, "editor@example.com");
+    for (const name of ["Reading", "Archive"]) {
+      await page.goto(`${base}/notebooks`);
+      await page.getByLabel("Name").fill(name);
+      await page.getByRole("button", { name: "Create notebook" }).click();
+      await page.waitForURL(/\/notebooks\/nb_/);
+    }
+
+    await page.goto(`${base}/workflows/new`);
+    await page.getByLabel("Name").fill("Reading list");
+    await page.getByLabel("Body fields (optional)").fill("title, url");
+    // A mark on the window survives only if the page is not reloaded.
+    await page.evaluate(() => ((window as unknown as { stays: boolean }).stays = true));
+    await field(page, "add_type:actions").selectOption("create_source");
+    await page.getByRole("button", { name: "Add action", exact: true }).click();
+    await field(page, "actions[0].url").waitFor();
+    expect(await page.evaluate(() => (window as unknown as { stays?: boolean }).stays)).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("actions[0].id");
+    await field(page, "actions[0].url").fill("{{ url }}");
+    await page.getByRole("group", { name: "Notebooks" }).getByLabel("Reading").check();
+
+    await field(page, "add_type:actions").selectOption("add_source_to_notebook");
+    await page.getByRole("button", { name: "Add action", exact: true }).click();
+    await field(page, "actions[1].notebook_id").waitFor();
+    expect(await page.evaluate(() => (window as unknown as { stays?: boolean }).stays)).toBe(true);
+    // The first card can now move down: it is no longer the last.
+    expect(await page.getByRole("button", { name: "Move down save" }).isDisabled()).toBe(false);
+    expect(await field(page, "actions[1].notebook_id").locator("option").allTextContents()).toEqual([
+      "Choose a notebook…",
+      "Archive",
+      "Reading",
+    ]);
+    await field(page, "actions[1].source_id").fill("{{ steps.save.source.id }}");
+    await field(page, "actions[1].notebook_id").selectOption({ label: "Reading" });
+
+    await field(page, "add_type:actions").selectOption("create_notebook");
+    await page.getByRole("button", { name: "Add action", exact: true }).click();
+    await field(page, "actions[2].name").fill("{{ titel }}");
+    await page.getByRole("button", { name: "Save workflow" }).first().click();
+    await page.getByText("The workflow was not saved").waitFor();
+    const error = await page.locator("#f-actions-2-name-error").textContent();
+    expect(error).toStartWith(
+      '{{ titel }}: the webhook declares no body field "titel"; available: {{ title }}, {{ url }}',
+    );
+    expect(await field(page, "actions[1].notebook_id").inputValue()).toMatch(/^nb_/);
+    expect((await auditEditor(page, "errors")).join("\n")).toBe("");
+
+    await field(page, "actions[2].name").fill("{{ title }}");
+    await page.getByRole("button", { name: "Save workflow" }).first().click();
+    await page.locator("#webhook-url").waitFor();
+    const summary = await page.locator("ol.action-summaries").textContent();
+    expect(summary).toContain("add_to_notebook");
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
+    await page.waitForURL(/\/edit$/);
+    expect(await field(page, "actions[1].notebook_id").locator("option:checked").textContent()).toBe("Reading");
+    expect((await auditEditor(page, "saved")).join("\n")).toBe("");
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   test("watch a feed with a workflow and poll it from the Feeds page", async () => {
     feeds.set("/tides.xml", { body: rss([{ id: "1", title: "Spring tides" }], { title: "Tide Times" }) });
     const context = await browser.newContext();
@@ -169,7 +243,7 @@ describe("workflows in a browser", () => {
     await page.getByLabel("Name").fill("No script");
     await addAction(page, "actions", "create_notebook", "Add action");
     await addAction(page, "actions", "create_source", "Add action");
-    await page.getByRole("button", { name: "Move save up" }).click();
+    await page.getByRole("button", { name: "Move up save" }).click();
     await page.waitForLoadState();
     expect(await field(page, "actions[0].type").inputValue()).toBe("create_source");
     await page.getByRole("button", { name: "Remove notebook" }).click();

@@ -6,6 +6,7 @@ import { Int } from "../../http/schema.ts";
 import { parseHttpUrl } from "../library/sources/normalize.ts";
 import { actionSchema, asStepFailure, checkRendered, StringList } from "../workflows/actions/base.ts";
 import { StepFailure, type ActionModule } from "../workflows/actions/types.ts";
+import { watchFeedForm } from "./action-form.ts";
 import { FeedWatchInput } from "./schema.ts";
 import type { FeedsService } from "./service.ts";
 import { FeedRefusedStep, MAX_BACKFILL } from "./service.ts";
@@ -54,6 +55,7 @@ function toInput(input: Record<string, unknown>): Record<string, unknown> {
 
 export const watchFeed: ActionModule = {
   type: "watch_feed",
+  ...watchFeedForm,
   available: true,
   mode: "external",
   schema: actionSchema(

@@ -3,6 +3,7 @@ import { t } from "elysia";
 import type { FieldError } from "../../errors.ts";
 import { AppError } from "../../errors.ts";
 import { actionSchema, asStepFailure } from "../workflows/actions/base.ts";
+import type { FieldSpec } from "../workflows/actions/fields.ts";
 import { StepFailure, type ActionModule } from "../workflows/actions/types.ts";
 import { checkAddress, MAX_RECIPIENTS } from "./message.ts";
 import { MailError } from "./port.ts";
@@ -45,8 +46,39 @@ function mailFailure(err: MailError): StepFailure {
   });
 }
 
+const FIELDS: FieldSpec[] = [
+  {
+    key: "to",
+    label: "To",
+    kind: "list",
+    required: true,
+    hint: "An address, several separated by commas, a template, or a JSON list.",
+  },
+  { key: "subject", label: "Subject", kind: "text", required: true },
+  { key: "text", label: "Text", kind: "textarea", required: true },
+  { key: "html", label: "HTML (optional)", kind: "textarea" },
+];
+
 export const sendEmail: ActionModule = {
   type: "send_email",
+  title: "Send an email",
+  idBase: "email",
+  fields: FIELDS,
+  outputs: [
+    "transport",
+    "message_id",
+    "to",
+    "to.*",
+    "subject",
+    "accepted",
+    "accepted.*",
+    "rejected",
+    "rejected.*",
+    "response",
+    "outbox",
+    "note",
+  ],
+  summary: (a) => `to ${Array.isArray(a.to) ? a.to.join(", ") : String(a.to ?? "")}`,
   available: true,
   mode: "external",
   schema: actionSchema(

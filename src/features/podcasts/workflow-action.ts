@@ -5,7 +5,8 @@ import { actionSchema, asStepFailure, checkRendered, StringList } from "../workf
 import { StepFailure, type ActionModule } from "../workflows/actions/types.ts";
 import type { Actor } from "../../actor.ts";
 import { PODCAST_FORMATS } from "../../podcast-formats.ts";
-import { PodcastCreate, type PodcastPublic } from "./schema.ts";
+import { outputsOf } from "../workflows/actions/fields.ts";
+import { PodcastCreate, PodcastPublic } from "./schema.ts";
 
 /** What the action needs of the podcasts feature (the workflow engine passes it in its action deps). */
 export interface PodcastActionPort {
@@ -39,6 +40,29 @@ function toBody(input: Record<string, unknown>): Record<string, unknown> {
 
 export const createPodcast: ActionModule = {
   type: "create_podcast",
+  title: "Make a podcast",
+  idBase: "podcast",
+  fields: [
+    {
+      key: "format",
+      label: "Format",
+      kind: "text",
+      suggestions: PODCAST_FORMATS,
+      hint: `One of ${PODCAST_FORMATS.join(", ")} (default deep_dive).`,
+      half: true,
+    },
+    { key: "language", label: "Language", kind: "text", placeholder: "en", half: true },
+    {
+      key: "source_ids",
+      label: "Source ids",
+      kind: "list",
+      hint: "src_… ids separated by commas, a template or a JSON list; or choose a notebook instead.",
+    },
+    { key: "notebook_id", label: "Notebook", kind: "notebook" },
+    { key: "title", label: "Title", kind: "text" },
+  ],
+  outputs: outputsOf("podcast", PodcastPublic, ["id", "status", "title"]),
+  summary: (a) => (typeof a.title === "string" ? a.title : ""),
   available: true,
   mode: "transaction",
   schema: actionSchema(

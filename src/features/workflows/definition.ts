@@ -7,9 +7,11 @@ import type { EventType } from "../events/service.ts";
 import type { ActionCatalog } from "./actions/catalog.ts";
 import type { ValidationContext } from "./actions/types.ts";
 import { type ActionDef, walkActions } from "./paths.ts";
-import { EVENT_FIELDS, eventDataFields, RUN_FIELDS } from "./scope.ts";
+import { EVENT_FIELDS, eventDataFields, RESERVED_ROOTS, RUN_FIELDS } from "./scope.ts";
 import { EventTrigger, WebhookTrigger, type Trigger } from "./schema.ts";
 import { collectReferences, formatPath, validateTemplates, type TemplateReference } from "./templates.ts";
+import { checkIdFields, idValues, type IdKind } from "./actions/fields.ts";
+import { briefStepVariables, listVariables, outputHas, stepVariables, triggerVariables } from "./variables.ts";
 
 export interface DefinitionLimits {
   maxActions: number;
@@ -18,7 +20,18 @@ export interface DefinitionLimits {
 
 export interface DefinitionContext extends ValidationContext {
   tokenExists(id: string): boolean;
+  notebookExists(id: string): boolean;
+  /** The id of the owner's notebook with exactly this name (for "use nb_… instead"). */
+  notebookNamed?(name: string): string | undefined;
+  workflowNamed?(name: string): string | undefined;
 }
+
+const idLookup = (ctx: DefinitionContext) => ({
+  exists: (kind: IdKind, id: string) =>
+    kind === "workflow" ? ctx.workflowExists(id) : kind === "token" ? ctx.tokenExists(id) : ctx.notebookExists(id),
+  idNamed: (kind: IdKind, name: string) =>
+    kind === "workflow" ? ctx.workflowNamed?.(name) : kind === "token" ? undefined : ctx.notebookNamed?.(name),
+});
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -30,6 +43,15 @@ export function checkTrigger(trigger: unknown, ctx: DefinitionContext): FieldErr
   if (!isObject(trigger)) return [{ path: "trigger", message: 'must be an object like {"type": "webhook"}' }];
   if (trigger.type === "webhook") {
     const errors = schemaErrors(WebhookTrigger, trigger, "trigger");
+    if (errors.length === 0 && Array.isArray(trigger.fields)) {
+      trigger.fields.forEach((f, i) => {
+        if ((RESERVED_ROOTS as readonly string[]).includes(f as string))
+          errors.push({
+            path: `trigger.fields[${i}]`,
+            message: `is always the run's own ${f}: read a body field of that name as {{ trigger.${f} }}`,
+          });
+      });
+    }
     if (errors.length === 0 && typeof trigger.token_id === "string" && !ctx.tokenExists(trigger.token_id)) {
       errors.push({ path: "trigger.token_id", message: `webhook token ${trigger.token_id} does not exist` });
     }
@@ -67,8 +89,11 @@ export function checkActions(
     const first = ids.get(action.id as string);
     if (first) errors.push({ path: `${path}.id`, message: `"${action.id}" is already the id of ${first}` });
     else ids.set(action.id as string, path);
-    for (const e of mod.validate?.(action as ActionDef, ctx) ?? [])
-      errors.push({ path: `${path}.${e.path}`, message: e.message });
+    const own = [
+      ...checkIdFields(mod.fields, action, idLookup(ctx)),
+      ...(mod.validate?.(action as ActionDef, ctx) ?? []),
+    ];
+    for (const e of own) errors.push({ path: `${path}.${e.path}`, message: e.message });
   });
   if (count > limits.maxActions)
     errors.push({
@@ -92,8 +117,8 @@ function checkTemplates(
   allIds: Set<string>,
 ): FieldError[] {
   const errors: FieldError[] = [];
-  const visit = (list: ActionDef[], base: string, before: Set<string>): Set<string> => {
-    const seen = new Set(before);
+  const visit = (list: ActionDef[], base: string, before: Map<string, string>): Map<string, string> => {
+    const seen = new Map(before);
     list.forEach((action, i) => {
       const path = `${base}[${i}]`;
       const part = renderedPart(catalog, action);
@@ -102,52 +127,89 @@ function checkTemplates(
       const refs = syntax.length > 0 ? [] : collectReferences(part, path);
       if (action.type === "condition") refs.push(...collectReferences(action.if, `${path}.if`));
       for (const ref of refs) {
-        const problem = referenceProblem(ref, trigger, seen, allIds);
+        const problem = referenceProblem(catalog, ref, trigger, seen, allIds);
         if (problem) errors.push({ path: ref.jsonPath, message: `${ref.raw}: ${problem}` });
       }
       if (action.type === "condition") {
-        const inside = new Set([...seen, action.id]);
+        const inside = new Map([...seen, [action.id, action.type]]);
         for (const b of ["then", "else"] as const) {
           const branch = Array.isArray(action[b]) ? (action[b] as ActionDef[]) : [];
-          for (const id of visit(branch, `${path}.${b}`, inside)) seen.add(id);
+          for (const [id, type] of visit(branch, `${path}.${b}`, inside)) seen.set(id, type);
         }
       }
-      seen.add(action.id);
+      seen.set(action.id, action.type);
     });
     return seen;
   };
-  visit(actions, "actions", new Set());
+  visit(actions, "actions", new Map());
   return errors;
 }
 
+/** Why a reference names nothing this step can read, with what it can read instead; null when it is fine. */
 function referenceProblem(
+  catalog: ActionCatalog,
   ref: TemplateReference,
   trigger: Trigger,
-  before: Set<string>,
+  before: Map<string, string>,
   allIds: Set<string>,
 ): string | null {
   const [root, first, second] = ref.path;
+  const available = () =>
+    `; available: ${listVariables([
+      ...triggerVariables(trigger),
+      ...[...before].flatMap(([id, type]) => briefStepVariables(catalog, { id, type })),
+    ])}`;
   const isEvent = trigger.type === "event";
   const dataFields = isEvent ? eventDataFields(trigger.event as EventType) : [];
+  const bodyFields = trigger.type === "webhook" && trigger.fields?.length ? trigger.fields : undefined;
   switch (root) {
-    case "steps":
-      if (first === undefined || before.has(first)) return null;
-      return allIds.has(first) ? `step "${first}" does not run before this one` : `there is no step with id "${first}"`;
+    case "steps": {
+      if (first === undefined) return null;
+      const type = before.get(first);
+      if (type === undefined) {
+        const why = allIds.has(first)
+          ? `step "${first}" does not run before this one`
+          : `there is no step with id "${first}"`;
+        return why + available();
+      }
+      const rest = ref.path.slice(2);
+      if (outputHas(catalog.get(type)?.outputs ?? [], rest)) return null;
+      return `step "${first}" (${type}) gives no "${formatPath(rest)}"; it gives ${listVariables(stepVariables(catalog, { id: first, type }), 16)}`;
+    }
     case "run":
       return first === undefined || (RUN_FIELDS as readonly string[]).includes(first)
         ? null
         : `run has only ${RUN_FIELDS.join(", ")}`;
     case "event":
     case "trigger":
-      if (!isEvent) return root === "event" ? "event is set only for event triggers" : null;
+      if (!isEvent) {
+        if (root === "event") return `event is set only for event triggers${available()}`;
+        if (first === undefined || !bodyFields || bodyFields.includes(first)) return null;
+        return `the webhook declares no body field "${first}"${available()}`;
+      }
       if (first === undefined) return null;
       if (!(EVENT_FIELDS as readonly string[]).includes(first)) return `an event has only ${EVENT_FIELDS.join(", ")}`;
       if ((first === "data" || first === "previous") && second !== undefined && !dataFields.includes(second)) {
-        return `${trigger.event} events have no field "${second}"`;
+        return `${trigger.event} events have no field "${second}"${available()}`;
       }
       return null;
     default:
-      if (!isEvent || dataFields.includes(root!)) return null;
-      return `${trigger.event} events have no field "${formatPath([root!])}"`;
+      if (isEvent)
+        return dataFields.includes(root!)
+          ? null
+          : `${trigger.event} events have no field "${formatPath([root!])}"${available()}`;
+      if (!bodyFields || bodyFields.includes(root!)) return null;
+      return `the webhook declares no body field "${formatPath([root!])}"${available()}`;
   }
+}
+
+/** The literal ids and names a definition's id fields hold, so the service can look them up before checking. */
+export function idLiterals(catalog: ActionCatalog, actions: unknown[]): { kind: IdKind; value: string }[] {
+  const out: { kind: IdKind; value: string }[] = [];
+  walkActions(actions, (action) => {
+    if (!isObject(action) || typeof action.type !== "string") return;
+    const mod = catalog.get(action.type);
+    if (mod) for (const v of idValues(mod.fields, action)) out.push({ kind: v.kind, value: v.value });
+  });
+  return out;
 }

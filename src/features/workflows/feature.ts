@@ -23,7 +23,14 @@ import type { RunsRepo } from "./runs-repo.ts";
 import { createRunEvents } from "./run-events.ts";
 import { workflowApiRoutes } from "./routes.ts";
 import { workflowSchemas } from "./schema.ts";
-import { createWorkflowsService, type WorkflowsService, type WorkflowTokens } from "./service.ts";
+import {
+  createWorkflowsService,
+  type WorkflowNotebooks,
+  type WorkflowsService,
+  type WorkflowTokens,
+} from "./service.ts";
+import { AppError } from "../../errors.ts";
+import { walk } from "../../paging.ts";
 
 /** Hourly retention pruning of runs and deliveries; reads nothing from its payload. */
 export const PRUNE_JOB = defineJob("workflow.prune", t.Object({}));
@@ -62,7 +69,15 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
   const runEvents = createRunEvents({ events: d.events, runs: runsRepo });
   const runs = createRuns({ db, runs: runsRepo, workflows: repo, queue: d.queue, clock: d.clock, runEvents });
   const catalog = actionCatalog(d.actions);
-  const service = createWorkflowsService({ db, repo, tokens: d.tokens, catalog, config: d.config, clock: d.clock });
+  const service = createWorkflowsService({
+    db,
+    repo,
+    tokens: d.tokens,
+    notebooks: notebookLookup(d.notebooks),
+    catalog,
+    config: d.config,
+    clock: d.clock,
+  });
   const dispatcher = createDispatcher({
     db,
     outbox: d.outbox,
@@ -176,4 +191,32 @@ async function inBatches(step: () => Promise<number>): Promise<number> {
     total += n;
   } while (n > 0);
   return total;
+}
+
+/** The notebooks a definition names, through the notebooks service (owner-scoped like every read of it). */
+function notebookLookup(notebooks: NotebooksService): WorkflowNotebooks {
+  return {
+    async existingIds(actor, ids) {
+      const found = await Promise.all(
+        [...new Set(ids)].map((id) =>
+          notebooks.get(actor, id).then(
+            () => id,
+            (err: unknown) => {
+              if (err instanceof AppError && err.code === "not_found") return null;
+              throw err;
+            },
+          ),
+        ),
+      );
+      return new Set(found.filter((id): id is string => id !== null));
+    },
+    // Only a definition with a name where an id belongs gets here: one walk of the list finds its id.
+    async idsByName(actor, names) {
+      const wanted = new Set(names);
+      const out = new Map<string, string>();
+      for await (const nb of walk((cursor) => notebooks.list(actor, { limit: 200, cursor })))
+        if (wanted.has(nb.name) && !out.has(nb.name)) out.set(nb.name, nb.id);
+      return out;
+    },
+  };
 }

@@ -19,6 +19,126 @@ async function rejects(body: Record<string, unknown>, path: string, env: Record<
   return r.body.errors as { path: string; message: string }[];
 }
 
+describe("variables and ids are checked when saving, not when running", () => {
+  const hook = { type: "webhook", fields: ["title", "url"] };
+
+  test("a variable neither the trigger nor an earlier step gives is 422 at its field, listing what is available", async () => {
+    const errors = await rejects(
+      {
+        trigger: hook,
+        actions: [
+          notebook("nb", "{{ title }}"),
+          { id: "save", type: "create_source", url: "{{ url }}" },
+          notebook("late", "{{ titel }}"),
+        ],
+      },
+      "actions[2].name",
+    );
+    const message = errors.find((e) => e.path === "actions[2].name")!.message;
+    expect(message).toStartWith(
+      '{{ titel }}: the webhook declares no body field "titel"; available: {{ title }}, {{ url }}, ',
+    );
+    expect(message).toContain("{{ steps.nb.notebook.id }}");
+    expect(message).toContain("{{ steps.save.source.id }}");
+    // trigger.<field> is held to the declared fields too; the declared ones pass.
+    await rejects({ trigger: hook, actions: [notebook("n", "{{ trigger.colour }}")] }, "actions[0].name");
+  });
+
+  test("a step's output that it does not have is refused with the outputs it does have", async () => {
+    const errors = await rejects(
+      { trigger: { type: "webhook" }, actions: [notebook("nb"), notebook("n", "{{ steps.nb.id }}")] },
+      "actions[1].name",
+    );
+    expect(errors[0]!.message).toStartWith(
+      '{{ steps.nb.id }}: step "nb" (create_notebook) gives no "id"; it gives {{ steps.nb.notebook }}, {{ steps.nb.notebook.id }}, {{ steps.nb.notebook.name }}',
+    );
+    // Open outputs (a stored response body) take any path below them.
+    const { ctx, a } = await setup();
+    const ok = await call(ctx, "POST", "/api/v1/workflows", {
+      key: a.key,
+      body: {
+        name: "w",
+        trigger: { type: "webhook" },
+        actions: [
+          { id: "r", type: "http_request", url: "https://example.com", store_response: true },
+          notebook("n", "{{ steps.r.response.body.items[0].name }} {{ steps.r.status }} {{ url }}"),
+        ],
+      },
+    });
+    expect(ok.status, ok.text).toBe(201);
+  });
+
+  test("a notebook given by name, or one that is not yours, is 422 where an id belongs", async () => {
+    const { ctx, a, b } = await setup();
+    const reading = await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Reading" } });
+    const theirs = await call(ctx, "POST", "/api/v1/notebooks", { key: b.key, body: { name: "Theirs" } });
+    const link = (notebook_id: string) => ({
+      id: "add",
+      type: "add_source_to_notebook",
+      source_id: "{{ steps.save.source.id }}",
+      notebook_id,
+    });
+    const save = { id: "save", type: "create_source", url: "{{ url }}" };
+    const post = (actions: unknown[]) =>
+      call(ctx, "POST", "/api/v1/workflows", {
+        key: a.key,
+        body: { name: "w", trigger: { type: "webhook" }, actions },
+      });
+
+    let r = await post([save, link("Reading")]);
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toEqual([
+      {
+        path: "actions[1].notebook_id",
+        message: `"Reading" is the name of a notebook, not its id: use ${reading.body.id}`,
+      },
+    ]);
+    r = await post([save, link("Inbox")]);
+    expect(r.body.errors[0]).toEqual({
+      path: "actions[1].notebook_id",
+      message: '"Inbox" is not a notebook id (nb_…): choose a notebook from your list, or write a template',
+    });
+    r = await post([save, link(theirs.body.id)]);
+    expect(r.body.errors[0]).toEqual({
+      path: "actions[1].notebook_id",
+      message: `notebook ${theirs.body.id} does not exist`,
+    });
+    r = await post([{ ...save, notebook_ids: [reading.body.id, "Reading"] }]);
+    expect(r.body.errors[0].path).toBe("actions[0].notebook_ids[1]");
+    r = await post([{ id: "run", type: "run_workflow", workflow_id: "Nightly" }]);
+    expect(r.body.errors[0]).toEqual({
+      path: "actions[0].workflow_id",
+      message: '"Nightly" is not a workflow id (wf_…): choose a workflow from your list, or write a template',
+    });
+    // The id, or a template giving one, is accepted.
+    r = await post([save, link(reading.body.id), { ...link("{{ nb }}"), id: "add2" }]);
+    expect(r.status, r.text).toBe(201);
+
+    // PATCH checks the same way.
+    const patched = await call(ctx, "PATCH", `/api/v1/workflows/${r.body.id}`, {
+      key: a.key,
+      body: { actions: [save, link("Reading"), notebook("n", "{{ steps.add.nope }}")] },
+    });
+    expect(patched.status).toBe(422);
+    expect(patched.body.errors.map((e: { path: string }) => e.path)).toEqual(["actions[1].notebook_id"]);
+    const again = await call(ctx, "PATCH", `/api/v1/workflows/${r.body.id}`, {
+      key: a.key,
+      body: { actions: [save, link(reading.body.id), notebook("n", "{{ steps.add.nope }}")] },
+    });
+    expect(again.status).toBe(422);
+    expect(again.body.errors[0].path).toBe("actions[2].name");
+    expect(again.body.errors[0].message).toContain("{{ steps.add.source.id }}");
+  });
+
+  test("declared body fields must not shadow the run's own names", async () => {
+    const errors = await rejects(
+      { trigger: { type: "webhook", fields: ["url", "steps"] }, actions: [notebook("n")] },
+      "trigger.fields[1]",
+    );
+    expect(errors[0]!.message).toContain("{{ trigger.steps }}");
+  });
+});
+
 describe("POST /api/v1/workflows", () => {
   test("a webhook trigger without token_id gets a new token whose URL is shown once", async () => {
     const { ctx, a } = await setup();
@@ -145,14 +265,17 @@ describe("POST /api/v1/workflows", () => {
       { trigger: hook, actions: [notebook("n", "{{ steps.later.id }}"), notebook("later")] },
       "actions[0].name",
     );
-    expect(errors[0]!.message).toBe('{{ steps.later.id }}: step "later" does not run before this one');
+    expect(errors[0]!.message).toStartWith(
+      '{{ steps.later.id }}: step "later" does not run before this one; available: ',
+    );
     errors = await rejects({ trigger: hook, actions: [notebook("n", "{{ steps.ghost.id }}")] }, "actions[0].name");
     expect(errors[0]!.message).toContain('there is no step with id "ghost"');
     errors = await rejects({ trigger: hook, actions: [notebook("n", "{{ event.id }}")] }, "actions[0].name");
     expect(errors[0]!.message).toContain("only for event triggers");
     const ev = { type: "event", event: "source.created" };
     errors = await rejects({ trigger: ev, actions: [notebook("n", "{{ colour }}")] }, "actions[0].name");
-    expect(errors[0]!.message).toBe('{{ colour }}: source.created events have no field "colour"');
+    expect(errors[0]!.message).toStartWith('{{ colour }}: source.created events have no field "colour"; available: ');
+    expect(errors[0]!.message).toContain("{{ url }}, {{ normalized_url }}");
     await rejects({ trigger: ev, actions: [notebook("n", "{{ event.data.colour }}")] }, "actions[0].name");
     await rejects({ trigger: ev, actions: [notebook("n", "{{ trigger.colour }}")] }, "actions[0].name");
     // A branch that never ran before this one: else cannot read then.

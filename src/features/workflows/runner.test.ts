@@ -244,6 +244,10 @@ describe("resuming", () => {
     // serialisation failure would be retried inside db.tx on PostgreSQL before it reached the step.)
     const busy: ActionModule = {
       type: "busy_database",
+      title: "Busy database",
+      idBase: "busy",
+      fields: [],
+      outputs: ["calls"],
       schema: T.Object({ id: T.String(), type: T.Literal("busy_database") }),
       available: true,
       mode: "transaction",

@@ -11,6 +11,14 @@ export const WebhookTrigger = t.Object(
     token_id: t.Optional(
       t.String({ maxLength: 200, description: "A webhook token (whk_…); omit it to get a new token" }),
     ),
+    fields: t.Optional(
+      t.Array(t.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" }), {
+        maxItems: 100,
+        uniqueItems: true,
+        description:
+          "The body's top-level fields the workflow expects; when given, templates may use only these (else any body field)",
+      }),
+    ),
   },
   { additionalProperties: false, description: "Runs on POST /api/webhooks/workflows/{token}" },
 );
@@ -19,7 +27,9 @@ export const EventTrigger = t.Object(
   { additionalProperties: false, description: "Runs when one of your sources, notebooks, notes or podcasts changes" },
 );
 export const TriggerSchema = t.Union([WebhookTrigger, EventTrigger]);
-export type Trigger = { type: "webhook"; token_id?: string } | { type: "event"; event: (typeof EVENT_TYPES)[number] };
+export type Trigger =
+  | { type: "webhook"; token_id?: string; fields?: string[] }
+  | { type: "event"; event: (typeof EVENT_TYPES)[number] };
 
 // Triggers and actions are checked type by type in definition.ts, so errors name the exact field.
 // The body schemas keep them opaque (Elysia would otherwise silently drop unknown fields while

@@ -9,7 +9,8 @@ import type { Clock } from "../../time.ts";
 import type { Actor } from "../../actor.ts";
 import type { ActionCatalog } from "./actions/catalog.ts";
 import { newSigningSecret } from "./actions/http-send.ts";
-import { checkActions, checkTrigger, type DefinitionContext } from "./definition.ts";
+import { looksLikeId } from "./actions/fields.ts";
+import { checkActions, checkTrigger, idLiterals, type DefinitionContext } from "./definition.ts";
 import type { WorkflowsRepo } from "./repo.ts";
 import type { Trigger, WorkflowCreate, WorkflowPublic, WorkflowUpdate } from "./schema.ts";
 
@@ -36,6 +37,12 @@ export interface WorkflowTokens {
   create(actor: Actor): Promise<{ id: string; url: string }>;
 }
 
+/** The owner's notebooks as definitions name them: which ids exist, and which names are whose (both few). */
+export interface WorkflowNotebooks {
+  existingIds(actor: Actor, ids: string[]): Promise<Set<string>>;
+  idsByName(actor: Actor, names: string[]): Promise<Map<string, string>>;
+}
+
 function rejected(errors: FieldError[]): AppError {
   const first = errors[0]!;
   return new AppError("validation_failed", `${first.path}: ${first.message}`, { errors: errors.slice(0, 20) });
@@ -45,12 +52,13 @@ export function createWorkflowsService(deps: {
   db: Transactor;
   repo: WorkflowsRepo;
   tokens: WorkflowTokens;
+  notebooks: WorkflowNotebooks;
   /** The action types definitions may use (the composition root's list). */
   catalog: ActionCatalog;
   config: Config;
   clock: Clock;
 }) {
-  const { db, repo, tokens, catalog, config, clock } = deps;
+  const { db, repo, tokens, notebooks, catalog, config, clock } = deps;
   const limits = { maxActions: config.workflows.maxActions, maxConditionDepth: config.workflows.maxConditionDepth };
   const nowIso = () => new Date(clock.now()).toISOString();
 
@@ -60,16 +68,56 @@ export function createWorkflowsService(deps: {
     return row;
   }
 
+  /** Only when a definition names a workflow by name (a mistake the message corrects): one walk of the list. */
+  async function workflowIdsByName(actor: Actor, names: string[]): Promise<Map<string, string>> {
+    const wanted = new Set(names);
+    const found = new Map<string, string>();
+    let before: string | undefined;
+    for (;;) {
+      const rows = await repo.list(actor.userId, { limit: 200, ...(before ? { before } : {}) });
+      for (const r of rows) if (wanted.has(r.name) && !found.has(r.name)) found.set(r.name, r.id);
+      if (rows.length < 200) return found;
+      before = rows[rows.length - 1]!.id;
+    }
+  }
+
   async function validate(actor: Actor, trigger: unknown, actions: unknown[], selfId?: string): Promise<Trigger> {
     // The checks are synchronous: the ids the definition could name are looked up first, in two queries.
     const candidates = [...idsIn([trigger, actions])];
-    const [tokenIds, workflowIds] = await Promise.all([
+    const literals = Array.isArray(actions) ? idLiterals(catalog, actions) : [];
+    const nbIds = literals.filter((l) => l.kind !== "workflow" && l.kind !== "token" && looksLikeId(l.kind, l.value));
+    const nbNames = literals.filter(
+      (l) => (l.kind === "notebook" || l.kind === "notebooks") && !looksLikeId(l.kind, l.value),
+    );
+    const wfNames = literals.filter((l) => l.kind === "workflow" && !looksLikeId(l.kind, l.value));
+    const [tokenIds, workflowIds, notebookIds, notebookNames, workflowNames] = await Promise.all([
       tokens.existingIds(actor, candidates),
       repo.existingIds(actor.userId, candidates),
+      nbIds.length
+        ? notebooks.existingIds(
+            actor,
+            nbIds.map((l) => l.value),
+          )
+        : new Set<string>(),
+      nbNames.length
+        ? notebooks.idsByName(
+            actor,
+            nbNames.map((l) => l.value),
+          )
+        : new Map<string, string>(),
+      wfNames.length
+        ? workflowIdsByName(
+            actor,
+            wfNames.map((l) => l.value),
+          )
+        : new Map<string, string>(),
     ]);
     const ctx: DefinitionContext = {
       tokenExists: (id) => tokenIds.has(id),
       workflowExists: (id) => id === selfId || workflowIds.has(id),
+      notebookExists: (id) => notebookIds.has(id),
+      notebookNamed: (name) => notebookNames.get(name),
+      workflowNamed: (name) => workflowNames.get(name),
     };
     const errors = checkTrigger(trigger, ctx);
     if (errors.length > 0) throw rejected(errors);
@@ -83,7 +131,7 @@ export function createWorkflowsService(deps: {
   async function withToken(actor: Actor, trigger: Trigger): Promise<{ trigger: Trigger; url?: string }> {
     if (trigger.type !== "webhook" || trigger.token_id) return { trigger };
     const token = await tokens.create(actor);
-    return { trigger: { type: "webhook", token_id: token.id }, url: token.url };
+    return { trigger: { ...trigger, token_id: token.id }, url: token.url };
   }
 
   function triggerColumns(trigger: Trigger) {
@@ -96,6 +144,9 @@ export function createWorkflowsService(deps: {
   }
 
   return {
+    /** The action types definitions may use: the editor renders its forms from their modules. */
+    catalog,
+
     get: async (actor: Actor, id: string) => toPublicWorkflow(await getRow(actor, id)),
 
     /** Checks a definition as create (or update of `selfId`) would, saving nothing: the web editor's dry run. */

@@ -1,11 +1,12 @@
 // The workflow editor's state: a draft definition read from the posted form (field names are the API's
 // error paths, `actions[1].then[0].url`), the text of fields that did not parse, and what each value shows.
 import type { FieldError } from "../../errors.ts";
+import { ID_KINDS, looksLikeId, type IdKind } from "../../features/workflows/actions/fields.ts";
 import { lf } from "../library/common.ts";
-import { ACTION_TYPE, type FieldSpec } from "./action-fields.ts";
+import type { Catalog, FieldSpec } from "./action-fields.ts";
 
 export type Action = Record<string, unknown> & { id: string; type: string };
-export type Trigger = { type: "webhook"; token_id?: string } | { type: "event"; event: string };
+export type Trigger = { type: "webhook"; token_id?: string; fields?: string[] } | { type: "event"; event: string };
 
 export interface Draft {
   name: string;
@@ -34,8 +35,65 @@ function str(form: Form, name: string): string {
 
 const SINGLE_TEMPLATE = /^\{\{[^{}]*\}\}$/;
 
+/** The suffix of the text box beside an id list: a template (or anything that is not one of the ids offered). */
+export const TEMPLATE_SUFFIX = ".template";
+
+const isIdKind = (spec: FieldSpec): spec is FieldSpec & { kind: IdKind } => spec.kind in ID_KINDS;
+
+/** An id field's value split as the form shows it: ids chosen from the list, and the rest as text. */
+export function idParts(action: Action, spec: FieldSpec): { ids: string[]; text: string } {
+  const raw = rawText.get(action)?.[`${spec.key}${TEMPLATE_SUFFIX}`];
+  const v = action[spec.key];
+  const values = Array.isArray(v) ? v : v === undefined || v === null || v === "" ? [] : [v];
+  const kind = spec.kind as IdKind;
+  const ids = values.filter((x): x is string => typeof x === "string" && looksLikeId(kind, x));
+  const rest = values.filter((x) => !(typeof x === "string" && looksLikeId(kind, x)));
+  if (raw !== undefined) return { ids, text: raw };
+  if (rest.length === 0) return { ids, text: "" };
+  // One text value reads back as itself: alone for a single id field or a string value, or in front of
+  // ticked ids (which make the value a list again).
+  const single = rest.length === 1 && typeof rest[0] === "string";
+  if (spec.kind !== "notebooks" || (single && (!Array.isArray(v) || ids.length > 0)))
+    return { ids, text: typeof rest[0] === "string" ? rest[0] : JSON.stringify(rest[0]) };
+  return { ids, text: showList(rest, spec.key) };
+}
+
+/** An id field from its list (select or checkboxes) and its text box; both filled in is a mistake. */
+function readIdField(form: Form, name: string, spec: FieldSpec, action: Action, errors: FieldError[]): void {
+  const text = str(form, `${name}${TEMPLATE_SUFFIX}`).trim();
+  const chosen = all(form, name).filter(Boolean);
+  const keep = () => rawText.set(action, { ...rawText.get(action), [`${spec.key}${TEMPLATE_SUFFIX}`]: text });
+  if (spec.kind !== "notebooks") {
+    if (text && chosen.length) {
+      keep();
+      action[spec.key] = chosen[0];
+      errors.push({ path: `${name}${TEMPLATE_SUFFIX}`, message: "choose from the list or write a template, not both" });
+    } else if (text || chosen.length || spec.required) action[spec.key] = text || chosen[0] || "";
+    return;
+  }
+  if (!text) {
+    if (chosen.length || spec.required) action[spec.key] = chosen;
+    return;
+  }
+  const typed = readList(text, spec.key);
+  if (chosen.length === 0) action[spec.key] = typed;
+  else action[spec.key] = [...(Array.isArray(typed) ? typed : [typed]), ...chosen];
+}
+
+function all(form: Form, name: string): string[] {
+  const v = Object.hasOwn(form, name) ? form[name] : undefined;
+  if (typeof v === "string") return [v];
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === "string");
+  return [];
+}
+
 /** Reads one field of an action from the form; errors are collected for fields that do not parse. */
 function readField(form: Form, name: string, spec: FieldSpec, action: Action, errors: FieldError[]): void {
+  if (isIdKind(spec)) {
+    readIdField(form, name, spec, action, errors);
+    return;
+  }
+  if (spec.kind === "condition") return;
   const text =
     spec.kind === "textarea" || spec.kind === "json" || spec.kind === "headers"
       ? lf(str(form, name))
@@ -167,16 +225,17 @@ function readCondition(form: Form, p: string, action: Action): void {
   action.if = cond;
 }
 
-function readActions(form: Form, base: string, errors: FieldError[]): Action[] {
+function readActions(form: Form, base: string, errors: FieldError[], catalog: Catalog): Action[] {
   return indexesOf(form, base, "].type").map((i) => {
     const p = `${base}[${i}]`;
     const type = str(form, `${p}.type`);
     const action: Action = { id: str(form, `${p}.id`).trim(), type };
-    for (const spec of ACTION_TYPE.get(type)?.fields ?? []) readField(form, `${p}.${spec.key}`, spec, action, errors);
-    if (type === "condition") {
+    const fields = catalog.get(type)?.fields ?? [];
+    for (const spec of fields) readField(form, `${p}.${spec.key}`, spec, action, errors);
+    if (fields.some((f) => f.kind === "condition")) {
       readCondition(form, p, action);
       for (const b of ["then", "else"] as const) {
-        const list = readActions(form, `${p}.${b}`, errors);
+        const list = readActions(form, `${p}.${b}`, errors, catalog);
         if (list.length) action[b] = list;
       }
     }
@@ -184,20 +243,35 @@ function readActions(form: Form, base: string, errors: FieldError[]): Action[] {
   });
 }
 
+/** The webhook's declared body fields from "title, url" (empty: none declared). */
+function readBodyFields(text: string): string[] | undefined {
+  const names = [
+    ...new Set(
+      text
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+  return names.length ? names : undefined;
+}
+
 /** The draft a posted editor form describes. */
-export function parseForm(form: Form): Parsed {
+export function parseForm(form: Form, catalog: Catalog): Parsed {
   const errors: FieldError[] = [];
-  const trigger: Trigger =
-    str(form, "trigger.type") === "event"
-      ? { type: "event", event: str(form, "trigger.event") }
-      : str(form, "trigger.token_id")
-        ? { type: "webhook", token_id: str(form, "trigger.token_id") }
-        : { type: "webhook" };
+  let trigger: Trigger;
+  if (str(form, "trigger.type") === "event") trigger = { type: "event", event: str(form, "trigger.event") };
+  else {
+    trigger = { type: "webhook" };
+    if (str(form, "trigger.token_id")) trigger.token_id = str(form, "trigger.token_id");
+    const fields = readBodyFields(str(form, "trigger.fields"));
+    if (fields) trigger.fields = fields;
+  }
   const draft: Draft = {
     name: str(form, "name").trim(),
     active: str(form, "active") !== "",
     trigger,
-    actions: readActions(form, "actions", errors),
+    actions: readActions(form, "actions", errors, catalog),
   };
   return { draft, errors };
 }
@@ -232,12 +306,13 @@ export function definitionOf(d: Draft): { name: string; active: boolean; trigger
 /** A stored or pasted definition as a draft (the JSON view's way back to the form). */
 export function draftOf(def: { name?: unknown; active?: unknown; trigger?: unknown; actions?: unknown }): Draft {
   const t = def.trigger as Record<string, unknown> | undefined;
-  const trigger: Trigger =
-    t?.type === "event"
-      ? { type: "event", event: String(t.event ?? "") }
-      : typeof t?.token_id === "string"
-        ? { type: "webhook", token_id: t.token_id }
-        : { type: "webhook" };
+  let trigger: Trigger;
+  if (t?.type === "event") trigger = { type: "event", event: String(t.event ?? "") };
+  else {
+    trigger = { type: "webhook" };
+    if (typeof t?.token_id === "string") trigger.token_id = t.token_id;
+    if (Array.isArray(t?.fields) && t.fields.length) trigger.fields = t.fields.map(String);
+  }
   return {
     name: typeof def.name === "string" ? def.name : "",
     active: def.active !== false,

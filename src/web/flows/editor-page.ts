@@ -2,13 +2,15 @@
 // and "Advanced: JSON". Errors are listed at the top and shown beside their fields.
 import type { FieldError } from "../../errors.ts";
 import type { TokenPublic } from "../../features/webhooks/schema.ts";
-import { html, raw, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
+import { html, pageResponse, raw, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
 import { csrfInput } from "../library/common.ts";
-import { PODCAST_FORMATS, TRIGGER_EVENTS } from "./action-fields.ts";
+import { TRIGGER_EVENTS, type Catalog, type Choices } from "./action-fields.ts";
 import type { Draft } from "./draft.ts";
-import { actionList, control, errorsOf, type RenderCtx } from "./editor-fields.ts";
+import { actionAt, type ActionDef } from "../../features/workflows/paths.ts";
+import { actionCard, actionList, control, errorsOf, type RenderCtx } from "./editor-fields.ts";
 import { byField, fieldId, fieldNames, placeErrors, type PlacedError } from "./field-errors.ts";
 import { flowsPage } from "./style.ts";
+import { EDITOR_SCRIPT_PATH } from "./editor-script.ts";
 import { earlierSteps, triggerVariables } from "./variables.ts";
 import { checked, selected } from "./views.ts";
 
@@ -25,6 +27,10 @@ export interface EditorInput {
   errors?: FieldError[];
   focus?: string;
   tokens: TokenPublic[];
+  /** The action types, each with its form (from its module). */
+  catalog: Catalog;
+  /** The user's notebooks and workflows (sorted by name) that id fields offer. */
+  notebooks: { id: string; name: string }[];
   workflows: { id: string; name: string }[];
   flash?: Flash;
   status?: number;
@@ -57,26 +63,64 @@ ${errorsOf(fieldId("trigger"), [...(ctx.errors.get("trigger") ?? []), ...(ctx.er
 <label class="check"><input type="radio" name="trigger.type" value="webhook"${checked(t.type === "webhook")}> A webhook: runs when its URL receives a JSON object</label>
 <div class="trigger-sub">${control(
     ctx,
-    "trigger.token_id",
-    "Webhook token",
-    (a) => html`<select ${a}>
+    "trigger.fields",
+    "Body fields (optional)",
+    (a) =>
+      html`<input type="text" ${a} value="${t.type === "webhook" ? (t.fields ?? []).join(", ") : ""}" autocomplete="off" spellcheck="false" placeholder="title, url">`,
+    "The top-level fields of the JSON the webhook receives, separated by commas. Given, templates may use only these (a typo is caught when saving); left empty, any field is accepted.",
+  )}
+${control(
+  ctx,
+  "trigger.token_id",
+  "Webhook token",
+  (a) => html`<select ${a}>
   <option value="">A new token (its URL is shown once, after saving)</option>
   ${tokens.map((x) => html`<option value="${x.id}"${selected(x.id === tokenId)}>${tokenLabel(x)}</option>`)}
 </select>`,
-    "Several workflows may share a token; each runs for every delivery.",
-  )}</div>
+  "Several workflows may share a token; each runs for every delivery.",
+)}</div>
 <label class="check"><input type="radio" name="trigger.type" value="event"${checked(t.type === "event")}> An event: runs when one of your sources, notebooks, notes or podcasts changes</label>
 <div class="trigger-sub">${control(ctx, "trigger.event", "Event", (a) => html`<select ${a}>${events.map((e) => html`<option value="${e}"${selected(e === event)}>${e}</option>`)}</select>`)}</div>
 </fieldset>`;
 }
 
-function formView(p: EditorInput, placed: PlacedError[]): SafeHtml {
-  const ctx: RenderCtx = {
+export function choicesOf(p: Pick<EditorInput, "notebooks" | "workflows" | "tokens">): Choices {
+  return {
+    notebooks: p.notebooks,
+    workflows: p.workflows,
+    tokens: p.tokens.map((t) => ({ id: t.id, name: tokenLabel(t) })),
+  };
+}
+
+function renderCtx(p: EditorInput, placed: PlacedError[]): RenderCtx {
+  return {
     errors: byField(placed),
     focus: p.focus,
     triggerVars: triggerVariables(p.draft.trigger),
     earlier: earlierSteps(p.draft.actions),
+    catalog: p.catalog,
+    choices: choicesOf(p),
   };
+}
+
+/** The card of one action (the one "Add action" just added), for the editor's script to insert. */
+export function actionFragment(p: EditorInput, path: string): Response {
+  const action = actionAt(p.draft.actions as ActionDef[], path);
+  const m = /^(.*)\[(\d+)\]$/.exec(path);
+  if (!action || !m) return new Response(null, { status: 404 });
+  const ctx = { ...renderCtx(p, []), focus: undefined };
+  const siblings =
+    m[1] === "actions"
+      ? p.draft.actions
+      : (actionAt(p.draft.actions as ActionDef[], m[1]!.replace(/\.(then|else)$/, ""))?.[
+          m[1]!.endsWith("then") ? "then" : "else"
+        ] as unknown[]);
+  const card = actionCard(ctx, path, action as never, Number(m[2]), siblings?.length ?? Number(m[2]) + 1);
+  return pageResponse(card, { headers: { "x-editor-fragment": "action" } });
+}
+
+function formView(p: EditorInput, placed: PlacedError[]): SafeHtml {
+  const ctx = renderCtx(p, placed);
   return html`<form method="post" action="${p.action}" class="editor" novalidate>
 ${csrfInput(p.user.csrfToken)}
 <input type="hidden" name="view" value="form">
@@ -88,8 +132,6 @@ ${triggerFields(ctx, p)}
 <h2 id="${fieldId("actions")}">Actions</h2>
 <p class="muted">They run in order. Any text may use templates such as <code>{{ url }}</code> or <code>{{ steps.save.source.id }}</code>.</p>
 ${actionList(ctx, "actions", p.draft.actions)}
-<datalist id="podcast-formats">${PODCAST_FORMATS.map((f) => html`<option value="${f}"></option>`)}</datalist>
-<datalist id="my-workflows">${p.workflows.map((w) => html`<option value="${w.id}">${w.name}</option>`)}</datalist>
 <div class="actions"><button type="submit" name="op" value="save">Save workflow</button>
 <button type="submit" name="op" value="view_json" class="secondary">Advanced: JSON</button>
 <a href="${p.cancel}">Cancel</a></div>
@@ -115,10 +157,11 @@ ${errs.length ? html`<ul class="field-error" id="f-json-error">${errs.map((e) =>
 }
 
 export function editorPage(p: EditorInput): Response {
-  const placed = placeErrors(p.errors ?? [], p.view === "form" ? fieldNames(p.draft) : new Set());
+  const placed = placeErrors(p.errors ?? [], p.view === "form" ? fieldNames(p.draft, p.catalog) : new Set());
   const body = html`<p><a href="${p.cancel}">← Back</a></p>
 <h1>${p.heading}</h1>
 ${p.view === "form" ? summary(placed) : ""}
-${p.view === "form" ? formView(p, placed) : jsonView(p, placed)}`;
+${p.view === "form" ? formView(p, placed) : jsonView(p, placed)}
+${p.view === "form" ? html`<script src="${EDITOR_SCRIPT_PATH}" defer></script>` : ""}`;
   return flowsPage({ title: p.heading, user: p.user, body, flash: p.flash, status: p.status });
 }

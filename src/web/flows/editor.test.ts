@@ -187,7 +187,9 @@ describe("workflow editor", () => {
     expect(errorBeside(page.text, "f-actions-1-to")).toBe('"not an address" is not an email address');
     page = await submitForm(ctx, b, page, NEW, { op: "save", set: { "actions[1].to": "me@example.com" } });
     expect(page.status).toBe(422);
-    expect(errorBeside(page.text, "f-actions-0-url")).toBe('{{ steps.nope.id }}: there is no step with id "nope"');
+    expect(errorBeside(page.text, "f-actions-0-url")).toBe(
+      '{{ steps.nope.id }}: there is no step with id "nope"; available: {{ trigger }}, {{ run.id }}, {{ run.workflow_id }}, {{ run.depth }}',
+    );
     expect(page.text).toContain('<a href="#f-actions-0-url">actions[0].url</a>');
   });
 

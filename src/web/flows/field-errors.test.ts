@@ -1,5 +1,7 @@
 // Errors find their fields: the API's dotted paths, JSON Pointer paths, and paths inside a field.
 import { describe, expect, test } from "bun:test";
+import { actionCatalog, coreActions } from "../../features/workflows/actions/catalog.ts";
+import { sendEmail } from "../../features/mail/action.ts";
 import type { Draft } from "./draft.ts";
 import { fieldNames, normalizePath, placeErrors } from "./field-errors.ts";
 
@@ -37,7 +39,7 @@ describe("placing errors", () => {
         { path: "colour", message: "unknown" },
         { path: "actions[7].url", message: "gone" },
       ],
-      fieldNames(draft),
+      fieldNames(draft, actionCatalog([...coreActions, sendEmail])),
     );
     expect(placed.map((e) => e.field)).toEqual([
       "actions",

@@ -3,8 +3,8 @@
 // to the field of its path or, for paths inside a field (a header, a list item), to the nearest field above.
 import type { FieldError } from "../../errors.ts";
 import { walkActions } from "../../features/workflows/paths.ts";
-import { ACTION_TYPE } from "./action-fields.ts";
-import type { Action, Draft } from "./draft.ts";
+import type { Catalog } from "./action-fields.ts";
+import { TEMPLATE_SUFFIX, type Action, type Draft } from "./draft.ts";
 
 export const fieldId = (name: string) => `f-${name.replace(/[^A-Za-z0-9_]+/g, "-").replace(/-+$/, "")}`;
 
@@ -19,15 +19,30 @@ export function normalizePath(path: string): string {
 }
 
 /** Every name the editor renders for a draft, so errors can find their field. */
-export function fieldNames(draft: Draft): Set<string> {
-  const names = new Set(["name", "active", "trigger", "trigger.type", "trigger.token_id", "trigger.event", "actions"]);
+export function fieldNames(draft: Draft, catalog: Catalog): Set<string> {
+  const names = new Set([
+    "name",
+    "active",
+    "trigger",
+    "trigger.type",
+    "trigger.fields",
+    "trigger.token_id",
+    "trigger.event",
+    "actions",
+  ]);
   walkActions(draft.actions, (a, path) => {
     names.add(path);
     const action = a as Action;
     if (!action || typeof action !== "object") return;
     names.add(`${path}.id`).add(`${path}.type`);
-    for (const f of ACTION_TYPE.get(action.type)?.fields ?? []) names.add(`${path}.${f.key}`);
-    if (action.type !== "condition") return;
+    const fields = catalog.get(action.type)?.fields ?? [];
+    for (const f of fields) {
+      if (f.kind === "condition") continue;
+      names.add(`${path}.${f.key}`);
+      if (f.kind === "notebook" || f.kind === "notebooks" || f.kind === "workflow")
+        names.add(`${path}.${f.key}${TEMPLATE_SUFFIX}`);
+    }
+    if (!fields.some((f) => f.kind === "condition")) return;
     names.add(`${path}.if`).add(`${path}.then`).add(`${path}.else`);
     const cond = (action.if ?? {}) as Record<string, unknown>;
     for (const g of ["all", "any"]) {

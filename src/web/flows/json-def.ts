@@ -4,7 +4,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { FieldError } from "../../errors.ts";
 import { walkActions } from "../../features/workflows/paths.ts";
 import { WorkflowCreate } from "../../features/workflows/schema.ts";
-import { ACTION_TYPE } from "./action-fields.ts";
+import type { Catalog } from "./action-fields.ts";
 import type { Action } from "./draft.ts";
 import { messageOf } from "../../http/validation.ts";
 
@@ -73,7 +73,7 @@ export function parseJsonDefinition(text: string): { def?: JsonDefinition; error
 const CLAUSE_KEYS = new Set(["left", "op", "right"]);
 
 /** What the form has no field for (it would be lost on the way): stay in the JSON view then. */
-export function formCannotShow(def: JsonDefinition): FieldError[] {
+export function formCannotShow(def: JsonDefinition, catalog: Catalog): FieldError[] {
   const out: FieldError[] = [];
   const t = def.trigger as Record<string, unknown> | null;
   if (!t || typeof t !== "object" || (t.type !== "webhook" && t.type !== "event"))
@@ -82,17 +82,13 @@ export function formCannotShow(def: JsonDefinition): FieldError[] {
     if (!a || typeof a !== "object" || Array.isArray(a))
       return void out.push({ path, message: "must be an object for the form" });
     const action = a as Action;
-    const spec = ACTION_TYPE.get(action.type);
-    if (!spec) return void out.push({ path: `${path}.type`, message: "is not an action type the form knows" });
-    const known = new Set([
-      "id",
-      "type",
-      ...spec.fields.map((f) => f.key),
-      ...(action.type === "condition" ? ["if", "then", "else"] : []),
-    ]);
+    const mod = catalog.get(action.type);
+    if (!mod) return void out.push({ path: `${path}.type`, message: "is not an action type the form knows" });
+    const branches = mod.fields.some((f) => f.kind === "condition");
+    const known = new Set(["id", "type", ...mod.fields.map((f) => f.key), ...(branches ? ["then", "else"] : [])]);
     for (const k of Object.keys(action))
       if (!known.has(k)) out.push({ path: `${path}.${k}`, message: "has no field in the form" });
-    if (action.type !== "condition") return;
+    if (!branches) return;
     const cond = action.if as Record<string, unknown> | undefined;
     if (!cond || typeof cond !== "object" || Array.isArray(cond))
       return void out.push({ path: `${path}.if`, message: 'must be {"all": […]} or {"any": […]} for the form' });

@@ -1,7 +1,7 @@
 // The editor's buttons as operations on a draft: add, remove and reorder actions, add and remove clauses.
 // Each button posts the whole form with `op` = "<verb>:<path>", so they work without JavaScript.
 import { walkActions } from "../../features/workflows/paths.ts";
-import { ACTION_TYPE, ACTION_TYPES, newAction } from "./action-fields.ts";
+import { newAction, type Catalog } from "./action-fields.ts";
 import type { Action, Draft } from "./draft.ts";
 
 export type Op =
@@ -61,14 +61,19 @@ export function uniqueId(actions: Action[], base: string): string {
 }
 
 /** Applies an op to the draft in place; returns the form field to focus on the re-rendered page. */
-export function applyOp(draft: Draft, op: Op, form: { addType(list: string): string }): string | undefined {
+export function applyOp(
+  draft: Draft,
+  op: Op,
+  form: { addType(list: string): string },
+  catalog: Catalog,
+): string | undefined {
   switch (op.verb) {
     case "add": {
       const list = listAt(draft.actions, op.list);
-      const type = form.addType(op.list);
-      const spec = ACTION_TYPE.get(type) ?? ACTION_TYPES[0]!;
-      if (!list) return undefined;
-      list.push(newAction(spec.type, uniqueId(draft.actions, spec.idBase)) as Action);
+      const chosen = catalog.get(form.addType(op.list));
+      const mod = chosen?.available ? chosen : catalog.modules.find((m) => m.available);
+      if (!list || !mod) return undefined;
+      list.push(newAction(mod, uniqueId(draft.actions, mod.idBase)) as Action);
       return `${op.list}[${list.length - 1}].id`;
     }
     case "remove":

@@ -30,6 +30,15 @@ select { max-width: 100%; }
 .vars { margin-top: .75rem; font-size: .9rem; }
 .vars ul { margin: .3rem 0 0; padding-left: 1.1rem; columns: 2 14rem; }
 .vars code { overflow-wrap: anywhere; }
+/* The editor's lists of the user's notebooks and workflows, their filter and the template box beside them. */
+.choice-list { list-style: none; margin: .3rem 0 0; padding: .2rem .6rem; max-height: 13.5rem; overflow-y: auto; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); }
+.editor .choice-list label.check { display: flex; margin: .25rem 0; overflow-wrap: anywhere; }
+.editor .choices { border: none; padding: 0; margin: .9rem 0 0; }
+.editor .choices > legend { padding: 0; margin-bottom: .1rem; }
+.template-alt label { font-weight: 400; font-size: .9rem; margin: .45rem 0 .2rem; }
+input.choice-filter { margin: 0 0 .35rem; }
+.field select { width: 100%; }
+.action-summary { margin: 0 0 .3rem; color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .88rem; overflow-wrap: anywhere; }
 .error-summary { border: 2px solid var(--danger); border-radius: 8px; padding: .6rem 1rem; margin-bottom: 1rem; background: var(--err-bg); }
 .error-summary h2 { margin: 0 0 .4rem; font-size: 1.05rem; }
 .error-summary ul { margin: 0; padding-left: 1.1rem; }

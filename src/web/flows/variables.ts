@@ -1,34 +1,11 @@
-// The template variables an action may use: the trigger's names and the outputs of the steps that run
-// before it (the same order rule as the save-time check: earlier siblings, enclosing conditions, branches
-// of earlier conditions).
-import { EVENT_TYPES, type EventType } from "../../features/events/service.ts";
-import { EVENT_FIELDS, eventDataFields, RUN_FIELDS } from "../../features/workflows/scope.ts";
-import { ACTION_TYPE } from "./action-fields.ts";
-import type { Action, Trigger } from "./draft.ts";
+// The template variables an action may use, for the editor's panel and suggestions: the trigger's names
+// and the outputs of the steps that run before it (the same order rule and the same lists as the save-time
+// check in src/features/workflows/definition.ts, which refuses anything else).
+import { stepVariables as outputsOfStep, triggerVariables, type Variable } from "../../features/workflows/variables.ts";
+import type { Catalog } from "./action-fields.ts";
+import type { Action } from "./draft.ts";
 
-export interface Variable {
-  name: string;
-  note?: string;
-}
-
-export function triggerVariables(trigger: Trigger): Variable[] {
-  const run = RUN_FIELDS.map((f) => ({ name: `run.${f}` }));
-  if (trigger.type === "webhook") {
-    return [
-      { name: "trigger", note: "the whole JSON body" },
-      { name: "url", note: "any top-level field of the body, e.g. url" },
-      ...run,
-    ];
-  }
-  const known = (EVENT_TYPES as readonly string[]).includes(trigger.event);
-  const fields = known ? eventDataFields(trigger.event as EventType) : [];
-  return [
-    ...fields.map((f) => ({ name: f, note: `the ${trigger.event.split(".")[0]}'s ${f}` })),
-    ...EVENT_FIELDS.filter((f) => f !== "data" && f !== "previous").map((f) => ({ name: `event.${f}` })),
-    { name: "event.previous", note: "the object before an update" },
-    ...run,
-  ];
-}
+export { triggerVariables, type Variable };
 
 /** For each action path, the earlier actions whose outputs it can read. */
 export function earlierSteps(actions: Action[]): Map<string, Action[]> {
@@ -38,12 +15,10 @@ export function earlierSteps(actions: Action[]): Map<string, Action[]> {
     list.forEach((action, i) => {
       const path = `${base}[${i}]`;
       out.set(path, [...seen]);
-      if (action.type === "condition") {
-        const inside = [...seen, action];
-        for (const b of ["then", "else"] as const) {
-          const branch = Array.isArray(action[b]) ? (action[b] as Action[]) : [];
-          for (const a of visit(branch, `${path}.${b}`, inside)) if (!seen.includes(a)) seen.push(a);
-        }
+      const inside = [...seen, action];
+      for (const b of ["then", "else"] as const) {
+        const branch = Array.isArray(action[b]) ? (action[b] as Action[]) : [];
+        for (const a of visit(branch, `${path}.${b}`, inside)) if (!seen.includes(a)) seen.push(a);
       }
       if (!seen.includes(action)) seen.push(action);
     });
@@ -53,10 +28,6 @@ export function earlierSteps(actions: Action[]): Map<string, Action[]> {
   return out;
 }
 
-export function stepVariables(steps: Action[]): Variable[] {
-  return steps
-    .filter((s) => s.id)
-    .flatMap((s) =>
-      (ACTION_TYPE.get(s.type)?.outputs ?? []).map((o) => ({ name: `steps.${s.id}.${o}`, note: `from ${s.type}` })),
-    );
+export function stepVariables(catalog: Catalog, steps: Action[]): Variable[] {
+  return steps.filter((s) => s.id).flatMap((s) => outputsOfStep(catalog, s));
 }

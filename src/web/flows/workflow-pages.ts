@@ -3,7 +3,7 @@ import type { TokenPublic } from "../../features/webhooks/schema.ts";
 import type { RunPublic, WorkflowPublic } from "../../features/workflows/schema.ts";
 import { html, type Flash, type LayoutUser, type SafeHtml } from "../../http/html/html.ts";
 import { csrfInput, pager, when } from "../library/common.ts";
-import { ACTION_TYPE } from "./action-fields.ts";
+import { namedIds, type Catalog, type Choices } from "./action-fields.ts";
 import type { Action } from "./draft.ts";
 import { flowsPage } from "./style.ts";
 import { badge, duration, oneTimeUrl, runStatus } from "./views.ts";
@@ -64,26 +64,23 @@ ${table}`;
   return flowsPage({ title: "Workflows", user: p.user, body, flash: p.flash });
 }
 
-function actionSummary(actions: Action[]): SafeHtml {
-  return html`<ol>${actions.map((a) => {
-    const spec = ACTION_TYPE.get(a.type);
-    const target =
-      typeof a.url === "string"
-        ? a.url
-        : typeof a.feed_url === "string"
-          ? a.feed_url
-          : typeof a.to === "string"
-            ? a.to
-            : "";
+/** The actions as a nested list: id, title and the module's one-line summary (a condition's rule). */
+function actionSummary(actions: Action[], catalog: Catalog, names: Pick<Choices, "notebooks" | "workflows">): SafeHtml {
+  return html`<ol class="action-summaries">${actions.map((a) => {
+    const mod = catalog.get(a.type);
+    const summary = namedIds(mod?.summary?.(a) ?? "", names);
     const branches = (["then", "else"] as const).filter((b) => Array.isArray(a[b]) && (a[b] as Action[]).length);
-    return html`<li><strong>${a.id}</strong> <span class="muted">${spec?.title ?? a.type}</span>${target ? html` <span class="mono">${target}</span>` : ""}
-${branches.map((b) => html`<div>${b === "then" ? "Then:" : "Else:"} ${actionSummary(a[b] as Action[])}</div>`)}</li>`;
+    return html`<li><strong>${a.id}</strong> <span class="muted">${mod?.title ?? a.type}</span>${summary ? html` <span class="mono">${summary}</span>` : ""}
+${branches.map((b) => html`<div>${b === "then" ? "Then:" : "Else:"} ${actionSummary(a[b] as Action[], catalog, names)}</div>`)}</li>`;
   })}</ol>`;
 }
 
 export interface WorkflowPageInput {
   user: LayoutUser;
   workflow: WorkflowPublic;
+  catalog: Catalog;
+  /** Names of the user's notebooks and workflows, shown instead of their ids. */
+  names: Pick<Choices, "notebooks" | "workflows">;
   tokens: Map<string, TokenPublic>;
   runs: RunPublic[];
   next: string | null;
@@ -113,7 +110,7 @@ export function workflowPage(p: WorkflowPageInput): Response {
   const token = t.type === "webhook" && t.token_id ? p.tokens.get(t.token_id) : undefined;
   const triggerHelp =
     t.type === "webhook"
-      ? html`<p>Runs when its webhook URL receives a JSON object${token ? html` (token <span class="hint">${token.hint}</span>)` : ""}. Each top-level field of the body is a variable.</p>
+      ? html`<p>Runs when its webhook URL receives a JSON object${token ? html` (token <span class="hint">${token.hint}</span>)` : ""}. ${t.fields?.length ? html`Its body's fields ${t.fields.map((f, i) => html`${i ? ", " : ""}<code>{{ ${f} }}</code>`)} are variables.` : "Each top-level field of the body is a variable."}</p>
 ${p.webhookUrl ? "" : html`<p class="muted">The URL is shown only when its token is made or regenerated. Lost it? <a href="/settings/webhook-tokens">Regenerate the token</a> — the old URL then stops working.</p>`}`
       : html`<p>Runs when <code>${t.event}</code> happens to one of your objects.</p>`;
   const body = html`<p><a href="/workflows">← Workflows</a></p>
@@ -128,7 +125,7 @@ ${p.webhookUrl ? oneTimeUrl({ heading: "The webhook URL", url: p.webhookUrl, not
 <h2>Trigger</h2>
 ${triggerHelp}
 <h2>Actions</h2>
-${actionSummary(wf.actions as Action[])}
+${actionSummary(wf.actions as Action[], p.catalog, p.names)}
 <details><summary>Signing secret</summary>
 <p class="muted">HTTP requests with “sign” carry Standard Webhooks signatures made with this secret.</p>
 <div class="secret"><input type="text" id="signing-secret" value="${wf.signing_secret}" readonly aria-label="Signing secret" autocomplete="off" spellcheck="false">

@@ -28,7 +28,7 @@ export async function tokenMap(s: Pick<WebDeps, "webhookTokens">, me: SignedIn):
 
 /** One workflow's page; also the answer to a save that made a webhook token (its URL shown once). */
 export async function workflowPageResponse(
-  s: Pick<WebDeps, "webhookTokens" | "workflows">,
+  s: Pick<WebDeps, "notebooks" | "webhookTokens" | "workflows">,
   h: WebHelpers,
   me: SignedIn,
   id: string,
@@ -39,6 +39,11 @@ export async function workflowPageResponse(
   return workflowPage({
     user: h.layoutUser(me),
     workflow,
+    catalog: s.workflows.service.catalog,
+    names: {
+      notebooks: (await s.notebooks.list(me.actor, { limit: 200 })).data,
+      workflows: (await s.workflows.service.list(me.actor, { limit: 200 })).data,
+    },
     tokens: await tokenMap(s, me),
     runs: runs.data,
     next: nextKey(runs),
@@ -47,7 +52,7 @@ export async function workflowPageResponse(
   });
 }
 
-export function workflowWebRoutes(s: Pick<WebDeps, "webhookTokens" | "workflows">, h: WebHelpers) {
+export function workflowWebRoutes(s: Pick<WebDeps, "notebooks" | "webhookTokens" | "workflows">, h: WebHelpers) {
   const wfs = s.workflows.service;
 
   return (

@@ -6,7 +6,7 @@ import { createWorkflow, fire, hookPath } from "../../features/workflows/testing
 import { post, setup } from "../library/test-helpers.ts";
 import { errorBeside, submitForm, fieldValue } from "./test-helpers.ts";
 
-const DEF = {
+const DEF_WITH_PLACEHOLDER = {
   name: "Sort links",
   trigger: { type: "webhook" },
   actions: [
@@ -14,7 +14,7 @@ const DEF = {
       id: "save",
       type: "create_source",
       url: "{{ url }}",
-      notebook_ids: ["{{ nb }}", "nb_01J0000000000000000000000A"],
+      notebook_ids: ["{{ nb }}", "NOTEBOOK"],
     },
     {
       id: "check",
@@ -101,13 +101,21 @@ describe("workflows", () => {
 
   test("every field of every action type survives the form and the JSON view unchanged", async () => {
     const { ctx, b, me } = await setup();
+    const reading = await call(ctx, "POST", "/api/v1/notebooks", { key: me.key, body: { name: "Reading" } });
+    const DEF = JSON.parse(JSON.stringify(DEF_WITH_PLACEHOLDER).replace("NOTEBOOK", reading.body.id));
     const wf = await createWorkflow(ctx, me.key, DEF);
     const before = (await call(ctx, "GET", `/api/v1/workflows/${wf.id}`, { key: me.key })).body;
     const edit = `/workflows/${wf.id}/edit`;
     const form = await b.get(edit);
     expect(fieldValue(form.text, "actions[1].if.all[1].right")).toBe("5");
     expect(fieldValue(form.text, "actions[1].if.all[3].right")).toBe('"5"');
-    expect(fieldValue(form.text, "actions[0].notebook_ids")).toBe("{{ nb }}, nb_01J0000000000000000000000A");
+    // The notebook is ticked in the list by name; the template stays text beside it.
+    expect(form.text).toMatch(
+      new RegExp(
+        `<input type="checkbox" id="f-actions-0-notebook_ids-0" name="actions\\[0\\]\\.notebook_ids" value="${reading.body.id}" checked> Reading</label>`,
+      ),
+    );
+    expect(fieldValue(form.text, "actions[0].notebook_ids.template")).toBe("{{ nb }}");
     // Form → JSON view → form → save: nothing changed.
     const json = await submitForm(ctx, b, form, edit, { op: "view_json" });
     expect(JSON.parse(fieldValue(json.text, "json")!)).toEqual({
@@ -223,8 +231,8 @@ describe("workflows", () => {
       set: { name: "E", "trigger.type": "event", "trigger.event": "source.created", "actions[0].name": "{{ colour }}" },
     });
     expect(page.status).toBe(422);
-    expect(errorBeside(page.text, "f-actions-0-name")).toBe(
-      '{{ colour }}: source.created events have no field "colour"',
+    expect(errorBeside(page.text, "f-actions-0-name")).toStartWith(
+      '{{ colour }}: source.created events have no field "colour"; available: {{ id }}, {{ url }}',
     );
     expect(fieldValue(page.text, "trigger.event")).toBe("source.created");
     // The variables offered are the event's fields.

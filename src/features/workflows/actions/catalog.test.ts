@@ -5,7 +5,7 @@ import { checkActions } from "../definition.ts";
 import type { ActionModule } from "./types.ts";
 
 const limits = { maxActions: 10, maxConditionDepth: 3 };
-const ctx = { tokenExists: () => true, workflowExists: () => true };
+const ctx = { tokenExists: () => true, workflowExists: () => true, notebookExists: () => true };
 
 describe("actionCatalog", () => {
   test("knows exactly the modules it was given, in their order", () => {

@@ -20,6 +20,8 @@ export const coreActions: readonly ActionModule[] = [
 
 export interface ActionCatalog {
   get(type: string): ActionModule | undefined;
+  /** The modules, in the order they were given (the editor offers them so). */
+  readonly modules: readonly ActionModule[];
   /** Every type, in the order the modules were given (error messages and the OpenAPI union list them so). */
   readonly types: readonly string[];
   /** Discriminated on `type`: for the OpenAPI document (validation goes type by type for clear paths). */
@@ -34,6 +36,7 @@ export function actionCatalog(modules: readonly ActionModule[]): ActionCatalog {
   }
   return {
     get: (type) => byType.get(type),
+    modules: [...byType.values()],
     types: [...byType.keys()],
     schema: t.Union(
       modules.map((m) => m.schema),

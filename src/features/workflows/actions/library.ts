@@ -1,12 +1,26 @@
 // Library actions: create_source, create_notebook, add_source_to_notebook, through the same services as the API.
 import { t } from "elysia";
-import { NotebookCreate } from "../../library/notebooks/schema.ts";
-import { SourceCreate } from "../../library/sources/schema.ts";
+import { NotebookCreate, NotebookPublic } from "../../library/notebooks/schema.ts";
+import { SourceCreate, SourcePublic } from "../../library/sources/schema.ts";
 import { actionSchema, asStepFailure, checkRendered, StringList } from "./base.ts";
+import { notebookIdsField, outputsOf } from "./fields.ts";
 import type { ActionModule } from "./types.ts";
+
+const SOURCE_OUTPUTS = outputsOf("source", SourcePublic, ["id", "url", "title"]);
+const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 export const createSource: ActionModule = {
   type: "create_source",
+  title: "Save a link",
+  idBase: "save",
+  fields: [
+    { key: "url", label: "URL", kind: "text", required: true, placeholder: "{{ url }}" },
+    { key: "title", label: "Title", kind: "text", hint: "Optional; the page's own title otherwise." },
+    notebookIdsField,
+  ],
+  // created right after the few source fields that lists and messages show first.
+  outputs: [...SOURCE_OUTPUTS.slice(0, 4), "created", ...SOURCE_OUTPUTS.slice(4)],
+  summary: (a) => text(a.url),
   available: true,
   mode: "transaction",
   schema: actionSchema(
@@ -37,6 +51,14 @@ export const createSource: ActionModule = {
 
 export const createNotebook: ActionModule = {
   type: "create_notebook",
+  title: "Create a notebook",
+  idBase: "notebook",
+  fields: [
+    { key: "name", label: "Name", kind: "text", required: true },
+    { key: "description", label: "Description", kind: "textarea" },
+  ],
+  outputs: outputsOf("notebook", NotebookPublic, ["id", "name"]),
+  summary: (a) => text(a.name),
   available: true,
   mode: "transaction",
   schema: actionSchema(
@@ -60,6 +82,21 @@ const LinkInput = t.Object({ source_id: t.String({ minLength: 1 }), notebook_id:
 
 export const addSourceToNotebook: ActionModule = {
   type: "add_source_to_notebook",
+  title: "Add a source to a notebook",
+  idBase: "add_to_notebook",
+  fields: [
+    {
+      key: "source_id",
+      label: "Source",
+      kind: "text",
+      required: true,
+      placeholder: "{{ steps.save.source.id }}",
+      hint: "Usually a template: the id of a source an earlier step saved, or of the trigger's source.",
+    },
+    { key: "notebook_id", label: "Notebook", kind: "notebook", required: true },
+  ],
+  outputs: outputsOf("source", SourcePublic, ["id", "url", "title", "notebook_ids"]),
+  summary: (a) => `${text(a.source_id)} → ${text(a.notebook_id)}`,
   available: true,
   mode: "transaction",
   schema: actionSchema(

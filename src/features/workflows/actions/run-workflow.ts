@@ -8,6 +8,19 @@ export const MAX_DEPTH = 5;
 
 export const runWorkflow: ActionModule = {
   type: "run_workflow",
+  title: "Run another workflow",
+  idBase: "run",
+  fields: [
+    { key: "workflow_id", label: "Workflow", kind: "workflow", required: true },
+    {
+      key: "input",
+      label: "Input (JSON)",
+      kind: "json",
+      hint: "Becomes the other run's trigger; an object's fields are its variables.",
+    },
+  ],
+  outputs: ["run_id", "workflow_id"],
+  summary: (a) => (typeof a.workflow_id === "string" ? a.workflow_id : ""),
   available: true,
   mode: "transaction",
   schema: actionSchema(
@@ -20,13 +33,6 @@ export const runWorkflow: ActionModule = {
     },
     "Start another of your workflows. Output: {run_id, workflow_id}",
   ),
-  validate(action, vctx) {
-    const id = action.workflow_id;
-    if (typeof id === "string" && !id.includes("{{") && !vctx.workflowExists(id)) {
-      return [{ path: "workflow_id", message: `workflow ${id} does not exist` }];
-    }
-    return [];
-  },
   async run(input, env) {
     const target = String(input.workflow_id ?? "");
     const { run } = env;

@@ -7,6 +7,7 @@ import type { Actor } from "../../../actor.ts";
 import type { NotebooksService } from "../../library/notebooks/service.ts";
 import type { SourcesService } from "../../library/sources/service.ts";
 import type { ActionDef, Branch } from "../paths.ts";
+import type { FieldSpec } from "./fields.ts";
 
 export interface RunInfo {
   id: string;
@@ -68,6 +69,16 @@ export interface ValidationContext {
 
 export interface ActionModule {
   type: string;
+  /** What the editor and the workflow's page call it ("Save a link"). */
+  title: string;
+  /** Base of the id a new action of this type gets in the editor (`save`, `save_2`, …). */
+  idBase: string;
+  /** The editor's form for it, field by field; id fields (notebook, workflow, token) are also checked on save. */
+  fields: readonly FieldSpec[];
+  /** Paths under steps.<id> that later templates may read; `x.*` admits any path below x. */
+  outputs: readonly string[];
+  /** One line on what this action does, for lists of actions (a condition shows its rule). */
+  summary?(action: ActionDef): string;
   /** The saved shape, strings may hold templates. */
   schema: TObject;
   /** False while the feature behind it has not landed: definitions naming it get a clear 422. */
