@@ -38,6 +38,7 @@ import { createSearchFeature } from "./features/search/feature.ts";
 import { EMBED_JOB } from "./features/search/indexer.ts";
 import { createExtractor, type Extractor } from "./features/library/sources/extract/pool.ts";
 import { createSourcesFeature } from "./features/library/sources/feature.ts";
+import { createImageEncoder, type ImageEncoder } from "./features/library/sources/images/encode.ts";
 import type { ReadyHook } from "./features/library/sources/ingest.ts";
 import { INGEST_JOB } from "./features/library/sources/service.ts";
 import { createWebFeature } from "./web/feature.ts";
@@ -64,6 +65,8 @@ export interface CoreDeps {
   blobs?: BlobStore;
   /** Extra workflow actions (tests standing in for a failing dependency), after the built-in ones. */
   actions?: readonly ActionModule[];
+  /** An image encoder to use instead of sharp (tests stand in for a build without it). */
+  imageEncoder?: ImageEncoder;
 }
 
 /** Jobs of links saved by hand: an import's slices wait for them (at most IMPORT_YIELD_MAX_MS each). */
@@ -203,6 +206,12 @@ export function createServices(deps: CoreDeps) {
     importConcurrency: config.imports.fetchConcurrency,
     maxHtmlBytes: config.capture.maxHtmlBytes,
     interactiveQuiet,
+    images: {
+      blobs,
+      repo: repos.sourceImages,
+      limits: config.images,
+      encoder: deps.imageEncoder ?? createImageEncoder({ maxPixels: config.images.maxPixels }),
+    },
   });
   const notebooks = createNotebooksFeature({
     db,

@@ -17,6 +17,7 @@ import { createNotesRepo } from "./features/library/notes/repo.ts";
 import { createOAuthRepo } from "./features/oauth/repo.ts";
 import { createPodcastsRepo } from "./features/podcasts/repo.ts";
 import { createSourcesRepo } from "./features/library/sources/repo.ts";
+import { createSourceImagesRepo } from "./features/library/sources/images-repo.ts";
 import { createWebhooksRepo } from "./features/webhooks/repo.ts";
 import { createWorkflowsRepo } from "./features/workflows/repo.ts";
 import { createEventsPgRepo } from "./features/events/pg-repo.ts";
@@ -109,6 +110,7 @@ export function createRepositories(db: EngineDb, config: VectorsRepoOptions = {}
     vectors: createVectorsRepo(db, { pgvector: config.pgvector, logger: config.logger }),
     podcasts: createPodcastsRepo(db),
     sources: createSourcesRepo(db),
+    sourceImages: createSourceImagesRepo(db),
     notebooks: createNotebooksRepo(db),
     notes: createNotesRepo(db),
     feeds: createFeedsRepo(db),

@@ -13,6 +13,7 @@ import m0011 from "./0011_events_outbox_claims.sql" with { type: "text" };
 import m0012 from "./0012_mail_outbox.sql" with { type: "text" };
 import m0013 from "./0013_source_capture.sql" with { type: "text" };
 import m0014 from "./0014_reading_state.sql" with { type: "text" };
+import m0016 from "./0016_source_images.sql" with { type: "text" };
 
 export const migrations: { name: string; sql: string }[] = [
   { name: "0001_foundation", sql: m0001 },
@@ -29,4 +30,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: "0012_mail_outbox", sql: m0012 },
   { name: "0013_source_capture", sql: m0013 },
   { name: "0014_reading_state", sql: m0014 },
+  { name: "0016_source_images", sql: m0016 },
 ];

@@ -8,6 +8,7 @@ import m0006 from "./0006_search.sql" with { type: "text" };
 import m0007 from "./0007_search_stats.sql" with { type: "text" };
 import m0008 from "./0008_source_capture.sql" with { type: "text" };
 import m0009 from "./0009_reading_state.sql" with { type: "text" };
+import m0011 from "./0011_source_images.sql" with { type: "text" };
 
 export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0001_init", sql: m0001 },
@@ -19,4 +20,5 @@ export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0007_search_stats", sql: m0007 },
   { name: "0008_source_capture", sql: m0008 },
   { name: "0009_reading_state", sql: m0009 },
+  { name: "0011_source_images", sql: m0011 },
 ];

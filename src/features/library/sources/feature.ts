@@ -13,6 +13,10 @@ import type { Extractor } from "./extract/pool.ts";
 import { createIngester, type Ingester } from "./ingest.ts";
 import type { SourcesRepo } from "./repo.ts";
 import { sourceRoutes } from "./routes.ts";
+import type { BlobStore } from "../../../blobs/port.ts";
+import { createImageCollector, type ImageLimits } from "./images/collect.ts";
+import type { ImageEncoder } from "./images/encode.ts";
+import type { SourceImagesRepo } from "./images-repo.ts";
 import { createSourcesService, type EmbeddingProgress, INGEST_IMPORT_JOB, INGEST_JOB } from "./service.ts";
 
 const MAX_ATTEMPTS = 3;
@@ -38,6 +42,8 @@ export interface SourcesFeatureDeps {
   maxHtmlBytes: number;
   /** Resolves once links saved by hand are done, or after a bounded wait. */
   interactiveQuiet?: () => Promise<void>;
+  /** The archived copy's images: where they are kept, their table, limits (IMAGES_*) and encoder. */
+  images?: { blobs: BlobStore; repo: SourceImagesRepo; limits: ImageLimits; encoder: ImageEncoder };
 }
 
 export function createSourcesFeature(d: SourcesFeatureDeps) {
@@ -51,7 +57,9 @@ export function createSourcesFeature(d: SourcesFeatureDeps) {
     onReindex: d.onChanged,
     embeddingProgress: d.embeddingProgress,
     maxHtmlBytes: d.maxHtmlBytes,
+    media: d.images,
   });
+  const images = d.images;
   const ingest = createIngester({
     db: d.db,
     repo: d.repo,
@@ -61,6 +69,17 @@ export function createSourcesFeature(d: SourcesFeatureDeps) {
     clock: d.clock,
     logger: d.logger,
     onReady: d.onReady,
+    images: images && {
+      repo: images.repo,
+      blobs: images.blobs,
+      collect: createImageCollector({
+        safeFetch: d.safeFetch,
+        blobs: images.blobs,
+        encoder: images.encoder,
+        limits: images.limits,
+        logger: d.logger,
+      }),
+    },
   });
   return {
     name: "sources",
