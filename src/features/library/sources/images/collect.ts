@@ -137,6 +137,8 @@ export function createImageCollector(deps: ImageCollectorDeps) {
     const kept = new Map<string, string>();
     async function store(url: string, e: Encoded, prefix = ""): Promise<StoredImage> {
       const name = await hashName(e.bytes, e.ext, prefix);
+      const same = images.find((i) => i.name === name);
+      if (same) return same; // the same bytes from another address: one file
       const blobKey = blobKeyOf(input.sourceId, name);
       await deps.blobs.put(blobKey, e.bytes);
       const row = { name, blobKey, contentType: e.contentType, bytes: e.bytes.byteLength, width: e.width, height: e.height, url };
