@@ -8,6 +8,7 @@ import { noteWebRoutes } from "./note-routes.ts";
 import { searchWebRoutes } from "./search-routes.ts";
 import { sourceWebRoutes } from "./source-routes.ts";
 import { sourceFragmentRoutes } from "./source-fragments.ts";
+import { sourceMediaWebRoutes } from "./media-routes.ts";
 
 export function libraryWebRoutes(
   s: Pick<WebDeps, "ask" | "live" | "notebooks" | "notes" | "search" | "sources">,
@@ -18,5 +19,6 @@ export function libraryWebRoutes(
     .use(notebookWebRoutes(s, h))
     .use(noteWebRoutes(s, h))
     .use(searchWebRoutes(s, h))
-    .use(sourceFragmentRoutes(s, h));
+    .use(sourceFragmentRoutes(s, h))
+    .use(sourceMediaWebRoutes(s, h));
 }

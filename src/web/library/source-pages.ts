@@ -258,6 +258,5 @@ ${linkedNotes(s, p.notes, p.moreNotes)}`;
     body,
     flash: p.flash,
     status: p.status,
-    webImages: true,
   });
 }

@@ -6,6 +6,7 @@ import { call, createTestContext, userWithKey, type TestContext } from "../../..
 import { startTestServer } from "../../../net/test-server.ts";
 import { createImageEncoder } from "./images/encode.ts";
 import { sniffImage } from "./images/sniff.ts";
+import { signedInPerson } from "../../../web/library/test-helpers.ts";
 import { bombPng, makeImage, SCRIPTED_SVG } from "./images/testing.ts";
 
 const HUGE = 50 * 1024 * 1024;
@@ -208,8 +209,41 @@ describe("the archived copy's images", () => {
     expect(new Set(urls).size).toBe(3);
     const photo = await ctx.app.handle(authed(urls[0]!, u.key));
     expect(photo.headers.get("content-type")).toBe("image/png");
-    expect(new Uint8Array(await photo.arrayBuffer())).toEqual(images.photo);
+    expect(new Uint8Array(await photo.arrayBuffer())).toEqual(new Uint8Array(images.photo));
     expect((await call(ctx, "GET", `/api/v1/sources/${s.id}/image`, { key: u.key })).status).toBe(404);
+  }, 30_000);
+});
+
+describe("the archived copy in the web app", () => {
+  test("the reader shows the kept images at session-authenticated addresses of this site; the card thumbnail is /sources/{id}/image", async () => {
+    const ctx = context();
+    const me = await signedInPerson(ctx);
+    const stranger = await signedInPerson(ctx);
+    const s = await save(ctx, me.key, "/article");
+    const reader = await me.b.get(`/library/sources/${s.id}`);
+    expect(reader.status).toBe(200);
+    const article = reader.text.slice(reader.text.indexOf('<article class="prose">'));
+    const srcs = [...article.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1]!);
+    expect(srcs).toHaveLength(4);
+    for (const src of srcs) expect(src).toMatch(new RegExp(`^/sources/${s.id}/media/[0-9a-f]{32}\\.webp$`));
+    expect(reader.text).not.toContain(`<img src="http`);
+    expect(reader.headers.get("content-security-policy")).toContain("img-src 'self' data:;");
+
+    const img = await me.b.get(srcs[0]!);
+    expect(img.status).toBe(200);
+    expect(img.headers.get("content-type")).toBe("image/webp");
+    expect(img.headers.get("cache-control")).toBe("private, max-age=31536000, immutable");
+    expect(img.headers.get("x-content-type-options")).toBe("nosniff");
+    const thumb = await me.b.get(`/sources/${s.id}/image`);
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get("content-type")).toBe("image/webp");
+    // Someone else's session: not found, as for any other source of another person.
+    expect((await stranger.b.get(srcs[0]!)).status).toBe(404);
+    expect((await stranger.b.get(`/sources/${s.id}/image`)).status).toBe(404);
+    // Signed out: sent to sign in, never the image.
+    const anonymous = await ctx.app.handle(new Request(`http://localhost/sources/${s.id}/image`));
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get("content-type") ?? "").not.toContain("image");
   }, 30_000);
 });
 
