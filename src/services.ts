@@ -212,6 +212,13 @@ export function createServices(deps: CoreDeps) {
       limits: config.images,
       encoder: deps.imageEncoder ?? createImageEncoder({ maxPixels: config.images.maxPixels }),
     },
+    linkCheck: {
+      repo: repos.linkChecks,
+      scheduler,
+      gate: shared.hostGate(config.linkCheck.hostSpacingMs),
+      intervalHours: config.linkCheck.intervalHours,
+      hostSpacingMs: config.linkCheck.hostSpacingMs,
+    },
   });
   const notebooks = createNotebooksFeature({
     db,
@@ -402,6 +409,7 @@ export function createServices(deps: CoreDeps) {
     imports: imports.service,
     feeds: feeds.service,
     feedScheduler: feeds.dispatcher,
+    linkCheck: sources.linkCheck!,
     mail: mail.service,
     hooks: { onSourceReady: onSourceReady as readonly ReadyHook[], noteSaved: onNoteSaved },
   };

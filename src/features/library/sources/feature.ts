@@ -17,6 +17,9 @@ import type { BlobStore } from "../../../blobs/port.ts";
 import { createImageCollector, type ImageLimits } from "./images/collect.ts";
 import type { ImageEncoder } from "./images/encode.ts";
 import type { SourceImagesRepo } from "./images-repo.ts";
+import type { Scheduler } from "../../../jobs/scheduler.ts";
+import { createLinkChecker, type HostGate, linkCheckJobs } from "./link-check.ts";
+import type { LinkCheckRepo } from "./link-check-repo.ts";
 import { createSourcesService, type EmbeddingProgress, INGEST_IMPORT_JOB, INGEST_JOB } from "./service.ts";
 
 const MAX_ATTEMPTS = 3;
@@ -44,6 +47,14 @@ export interface SourcesFeatureDeps {
   interactiveQuiet?: () => Promise<void>;
   /** The archived copy's images: where they are kept, their table, limits (IMAGES_*) and encoder. */
   images?: { blobs: BlobStore; repo: SourceImagesRepo; limits: ImageLimits; encoder: ImageEncoder };
+  /** The periodic check of the original addresses (LINK_CHECK_*); the gate spaces requests per host. */
+  linkCheck?: {
+    repo: LinkCheckRepo;
+    scheduler: Scheduler;
+    gate: HostGate;
+    intervalHours: number;
+    hostSpacingMs: number;
+  };
 }
 
 export function createSourcesFeature(d: SourcesFeatureDeps) {
@@ -81,12 +92,30 @@ export function createSourcesFeature(d: SourcesFeatureDeps) {
       }),
     },
   });
+  const lc = d.linkCheck;
+  const linkCheck = lc
+    ? createLinkChecker({
+        db: d.db,
+        repo: d.repo,
+        checks: lc.repo,
+        events: d.events,
+        jobs: d.jobs,
+        scheduler: lc.scheduler,
+        safeFetch: d.safeFetch,
+        gate: lc.gate,
+        clock: d.clock,
+        logger: d.logger,
+        intervalHours: lc.intervalHours,
+        hostSpacingMs: lc.hostSpacingMs,
+      })
+    : undefined;
   return {
     name: "sources",
     service,
     api: sourceRoutes({ sources: service }, { maxHtmlBytes: d.maxHtmlBytes }),
-    jobs: ingestJobs(ingest, d),
+    jobs: [...ingestJobs(ingest, d), ...(linkCheck ? linkCheckJobs(linkCheck) : [])],
     ingest,
+    linkCheck,
   } satisfies FeatureWith<typeof service>;
 }
 export type SourcesFeature = ReturnType<typeof createSourcesFeature>;
