@@ -29,7 +29,10 @@ export const ILLUSTRATED_HTML = `<!doctype html><html lang="en"><head><title>Kel
 </article></body></html>`;
 
 /** A 64×64 teal square. */
-export const PICTURE_PNG = encodePng(new Uint8Array(64 * 64 * 4).map((_, i) => [20, 140, 150, 255][i % 4]!), 64);
+export const PICTURE_PNG = encodePng(
+  new Uint8Array(64 * 64 * 4).map((_, i) => [20, 140, 150, 255][i % 4]!),
+  64,
+);
 
 export function startOutsideWeb() {
   const hits = new Map<string, number>();

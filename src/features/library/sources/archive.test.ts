@@ -136,7 +136,10 @@ describe("the archived copy's images", () => {
     expect(media.headers.get("x-content-type-options")).toBe("nosniff");
     const bytes = new Uint8Array(await (await ctx.app.handle(authed(urls[0]!, u.key))).arrayBuffer());
     expect(sniffImage(bytes)).toMatchObject({ type: "image/webp", width: 800, height: 500 });
-    const again = await call(ctx, "GET", urls[0]!, { key: u.key, headers: { "if-none-match": media.headers.get("etag")! } });
+    const again = await call(ctx, "GET", urls[0]!, {
+      key: u.key,
+      headers: { "if-none-match": media.headers.get("etag")! },
+    });
     expect(again.status).toBe(304);
 
     expect(s.image_url).toBe(`/api/v1/sources/${s.id}/image`);

@@ -61,7 +61,9 @@ export type Verdict = { status: "ok" | "gone" | "moved"; movedTo?: string } | { 
 function sameAddress(a: string, b: string): boolean {
   const key = (u: string) => {
     try {
-      return normalizeUrl(u).replace(/^https?:\/\//, "").replace(/\/$/, "");
+      return normalizeUrl(u)
+        .replace(/^https?:\/\//, "")
+        .replace(/\/$/, "");
     } catch {
       return u;
     }
@@ -126,7 +128,7 @@ export function createLinkChecker(deps: LinkCheckDeps) {
   /** Checks one source now; returns the verdict (status null: nothing learned, nothing changed but the time). */
   async function check(sourceId: string, signal?: AbortSignal): Promise<Verdict | undefined> {
     const row = await repo.byIdUnscoped(sourceId);
-    if (!row || row.status !== "ready") return undefined;
+    if (row?.status !== "ready") return undefined;
     const { verdict, last } = await verdictOf(row, signal);
     const at = iso(clock.now());
     await db.tx(async () => {

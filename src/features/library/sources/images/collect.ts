@@ -141,7 +141,15 @@ export function createImageCollector(deps: ImageCollectorDeps) {
       if (same) return same; // the same bytes from another address: one file
       const blobKey = blobKeyOf(input.sourceId, name);
       await deps.blobs.put(blobKey, e.bytes);
-      const row = { name, blobKey, contentType: e.contentType, bytes: e.bytes.byteLength, width: e.width, height: e.height, url };
+      const row = {
+        name,
+        blobKey,
+        contentType: e.contentType,
+        bytes: e.bytes.byteLength,
+        width: e.width,
+        height: e.height,
+        url,
+      };
       images.push(row);
       return row;
     }

@@ -4,7 +4,7 @@
 // the encoder says so and ingestion keeps article images as fetched and makes no thumbnail.
 import type { Sniffed } from "./sniff.ts";
 
-type Sharp = (typeof import("sharp"))["default"];
+type Sharp = typeof import("sharp")["default"];
 
 export interface Encoded {
   bytes: Uint8Array;

@@ -16,7 +16,8 @@ const ascii = (b: Uint8Array, at: number, length: number) => String.fromCharCode
 const u16be = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
 const u16le = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8);
 const u24le = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16);
-const u32be = (b: Uint8Array, at: number) => ((b[at]! << 24) >>> 0) + (b[at + 1]! << 16) + (b[at + 2]! << 8) + b[at + 3]!;
+const u32be = (b: Uint8Array, at: number) =>
+  ((b[at]! << 24) >>> 0) + (b[at + 1]! << 16) + (b[at + 2]! << 8) + b[at + 3]!;
 
 function png(b: Uint8Array): Sniffed | null {
   if (b.length < 24 || ascii(b, 12, 4) !== "IHDR") return null;
