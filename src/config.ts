@@ -280,6 +280,25 @@ export function loadConfig(env: Env = process.env) {
     feeds: {
       hostSpacingMs: int(env, "FEED_HOST_SPACING_MS", 250, 0, 60_000),
     },
+    /** The archived copy's images, fetched at ingestion through the SSRF guard and kept in the blob store. */
+    images: {
+      /** Article images kept per source (the preview image comes on top); 0 keeps none. */
+      maxPerSource: int(env, "IMAGES_MAX_PER_SOURCE", 20, 0, 500),
+      maxBytes: int(env, "IMAGES_MAX_BYTES", 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+      maxTotalBytes: int(env, "IMAGES_MAX_TOTAL_BYTES", 40 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      timeoutMs: int(env, "IMAGES_TIMEOUT_MS", 10_000, 100, 600_000),
+      /** The whole image step of one ingestion: what is not in by then is left out. */
+      totalTimeoutMs: int(env, "IMAGES_TOTAL_TIMEOUT_MS", 20_000, 100, 600_000),
+      /** Width × height an image may declare before it is decoded (decompression bombs). */
+      maxPixels: int(env, "IMAGES_MAX_PIXELS", 40_000_000, 1_000, 1_000_000_000),
+    },
+    /** The periodic check of each ready source's original address (never deletes anything). */
+    linkCheck: {
+      /** How often each source is checked; 0 turns the check off. */
+      intervalHours: int(env, "LINK_CHECK_INTERVAL_HOURS", 168, 0, 87_600),
+      /** Minimum gap between two checks of one host, across processes. */
+      hostSpacingMs: int(env, "LINK_CHECK_HOST_SPACING_MS", 5_000, 0, 600_000),
+    },
     events: {
       /**
        * A comment line on every open event stream this often, so proxies and clients see it alive. At

@@ -40,6 +40,7 @@ async function start() {
   await exclusively(db, "vectors:ensure-current", () => services.indexer.ensureCurrent());
   if (config.jobs.run) services.runner.start();
   await services.feedScheduler.start();
+  services.linkCheck.start();
   void services.accounts.warmUp();
   services.logger.info("listening", {
     url: `http://${server.hostname}:${server.port}`,

@@ -40,6 +40,7 @@ import { EMBED_JOB } from "./features/search/indexer.ts";
 import { createExtractor, type Extractor } from "./features/library/sources/extract/pool.ts";
 import { createTaggingFeature, tagSuggestionListener } from "./features/library/tagging/feature.ts";
 import { createSourcesFeature } from "./features/library/sources/feature.ts";
+import { createImageEncoder, type ImageEncoder } from "./features/library/sources/images/encode.ts";
 import type { ReadyHook } from "./features/library/sources/ingest.ts";
 import { INGEST_JOB } from "./features/library/sources/service.ts";
 import { createWebFeature } from "./web/feature.ts";
@@ -66,6 +67,8 @@ export interface CoreDeps {
   blobs?: BlobStore;
   /** Extra workflow actions (tests standing in for a failing dependency), after the built-in ones. */
   actions?: readonly ActionModule[];
+  /** An image encoder to use instead of sharp (tests stand in for a build without it). */
+  imageEncoder?: ImageEncoder;
 }
 
 /** Jobs of links saved by hand: an import's slices wait for them (at most IMPORT_YIELD_MAX_MS each). */
@@ -226,6 +229,19 @@ export function createServices(deps: CoreDeps) {
     importConcurrency: config.imports.fetchConcurrency,
     maxHtmlBytes: config.capture.maxHtmlBytes,
     interactiveQuiet,
+    images: {
+      blobs,
+      repo: repos.sourceImages,
+      limits: config.images,
+      encoder: deps.imageEncoder ?? createImageEncoder({ maxPixels: config.images.maxPixels }),
+    },
+    linkCheck: {
+      repo: repos.linkChecks,
+      scheduler,
+      gate: shared.hostGate(config.linkCheck.hostSpacingMs),
+      intervalHours: config.linkCheck.intervalHours,
+      hostSpacingMs: config.linkCheck.hostSpacingMs,
+    },
   });
   const tagging = createTaggingFeature({
     sourcesRepo: repos.sources,
@@ -438,6 +454,7 @@ export function createServices(deps: CoreDeps) {
     imports: imports.service,
     feeds: feeds.service,
     feedScheduler: feeds.dispatcher,
+    linkCheck: sources.linkCheck!,
     mail: mail.service,
     hooks: { onSourceReady: onSourceReady as readonly ReadyHook[], noteSaved: onNoteSaved },
   };

@@ -18,6 +18,8 @@ import { createNotesRepo } from "./features/library/notes/repo.ts";
 import { createOAuthRepo } from "./features/oauth/repo.ts";
 import { createPodcastsRepo } from "./features/podcasts/repo.ts";
 import { createSourcesRepo } from "./features/library/sources/repo.ts";
+import { createSourceImagesRepo } from "./features/library/sources/images-repo.ts";
+import { createLinkCheckRepo } from "./features/library/sources/link-check-repo.ts";
 import { createWebhooksRepo } from "./features/webhooks/repo.ts";
 import { createWorkflowsRepo } from "./features/workflows/repo.ts";
 import { createEventsPgRepo } from "./features/events/pg-repo.ts";
@@ -74,7 +76,7 @@ export interface SharedState {
   formGuards: FormGuards;
   /** OAuth authorisation requests parked while the user signs in and consents. */
   pendingAuthorizations: () => PendingStore;
-  /** Spacing of requests to one host when polling feeds. */
+  /** Spacing of requests to one host (feed polls, link checks: one slot table, so they share it). */
   hostGate: (spacingMs: number) => HostGate;
   /** At most one poll of a feed watch at a time across processes; undefined with one process. */
   pollLeases: (ttlMs: number) => PollLeases | undefined;
@@ -110,6 +112,8 @@ export function createRepositories(db: EngineDb, config: VectorsRepoOptions = {}
     vectors: createVectorsRepo(db, { pgvector: config.pgvector, logger: config.logger }),
     podcasts: createPodcastsRepo(db),
     sources: createSourcesRepo(db),
+    sourceImages: createSourceImagesRepo(db),
+    linkChecks: createLinkCheckRepo(db),
     notebooks: createNotebooksRepo(db),
     notes: createNotesRepo(db),
     highlights: createHighlightsRepo(db),

@@ -11,6 +11,8 @@ import { createImportParser, type ImportParser } from "../src/features/imports/f
 import type { Clock } from "../src/time.ts";
 import type { Listeners } from "../src/features/feature.ts";
 import type { ActionModule } from "../src/features/workflows/actions/types.ts";
+import type { ImageEncoder } from "../src/features/library/sources/images/encode.ts";
+import type { LookupFn } from "../src/net/policy.ts";
 
 let fastHash: string | undefined;
 let sharedExtractor: Extractor | undefined;
@@ -39,7 +41,14 @@ function importParserFor(env: Record<string, string>, config: ReturnType<typeof 
 
 export function createTestContext(
   env: Record<string, string> = {},
-  opts: { clock?: Clock; extractor?: Extractor; listeners?: Listeners; actions?: readonly ActionModule[] } = {},
+  opts: {
+    clock?: Clock;
+    extractor?: Extractor;
+    listeners?: Listeners;
+    actions?: readonly ActionModule[];
+    imageEncoder?: ImageEncoder;
+    lookup?: LookupFn;
+  } = {},
 ) {
   const config = testConfig(env);
   const db = openTestDatabase();
@@ -53,6 +62,8 @@ export function createTestContext(
     importParser: importParserFor(env, config),
     listeners: opts.listeners,
     actions: opts.actions,
+    imageEncoder: opts.imageEncoder,
+    lookup: opts.lookup,
   });
   const app = createApp(services);
   return { config, db, services, app, queue: services.queue, runner: services.runner };

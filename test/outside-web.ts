@@ -1,5 +1,6 @@
 // A local Bun.serve playing "the outside web" for ingestion tests: articles, PDFs, errors, traps.
 import { buildPdf } from "./fixtures/pages/pdf-builder.ts";
+import { encodePng } from "../src/png.ts";
 
 export const ARTICLE_HTML = `<!doctype html><html lang="en"><head><title>Life in the tide pools | Coast Weekly</title>
 <meta property="og:site_name" content="Coast Weekly"><meta name="author" content="Mara Quinn">
@@ -18,6 +19,20 @@ before walking out, because the sea comes back faster than most people expect.</
 </article></main>
 <section id="comments"><h3>Comments</h3><p>Great article, first!!! Visit my casino site.</p></section>
 <footer>Copyright Coast Weekly. All rights reserved. Privacy policy.</footer></body></html>`;
+
+/** An article with one picture, which is also its preview image (og:image). */
+export const ILLUSTRATED_HTML = `<!doctype html><html lang="en"><head><title>Kelp forests</title>
+<meta property="og:image" content="/picture.png"></head><body><article><h1>Kelp forests</h1>
+<p>Kelp grows up to half a metre a day in cold, clear water, and whole forests of it shelter fish, urchins and otters.</p>
+<p><img src="/picture.png" alt="A kelp forest"></p>
+<p>Otters wrap themselves in the fronds to sleep, so the tide does not carry them away in the night.</p>
+</article></body></html>`;
+
+/** A 64×64 teal square. */
+export const PICTURE_PNG = encodePng(
+  new Uint8Array(64 * 64 * 4).map((_, i) => [20, 140, 150, 255][i % 4]!),
+  64,
+);
 
 export function startOutsideWeb() {
   const hits = new Map<string, number>();
@@ -53,6 +68,10 @@ export function startOutsideWeb() {
           return new Response("# Project readme\n\nRun `make` to build.", {
             headers: { "content-type": "text/markdown" },
           });
+        case "/illustrated":
+          return new Response(ILLUSTRATED_HTML, { headers: { "content-type": "text/html; charset=utf-8" } });
+        case "/picture.png":
+          return new Response(PICTURE_PNG as Uint8Array<ArrayBuffer>, { headers: { "content-type": "image/png" } });
         case "/image.png":
           return new Response(new Uint8Array([137, 80, 78, 71]), { headers: { "content-type": "image/png" } });
         case "/gone":

@@ -14,6 +14,7 @@ import m0012 from "./0012_mail_outbox.sql" with { type: "text" };
 import m0013 from "./0013_source_capture.sql" with { type: "text" };
 import m0014 from "./0014_reading_state.sql" with { type: "text" };
 import m0015 from "./0015_highlights.sql" with { type: "text" };
+import m0016 from "./0016_source_images.sql" with { type: "text" };
 import m0017 from "./0017_library_triage.sql" with { type: "text" };
 import m0019 from "./0019_feed_subscriptions.sql" with { type: "text" };
 import m0020 from "./0020_tag_suggestions.sql" with { type: "text" };
@@ -34,6 +35,7 @@ export const migrations: { name: string; sql: string }[] = [
   { name: "0013_source_capture", sql: m0013 },
   { name: "0014_reading_state", sql: m0014 },
   { name: "0015_highlights", sql: m0015 },
+  { name: "0016_source_images", sql: m0016 },
   { name: "0017_library_triage", sql: m0017 },
   { name: "0019_feed_subscriptions", sql: m0019 },
   { name: "0020_tag_suggestions", sql: m0020 },

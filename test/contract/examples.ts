@@ -132,6 +132,16 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       { name: "delete", path: "/api/v1/tags/coast", status: 200 },
       { name: "no such tag", path: "/api/v1/tags/nothing", status: 404 },
     ],
+    getSourceImage: [
+      { name: "thumbnail", path: `/api/v1/sources/${f.illustrated}/image`, status: 200 },
+      { name: "no preview image", path: `/api/v1/sources/${f.podcastSource}/image`, status: 404 },
+      { name: "someone else's", path: `/api/v1/sources/${f.illustrated}/image`, as: "other", status: 404 },
+    ],
+    getSourceMedia: [
+      { name: "kept image", path: f.media, status: 200 },
+      { name: "unknown name", path: `/api/v1/sources/${f.illustrated}/media/nothing.webp`, status: 404 },
+      { name: "someone else's", path: f.media, as: "other", status: 404 },
+    ],
     refetchSource: [
       { name: "refetch", path: `/api/v1/sources/${f.source}/refetch`, status: 202 },
       { name: "already pending", path: `/api/v1/sources/${f.source}/refetch`, status: 409 },

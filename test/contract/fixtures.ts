@@ -34,6 +34,7 @@ export async function buildFixtures() {
   const k = a.key;
 
   const source = await ok(ctx, "POST", "/api/v1/sources", k, { url: web.url("/article") });
+  const illustrated = await ok(ctx, "POST", "/api/v1/sources", k, { url: web.url("/illustrated") });
   const sourceToDelete = await insertReadySource(ctx.services, a.userId, {
     title: "Delete me",
     markdown: SHORT_ARTICLE,
@@ -97,6 +98,9 @@ export async function buildFixtures() {
       format: "urls",
     })
   ).id;
+  const illustratedContent = (await ok(ctx, "GET", `/api/v1/sources/${illustrated.id}?include=content`, k)).content;
+  const media = /\]\((\/api\/v1\/sources\/[^)]+\/media\/[^)]+)\)/.exec(illustratedContent ?? "")?.[1];
+  if (!media) throw new Error(`fixture: the illustrated source kept no image: ${illustratedContent}`);
   const audio = await call(ctx, "GET", `/api/v1/podcasts/${podcast.id}/audio`, { key: k });
   if (audio.status !== 200)
     throw new Error(`fixture: the episode is not ready (${audio.status}) ${JSON.stringify(audio.body).slice(0, 300)}`);
@@ -107,6 +111,9 @@ export async function buildFixtures() {
     b,
     source: source.id as string,
     sourceUrl: source.url as string,
+    illustrated: illustrated.id as string,
+    /** The API address of the illustrated source's kept picture, as its Markdown has it. */
+    media,
     sourceToDelete,
     keyToRevoke,
     notebook: notebook.id as string,

@@ -9,6 +9,7 @@ import m0007 from "./0007_search_stats.sql" with { type: "text" };
 import m0008 from "./0008_source_capture.sql" with { type: "text" };
 import m0009 from "./0009_reading_state.sql" with { type: "text" };
 import m0010 from "./0010_highlights.sql" with { type: "text" };
+import m0011 from "./0011_source_images.sql" with { type: "text" };
 import m0012 from "./0012_library_triage.sql" with { type: "text" };
 import m0014 from "./0014_feed_subscriptions.sql" with { type: "text" };
 import m0015 from "./0015_tag_suggestions.sql" with { type: "text" };
@@ -24,6 +25,7 @@ export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0008_source_capture", sql: m0008 },
   { name: "0009_reading_state", sql: m0009 },
   { name: "0010_highlights", sql: m0010 },
+  { name: "0011_source_images", sql: m0011 },
   { name: "0012_library_triage", sql: m0012 },
   { name: "0014_feed_subscriptions", sql: m0014 },
   { name: "0015_tag_suggestions", sql: m0015 },

@@ -6,6 +6,7 @@ export * from "./credit-ledger.ts";
 export * from "./idempotency-keys.ts";
 export * from "./sources.ts";
 export * from "./source-captures.ts";
+export * from "./source-images.ts";
 export * from "./notebooks.ts";
 export * from "./notebook-sources.ts";
 export * from "./notes.ts";

@@ -38,8 +38,6 @@ export interface Frame {
   body: SafeHtml;
   flash?: Flash;
   status?: number;
-  /** The page shows rendered Markdown, whose http(s) images may load. */
-  webImages?: boolean;
   /** The page plays audio from this site. */
   media?: boolean;
   headers?: Record<string, string>;
@@ -52,7 +50,7 @@ ${f.body}`;
   const markup = layout({ title: f.title, user: f.user, body, flash: f.flash });
   return pageResponse(markup, {
     status: f.status,
-    headers: { ...f.headers, "content-security-policy": libraryCsp({ webImages: f.webImages, media: f.media }) },
+    headers: { ...f.headers, "content-security-policy": libraryCsp({ media: f.media }) },
   });
 }
 

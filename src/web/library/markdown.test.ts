@@ -1,6 +1,7 @@
-// The Markdown renderer's safety rules, case by case: raw HTML escaped, link schemes limited, images http(s) only.
+// The Markdown renderer's safety rules, case by case: raw HTML escaped, link schemes limited, images
+// from this site's kept media only.
 import { describe, expect, test } from "bun:test";
-import { renderArticle, renderMarkdown, safeImageUrl, safeLinkUrl, slugify } from "./markdown.ts";
+import { renderArticle, renderMarkdown, safeLinkUrl, slugify, webImageUrl } from "./markdown.ts";
 
 const render = (md: string) => renderMarkdown(md).value;
 
@@ -52,13 +53,21 @@ describe("renderMarkdown", () => {
     );
   });
 
-  test("images load only over http(s); others leave their alt text", () => {
-    expect(render('![a "b"](https://i.example/x.png)')).toBe(
-      '<p><img src="https://i.example/x.png" alt="a &quot;b&quot;" loading="lazy" referrerpolicy="no-referrer"></p>\n',
+  test("only kept images load, at their web address; any other image leaves its alt text", () => {
+    const id = "src_01J0000000000000000000000A";
+    expect(render(`![a "b"](/api/v1/sources/${id}/media/3fa9c2.webp)`)).toBe(
+      `<p><img src="/sources/${id}/media/3fa9c2.webp" alt="a &quot;b&quot;" loading="lazy"></p>\n`,
     );
+    expect(render(`![w](/sources/${id}/media/3fa9c2.webp)`)).toContain(`<img src="/sources/${id}/media/3fa9c2.webp"`);
+    expect(render("![alt](https://i.example/x.png)")).toBe("<p>alt</p>\n");
+    expect(render("![alt](http://i.example/x.png)")).toBe("<p>alt</p>\n");
+    expect(render("![alt](//i.example/x.png)")).toBe("<p>alt</p>\n");
     expect(render("![alt](data:image/png;base64,AAAA)")).toBe("<p>alt</p>\n");
     expect(render("![alt](/local.png)")).toBe("<p>alt</p>\n");
+    expect(render(`![alt](/api/v1/sources/${id}/media/../../me)`)).toBe("<p>alt</p>\n");
+    expect(render(`![alt](https://evil.example/api/v1/sources/${id}/media/a.webp)`)).toBe("<p>alt</p>\n");
     expect(render("![<b>](javascript:1)")).toBe("<p>&lt;b&gt;</p>\n");
+    expect(render("[![x](https://i.example/x.png)](https://ok.example)")).not.toContain("<img");
   });
 });
 
@@ -68,8 +77,11 @@ describe("URL rules", () => {
     expect(safeLinkUrl("\u0000javascript:alert(1)")).toBe(false);
     expect(safeLinkUrl("java\u200bscript:alert(1)")).toBe(false);
     expect(safeLinkUrl("a/b:c")).toBe(true);
-    expect(safeImageUrl("HTTPS://x.example/a.png")).toBe(true);
-    expect(safeImageUrl("//x.example/a.png")).toBe(false);
+    expect(webImageUrl("/api/v1/sources/src_01J0000000000000000000000A/media/ab.webp")).toBe(
+      "/sources/src_01J0000000000000000000000A/media/ab.webp",
+    );
+    expect(webImageUrl("HTTPS://x.example/a.png")).toBeNull();
+    expect(webImageUrl("/sources/src_1/media/a.webp?x=1")).toBeNull();
   });
 });
 
@@ -103,7 +115,9 @@ describe("renderArticle: heading ids and the outline", () => {
       '<h2 id="script-alert-1-script-x">&lt;script&gt;alert(1)&lt;/script&gt; &quot;x&quot;</h2>',
     );
     expect(html.value).not.toContain("<script>");
-    expect(html.value).toContain('<h2 id="section"><img src="https://i.example/a.png"');
+    // An image from another host is never loaded: a heading made only of one is empty.
+    expect(html.value).toContain('<h2 id="section"></h2>');
+    expect(html.value).not.toContain("i.example");
     expect(html.value).toContain('<h2 id="東京-2024">東京 2024</h2>');
     expect(outline.map((h) => h.text)).toEqual(['<script>alert(1)</script> "x"', "東京 2024"]);
   });

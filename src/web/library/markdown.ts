@@ -1,12 +1,14 @@
 // Markdown → HTML for the reader and notes: raw HTML is shown as text, links keep only safe schemes,
-// images load only over http(s). Source pages and notes are untrusted input, so nothing passes through.
+// images load only from this site (an archived copy's kept images). Source pages and notes are
+// untrusted input, so nothing passes through, and nothing is ever loaded from another host.
 // The reader's articles also get heading ids (slugs, deduplicated) and an outline of their headings.
 import { Marked, type Tokens } from "marked";
 import { decodeEntities } from "../../features/imports/formats/html-text.ts";
 import { escapeHtml, raw, type SafeHtml } from "../../http/html/html.ts";
 
 const LINK_SCHEMES = new Set(["http", "https", "mailto"]);
-const IMAGE_SCHEMES = new Set(["http", "https"]);
+/** A kept image's API address (as the stored Markdown has it) or its web address. */
+const MEDIA_PATH = /^\/(?:api\/v1\/)?sources\/(src_[0-9A-Za-z]{1,40})\/media\/([0-9A-Za-z-]{1,80}\.[0-9a-z]{2,5})$/;
 
 /** Browsers drop these anywhere in a URL before reading its scheme ("java\tscript:"). */
 const invisible = (url: string) =>
@@ -23,8 +25,13 @@ export function safeLinkUrl(url: string): boolean {
   return scheme === "" || LINK_SCHEMES.has(scheme);
 }
 
-export function safeImageUrl(url: string): boolean {
-  return IMAGE_SCHEMES.has(schemeOf(url));
+/**
+ * The web address of a kept image (/sources/{id}/media/{name}, session-authenticated), or null: any
+ * other image (another host, a data: URL, any other path) is never loaded.
+ */
+export function webImageUrl(url: string): string | null {
+  const m = MEDIA_PATH.exec(url);
+  return m ? `/sources/${m[1]}/media/${m[2]}` : null;
 }
 
 /** One heading of an article: its level (1–6), its id in the page and its text. */
@@ -88,8 +95,10 @@ const marked = new Marked({
       return `<a href="${escapeHtml(invisible(href))}"${titleAttr(title)} rel="nofollow noopener noreferrer">${inner}</a>`;
     },
     image({ href, title, text }: Tokens.Image) {
-      if (!safeImageUrl(href)) return escapeHtml(text);
-      return `<img src="${escapeHtml(invisible(href))}" alt="${escapeHtml(text)}"${titleAttr(title)} loading="lazy" referrerpolicy="no-referrer">`;
+      // An image that was not kept (an older source, a note's own) shows its alt text instead.
+      const src = webImageUrl(href);
+      if (!src) return escapeHtml(text);
+      return `<img src="${escapeHtml(src)}" alt="${escapeHtml(text)}"${titleAttr(title)} loading="lazy">`;
     },
   },
 });

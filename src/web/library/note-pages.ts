@@ -155,5 +155,5 @@ export function notePage(p: {
 <article class="prose card">${renderMarkdown(n.content)}</article>
 <h2>Edit</h2>
 ${editor(p.user, `/notes/${n.id}`, p.notebooks, p.sources, form, "Save changes")}`;
-  return libraryPage({ title: noteTitle(n), user: p.user, body, flash: p.flash, status: p.status, webImages: true });
+  return libraryPage({ title: noteTitle(n), user: p.user, body, flash: p.flash, status: p.status });
 }

@@ -174,7 +174,7 @@ ${article ? selectionPopover() : ""}
     body: html`<style>${raw(LIBRARY_STYLE)}</style><style>${raw(READER_STYLE)}</style>${body}`,
     flash: p.flash,
   });
-  // The library's policy (web images for the article) plus the reader's own stylesheet.
-  const csp = libraryCsp({ webImages: true }).replace("style-src ", `style-src ${READER_STYLE_HASH} `);
+  // The library's policy (images from this site only: the archived copy's) plus the reader's own stylesheet.
+  const csp = libraryCsp().replace("style-src ", `style-src ${READER_STYLE_HASH} `);
   return pageResponse(markup, { status: p.status, headers: { "content-security-policy": csp } });
 }

@@ -12,6 +12,7 @@ import { pickerWebRoutes } from "./source-picker.ts";
 import { tagWebRoutes } from "./tag-routes.ts";
 import { readerWebRoutes } from "./reader-routes.ts";
 import { readerHighlightRoutes } from "./reader-highlight-routes.ts";
+import { sourceMediaWebRoutes } from "./media-routes.ts";
 
 export function libraryWebRoutes(
   s: Pick<
@@ -30,5 +31,6 @@ export function libraryWebRoutes(
     .use(noteWebRoutes(s, h))
     .use(searchWebRoutes(s, h))
     .use(pickerWebRoutes(s, h))
-    .use(tagWebRoutes(s, h));
+    .use(tagWebRoutes(s, h))
+    .use(sourceMediaWebRoutes(s, h));
 }

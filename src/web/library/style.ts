@@ -95,16 +95,15 @@ const sha256 = (text: string) => `'sha256-${new Bun.CryptoHasher("sha256").updat
 const cache = new Map<string, string>();
 
 /**
- * The app's policy plus this stylesheet's hash. Pages showing rendered Markdown may also load
- * images from the web: the Markdown renderer only emits http(s) image URLs. Pages with a player
- * may load audio from this site.
+ * The app's policy plus this stylesheet's hash. Images come from this site only, rendered Markdown's
+ * included (the archived copy's images are served same-origin). Pages with a player may load audio
+ * from this site.
  */
-export function libraryCsp(opts: { webImages?: boolean; media?: boolean } = {}): string {
-  const key = `${Boolean(opts.webImages)}:${Boolean(opts.media)}`;
+export function libraryCsp(opts: { media?: boolean } = {}): string {
+  const key = String(Boolean(opts.media));
   let csp = cache.get(key);
   if (!csp) {
     csp = contentSecurityPolicy().replace("style-src ", `style-src ${sha256(LIBRARY_STYLE)} `);
-    if (opts.webImages) csp = csp.replace("img-src 'self' data:", "img-src 'self' data: https: http:");
     if (opts.media) csp += "; media-src 'self'";
     cache.set(key, csp);
   }

@@ -15,6 +15,13 @@ import type { SourcesRepo } from "./repo.ts";
 import { sourceRoutes } from "./routes.ts";
 import { tagRoutes } from "./tag-routes.ts";
 import { Elysia } from "elysia";
+import type { BlobStore } from "../../../blobs/port.ts";
+import { createImageCollector, type ImageLimits } from "./images/collect.ts";
+import type { ImageEncoder } from "./images/encode.ts";
+import type { SourceImagesRepo } from "./images-repo.ts";
+import type { Scheduler } from "../../../jobs/scheduler.ts";
+import { createLinkChecker, type HostGate, linkCheckJobs } from "./link-check.ts";
+import type { LinkCheckRepo } from "./link-check-repo.ts";
 import { createSourcesService, type EmbeddingProgress, INGEST_IMPORT_JOB, INGEST_JOB } from "./service.ts";
 
 const MAX_ATTEMPTS = 3;
@@ -40,6 +47,16 @@ export interface SourcesFeatureDeps {
   maxHtmlBytes: number;
   /** Resolves once links saved by hand are done, or after a bounded wait. */
   interactiveQuiet?: () => Promise<void>;
+  /** The archived copy's images: where they are kept, their table, limits (IMAGES_*) and encoder. */
+  images?: { blobs: BlobStore; repo: SourceImagesRepo; limits: ImageLimits; encoder: ImageEncoder };
+  /** The periodic check of the original addresses (LINK_CHECK_*); the gate spaces requests per host. */
+  linkCheck?: {
+    repo: LinkCheckRepo;
+    scheduler: Scheduler;
+    gate: HostGate;
+    intervalHours: number;
+    hostSpacingMs: number;
+  };
 }
 
 export function createSourcesFeature(d: SourcesFeatureDeps) {
@@ -53,7 +70,9 @@ export function createSourcesFeature(d: SourcesFeatureDeps) {
     onReindex: d.onChanged,
     embeddingProgress: d.embeddingProgress,
     maxHtmlBytes: d.maxHtmlBytes,
+    media: d.images,
   });
+  const images = d.images;
   const ingest = createIngester({
     db: d.db,
     repo: d.repo,
@@ -63,15 +82,44 @@ export function createSourcesFeature(d: SourcesFeatureDeps) {
     clock: d.clock,
     logger: d.logger,
     onReady: d.onReady,
+    images: images && {
+      repo: images.repo,
+      blobs: images.blobs,
+      collect: createImageCollector({
+        safeFetch: d.safeFetch,
+        blobs: images.blobs,
+        encoder: images.encoder,
+        limits: images.limits,
+        logger: d.logger,
+      }),
+    },
   });
+  const lc = d.linkCheck;
+  const linkCheck = lc
+    ? createLinkChecker({
+        db: d.db,
+        repo: d.repo,
+        checks: lc.repo,
+        events: d.events,
+        jobs: d.jobs,
+        scheduler: lc.scheduler,
+        safeFetch: d.safeFetch,
+        gate: lc.gate,
+        clock: d.clock,
+        logger: d.logger,
+        intervalHours: lc.intervalHours,
+        hostSpacingMs: lc.hostSpacingMs,
+      })
+    : undefined;
   return {
     name: "sources",
     service,
     api: new Elysia()
       .use(sourceRoutes({ sources: service }, { maxHtmlBytes: d.maxHtmlBytes }))
       .use(tagRoutes({ sources: service })),
-    jobs: ingestJobs(ingest, d),
+    jobs: [...ingestJobs(ingest, d), ...(linkCheck ? linkCheckJobs(linkCheck) : [])],
     ingest,
+    linkCheck,
   } satisfies FeatureWith<typeof service>;
 }
 export type SourcesFeature = ReturnType<typeof createSourcesFeature>;

@@ -10,6 +10,10 @@ import type { SafeResponse } from "../../../net/response.ts";
 import type { Extracted, ExtractInput } from "./extract/index.ts";
 import type { SourcesRepo } from "./repo.ts";
 import { toPublicSource } from "./service.ts";
+import type { BlobStore } from "../../../blobs/port.ts";
+import type { CollectedImages, ImageCollector } from "./images/collect.ts";
+import { rewriteImages } from "./images/rewrite.ts";
+import type { SourceImagesRepo } from "./images-repo.ts";
 
 /** The parts of a fetched response ingestion reads (safeFetch's SafeResponse has them). */
 export type FetchedPage = Pick<SafeResponse, "status" | "url" | "body" | "contentType" | "headers">;
@@ -44,6 +48,8 @@ export interface IngestDeps {
   logger: Logger;
   /** Run inside the transaction that marks a source ready (search indexing, quick podcasts). */
   onReady: readonly ReadyHook[];
+  /** The archived copy's images; without it every image is removed from the Markdown. */
+  images?: { collect: ImageCollector; repo: SourceImagesRepo; blobs: BlobStore };
 }
 
 function charsetOf(headers: Headers): string | undefined {
@@ -56,18 +62,51 @@ export function createIngester(deps: IngestDeps) {
   const nowIso = () => new Date(clock.now()).toISOString();
 
   /** `captured`: the browser's HTML this run read, deleted with the outcome (a newer one stays). */
-  async function finish(row: SourceRow, actor: Actor, patch: Partial<SourceRow>, captured?: string) {
-    await db.tx(async () => {
+  async function finish(
+    row: SourceRow,
+    actor: Actor,
+    patch: Partial<SourceRow>,
+    captured?: string,
+    media?: CollectedImages,
+  ) {
+    const stored = await db.tx(async () => {
       const current = await repo.byIdUnscoped(row.id);
-      if (!current) return; // deleted while we fetched
+      if (!current) return false; // deleted while we fetched
       if (captured !== undefined) await repo.dropCapture(row.id, captured);
+      if (media && deps.images) {
+        const { blobs } = deps.images;
+        const gone = await deps.images.repo.replace(row.id, media.images, nowIso());
+        // The images the earlier copy had and this one has not: their blobs go once this commits.
+        db.afterCommit(() => void dropBlobs(blobs, gone, logger));
+      }
       const links = (await repo.notebookIds([row.id])).get(row.id) ?? [];
       const before = toPublicSource(current, links);
       await repo.update(row.id, { ...patch, updatedAt: nowIso() });
       const updated = (await repo.byIdUnscoped(row.id))!;
       await events.record(actor, "source.updated", toPublicSource(updated, links), before);
       if (updated.status === "ready") for (const hook of deps.onReady) await hook(actor, updated);
+      return true;
     });
+    // Written before the transaction, for a source deleted meanwhile (or a rolled-back save): not kept.
+    if (!stored && media && deps.images)
+      await dropBlobs(
+        deps.images.blobs,
+        media.images.map((i) => i.blobKey),
+        logger,
+      );
+  }
+
+  /** The images kept in the blob store and the Markdown pointing at them; never fails the source. */
+  async function archiveImages(sourceId: string, doc: Extracted): Promise<CollectedImages | undefined> {
+    const images = doc.images ?? [];
+    const none = { markdown: rewriteImages(doc.markdown, images, new Map()), images: [], thumbnailKey: null };
+    if (!deps.images) return undefined;
+    try {
+      return await deps.images.collect({ sourceId, markdown: doc.markdown, images, preview: doc.image ?? null });
+    } catch (err) {
+      logger.warn("images could not be kept", { source_id: sourceId, error: String(err) });
+      return none;
+    }
   }
 
   async function fail(row: SourceRow, actor: Actor, code: string, detail: string, captured?: string) {
@@ -148,6 +187,7 @@ export function createIngester(deps: IngestDeps) {
         return fail(row, actor, (e as { code: string }).code, detail, capture?.createdAt);
       return retryOr("extraction_failed", detail);
     }
+    const media = await archiveImages(sourceId, doc);
     const current = await repo.byIdUnscoped(sourceId);
     await finish(
       row,
@@ -165,12 +205,25 @@ export function createIngester(deps: IngestDeps) {
         publishedAt: doc.publishedAt,
         excerpt: doc.excerpt,
         wordCount: doc.wordCount,
-        content: doc.markdown,
+        // Same-origin images only: the kept ones at their media addresses, every other one removed.
+        content: media?.markdown ?? rewriteImages(doc.markdown, doc.images ?? [], new Map()),
+        imageKey: media ? media.thumbnailKey : current?.imageKey,
         fetchedAt: nowIso(),
         capture: capture ? "browser" : "server",
       },
       capture?.createdAt,
+      media,
     );
   };
 }
 export type Ingester = ReturnType<typeof createIngester>;
+
+async function dropBlobs(blobs: BlobStore, keys: readonly string[], logger: Logger): Promise<void> {
+  for (const key of keys) {
+    try {
+      await blobs.delete(key);
+    } catch (err) {
+      logger.warn("an image blob could not be deleted", { key, error: String(err) });
+    }
+  }
+}

@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import { actorOf } from "../../../http/auth.ts";
 import { listOf, withLink } from "../../../http/pagination.ts";
 import type { SourcesService } from "./service.ts";
+import { mediaResponse } from "./media-response.ts";
 import { sourceQuery } from "./list-query.ts";
 import {
   SourceCheck,
@@ -14,6 +15,14 @@ import {
 } from "./schema.ts";
 
 const Params = t.Object({ id: t.String({ description: "A source id (src_…)" }) });
+const MediaParams = t.Object({
+  id: t.String({ description: "A source id (src_…)" }),
+  name: t.String({ description: "The image's name, as the source's Markdown refers to it", maxLength: 100 }),
+});
+const IMAGE_TYPES = ["image/webp", "image/jpeg", "image/png", "image/gif", "image/avif"];
+const imageContent = Object.fromEntries(
+  IMAGE_TYPES.map((type) => [type, { schema: { type: "string" as const, format: "binary" } }]),
+);
 
 export function sourceRoutes(s: { sources: SourcesService }, opts: { maxHtmlBytes: number }) {
   const SourceCreate = sourceCreateSchema(opts.maxHtmlBytes);
@@ -105,6 +114,48 @@ export function sourceRoutes(s: { sources: SourcesService }, opts: { maxHtmlByte
           description: "Returns the source as it was before deletion.",
         },
       })
+      // GET /api/v1/sources/{id}/image
+      .get(
+        "/:id/image",
+        async ({ request, params }) =>
+          mediaResponse(request, await s.sources.thumbnail(actorOf(request), params.id), "revalidate"),
+        {
+          params: Params,
+          detail: {
+            operationId: "getSourceImage",
+            summary: "The source's preview thumbnail (the card image)",
+            description:
+              "A WebP made at ingestion from the page's preview image (`og:image`, `twitter:image`) or its first large image; `image_url` links here when there is one, and it is 404 when there is none. " +
+              "Cached privately for a day with an ETag (`If-None-Match` answers 304): fetching the source again may change it.",
+            responses: {
+              200: { description: "The thumbnail", content: imageContent },
+              304: { description: "Not modified (If-None-Match matched the ETag)" },
+              404: { description: "No such source, or it has no thumbnail" },
+            },
+          },
+        },
+      )
+      // GET /api/v1/sources/{id}/media/{name}
+      .get(
+        "/:id/media/:name",
+        async ({ request, params }) =>
+          mediaResponse(request, await s.sources.mediaFile(actorOf(request), params.id, params.name), "immutable"),
+        {
+          params: MediaParams,
+          detail: {
+            operationId: "getSourceMedia",
+            summary: "An image of the source's archived copy",
+            description:
+              "The source's Markdown refers to the images kept at ingestion by these addresses only (images that could not be kept were removed). " +
+              "The name is a hash of the bytes, so the answer never changes: `cache-control: private, max-age=31536000, immutable`.",
+            responses: {
+              200: { description: "The image", content: imageContent },
+              304: { description: "Not modified (If-None-Match matched the ETag)" },
+              404: { description: "No such source or image" },
+            },
+          },
+        },
+      )
       // POST /api/v1/sources/{id}/refetch
       .post(
         "/:id/refetch",

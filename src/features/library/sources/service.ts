@@ -16,6 +16,16 @@ import { normalizeUrl, parseHttpUrl } from "./normalize.ts";
 import type { SourceListFilter, SourcesRepo } from "./repo.ts";
 import { DEFAULT_CAPTURE_MAX_HTML_BYTES, type SourceCreate, type SourcePublic, type SourceUpdate } from "./schema.ts";
 import { checkCursor, cursorKey, type SourcePageQuery } from "./list-query.ts";
+import type { BlobBody, BlobStore } from "../../../blobs/port.ts";
+import type { SourceImagesRepo } from "./images-repo.ts";
+
+/** A kept image of a source, ready to be served. */
+export interface SourceMediaFile {
+  name: string;
+  contentType: string;
+  size: number;
+  open(): Promise<BlobBody>;
+}
 
 export const INGEST_JOB = defineJob(
   "source.ingest",
@@ -133,6 +143,8 @@ export interface SourcesDeps {
   embeddingProgress?: EmbeddingProgress;
   /** The most bytes of HTML a save may carry (CAPTURE_MAX_HTML_BYTES). */
   maxHtmlBytes?: number;
+  /** The archived copy's images: served, and deleted with their source. */
+  media?: { repo: SourceImagesRepo; blobs: BlobStore };
 }
 
 export function createSourcesService(deps: SourcesDeps) {
@@ -216,10 +228,36 @@ export function createSourcesService(deps: SourcesDeps) {
     });
   }
 
+  /** A source's image by name, for its owner only: another owner's source is simply not found. */
+  async function mediaFile(actor: Actor, id: string, name: string): Promise<SourceMediaFile> {
+    const media = deps.media;
+    const row = media ? await media.repo.byName(actor.userId, id, name) : undefined;
+    if (!media || !row) throw notFound("Image");
+    return {
+      name: row.name,
+      contentType: row.contentType,
+      size: row.bytes,
+      async open() {
+        const body = await media.blobs.get(row.blobKey);
+        if (!body) throw notFound("Image");
+        return body;
+      },
+    };
+  }
+
   return {
     get,
     publicOf,
     indexedFieldsChanged,
+    mediaFile,
+
+    /** The card thumbnail of a source; 404 when it has none. */
+    async thumbnail(actor: Actor, id: string): Promise<SourceMediaFile> {
+      const row = await get(actor, id);
+      const name = row.imageKey?.split("/").pop();
+      if (!name) throw notFound("Image");
+      return mediaFile(actor, id, name);
+    },
 
     /** Returns the source and whether it was created (201) or already saved (200). */
     async create(actor: Actor, input: SourceCreate): Promise<{ source: SourcePublic; created: boolean }> {
@@ -428,8 +466,15 @@ export function createSourcesService(deps: SourcesDeps) {
     async delete(actor: Actor, id: string): Promise<SourcePublic> {
       return db.tx(async () => {
         const before = await publicOf(await get(actor, id));
+        const media = deps.media;
+        const keys = media ? await media.repo.keys(id) : [];
         await repo.delete(actor.userId, id);
         await events.record(actor, "source.deleted", before);
+        // The archived copy's images go with it, once the deletion has committed.
+        if (media && keys.length > 0)
+          db.afterCommit(() => {
+            void Promise.all(keys.map((k) => media.blobs.delete(k).catch(() => undefined)));
+          });
         return before;
       });
     },

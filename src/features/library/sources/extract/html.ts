@@ -2,7 +2,7 @@
 // and bylines/credits, Turndown.
 import { Readability } from "@mozilla/readability";
 import { toRfc3339 } from "./dates.ts";
-import { dropInertBlocks, parseDocument, pinBase } from "./dom.ts";
+import { dropInertBlocks, parseDocument, pinBase, resolveUrl } from "./dom.ts";
 import { countWords, nodeToMarkdown } from "./markdown.ts";
 import { normalizeLanguage, type PageMeta, readPageMeta } from "./metadata.ts";
 import { dropStoryFurniture } from "./furniture.ts";
@@ -57,6 +57,12 @@ function bodyMarkdown(html: string, url: string): string {
   return document.body ? nodeToMarkdown(document.body) : "";
 }
 
+/** The preview image as an absolute http(s) address, or null. */
+function previewImage(raw: string | null, base: string): string | null {
+  const url = raw && !/^\s*data:/i.test(raw) ? resolveUrl(raw, base) : null;
+  return url && /^https?:\/\//i.test(url) ? url : null;
+}
+
 function metadata(article: Article | null, page: PageMeta, url: string, markdown: string): Extracted {
   return {
     title: withoutSiteSuffix(text(article?.title) ?? page.ogTitle ?? page.title ?? page.h1, page.h1),
@@ -67,14 +73,16 @@ function metadata(article: Article | null, page: PageMeta, url: string, markdown
     excerpt: truncate(article?.excerpt ?? page.description, EXCERPT_MAX),
     wordCount: countWords(markdown),
     markdown,
+    image: page.image,
   };
 }
 
 export function extractHtml(raw: string, url: string): Extracted {
   const html = dropInertBlocks(raw);
   const document = parse(html);
-  pinBase(document, url);
-  const page = readPageMeta(document);
+  const base = pinBase(document, url);
+  const meta = readPageMeta(document);
+  const page = { ...meta, image: previewImage(meta.image, base) };
   // Readability chooses on the intact page; noise removed first once took the story with it.
   markNoise(document);
   const article = runReadability(document);

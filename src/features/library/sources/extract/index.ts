@@ -12,8 +12,9 @@ import {
   type Extracted,
 } from "./types.ts";
 import { mediaType } from "../../../../media-type.ts";
+import { markdownImages } from "./markdown.ts";
 
-export { countWords, htmlToMarkdown } from "./markdown.ts";
+export { countWords, htmlToMarkdown, markdownImages } from "./markdown.ts";
 export {
   DEFAULT_EXTRACT_LIMITS,
   EXTRACT_ERROR_CODES,
@@ -22,6 +23,7 @@ export {
   type ExtractInput,
   type ExtractLimits,
   type Extracted,
+  type MarkdownImage,
 } from "./types.ts";
 
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
@@ -50,6 +52,12 @@ function shallowEnough(html: string, maxDepth: number): string {
  * which adds the time and memory bounds; the limits here are the cheap checks made up front.
  */
 export async function extract(input: ExtractInput, limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS): Promise<Extracted> {
+  const doc = await extractByType(input, limits);
+  // Found here, in the extraction thread: ingestion keeps or removes each one without parsing again.
+  return { ...doc, images: markdownImages(doc.markdown, input.url) };
+}
+
+async function extractByType(input: ExtractInput, limits: ExtractLimits): Promise<Extracted> {
   const type = mediaType(input.contentType);
   if (HTML_TYPES.has(type))
     return extractHtml(

@@ -10,6 +10,8 @@ export interface PageMeta {
   language: string | null;
   description: string | null;
   publishedAt: string | null;
+  /** og:image / twitter:image as written (resolved by the caller against the page's base). */
+  image: string | null;
 }
 
 // One selector list, so the whole document is walked once however many facts we want from it.
@@ -139,5 +141,6 @@ export function readPageMeta(document: Document): PageMeta {
     language: language(document, found),
     description: meta(found, "description", "og:description", "twitter:description"),
     publishedAt: publishedAt(found),
+    image: meta(found, "og:image:secure_url", "og:image", "og:image:url", "twitter:image", "twitter:image:src"),
   };
 }

@@ -10,6 +10,17 @@ export interface Extracted {
   excerpt: string | null;
   wordCount: number;
   markdown: string;
+  /** The page's preview image (og:image, twitter:image), absolute; HTML pages only. */
+  image?: string | null;
+  /** Every image the Markdown shows, in order: what ingestion fetches, keeps or removes (extract() fills it). */
+  images?: MarkdownImage[];
+}
+
+/** An image of the Markdown: its text as written and its absolute http(s) address (null: none to fetch). */
+export interface MarkdownImage {
+  raw: string;
+  alt: string;
+  url: string | null;
 }
 
 export interface ExtractInput {
