@@ -68,13 +68,13 @@ test("the reader shows the saved text and image after the original site is gone,
   await page.goto(`${base}/library/sources/${id}`);
   await expect(page.getByRole("heading", { name: "The lighthouse keeper" }).first().isVisible()).resolves.toBe(true);
   await expect(page.getByText("climbed the hundred and twelve steps").first().isVisible()).resolves.toBe(true);
-  const img = page.locator("article.prose img");
+  const img = page.locator("article#r-article img");
   await expect(img.count()).resolves.toBe(1);
   const src = await img.getAttribute("src");
   expect(src).toMatch(new RegExp(`^/sources/${id}/media/[0-9a-f]{32}\\.webp$`));
   await img.scrollIntoViewIfNeeded();
   await page.waitForFunction(() => {
-    const el = document.querySelector<HTMLImageElement>("article.prose img");
+    const el = document.querySelector<HTMLImageElement>("article#r-article img");
     return el?.complete && el.naturalWidth > 0;
   });
   expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(640);

@@ -102,16 +102,18 @@ ${Object.entries(MEASURES)
 .r-article, .r-head { font-family: var(--r-font); font-size: var(--r-size); line-height: var(--r-lh);
   max-width: var(--r-measure); margin: 0 auto; }
 .r-head { background: none; border: 0; }
-.r-head h1 { font-size: 1.75em; line-height: 1.2; margin: .5rem 0 .6rem; letter-spacing: -.01em; overflow-wrap: break-word; }
+.r-head h1 { font-size: 1.75em; line-height: 1.2; margin: .5rem 0 .6rem; letter-spacing: -.01em; overflow-wrap: anywhere; }
 .r-head .meta { font-family: var(--r-sans); font-size: .9rem; line-height: 1.5; color: var(--muted); margin: 0 0 .4rem; }
 .r-head .meta a { color: inherit; }
-.r-head .meta > * { white-space: nowrap; }
-.r-head .tags { font-family: var(--r-sans); font-size: .85rem; }
-.r-head .tag { margin-right: .5rem; }
+.r-head .meta > *:not(.tags) { white-space: nowrap; }
+.r-head .tags { font-family: var(--r-sans); font-size: .85rem; display: flex; flex-wrap: wrap; gap: .2rem .5rem; }
+.r-head .tag { overflow-wrap: anywhere; min-width: 0; max-width: 100%; }
 .r-head .notice { font-family: var(--r-sans); font-size: .9rem; line-height: 1.45; padding: .6rem .8rem; border-radius: 8px; background: var(--card);
   border: 1px solid var(--line); }
 .r-rule { border: 0; border-top: 1px solid var(--line); margin: 1.25rem 0 1.5rem; }
-.r-article { overflow-wrap: break-word; }
+.r-article { overflow-wrap: anywhere; }
+/* A wide table scrolls inside the article rather than widening the page. */
+.r-article table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; }
 .r-article :is(h1, h2, h3, h4, h5, h6) { line-height: 1.25; margin: 1.8em 0 .6em; scroll-margin-top: 4.5rem; }
 .r-article h1 { font-size: 1.5em; } .r-article h2 { font-size: 1.3em; } .r-article h3 { font-size: 1.12em; } .r-article :is(h4, h5, h6) { font-size: 1em; }
 .r-article p, .r-article ul, .r-article ol { margin: 0 0 1.1em; }
