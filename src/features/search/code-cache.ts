@@ -11,6 +11,11 @@ import type { VectorsRepo } from "./vectors-repo.ts";
 export function createCodeCache(repo: VectorsRepo, budget: number) {
   const stores = new Map<string, CodeStore>(); // "slot:user" → store, least recently used first
   const tooBig = new Set<string>();
+  /** Codes written while an owner's store is being loaded: applied once the load ends. */
+  type Entry = [rowid: number, docType: string, code: Uint8Array, vector: Float32Array];
+  const loading = new Map<string, Entry[]>();
+  /** One load per owner at a time: a second search waits for the first one's. */
+  const inflight = new Map<string, Promise<CodeStore | null>>();
   let version = -1;
   const key = (slot: number, userId: string) => `${slot}:${userId}`;
   const total = () => [...stores.values()].reduce((n, s) => n + s.bytes, 0);
@@ -29,9 +34,16 @@ export function createCodeCache(repo: VectorsRepo, budget: number) {
     dropSlot(slot: number): void {
       for (const k of [...stores.keys()]) if (k.startsWith(`${slot}:`)) stores.delete(k);
     },
-    /** Keeps a loaded store in step with a code written to the table (unloaded ones load it later). */
-    put(slot: number, userId: string, rowid: number, docType: string, code: Uint8Array, vector: Float32Array): void {
-      stores.get(key(slot, userId))?.put(rowid, docType, code, vector);
+    /**
+     * Keeps a loaded store in step with a code written to the table (unloaded ones load it later); a
+     * store being loaded gets it when its load ends. Returns whether the owner's store was in memory.
+     */
+    put(slot: number, userId: string, rowid: number, docType: string, code: Uint8Array, vector: Float32Array): boolean {
+      const k = key(slot, userId);
+      const store = stores.get(k);
+      if (store) store.put(rowid, docType, code, vector);
+      else loading.get(k)?.push([rowid, docType, code, vector]);
+      return store !== undefined;
     },
     /** The owner's codes if they are in memory now (never loads them). */
     async loaded(slot: number, userId: string): Promise<CodeStore | undefined> {
@@ -49,7 +61,22 @@ export function createCodeCache(repo: VectorsRepo, budget: number) {
         return hit;
       }
       if (tooBig.has(k)) return null;
+      const running = inflight.get(k);
+      if (running) return running;
       const store = createCodeStore(bits, 1024, { dims: slot.dimensions });
+      const queued: Entry[] = [];
+      loading.set(k, queued);
+      const done = load(k, slot, userId, store, queued).finally(() => {
+        loading.delete(k);
+        inflight.delete(k);
+      });
+      inflight.set(k, done);
+      return done;
+    },
+  };
+
+  async function load(k: string, slot: ModelSlot, userId: string, store: CodeStore, queued: Entry[]) {
+    {
       // Streamed row by row (one read), so loading never holds the owner's rows twice; a store
       // over the budget stops the read at once (an owner far over it is not read whole).
       let over = false;
@@ -69,12 +96,14 @@ export function createCodeCache(repo: VectorsRepo, budget: number) {
         // 100k vectors left ~300 MB of garbage behind (peak RSS).
         if (++n % 16384 === 0) Bun.gc(false);
       });
+      // Codes written meanwhile (their transaction may have committed after this read began).
+      for (const [rowid, docType, code, vector] of queued) store.put(rowid, docType, code, vector);
       stores.set(k, store);
       for (const other of stores.keys()) {
         if (total() <= budget || other === k) break;
         stores.delete(other);
       }
       return store;
-    },
-  };
+    }
+  }
 }

@@ -68,11 +68,20 @@ export function createVectorIndex(db: Db, repo: VectorsRepo, opts: VectorIndexOp
   async function putCodes(
     slot: ModelSlot,
     rows: { rowid: number; userId: string; docType: string; vector: Float32Array }[],
+    rebuild = false,
   ): Promise<void> {
     const enc = encoder(slot.dimensions);
     const coded = rows.map((r) => ({ ...r, code: enc.encode(r.vector) }));
     await repo.putCodes(slot.slot, coded);
-    for (const r of coded) memory.put(slot.slot, r.userId, r.rowid, r.docType, r.code, r.vector);
+    const missed = coded.filter((r) => !memory.put(slot.slot, r.userId, r.rowid, r.docType, r.code, r.vector));
+    // A store not in memory now may be loaded by a search on another connection before this commits,
+    // from a read that cannot see these rows: put them again once they are committed (a store loading
+    // then takes them when its load ends). A rebuild runs before any store of its slot is loaded.
+    if (missed.length && !rebuild) {
+      db.afterCommit(() => {
+        for (const r of missed) memory.put(slot.slot, r.userId, r.rowid, r.docType, r.code, r.vector);
+      });
+    }
   }
 
   /** Makes sure a slot's code table exists, rebuilding it from the float vectors (after an upgrade). */
@@ -92,6 +101,7 @@ export function createVectorIndex(db: Db, repo: VectorsRepo, opts: VectorIndexOp
               ...r,
               vector: new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4),
             })),
+            true,
           );
           after = rows[rows.length - 1]!.rowid;
         }
