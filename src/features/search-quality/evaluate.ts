@@ -64,7 +64,7 @@ async function drawSample(d: EvaluateDeps, userId: string, ids: string[], size: 
     const rows = new Map((await d.library.sourcesByIds(userId, batch)).map((r) => [r.id, r]));
     for (const id of batch) {
       const r = rows.get(id);
-      if (!r || r.status !== "ready" || sample.length >= size) continue;
+      if (r?.status !== "ready" || sample.length >= size) continue;
       const s = { id, title: r.title, content: r.content?.slice(0, MAX_TEXT) ?? null };
       if (hasQueries(s)) sample.push(s);
     }
@@ -87,7 +87,8 @@ export async function evaluate(
 
   // Rarity of a word = in how many sampled sources it appears (the paraphrase drops the rarest).
   const df = new Map<string, number>();
-  for (const s of sample) for (const w of contentWords(`${s.title ?? ""}\n${s.content ?? ""}`)) df.set(w, (df.get(w) ?? 0) + 1);
+  for (const s of sample)
+    for (const w of contentWords(`${s.title ?? ""}\n${s.content ?? ""}`)) df.set(w, (df.get(w) ?? 0) + 1);
   const queries: KnownItemQuery[] = sample.flatMap((s) => knownItemQueries(s, opts.seed, (w) => df.get(w) ?? 0));
   const total = queries.length * SEARCH_MODES.length;
 
@@ -142,7 +143,12 @@ export async function evaluate(
     embedded,
     embedder: active,
     configured_embedder: configured,
-    queries: { title: count("title"), heading: count("heading"), paraphrase: count("paraphrase"), total: queries.length },
+    queries: {
+      title: count("title"),
+      heading: count("heading"),
+      paraphrase: count("paraphrase"),
+      total: queries.length,
+    },
     modes: summarise(outcomes),
     misses,
     duration_ms: Math.max(0, Math.round(d.clock.now() - startedAt)),

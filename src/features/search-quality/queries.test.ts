@@ -52,9 +52,17 @@ describe("known-item queries", () => {
     expect(words).not.toContain("fox");
     expect(words).not.toContain("riverbank");
     expect(words).not.toContain("dog");
-    expect(words.filter((w) => !["The", "over", "the"].includes(w))).toEqual(["quick", "brown", "jumps", "lazy", "near"]);
+    expect(words.filter((w) => !["The", "over", "the"].includes(w))).toEqual([
+      "quick",
+      "brown",
+      "jumps",
+      "lazy",
+      "near",
+    ]);
     // The function words are the same ones, in shuffled places.
-    expect(words.filter((w) => ["The", "over", "the"].includes(w)).sort()).toEqual(["The", "over", "the", "the"].sort());
+    expect(words.filter((w) => ["The", "over", "the"].includes(w)).sort()).toEqual(
+      ["The", "over", "the", "the"].sort(),
+    );
     expect(words).toHaveLength(12 - 3);
   });
 
@@ -82,7 +90,11 @@ describe("known-item queries", () => {
 
 describe("recall per mode and kind", () => {
   test("a hand-checkable case", () => {
-    const q = (kind: KnownItemQuery["kind"], id: string): KnownItemQuery => ({ kind, text: `${kind} ${id}`, sourceId: id });
+    const q = (kind: KnownItemQuery["kind"], id: string): KnownItemQuery => ({
+      kind,
+      text: `${kind} ${id}`,
+      sourceId: id,
+    });
     const t1 = q("title", "a");
     const t2 = q("title", "b");
     const p1 = q("paraphrase", "a");

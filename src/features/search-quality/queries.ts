@@ -155,18 +155,15 @@ export function paraphrase(sentence: string, docFreq: (word: string) => number, 
  * The known-item queries of one source: its title, one heading (chosen by the source's own generator
  * among those that are not the title) and the paraphrase of its first sentence, each when it has one.
  */
-export function knownItemQueries(
-  s: SampledSource,
-  seed: number,
-  docFreq: (word: string) => number,
-): KnownItemQuery[] {
+export function knownItemQueries(s: SampledSource, seed: number, docFreq: (word: string) => number): KnownItemQuery[] {
   const rand = randomFor(seed, s.id);
   const out: KnownItemQuery[] = [];
   const title = titleQuery(s.title);
   if (title) out.push({ kind: "title", text: title, sourceId: s.id });
   const md = s.content ?? "";
   const headings = headingCandidates(md, s.title);
-  if (headings.length) out.push({ kind: "heading", text: headings[Math.floor(rand() * headings.length)]!, sourceId: s.id });
+  if (headings.length)
+    out.push({ kind: "heading", text: headings[Math.floor(rand() * headings.length)]!, sourceId: s.id });
   const first = firstSentence(md);
   const p = first ? paraphrase(first, docFreq, rand) : null;
   if (p) out.push({ kind: "paraphrase", text: p, sourceId: s.id });

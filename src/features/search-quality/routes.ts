@@ -11,7 +11,7 @@ export function searchQualityRoutes(s: { quality: SearchQualityService }) {
       .post(
         "/",
         async ({ request, body, set }) => {
-          const { run } = await s.quality.start(actorOf(request), body ?? {});
+          const { run } = await s.quality.start(actorOf(request), body);
           set.status = 202;
           set.headers["location"] = "/api/v1/search/quality";
           return run;
@@ -23,7 +23,7 @@ export function searchQualityRoutes(s: { quality: SearchQualityService }) {
             operationId: "startSearchQuality",
             summary: "Measure how well search finds your own sources (202, runs in the background)",
             description:
-              "Draws up to `sample` ready sources at random (seeded; `seed` repeats a run), makes known-item queries from each (its title, one of its headings, and its first sentence with the rarest words dropped and the function words shuffled) and runs every query in `text`, `vector` and `hybrid` mode, counting how often the source comes first (recall@1) and in the top five (recall@5). Runs as a background job; follow it with `GET /api/v1/search/quality`. While a run is queued or running, starting again returns that run. 409 when the library has fewer than 5 ready sources.",
+              "Body: `{}` for the defaults, or `sample` and `seed`. Draws up to `sample` ready sources at random (seeded; `seed` repeats a run), makes known-item queries from each (its title, one of its headings, and its first sentence with the rarest words dropped and the function words shuffled) and runs every query in `text`, `vector` and `hybrid` mode, counting how often the source comes first (recall@1) and in the top five (recall@5). Runs as a background job; follow it with `GET /api/v1/search/quality`. While a run is queued or running, starting again returns that run. 409 when the library has fewer than 5 ready sources.",
           },
         },
       )

@@ -68,9 +68,7 @@ export const QualityReport = t.Object({
   ready_sources: Int({ description: "Ready sources in the library when the run started" }),
   sampled: Int({ description: "Sources drawn (those that gave at least one query)" }),
   embedded: Int({ description: "Sampled sources whose every passage has a vector of `embedder`" }),
-  embedder: Nullable(
-    t.String({ description: "The model vector search used; null when nothing is embedded yet" }),
-  ),
+  embedder: Nullable(t.String({ description: "The model vector search used; null when nothing is embedded yet" })),
   configured_embedder: t.String({
     description: "The model new documents are embedded with; differs from `embedder` while the library is re-embedded",
   }),

@@ -36,7 +36,8 @@ Castle within the first ten moves so the king is safe and the rooks are connecte
 /** Saves every text as a source of the user and returns their ids. */
 async function library(ctx: TestContext, key: string, texts: Record<string, string>): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
-  for (const [name, md] of Object.entries(texts)) ids[name] = await saveSource(ctx, key, site, `/${name}-${++page}`, md);
+  for (const [name, md] of Object.entries(texts))
+    ids[name] = await saveSource(ctx, key, site, `/${name}-${++page}`, md);
   return ids;
 }
 
@@ -131,7 +132,11 @@ describe("a search quality run on a small library", () => {
 
   test("progress is stored and visible mid-run, and a search made meanwhile answers before the run ends", async () => {
     const notes: PublishedEvent[] = [];
-    let seen: Promise<{ mid: Awaited<ReturnType<typeof latest>>; found: Awaited<ReturnType<typeof latest>>; at: PublishedEvent }>;
+    let seen: Promise<{
+      mid: Awaited<ReturnType<typeof latest>>;
+      found: Awaited<ReturnType<typeof latest>>;
+      at: PublishedEvent;
+    }>;
     let resolveSeen!: (v: Awaited<typeof seen>) => void;
     seen = new Promise((r) => (resolveSeen = r));
     let fired = false;
@@ -176,7 +181,12 @@ describe("a search quality run on a small library", () => {
   test("a run left running by a dead process stops blocking after 30 minutes", async () => {
     const started = await start(ctx, a.key, { seed: 3 });
     const old = new Date(Date.now() - 31 * 60_000).toISOString();
-    await sqlRows(ctx.db, "UPDATE search_quality_runs SET status = 'running', updated_at = ? WHERE id = ?", old, started.body.id);
+    await sqlRows(
+      ctx.db,
+      "UPDATE search_quality_runs SET status = 'running', updated_at = ? WHERE id = ?",
+      old,
+      started.body.id,
+    );
     const next = await start(ctx, a.key, { seed: 3 });
     expect(next.status).toBe(202);
     expect(next.body.id).not.toBe(started.body.id);
@@ -223,7 +233,11 @@ describe.skipIf(!existsSync(GROUND_TRUTH))("real articles from the public extrac
     const u = await userWithKey(ctx);
     for (const [key, v] of picked) {
       const slug = new URL(v.url).pathname.split("/").filter(Boolean).pop() ?? key;
-      const title = slug.replace(/\.html?$/, "").replace(/[-_]+/g, " ").replace(/\b\d{6,}\b/g, "").trim();
+      const title = slug
+        .replace(/\.html?$/, "")
+        .replace(/[-_]+/g, " ")
+        .replace(/\b\d{6,}\b/g, "")
+        .trim();
       await saveSource(ctx, u.key, site, `/gt-${key.slice(0, 12)}`, `# ${title}\n\n${v.articleBody}`);
     }
     await ctx.runner.drain({ timeoutMs: 120_000 });

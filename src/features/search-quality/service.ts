@@ -81,10 +81,11 @@ export function createSearchQualityService(d: SearchQualityDeps) {
      * library has fewer than five ready sources.
      */
     async start(actor: Actor, input: QualityStart = {}): Promise<{ run: QualityRunPublic; created: boolean }> {
+      const current = await repo.active(actor.userId);
+      if (current && clock.now() - Date.parse(current.updatedAt) < STALE_MS)
+        return { run: toPublicRun(current), created: false };
       const ready = (await d.library.readySourceIds(actor.userId)).length;
       if (ready < MIN_READY_SOURCES) throw tooFewSources(ready);
-      const current = await repo.active(actor.userId);
-      if (current && clock.now() - Date.parse(current.updatedAt) < STALE_MS) return { run: toPublicRun(current), created: false };
       return d.db.tx(async () => {
         if (current) await finish(current, { status: "failed", error: "Stopped without finishing." });
         const at = iso();
