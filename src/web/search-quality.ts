@@ -22,8 +22,8 @@ const day = (iso: string | null) => (iso ?? "").replace("T", " ").slice(0, 16);
 
 function reportTables(r: QualityRunPublic): SafeHtml {
   const rep = r.report!;
-  const modes = html`<table>
-<caption class="muted">All ${String(rep.queries.total)} queries</caption>
+  const modes = html`<h3 id="quality-modes">All ${String(rep.queries.total)} queries</h3>
+<table aria-labelledby="quality-modes">
 <thead><tr><th scope="col">Search</th><th scope="col">Found first (recall@1)</th><th scope="col">In the top five (recall@5)</th><th scope="col">Failed</th></tr></thead>
 <tbody>${rep.modes.map(
     (m) =>
@@ -33,8 +33,9 @@ function reportTables(r: QualityRunPublic): SafeHtml {
     const k = m.kinds.find((x) => x.kind === kind)!;
     return `${pct(k.recall_at_1)} · ${pct(k.recall_at_5)}`;
   };
-  const kinds = html`<table>
-<caption class="muted">By kind of query: found first · in the top five</caption>
+  const kinds = html`<h3 id="quality-kinds">By kind of query</h3>
+<p class="muted">Each cell: found first · in the top five.</p>
+<table aria-labelledby="quality-kinds">
 <thead><tr><th scope="col">Query</th><th scope="col">Queries</th>${rep.modes.map((m) => html`<th scope="col">${MODE_NAMES[m.mode]}</th>`)}</tr></thead>
 <tbody>${(Object.keys(KIND_NAMES) as (keyof typeof KIND_NAMES)[]).map(
     (kind) =>
@@ -60,28 +61,68 @@ ${kinds}
 ${misses}`;
 }
 
-/** The run's region: what changes while it runs, re-rendered whole by the live script. */
-function runRegion(r: QualityRunPublic | undefined, since?: number): SafeHtml {
-  if (!r) return html`<div id="quality-run"><p class="muted">No run yet.</p></div>`;
-  const live = liveAttrs({
-    kind: "search_quality",
-    id: r.id,
-    fragment: `${PATH}/live`,
-    since,
-    announce: r.status === "done" ? "Search quality measured: the report is shown." : `Search quality run ${r.status}.`,
-  });
-  let inner: SafeHtml;
-  if (active(r)) {
-    const { done, total } = r.progress;
-    inner = html`<p>Status: <strong>${r.status}</strong>. ${total ? `${done} of ${total} searches made.` : "Drawing the sample…"}</p>
+interface RegionInput {
+  user: LayoutUser;
+  runs: QualityRunPublic[];
+  since?: number;
+  error?: string;
+  fieldErrors?: FieldErrors;
+  values?: { sample?: string; seed?: string };
+}
+
+function runStatus(r: QualityRunPublic): SafeHtml {
+  const { done, total } = r.progress;
+  const where = total
+    ? `${done} of ${total} searches made.`
+    : r.status === "queued"
+      ? "Waiting for its turn…"
+      : "Drawing the sample…";
+  return html`<p>Status: <strong>${r.status}</strong>. ${where}</p>
 <progress max="${String(Math.max(1, total))}" value="${String(done)}" aria-label="Searches made"></progress>
-<p class="muted">Search works as usual meanwhile; this runs in the background, after other work. <noscript>This page reloads itself every few seconds until the run is done.</noscript></p>`;
-  } else if (r.status === "failed") {
-    inner = html`<p class="form-error" role="alert">The run started ${day(r.created_at)} failed: ${r.error ?? "unknown error"}</p>`;
-  } else {
-    inner = reportTables(r);
-  }
-  return html`<div id="quality-run"${live}>${inner}</div>`;
+<p class="muted">Search works as usual meanwhile: this runs in the background, after other work. <noscript>This page reloads itself every few seconds until the run is done.</noscript></p>`;
+}
+
+function startForm(p: RegionInput): SafeHtml {
+  const fe = p.fieldErrors ?? {};
+  const lastSeed = p.runs.find((r) => r.status === "done")?.seed;
+  return html`<h2>${p.runs.length ? "Run again" : "Start"}</h2>
+<form method="post" action="${PATH}" novalidate>
+  <input type="hidden" name="csrf" value="${p.user.csrfToken}">
+  ${field({ name: "sample", label: "Sources to sample", type: "text", value: p.values?.sample ?? String(DEFAULT_SAMPLE), autocomplete: "off", error: fe["sample"], hint: `${MIN_READY_SOURCES} to ${MAX_SAMPLE}; fewer when your library has fewer.` })}
+  ${field({ name: "seed", label: "Seed (optional)", type: "text", value: p.values?.seed ?? (lastSeed === undefined ? "" : String(lastSeed)), autocomplete: "off", error: fe["seed"], hint: "The same seed draws the same sources and queries: keep it to compare like for like. Empty: a new sample." })}
+  <div class="actions"><button type="submit">Start the test</button></div>
+</form>`;
+}
+
+/**
+ * What changes while a run goes on: its status and progress, then its report, the start form (hidden
+ * while a run is going) and the runs compared. The live script re-renders it whole on each progress note.
+ */
+function runRegion(p: RegionInput): SafeHtml {
+  const r = p.runs[0];
+  const live = r
+    ? liveAttrs({
+        kind: "search_quality",
+        id: r.id,
+        fragment: `${PATH}/live`,
+        since: p.since,
+        announce:
+          r.status === "done" ? "Search quality measured: the report is shown." : `Search quality run ${r.status}.`,
+      })
+    : "";
+  const state = !r
+    ? html`<p class="muted">No run yet.</p>`
+    : active(r)
+      ? runStatus(r)
+      : r.status === "failed"
+        ? html`<p class="form-error" role="alert">The run started ${day(r.created_at)} failed: ${r.error ?? "unknown error"}</p>`
+        : reportTables(r);
+  return html`<div id="quality-run"${live}>
+${p.error ? html`<p class="form-error" role="alert">${p.error}</p>` : ""}
+${state}
+${active(r) ? "" : startForm(p)}
+${history(p.runs)}
+</div>`;
 }
 
 function history(runs: QualityRunPublic[]): SafeHtml {
@@ -97,19 +138,7 @@ function history(runs: QualityRunPublic[]): SafeHtml {
   )}</tbody></table>`;
 }
 
-interface PageInput {
-  user: LayoutUser;
-  runs: QualityRunPublic[];
-  since?: number;
-  error?: string;
-  fieldErrors?: FieldErrors;
-  values?: { sample?: string; seed?: string };
-}
-
-function qualityPage(p: PageInput): SafeHtml {
-  const latest = p.runs[0];
-  const fe = p.fieldErrors ?? {};
-  const lastSeed = p.runs.find((r) => r.status === "done")?.seed;
+function qualityPage(p: RegionInput): SafeHtml {
   const body = html`<h1>Search quality</h1>
 <p>How well does search find things in <em>your</em> library? This test draws sources of yours at random and,
 for each, searches for it the way you might look for it again: by its <strong>title</strong>, by one of its
@@ -117,26 +146,15 @@ for each, searches for it the way you might look for it again: by its <strong>ti
 the small words shuffled, as when you remember the gist but not the wording). Each query is run with search by
 words, by meaning and by both, and the report says how often the source came first (recall@1) and how often it
 was among the first five (recall@5).</p>
-${p.error ? html`<p class="form-error" role="alert">${p.error}</p>` : ""}
-${runRegion(latest, p.since)}
-<h2>${latest ? "Run again" : "Start"}</h2>
-<form method="post" action="${PATH}" novalidate>
-  <input type="hidden" name="csrf" value="${p.user.csrfToken}">
-  <div class="inline">
-    <div>${field({ name: "sample", label: "Sources to sample", type: "text", value: p.values?.sample ?? String(DEFAULT_SAMPLE), autocomplete: "off", error: fe["sample"], hint: `${MIN_READY_SOURCES} to ${MAX_SAMPLE}; fewer when your library has fewer.` })}</div>
-    <div>${field({ name: "seed", label: "Seed (optional)", type: "text", value: p.values?.seed ?? (lastSeed === undefined ? "" : String(lastSeed)), autocomplete: "off", error: fe["seed"], hint: "The same seed draws the same sources and queries: keep it to compare like for like. Empty: a new sample." })}</div>
-  </div>
-  <div class="actions"><button type="submit">${active(latest) ? "Show the running test" : "Start the test"}</button></div>
-</form>
+${runRegion(p)}
 <h2>Trying another embedding model</h2>
 <p>Search by meaning depends on the embedding model. The built-in one works offline; a larger model served by
 an OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenAI…) usually finds paraphrases better. The server's
 administrator sets <code>AI_BASE_URL</code> to the server and <code>AI_EMBEDDING_MODEL</code> to the model, and
 restarts: your library is re-embedded in the background, and search keeps using the current model until that is
 done. Then run this test again with the same seed: the words row stays as it is (it uses no model), and the
-meaning and both rows show what the new model changes.</p>
-${history(p.runs)}`;
-  const head = active(latest) ? html`<noscript><meta http-equiv="refresh" content="3"></noscript>` : undefined;
+meaning and both rows show what the new model changes.</p>`;
+  const head = active(p.runs[0]) ? html`<noscript><meta http-equiv="refresh" content="3"></noscript>` : undefined;
   return layout({ title: "Search quality", user: p.user, body, head });
 }
 
@@ -158,7 +176,7 @@ function readForm(body: unknown): { sample?: number; seed?: number; errors: Fiel
 export function searchQualityWebRoutes(s: Pick<WebDeps, "searchQuality" | "live">, h: WebHelpers) {
   const render = async (
     me: NonNullable<Awaited<ReturnType<WebHelpers["signedIn"]>>>,
-    extra: Partial<PageInput> = {},
+    extra: Partial<RegionInput> = {},
   ) => {
     const since = await s.live.events.latestSeq(); // before reading: a change after it reaches the page live
     return qualityPage({ user: h.layoutUser(me), runs: await s.searchQuality.recent(me.actor, 10), since, ...extra });
@@ -199,8 +217,8 @@ export function searchQualityWebRoutes(s: Pick<WebDeps, "searchQuality" | "live"
         h.page(async ({ request }) => {
           const me = await h.signedIn(request);
           if (!me) return fragmentSignedOut();
-          const [latest] = await s.searchQuality.recent(me.actor, 1);
-          return fragmentResponse(runRegion(latest));
+          const runs = await s.searchQuality.recent(me.actor, 10);
+          return fragmentResponse(runRegion({ user: h.layoutUser(me), runs }));
         }),
       )
   );
