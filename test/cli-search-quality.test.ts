@@ -33,8 +33,8 @@ beforeAll(async () => {
   await db.end();
 }, 120_000);
 
-afterAll(() => {
-  site.stop();
+afterAll(async () => {
+  await site.stop();
   dir.remove();
 });
 

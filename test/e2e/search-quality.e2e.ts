@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop(true);
-  site.stop();
+  await site.stop();
 }, 60_000);
 
 async function signedIn(opts: { bypassCSP?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {

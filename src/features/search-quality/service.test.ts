@@ -222,6 +222,27 @@ describe("a library too small to measure", () => {
   }, 60_000);
 });
 
+describe("a run that cannot finish", () => {
+  test("the library shrank below five before the job ran: the run fails at once with the reason", async () => {
+    const ctx = createTestContext();
+    const u = await userWithKey(ctx);
+    const ids = await library(ctx, u.key, { ...TEXTS, glaciers: MORE.glaciers });
+    await ctx.runner.drain({ timeoutMs: 60_000 });
+    expect((await start(ctx, u.key)).status).toBe(202);
+    expect((await call(ctx, "DELETE", `/api/v1/sources/${ids["bread"]}`, { key: u.key })).status).toBe(200);
+    const summary = await ctx.runner.drain({ timeoutMs: 60_000 });
+    const run = (await latest(ctx, u.key)).body;
+    expect(run).toMatchObject({ status: "failed", report: null });
+    expect(run.error).toContain("has 4 ready sources");
+    expect(run.finished_at).not.toBeNull();
+    // Failed on its first attempt: a 4xx is not retried.
+    expect(summary.failed).toBe(0);
+    expect(summary.retried).toBe(0);
+    // And the next start is not blocked by it: it answers 409 for the same reason.
+    expect((await start(ctx, u.key)).status).toBe(409);
+  }, 60_000);
+});
+
 const GROUND_TRUTH = join(import.meta.dir, "../../../../shared/fixtures/extraction/ground-truth.json.gz");
 
 describe.skipIf(!existsSync(GROUND_TRUTH))("real articles from the public extraction benchmark", () => {
