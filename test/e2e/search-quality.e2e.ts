@@ -3,15 +3,12 @@
 // dark at 1280 and 390 px, queued and done, with no sideways overflow on a phone.
 // Run with `bun test --timeout 120000 ./test/e2e/search-quality.e2e.ts`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { saveSource, startMarkdownSite, TEXTS } from "../../src/features/search/library.fixture.ts";
 import { userWithKey, type TestContext } from "../helpers.ts";
+import { audit, blocking } from "./audit.ts";
 import { launchChromium, startLiveApp, watch } from "./browser.ts";
 
-const AXE_SOURCE = await Bun.file(require.resolve("axe-core/axe.min.js")).text();
-const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 const PATH = "/settings/search-quality";
 const LONG_TITLE = `Tide pools, rock pools and the ${"extraordinarily".repeat(6)} long afternoon on the shore`;
 
@@ -36,7 +33,6 @@ beforeAll(async () => {
   ];
   for (const [i, md] of texts.entries()) await saveSource(ctx, me.key, site, `/q-${i}`, md);
   await ctx.runner.drain({ timeoutMs: 60_000 });
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -56,39 +52,13 @@ async function signedIn(opts: { bypassCSP?: boolean } = {}): Promise<{ context: 
   return { context, page };
 }
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
-/** axe-core in light and dark at 1280 px and 390 px: serious or critical findings, and sideways overflow at 390 px. */
-async function audit(name: string): Promise<void> {
+/** The shared page audit (axe-core in light and dark, 1280 and 390 px, sideways overflow) of the page as it is now. */
+async function auditPage(name: string): Promise<void> {
   const { context, page } = await signedIn({ bypassCSP: true });
   await page.goto(`${base}${PATH}`);
-  const found: string[] = [];
-  for (const scheme of ["light", "dark"] as const) {
-    for (const width of [1280, 390]) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width, height: 900 });
-      if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${scheme}-${width}.png`), fullPage: true });
-      if (width === 390)
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE_SOURCE });
-      const violations = await page.evaluate(() =>
-        (window as unknown as { axe: { run(d: Document, o: object): Promise<{ violations: Violation[] }> } }).axe
-          .run(document, { resultTypes: ["violations"] })
-          .then((r) => r.violations),
-      );
-      for (const v of violations)
-        if (v.impact === "serious" || v.impact === "critical")
-          found.push(
-            `${name} · ${scheme} · ${width}: ${v.id} (${v.help}) at ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`,
-          );
-    }
-  }
-  expect(found).toEqual([]);
+  const found = await audit(page, name);
+  expect(blocking(found.violations)).toEqual([]);
+  expect(found.overflow).toEqual([]);
   await context.close();
 }
 
@@ -112,7 +82,7 @@ describe("Settings → Search quality", () => {
     expect(await page.getByText("reloads itself").isVisible()).toBe(false);
     await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
 
-    await audit("search-quality-queued");
+    await auditPage("search-quality-queued");
     await ctx.runner.drain({ timeoutMs: 60_000 });
     await page.getByText("Found first (recall@1)").waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
@@ -132,6 +102,6 @@ describe("Settings → Search quality", () => {
       { seed: 22 },
     );
     await ctx.runner.drain({ timeoutMs: 60_000 });
-    await audit("search-quality-done");
+    await auditPage("search-quality-done");
   }, 180_000);
 });
