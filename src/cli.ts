@@ -10,6 +10,7 @@ import { systemActor } from "./actor.ts";
 import { exclusively } from "./db/exclusive.ts";
 import { passwordFromStdin, PromptInterrupted, promptNewPassword, type PromptInput } from "./cli-password.ts";
 import { COPY_SPEC, COPY_USAGE, runDbCopy } from "./db/copy-cli.ts";
+import { formatQualityReport, qualityOptions } from "./features/search-quality/cli.ts";
 
 const USAGE = `usage: bun run cli <command> [options]
 
@@ -22,6 +23,11 @@ commands:
   key:list    --email E                           list a user's keys (id, name, hint, created, last used, revoked)
   key:revoke  --id key_…                          revoke a key at once
   plan:set    --email E --plan ID                 put a user on a plan from the configured plans
+  search-quality --email E [--sample N] [--seed S]
+                                                  measure how well search finds the user's own sources:
+                                                  known-item queries from N (default 50) sources drawn
+                                                  with seed S; prints recall@1/@5 per mode and kind
+                                                  (not stored; Settings → Search quality keeps runs)
 ${COPY_USAGE}`;
 
 const SPEC: Record<string, { required: string[]; optional?: string[]; flags?: string[] }> = {
@@ -30,6 +36,7 @@ const SPEC: Record<string, { required: string[]; optional?: string[]; flags?: st
   "key:list": { required: ["email"] },
   "key:revoke": { required: ["id"] },
   "plan:set": { required: ["email", "plan"] },
+  "search-quality": { required: ["email"], optional: ["sample", "seed"] },
   "db:copy": COPY_SPEC,
 };
 
@@ -98,6 +105,7 @@ export async function runCli(
     parsed = parseArgs(argv);
     // Asked for before the database opens, so a prompt never holds anything open.
     if (parsed.command === "user:create") password = await passwordOf(parsed.opts, io);
+    if (parsed.command === "search-quality") qualityOptions(parsed.opts, (m) => new UsageError(m));
   } catch (e) {
     if (e instanceof PromptInterrupted) return 130;
     if (e instanceof UsageError) {
@@ -151,6 +159,13 @@ export async function runCli(
         const u = await s.accounts.userByEmail(opts.email!);
         await s.accounts.setPlan(u.id, opts.plan!);
         out(`${u.email} is now on plan ${opts.plan}`);
+        break;
+      }
+      case "search-quality": {
+        const u = await s.accounts.userByEmail(opts.email!);
+        const o = qualityOptions(opts, (m) => new UsageError(m));
+        const report = await s.searchQuality.evaluate(systemActor(u.id, "cli"), o);
+        for (const line of formatQualityReport(u.email, report)) out(line);
         break;
       }
     }

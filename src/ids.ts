@@ -23,6 +23,7 @@ const PREFIXES = {
   request: "req",
   email: "mail",
   import: "imp",
+  qualityRun: "sqr",
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

@@ -37,6 +37,7 @@ import { createPodcastsFeature } from "./features/podcasts/feature.ts";
 import { createPodcast } from "./features/podcasts/workflow-action.ts";
 import { createSearchFeature } from "./features/search/feature.ts";
 import { EMBED_JOB } from "./features/search/indexer.ts";
+import { createSearchQualityFeature } from "./features/search-quality/feature.ts";
 import { createExtractor, type Extractor } from "./features/library/sources/extract/pool.ts";
 import { createTaggingFeature, tagSuggestionListener } from "./features/library/tagging/feature.ts";
 import { createSourcesFeature } from "./features/library/sources/feature.ts";
@@ -179,6 +180,19 @@ export function createServices(deps: CoreDeps) {
     ai,
     credits: credits.service,
     library,
+  });
+  // The retrieval self-test: the search service as a client, on the model vector search uses now.
+  const searchQuality = createSearchQualityFeature({
+    db,
+    repo: repos.qualityRuns,
+    jobs: queue,
+    clock,
+    logger,
+    search: search.service,
+    library,
+    embedders: async () => ({ active: (await search.vectors.active())?.model ?? null, configured: ai.embedder.id }),
+    embeddingProgress: (ids) => search.indexer.progress(ids),
+    publish: (userId, note) => events.service.publish(userId, "search_quality.progress", note),
   });
   const podcasts = createPodcastsFeature({
     blobs,
@@ -380,6 +394,7 @@ export function createServices(deps: CoreDeps) {
     tagging: tagging.service,
     search: search.service,
     ask: search.ask,
+    searchQuality: searchQuality.service,
     podcasts: podcasts.service,
     imports: imports.service,
     feeds: feeds.service,
@@ -402,6 +417,7 @@ export function createServices(deps: CoreDeps) {
     notes,
     highlights,
     search,
+    searchQuality,
     feeds,
     podcasts,
     workflows,
@@ -446,6 +462,7 @@ export function createServices(deps: CoreDeps) {
     vectors: search.vectors,
     search: search.service,
     ask: search.ask,
+    searchQuality: searchQuality.service,
     oauth: oauth.service,
     webhookTokens,
     workflows,

@@ -17,6 +17,7 @@ import { createHighlightsRepo } from "./features/library/highlights/repo.ts";
 import { createNotesRepo } from "./features/library/notes/repo.ts";
 import { createOAuthRepo } from "./features/oauth/repo.ts";
 import { createPodcastsRepo } from "./features/podcasts/repo.ts";
+import { createQualityRunsRepo } from "./features/search-quality/repo.ts";
 import { createSourcesRepo } from "./features/library/sources/repo.ts";
 import { createSourceImagesRepo } from "./features/library/sources/images-repo.ts";
 import { createLinkCheckRepo } from "./features/library/sources/link-check-repo.ts";
@@ -122,6 +123,7 @@ export function createRepositories(db: EngineDb, config: VectorsRepoOptions = {}
     webhooks: createWebhooksRepo(db),
     workflows: createWorkflowsRepo(db),
     runs: createRunsRepo(db),
+    qualityRuns: createQualityRunsRepo(db),
     imports: createImportsRepo(db),
     oauth: createOAuthRepo(db),
     health: createHealthRepo(db),

@@ -27,6 +27,11 @@ const SETTINGS: [href: string, name: string, what: string][] = [
     "Import and export",
     "Bring in bookmarks, Pocket, Omnivore, Karakeep, OPML or a list of links; download everything.",
   ],
+  [
+    "/settings/search-quality",
+    "Search quality",
+    "How well search finds your own sources by title, heading or a paraphrase, by words, meaning or both.",
+  ],
 ];
 
 export function settingsIndexPage(p: { user: LayoutUser }): SafeHtml {

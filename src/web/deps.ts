@@ -18,6 +18,7 @@ import type { OAuthService } from "../features/oauth/service.ts";
 import type { PodcastsService } from "../features/podcasts/service.ts";
 import type { AskService } from "../features/search/ask.ts";
 import type { SearchService } from "../features/search/service.ts";
+import type { SearchQualityService } from "../features/search-quality/service.ts";
 import type { SourcesService } from "../features/library/sources/service.ts";
 import type { WebhookTokensService } from "../features/webhooks/service.ts";
 import type { Runs } from "../features/workflows/runs.ts";
@@ -40,6 +41,7 @@ export interface WebDeps {
   tagging: TaggingService;
   search: SearchService;
   ask: AskService;
+  searchQuality: SearchQualityService;
   podcasts: PodcastsService;
   imports: ImportsService;
   feeds: FeedsService;

@@ -10,7 +10,7 @@ import { LIVE_SCRIPT } from "../http/html/live-script.ts";
 import type { WebHelpers } from "./oauth-routes.ts";
 
 export interface LiveMark {
-  kind: "source" | "notebook" | "note" | "podcast" | "run" | "import";
+  kind: "source" | "notebook" | "note" | "podcast" | "run" | "import" | "search_quality";
   id: string;
   /** Same-origin path of an HTML fragment that re-renders this element. */
   fragment?: string;

@@ -17,6 +17,7 @@ import { oauthWebRoutes } from "./oauth-routes.ts";
 import { libraryWebRoutes } from "./library/routes.ts";
 import { outboxWebRoutes } from "./outbox.ts";
 import { importExportWebRoutes } from "./import-export.ts";
+import { searchQualityWebRoutes } from "./search-quality.ts";
 import { podcastWebRoutes } from "./podcasts/routes.ts";
 import { flowsWebRoutes } from "./flows/routes.ts";
 import { accountWebRoutes } from "./account.ts";
@@ -279,6 +280,7 @@ export function webRoutes(s: WebDeps) {
       .use(libraryWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(outboxWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(importExportWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
+      .use(searchQualityWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(podcastWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(flowsWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }))
       .use(accountWebRoutes(s, { signedIn, layoutUser, checkSessionPost, page }, web))

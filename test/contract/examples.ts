@@ -117,6 +117,15 @@ export function examples(f: Fixtures): Record<string, Case[]> {
       missing("/api/v1/sources", "src"),
       { name: "delete", path: `/api/v1/sources/${f.sourceToDelete}`, status: 200 },
     ],
+    startSearchQuality: [
+      { name: "start (the queued run is returned)", path: "/api/v1/search/quality", body: { sample: 10 }, status: 202 },
+      { name: "sample too small", path: "/api/v1/search/quality", body: { sample: 1 }, status: 422 },
+      { name: "fewer than 5 ready sources", path: "/api/v1/search/quality", as: "other", body: {}, status: 409 },
+    ],
+    getSearchQuality: [
+      { name: "latest", path: "/api/v1/search/quality", status: 200 },
+      { name: "no run yet", path: "/api/v1/search/quality", as: "other", status: 404 },
+    ],
     listSimilarTags: [{ name: "pairs", path: "/api/v1/tags/similar", status: 200 }],
     listTags: [
       { name: "all", path: "/api/v1/tags", status: 200 },

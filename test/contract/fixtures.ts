@@ -101,6 +101,10 @@ export async function buildFixtures() {
   const illustratedContent = (await ok(ctx, "GET", `/api/v1/sources/${illustrated.id}?include=content`, k)).content;
   const media = /\]\((\/api\/v1\/sources\/[^)]+\/media\/[^)]+)\)/.exec(illustratedContent ?? "")?.[1];
   if (!media) throw new Error(`fixture: the illustrated source kept no image: ${illustratedContent}`);
+  // Enough ready sources for a search quality run, and one run queued (the runner does not run it here).
+  for (const title of ["Rock pools at dawn", "Kelp forests", "Barnacles and limpets"])
+    await insertReadySource(ctx.services, a.userId, { title, markdown: SHORT_ARTICLE });
+  await ctx.services.searchQuality.start(actor, { sample: 10, seed: 1 });
   const audio = await call(ctx, "GET", `/api/v1/podcasts/${podcast.id}/audio`, { key: k });
   if (audio.status !== 200)
     throw new Error(`fixture: the episode is not ready (${audio.status}) ${JSON.stringify(audio.body).slice(0, 300)}`);

@@ -13,6 +13,7 @@ import m0011 from "./0011_source_images.sql" with { type: "text" };
 import m0012 from "./0012_library_triage.sql" with { type: "text" };
 import m0014 from "./0014_feed_subscriptions.sql" with { type: "text" };
 import m0015 from "./0015_tag_suggestions.sql" with { type: "text" };
+import m0016 from "./0016_search_quality.sql" with { type: "text" };
 
 export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0001_init", sql: m0001 },
@@ -29,4 +30,5 @@ export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0012_library_triage", sql: m0012 },
   { name: "0014_feed_subscriptions", sql: m0014 },
   { name: "0015_tag_suggestions", sql: m0015 },
+  { name: "0016_search_quality", sql: m0016 },
 ];

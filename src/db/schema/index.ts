@@ -28,3 +28,4 @@ export * from "./feed-watches.ts";
 export * from "./feed-entries.ts";
 export * from "./imports.ts";
 export * from "./mail-outbox.ts";
+export * from "./search-quality-runs.ts";

@@ -19,6 +19,8 @@ Types: ${[...EVENT_TYPES, ...RUN_EVENT_TYPES, ...PROGRESS_EVENT_TYPES].map((x) =
 never replayed, at most a few per second; its \`id:\` repeats the last stored event's cursor.
 \`import.progress\` (\`{id, status, counts}\`, the import's counts as \`GET /imports/{id}\` shows them) is live only too:
 one after each slice of entries applied and when the import's status changes.
+\`search_quality.progress\` (\`{id, status, progress: {done, total}, percent}\`) is live only too: one after each
+sampled source's searches and when the run's status changes (\`GET /search/quality\` has the report).
 
 **Resume:** send the last \`id:\` you saw as the \`Last-Event-ID\` header (browsers do this when they reconnect)
 or as \`?last_event_id=\`; the header wins. Events stored after it are replayed first, then the stream goes live.

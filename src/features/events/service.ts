@@ -1,6 +1,6 @@
 // Internal events: every change to a source, notebook, note, highlight, podcast or workflow run is recorded in
 // the outbox inside the caller's transaction, so an event exists exactly when its change committed.
-// Progress notes (podcast.progress, import.progress) are published to live listeners only and never stored.
+// Progress notes (podcast.progress, import.progress, search_quality.progress) are published to live listeners only and never stored.
 import type { Transactor } from "../../db/port.ts";
 import type { EventRow } from "../../db/schema/index.ts";
 import { newId } from "../../ids.ts";
@@ -33,7 +33,7 @@ export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
 export type StoredEventType = EventType | RunEventType;
 
 /** Live-only events: published to open streams, not stored, not replayed. */
-export const PROGRESS_EVENT_TYPES = ["podcast.progress", "import.progress"] as const;
+export const PROGRESS_EVENT_TYPES = ["podcast.progress", "import.progress", "search_quality.progress"] as const;
 export type ProgressEventType = (typeof PROGRESS_EVENT_TYPES)[number];
 
 /** A live-only event as it reaches listeners. */

@@ -24,6 +24,8 @@ export interface LibraryReader {
   sourceTitlesAndUrls(ids: string[]): Promise<{ id: string; title: string | null; url: string }[]>;
   /** The ready sources of a notebook, oldest first (the order they were saved in). */
   readySourceIdsInNotebook(userId: string, notebookId: string): Promise<string[]>;
+  /** Every ready source of the user, by id (the search quality self-test samples them). */
+  readySourceIds(userId: string): Promise<string[]>;
   /** The notebooks each of these sources is in, by source id. */
   notebookIdsOfSources(sourceIds: string[]): Promise<Map<string, string[]>>;
   /** A page of an import's sources still waiting to be fetched, by id after `afterId`. */
@@ -59,6 +61,7 @@ export function createLibraryReader(repos: {
     sourceByNormalizedUrl: (userId, normalizedUrl) => sources.byNormalizedUrl(userId, normalizedUrl),
     sourceTitlesAndUrls: (ids) => sources.titlesAndUrls(ids),
     readySourceIdsInNotebook: (userId, notebookId) => sources.readyIdsInNotebook(userId, notebookId),
+    readySourceIds: (userId) => sources.readyIds(userId),
     notebookIdsOfSources: (sourceIds) => sources.notebookIds(sourceIds),
     pendingSourcesOfImport: (importId, afterId, limit) => sources.pendingOfImport(importId, afterId, limit),
     sourceStatusCountsOfImport: (importId) => sources.statusCountsOfImport(importId),

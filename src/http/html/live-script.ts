@@ -5,8 +5,8 @@
 // user's event stream (/events/stream, Server-Sent Events):
 //
 //   data-live="<kind>" data-live-id="<id>"   an element showing one object; <kind> is the event
-//       type's prefix (source, notebook, note, highlight, podcast, run, import) and <id> the object's id
-//       (src_…, pod_…, run_…, imp_…), matched against the event's data.id.
+//       type's prefix (source, notebook, note, highlight, podcast, run, import, search_quality) and <id>
+//       the object's id (src_…, pod_…, run_…, imp_…, sqr_…), matched against the event's data.id.
 //   Then, on the same element, what to do when a stored event for that object arrives:
 //     data-live-fragment="<path>"  GET that same-origin path and replace the element with the one
 //                                  element it returns (mark that one again to stay live). Focus
@@ -40,7 +40,7 @@ export const LIVE_SCRIPT = `"use strict";
   var TYPES = ["source.created", "source.updated", "source.deleted", "notebook.created", "notebook.updated",
     "notebook.deleted", "note.created", "note.updated", "note.deleted", "podcast.created", "podcast.updated",
     "podcast.deleted", "podcast.progress", "highlight.created", "highlight.updated", "highlight.deleted", "run.started",
-    "run.step_finished", "run.succeeded", "run.failed", "import.progress"];
+    "run.step_finished", "run.succeeded", "run.failed", "import.progress", "search_quality.progress"];
   var busy = new WeakMap();
   var reloading = false;
   var MIN_GAP_MS = 1000;

@@ -64,6 +64,8 @@ export interface SourcesRepo {
   countInNotebook(notebookId: string): Promise<number>;
   /** The ready sources of a notebook, oldest first (the order they were saved in): a podcast of the notebook reads them. */
   readyIdsInNotebook(userId: string, notebookId: string): Promise<string[]>;
+  /** Every ready source of the owner, by id (oldest first): the search quality self-test samples them. */
+  readyIds(userId: string): Promise<string[]>;
   /** The owner's sources whose title or address contains the text (any ASCII case), newest first. */
   findByText(userId: string, text: string, limit: number): Promise<{ id: string; title: string | null; url: string }[]>;
   /** The id and tags of each of the owner's sources that carry a tag (`tag` given: that one). */
@@ -278,6 +280,14 @@ export function createSourcesRepo(db: Db): SourcesRepo {
         .from(sources)
         .innerJoin(notebookSources, eq(notebookSources.sourceId, sources.id))
         .where(and(eq(notebookSources.notebookId, notebookId), eq(sources.userId, userId), eq(sources.status, "ready")))
+        .orderBy(sources.id);
+      return rows.map((r) => r.id);
+    },
+    async readyIds(userId) {
+      const rows = await orm
+        .select({ id: sources.id })
+        .from(sources)
+        .where(and(eq(sources.userId, userId), eq(sources.status, "ready")))
         .orderBy(sources.id);
       return rows.map((r) => r.id);
     },
