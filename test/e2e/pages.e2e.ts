@@ -73,6 +73,7 @@ const PAGES: [name: string, path: () => string][] = [
   ["note-new", () => "/notes/new"],
   ["search", () => "/search?q=tide+pools"],
   ["tags", () => "/tags"],
+  ["highlights", () => "/highlights"],
   ["tag", () => "/tags/tide%20pools"],
   ["podcasts", () => "/podcasts"],
   ["workflows", () => "/workflows"],

@@ -75,7 +75,7 @@ function tabs(p: LibraryParams, counts: ViewCounts | null): SafeHtml {
   return html`<nav class="tabs" aria-label="Views">${VIEWS.map((v) => {
     const current = v === p.view;
     return html`<a href="${hrefOf({ ...p, view: v, before: undefined })}"${current ? html` aria-current="page"` : ""}>${VIEW_LABELS[v]}${counts ? html` <span class="count">${counts[v].toLocaleString("en")}</span>` : ""}</a>`;
-  })}<a href="/tags" class="side">Tags</a></nav>`;
+  })}<a href="/highlights" class="side">Highlights</a><a href="/tags">Tags</a></nav>`;
 }
 
 function filterForm(p: LibraryParams, notebooks: NotebookPublic[]): SafeHtml {

@@ -27,7 +27,8 @@ form.add + * { margin-top: 1.25rem; }
 .tabs { display: flex; flex-wrap: nowrap; gap: .25rem; border-bottom: 1px solid var(--line); overflow-x: auto; margin: 1.25rem 0 .5rem; }
 .tabs a { padding: .55rem .85rem; text-decoration: none; color: var(--muted); border-bottom: 2px solid transparent; margin-bottom: -1px; white-space: nowrap; }
 .tabs a:hover { color: var(--fg); }
-.tabs a.side { margin-left: auto; color: var(--accent); }
+.tabs a.side { margin-left: auto; }
+.tabs a.side, .tabs a.side ~ a { color: var(--accent); }
 .first-run h2 { margin-top: .2rem; }
 .first-run .steps { margin: .5rem 0 0; padding-left: 1.3rem; }
 .first-run .steps li { margin: .45rem 0; }

@@ -10,6 +10,7 @@ import { sourceWebRoutes } from "./source-routes.ts";
 import { libraryRoutes } from "./library-routes.ts";
 import { pickerWebRoutes } from "./source-picker.ts";
 import { tagWebRoutes } from "./tag-routes.ts";
+import { highlightWebRoutes } from "./highlight-routes.ts";
 import { readerWebRoutes } from "./reader-routes.ts";
 import { readerHighlightRoutes } from "./reader-highlight-routes.ts";
 import { sourceMediaWebRoutes } from "./media-routes.ts";
@@ -32,5 +33,6 @@ export function libraryWebRoutes(
     .use(searchWebRoutes(s, h))
     .use(pickerWebRoutes(s, h))
     .use(tagWebRoutes(s, h))
+    .use(highlightWebRoutes(s, h))
     .use(sourceMediaWebRoutes(s, h));
 }

@@ -7,7 +7,7 @@ import { csrfInput, hostOf, libraryPage, select } from "./common.ts";
 export interface SearchQuery {
   q: string;
   mode: SearchMode;
-  type: "" | "source" | "note";
+  type: "" | "source" | "note" | "highlight";
   notebook?: string;
 }
 
@@ -39,7 +39,7 @@ const hitHref = (type: "source" | "note", id: string) =>
 
 /** A highlight opens its source; the other hits open themselves. */
 const hitLink = (hit: SearchHit) =>
-  hit.type === "highlight" ? hitHref("source", hit.source_id ?? "") : hitHref(hit.type, hit.id);
+  hit.type === "highlight" ? `${hitHref("source", hit.source_id ?? "")}#hl-${hit.id}` : hitHref(hit.type, hit.id);
 const HIT_KIND = { source: "Source", note: "Note", highlight: "Highlight" } as const;
 
 function hitRow(hit: SearchHit): SafeHtml {
@@ -104,9 +104,10 @@ export function searchPage(p: SearchPageInput): Response {
     { value: "hybrid", label: "Both (hybrid)" },
   ];
   const types = [
-    { value: "", label: "Sources and notes" },
+    { value: "", label: "Everything" },
     { value: "source", label: "Sources" },
     { value: "note", label: "Notes" },
+    { value: "highlight", label: "Highlights" },
   ];
   const nbOptions = [
     { value: "", label: "All notebooks" },

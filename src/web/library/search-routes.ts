@@ -33,7 +33,7 @@ export function askProblem(e: unknown): { status: number; text: string } | undef
 
 function readQuery(query: Record<string, string | undefined>): SearchQuery {
   const mode = SEARCH_MODES.find((m) => m === query.mode) ?? "text";
-  const type = query.type === "source" || query.type === "note" ? query.type : "";
+  const type = query.type === "source" || query.type === "note" || query.type === "highlight" ? query.type : "";
   const notebook = ID_RE.notebook.test(query.notebook ?? "") ? query.notebook : undefined;
   return { q: (query.q ?? "").trim().slice(0, MAX_QUERY), mode, type, notebook };
 }
