@@ -1,4 +1,5 @@
 // POST /api/v1/search end to end: modes, grouping, filters, isolation, sanitised input, index upkeep.
+import { FUSION } from "./service.ts";
 import { sqlRow, sqlRows } from "../../db/inspect.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../test/helpers.ts";
@@ -62,10 +63,13 @@ describe("search over a small library", () => {
     expect(scores).toEqual([...scores].sort((x, y) => y - x));
   });
 
-  test("hybrid scores are reciprocal rank fusion with k = 60", async () => {
-    const r = await find({ query: "sourdough starter flour", mode: "hybrid" });
-    // First in both rankings: 1/61 + 1/61.
-    expect(r.body.data[0].score).toBeCloseTo(2 / 61, 5);
+  test("hybrid scores add text evidence to the cosine: first in both, it outscores vector alone", async () => {
+    // Was reciprocal rank fusion (2/61 for a first-in-both hit); now cosine + textWeight · b/(b + k).
+    const h = await find({ query: "sourdough starter flour", mode: "hybrid" });
+    const v = await find({ query: "sourdough starter flour", mode: "vector" });
+    expect(h.body.data[0].id).toBe(v.body.data[0].id);
+    expect(h.body.data[0].score).toBeGreaterThan(v.body.data[0].score);
+    expect(h.body.data[0].score).toBeLessThan(v.body.data[0].score + FUSION.textWeight);
   });
 
   test.each(MODES)("%s groups several chunks of one document into one result", async (mode) => {

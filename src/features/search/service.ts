@@ -1,4 +1,4 @@
-// Search: text (FTS5 BM25), vector (binary candidates + exact cosine) and hybrid (RRF, k = 60),
+// Search: text (FTS5 BM25), vector (binary candidates + exact cosine) and hybrid (score-aware fusion, see fuse),
 // results grouped per source, note or highlight with the best chunk as snippet. Always scoped to the owner.
 import type { Embedder } from "../../ai/embedder/port.ts";
 import { AIError, aiErrorToAppError } from "../../ai/openai-client.ts";
@@ -6,16 +6,18 @@ import type { Actor } from "../../actor.ts";
 import { invalid } from "../../errors.ts";
 import type { LibraryReader } from "../library/reader.ts";
 import type { ChunkRow, ChunkScope, ChunksRepo, DocType } from "./chunks-repo.ts";
-import { ftsExpression, makeSnippet } from "./query.ts";
+import { stem } from "../../ai/embedder/builtin.ts";
+import { contentTerms, ftsExpression, makeSnippet } from "./query.ts";
 import type { SearchHit, SearchMode } from "./schema.ts";
 import type { VectorIndex } from "./vectors.ts";
 
-export const RRF_K = 60;
 const POOL = 100;
 /** Binary-code candidates re-ranked per vector search; sized for recall@10 ≥ 0.95 (see docs/performance.md). */
 const CANDIDATES = 1024;
 /** In hybrid mode the vector half only feeds the fusion with the text ranking: half as many. */
 const HYBRID_CANDIDATES = 512;
+/** Text hits whose share of the query's words is measured for the relevance floor. */
+const COVERAGE_HITS = 8;
 
 export interface Ranked {
   rowid: number;
@@ -31,48 +33,67 @@ export interface SearchOptions {
   sourceIds?: string[];
 }
 
-/** Reciprocal rank fusion of several rankings (best first). */
-export function rrf(lists: Ranked[][], k = RRF_K): Ranked[] {
-  const scores = new Map<number, number>();
-  for (const list of lists) list.forEach((r, i) => scores.set(r.rowid, (scores.get(r.rowid) ?? 0) + 1 / (k + i + 1)));
-  return [...scores].map(([rowid, score]) => ({ rowid, score })).sort((a, b) => b.score - a.score);
-}
+/**
+ * Score-aware fusion, fitted on the held-out development split by scripts/fit-fusion.ts (see
+ * docs/quality.md, "Held-out pages"). A chunk's text evidence is t = b / (b + textSaturation), b its
+ * BM25 score: BM25 already sums the idf of the query terms the chunk holds, so t grows with how many
+ * and how rare they are and saturates (one common word adds little). Ranking: cosine + textWeight · t.
+ * Relevance: cosine − floor + gateWeight · coverage · t, the cosine's margin above the embedder's
+ * floor plus the text evidence weighed by the share of the query's content words the chunk holds
+ * (one rare word of four — "Iceland" in a question about volcanoes — is a weak sign); the question
+ * is about something in the library only when some chunk's relevance is above zero, and then
+ * chunks down to `band` below zero are listed.
+ */
+export const FUSION = { textWeight: 0.4, textSaturation: 16, gateWeight: 0.6, band: 0 } as const;
+export type FusionParams = { textWeight: number; textSaturation: number; gateWeight: number; band: number };
 
 /**
- * Reorders an RRF-fused list so that a hit found only by vector never precedes a text hit at least
- * as similar to the query (`cos`: cosine per chunk; a text hit without one counts as more similar,
- * it is not embedded yet). Vector-only hits never move up; scores stay RRF's, clamped so that they
- * never rise down the list.
+ * Combines a text ranking (BM25 scores) with the cosine of every candidate. One floor for the
+ * question as a whole: when no chunk's relevance clears it, the library does not cover the subject
+ * and nothing is returned (a few shared common words or a "nearest" neighbour are not relevance).
+ * Text hits without a vector yet (not embedded) are kept, ranked by their text part alone.
  */
-export function keepTextAhead(fused: Ranked[], inText: Set<number>, cos: Map<number, number>): Ranked[] {
-  // Each vector-only hit goes after the last text hit at least as similar (text hits not yet
-  // embedded count as more similar) and never earlier than RRF put it.
-  const textOrder = fused.filter((r) => inText.has(r.rowid));
-  const after = new Map<number, number>(); // vector-only rowid → how many text hits precede it
-  let seen = 0;
-  for (const r of fused) {
-    if (inText.has(r.rowid)) {
-      seen++;
-      continue;
-    }
-    const c = cos.get(r.rowid)!;
-    let last = -1;
-    textOrder.forEach((t, i) => {
-      if ((cos.get(t.rowid) ?? Infinity) >= c) last = i;
-    });
-    after.set(r.rowid, Math.max(seen, last + 1));
-  }
-  const out: Ranked[] = [];
-  const place = (k: number) => {
-    for (const r of fused) if (after.get(r.rowid) === k) out.push(r);
+export function fuse(
+  text: Ranked[],
+  cos: Map<number, number>,
+  floor: number,
+  p: FusionParams = FUSION,
+  coverage?: Map<number, number>,
+): Ranked[] {
+  const bm = new Map(text.map((t) => [t.rowid, Math.max(0, t.score)]));
+  const t = (rowid: number) => {
+    const b = bm.get(rowid) ?? 0;
+    return b / (b + p.textSaturation);
   };
-  place(0);
-  textOrder.forEach((t, i) => {
-    out.push(t);
-    place(i + 1);
-  });
-  let prev = Infinity;
-  return out.map((r) => ({ rowid: r.rowid, score: (prev = Math.min(prev, r.score)) }));
+  let relevant = false;
+  const out: Ranked[] = [];
+  for (const [rowid, c] of cos) {
+    const relevance = c - floor + p.gateWeight * (coverage ? (coverage.get(rowid) ?? 0) : 1) * t(rowid);
+    if (relevance > 0) relevant = true;
+    if (relevance > -p.band) out.push({ rowid, score: c + p.textWeight * t(rowid) });
+  }
+  for (const rowid of bm.keys()) {
+    if (cos.has(rowid)) continue;
+    relevant = true;
+    out.push({ rowid, score: p.textWeight * t(rowid) });
+  }
+  return relevant ? out.sort((a, b) => b.score - a.score || a.rowid - b.rowid) : [];
+}
+
+/** Share of the query's content words (stemmed) that a text holds. */
+export function termCoverage(query: string, text: string): number {
+  const q = new Set(contentTerms(query).map(stem));
+  if (q.size === 0) return 0;
+  const have = new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(stem));
+  let n = 0;
+  for (const t of q) if (have.has(t)) n++;
+  return n / q.size;
+}
+
+/** Vector hits under the same floor: none when the best is not above it, else those within `band` of it. */
+export function gateVector(hits: Ranked[], floor: number, band: number = FUSION.band): Ranked[] {
+  if (!hits.some((h) => h.score > floor)) return [];
+  return hits.filter((h) => h.score > floor - band);
 }
 
 export function createSearchService(deps: {
@@ -138,28 +159,49 @@ export function createSearchService(deps: {
     const hits = scoped
       ? await vectors.exactInScope(qv.slot, qv.q, scoped, pool)
       : await vectors.knn(qv.slot, userId, qv.q, { k: pool, candidates: Math.max(candidates, pool * 2), docType });
-    // Below the calibrated floor a chunk is unrelated: a query about nothing in the library finds nothing.
-    return hits.filter((h) => 1 - h.distance > qv.floor).map((h) => ({ rowid: h.rowid, score: 1 - h.distance }));
+    // Below the calibrated floor a query is about nothing in the library: it finds nothing.
+    return gateVector(
+      hits.map((h) => ({ rowid: h.rowid, score: 1 - h.distance })),
+      qv.floor,
+    );
   }
 
   /**
-   * Text and vector rankings fused by RRF. Vector hits below the floor are already gone, so a
-   * query that shares no word and no meaning with the library finds nothing. Text hits all stay:
-   * a rare word ("APY") is strong evidence even when the chunk's vector is not close, and chunks
-   * not embedded yet must stay findable. A hit found only by vector never ranks above a text hit
-   * at least as similar to the query.
+   * What each ranker says about a query: the text ranking with its BM25 scores, and the cosine of
+   * every candidate (vector neighbours and text hits alike). Null cosines: no vector search (no
+   * active model, or a query without features).
    */
-  async function hybridRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
+  async function evidence(
+    userId: string,
+    query: string,
+    o: SearchOptions,
+    pool: number,
+  ): Promise<{ text: Ranked[]; cos: Map<number, number> | null; floor: number; coverage: Map<number, number> }> {
     const text = await textRanking(userId, query, o, pool);
     const qv = await queryVector(query);
-    if (!qv) return text;
-    const vector = await vectorHits(userId, qv, o, pool, HYBRID_CANDIDATES);
+    const coverage = new Map<number, number>();
+    if (!qv) return { text, cos: null, floor: 0, coverage };
+    // How much of the query the best text hits hold: the relevance floor's text evidence.
+    const rows = await chunks.byRowids(text.slice(0, COVERAGE_HITS).map((t) => t.rowid));
+    for (const [rowid, r] of rows) coverage.set(rowid, termCoverage(query, `${r.title} ${r.heading ?? ""} ${r.text}`));
+    const vector = await vectorHits(userId, { ...qv, floor: -1 }, o, pool, HYBRID_CANDIDATES);
     const cos = new Map(vector.map((v) => [v.rowid, v.score]));
     const textIds = text.filter((t) => !cos.has(t.rowid)).map((t) => t.rowid);
     if (textIds.length) {
       for (const [rowid, c] of await vectors.similarities(qv.slot, userId, qv.q, textIds)) cos.set(rowid, c);
     }
-    return keepTextAhead(rrf([text, vector]), new Set(text.map((t) => t.rowid)), cos);
+    return { text, cos, floor: qv.floor, coverage };
+  }
+
+  /**
+   * Text and vector evidence combined by score (see fuse): a chunk's cosine above the embedder's
+   * floor plus its BM25 evidence, kept when the sum clears the hybrid floor. Without vectors the
+   * text ranking stands as it is.
+   */
+  async function hybridRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
+    const e = await evidence(userId, query, o, pool);
+    if (!e.cos) return e.text;
+    return fuse(e.text, e.cos, e.floor, FUSION, e.coverage);
   }
 
   /** Chunk rankings for a mode (best first), before grouping. */
@@ -192,6 +234,8 @@ export function createSearchService(deps: {
 
   return {
     rank,
+    /** The rankers' evidence for a query, for fitting the fusion (scripts/fit-fusion.ts). */
+    evidence: (actor: Actor, query: string, o: SearchOptions, pool = POOL) => evidence(actor.userId, query, o, pool),
     /**
      * Ranked chunks with their rows, filtered to the requested sources and their highlights (for
      * ask). A highlight's passage carries its source's id, title and address.

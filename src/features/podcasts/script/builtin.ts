@@ -8,6 +8,7 @@ import { alone, partsOf, prepare, same, speakable, standsAlone, top, type Materi
 import { fill, joinList, phrasesFor } from "./phrases.ts";
 import { ScriptError, spokenWords, type ScriptRequest, type ScriptWriter, type Turn } from "./port.ts";
 import { isExample, pickSentences, sectionsOf, type RankedSentence } from "./text.ts";
+import { contentStems, jaccard } from "../../../ai/text.ts";
 
 /** Key takeaways that cover the text: the best sentence of each part, then the best of the rest, within the word budget. */
 function brief(m: Material): Turn[] {
@@ -28,7 +29,16 @@ function brief(m: Material): Turn[] {
   const more = covering.length >= 3 ? [] : top(m.ranked, 5 - covering.length, new Set(covering.map((s) => s.order)));
   const picks = [...covering, ...more.filter((s) => spent + s.words <= budget)].sort((x, y) => x.order - y.order);
   if (picks.length === 0) throw new ScriptError("no_content", "The sources have no complete sentences to summarise");
-  const takeaways = picks.map(alone);
+  // A sentence the text repeats (a pull quote, a summary box, a second document saying the same)
+  // is read once: a takeaway that is a near-duplicate of an earlier one is dropped.
+  const takeaways: string[] = [];
+  const seen: Set<string>[] = [];
+  for (const p of picks) {
+    const stems = new Set(contentStems(alone(p)));
+    if (seen.some((q) => jaccard(q, stems) > 0.5)) continue;
+    seen.push(stems);
+    takeaways.push(alone(p));
+  }
   return [
     { speaker: host, text: `${fill(m.p.briefIntro, { title: m.title })} ${m.p.note}` },
     ...takeaways.map((text, i) => ({

@@ -39,6 +39,21 @@ describe("builtin script writer", () => {
     for (const sentence of takeaways) expect(squash(LONG_ARTICLE)).toContain(sentence);
   });
 
+  test("brief: a sentence the article repeats (a pull quote) is read once", async () => {
+    const quote = "Rooftop gardens cut a building's cooling bill by a fifth in the first summer.";
+    const repeated = LONG_ARTICLE.split(/\n\n/)
+      .flatMap((p, i) => (i % 3 === 1 ? [p, `> ${quote}`, `${quote} Residents noticed.`] : [p]))
+      .join("\n\n");
+    const turns = await writer.write(request("brief", `${quote}\n\n${repeated}`));
+    const takeaways = turns.slice(1, -1).map((t) => t.text.replace(/^\w+: /, ""));
+    const keys = takeaways.map((t) => new Set(t.toLowerCase().match(/[a-z]+/g)));
+    const dup = keys.some((a, i) =>
+      keys.some((b, j) => j > i && [...a].filter((w) => b.has(w)).length / new Set([...a, ...b]).size > 0.5),
+    );
+    expect(takeaways.length).toBeGreaterThanOrEqual(2);
+    expect(dup).toBe(false);
+  });
+
   test("summaries stay near their target length and shorter than the source", async () => {
     for (const format of ["solo_expert", "deep_dive", "critique", "debate"] as const) {
       const total = (await writer.write(request(format))).reduce((n, t) => n + words(t.text), 0);

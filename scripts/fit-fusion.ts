@@ -1,0 +1,160 @@
+// Fits the hybrid fusion's parameters (FUSION in src/features/search/service.ts) and the builtin
+// embedder's relevance floor (NEURAL_FLOOR in src/ai/embedder/neural.ts) on the DEVELOPMENT split
+// of the held-out pages only, by grid search: indexes the dev pages into a real app (as
+// eval:heldout does), records each query's evidence (BM25 of the text hits, cosine of every
+// candidate), then scores every combination on that record.
+//
+//   bun run scripts/fit-fusion.ts [--cache evidence.json]
+//
+// Objective: hybrid recall@1 over the questions and the known-item queries, with a penalty for
+// each answerable query left empty; a combination qualifies only when at least 4 in 5 of the
+// absent-subject questions come back empty in both vector and hybrid mode. The test split is never read.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { systemActor } from "../src/actor.ts";
+import { asSqlite } from "../src/db/client.ts";
+import { fuse, gateVector, type Ranked } from "../src/features/search/service.ts";
+import { loadHeldOut, splitSet } from "./eval-heldout.ts";
+import { buildLibrary } from "./lib/eval-library.ts";
+
+interface Evidence {
+  query: string;
+  kind: "question" | "known" | "absent";
+  expected: string | null;
+  text: [number, number][];
+  cos: [number, number][];
+  coverage: [number, number][];
+}
+interface Record_ {
+  docOf: Record<number, string>;
+  queries: Evidence[];
+}
+
+const { values } = parseArgs({ options: { cache: { type: "string" } } });
+
+async function record(): Promise<Record_> {
+  const loaded = loadHeldOut();
+  if (!loaded) {
+    console.log("skipped: the benchmark pages are not at ../shared/fixtures/extraction");
+    process.exit(0);
+  }
+  const { set, bodies } = loaded;
+  const lib = await buildLibrary(splitSet(set, bodies, "dev"));
+  const user = asSqlite(lib.db).sqlite.query<{ id: string }, []>("SELECT id FROM users LIMIT 1").get()!;
+  const actor = systemActor(user.id, "fit");
+  const docOf: Record<number, string> = {};
+  for (const r of asSqlite(lib.db)
+    .sqlite.query<{ id: number; doc_id: string }, []>("SELECT id, doc_id FROM chunks")
+    .all())
+    docOf[r.id] = lib.slugOf.get(r.doc_id) ?? r.doc_id;
+  const queries: Evidence[] = [];
+  const add = async (query: string, kind: Evidence["kind"], expected: string | null) => {
+    const e = await lib.services.search.evidence(actor, query, { mode: "hybrid", limit: 10 });
+    queries.push({
+      query,
+      kind,
+      expected,
+      text: e.text.map((t) => [t.rowid, t.score]),
+      cos: [...(e.cos ?? new Map())],
+      coverage: [...e.coverage],
+    });
+  };
+  for (const a of set.articles.filter((a) => a.split === "dev")) {
+    for (const q of a.questions) await add(q.question, "question", a.id);
+    if (a.known_item) await add(a.known_item, "known", a.id);
+  }
+  for (const q of set.absent.dev) await add(q, "absent", null);
+  lib.db.close();
+  return { docOf, queries };
+}
+
+const rec: Record_ =
+  values.cache && existsSync(values.cache) ? JSON.parse(readFileSync(values.cache, "utf8")) : await record();
+if (values.cache && !existsSync(values.cache)) writeFileSync(values.cache, JSON.stringify(rec));
+
+/** Documents in rank order (best chunk per document). */
+function docs(ranked: Ranked[]): string[] {
+  const out: string[] = [];
+  for (const r of ranked) {
+    const d = rec.docOf[r.rowid]!;
+    if (!out.includes(d)) out.push(d);
+    if (out.length >= 10) break;
+  }
+  return out;
+}
+
+function score(rank: (e: Evidence) => Ranked[]) {
+  const t = { r1: 0, r5: 0, n: 0, falseEmpty: 0, absentEmpty: 0, absent: 0 };
+  for (const e of rec.queries) {
+    const d = docs(rank(e));
+    if (e.kind === "absent") {
+      t.absent++;
+      if (d.length === 0) t.absentEmpty++;
+      continue;
+    }
+    t.n++;
+    if (d.length === 0) t.falseEmpty++;
+    const at = d.indexOf(e.expected!);
+    if (at === 0) t.r1++;
+    if (at >= 0 && at < 5) t.r5++;
+  }
+  return t;
+}
+
+const textOnly = (e: Evidence) => e.text.map(([rowid, score]) => ({ rowid, score }));
+const vectorOnly = (floor: number, band: number) => (e: Evidence) =>
+  gateVector(
+    [...e.cos].sort((a, b) => b[1] - a[1]).map(([rowid, score]) => ({ rowid, score })),
+    floor,
+    band,
+  );
+const hybrid =
+  (floor: number, textWeight: number, textSaturation: number, gateWeight: number, band: number) => (e: Evidence) =>
+    fuse(textOnly(e), new Map(e.cos), floor, { textWeight, textSaturation, gateWeight, band }, new Map(e.coverage));
+
+const fmt = (t: ReturnType<typeof score>) =>
+  `r1 ${(t.r1 / t.n).toFixed(3)} r5 ${(t.r5 / t.n).toFixed(3)} false-empty ${t.falseEmpty}/${t.n} absent-empty ${t.absentEmpty}/${t.absent}`;
+console.log(`dev: ${rec.queries.length} queries`);
+console.log(`text only:               ${fmt(score(textOnly))}`);
+for (const f of [0, 0.2]) console.log(`vector, floor ${f.toFixed(2)}:     ${fmt(score(vectorOnly(f, 0)))}`);
+
+type Best = {
+  obj: number;
+  floor: number;
+  w: number;
+  k: number;
+  g: number;
+  band: number;
+  t: ReturnType<typeof score>;
+};
+let best: Best | null = null;
+for (let floor = 0.2; floor <= 0.3001; floor += 0.01) {
+  for (const band of [0]) {
+    const v = score(vectorOnly(floor, band));
+    if (v.absentEmpty < 0.8 * v.absent) continue;
+    for (const k of [8, 16, 32, 64]) {
+      for (const g of [0, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1]) {
+        for (const w of [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1, 1.5]) {
+          const t = score(hybrid(floor, w, k, g, band));
+          if (t.absentEmpty < 0.8 * t.absent) continue;
+          // Recall@1 first, recall@5 next; an answerable query left empty costs as much as a miss at 1.
+          const obj = t.r1 + 0.5 * t.r5 - t.falseEmpty / t.n + 0.5 * (v.r1 + 0.5 * v.r5 - v.falseEmpty / v.n);
+          if (!best || obj > best.obj + 1e-9) best = { obj, floor, w, k, g, band, t };
+        }
+      }
+    }
+  }
+}
+if (!best) throw new Error("no combination keeps 4 in 5 absent-subject questions empty");
+const b = best;
+console.log(
+  `\nbest: floor ${b.floor.toFixed(2)}, textWeight ${b.w}, textSaturation ${b.k}, gateWeight ${b.g}, band ${b.band}\n  hybrid ${fmt(b.t)}\n  vector ${fmt(score(vectorOnly(b.floor, b.band)))}`,
+);
+// The neighbourhood of the optimum, to see how flat it is.
+for (const f of [b.floor - 0.01, b.floor, b.floor + 0.01])
+  for (const g of [b.g * 0.75, b.g, b.g * 1.25])
+    for (const w of [b.w * 0.75, b.w, b.w * 1.25])
+      console.log(
+        `  floor ${f.toFixed(2)} g ${g.toFixed(3)} w ${w.toFixed(3)}: ${fmt(score(hybrid(f, w, b.k, g, b.band)))}`,
+      );
+process.exit(0);
