@@ -76,6 +76,9 @@ ${Object.entries(MEASURES)
   background: var(--card); color: var(--fg); border: 1px solid var(--line); border-radius: 10px; padding: .75rem 1rem 1rem;
   box-shadow: 0 8px 28px rgb(0 0 0 / .18); }
 .r-pop > .panel h2 { font-size: 1rem; margin: 0 0 .25rem; }
+.r-pop .suggested { display: flex; flex-wrap: wrap; gap: .3rem; margin-top: .3rem; }
+.r-pop .suggested form { margin: 0; }
+.r-pop .suggested button { padding: .15rem .6rem; font-size: .85rem; }
 .r-pop > .panel fieldset { border: 0; padding: 0; margin: .6rem 0 0; }
 .r-pop > .panel legend { padding: 0; font-size: .85rem; font-weight: 600; margin-bottom: .3rem; }
 .r-pop > .panel label { margin: .6rem 0 .25rem; font-size: .85rem; }

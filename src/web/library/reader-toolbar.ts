@@ -57,6 +57,14 @@ function tagsPanel(user: LayoutUser, s: SourcePublic): SafeHtml {
       <p class="muted field-hint" id="f-tags-hint">Separate tags with commas. Leave empty to remove them all.</p>
       <div class="actions"><button type="submit">Save tags</button></div>
     </form>
+    ${
+      s.suggested_tags.length
+        ? html`<p class="muted field-hint">Suggested:</p><div class="suggested">${s.suggested_tags.map(
+            (t) =>
+              html`<form method="post" action="/library/sources/${s.id}/reader/tags">${csrfInput(user.csrfToken)}<input type="hidden" name="tags" value="${[...s.tags, t].join(", ")}"><button type="submit" class="secondary" title="Add the suggested tag">+ ${t}</button></form>`,
+          )}</div>`
+        : ""
+    }
   </div>
 </details>`;
 }

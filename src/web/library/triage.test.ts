@@ -296,3 +296,19 @@ test("every tag field of the library completes from the owner's tags, most used 
     'id="f-tag" name="tag" type="text" value="" maxlength="100" autocomplete="off" list="tag-names"',
   );
 });
+
+test("the reader's tags panel offers the suggested tags; one click adds one to the others", async () => {
+  const { ctx, b, me } = await setup();
+  const id = await insertReadySource(ctx.services, me.userId, { title: "Pools", markdown: "Sea stars." });
+  await call(ctx, "PATCH", `/api/v1/sources/${id}`, {
+    key: me.key,
+    body: { tags: ["coast"], suggested_tags: ["oceans"] },
+  });
+  const page = await b.get(`/library/sources/${id}`);
+  expect(page.text).toContain('<input type="hidden" name="tags" value="coast, oceans">');
+  const r = await post(ctx, b, `/library/sources/${id}/reader/tags`, { tags: "coast, oceans" });
+  expect(r.status).toBe(303);
+  const source = (await call(ctx, "GET", `/api/v1/sources/${id}`, { key: me.key })).body;
+  expect(source.tags).toEqual(["coast", "oceans"]);
+  expect(source.suggested_tags).toEqual([]);
+});
