@@ -24,6 +24,13 @@ export function sourceCreateSchema(maxHtmlBytes: number) {
       url: t.String({ minLength: 1, maxLength: 2048, description: "An http or https URL" }),
       title: t.Optional(t.String({ minLength: 1, maxLength: 500, description: "Wins over the extracted title" })),
       notebook_ids: t.Optional(t.Array(NotebookId, { maxItems: 100, uniqueItems: true })),
+      tags: t.Optional(
+        t.Array(t.String({ minLength: 1, maxLength: 100, description: "A tag or label" }), {
+          maxItems: 100,
+          uniqueItems: true,
+          description: "Tags for the source; saving a link already saved adds them to its tags",
+        }),
+      ),
       generate_quick_podcast: t.Optional(t.Boolean({ description: "Make an episode once the source is ready" })),
       podcast_format: t.Optional(PodcastFormat),
       html: t.Optional(

@@ -270,11 +270,18 @@ export function createSourcesService(deps: SourcesDeps) {
       return db.tx(async () => {
         // Checked inside the transaction: a notebook deleted meanwhile would fail the link's foreign key (500).
         const notebookIds = await requireNotebooks(actor, input.notebook_ids);
+        const tags = [...new Set((input.tags ?? []).map((x) => x.trim()).filter(Boolean))];
         const at = nowIso();
         const alreadySaved = async (existing: SourceRow) => {
           const before = await publicOf(existing);
           let changed = false;
           for (const nb of notebookIds) changed = (await repo.link(nb, existing.id, at)) || changed;
+          const had = parseTags(existing.tags);
+          const merged = [...had, ...tags.filter((x) => !had.includes(x))].slice(0, 100);
+          if (merged.length !== had.length) {
+            await repo.update(existing.id, { tags: JSON.stringify(merged) });
+            changed = true;
+          }
           // New HTML from the browser replaces the content: the source is pending until it is extracted.
           if (html !== undefined) await enqueueCapture(actor, existing.id, html, at);
           if (!changed && html === undefined) return { source: before, created: false };
@@ -284,8 +291,10 @@ export function createSourcesService(deps: SourcesDeps) {
               ? { updatedAt: at }
               : { updatedAt: at, status: "pending", error: null, errorDetail: null },
           );
-          const after = await publicOf((await repo.byIdUnscoped(existing.id))!);
+          const updated = (await repo.byIdUnscoped(existing.id))!;
+          const after = await publicOf(updated);
           await events.record(actor, "source.updated", after, before);
+          await indexedFieldsChanged(existing, updated);
           return { source: after, created: false };
         };
         const existing = await repo.byNormalizedUrl(actor.userId, normalized);
@@ -303,6 +312,7 @@ export function createSourcesService(deps: SourcesDeps) {
           status: "pending",
           generateQuickPodcast: input.generate_quick_podcast ?? false,
           podcastFormat: input.podcast_format ?? (input.generate_quick_podcast ? "deep_dive" : null),
+          tags: JSON.stringify(tags),
           savedAt: at,
           createdAt: at,
           updatedAt: at,

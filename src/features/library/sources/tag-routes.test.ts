@@ -73,3 +73,33 @@ describe("/api/v1/tags", () => {
     expect((await call(ctx, "GET", "/api/v1/sources?tag=cooking", { key: a.key })).body.data).toEqual([]);
   });
 });
+
+describe("tags when saving a link", () => {
+  test("a new source takes the tags given; saving it again adds new ones to its own, recorded as a change", async () => {
+    const ctx = createTestContext();
+    const a = await userWithKey(ctx);
+    const first = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: "https://example.com/tagged", tags: ["rust", " wasm "] },
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.tags).toEqual(["rust", "wasm"]);
+    const again = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: "https://example.com/tagged", tags: ["wasm", "web"] },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.tags).toEqual(["rust", "wasm", "web"]);
+    const same = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: "https://example.com/tagged", tags: ["rust"] },
+    });
+    expect(same.body.updated_at).toBe(again.body.updated_at);
+    const bad = await call(ctx, "POST", "/api/v1/sources", {
+      key: a.key,
+      body: { url: "https://example.com/x", tags: [""] },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].path).toBe("tags[0]");
+  });
+});
