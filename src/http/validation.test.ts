@@ -27,12 +27,12 @@ describe("unknown fields", () => {
     expect(note.body.detail).toBe('unknown field "notebook_ids"; allowed: content, title, notebook_id, source_ids');
     const source = await call(ctx, "POST", "/api/v1/sources", {
       key,
-      body: { url: "https://example.com/a", tags: ["x"] },
+      body: { url: "https://example.com/a", labels: ["x"] },
     });
     expect422(
       source,
-      "tags",
-      'unknown field "tags"; allowed: url, title, notebook_ids, generate_quick_podcast, podcast_format, html',
+      "labels",
+      'unknown field "labels"; allowed: url, title, notebook_ids, tags, generate_quick_podcast, podcast_format, html',
     );
     const cases: [string, string, unknown, string][] = [
       ["POST", "/api/v1/keys", { name: "k", scope: "all" }, "scope"],

@@ -1,3 +1,5 @@
+// Slow (it makes all six episodes for real, ~40 minutes of audio): not part of `bun test`; run it with
+// `bun run test:slow` (CI does).
 // The length promised before an episode is made ("about N min") against the episode actually made,
 // for every format, from a real 2,000-word article, with the offline engines (builtin script, Flite).
 //
