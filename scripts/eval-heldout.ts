@@ -137,6 +137,9 @@ async function evaluate(set: HeldOutSet, bodies: Map<string, string>, split: "de
   let verbatim = 0;
   let citations = 0;
   let saidNothing = 0;
+  let firstHolds = 0;
+  let sentences = 0;
+  let sentencesWithout = 0;
   for (const q of qs) {
     const r = await lib.post("/api/v1/search/ask", { question: q.text });
     if (r.status !== 200) throw new Error(`ask failed: ${r.status} ${JSON.stringify(r.body)}`);
@@ -148,11 +151,30 @@ async function evaluate(set: HeldOutSet, bodies: Map<string, string>, split: "de
     }
     const page = cites.some((c) => lib.slugOf.get(c.id) === q.expected);
     const chunk = cites.some((c) => lib.chunkText(c.chunk_id)?.includes(q.answer!));
-    const held = (r.body.answer as string).includes(q.answer!);
+    const answer = r.body.answer as string;
+    const held = answer.includes(q.answer!);
+    // The answer's sentences, each ending at its [n] marker.
+    const said = answer.split(/(?<=\[\d+\])\s*/).filter((x) => x.trim() && x !== NOTHING_FOUND);
+    if (said[0]?.includes(q.answer!)) firstHolds++;
+    sentences += said.length;
+    sentencesWithout += said.filter((x) => !x.includes(q.answer!)).length;
     if (page) citesPage++;
     if (chunk) citesChunk++;
     if (held) holds++;
     if (verbose && !held) console.log(`  [ask] ${q.text} (want "${q.answer}") → ${r.body.answer}`);
+  }
+  // "Ask about this source": the same questions scoped to their own page, which must hold the answer.
+  const idOf = new Map([...lib.slugOf].map(([id, slug]) => [slug, id]));
+  let scopedHolds = 0;
+  let scopedInside = 0;
+  for (const q of qs) {
+    const id = idOf.get(q.expected)!;
+    const r = await lib.post("/api/v1/search/ask", { question: q.text, source_ids: [id] });
+    if (r.status !== 200) throw new Error(`scoped ask failed: ${r.status} ${JSON.stringify(r.body)}`);
+    const cites = r.body.citations as { id: string }[];
+    if (cites.length > 0 && cites.every((c) => c.id === id)) scopedInside++;
+    if ((r.body.answer as string).includes(q.answer!)) scopedHolds++;
+    else if (verbose) console.log(`  [ask, this source] ${q.text} (want "${q.answer}") → ${r.body.answer}`);
   }
   let declined = 0;
   for (const text of absent) {
@@ -165,6 +187,12 @@ async function evaluate(set: HeldOutSet, bodies: Map<string, string>, split: "de
   console.log(`  cites the answering page:                 ${f3(citesPage / n)} (${citesPage}/${n})`);
   console.log(`  cites a passage holding the gold phrase:  ${f3(citesChunk / n)} (${citesChunk}/${n})`);
   console.log(`  gold phrase inside the answer:            ${f3(holds / n)} (${holds}/${n})`);
+  console.log(`  the answer's first sentence holds it:     ${f3(firstHolds / n)} (${firstHolds}/${n})`);
+  console.log(
+    `  sentences per answer / not holding it:    ${(sentences / n).toFixed(2)} / ${(sentencesWithout / n).toFixed(2)}`,
+  );
+  console.log(`  asked about its own page: gold in answer  ${f3(scopedHolds / n)} (${scopedHolds}/${n})`);
+  console.log(`  asked about its own page: cites only it   ${f3(scopedInside / n)} (${scopedInside}/${n})`);
   console.log(
     `  quotes verbatim in their chunk:           ${citations ? f3(verbatim / citations) : "-"} (${verbatim}/${citations})`,
   );
@@ -175,7 +203,14 @@ async function evaluate(set: HeldOutSet, bodies: Map<string, string>, split: "de
     dump,
     results,
     empty,
-    ask: { citesPage: citesPage / n, citesChunk: citesChunk / n, holds: holds / n, declined },
+    ask: {
+      citesPage: citesPage / n,
+      citesChunk: citesChunk / n,
+      holds: holds / n,
+      firstHolds: firstHolds / n,
+      scopedHolds: scopedHolds / n,
+      declined,
+    },
   };
 }
 

@@ -164,10 +164,16 @@ describe("builtin answers", () => {
       "",
       "A worker and a queen develop from the same kind of fertilised egg, laid by the one queen of the colony. The difference is diet.",
     ].join("\n");
-    const answer = await chat.answer("What makes a bee larva develop into a queen rather than a worker?", [
+    // (Asked "what makes a larva a queen", the learned selector answers with the royal-jelly sentence,
+    // which answers it too; this question has the setup sentence for its answer.)
+    const answer = await chat.answer("Is a queen bee born from a different egg than a worker?", [
       { n: 1, title: "Honeybee colonies", text },
     ]);
     expect(answer).toContain("laid by the one queen of the colony. [1] The difference is diet. [1]");
+    const why = await chat.answer("What makes a bee larva develop into a queen rather than a worker?", [
+      { n: 1, title: "Honeybee colonies", text },
+    ]);
+    expect(why).toContain("royal jelly");
     expect(sentencesOf(answer).length).toBeLessThanOrEqual(4);
   });
 

@@ -1,15 +1,20 @@
-// The builtin chat model: extractive. It ranks the retrieved passages' whole sentences by lexical
-// (BM25 + coverage of the question's words) and, when an embedder is at hand, semantic similarity
-// to the question, prefers sentences holding the name/date/place/number a question asks for, and
-// picks with MMR so near-duplicates are left out. The answer-bearing sentence comes first; a further
-// sentence (up to four, about sixty words) is added only when it is itself close to the question
-// (or is the first one's antecedent or continuation).
+// The builtin chat model: extractive. It describes the retrieved passages' whole sentences by
+// lexical match (BM25, coverage of the question's words), meaning (similarity to the question, when
+// an embedder is at hand), answer type (the name/date/place/number a question asks for, and whether
+// it sits beside the question's words), position and neighbours; a selector learned on the held-out
+// development split (selector.ts) ranks them. The answer-bearing sentence comes first; a further
+// sentence (up to four, about sixty words) is added only when the selector scores it close to the
+// first (it addresses the question too), or when it completes the first (its antecedent, its
+// continuation, its punchline); near-duplicates are left out (MMR).
 // It never writes new text, so it cannot invent facts; it also cannot reason or summarise.
 import { dot, type Embedder } from "../embedder/port.ts";
+import { stem } from "../embedder/builtin.ts";
 import { segmentSentences } from "../sentences.ts";
 import { contentStems, jaccard } from "../text.ts";
 import type { ChatModel, Passage } from "./port.ts";
-import { displayText, holdsAnswerType, isAnswerable, questionType } from "./sentence-filter.ts";
+import { DANGLING, featureVectors, learnedScores, type SelectorWeights } from "./selector.ts";
+import { SELECTOR } from "./selector-weights.ts";
+import { displayText, holdsAnswerType, isAnswerable, questionType, typedNearQuestion } from "./sentence-filter.ts";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -18,10 +23,10 @@ const MAX_SENTENCES = 4;
 const WORD_BUDGET = 60;
 /** Sentences whose similarity is computed with the embedder (the lexical top ones): bounds the cost per question. */
 const SEMANTIC_POOL = 16;
-const MMR_LAMBDA = 0.7;
-/** A sentence opening on a word that points back to the sentence before it. */
-const DANGLING =
-  /^(?:(?:It|This|These|That|Those|They|Such|Its|Their|He|She|His|Her)\b(?! (?:is|are|was) (?:a|an|the) )|\w+(?: \w+){0,2} (?:it|this|them|that),|\w+ (?:these|this|they|it)\b)/;
+/** MMR: a further sentence loses this much of its learned score per unit of word overlap with those picked. */
+const REDUNDANCY = 1;
+/** The picked sentence's continuation wins over a further sentence scoring up to this much more. */
+const CONTINUATION_SLACK = 0.3;
 /** Stems of everyday words that two unrelated sentences often share. */
 const GENERIC = new Set(
   contentStems(
@@ -30,8 +35,6 @@ const GENERIC = new Set(
 );
 /** A sentence of at most this many words right after a picked one is its punchline (see withPunchline). */
 const PUNCHLINE_WORDS = 6;
-/** A further sentence must score at least this share of the first one. */
-const FOLLOW_RATIO = 0.6;
 
 export interface Candidate {
   n: number;
@@ -53,9 +56,22 @@ export interface Candidate {
   /** How well its whole passage covers the question, relative to the best passage (0..1). */
   passage: number;
   semantic: number;
+  /** BM25 against the question, relative to the best sentence's (0..1). */
+  bm25: number;
+  /** How well its document's title covers the question (0..1). */
+  titleCover: number;
+  /** Words in the sentence as shown. */
+  words: number;
   typed: boolean;
+  /** What the question asks for (a number, a name…) sits within a few words of the question's own words. */
+  typedNear: boolean;
+  /** Share of its content words the question does not use: what it adds beyond restating the question. */
+  novelty: number;
   usable: boolean;
+  /** The hand-set lexical score: picks the pool the learned selector ranks. */
   score: number;
+  /** The learned selector's score (a logit; see selector.ts), once ranked. */
+  learned: number;
 }
 
 /**
@@ -108,9 +124,15 @@ function segments(passages: Passage[], question: string): Candidate[] {
         context: 0,
         passage: 0,
         semantic: 0,
+        bm25: 0,
+        titleCover: 0,
+        words: displayText(s.text).split(/\s+/).length,
         typed: usable && holdsAnswerType(s.text, type, question),
+        typedNear: false,
+        novelty: 0,
         usable,
         score: 0,
+        learned: 0,
       });
     });
   });
@@ -137,12 +159,16 @@ export function scoreSentences(question: string, passages: Passage[]): Candidate
     const have = new Set(stems);
     return qWeight > 0 ? q.reduce((s, t) => s + (have.has(t) ? idf(t) : 0), 0) / qWeight : 0;
   };
+  const type = questionType(question);
+  const qSet = new Set(q);
+  const canon = canonical(question);
   for (const c of all) {
+    c.novelty = c.stems.length ? c.stems.filter((t) => !qSet.has(t)).length / c.stems.length : 0;
+    c.typedNear = c.typed && typedNearQuestion(c.text, type, question, qSet, (w) => canon(stem(w)));
     c.coverage = coverage(c.stems);
     c.shared = q.filter((t) => c.stems.includes(t)).length;
     c.sharedSpecific = q.filter((t) => c.stems.includes(t) && !GENERIC.has(t)).length;
   }
-  const canon = canonical(question);
   const passageCover = passages.map((p) => coverage(contentStems(`${p.title ?? ""} ${p.text}`).map(canon)));
   // A document's title names its subject ("Reading list", "Sourdough starter"): a strong hint of where the answer lives.
   const titleCover = passages.map((p) => coverage(contentStems(p.title ?? "").map(canon)));
@@ -170,7 +196,9 @@ export function scoreSentences(question: string, passages: Passage[]): Candidate
     const heading = h >= 0 && all[h]!.n === c.n ? all[h]!.coverage : 0;
     c.context = Math.max(0, ...near, heading);
     c.passage = passageCover[c.rank]! / bestPassage;
-    const own = 0.5 * (bm25.get(c)! / top) + 0.5 * c.coverage;
+    c.bm25 = bm25.get(c)! / top;
+    c.titleCover = titleCover[c.rank]!;
+    const own = 0.5 * c.bm25 + 0.5 * c.coverage;
     // Hybrid retrieval's first document is nearly always the right one: its passages get a head start.
     const prior = 0.3 / (c.rank + 1) + (c.title && c.title === topTitle ? 0.25 : 0);
     // A typed sentence sharing no word with the question is kept (scored low) for the typed follow-up.
@@ -180,34 +208,63 @@ export function scoreSentences(question: string, passages: Passage[]): Candidate
   return cands.filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
 }
 
-/** Adds cosine similarity to the question for the lexically best sentences; silently lexical-only when embedding fails. */
+/** Cosine similarity to the question for the given sentences; silently none (0) when embedding fails. */
 async function addSemantic(
   question: string,
-  ranked: Candidate[],
+  pool: Candidate[],
   embedder: Embedder | undefined,
   signal?: AbortSignal,
-): Promise<Candidate[]> {
-  if (!embedder || ranked.length === 0) return ranked;
-  const pool = ranked.slice(0, SEMANTIC_POOL);
+): Promise<void> {
+  if (!embedder || pool.length === 0) return;
   try {
     const [qv] = await embedder.embed([question], "query");
     const vs = await embedder.embed(
       pool.map((c) => displayText(c.text)),
       "document",
     );
-    if (signal?.aborted || !qv || vs.length !== pool.length) return ranked;
-    pool.forEach((c, i) => {
-      c.semantic = Math.max(0, dot(qv, vs[i]!));
-      c.score = 0.7 * c.score + 0.3 * c.semantic;
-    });
-    return [...pool.sort((a, b) => b.score - a.score), ...ranked.slice(SEMANTIC_POOL)];
+    if (signal?.aborted || !qv || vs.length !== pool.length) return;
+    pool.forEach((c, i) => (c.semantic = Math.max(0, dot(qv, vs[i]!))));
   } catch {
-    return ranked;
+    // Lexical evidence alone still ranks the pool.
   }
 }
 
+/**
+ * The sentences in the order the learned selector puts them: the lexically best SEMANTIC_POOL, with
+ * their similarity to the question, ranked by the fitted scorer (selector.ts); the rest after them.
+ */
+export async function rankSentences(
+  question: string,
+  passages: Passage[],
+  embedder?: Embedder,
+  signal?: AbortSignal,
+  weights?: SelectorWeights,
+): Promise<Candidate[]> {
+  const lexical = scoreSentences(question, passages);
+  const pool = lexical.slice(0, SEMANTIC_POOL);
+  await addSemantic(question, pool, embedder, signal);
+  const scores = learnedScores(featureVectors(pool, questionType(question) !== null, displayText), weights ?? SELECTOR);
+  pool.forEach((c, i) => (c.learned = scores[i]!));
+  const rest = lexical.slice(SEMANTIC_POOL);
+  for (const c of rest) c.learned = -Infinity;
+  return [...pool.sort((a, b) => b.learned - a.learned), ...rest];
+}
+
+/** Every usable sentence in passage order, as the ranked candidate where it is one (neighbours of a pick). */
+export function usableSentences(question: string, passages: Passage[], ranked: Candidate[]): Candidate[] {
+  const byPlace = new Map(ranked.map((c) => [`${c.n}:${c.idx}`, c]));
+  return segments(passages, question)
+    .filter((c) => c.usable)
+    .map((c) => byPlace.get(`${c.n}:${c.idx}`) ?? { ...c, learned: -Infinity });
+}
+
 /** MMR selection: best first, then sentences close to the question and unlike those already picked. */
-export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked, question = ""): Candidate[] {
+export function selectSentences(
+  ranked: Candidate[],
+  all: Candidate[] = ranked,
+  question = "",
+  followMargin = SELECTOR.followMargin,
+): Candidate[] {
   const first = ranked[0];
   if (!first) return [];
   const picked = [first];
@@ -228,13 +285,16 @@ export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked, 
   // first, or — from another document — matches the question at least as well, on two words or
   // more, inside a passage about the question (one shared "new" is not a shared meaning).
   const crossDoc = (c: Candidate) => c.coverage >= first.coverage && c.passage >= 0.6 && c.sharedSpecific >= 2;
+  // Every further sentence must itself address the question: the learned selector scores it within
+  // followMargin of the first (fitted on the development split).
+  const addresses = (c: Candidate) => c.learned >= first.learned - followMargin;
   const pool = ranked
     .slice(1)
-    .filter((c) => c.score >= FOLLOW_RATIO * first.score && c.coverage > 0 && (c.title === first.title || crossDoc(c)));
+    .filter((c) => addresses(c) && c.coverage > 0 && (c.title === first.title || crossDoc(c)));
   // "Who…?", "When…?": when the best sentence holds no name or date, the passage's sentence that does
   // (and says most about the question) is the likely answer, as in "a goldsmith named Johannes Gutenberg".
   if (!first.typed) {
-    const typed = ranked.find((c) => c.typed && c.n === first.n && c !== first);
+    const typed = ranked.find((c) => c.typed && c.n === first.n && c !== first && addresses(c));
     if (typed) picked.push(typed);
   }
   const words = () => picked.reduce((n, c) => n + displayText(c.text).split(/\s+/).length, 0);
@@ -245,7 +305,7 @@ export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked, 
       if (picked.includes(c)) continue;
       const redundancy = Math.max(...picked.map((p) => sim(p, c)));
       if (redundancy > 0.5) continue;
-      const mmr = MMR_LAMBDA * c.score - (1 - MMR_LAMBDA) * redundancy * first.score;
+      const mmr = c.learned - REDUNDANCY * redundancy;
       if (mmr > bestMmr) {
         bestMmr = mmr;
         best = c;
@@ -255,7 +315,7 @@ export function selectSentences(ranked: Candidate[], all: Candidate[] = ranked, 
       continuation &&
       !picked.includes(continuation) &&
       picked.length === (picked[0] === first ? 1 : 2) &&
-      (short || !best || continuation.score + 0.1 * first.score >= best.score)
+      (short || !best || continuation.learned + CONTINUATION_SLACK >= best.learned)
     )
       best = continuation;
     if (!best) break;
@@ -295,13 +355,8 @@ export function createBuiltinChat(opts: { embedder?: Embedder } = {}): ChatModel
     id: "builtin-extractive",
     extractive: true,
     async answer(question, passages, o) {
-      const lexical = scoreSentences(question, passages);
-      const ranked = await addSemantic(question, lexical, opts.embedder, o?.signal);
-      const picked = selectSentences(
-        ranked,
-        segments(passages, question).filter((c) => c.usable),
-        question,
-      );
+      const ranked = await rankSentences(question, passages, opts.embedder, o?.signal);
+      const picked = selectSentences(ranked, usableSentences(question, passages, ranked), question);
       if (picked.length === 0) return "";
       return picked.map((c) => `${displayText(c.text)} [${c.n}]`).join(" ");
     },

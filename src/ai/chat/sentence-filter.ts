@@ -69,7 +69,7 @@ export function questionType(question: string): QuestionType {
 
 const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
 const NUMBER_WORDS =
-  "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|million|millions|billion|dozen|half|quarter|third";
+  "once|twice|thrice|daily|weekly|monthly|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|million|millions|billion|dozen|half|quarter|third";
 
 /** True when the sentence holds what the question type asks for, beyond the words of the question itself. */
 export function holdsAnswerType(sentence: string, type: QuestionType, question: string): boolean {
@@ -106,4 +106,48 @@ export function quoteSpan(sentence: string): string {
   const pieces = sentence.split(/!?\[(?=[^\]]*\]\()|\]\([^)]*\)|\(?\s*(?:see\s+)?(?:https?:\/\/|www\.)\S+/);
   const best = pieces.map((p) => p.trim()).sort((a, b) => b.length - a.length)[0] ?? "";
   return (best.match(/[\p{L}\p{N}]+/gu) ?? []).length >= 4 ? best : sentence;
+}
+
+/** Where in a sentence the kind of thing a question asks for is written (spans not made of the question's own words). */
+function typedSpans(s: string, type: QuestionType, question: string): { start: number; end: number }[] {
+  if (!type) return [];
+  const qWords = new Set(question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const re =
+    type === "number"
+      ? new RegExp(`[$€£]?\\d[\\d.,:/-]*%?|\\b(?:${NUMBER_WORDS})\\b`, "gi")
+      : type === "time"
+        ? new RegExp(`\\b(?:1\\d{3}|20\\d{2}|\\d{1,2}(?:st|nd|rd|th)? century|\\d{3,4}s|${MONTHS})\\b`, "gi")
+        : type === "person"
+          ? /\p{Lu}[\p{L}'’-]+(?:\s+(?:von |van |de |da |di |der |la |le )?\p{Lu}[\p{L}'’-]+)+/gu
+          : /(?<=\S\s+)\p{Lu}[\p{L}'’-]+/gu;
+  return [...s.matchAll(re)]
+    .filter((m) => (m[0].toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).some((w) => !qWords.has(w)))
+    .map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
+}
+
+/**
+ * True when what the question asks for sits within a few words of one of the question's own words:
+ * "10 airbags" for "how many airbags", "197 Nm of torque" for "how much torque" — the answer beside
+ * its subject, where a number or a name elsewhere in the sentence is often about something else.
+ */
+export function typedNearQuestion(
+  sentence: string,
+  type: QuestionType,
+  question: string,
+  questionStems: Set<string>,
+  stemOf: (w: string) => string,
+): boolean {
+  const s = displayText(sentence);
+  const spans = typedSpans(s, type, question);
+  if (spans.length === 0) return false;
+  const words = [...s.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({
+    at: m.index!,
+    asked: questionStems.has(stemOf(m[0].toLowerCase())),
+  }));
+  return spans.some((sp) => {
+    const first = words.findIndex((w) => w.at >= sp.start);
+    const last = words.findLastIndex((w) => w.at < sp.end);
+    if (first < 0 || last < 0) return false;
+    return words.some((w, i) => w.asked && i >= first - 3 && i <= last + 3 && (i < first || i > last));
+  });
 }

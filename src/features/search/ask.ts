@@ -33,7 +33,29 @@ export function createAskService(deps: {
     }
   }
 
+  /** The passages the model answers from: hybrid's best, each sharing a content word with the question. */
+  async function relevantPassages(actor: Actor, input: AskRequest) {
+    const found = await search.passages(
+      actor,
+      input.question,
+      { mode: "hybrid", notebookId: input.notebook_id, sourceIds: input.source_ids, limit: PASSAGES },
+      PASSAGES,
+    );
+    // Vector neighbours alone are always "nearest" and would let the model answer from unrelated text.
+    const q = new Set(contentStems(input.question));
+    return found.filter((p) => contentStems(`${p.row.title} ${p.row.text}`).some((t) => q.has(t)));
+  }
+
   return {
+    /** What ask hands the model, numbered as in its answer (for fitting and evaluating the answerer). */
+    async passages(actor: Actor, input: AskRequest) {
+      return (await relevantPassages(actor, input)).map((p, i) => ({
+        n: i + 1,
+        title: p.row.title || null,
+        text: p.row.text,
+      }));
+    },
+
     async ask(actor: Actor, input: AskRequest): Promise<AskResponse> {
       const cost = config.credits.askCost;
       if (input.notebook_id && (await deps.library.existingNotebookIds(actor.userId, [input.notebook_id])).size === 0)
@@ -46,16 +68,7 @@ export function createAskService(deps: {
       }
       await credits.ensure(actor.userId, cost);
 
-      const found = await search.passages(
-        actor,
-        input.question,
-        { mode: "hybrid", notebookId: input.notebook_id, sourceIds: input.source_ids, limit: PASSAGES },
-        PASSAGES,
-      );
-      // A passage is relevant when it shares a content word with the question; vector neighbours
-      // alone are always "nearest" and would let the model answer from unrelated text.
-      const q = new Set(contentStems(input.question));
-      const relevant = found.filter((p) => contentStems(`${p.row.title} ${p.row.text}`).some((t) => q.has(t)));
+      const relevant = await relevantPassages(actor, input);
       const balance = async () => (await credits.balance(actor.userId)).remaining;
       const nothing = async (): Promise<AskResponse> => ({
         answer: NOTHING_FOUND,

@@ -13,7 +13,20 @@ describe("fuse", () => {
     ]);
     const out = fuse([{ rowid: 1, score: 30 }], cos, FLOOR, FUSION, new Map([[1, 1]]));
     expect(ids(out)).toEqual([1, 2]);
-    expect(out[0]!.score).toBeCloseTo(0.4 + (FUSION.textWeight * 30) / (30 + FUSION.textSaturation), 9);
+    expect(out[0]!.score).toBeCloseTo(
+      0.4 + ((FUSION.textWeight + FUSION.coverageWeight) * 30) / (30 + FUSION.textSaturation),
+      9,
+    );
+  });
+
+  test("text decides the order only for a chunk holding (nearly) all of the query's words", () => {
+    const cos = new Map([
+      [1, 0.4],
+      [2, 0.43],
+    ]);
+    // The same BM25 score, with two of three query words: the closer vector neighbour stays first.
+    expect(ids(fuse([{ rowid: 1, score: 30 }], cos, FLOOR, FUSION, new Map([[1, 2 / 3]])))).toEqual([2, 1]);
+    expect(ids(fuse([{ rowid: 1, score: 30 }], cos, FLOOR, FUSION, new Map([[1, 1]])))).toEqual([1, 2]);
   });
 
   test("a weak text match (one common word) does not overturn the vector ranking", () => {

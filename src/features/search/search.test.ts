@@ -64,12 +64,13 @@ describe("search over a small library", () => {
   });
 
   test("hybrid scores add text evidence to the cosine: first in both, it outscores vector alone", async () => {
-    // Was reciprocal rank fusion (2/61 for a first-in-both hit); now cosine + textWeight · b/(b + k).
+    // Was reciprocal rank fusion (2/61 for a first-in-both hit); now cosine + (textWeight +
+    // coverageWeight · coverage^exponent) · b/(b + k).
     const h = await find({ query: "sourdough starter flour", mode: "hybrid" });
     const v = await find({ query: "sourdough starter flour", mode: "vector" });
     expect(h.body.data[0].id).toBe(v.body.data[0].id);
     expect(h.body.data[0].score).toBeGreaterThan(v.body.data[0].score);
-    expect(h.body.data[0].score).toBeLessThan(v.body.data[0].score + FUSION.textWeight);
+    expect(h.body.data[0].score).toBeLessThan(v.body.data[0].score + FUSION.textWeight + FUSION.coverageWeight);
   });
 
   test.each(MODES)("%s groups several chunks of one document into one result", async (mode) => {

@@ -37,15 +37,36 @@ export interface SearchOptions {
  * Score-aware fusion, fitted on the held-out development split by scripts/fit-fusion.ts (see
  * docs/quality.md, "Held-out pages"). A chunk's text evidence is t = b / (b + textSaturation), b its
  * BM25 score: BM25 already sums the idf of the query terms the chunk holds, so t grows with how many
- * and how rare they are and saturates (one common word adds little). Ranking: cosine + textWeight · t.
+ * and how rare they are and saturates (one common word adds little). Ranking: cosine +
+ * (textWeight + coverageWeight · coverage^coverageExponent) · t — the fit put all the text's weight on
+ * chunks holding (nearly) every content word of the query (the exponent is 6): a question written
+ * from a page names its words and text is right, a paraphrase does not and the cosine decides.
  * Relevance: cosine − floor + gateWeight · coverage · t, the cosine's margin above the embedder's
  * floor plus the text evidence weighed by the share of the query's content words the chunk holds
  * (one rare word of four — "Iceland" in a question about volcanoes — is a weak sign); the question
  * is about something in the library only when some chunk's relevance is above zero, and then
  * chunks down to `band` below zero are listed.
  */
-export const FUSION = { textWeight: 0.4, textSaturation: 16, gateWeight: 0.6, band: 0 } as const;
-export type FusionParams = { textWeight: number; textSaturation: number; gateWeight: number; band: number };
+export const FUSION = {
+  textWeight: 0,
+  textSaturation: 16,
+  gateWeight: 0.6,
+  band: 0,
+  coverageWeight: 0.4,
+  coverageExponent: 6,
+} as const;
+export type FusionParams = {
+  textWeight: number;
+  textSaturation: number;
+  gateWeight: number;
+  band: number;
+  /**
+   * More trust in the text evidence of a chunk holding (nearly) all of the query's words: its rank
+   * weight is textWeight + coverageWeight · coverage^coverageExponent.
+   */
+  coverageWeight?: number;
+  coverageExponent?: number;
+};
 
 /**
  * Combines a text ranking (BM25 scores) with the cosine of every candidate. One floor for the
@@ -70,7 +91,9 @@ export function fuse(
   for (const [rowid, c] of cos) {
     const relevance = c - floor + p.gateWeight * (coverage ? (coverage.get(rowid) ?? 0) : 1) * t(rowid);
     if (relevance > 0) relevant = true;
-    if (relevance > -p.band) out.push({ rowid, score: c + p.textWeight * t(rowid) });
+    const cov = coverage?.get(rowid) ?? 0;
+    const weight = p.textWeight + (p.coverageWeight ?? 0) * cov ** (p.coverageExponent ?? 1);
+    if (relevance > -p.band) out.push({ rowid, score: c + weight * t(rowid) });
   }
   for (const rowid of bm.keys()) {
     if (cos.has(rowid)) continue;
