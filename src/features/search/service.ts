@@ -1,5 +1,6 @@
 // Search: text (FTS5 BM25), vector (binary candidates + exact cosine) and hybrid (score-aware fusion, see fuse),
 // results grouped per source, note or highlight with the best chunk as snippet. Always scoped to the owner.
+import { type CollectorPacer, createCollectorPacer } from "./collector-pacer.ts";
 import type { Embedder } from "../../ai/embedder/port.ts";
 import { AIError, aiErrorToAppError } from "../../ai/openai-client.ts";
 import type { Actor } from "../../actor.ts";
@@ -125,8 +126,11 @@ export function createSearchService(deps: {
   library: Pick<LibraryReader, "existingNotebookIds" | "sourceTitlesAndUrls" | "highlightsByIds">;
   vectors: VectorIndex;
   embedderFor: (model: string) => Embedder | null;
+  /** Schedules collections between searches (see collector-pacer.ts); one per service by default. */
+  pacer?: CollectorPacer;
 }) {
   const { chunks, vectors, library } = deps;
+  const pacer = deps.pacer ?? createCollectorPacer();
 
   async function textRanking(userId: string, query: string, o: SearchOptions, pool: number): Promise<Ranked[]> {
     const match = ftsExpression(query);
@@ -229,6 +233,7 @@ export function createSearchService(deps: {
 
   /** Chunk rankings for a mode (best first), before grouping. */
   async function rank(actor: Actor, query: string, o: SearchOptions, pool = POOL): Promise<Ranked[]> {
+    pacer.searched();
     if (o.notebookId && (await library.existingNotebookIds(actor.userId, [o.notebookId])).size === 0) return [];
     if (o.mode === "text") return textRanking(actor.userId, query, o, pool);
     if (o.mode === "vector") return vectorRanking(actor.userId, query, o, pool);
