@@ -50,6 +50,7 @@ const { values: args } = parseArgs({
     seed: { type: "string", default: "42" },
     build: { type: "boolean", default: false },
     "cache-mb": { type: "string", default: "0" },
+    client: { type: "string" },
   },
 });
 
@@ -383,22 +384,50 @@ async function measurePostgres(url: string, ref: Services, dataDir: string, quer
   return out;
 }
 
-async function measureHttp(s: Services, userId: string, queries: string[], mode: SearchMode) {
+/**
+ * Hybrid search over a real `Bun.serve` on loopback, sequential requests. The client runs in a child
+ * process (`--client`), so the search process's memory is the server's alone, as it is in production.
+ */
+async function measureHttp(s: Services, userId: string, queries: string[], mode: SearchMode): Promise<Percentiles> {
   const { key } = await s.keys.create(userId, "bench");
   const app = createApp(s);
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.handle(req) });
-  const url = `http://127.0.0.1:${server.port}/api/v1/search`;
+  const dir = mkdtempSync(join(tmpdir(), "commonplace-bench-client-"));
+  const file = join(dir, "client.json");
+  try {
+    await Bun.write(file, JSON.stringify({ url: `http://127.0.0.1:${server.port}/api/v1/search`, key, mode, queries }));
+    const child = Bun.spawn([process.execPath, import.meta.path, "--client", file], {
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+    const out = await new Response(child.stdout).text();
+    if ((await child.exited) !== 0) throw new Error("the HTTP client failed");
+    return JSON.parse(out) as Percentiles;
+  } finally {
+    await server.stop(true);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The HTTP client's side of measureHttp: times the requests and prints their percentiles as JSON. */
+async function runClient(file: string) {
+  const { url, key, mode, queries } = JSON.parse(await Bun.file(file).text()) as {
+    url: string;
+    key: string;
+    mode: SearchMode;
+    queries: string[];
+  };
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const r = await timeAll(queries, async (q) => {
     const res = await fetch(url, { method: "POST", headers, body: JSON.stringify({ query: q, mode, limit: 10 }) });
     if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
   });
-  await server.stop(true);
-  return r;
+  process.stdout.write(JSON.stringify(r));
 }
 
 async function main() {
+  if (args.client) return runClient(args.client);
   const nSources = Number(args.sources);
   const nQueries = Number(args.queries);
   const seed = Number(args.seed);

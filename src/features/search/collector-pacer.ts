@@ -4,12 +4,12 @@
 // up for hundreds of searches: 100k chunks peaked at ~680 MB where ~260 MB is live. Every `every`
 // searches, when the resident size has grown by more than `growthBytes` since the last collection,
 // one full collection is scheduled for after the current request (a timer, off the request path):
-// about 30 ms at that size, once per 32 searches at most.
+// about 30 ms at that size, at most once per 32 searches (docs/performance.md, bench:search).
 export function createCollectorPacer(
   opts: { every?: number; growthBytes?: number; rss?: () => number; collect?: () => void } = {},
 ) {
   const every = opts.every ?? 32;
-  const growth = opts.growthBytes ?? 64 * 1024 * 1024;
+  const growth = opts.growthBytes ?? 32 * 1024 * 1024;
   const rss = opts.rss ?? (() => process.memoryUsage.rss());
   const collect = opts.collect ?? (() => Bun.gc(true));
   let searches = 0;
