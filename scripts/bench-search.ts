@@ -461,7 +461,7 @@ async function main() {
     // The default page cache is 2 MB; a bigger one keeps the binary codes (~19 MB at 100k chunks) in memory.
     if (cacheMb > 0) asSqlite(s.db).sqlite.exec(`PRAGMA cache_size = -${cacheMb * 1024}`);
     const queries = loadQueries(s, seed, nQueries);
-    const { results, floor, recall, rss: modesRss, http } = await measure(s, queries);
+    const { results, floor, recall, rss: modesRss } = await measure(s, queries);
     // The RSS target is the SQLite search process's: its peak over the search modes and the HTTP run
     // (taken before the recall check's oracle; the PostgreSQL runs come later and add their own).
     const sqliteRss = modesRss;
