@@ -101,6 +101,19 @@ describe("ask", () => {
     for (const c of r.body.citations) expect(c.id).toBe(ids.lighthouse);
   });
 
+  test("asked about one source, the answer opens on that source's answering sentence and cites only it", async () => {
+    const { ctx, a, ids } = await library();
+    const r = await ask(ctx, a.key, {
+      question: "What did the keeper record in a ledger?",
+      source_ids: [ids.lighthouse],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.answer).toStartWith("Ships passing the headland relied on the lighthouse beam");
+    expect(r.body.answer).toContain("logged every vessel in a ledger");
+    expect(r.body.citations.length).toBeGreaterThan(0);
+    for (const c of r.body.citations) expect(c.id).toBe(ids.lighthouse);
+  });
+
   test("notebook_id limits retrieval to the notebook", async () => {
     const { ctx, a, ids } = await library();
     const nb = (await call(ctx, "POST", "/api/v1/notebooks", { key: a.key, body: { name: "Sea" } })).body;
