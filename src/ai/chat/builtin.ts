@@ -12,7 +12,7 @@ import { stem } from "../embedder/builtin.ts";
 import { segmentSentences } from "../sentences.ts";
 import { contentStems, jaccard } from "../text.ts";
 import type { ChatModel, Passage } from "./port.ts";
-import { DANGLING, featureVectors, learnedScores, type SelectorWeights } from "./selector.ts";
+import { DANGLING, featureVectors, learnedScores, type SelectorWeights, type SentenceEvidence } from "./selector.ts";
 import { SELECTOR } from "./selector-weights.ts";
 import { displayText, holdsAnswerType, isAnswerable, questionType, typedNearQuestion } from "./sentence-filter.ts";
 
@@ -36,40 +36,15 @@ const GENERIC = new Set(
 /** A sentence of at most this many words right after a picked one is its punchline (see withPunchline). */
 const PUNCHLINE_WORDS = 6;
 
-export interface Candidate {
+/** A sentence of the passages with what the answerer knows of it (the selector's evidence and more). */
+export interface Candidate extends SentenceEvidence {
   n: number;
-  rank: number;
-  title: string;
   block: number;
-  idx: number;
   start: number;
-  text: string;
   stems: string[];
-  /** Share of the question's weighted content words the sentence holds (0..1). */
-  coverage: number;
   /** How many of the question's content words it holds. */
   shared: number;
-  /** The same, not counting everyday words ("much", "make", "new") that say nothing of the subject. */
-  sharedSpecific: number;
-  /** Best coverage of its neighbours in the paragraph and of its section heading: the sentence's context. */
-  context: number;
-  /** How well its whole passage covers the question, relative to the best passage (0..1). */
-  passage: number;
-  semantic: number;
-  /** BM25 against the question, relative to the best sentence's (0..1). */
-  bm25: number;
-  /** How well its document's title covers the question (0..1). */
-  titleCover: number;
-  /** Words in the sentence as shown. */
-  words: number;
-  typed: boolean;
-  /** What the question asks for (a number, a name…) sits within a few words of the question's own words. */
-  typedNear: boolean;
-  /** Share of its content words the question does not use: what it adds beyond restating the question. */
-  novelty: number;
   usable: boolean;
-  /** The hand-set lexical score: picks the pool the learned selector ranks. */
-  score: number;
   /** The learned selector's score (a logit; see selector.ts), once ranked. */
   learned: number;
 }

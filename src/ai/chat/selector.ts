@@ -5,23 +5,38 @@
 // listwise: the answering sentence's share of the softmax over its question's pool) ranks them.
 // The weights live in selector-weights.ts, written by that script; nothing here is set by hand.
 
-/** What the selector reads of a sentence (a subset of the answerer's Candidate). */
+/** What the selector reads of a sentence (the answerer's Candidate extends it). */
 export interface SentenceEvidence {
+  /** Rank of its passage in retrieval order (0 = first). */
   rank: number;
+  /** Its place among its passage's sentences. */
   idx: number;
+  /** Its document's title. */
   title: string;
   text: string;
+  /** Share of the question's weighted content words the sentence holds (0..1). */
   coverage: number;
+  /** How many of the question's content words it holds, not counting everyday words ("much", "make", "new"). */
   sharedSpecific: number;
+  /** Best coverage of its neighbours in the paragraph and of its section heading: the sentence's context. */
   context: number;
+  /** How well its whole passage covers the question, relative to the best passage (0..1). */
   passage: number;
+  /** Cosine similarity to the question (0 without an embedder). */
   semantic: number;
+  /** BM25 against the question, relative to the best sentence's (0..1). */
   bm25: number;
+  /** How well its document's title covers the question (0..1). */
   titleCover: number;
+  /** Words in the sentence as shown. */
   words: number;
+  /** It holds the kind of thing the question asks for (a name, date, place or number). */
   typed: boolean;
+  /** …and that thing sits within a few words of the question's own words. */
   typedNear: boolean;
+  /** Share of its content words the question does not use: what it adds beyond restating the question. */
   novelty: number;
+  /** The hand-set lexical score: picks the pool the learned selector ranks. */
   score: number;
 }
 
