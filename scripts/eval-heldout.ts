@@ -10,8 +10,10 @@
 // each one out as text/markdown), with the offline builtin engines unless AI_* variables are set.
 // Reported per split: recall@1/@5 for text, vector and hybrid on the questions and on the known-item
 // queries; how many absent-subject questions come back empty; and for ask: the answer cites the
-// answering page, cites a chunk holding the gold phrase, holds the gold phrase; absent-subject asks
-// that say the library does not cover it and cost no credit. `--dump` writes every question's
+// answering page, cites a chunk holding the gold phrase, holds the gold phrase (and in its first
+// sentence), how many sentences it has and how many of them do not hold it; the same question asked
+// about its own page only (`source_ids`); absent-subject asks that say the library does not cover it
+// and cost no credit. `--dump` writes every question's
 // per-mode rankings with scores, for scripts/fit-fusion.ts.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
