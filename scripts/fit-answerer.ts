@@ -20,7 +20,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { systemActor } from "../src/actor.ts";
-import { type Candidate, rankSentences, selectSentences, usableSentences } from "../src/ai/chat/builtin.ts";
+import { type Candidate, rankSentences, selectSentences } from "../src/ai/chat/builtin.ts";
 import { FEATURES, featureVectors, type SelectorWeights } from "../src/ai/chat/selector.ts";
 import { displayText, questionType } from "../src/ai/chat/sentence-filter.ts";
 import { asSqlite } from "../src/db/client.ts";
@@ -58,14 +58,14 @@ async function collect(set: EvalSet, origin: string, questions: { question: stri
   const out: Example[] = [];
   for (const q of questions) {
     const passages = await lib.services.ask.passages(actor, { question: q.question });
-    const ranked = await rankSentences(q.question, passages, lib.services.ai.embedder);
+    const { ranked, usable } = await rankSentences(q.question, passages, lib.services.ai.embedder);
     out.push({
       origin,
       question: q.question,
       gold: q.gold,
       asksType: questionType(q.question) !== null,
       pool: ranked.filter((c) => Number.isFinite(c.learned)),
-      all: usableSentences(q.question, passages, ranked),
+      all: usable,
     });
   }
   lib.db.close();
@@ -107,7 +107,7 @@ const examples = data
   .filter((e) => values["own-sets"] || e.origin === "dev")
   .map((e) => ({
     ...e,
-    x: featureVectors(e.pool, e.asksType, displayText),
+    x: featureVectors(e.pool, e.asksType),
     y: e.pool.map((c) => (holds(c, e.gold) ? 1 : 0)),
   }));
 // The scorer is fitted on the dev split only; the own sets (with --own-sets) only help choose the

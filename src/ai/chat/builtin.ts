@@ -45,7 +45,7 @@ export interface Candidate extends SentenceEvidence {
   /** How many of the question's content words it holds. */
   shared: number;
   usable: boolean;
-  /** The learned selector's score (a logit; see selector.ts), once ranked. */
+  /** The learned selector's score (a logit; see selector.ts); -Infinity outside the ranked pool. */
   learned: number;
 }
 
@@ -107,7 +107,7 @@ function segments(passages: Passage[], question: string): Candidate[] {
         novelty: 0,
         usable,
         score: 0,
-        learned: 0,
+        learned: -Infinity,
       });
     });
   });
@@ -121,10 +121,15 @@ function segments(passages: Passage[], question: string): Candidate[] {
  * only relevant by context counts only when it holds that kind of thing (the name after "who").
  */
 export function scoreSentences(question: string, passages: Passage[]): Candidate[] {
+  return scored(question, passages).ranked;
+}
+
+/** scoreSentences' work: every usable sentence in passage order, and those scoring above zero, best first. */
+function scored(question: string, passages: Passage[]): { usable: Candidate[]; ranked: Candidate[] } {
   const q = [...new Set(contentStems(question))];
   const all = segments(passages, question);
   const cands = all.filter((c) => c.usable);
-  if (cands.length === 0 || q.length === 0) return [];
+  if (cands.length === 0 || q.length === 0) return { usable: cands, ranked: [] };
   const avg = cands.reduce((s, c) => s + c.stems.length, 0) / cands.length;
   const df = new Map<string, number>();
   for (const c of all) for (const t of new Set(c.stems)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -180,7 +185,7 @@ export function scoreSentences(question: string, passages: Passage[]): Candidate
     if (own === 0) c.score = c.typed ? 0.01 * c.passage : 0;
     else c.score = own + 0.3 * c.context + 0.1 * c.passage + 0.4 * titleCover[c.rank]! + (c.typed ? 0.25 : 0) + prior;
   });
-  return cands.filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
+  return { usable: cands, ranked: cands.filter((c) => c.score > 0).sort((a, b) => b.score - a.score) };
 }
 
 /** Cosine similarity to the question for the given sentences; silently none (0) when embedding fails. */
@@ -207,6 +212,7 @@ async function addSemantic(
 /**
  * The sentences in the order the learned selector puts them: the lexically best SEMANTIC_POOL, with
  * their similarity to the question, ranked by the fitted scorer (selector.ts); the rest after them.
+ * `usable` is every usable sentence in passage order (the same objects), for the neighbours of a pick.
  */
 export async function rankSentences(
   question: string,
@@ -214,23 +220,13 @@ export async function rankSentences(
   embedder?: Embedder,
   signal?: AbortSignal,
   weights?: SelectorWeights,
-): Promise<Candidate[]> {
-  const lexical = scoreSentences(question, passages);
+): Promise<{ ranked: Candidate[]; usable: Candidate[] }> {
+  const { usable, ranked: lexical } = scored(question, passages);
   const pool = lexical.slice(0, SEMANTIC_POOL);
   await addSemantic(question, pool, embedder, signal);
-  const scores = learnedScores(featureVectors(pool, questionType(question) !== null, displayText), weights ?? SELECTOR);
+  const scores = learnedScores(featureVectors(pool, questionType(question) !== null), weights ?? SELECTOR);
   pool.forEach((c, i) => (c.learned = scores[i]!));
-  const rest = lexical.slice(SEMANTIC_POOL);
-  for (const c of rest) c.learned = -Infinity;
-  return [...pool.sort((a, b) => b.learned - a.learned), ...rest];
-}
-
-/** Every usable sentence in passage order, as the ranked candidate where it is one (neighbours of a pick). */
-export function usableSentences(question: string, passages: Passage[], ranked: Candidate[]): Candidate[] {
-  const byPlace = new Map(ranked.map((c) => [`${c.n}:${c.idx}`, c]));
-  return segments(passages, question)
-    .filter((c) => c.usable)
-    .map((c) => byPlace.get(`${c.n}:${c.idx}`) ?? { ...c, learned: -Infinity });
+  return { ranked: [...pool.sort((a, b) => b.learned - a.learned), ...lexical.slice(SEMANTIC_POOL)], usable };
 }
 
 /** MMR selection: best first, then sentences close to the question and unlike those already picked. */
@@ -330,8 +326,8 @@ export function createBuiltinChat(opts: { embedder?: Embedder } = {}): ChatModel
     id: "builtin-extractive",
     extractive: true,
     async answer(question, passages, o) {
-      const ranked = await rankSentences(question, passages, opts.embedder, o?.signal);
-      const picked = selectSentences(ranked, usableSentences(question, passages, ranked), question);
+      const { ranked, usable } = await rankSentences(question, passages, opts.embedder, o?.signal);
+      const picked = selectSentences(ranked, usable, question);
       if (picked.length === 0) return "";
       return picked.map((c) => `${displayText(c.text)} [${c.n}]`).join(" ");
     },

@@ -39,7 +39,7 @@ describe("selector", () => {
   test("the sentence holding the asked-for number next to its subject is ranked first", async () => {
     const text =
       "With more than 6 million Sentra vehicles sold, the all-new Sentra will reach new heights in safety and quality. These include 10 airbags, rear door alert and intelligent forward collision warning.";
-    const ranked = await rankSentences("How many airbags does the 2020 Sentra offer?", [
+    const { ranked } = await rankSentences("How many airbags does the 2020 Sentra offer?", [
       { n: 1, title: "2020 Nissan Sentra", text },
     ]);
     expect(ranked[0]!.text).toStartWith("These include 10 airbags");

@@ -5,6 +5,8 @@
 // listwise: the answering sentence's share of the softmax over its question's pool) ranks them.
 // The weights live in selector-weights.ts, written by that script; nothing here is set by hand.
 
+import { displayText } from "./sentence-filter.ts";
+
 /** What the selector reads of a sentence (the answerer's Candidate extends it). */
 export interface SentenceEvidence {
   /** Rank of its passage in retrieval order (0 = first). */
@@ -71,12 +73,12 @@ export const DANGLING =
  * The feature vectors of a pool of sentences for one question. Gaps are taken to the pool's best,
  * so a sentence is judged beside its rivals: the margin of meaning or coverage it has over them.
  */
-export function featureVectors(pool: SentenceEvidence[], asksType: boolean, shownText: (s: string) => string) {
+export function featureVectors(pool: SentenceEvidence[], asksType: boolean) {
   const bestSemantic = Math.max(0, ...pool.map((c) => c.semantic));
   const bestCoverage = Math.max(0, ...pool.map((c) => c.coverage));
   const topTitle = pool.find((c) => c.rank === 0)?.title ?? "";
   return pool.map((c) => {
-    const shown = shownText(c.text);
+    const shown = displayText(c.text);
     return [
       c.score,
       c.bm25,
