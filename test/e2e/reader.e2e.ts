@@ -191,6 +191,28 @@ describe("the reader in the browser", () => {
     expect(await page.getByRole("button", { name: "Mark as read" }).count()).toBe(1);
   }, 60_000);
 
+  test("the tag field completes the tag typed after the last comma from the library's tags", async () => {
+    const other = await call(app.ctx, "POST", "/api/v1/sources", {
+      key,
+      body: { url: `http://127.0.0.1:${outside.port}/waders`, tags: ["waders", "estuary-birds"] },
+    });
+    expect(other.status).toBe(201);
+    await page.goto(readerUrl);
+    await page.locator("summary[title=Tags]").click();
+    const field = page.getByLabel("Tags", { exact: true });
+    await field.fill("waders, est");
+    const offered = () =>
+      page.locator("#r-tag-names option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    // Each completion keeps what is typed before the last comma and offers a tag not in the field yet.
+    expect(await offered()).toEqual(["waders, estuary-birds"]);
+    await field.fill("");
+    expect((await offered()).sort()).toEqual(["estuary-birds", "waders"]);
+    await field.fill("waders, estuary-birds");
+    await page.getByRole("button", { name: "Save tags" }).click();
+    await page.waitForURL(/notice=tags_saved/);
+    expect((await source()).tags).toEqual(["waders", "estuary-birds"]);
+  }, 60_000);
+
   test("selecting text makes a highlight, marked inline and listed, with a note found by search and export", async () => {
     await page.goto(readerUrl);
     // Select from "heron" into the emphasised words: the quote crosses an element boundary.

@@ -6,6 +6,8 @@ import { LIBRARY_STYLE, libraryCsp } from "./style.ts";
 export const PAGE_SIZE = 20;
 /** Pickers (notebook checkboxes and selects) show this many notebooks, newest first. */
 export const PICKER_LIMIT = 500;
+/** Tags offered as completions in the tag fields (the most used). */
+export const TAG_SUGGESTIONS = 500;
 
 export const ID_RE = {
   source: /^src_[0-9A-Z]{26}$/,

@@ -5,7 +5,7 @@ import { contentDisposition } from "../../http/content-disposition.ts";
 import { nextKey } from "../../paging.ts";
 import type { WebDeps } from "../deps.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
-import { cursorOf, here, ID_RE, PAGE_SIZE, PICKER_LIMIT, signInFirst } from "./common.ts";
+import { cursorOf, here, ID_RE, PAGE_SIZE, PICKER_LIMIT, signInFirst, TAG_SUGGESTIONS } from "./common.ts";
 import { highlightsPage, type HighlightsFilter } from "./highlight-pages.ts";
 
 const HIGHLIGHT_ID = /^hl_[0-9A-Z]{26}$/;
@@ -40,7 +40,7 @@ export function highlightWebRoutes(s: Pick<WebDeps, "highlights" | "notebooks" |
             next: nextKey(page),
             filter,
             notebooks: (await s.notebooks.list(me.actor, { limit: PICKER_LIMIT })).data,
-            tagNames: (await s.sources.tagCounts(me.actor)).slice(0, 500).map((t) => t.name),
+            tagNames: (await s.sources.tagCounts(me.actor)).slice(0, TAG_SUGGESTIONS).map((t) => t.name),
           });
         }),
       )

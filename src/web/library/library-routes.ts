@@ -12,7 +12,7 @@ import type { WebDeps } from "../deps.ts";
 import { formField, redirect } from "../http.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import type { SignedIn } from "../service.ts";
-import { flashOf, here, PICKER_LIMIT, signInFirst } from "./common.ts";
+import { flashOf, here, PICKER_LIMIT, signInFirst, TAG_SUGGESTIONS } from "./common.ts";
 import { sourceItem, type CardContext, type Layout } from "./library-cards.ts";
 import { CARD_PICKER, confirmBulkDeletePage, libraryListPage, type AddForm } from "./library-pages.ts";
 import { backOf, filtered, hrefOf, inView, listQuery, paramsOfBack, readParams } from "./library-query.ts";
@@ -36,9 +36,6 @@ const NOTICES: Record<string, Flash> = {
   none_selected: { kind: "error", text: "Select some sources first." },
   bad_tag: { kind: "error", text: "Enter a tag of at most 100 characters." },
 };
-
-/** Tags offered as completions in the tag fields (the most used). */
-const TAG_SUGGESTIONS = 500;
 
 export function libraryRoutes(s: Deps, h: WebHelpers) {
   const notebooksOf = async (actor: Actor) => (await s.notebooks.list(actor, { limit: PICKER_LIMIT })).data;

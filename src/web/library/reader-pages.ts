@@ -34,6 +34,7 @@ const PAGE_IDS = [
   "r-outline",
   "f-tags",
   "f-tags-hint",
+  "r-tag-names",
   "f-r-size",
   "f-r-lh",
   "f-r-settings-error",
@@ -55,6 +56,8 @@ export interface ReaderPageInput {
   /** The source's highlights in text order (orphaned ones included). */
   highlights: HighlightPublic[];
   notebooks: NotebookPublic[];
+  /** The library's tags, most used first: completions in the toolbar's tag field. */
+  tagNames?: string[];
   /** Notes whose source_ids contain this source, newest first. */
   notes: NotePublic[];
   moreNotes: boolean;
@@ -147,7 +150,7 @@ export function readerPage(p: ReaderPageInput): Response {
   const article = text ? renderArticle(text, PAGE_IDS) : null;
   const outline = article?.outline ?? [];
   const body = html`<div id="reader" data-source="${s.id}" data-progress="${s.progress}"${s.read_at ? html` data-read` : ""} data-font="${pref.reader_font}" data-size="${pref.reader_size}" data-line-height="${lineHeightKey(pref.reader_line_height)}" data-width="${pref.reader_width}" data-theme="${pref.reader_theme}">
-${toolbar(p.user, s, pref, p.settings)}
+${toolbar(p.user, s, pref, p.settings, p.tagNames)}
 <div class="reader">
   ${outline.length >= OUTLINE_FROM ? html`<nav class="r-outline" id="r-outline" aria-label="Outline"><p class="r-col-title" aria-hidden="true">Contents</p>${outlineList(outline)}</nav>` : ""}
   <div class="r-main">

@@ -3,7 +3,7 @@
 import type { WebDeps } from "../deps.ts";
 import type { WebHelpers } from "../oauth-routes.ts";
 import type { SignedIn } from "../service.ts";
-import { PICKER_LIMIT } from "./common.ts";
+import { PICKER_LIMIT, TAG_SUGGESTIONS } from "./common.ts";
 import { readerPage, type ReaderPageInput } from "./reader-pages.ts";
 
 export type ReaderDeps = Pick<WebDeps, "accounts" | "highlights" | "live" | "notebooks" | "notes" | "sources">;
@@ -27,6 +27,7 @@ export function readerResponder(s: ReaderDeps, h: WebHelpers) {
       preferences: await s.accounts.preferences(me.user.id),
       highlights: source.status === "ready" ? await s.highlights.forSource(me.actor, source.id) : [],
       notebooks: (await s.notebooks.list(me.actor, { limit: PICKER_LIMIT })).data,
+      tagNames: (await s.sources.tagCounts(me.actor)).slice(0, TAG_SUGGESTIONS).map((t) => t.name),
       notes: notes.data,
       moreNotes: notes.next_cursor !== null,
       liveSince,

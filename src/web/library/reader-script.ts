@@ -5,7 +5,8 @@
 //     sendBeacon), shown in the toolbar's bar, and the page reopens where they stopped (unless the
 //     address names a place in it); reaching the end saves 1, which marks the source read;
 //   - the toolbar's panels close on Escape or a click elsewhere, one open at a time;
-//   - the outline marks the section being read.
+//   - the outline marks the section being read;
+//   - the tag field completes the tag being typed after the last comma from the library's tags.
 import { HIGHLIGHT_SCRIPT } from "./reader-highlight-script.ts";
 
 const CORE = `
@@ -43,6 +44,34 @@ const CORE = `
       pops[i].querySelector("summary").focus();
     }
   });
+
+  // Tag completions: the datalist holds the library's tags; a browser completes the whole field, so
+  // each option becomes what is typed up to the last comma followed by a tag not in the field yet.
+  var tagField = document.getElementById("f-tags");
+  var tagList = reader.querySelector("datalist[data-tag-names]");
+  if (tagField && tagList) {
+    var tagNames = [];
+    for (var t = 0; t < tagList.options.length; t++) tagNames.push(tagList.options[t].value);
+    var completeTags = function () {
+      var value = tagField.value;
+      var cut = value.lastIndexOf(",");
+      var head = cut < 0 ? "" : value.slice(0, cut + 1) + " ";
+      var have = {};
+      value.split(",").forEach(function (part) { have[part.trim().toLocaleLowerCase()] = true; });
+      var typed = (cut < 0 ? value : value.slice(cut + 1)).trim().toLocaleLowerCase();
+      delete have[typed];
+      var frag = document.createDocumentFragment();
+      tagNames.forEach(function (name) {
+        if (have[name.toLocaleLowerCase()]) return;
+        var o = document.createElement("option");
+        o.value = head + name;
+        frag.appendChild(o);
+      });
+      tagList.replaceChildren(frag);
+    };
+    tagField.addEventListener("input", completeTags);
+    tagField.addEventListener("focus", completeTags);
+  }
 
   // Links to the panels below the article open the disclosure they lead to.
   document.addEventListener("click", function (e) {

@@ -46,14 +46,19 @@ function stateButton(user: LayoutUser, s: SourcePublic, field: "archived" | "fav
   return html`<form method="post" action="/library/sources/${s.id}/reader/state" data-state="${field}">${csrfInput(user.csrfToken)}<input type="hidden" name="${field}" value="${on ? "false" : "true"}"><button type="submit" class="tool${on ? " on" : ""}" title="${label}">${named(iconName, label)}</button></form>`;
 }
 
-function tagsPanel(user: LayoutUser, s: SourcePublic): SafeHtml {
+/**
+ * The tags panel. The field holds every tag of the source, comma-separated; its completions are the
+ * library's other tags (the reader's script offers them for the part after the last comma).
+ */
+function tagsPanel(user: LayoutUser, s: SourcePublic, tagNames: string[]): SafeHtml {
   return html`<details class="r-pop" data-pop>
   <summary class="tool" title="Tags">${named("tag", "Tags")}</summary>
   <div class="panel">
     <form method="post" action="/library/sources/${s.id}/reader/tags" novalidate>
       ${csrfInput(user.csrfToken)}
       <label for="f-tags">Tags</label>
-      <input id="f-tags" name="tags" type="text" value="${s.tags.join(", ")}" maxlength="2000" autocomplete="off" aria-describedby="f-tags-hint">
+      <input id="f-tags" name="tags" type="text" value="${s.tags.join(", ")}" maxlength="2000" autocomplete="off" list="r-tag-names" aria-describedby="f-tags-hint">
+      <datalist id="r-tag-names" data-tag-names>${tagNames.map((t) => html`<option value="${t}"></option>`)}</datalist>
       <p class="muted field-hint" id="f-tags-hint">Separate tags with commas. Leave empty to remove them all.</p>
       <div class="actions"><button type="submit">Save tags</button></div>
     </form>
@@ -139,7 +144,13 @@ function settingsPanel(user: LayoutUser, s: SourcePublic, p: Preferences, st: Se
 /** The stored line height as one the stylesheet knows: rounded to .05. */
 export const lineHeightKey = (v: number): string => (Math.round(v * 20) / 20).toFixed(2);
 
-export function toolbar(user: LayoutUser, s: SourcePublic, p: Preferences, settings?: SettingsState): SafeHtml {
+export function toolbar(
+  user: LayoutUser,
+  s: SourcePublic,
+  p: Preferences,
+  settings?: SettingsState,
+  tagNames: string[] = [],
+): SafeHtml {
   const pct = Math.round(s.progress * 100);
   return html`<div class="r-toolbar">
   <div class="r-tools">
@@ -148,7 +159,7 @@ export function toolbar(user: LayoutUser, s: SourcePublic, p: Preferences, setti
     ${stateButton(user, s, "archived")}
     ${stateButton(user, s, "favorite")}
     ${stateButton(user, s, "read")}
-    ${tagsPanel(user, s)}
+    ${tagsPanel(user, s, tagNames)}
     <span class="r-sep" aria-hidden="true"></span>
     <span class="r-wide-tools">${secondary(user, s)}</span>
     <details class="r-pop r-more" data-pop>

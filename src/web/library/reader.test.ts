@@ -160,6 +160,22 @@ describe("reading state without script", () => {
     await post(ctx, b, `/library/sources/${id}/reader/tags`, { tags: "" });
     expect((await source(ctx, me, id)).tags).toEqual([]);
   });
+
+  test("the tag field offers the library's tags as completions, most used first, and nobody else's", async () => {
+    const { ctx, b, me, id } = await reader();
+    const save = (p: Person, path: string, tags: string[]) =>
+      call(ctx, "POST", "/api/v1/sources", { key: p.key, body: { url: web.url(path), tags } });
+    expect((await save(me, "/a", ["<i>sea</i>", "birds"])).status).toBe(201);
+    expect((await save(me, "/b", ["birds"])).status).toBe(201);
+    const other = await signedInPerson(ctx);
+    expect((await save(other, "/c", ["their-secret"])).status).toBe(201);
+    const page = (await b.get(`/library/sources/${id}`)).text;
+    expect(page).toContain('list="r-tag-names"');
+    expect(page).toContain(
+      '<datalist id="r-tag-names" data-tag-names><option value="birds"></option><option value="&lt;i&gt;sea&lt;/i&gt;"></option></datalist>',
+    );
+    expect(page).not.toContain("their-secret");
+  });
 });
 
 describe("the progress route", () => {
