@@ -41,6 +41,7 @@ async function start() {
   if (config.jobs.run) services.runner.start();
   await services.feedScheduler.start();
   services.linkCheck.start();
+  services.blobSweep.start();
   void services.accounts.warmUp();
   services.logger.info("listening", {
     url: `http://${server.hostname}:${server.port}`,

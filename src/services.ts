@@ -16,6 +16,7 @@ import type { BlobStore } from "./blobs/port.ts";
 import { createBlobStore } from "./blobs/select.ts";
 import { type Feature, type Listeners, listenersOf } from "./features/feature.ts";
 import { createAccountsFeature } from "./features/accounts/feature.ts";
+import { createBlobSweepFeature } from "./features/blob-sweep/feature.ts";
 import { createCreditsFeature } from "./features/credits/feature.ts";
 import { createEventsFeature } from "./features/events/feature.ts";
 import { watchFeed } from "./features/feeds/action.ts";
@@ -378,6 +379,7 @@ export function createServices(deps: CoreDeps) {
     rateLimiters: shared.rateLimiters,
   });
   const health = createHealthFeature({ repo: repos.health });
+  const blobSweep = createBlobSweepFeature({ blobs, repo: repos.blobReferences, scheduler, clock, logger });
   const pages = {
     config,
     db,
@@ -429,6 +431,7 @@ export function createServices(deps: CoreDeps) {
     webhooks,
     credits,
     mail,
+    blobSweep,
   ];
   for (const f of features) for (const { job, handler } of f.jobs ?? []) runner.register(job.type, handler);
 
@@ -472,6 +475,7 @@ export function createServices(deps: CoreDeps) {
     feeds: feeds.service,
     feedScheduler: feeds.dispatcher,
     linkCheck: sources.linkCheck!,
+    blobSweep: blobSweep.service,
     mail: mail.service,
     hooks: { onSourceReady: onSourceReady as readonly ReadyHook[], noteSaved: onNoteSaved },
   };

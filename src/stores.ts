@@ -9,6 +9,7 @@ import { createAccountsRepo } from "./features/accounts/repo.ts";
 import { createCreditsRepo } from "./features/credits/repo.ts";
 import { createFeedsRepo } from "./features/feeds/repo.ts";
 import { createHealthRepo } from "./features/health/repo.ts";
+import { createBlobReferencesRepo } from "./features/blob-sweep/repo.ts";
 import { createImportsRepo } from "./features/imports/repo.ts";
 import { createKeysRepo } from "./features/keys/repo.ts";
 import { createMailRepo } from "./features/mail/repo.ts";
@@ -127,6 +128,7 @@ export function createRepositories(db: EngineDb, config: VectorsRepoOptions = {}
     imports: createImportsRepo(db),
     oauth: createOAuthRepo(db),
     health: createHealthRepo(db),
+    blobReferences: createBlobReferencesRepo(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

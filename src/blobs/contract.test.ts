@@ -100,6 +100,39 @@ function contract(name: string, open: () => Promise<BlobStore>) {
     );
 
     test(
+      "list names every blob under a prefix, nested ones too, with when each was written",
+      async () => {
+        const before = Date.now() - 60_000;
+        await store.put("l/one.bin", bytes(3));
+        await store.put("l/deep/two.bin", bytes(4));
+        await store.put("l2/not-under.bin", bytes(5));
+        const listed: { key: string; lastModified: Date }[] = [];
+        for await (const b of store.list("l/")) listed.push(b);
+        expect(listed.map((b) => b.key).sort()).toEqual(["l/deep/two.bin", "l/one.bin"]);
+        for (const b of listed) expect(b.lastModified.getTime()).toBeGreaterThan(before);
+        const none: string[] = [];
+        for await (const b of store.list("nothing-here/")) none.push(b.key);
+        expect(none).toEqual([]);
+        await expect(store.list("../")[Symbol.asyncIterator]().next()).rejects.toThrow(InvalidBlobKey);
+      },
+      T,
+    );
+
+    // s3rver makes its continuation tokens with DES, which Bun's crypto does not have: against it a
+    // listing longer than one page (1,000 keys) fails on the server's side, so only the fs store runs this.
+    test.skipIf(name !== "fs")(
+      "list goes through more blobs than one S3 page holds",
+      async () => {
+        for (let i = 0; i < 1_005; i += 67)
+          await Promise.all(Array.from({ length: 67 }, (_, j) => store.put(`many/${i + j}.bin`, bytes(1))));
+        let n = 0;
+        for await (const _ of store.list("many/")) n++;
+        expect(n).toBe(1_005);
+      },
+      T,
+    );
+
+    test(
       "invalid keys are refused by every method",
       async () => {
         for (const key of ["", "../x", "a/../../x", "/etc/passwd", "a//b", "a/./b", "a\\b", "C:/x", "a\nb"]) {

@@ -1,8 +1,8 @@
 // BlobStore on the local disk (the default): each key is a file under one root directory.
-import { chmod, mkdir, rename, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ulid } from "../ids.ts";
-import { type BlobStat, type BlobStore, checkKey, checkRange } from "./port.ts";
+import { type BlobListing, type BlobStat, type BlobStore, checkKey, checkRange } from "./port.ts";
 
 // Blobs are users' files (podcast audio): readable by this user only, whatever the umask.
 const PRIVATE_DIR = 0o700;
@@ -72,5 +72,29 @@ export function createFsBlobStore(root: string): BlobStore {
     async delete(key) {
       await rm(pathOf(key), { force: true });
     },
+    async *list(prefix) {
+      yield* walk(root, checkKey(prefix.replace(/\/+$/, "")));
+    },
   };
+}
+
+/** The files under `root/dir`, depth first, a directory read at a time; a missing directory has none. */
+async function* walk(root: string, dir: string): AsyncGenerator<BlobListing> {
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = await readdir(join(root, dir), { withFileTypes: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return;
+    throw err;
+  }
+  for (const e of entries) {
+    const key = `${dir}/${e.name}`;
+    if (e.isDirectory()) yield* walk(root, key);
+    else if (e.isFile()) {
+      // Gone between the listing and the stat (deleted meanwhile): not listed.
+      const s = await stat(join(root, key)).catch(() => null);
+      if (s) yield { key, lastModified: s.mtime };
+    }
+  }
 }

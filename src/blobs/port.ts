@@ -14,6 +14,12 @@ export interface BlobBody {
   size: number;
 }
 
+/** One blob as a listing names it. */
+export interface BlobListing {
+  key: string;
+  lastModified: Date;
+}
+
 export interface BlobStore {
   readonly kind: "fs" | "s3";
   /** Writes the whole blob; a reader sees the old content or the new, never a part. */
@@ -28,6 +34,11 @@ export interface BlobStore {
   stat(key: string): Promise<BlobStat | null>;
   /** Removing a key that does not exist is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Every blob whose key starts with `prefix` (a folder: `podcasts/`), in pages, in no promised
+   * order; a blob written or deleted during the listing may or may not be in it.
+   */
+  list(prefix: string): AsyncIterable<BlobListing>;
 }
 
 export class InvalidBlobKey extends Error {

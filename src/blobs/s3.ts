@@ -1,6 +1,6 @@
 // BlobStore on an S3-compatible bucket through Bun's built-in client (AWS S3, MinIO, R2, Garage…).
 import { rm } from "node:fs/promises";
-import { type BlobStat, type BlobStore, checkKey, checkRange } from "./port.ts";
+import { type BlobListing, type BlobStat, type BlobStore, checkKey, checkRange } from "./port.ts";
 
 export interface S3BlobOptions {
   endpoint?: string;
@@ -60,6 +60,18 @@ export function createS3BlobStore(o: S3BlobOptions): BlobStore {
       } catch (err) {
         if (!isMissing(err)) throw err;
       }
+    },
+    async *list(prefix): AsyncGenerator<BlobListing> {
+      checkKey(prefix.replace(/\/+$/, ""));
+      let continuationToken: string | undefined;
+      do {
+        const page = await client.list({ prefix, continuationToken });
+        for (const o of page.contents ?? []) {
+          // Without a date the blob counts as new (a sweep leaves it alone).
+          yield { key: o.key, lastModified: o.lastModified ? new Date(o.lastModified) : new Date() };
+        }
+        continuationToken = page.isTruncated ? page.nextContinuationToken : undefined;
+      } while (continuationToken);
     },
   };
 }
