@@ -51,7 +51,17 @@ describe("the blob sweep", () => {
     });
     await createSourceImagesRepo(db).replace(
       "src_1",
-      [{ name: "a.webp", blobKey: "sources/src_1/a.webp", contentType: "image/webp", bytes: 1, width: 1, height: 1, url: "u" }],
+      [
+        {
+          name: "a.webp",
+          blobKey: "sources/src_1/a.webp",
+          contentType: "image/webp",
+          bytes: 1,
+          width: 1,
+          height: 1,
+          url: "u",
+        },
+      ],
       T0,
     );
     await createPodcastsRepo(db).insert({
