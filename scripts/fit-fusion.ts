@@ -8,16 +8,21 @@
 //
 // Objective: hybrid recall@1 over the questions and the known-item queries, with a penalty for
 // each answerable query left empty; a combination qualifies only when at least 4 in 5 of the
-// absent-subject questions come back empty in both vector and hybrid mode. The test split is never read.
+// absent-subject questions come back empty in both vector and hybrid mode, and the fewest queries
+// lost at rank 1 against the better single ranker of their group come first. --own-sets adds the
+// project's own eval:search sets as further development data. The test split is never read.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { systemActor } from "../src/actor.ts";
 import { asSqlite } from "../src/db/client.ts";
 import { fuse, gateVector, type Ranked } from "../src/features/search/service.ts";
 import { loadHeldOut, splitSet } from "./eval-heldout.ts";
-import { buildLibrary } from "./lib/eval-library.ts";
+import { buildLibrary, type EvalSet, loadSet } from "./lib/eval-library.ts";
 
 interface Evidence {
+  /** "dev" for the held-out development split, else the name of one of the project's own sets. */
+  origin: string;
   query: string;
   kind: "question" | "known" | "absent";
   expected: string | null;
@@ -26,11 +31,46 @@ interface Evidence {
   coverage: [number, number][];
 }
 interface Record_ {
-  docOf: Record<number, string>;
+  /** Per origin (each is its own library): the document of each chunk row. */
+  docOf: Record<string, Record<number, string>>;
   queries: Evidence[];
 }
 
-const { values } = parseArgs({ options: { cache: { type: "string" } } });
+const { values } = parseArgs({
+  options: { cache: { type: "string" }, "own-sets": { type: "boolean", default: false } },
+});
+const OWN = join(import.meta.dir, "..", "test", "fixtures", "search");
+
+/** Indexes one set into a fresh library and records each query's evidence there. */
+async function recordSet(
+  origin: string,
+  set: EvalSet,
+  queries: { query: string; kind: Evidence["kind"]; expected: string | null }[],
+  rec: Record_,
+) {
+  const lib = await buildLibrary(set);
+  const user = asSqlite(lib.db).sqlite.query<{ id: string }, []>("SELECT id FROM users LIMIT 1").get()!;
+  const actor = systemActor(user.id, "fit");
+  const docOf: Record<number, string> = {};
+  for (const r of asSqlite(lib.db)
+    .sqlite.query<{ id: number; doc_id: string }, []>("SELECT id, doc_id FROM chunks")
+    .all())
+    docOf[r.id] = lib.slugOf.get(r.doc_id) ?? r.doc_id;
+  rec.docOf[origin] = docOf;
+  for (const { query, kind, expected } of queries) {
+    const e = await lib.services.search.evidence(actor, query, { mode: "hybrid", limit: 10 });
+    rec.queries.push({
+      origin,
+      query,
+      kind,
+      expected,
+      text: e.text.map((t) => [t.rowid, t.score]),
+      cos: [...(e.cos ?? new Map())],
+      coverage: [...e.coverage],
+    });
+  }
+  lib.db.close();
+}
 
 async function record(): Promise<Record_> {
   const loaded = loadHeldOut();
@@ -39,33 +79,25 @@ async function record(): Promise<Record_> {
     process.exit(0);
   }
   const { set, bodies } = loaded;
-  const lib = await buildLibrary(splitSet(set, bodies, "dev"));
-  const user = asSqlite(lib.db).sqlite.query<{ id: string }, []>("SELECT id FROM users LIMIT 1").get()!;
-  const actor = systemActor(user.id, "fit");
-  const docOf: Record<number, string> = {};
-  for (const r of asSqlite(lib.db)
-    .sqlite.query<{ id: number; doc_id: string }, []>("SELECT id, doc_id FROM chunks")
-    .all())
-    docOf[r.id] = lib.slugOf.get(r.doc_id) ?? r.doc_id;
-  const queries: Evidence[] = [];
-  const add = async (query: string, kind: Evidence["kind"], expected: string | null) => {
-    const e = await lib.services.search.evidence(actor, query, { mode: "hybrid", limit: 10 });
-    queries.push({
-      query,
-      kind,
-      expected,
-      text: e.text.map((t) => [t.rowid, t.score]),
-      cos: [...(e.cos ?? new Map())],
-      coverage: [...e.coverage],
-    });
-  };
+  const rec: Record_ = { docOf: {}, queries: [] };
+  const dev: { query: string; kind: Evidence["kind"]; expected: string | null }[] = [];
   for (const a of set.articles.filter((a) => a.split === "dev")) {
-    for (const q of a.questions) await add(q.question, "question", a.id);
-    if (a.known_item) await add(a.known_item, "known", a.id);
+    for (const q of a.questions) dev.push({ query: q.question, kind: "question", expected: a.id });
+    if (a.known_item) dev.push({ query: a.known_item, kind: "known", expected: a.id });
   }
-  for (const q of set.absent.dev) await add(q, "absent", null);
-  lib.db.close();
-  return { docOf, queries };
+  for (const q of set.absent.dev) dev.push({ query: q, kind: "absent", expected: null });
+  await recordSet("dev", splitSet(set, bodies, "dev"), dev, rec);
+  // The project's own sets (eval:search) are development data too (written with the code, never the
+  // held-out test split): explanatory prose and PDFs and notes beside the dev split's news pages.
+  if (values["own-sets"])
+    for (const own of [loadSet("default", OWN), loadSet("hard", join(OWN, "hard"))])
+      await recordSet(
+        own.name,
+        own,
+        own.questions.map((q) => ({ query: q.question, kind: "question" as const, expected: q.expected })),
+        rec,
+      );
+  return rec;
 }
 
 const rec: Record_ =
@@ -73,10 +105,10 @@ const rec: Record_ =
 if (values.cache && !existsSync(values.cache)) writeFileSync(values.cache, JSON.stringify(rec));
 
 /** Documents in rank order (best chunk per document). */
-function docs(ranked: Ranked[]): string[] {
+function docs(origin: string, ranked: Ranked[]): string[] {
   const out: string[] = [];
   for (const r of ranked) {
-    const d = rec.docOf[r.rowid]!;
+    const d = rec.docOf[origin]![r.rowid]!;
     if (!out.includes(d)) out.push(d);
     if (out.length >= 10) break;
   }
@@ -84,9 +116,20 @@ function docs(ranked: Ranked[]): string[] {
 }
 
 function score(rank: (e: Evidence) => Ranked[]) {
-  const t = { r1: 0, r5: 0, n: 0, falseEmpty: 0, absentEmpty: 0, absent: 0, r1q: 0, r1k: 0 };
+  const t = {
+    r1: 0,
+    r5: 0,
+    n: 0,
+    falseEmpty: 0,
+    absentEmpty: 0,
+    absent: 0,
+    r1q: 0,
+    r1k: 0,
+    /** Recall@1 hits per origin and kind ("dev question", "hard question", …). */
+    by: new Map<string, number>(),
+  };
   for (const e of rec.queries) {
-    const d = docs(rank(e));
+    const d = docs(e.origin, rank(e));
     if (e.kind === "absent") {
       t.absent++;
       if (d.length === 0) t.absentEmpty++;
@@ -96,6 +139,7 @@ function score(rank: (e: Evidence) => Ranked[]) {
     if (d.length === 0) t.falseEmpty++;
     const at = d.indexOf(e.expected!);
     if (at === 0) t.r1++;
+    if (at === 0) t.by.set(`${e.origin} ${e.kind}`, (t.by.get(`${e.origin} ${e.kind}`) ?? 0) + 1);
     if (at === 0 && e.kind === "question") t.r1q++;
     if (at === 0 && e.kind === "known") t.r1k++;
     if (at >= 0 && at < 5) t.r5++;
@@ -137,6 +181,7 @@ for (const f of [0, 0.2]) console.log(`vector, floor ${f.toFixed(2)}:     ${fmt(
 
 type Best = {
   obj: number;
+  deficit: number;
   floor: number;
   w: number;
   cw: number;
@@ -149,6 +194,9 @@ type Best = {
 let best: Best | null = null;
 const text = score(textOnly);
 const rawVector = score(vectorOnly(0, 0));
+const groups = [...new Set(rec.queries.filter((e) => e.kind !== "absent").map((e) => `${e.origin} ${e.kind}`))];
+const byGroup = (t: ReturnType<typeof score>) => groups.map((g) => `${g} ${t.by.get(g) ?? 0}`).join(", ");
+console.log(`recall@1 hits by group: text ${byGroup(text)}\n                        vector ${byGroup(rawVector)}`);
 for (let floor = 0.2; floor <= 0.3001; floor += 0.01) {
   for (const band of [0]) {
     const v = score(vectorOnly(floor, band));
@@ -163,10 +211,17 @@ for (let floor = 0.2; floor <= 0.3001; floor += 0.01) {
               // Hybrid must not fall below the better single ranker on either kind of query: text, and
               // vector at the floor that is shipped, judged without the floor (raising the floor must not
               // pass this test by weakening vector).
-              if (t.r1q < Math.max(text.r1q, rawVector.r1q) || t.r1k < Math.max(text.r1k, rawVector.r1k)) continue;
+              // Judged per origin and kind (dev questions, dev known items, each own set's questions): the
+              // queries hybrid loses at rank 1 against the better single ranker of each group. The fewest
+              // such losses first (none, when some combination has none); the objective among those.
+              const deficit = groups.reduce(
+                (n, g) => n + Math.max(0, Math.max(text.by.get(g) ?? 0, rawVector.by.get(g) ?? 0) - (t.by.get(g) ?? 0)),
+                0,
+              );
               // Recall@1 first, recall@5 next; an answerable query left empty costs as much as a miss at 1.
               const obj = t.r1 + 0.5 * t.r5 - t.falseEmpty / t.n + 0.5 * (v.r1 + 0.5 * v.r5 - v.falseEmpty / v.n);
-              if (!best || obj > best.obj + 1e-9) best = { obj, floor, w, cw, pw, k, g, band, t };
+              if (!best || deficit < best.deficit || (deficit === best.deficit && obj > best.obj + 1e-9))
+                best = { obj, deficit, floor, w, cw, pw, k, g, band, t };
             }
       }
     }
@@ -174,11 +229,11 @@ for (let floor = 0.2; floor <= 0.3001; floor += 0.01) {
 }
 if (!best)
   throw new Error(
-    "no combination keeps 4 in 5 absent-subject questions empty with hybrid at least as good as text and vector",
+    "no combination keeps 4 in 5 absent-subject questions empty",
   );
 const b = best;
 console.log(
-  `\nbest: floor ${b.floor.toFixed(2)}, textWeight ${b.w}, coverageWeight ${b.cw}, coverageExponent ${b.pw}, textSaturation ${b.k}, gateWeight ${b.g}, band ${b.band}\n  hybrid ${fmt(b.t)}\n  vector ${fmt(score(vectorOnly(b.floor, b.band)))}`,
+  `\nbest (hybrid loses ${b.deficit} queries at rank 1 against the better single ranker of their group): floor ${b.floor.toFixed(2)}, textWeight ${b.w}, coverageWeight ${b.cw}, coverageExponent ${b.pw}, textSaturation ${b.k}, gateWeight ${b.g}, band ${b.band}\n  hybrid ${fmt(b.t)}\n  hybrid by group: ${byGroup(b.t)}\n  vector ${fmt(score(vectorOnly(b.floor, b.band)))}`,
 );
 // The neighbourhood of the optimum, to see how flat it is.
 for (const f of [b.floor - 0.01, b.floor, b.floor + 0.01])

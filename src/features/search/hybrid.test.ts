@@ -19,10 +19,10 @@ describe("fuse", () => {
     );
   });
 
-  test("text decides the order only for a chunk holding (nearly) all of the query's words", () => {
+  test("text moves the order far more for a chunk holding (nearly) all of the query's words", () => {
     const cos = new Map([
       [1, 0.4],
-      [2, 0.43],
+      [2, 0.5],
     ]);
     // The same BM25 score, with two of three query words: the closer vector neighbour stays first.
     expect(ids(fuse([{ rowid: 1, score: 30 }], cos, FLOOR, FUSION, new Map([[1, 2 / 3]])))).toEqual([2, 1]);

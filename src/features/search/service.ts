@@ -35,11 +35,11 @@ export interface SearchOptions {
 }
 
 /**
- * Score-aware fusion, fitted on the held-out development split by scripts/fit-fusion.ts (see
- * docs/quality.md, "Held-out pages"). A chunk's text evidence is t = b / (b + textSaturation), b its
+ * Score-aware fusion, fitted on the development data (the held-out pages' dev split and the project's
+ * own sets) by `scripts/fit-fusion.ts --own-sets` (see docs/quality.md, "Held-out pages"). A chunk's text evidence is t = b / (b + textSaturation), b its
  * BM25 score: BM25 already sums the idf of the query terms the chunk holds, so t grows with how many
  * and how rare they are and saturates (one common word adds little). Ranking: cosine +
- * (textWeight + coverageWeight · coverage^coverageExponent) · t — the fit put all the text's weight on
+ * (textWeight + coverageWeight · coverage^coverageExponent) · t — the fit put most of the text's weight on
  * chunks holding (nearly) every content word of the query (the exponent is 6): a question written
  * from a page names its words and text is right, a paraphrase does not and the cosine decides.
  * Relevance: cosine − floor + gateWeight · coverage · t, the cosine's margin above the embedder's
@@ -49,7 +49,7 @@ export interface SearchOptions {
  * chunks down to `band` below zero are listed.
  */
 export const FUSION = {
-  textWeight: 0,
+  textWeight: 0.1,
   textSaturation: 16,
   gateWeight: 0.6,
   band: 0,
