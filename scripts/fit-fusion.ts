@@ -227,10 +227,7 @@ for (let floor = 0.2; floor <= 0.3001; floor += 0.01) {
     }
   }
 }
-if (!best)
-  throw new Error(
-    "no combination keeps 4 in 5 absent-subject questions empty",
-  );
+if (!best) throw new Error("no combination keeps 4 in 5 absent-subject questions empty");
 const b = best;
 console.log(
   `\nbest (hybrid loses ${b.deficit} queries at rank 1 against the better single ranker of their group): floor ${b.floor.toFixed(2)}, textWeight ${b.w}, coverageWeight ${b.cw}, coverageExponent ${b.pw}, textSaturation ${b.k}, gateWeight ${b.g}, band ${b.band}\n  hybrid ${fmt(b.t)}\n  hybrid by group: ${byGroup(b.t)}\n  vector ${fmt(score(vectorOnly(b.floor, b.band)))}`,
