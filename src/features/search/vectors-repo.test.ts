@@ -1,6 +1,9 @@
 // The vector index's SQL on its own: reading an owner's codes stops at a limit, float vectors come back by chunk.
 import { expect, test } from "bun:test";
-import { openTestDatabase } from "../../db/client.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase, openTestDatabase } from "../../db/client.ts";
 import { sqlRows } from "../../db/inspect.ts";
 import { createChunksRepo, createVectorsRepo } from "../../stores.ts";
 import { createVectorIndex } from "./vectors.ts";
@@ -77,3 +80,26 @@ test("a memory budget that fits the small owner holds it (with vectors), and the
   expect((await index.knn(slot, "usr_large", vectorOf(first), { k: 1, candidates: 64 }))[0]!.rowid).toBe(first);
   expect(index.memoryBytes()).toBe(held);
 });
+
+test.skipIf(process.env.DATABASE_URL !== undefined)(
+  "on a SQLite file the data version moves for another connection's commit, not for this process's own",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "commonplace-data-version-"));
+    const db = openDatabase(join(dir, "db.sqlite"));
+    const repo = createVectorsRepo(db);
+    try {
+      const v0 = await repo.dataVersion();
+      // A write of this process (its writer connection): the owners' codes in memory stay as they are.
+      await sqlRows(db, "INSERT INTO _migrations (name, applied_at) VALUES ('x-own', 'now')");
+      expect(await repo.dataVersion()).toBe(v0);
+      // Another connection (the CLI, a second process) commits: the cache must reload.
+      const other = openDatabase(join(dir, "db.sqlite"), { migrate: false, readers: false });
+      other.sqlite.run("INSERT INTO _migrations (name, applied_at) VALUES ('x-other', 'now')");
+      other.close();
+      expect(await repo.dataVersion()).not.toBe(v0);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

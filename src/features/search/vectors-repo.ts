@@ -249,9 +249,14 @@ export function createVectorsSqliteRepo(db: SqliteDb): VectorsRepo {
           .all(...args),
       );
     },
-    /** Changes whenever another connection commits (the in-memory code cache then reloads). */
+    /**
+     * Changes whenever another connection commits (the in-memory code cache then reloads). Read on
+     * the writer: it never changes for the writer's own commits, which keep the cache in step
+     * themselves. On the reader it changed with every write this process made, and each one made
+     * the next vector search reload every owner's codes (~250 MB of garbage at 100k chunks).
+     */
     async dataVersion() {
-      return db.query((c) => c.sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version);
+      return db.sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
     },
     /** Up to `limit` of the owner's binary codes (the cache asks for one more than would fit its budget). */
     /**
