@@ -14,8 +14,7 @@ import { createScheduler } from "../../jobs/scheduler.ts";
 import { silentLogger } from "../../log.ts";
 import { systemClock } from "../../time.ts";
 import { createSourceImagesRepo } from "../library/sources/images-repo.ts";
-import { createSourcesRepo } from "../library/sources/repo.ts";
-import { insertUser, T0 } from "../library/sources/test-rows.ts";
+import { insertSource, insertUser, T0 } from "../library/sources/test-rows.ts";
 import { createPodcastsRepo } from "../podcasts/repo.ts";
 import { createBlobReferencesRepo } from "./repo.ts";
 import { BLOB_SWEEP_JOB, createBlobSweeper, SWEEP_GRACE_MS } from "./sweep.ts";
@@ -40,15 +39,7 @@ describe("the blob sweep", () => {
   test("deletes old blobs no row names; keeps used, young and unswept ones", async () => {
     const db = openTestDatabase();
     await insertUser(db, "usr_a");
-    await createSourcesRepo(db).insert({
-      id: "src_1",
-      userId: "usr_a",
-      url: "u",
-      normalizedUrl: "u",
-      createdAt: T0,
-      updatedAt: T0,
-      imageKey: "sources/src_1/thumb.webp",
-    });
+    await insertSource(db, "src_1", "usr_a", { imageKey: "sources/src_1/thumb.webp" });
     await createSourceImagesRepo(db).replace(
       "src_1",
       [

@@ -1,22 +1,14 @@
 // The podcasts repository on whichever engine the run uses: JSON columns round-trip, credits on hold are a number.
 import { expect, test } from "bun:test";
 import { openTestDatabase } from "../../db/client.ts";
-import { createSourcesRepo } from "../library/sources/repo.ts";
-import { insertUser, T0 } from "../library/sources/test-rows.ts";
+import { insertSource, insertUser, T0 } from "../library/sources/test-rows.ts";
 import { createPodcastsRepo, type PodcastInsert } from "./repo.ts";
 
 test("podcasts: scoped reads, status filter, credits on hold, one quick podcast per source", async () => {
   const db = openTestDatabase();
   await insertUser(db, "usr_a");
   await insertUser(db, "usr_b");
-  await createSourcesRepo(db).insert({
-    id: "src_1",
-    userId: "usr_a",
-    url: "u",
-    normalizedUrl: "u",
-    createdAt: T0,
-    updatedAt: T0,
-  });
+  await insertSource(db, "src_1", "usr_a");
   const repo = createPodcastsRepo(db);
   expect(await repo.creditsOnHold("usr_a")).toBe(0);
   const pod = (id: string, o: Partial<PodcastInsert> = {}) =>

@@ -1,6 +1,7 @@
 // Test support for repository tests on either engine: owners inserted directly, without the accounts feature.
 import { sqlRows } from "../../../db/inspect.ts";
 import type { EngineDb } from "../../../db/port.ts";
+import { createSourcesRepo, type SourcesRepo } from "./repo.ts";
 
 export const T0 = "2026-01-01T00:00:00.000Z";
 
@@ -15,4 +16,22 @@ export async function insertUser(db: EngineDb, id: string): Promise<void> {
     T0,
     T0,
   );
+}
+
+/** Inserts a bare source row of `userId` (address "u", created at T0), with any other columns given. */
+export async function insertSource(
+  db: EngineDb,
+  id: string,
+  userId: string,
+  extra: Partial<Parameters<SourcesRepo["insert"]>[0]> = {},
+): Promise<void> {
+  await createSourcesRepo(db).insert({
+    id,
+    userId,
+    url: "u",
+    normalizedUrl: "u",
+    createdAt: T0,
+    updatedAt: T0,
+    ...extra,
+  });
 }
