@@ -14,6 +14,7 @@ import m0012 from "./0012_library_triage.sql" with { type: "text" };
 import m0014 from "./0014_feed_subscriptions.sql" with { type: "text" };
 import m0015 from "./0015_tag_suggestions.sql" with { type: "text" };
 import m0016 from "./0016_search_quality.sql" with { type: "text" };
+import m0017 from "./0017_link_check_due.sql" with { type: "text" };
 
 export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0001_init", sql: m0001 },
@@ -31,4 +32,5 @@ export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0014_feed_subscriptions", sql: m0014 },
   { name: "0015_tag_suggestions", sql: m0015 },
   { name: "0016_search_quality", sql: m0016 },
+  { name: "0017_link_check_due", sql: m0017 },
 ];

@@ -47,15 +47,27 @@ export interface CatalogTable {
 
 type Query = (sql: string) => Promise<Record<string, unknown>[]>;
 
-/** The indexed columns or expressions of an index definition: `(user_id, lower(email))` → `user_id,lower(email)`. */
-function indexedParts(def: string): string {
-  const start = def.indexOf("(", def.indexOf(" USING "));
+/**
+ * The indexed columns or expressions of an index definition, from the first parenthesis after
+ * `marker`: `(user_id, lower(email))` → `user_id,lower(email)`. Expressions are lower-cased, so
+ * PostgreSQL's `COALESCE(a, b)` and SQLite's `coalesce(a, b)` read the same.
+ */
+function indexedParts(def: string, marker = " USING "): string {
+  const start = def.indexOf("(", def.toUpperCase().indexOf(marker));
   let depth = 0;
+  let end = def.length;
   for (let i = start; i < def.length; i++) {
     if (def[i] === "(") depth++;
-    else if (def[i] === ")" && --depth === 0) return def.slice(start + 1, i).replace(/,\s+/g, ",");
+    else if (def[i] === ")" && --depth === 0) {
+      end = i;
+      break;
+    }
   }
-  return def.slice(start + 1);
+  return def
+    .slice(start + 1, end)
+    .replace(/\s+/g, " ")
+    .replace(/,\s*/g, ",")
+    .replace(/\w+\(/g, (fn) => fn.toLowerCase());
 }
 
 /** Every table of `schema` after the migrations: columns, primary key, keys and foreign keys. */
@@ -119,11 +131,17 @@ export function sqliteKeys(sqlite: Database, table: string): string[] {
   const keys: string[] = [];
   for (const row of rows) {
     if (row.origin === "pk") continue;
-    const cols = sqlite
-      .query<{ name: string }, []>(`PRAGMA index_info("${row.name}")`)
+    const names = sqlite
+      .query<{ name: string | null }, []>(`PRAGMA index_info("${row.name}")`)
       .all()
-      .map((c) => c.name)
-      .join(",");
+      .map((c) => c.name);
+    // An index on an expression has no column name for it: read its definition instead.
+    const cols = names.includes(null)
+      ? indexedParts(
+          sqlite.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE name = ?").get(row.name)!.sql,
+          " ON ",
+        )
+      : names.join(",");
     if (row.origin === "u") keys.push(`unique(${cols})`);
     else keys.push(`${row.unique ? "unique index" : "index"} ${row.name}(${cols})${row.partial ? " partial" : ""}`);
   }

@@ -3,11 +3,12 @@
 // the hourly dispatch of due sources. Nothing is ever deleted.
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../../test/helpers.ts";
-import { sqlRows } from "../../../db/inspect.ts";
+import { numberPlaceholders, sqlRows } from "../../../db/inspect.ts";
 import { startTestServer } from "../../../net/test-server.ts";
 import { insertReadySource } from "../../podcasts/testing.ts";
 import { SHORT_ARTICLE } from "../../podcasts/testdata.ts";
 import { LINK_CHECK_JOB } from "./link-check.ts";
+import { dueQuery } from "./link-check-repo.ts";
 
 const spacedAt: number[] = [];
 const site = startTestServer((req) => {
@@ -175,5 +176,28 @@ describe("link check", () => {
     await add("/ok");
     later(365 * DAY);
     expect(await ctx.services.linkCheck.dispatchDue()).toBe(0);
+  });
+});
+
+describe("link check: the due query", () => {
+  test("is answered from its own index, never by reading every source row (their text comes first)", async () => {
+    const ctx = createTestContext();
+    contexts.push(ctx);
+    const { sql, params } = dueQuery(ctx.db.shared, new Date().toISOString(), 1000).toSQL();
+    if (ctx.db.engine === "sqlite") {
+      const plan = await sqlRows<{ detail: string }>(ctx.db, `EXPLAIN QUERY PLAN ${sql}`, ...(params as string[]));
+      expect(plan.map((r) => r.detail).join("\n")).toMatch(/USING INDEX sources_link_check_due \(<expr><\?\)/);
+    } else {
+      // With a table this small PostgreSQL would rightly scan it; forbid that to see the index can answer.
+      const pg = ctx.db.pg;
+      await pg.ready;
+      const plan = await pg.sql.begin(async (tx) => {
+        await tx.unsafe("SET LOCAL enable_seqscan = off");
+        return tx.unsafe(`EXPLAIN ${numberPlaceholders(sql)}`, params as never[]);
+      });
+      const text = plan.map((r) => Object.values(r)[0]).join("\n");
+      expect(text).toContain("sources_link_check_due");
+      expect(text).not.toContain("Sort");
+    }
   });
 });
