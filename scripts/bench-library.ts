@@ -139,6 +139,16 @@ for (let i = 0; i < RUNS; i++) {
 const c = summarize(counts);
 rows.push({ case: "(tab counts alone)", p50_ms: fmt(c.p50, 1), p95_ms: fmt(c.p95, 1), ok: "" });
 
+// The owner's tag names with counts (the tag field's suggestions), part of every Library and reader page.
+const tagLists: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const start = performance.now();
+  await services.sources.tagCounts(actor);
+  tagLists.push(performance.now() - start);
+}
+const tl = summarize(tagLists);
+rows.push({ case: "(tag list alone)", p50_ms: fmt(tl.p50, 1), p95_ms: fmt(tl.p95, 1), ok: "" });
+
 // The hourly link check's query: the 1,000 ready sources waiting longest for a check (all are due here).
 const checks = createLinkCheckRepo(db);
 const due: number[] = [];

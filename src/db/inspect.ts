@@ -45,3 +45,23 @@ export async function sqlRow<T = Record<string, unknown>>(
 ): Promise<T | undefined> {
   return (await sqlRows<T>(db, text, ...params))[0];
 }
+
+/**
+ * The plan either engine makes for a statement (SQLite's EXPLAIN QUERY PLAN details, PostgreSQL's
+ * EXPLAIN lines), one step a line. PostgreSQL plans with sequential scans turned off: on a test's tiny
+ * tables it would rightly scan, and the question asked is whether an index can answer.
+ */
+export async function queryPlan(db: EngineDb, statement: { sql: string; params: unknown[] }): Promise<string> {
+  const params = statement.params as Param[];
+  if (db.engine === "sqlite")
+    return (await sqlRows<{ detail: string }>(db, `EXPLAIN QUERY PLAN ${statement.sql}`, ...params))
+      .map((r) => r.detail)
+      .join("\n");
+  const pg = db.pg;
+  await pg.ready;
+  const rows = await pg.sql.begin(async (tx) => {
+    await tx.unsafe("SET LOCAL enable_seqscan = off");
+    return tx.unsafe(`EXPLAIN ${numberPlaceholders(statement.sql)}`, params as never[]);
+  });
+  return rows.map((r) => String(Object.values(r)[0])).join("\n");
+}

@@ -15,6 +15,7 @@ import m0014 from "./0014_feed_subscriptions.sql" with { type: "text" };
 import m0015 from "./0015_tag_suggestions.sql" with { type: "text" };
 import m0016 from "./0016_search_quality.sql" with { type: "text" };
 import m0017 from "./0017_link_check_due.sql" with { type: "text" };
+import m0018 from "./0018_source_tags.sql" with { type: "text" };
 
 export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0001_init", sql: m0001 },
@@ -33,4 +34,5 @@ export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0015_tag_suggestions", sql: m0015 },
   { name: "0016_search_quality", sql: m0016 },
   { name: "0017_link_check_due", sql: m0017 },
+  { name: "0018_source_tags", sql: m0018 },
 ];

@@ -3,7 +3,7 @@
 // the hourly dispatch of due sources. Nothing is ever deleted.
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey, type TestContext } from "../../../../test/helpers.ts";
-import { numberPlaceholders, sqlRows } from "../../../db/inspect.ts";
+import { queryPlan, sqlRows } from "../../../db/inspect.ts";
 import { startTestServer } from "../../../net/test-server.ts";
 import { insertReadySource } from "../../podcasts/testing.ts";
 import { SHORT_ARTICLE } from "../../podcasts/testdata.ts";
@@ -183,21 +183,9 @@ describe("link check: the due query", () => {
   test("is answered from its own index, never by reading every source row (their text comes first)", async () => {
     const ctx = createTestContext();
     contexts.push(ctx);
-    const { sql, params } = dueQuery(ctx.db.shared, new Date().toISOString(), 1000).toSQL();
-    if (ctx.db.engine === "sqlite") {
-      const plan = await sqlRows<{ detail: string }>(ctx.db, `EXPLAIN QUERY PLAN ${sql}`, ...(params as string[]));
-      expect(plan.map((r) => r.detail).join("\n")).toMatch(/USING INDEX sources_link_check_due \(<expr><\?\)/);
-    } else {
-      // With a table this small PostgreSQL would rightly scan it; forbid that to see the index can answer.
-      const pg = ctx.db.pg;
-      await pg.ready;
-      const plan = await pg.sql.begin(async (tx) => {
-        await tx.unsafe("SET LOCAL enable_seqscan = off");
-        return tx.unsafe(`EXPLAIN ${numberPlaceholders(sql)}`, params as never[]);
-      });
-      const text = plan.map((r) => Object.values(r)[0]).join("\n");
-      expect(text).toContain("sources_link_check_due");
-      expect(text).not.toContain("Sort");
-    }
+    const plan = await queryPlan(ctx.db, dueQuery(ctx.db.shared, new Date().toISOString(), 1000).toSQL());
+    if (ctx.db.engine === "sqlite") expect(plan).toMatch(/USING INDEX sources_link_check_due \(<expr><\?\)/);
+    else expect(plan).toContain("sources_link_check_due");
+    expect(plan).not.toMatch(/Sort|TEMP B-TREE/);
   });
 });

@@ -2,6 +2,7 @@
 // user-facing query is scoped by owner.
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/port.ts";
+import type { DialectParts, SharedOrm } from "../../../db/shared.ts";
 import { notebookSources, sourceCaptures, sources, type SourceRow } from "../../../db/schema/index.ts";
 import { type SourceListFilter, splitSavedCursor } from "./list-query.ts";
 
@@ -79,6 +80,22 @@ export interface SourcesRepo {
 }
 
 const ph = (name: string) => sql.placeholder(name);
+
+/**
+ * The owner's tagged sources (with one tag, if given), as a builder its test can explain. The literal
+ * `tags <> '[]'` is the predicate of the partial index sources_user_tags, which holds (user_id, tags, id)
+ * so the list is read from the index alone: on SQLite the row's tags sit after its article text, and the
+ * tag list is on every Library and reader page.
+ */
+export function taggedQuery(orm: SharedOrm, dialect: DialectParts, userId: string, tag?: string) {
+  const tagged = sql`${sources.tags} <> '[]'`;
+  return orm
+    .select({ id: sources.id, tags: sources.tags })
+    .from(sources)
+    .where(
+      and(eq(sources.userId, userId), tagged, tag === undefined ? undefined : dialect.jsonArrayHas(sources.tags, tag)),
+    );
+}
 
 export function createSourcesRepo(db: Db): SourcesRepo {
   const orm = db.shared;
@@ -307,11 +324,7 @@ export function createSourcesRepo(db: Db): SourcesRepo {
         .limit(limit);
     },
     async taggedRows(userId, tag) {
-      const has = tag === undefined ? sql`${sources.tags} <> '[]'` : db.dialect.jsonArrayHas(sources.tags, tag);
-      return orm
-        .select({ id: sources.id, tags: sources.tags })
-        .from(sources)
-        .where(and(eq(sources.userId, userId), has));
+      return taggedQuery(orm, db.dialect, userId, tag);
     },
     async putCapture(sourceId, html, at) {
       await orm

@@ -1,7 +1,8 @@
 // Tags, archived state and saved_at on sources: the ?tag= filter and sort=saved_at paging.
 import { expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../../test/helpers.ts";
-import { sqlRows } from "../../../db/inspect.ts";
+import { queryPlan, sqlRows } from "../../../db/inspect.ts";
+import { taggedQuery } from "./repo.ts";
 
 test("tags and archived are set by PATCH, filtered with ?tag=, and kept per owner", async () => {
   const ctx = createTestContext();
@@ -139,4 +140,13 @@ test("sort=saved_at keeps the status and created_after filters, and refuses a cu
   });
   expect(mixed.status).toBe(422);
   expect(mixed.body.errors[0].path).toBe("query.cursor");
+});
+
+test("the owner's tag list is read from the index sources_user_tags alone, never through the rows' text", async () => {
+  const ctx = createTestContext();
+  for (const tag of [undefined, "rust"]) {
+    const plan = await queryPlan(ctx.db, taggedQuery(ctx.db.shared, ctx.db.dialect, "usr_x", tag).toSQL());
+    if (ctx.db.engine === "sqlite") expect(plan).toContain("USING COVERING INDEX sources_user_tags");
+    else expect(plan).toContain("sources_user_tags");
+  }
 });
