@@ -21,6 +21,7 @@ import m0020 from "./0020_tag_suggestions.sql" with { type: "text" };
 import m0021 from "./0021_search_quality.sql" with { type: "text" };
 import m0022 from "./0022_link_check_due.sql" with { type: "text" };
 import m0023 from "./0023_source_tags.sql" with { type: "text" };
+import m0024 from "./0024_blob_references.sql" with { type: "text" };
 
 export const migrations: { name: string; sql: string }[] = [
   { name: "0001_foundation", sql: m0001 },
@@ -45,4 +46,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: "0021_search_quality", sql: m0021 },
   { name: "0022_link_check_due", sql: m0022 },
   { name: "0023_source_tags", sql: m0023 },
+  { name: "0024_blob_references", sql: m0024 },
 ];

@@ -16,6 +16,7 @@ import m0015 from "./0015_tag_suggestions.sql" with { type: "text" };
 import m0016 from "./0016_search_quality.sql" with { type: "text" };
 import m0017 from "./0017_link_check_due.sql" with { type: "text" };
 import m0018 from "./0018_source_tags.sql" with { type: "text" };
+import m0019 from "./0019_blob_references.sql" with { type: "text" };
 
 export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0001_init", sql: m0001 },
@@ -35,4 +36,5 @@ export const pgMigrations: { name: string; sql: string }[] = [
   { name: "0016_search_quality", sql: m0016 },
   { name: "0017_link_check_due", sql: m0017 },
   { name: "0018_source_tags", sql: m0018 },
+  { name: "0019_blob_references", sql: m0019 },
 ];

@@ -9,14 +9,14 @@ import { createTestContext } from "../../../test/helpers.ts";
 import { createFsBlobStore } from "../../blobs/fs.ts";
 import type { BlobStore } from "../../blobs/port.ts";
 import { openTestDatabase } from "../../db/client.ts";
-import { sqlRows } from "../../db/inspect.ts";
+import { queryPlan, sqlRows } from "../../db/inspect.ts";
 import { createScheduler } from "../../jobs/scheduler.ts";
 import { silentLogger } from "../../log.ts";
 import { systemClock } from "../../time.ts";
 import { createSourceImagesRepo } from "../library/sources/images-repo.ts";
 import { insertSource, insertUser, T0 } from "../library/sources/test-rows.ts";
 import { createPodcastsRepo } from "../podcasts/repo.ts";
-import { createBlobReferencesRepo } from "./repo.ts";
+import { createBlobReferencesRepo, referenceQueries } from "./repo.ts";
 import { BLOB_SWEEP_JOB, createBlobSweeper, SWEEP_GRACE_MS } from "./sweep.ts";
 
 const DAY = 86_400_000;
@@ -110,5 +110,14 @@ describe("the blob sweep", () => {
     const [failed] = await sqlRows<{ n: number }>(ctx.db, "SELECT count(*) AS n FROM jobs WHERE status = 'failed'");
     expect(Number(failed!.n)).toBe(0);
     await ctx.services.podcasts.close();
+  });
+
+  test("each reference lookup probes an index on its column, not a scan of the table per batch", async () => {
+    const db = openTestDatabase();
+    const [audio, images, thumbnails] = referenceQueries(db.shared, ["podcasts/a.mp3", "sources/b.webp"]);
+    expect(await queryPlan(db, audio.toSQL())).toContain("podcasts_audio_path");
+    expect(await queryPlan(db, images.toSQL())).toContain("source_images_blob_key");
+    expect(await queryPlan(db, thumbnails.toSQL())).toContain("sources_image_key");
+    await db.close();
   });
 });
