@@ -10,19 +10,13 @@
 // SQLite by default; with DATABASE_URL set to PostgreSQL, on a fresh schema there (dropped after).
 // Rows go in through the sources repository in transactions of 500, with tags (one in 20 carries the
 // rare tag), a third archived, one in 12 favorite, a quarter read, and one in 8 in one of 5 notebooks.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { systemActor } from "../src/actor.ts";
 import { createApp } from "../src/app.ts";
-import { databaseUrl, loadConfig } from "../src/config.ts";
-import { openConfiguredDatabase, testSchemaName } from "../src/db/client.ts";
 import { newId } from "../src/ids.ts";
-import { silentLogger } from "../src/log.ts";
-import { createServices } from "../src/services.ts";
 import { createLinkCheckRepo } from "../src/features/library/sources/link-check-repo.ts";
 import { createSourcesRepo } from "../src/features/library/sources/repo.ts";
+import { benchOwner } from "./lib/bench-owner.ts";
 import { fmt, summarize, table } from "./lib/measure.ts";
 
 const TARGET_MS = 100;
@@ -37,22 +31,8 @@ const CONTENT = Number(args.words) > 0 ? "word ".repeat(Number(args.words)).trim
 const N = Number(args.sources);
 const RUNS = Number(args.runs);
 
-const pgUrl = databaseUrl();
-const dir = mkdtempSync(join(tmpdir(), "cp-bench-library-"));
-const config = loadConfig({
-  DATA_DIR: dir,
-  LOG_LEVEL: "warn",
-  EMBEDDER: "hashed",
-  ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: testSchemaName() } : { DATABASE_URL: "" }),
-});
-const db = openConfiguredDatabase(config);
-await db.ready;
-const services = createServices({ config, db, logger: silentLogger });
+const { db, services, user, close } = await benchOwner("library");
 const app = createApp(services);
-const user = await services.accounts.createUser(
-  { email: "bench@example.com", password: "benchmark-password" },
-  { bypassSignupPolicy: true },
-);
 const actor = systemActor(user.id, "bench");
 const notebooks: { id: string }[] = [];
 for (let i = 0; i < 5; i++) notebooks.push(await services.notebooks.create(actor, { name: `Notebook ${i}` }));
@@ -129,43 +109,33 @@ for (const [name, path] of CASES) {
   rows.push({ case: name, p50_ms: fmt(s.p50, 1), p95_ms: fmt(s.p95, 1), ok: s.p95 <= TARGET_MS ? "yes" : "NO" });
 }
 
-// The tab counts alone (one pass over the owner's rows), part of every unfiltered page above.
-const counts: number[] = [];
-for (let i = 0; i < RUNS; i++) {
-  const start = performance.now();
-  await services.sources.viewCounts(actor);
-  counts.push(performance.now() - start);
+/** One query on its own, RUNS times: a row of the table without a target. */
+async function alone(name: string, query: () => Promise<unknown>) {
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    await query();
+    samples.push(performance.now() - start);
+  }
+  const s = summarize(samples);
+  rows.push({ case: name, p50_ms: fmt(s.p50, 1), p95_ms: fmt(s.p95, 1), ok: "" });
 }
-const c = summarize(counts);
-rows.push({ case: "(tab counts alone)", p50_ms: fmt(c.p50, 1), p95_ms: fmt(c.p95, 1), ok: "" });
 
+// The tab counts (one pass over the owner's rows), part of every unfiltered page above.
+await alone("(tab counts alone)", () => services.sources.viewCounts(actor));
 // The owner's tag names with counts (the tag field's suggestions), part of every Library and reader page.
-const tagLists: number[] = [];
-for (let i = 0; i < RUNS; i++) {
-  const start = performance.now();
-  await services.sources.tagCounts(actor);
-  tagLists.push(performance.now() - start);
-}
-const tl = summarize(tagLists);
-rows.push({ case: "(tag list alone)", p50_ms: fmt(tl.p50, 1), p95_ms: fmt(tl.p95, 1), ok: "" });
-
+await alone("(tag list alone)", () => services.sources.tagCounts(actor));
 // The hourly link check's query: the 1,000 ready sources waiting longest for a check (all are due here).
 const checks = createLinkCheckRepo(db);
-const due: number[] = [];
-for (let i = 0; i < RUNS; i++) {
-  const start = performance.now();
-  const rowsDue = await checks.due("9999-12-31T00:00:00.000Z", 1000);
-  due.push(performance.now() - start);
-  if (rowsDue.length !== Math.min(1000, N - Math.ceil(N / 50))) throw new Error(`link check: ${rowsDue.length} due`);
-}
-const d = summarize(due);
-rows.push({ case: "(link check: next 1000 due)", p50_ms: fmt(d.p50, 1), p95_ms: fmt(d.p95, 1), ok: "" });
+const dueNow = Math.min(1000, N - Math.ceil(N / 50));
+await alone("(link check: next 1000 due)", async () => {
+  const due = await checks.due("9999-12-31T00:00:00.000Z", 1000);
+  if (due.length !== dueNow) throw new Error(`link check: ${due.length} due, expected ${dueNow}`);
+});
 
 console.log(
   `bench:library  engine=${db.engine} sources=${N} words=${Number(args.words)} runs=${RUNS} (loaded in ${fmt(loadS, 1)} s)  target: first page p95 ≤ ${TARGET_MS} ms`,
 );
 console.log(table(rows));
-if (db.engine === "postgres") await db.pg.sql.unsafe(`DROP SCHEMA IF EXISTS "${db.pg.schema}" CASCADE`);
-await db.end();
-rmSync(dir, { recursive: true, force: true });
+await close();
 process.exit(0);

@@ -6,20 +6,17 @@
 //   bun run bench:sweep [--sources 10000] [--words 2000]
 //
 // SQLite by default; with DATABASE_URL set to PostgreSQL, on a fresh schema there (dropped after).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { createFsBlobStore } from "../src/blobs/fs.ts";
-import { databaseUrl, loadConfig } from "../src/config.ts";
-import { openConfiguredDatabase, testSchemaName } from "../src/db/client.ts";
 import { createBlobReferencesRepo } from "../src/features/blob-sweep/repo.ts";
 import { createBlobSweeper } from "../src/features/blob-sweep/sweep.ts";
 import { createSourceImagesRepo } from "../src/features/library/sources/images-repo.ts";
 import { createSourcesRepo } from "../src/features/library/sources/repo.ts";
 import { createScheduler } from "../src/jobs/scheduler.ts";
 import { silentLogger } from "../src/log.ts";
-import { createServices } from "../src/services.ts";
+import { benchOwner } from "./lib/bench-owner.ts";
 import { fmt, table } from "./lib/measure.ts";
 
 const { values: args } = parseArgs({
@@ -28,21 +25,7 @@ const { values: args } = parseArgs({
 const N = Number(args.sources);
 const CONTENT = "word ".repeat(Number(args.words)).trimEnd();
 
-const pgUrl = databaseUrl();
-const dir = mkdtempSync(join(tmpdir(), "cp-bench-sweep-"));
-const config = loadConfig({
-  DATA_DIR: dir,
-  LOG_LEVEL: "warn",
-  EMBEDDER: "hashed",
-  ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: testSchemaName() } : { DATABASE_URL: "" }),
-});
-const db = openConfiguredDatabase(config);
-await db.ready;
-const services = createServices({ config, db, logger: silentLogger });
-const user = await services.accounts.createUser(
-  { email: "bench@example.com", password: "benchmark-password" },
-  { bypassSignupPolicy: true },
-);
+const { dir, db, user, close } = await benchOwner("sweep");
 
 const blobDir = join(dir, "blobs");
 const file = (key: string) => {
@@ -116,8 +99,5 @@ console.log(
     { phase: "whole sweep", blobs: result.listed, seconds: fmt(sweepS, 2) },
   ]),
 );
-await services.podcasts.close();
-if (db.engine === "postgres") await db.pg.sql.unsafe(`DROP SCHEMA IF EXISTS "${db.pg.schema}" CASCADE`);
-await db.end();
-rmSync(dir, { recursive: true, force: true });
+await close();
 process.exit(0);
