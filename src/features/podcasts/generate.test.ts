@@ -1,4 +1,5 @@
-// Generation with the builtin engines: every format to a playable MP3, two voices, retries, crashes, deletion.
+// Generation with the builtin engines: two voices, retries, crashes, deletion. Every format made to a
+// playable MP3 is formats.slow.ts (`bun run test:slow`): minutes of speech on a busy machine.
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -11,13 +12,11 @@ import { createHighlightsRepo } from "../library/highlights/repo.ts";
 import { createNotesRepo } from "../library/notes/repo.ts";
 import { createLibraryReader } from "../library/reader.ts";
 import { createSourcesRepo } from "../library/sources/repo.ts";
-import { parseMp3Frames } from "./audio/mp3-parse.ts";
-import { FORMATS, PODCAST_FORMATS } from "./formats.ts";
 import { createPodcastGenerator } from "./generate.ts";
 import { createPodcastsRepo } from "./repo.ts";
 import { createBuiltinScriptWriter } from "./script/builtin.ts";
 import type { ScriptWriter } from "./script/port.ts";
-import { episodeFile, insertReadySource } from "./testing.ts";
+import { insertReadySource } from "./testing.ts";
 
 /** Short on purpose: a few sentences make every format quick to speak. */
 const TINY = `# Tide pools
@@ -129,37 +128,6 @@ const partFiles = (ctx: TestContext) => {
   const dir = join(ctx.config.dataDir, "podcasts");
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".part")) : [];
 };
-
-describe("every format, offline", () => {
-  test("each becomes a ready episode whose MP3 parses and lasts what it reports", async () => {
-    const { ctx, actor, sourceId } = await setup();
-    const ids: string[] = [];
-    for (const format of PODCAST_FORMATS)
-      ids.push((await ctx.services.podcasts.create(actor, { format, source_ids: [sourceId] })).id);
-    await ctx.runner.drain({ timeoutMs: 280_000 });
-    for (const [i, id] of ids.entries()) {
-      const p = await ctx.services.podcasts.get(actor, id);
-      const format = PODCAST_FORMATS[i]!;
-      expect({ format, status: p.status, error: p.error }).toEqual({ format, status: "ready", error: null });
-      const info = parseMp3Frames(episodeFile(ctx.services, id));
-      expect(info.bitrateKbps).toBeGreaterThanOrEqual(48);
-      expect(info.bitrateKbps).toBeLessThanOrEqual(64);
-      expect(Math.abs(info.durationSeconds - p.duration_seconds!) / p.duration_seconds!).toBeLessThan(0.05);
-      expect(p.audio_bytes).toBe(episodeFile(ctx.services, id).length);
-      const speakers = new Set(p.transcript!.map((t) => t.speaker));
-      expect([...speakers].sort()).toEqual(FORMATS[format].speakers.map((s) => s.name).sort());
-      expect(p.credits_used).toBeGreaterThan(0);
-      expect(p.credits_used!).toBeLessThanOrEqual(p.credits_quoted);
-    }
-    expect(partFiles(ctx)).toEqual([]);
-    expect((await ctx.services.credits.balance(actor.userId)).used).toBe(
-      (await Promise.all(ids.map(async (id) => (await ctx.services.podcasts.get(actor, id)).credits_used!))).reduce(
-        (n, c) => n + c,
-        0,
-      ),
-    );
-  }, 300_000);
-});
 
 describe("voices", () => {
   test("a two-host episode is spoken by two clearly different voices", async () => {
