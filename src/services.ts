@@ -99,6 +99,8 @@ export function createServices(deps: CoreDeps) {
     pollMs: config.jobs.pollMs,
     clock,
     logger,
+    // The events feature is built below; drain() reaches it only once building is done.
+    settle: () => events.service.settled(),
   });
   const scheduler = createScheduler({ clock, logger, jobs: queue });
   // What may be fetched, built once: safeFetch applies it to every hop, imports check URLs by it.

@@ -24,10 +24,11 @@ export interface Listeners {
   highlightSaved?: (row: HighlightRow) => void | Promise<void>;
   /**
    * Stored events committed: called after the commit (never on rollback), once per tick with the set
-   * of types committed in it, in feature list order. The four above run inside the producer's
-   * transaction, awaited in list order.
+   * of types committed in it, in feature list order, and not awaited; a promise it returns is what
+   * the job runner's drain() waits for. The four above run inside the producer's transaction,
+   * awaited in list order.
    */
-  eventsRecorded?: (types: ReadonlySet<string>) => void;
+  eventsRecorded?: (types: ReadonlySet<string>) => void | Promise<void>;
 }
 
 export interface Feature<S = unknown> {

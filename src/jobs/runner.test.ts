@@ -89,6 +89,39 @@ describe("drain", () => {
     expect(ran).toEqual(["a", "b", "c"]);
   });
 
+  test("waits for work outside the queue (a listener told after a commit) that enqueues a job late", async () => {
+    // An event listener queues its job a few round trips after the commit that told it, as the
+    // workflow dispatcher's kick does on PostgreSQL: drain() must not end before that job exists.
+    const { queue } = setup();
+    let late: Promise<void> | undefined;
+    const runner = createRunner({
+      queue,
+      concurrency: 3,
+      leaseMs: 60_000,
+      settle: async () => {
+        await late;
+      },
+    });
+    const ran: string[] = [];
+    runner.register("b", { handle: async () => void ran.push("b") });
+    runner.register("a", {
+      async handle() {
+        ran.push("a");
+        late = new Promise((r) => setTimeout(r, 20)).then(async () => void (await queue.enqueue(anyJob("b"), {})));
+      },
+    });
+    late = new Promise((r) => setTimeout(r, 20)).then(async () => void (await queue.enqueue(anyJob("a"), {})));
+    expect(await runner.drain()).toMatchObject({ ran: 2, succeeded: 2 });
+    expect(ran).toEqual(["a", "b"]);
+    // Without the hook the same late job is missed: this is what the hook is for.
+    const bare = createRunner({ queue, concurrency: 3, leaseMs: 60_000 });
+    bare.register("a", { handle: async () => void ran.push("a") });
+    late = new Promise((r) => setTimeout(r, 20)).then(async () => void (await queue.enqueue(anyJob("a"), {})));
+    expect((await bare.drain()).ran).toBe(0);
+    await late;
+    expect((await bare.drain()).ran).toBe(1);
+  });
+
   test("passes the context and leaves jobs of unregistered types alone", async () => {
     const { queue, runner } = setup();
     let ctx: JobContext | undefined;

@@ -20,6 +20,11 @@ export interface RunnerDeps {
   /** How long finished jobs are kept before prune() removes them. */
   retention?: { succeededMs?: number; failedMs?: number };
   pruneEveryMs?: number;
+  /**
+   * For drain(): resolves when work begun outside the queue that may still enqueue jobs (listeners
+   * told after a commit) has ended. Awaited before each claim, so drain() does not stop early.
+   */
+  settle?: () => Promise<void>;
 }
 
 export interface RunSummary {
@@ -220,6 +225,7 @@ export function createRunner(deps: RunnerDeps) {
     try {
       for (;;) {
         const before = finished;
+        await deps.settle?.();
         const started = await fill();
         outcomes.push(...started);
         if (inFlight.size === 0) {

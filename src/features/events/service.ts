@@ -72,8 +72,11 @@ export function toAppEvent(r: EventRow): AppEvent {
   };
 }
 
-/** Told after a commit that recorded events, once per tick, with the types committed. */
-export type RecordedListener = (types: ReadonlySet<string>) => void;
+/**
+ * Told after a commit that recorded events, once per tick, with the types committed. Work it starts
+ * and does not finish at once is returned as a promise, which `settled()` waits for.
+ */
+export type RecordedListener = (types: ReadonlySet<string>) => void | Promise<void>;
 
 export interface EventsServiceDeps {
   repo: EventsRepo;
@@ -94,6 +97,8 @@ export function createEventsService(deps: EventsServiceDeps) {
   const published = new Set<(e: PublishedEvent) => void>();
   // Types committed since listeners were last told, so a listener can skip what it never handles.
   let pendingTypes = new Set<string>();
+  // Listener work still running (a dispatch being queued): settled() waits for it.
+  const inFlight = new Set<Promise<void>>();
 
   /** After a commit: tell listeners once for everything committed in this tick. */
   function committed(type: string): void {
@@ -101,13 +106,33 @@ export function createEventsService(deps: EventsServiceDeps) {
       queueMicrotask(() => {
         const types = pendingTypes;
         pendingTypes = new Set();
-        for (const l of recordedListeners()) l(types);
+        for (const l of recordedListeners()) {
+          const work = l(types);
+          if (!work) continue;
+          const tracked = work.then(
+            () => void inFlight.delete(tracked),
+            () => void inFlight.delete(tracked),
+          );
+          inFlight.add(tracked);
+        }
       });
     }
     pendingTypes.add(type);
   }
 
   return {
+    /**
+     * Resolves once listeners have been told of every commit so far and their work has ended: the
+     * job runner's drain() waits for it, so a job a listener queues after a commit is not missed.
+     */
+    async settled(): Promise<void> {
+      for (;;) {
+        // A commit in this tick has its listeners told in a microtask; let it run first.
+        await Promise.resolve();
+        if (inFlight.size === 0 && pendingTypes.size === 0) return;
+        await Promise.all(inFlight);
+      }
+    },
     /** Call inside the transaction of the change; listeners are told after the current tick. */
     async record(actor: Actor, type: StoredEventType, data: unknown, previous?: unknown): Promise<string> {
       const id = newId("event");

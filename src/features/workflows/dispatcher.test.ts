@@ -80,6 +80,27 @@ describe("event dispatch", () => {
     );
   });
 
+  test("drain() waits for the jobs a commit's listeners queue, however late they queue them", async () => {
+    // The dispatcher's own kick needs a few round trips after the commit (PostgreSQL): here a
+    // listener takes 30 ms more before it queues a dispatch, and drain() still runs what it queued.
+    let ctx!: TestContext;
+    let queued = 0;
+    const late = async () => {
+      await new Promise((r) => setTimeout(r, 30));
+      await ctx.services.workflows.dispatcher.kick();
+      queued++;
+    };
+    ctx = createTestContext({}, { listeners: { eventsRecorded: late } });
+    const a = await userWithKey(ctx);
+    await createWorkflow(ctx, a.key, ON_NOTEBOOK);
+    await newNotebook(ctx, systemActor(a.userId, "test"), "Slow");
+    await ctx.runner.drain();
+    expect(queued).toBeGreaterThanOrEqual(1);
+    expect(await ctx.services.events.settled()).toBeUndefined();
+    expect([...(await runsPerEvent(ctx.db)).values()]).toEqual([1]);
+    expect((await ctx.queue.counts()).queued).toBe(0);
+  });
+
   test("events that can never trigger a workflow are written already dispatched", async () => {
     const { ctx, actor } = await setup();
     await newNotebook(ctx, actor, "One");

@@ -168,9 +168,8 @@ export function createWorkflowsFeature(d: WorkflowsFeatureDeps) {
     listeners: {
       // Run events (run.*) only feed the live stream: they never wake the dispatcher, or every step
       // would queue a dispatch job that finds nothing to start.
-      eventsRecorded: (types) => {
-        if ([...types].some(isTriggerType)) void dispatcher.kick(); // kick reports its own failures
-      },
+      // The kick is returned (it reports its own failures) so the events service can say when it ended.
+      eventsRecorded: (types) => ([...types].some(isTriggerType) ? dispatcher.kick() : undefined),
     },
     runs,
     dispatcher,
