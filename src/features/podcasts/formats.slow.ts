@@ -7,25 +7,14 @@ import { join } from "node:path";
 import { createTestContext, userWithKey } from "../../../test/helpers.ts";
 import { parseMp3Frames } from "./audio/mp3-parse.ts";
 import { FORMATS, PODCAST_FORMATS } from "./formats.ts";
-import { episodeFile, insertReadySource } from "./testing.ts";
-
-/** Short on purpose: a few sentences make every format quick to speak. */
-const TINY = `# Tide pools
-
-Tide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet. However, a hot day can still dry them out.
-
-## Visiting
-
-Visitors should step only on bare rock and watch the tide.
-`;
+import { episodeFile, tinySourceOwner } from "./testing.ts";
 
 const ctx = createTestContext();
 afterAll(() => ctx.services.podcasts.close());
 
 async function setup() {
   const user = await userWithKey(ctx);
-  const actor = { userId: user.userId, auth: { type: "api_key" as const, key_id: user.keyId, key_name: "t" } };
-  const sourceId = await insertReadySource(ctx.services, user.userId, { title: "Tide pools", markdown: TINY });
+  const { actor, sourceId } = await tinySourceOwner(ctx.services, user);
   return { ctx, actor, sourceId };
 }
 

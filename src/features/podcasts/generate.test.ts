@@ -16,17 +16,7 @@ import { createPodcastGenerator } from "./generate.ts";
 import { createPodcastsRepo } from "./repo.ts";
 import { createBuiltinScriptWriter } from "./script/builtin.ts";
 import type { ScriptWriter } from "./script/port.ts";
-import { insertReadySource } from "./testing.ts";
-
-/** Short on purpose: a few sentences make every format quick to speak. */
-const TINY = `# Tide pools
-
-Tide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet. However, a hot day can still dry them out.
-
-## Visiting
-
-Visitors should step only on bare rock and watch the tide.
-`;
+import { tinySourceOwner } from "./testing.ts";
 
 const contexts: TestContext[] = [];
 afterAll(async () => {
@@ -40,8 +30,7 @@ async function setup() {
   const ctx = (shared ??= createTestContext());
   if (!contexts.includes(ctx)) contexts.push(ctx);
   const user = await userWithKey(ctx);
-  const actor = { userId: user.userId, auth: { type: "api_key" as const, key_id: user.keyId, key_name: "t" } };
-  const sourceId = await insertReadySource(ctx.services, user.userId, { title: "Tide pools", markdown: TINY });
+  const { actor, sourceId } = await tinySourceOwner(ctx.services, user);
   return { ctx, user, actor, sourceId };
 }
 

@@ -1,4 +1,14 @@
-// Sample source texts for podcast tests and the benchmark: a short article and a ~1,500-word one.
+// Sample source texts for podcast tests and the benchmark: a tiny article, a short one and a ~1,500-word one.
+
+/** Short on purpose: a few sentences make every format quick to speak. */
+export const TINY_ARTICLE = `# Tide pools
+
+Tide pools hold small animals when the sea goes out. Sea stars grip the rock with tube feet. However, a hot day can still dry them out.
+
+## Visiting
+
+Visitors should step only on bare rock and watch the tide.
+`;
 
 export const SHORT_ARTICLE = `# Life in the tide pools
 

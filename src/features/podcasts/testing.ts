@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { sqlRows } from "../../db/inspect.ts";
 import { newId } from "../../ids.ts";
 import type { Services } from "../../services.ts";
+import { TINY_ARTICLE } from "./testdata.ts";
 
 export interface ReadySourceOptions {
   title?: string;
@@ -35,6 +36,13 @@ export async function insertReadySource(services: Services, userId: string, o: R
     at,
   );
   return id;
+}
+
+/** An API-key actor for a test user, and a ready source of the tiny article that user owns. */
+export async function tinySourceOwner(services: Services, user: { userId: string; keyId: string }) {
+  const actor = { userId: user.userId, auth: { type: "api_key" as const, key_id: user.keyId, key_name: "t" } };
+  const sourceId = await insertReadySource(services, user.userId, { title: "Tide pools", markdown: TINY_ARTICLE });
+  return { actor, sourceId };
 }
 
 export function episodeFile(services: Services, podcastId: string): Uint8Array<ArrayBuffer> {
