@@ -8,7 +8,7 @@ import type { Logger } from "../../log.ts";
 import type { CreditsService } from "../credits/service.ts";
 import type { FeatureWith } from "../feature.ts";
 import type { LibraryReader } from "../library/reader.ts";
-import { parseTags } from "../library/sources/service.ts";
+import { parseTags } from "../library/sources/public.ts";
 import type { SourceRow } from "../../db/schema/index.ts";
 import { createAskService } from "./ask.ts";
 import type { ChunksRepo } from "./chunks-repo.ts";

@@ -3,7 +3,8 @@
 import type { Actor } from "../../actor.ts";
 import { invalid } from "../../errors.ts";
 import type { SourcePublic } from "../../features/library/sources/schema.ts";
-import { parseTags, type SourcesService } from "../../features/library/sources/service.ts";
+import { parseTags } from "../../features/library/sources/public.ts";
+import type { SourcesService } from "../../features/library/sources/service.ts";
 import type { Flash } from "../../http/html/html.ts";
 import { formField } from "../http.ts";
 import { formFields, ID_RE } from "./common.ts";

@@ -22,7 +22,8 @@ import type { SourceImagesRepo } from "./images-repo.ts";
 import type { Scheduler } from "../../../jobs/scheduler.ts";
 import { createLinkChecker, type HostGate, linkCheckJobs } from "./link-check.ts";
 import type { LinkCheckRepo } from "./link-check-repo.ts";
-import { createSourcesService, type EmbeddingProgress, INGEST_IMPORT_JOB, INGEST_JOB } from "./service.ts";
+import type { EmbeddingProgress } from "./public.ts";
+import { createSourcesService, INGEST_IMPORT_JOB, INGEST_JOB } from "./service.ts";
 
 const MAX_ATTEMPTS = 3;
 

@@ -9,7 +9,7 @@ import type { EventsService } from "../../events/service.ts";
 import type { SafeResponse } from "../../../net/response.ts";
 import type { Extracted, ExtractInput } from "./extract/index.ts";
 import type { SourcesRepo } from "./repo.ts";
-import { toPublicSource } from "./service.ts";
+import { toPublicSource } from "./public.ts";
 import type { BlobStore } from "../../../blobs/port.ts";
 import type { CollectedImages, ImageCollector } from "./images/collect.ts";
 import { rewriteImages } from "./images/rewrite.ts";

@@ -19,7 +19,7 @@ import type { EventsService } from "../../events/service.ts";
 import type { LinkCheckRepo } from "./link-check-repo.ts";
 import { normalizeUrl } from "./normalize.ts";
 import type { SourcesRepo } from "./repo.ts";
-import { toPublicSource } from "./service.ts";
+import { toPublicSource } from "./public.ts";
 
 export const LINK_CHECK_JOB = defineJob("source.link_check", Type.Object({ source_id: Type.String() }));
 /** One hourly slot of the schedule, enqueued by the scheduler in every process (once per slot). */

@@ -1,7 +1,7 @@
 // Reading state over the API: favorite, read, progress and the triage views, and which changes are events.
 import { describe, expect, test } from "bun:test";
 import { call, createTestContext, userWithKey } from "../../../../test/helpers.ts";
-import { readingMinutes } from "./service.ts";
+import { readingMinutes } from "./public.ts";
 
 async function setup() {
   const ctx = createTestContext();

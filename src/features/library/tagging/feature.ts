@@ -15,7 +15,8 @@ import { defineJob, handleJob } from "../../../jobs/types.ts";
 import type { Logger } from "../../../log.ts";
 import type { Feature, Listeners } from "../../feature.ts";
 import type { SourcesRepo } from "../sources/repo.ts";
-import { parseTags, type SourcesService } from "../sources/service.ts";
+import { parseTags } from "../sources/public.ts";
+import type { SourcesService } from "../sources/service.ts";
 import {
   createSuggester,
   MAX_SUGGESTIONS,
