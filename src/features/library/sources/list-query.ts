@@ -18,6 +18,8 @@ export interface SourceListFilter {
   original?: "ok" | "gone" | "moved";
   /** Default: newest created first (by id). */
   sort?: "created_at" | "saved_at";
+  /** Rows come with an empty `content`: a list that shows no text need not read it (PostgreSQL keeps it out of line). */
+  withoutText?: boolean;
 }
 
 /** The paging key of a listed source: its id, or "saved_at|id" when the list is sorted by saved time. */

@@ -80,6 +80,22 @@ describe("sources repository", () => {
     expect(next.map((r) => r.id)).toEqual(["src_4", "src_2"]);
   });
 
+  test("a list without text gives every other column as a full read does, and an empty content", async () => {
+    const { repo, notebooks, add } = await setup();
+    await notebooks.insert({ id: "nb_1", userId: "usr_a", name: "N", description: null, createdAt: T0, updatedAt: T0 });
+    await add("src_1", { status: "ready", tags: ["sea"] });
+    await add("src_2");
+    await repo.update("src_1", { content: "# Tides\n\nThe sea comes back fast.", wordCount: 6, favorite: true });
+    await repo.link("nb_1", "src_1", T0);
+    for (const f of [{ limit: 5 }, { limit: 5, notebookId: "nb_1" }, { limit: 5, sort: "saved_at" as const }]) {
+      const full = await repo.list("usr_a", f);
+      const bare = await repo.list("usr_a", { ...f, withoutText: true });
+      expect(full.find((r) => r.id === "src_1")!.content).toContain("The sea comes back fast.");
+      expect(bare.map((r) => r.content)).toEqual(bare.map(() => ""));
+      expect(bare).toEqual(full.map((r) => ({ ...r, content: "" })));
+    }
+  });
+
   test("notebook links: new or not, counted, listed by notebook, unlinked", async () => {
     const { repo, notebooks, add } = await setup();
     await notebooks.insert({ id: "nb_1", userId: "usr_a", name: "N", description: null, createdAt: T0, updatedAt: T0 });

@@ -1,6 +1,6 @@
 // SQL for sources and their notebook links, written once for both engines (src/db/shared.ts); every
 // user-facing query is scoped by owner.
-import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/port.ts";
 import type { DialectParts, SharedOrm } from "../../../db/shared.ts";
 import { notebookSources, sourceCaptures, sources, type SourceRow } from "../../../db/schema/index.ts";
@@ -96,6 +96,9 @@ export function taggedQuery(orm: SharedOrm, dialect: DialectParts, userId: strin
       and(eq(sources.userId, userId), tagged, tag === undefined ? undefined : dialect.jsonArrayHas(sources.tags, tag)),
     );
 }
+
+/** Every column of a source, its text read as empty (lists that show no text). */
+const WITHOUT_TEXT = { ...getTableColumns(sources), content: sql<string | null>`''` };
 
 export function createSourcesRepo(db: Db): SourcesRepo {
   const orm = db.shared;
@@ -202,7 +205,7 @@ export function createSourcesRepo(db: Db): SourcesRepo {
         // quadratic). By saved time: the notebook's rows past the cursor are sorted, keeping the top page.
         if (f.before && !bySaved) conds.push(lt(notebookSources.sourceId, f.before));
         const rows = await orm
-          .select({ s: sources })
+          .select({ s: f.withoutText ? WITHOUT_TEXT : getTableColumns(sources) })
           .from(notebookSources)
           .innerJoin(sources, eq(sources.id, notebookSources.sourceId))
           .where(and(eq(notebookSources.notebookId, notebookId), ...conds))
@@ -212,7 +215,7 @@ export function createSourcesRepo(db: Db): SourcesRepo {
       }
       if (f.before && !bySaved) conds.push(lt(sources.id, f.before));
       return orm
-        .select()
+        .select(f.withoutText ? WITHOUT_TEXT : getTableColumns(sources))
         .from(sources)
         .where(and(...conds))
         .orderBy(...order)

@@ -261,7 +261,7 @@ export function createSourcesService(deps: SourcesDeps) {
       const { limit, cursor, ...filters } = q;
       if (filters.notebookId && (await notebooks.existingIds(actor.userId, [filters.notebookId])).size === 0)
         return { data: [], next_cursor: null };
-      return mapPage(await pageRows(actor, limit, cursor, filters), async (rows) => {
+      return mapPage(await pageRows(actor, limit, cursor, { ...filters, withoutText: true }), async (rows) => {
         const links = await repo.notebookIds(rows.map((r) => r.id));
         const progress = await embeddingProgress?.(rows.map((r) => r.id));
         return rows.map((r) =>
