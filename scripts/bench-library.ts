@@ -5,7 +5,8 @@
 //   bun run bench:library [--sources 10000] [--runs 50] [--words 0]
 //
 // --words gives every source a text of that many words (a real library's rows hold their article), which
-// is what makes a query that reads whole rows slow; the last row times the hourly link check's due query.
+// is what makes a query that reads whole rows slow. The last rows time single queries: the tab counts, the
+// tag list, a page of inbox rows with and without their text, and the hourly link check's due query.
 //
 // SQLite by default; with DATABASE_URL set to PostgreSQL, on a fresh schema there (dropped after).
 // Rows go in through the sources repository in transactions of 500, with tags (one in 20 carries the
@@ -125,6 +126,11 @@ async function alone(name: string, query: () => Promise<unknown>) {
 await alone("(tab counts alone)", () => services.sources.viewCounts(actor));
 // The owner's tag names with counts (the tag field's suggestions), part of every Library and reader page.
 await alone("(tag list alone)", () => services.sources.tagCounts(actor));
+// One Library page's rows (the first 50 of the inbox): whole rows against rows without their text,
+// the way the Library and the API's list read them.
+const page = { limit: 50, archived: false, read: false };
+await alone("(inbox rows, with text)", () => repo.list(user.id, page));
+await alone("(inbox rows, without text)", () => repo.list(user.id, { ...page, withoutText: true }));
 // The hourly link check's query: the 1,000 ready sources waiting longest for a check (all are due here).
 const checks = createLinkCheckRepo(db);
 const dueNow = Math.min(1000, N - Math.ceil(N / 50));
