@@ -39,7 +39,7 @@ const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => app.h
 const base = `http://127.0.0.1:${server.port}`;
 const user = await services.accounts.createUser({ email: "bench@example.com", password: "benchmark-password" });
 const { key } = await services.keys.create(user.id, "bench");
-const sourceId = insertReadySource(services, user.id, {
+const sourceId = await insertReadySource(services, user.id, {
   title: "The quiet revolution on city rooftops",
   markdown: LONG_ARTICLE,
 });
