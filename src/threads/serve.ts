@@ -1,6 +1,5 @@
 // The thread side of a pool (src/threads/pool.ts): answers `ready` once loaded, then each request
 // with the handler's result or its error (with the error's `code` when it has one).
-import { setPriority } from "node:os";
 import type { PoolReply, PoolRequest } from "./pool.ts";
 
 export function serveThread<I, O>(
@@ -9,12 +8,8 @@ export function serveThread<I, O>(
   /** Buffers of the result moved back to the pool rather than copied. */
   transfer?: (result: O) => Transferable[],
 ): void {
-  // On Linux a thread has its own nice value: the thread answering requests wins the CPU over this one.
-  try {
-    setPriority(0, 10);
-  } catch {
-    // not permitted or not supported: run at normal priority
-  }
+  // Normal priority, on purpose: a lowered one (nice 10) starved these threads behind other
+  // processes on a busy machine, and the HTTP thread answered no faster for it (docs/decisions.md).
   self.onmessage = async (event: MessageEvent<PoolRequest<I>>) => {
     const { id, input } = event.data;
     let reply: PoolReply<O>;

@@ -1,5 +1,4 @@
 // The worker-thread half of the request/reply protocol: one handler, failures sent back as replies.
-import { setPriority } from "node:os";
 import { errorReply, type WorkerRequest } from "./worker-protocol.ts";
 
 declare var self: Worker;
@@ -12,13 +11,8 @@ export interface HandlerResult<R> {
 
 /** Call once at the top of a worker entry file. Requests arrive one at a time from the client. */
 export function serveWorker<T, R>(handler: (payload: T) => Promise<HandlerResult<R>> | HandlerResult<R>): void {
-  // On Linux a thread has its own nice value: lowering this worker's lets HTTP win the CPU on a
-  // busy machine while synthesis and encoding still use whatever is idle.
-  try {
-    setPriority(0, 10);
-  } catch {
-    // not permitted or not supported: run at normal priority
-  }
+  // Normal priority, on purpose: a lowered one (nice 10) made synthesis 8x slower on a machine busy
+  // with other work, and the HTTP thread answered no faster for it (docs/decisions.md).
   self.onmessage = async (event: MessageEvent<WorkerRequest<T>>) => {
     const { id, payload } = event.data;
     try {
