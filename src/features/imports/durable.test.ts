@@ -92,8 +92,11 @@ describe("durable", () => {
     expect((await call(ctx, "GET", `/api/v1/imports/${r.body.id}`, { key: a.key })).body.counts.created).toBe(2000);
     gaps.sort((x, y) => x - y);
     const median = gaps[Math.floor(gaps.length / 2)]!;
-    // Batches of 100 entries held the thread for 17–25 ms each here (more on a busy machine); a slice is about 3 ms.
-    expect(median).toBeLessThan(15);
+    // Batches of 100 entries held the thread for 17–25 ms each here, so the loop turned about 20 times
+    // in all; a slice is about 3 ms. On a quiet machine the turns are short (median under 15 ms); on
+    // a busy one every gap stretches (a median of 16–17 ms seen at load 8), but the slices still end
+    // on time, so the loop turns hundreds of times (337 in that run). Either shows the slicing.
+    expect({ short: median < 15, many: gaps.length >= 100 }).not.toEqual({ short: false, many: false });
   }, 60_000);
 
   test("imported links are fetched through the background lane and end ready", async () => {
