@@ -58,7 +58,7 @@ describe("web app manifest", () => {
     const apple = await get("/apple-touch-icon.png");
     expect(readPng(new Uint8Array(await apple.arrayBuffer())).w).toBe(180);
     expect((await get("/icons/nope.png")).status).toBe(404);
-  }, 30_000); // draws and encodes every icon: seconds on a busy machine
+  }, 60_000); // draws and encodes every icon: seconds on a busy machine (as long as the PostgreSQL lane allows)
 
   test("pages link the manifest and Apple's icon and tags; their CSP admits the manifest and the worker", async () => {
     const res = await get("/signin");
