@@ -1,20 +1,6 @@
 // The composition root: shared infrastructure, then every feature in dependency order, collected in one
 // list whose jobs the runner takes in one loop and whose routes createApp mounts in list order.
-import type { Config } from "./config.ts";
-import type { EngineDb } from "./db/client.ts";
-import { createLogger, type Logger } from "./log.ts";
-import { systemClock, type Clock } from "./time.ts";
-import { selectChangeWatch } from "./db/select-change-watch.ts";
-import { createQueue } from "./jobs/queue.ts";
-import { createRepositories, createSharedState, queueStore } from "./stores.ts";
-import { createRunner } from "./jobs/runner.ts";
-import { createScheduler } from "./jobs/scheduler.ts";
-import { createFetchPolicy } from "./net/fetch-policy.ts";
-import { createSafeFetch } from "./net/safe-fetch.ts";
-import { createAI } from "./ai/select.ts";
-import type { BlobStore } from "./blobs/port.ts";
-import { createBlobStore } from "./blobs/select.ts";
-import { type Feature, type Listeners, listenersOf } from "./features/feature.ts";
+import { type Feature, listenersOf } from "./features/feature.ts";
 import { createAccountsFeature } from "./features/accounts/feature.ts";
 import { createBlobSweepFeature } from "./features/blob-sweep/feature.ts";
 import { createCreditsFeature } from "./features/credits/feature.ts";
@@ -23,7 +9,6 @@ import { watchFeed } from "./features/feeds/action.ts";
 import { createFeedsFeature } from "./features/feeds/feature.ts";
 import { createHealthFeature } from "./features/health/feature.ts";
 import { createImportsFeature, importFeedWatcher } from "./features/imports/feature.ts";
-import { createImportParser, type ImportParser } from "./features/imports/formats/parser.ts";
 import { createKeysFeature } from "./features/keys/feature.ts";
 import { sendEmail } from "./features/mail/action.ts";
 import { createMailFeature } from "./features/mail/feature.ts";
@@ -37,110 +22,27 @@ import { createOAuthFeature } from "./features/oauth/feature.ts";
 import { createPodcastsFeature } from "./features/podcasts/feature.ts";
 import { createPodcast } from "./features/podcasts/workflow-action.ts";
 import { createSearchFeature } from "./features/search/feature.ts";
-import { EMBED_JOB } from "./features/search/indexer.ts";
 import { createSearchQualityFeature } from "./features/search-quality/feature.ts";
-import { createExtractor, type Extractor } from "./features/library/sources/extract/pool.ts";
 import { createTaggingFeature, tagSuggestionListener } from "./features/library/tagging/feature.ts";
 import { createSourcesFeature } from "./features/library/sources/feature.ts";
-import { createImageEncoder, type ImageEncoder } from "./features/library/sources/images/encode.ts";
+import { createImageEncoder } from "./features/library/sources/images/encode.ts";
 import type { ReadyHook } from "./features/library/sources/ingest.ts";
-import { INGEST_JOB } from "./features/library/sources/service.ts";
 import { createWebFeature } from "./web/feature.ts";
+import { type CoreDeps, createInfrastructure } from "./infrastructure.ts";
 import { createWebhooksFeature, DEDUPE_WINDOW_MS } from "./features/webhooks/feature.ts";
 import { createWebhookTokensService } from "./features/webhooks/service.ts";
 import { coreActions } from "./features/workflows/actions/catalog.ts";
-import type { ActionModule } from "./features/workflows/actions/types.ts";
 import { createWorkflowsFeature } from "./features/workflows/feature.ts";
-
-export interface CoreDeps {
-  config: Config;
-  db: EngineDb;
-  clock?: Clock;
-  logger?: Logger;
-  /** Tests may inject a host lookup for the SSRF guard. */
-  lookup?: Parameters<typeof createSafeFetch>[0]["lookup"];
-  /** An extraction pool to use instead of one built from config (tests share one). */
-  extractor?: Extractor;
-  /** An import-file parser to use instead of one built from config (tests share one). */
-  importParser?: ImportParser;
-  /** Extra listeners (tests observing a source becoming ready), run after the features' own. */
-  listeners?: Listeners;
-  /** A blob store to use instead of the one config chooses. */
-  blobs?: BlobStore;
-  /** Extra workflow actions (tests standing in for a failing dependency), after the built-in ones. */
-  actions?: readonly ActionModule[];
-  /** An image encoder to use instead of sharp (tests stand in for a build without it). */
-  imageEncoder?: ImageEncoder;
-}
-
-/** Jobs of links saved by hand: an import's slices wait for them (at most IMPORT_YIELD_MAX_MS each). */
-const INTERACTIVE_JOBS: ReadonlySet<string> = new Set([INGEST_JOB.type, EMBED_JOB.type]);
 
 export function createServices(deps: CoreDeps) {
   const { config, db } = deps;
-  const clock = deps.clock ?? systemClock;
-  const logger = deps.logger ?? createLogger(config.logLevel);
-  const blobs = deps.blobs ?? createBlobStore(config);
-
-  // Every repository, built once (src/stores.ts), handed to the features that use it: each table still
-  // belongs to one feature; several read another's through its repository.
-  const repos = createRepositories(db, { pgvector: config.database.pgvector, logger });
-  const shared = createSharedState(db);
-
-  // Shared infrastructure. Caches hear of other processes' commits: data_version on SQLite, NOTIFY on PostgreSQL.
-  const changes = selectChangeWatch(db, {
-    onError: (err) => logger.error("cache invalidation: LISTEN failed", { error: String(err) }),
-  });
-  const queue = createQueue({ ...queueStore(db), clock });
-  const runner = createRunner({
-    queue,
-    concurrency: config.jobs.concurrency,
-    leaseMs: config.jobs.leaseMs,
-    pollMs: config.jobs.pollMs,
-    clock,
-    logger,
+  const infra = createInfrastructure({
+    ...deps,
     // The events feature is built below; drain() reaches it only once building is done.
     settle: () => events.service.settled(),
   });
-  const scheduler = createScheduler({ clock, logger, jobs: queue });
-  // What may be fetched, built once: safeFetch applies it to every hop, imports check URLs by it.
-  const fetchPolicy = createFetchPolicy(config.net);
-  // Timeout errors name the setting that was hit, so "no response within 15 s" says what to raise.
-  const limitNames = { timeoutMs: "FETCH_TIMEOUT_MS", connectTimeoutMs: "FETCH_CONNECT_TIMEOUT_MS" };
-  const safeFetch = createSafeFetch({ ...config.net, policy: fetchPolicy, limitNames, lookup: deps.lookup });
-  // The AI server is chosen by the administrator, often on the LAN (Ollama): its host is trusted.
-  const aiFetch = config.ai.baseUrl
-    ? createSafeFetch({
-        ...config.net,
-        policy: createFetchPolicy({
-          ...config.net,
-          allowedHosts: [...config.net.allowedHosts, new URL(config.ai.baseUrl).hostname.replace(/^\[|\]$/g, "")],
-        }),
-        lookup: deps.lookup,
-      })
-    : safeFetch;
-  const ai = createAI(config, aiFetch);
-  // One bucket per user, shared by the API and MCP.
-  const limiter = shared.rateLimiters({
-    name: "api",
-    limit: config.rateLimit.perMinute,
-    windowMs: 60_000,
-    now: () => clock.now(),
-  });
-  // Threads start on the first extraction, so building the pool costs nothing until a page is read.
-  const { workers, timeoutMs, maxMemoryMb, maxDepth, maxPdfPages } = config.extract;
-  const extractor =
-    deps.extractor ??
-    createExtractor({ size: workers, timeoutMs, maxMemoryMb, limits: { maxDepth, maxPdfPages }, logger });
-  const importParser =
-    deps.importParser ??
-    createImportParser({
-      timeoutMs: config.imports.parseTimeoutMs,
-      maxMemoryMb: config.imports.parseMaxMemoryMb,
-      logger,
-    });
-  // Interactive work first: an import's slices and its pages' ingestion wait for links saved by hand.
-  const interactiveQuiet = () => runner.quietFor(INTERACTIVE_JOBS, config.imports.yieldMaxMs);
+  const { clock, logger, blobs, repos, shared, changes, queue, runner, scheduler, fetchPolicy, safeFetch, ai } = infra;
+  const { limiter, extractor, importParser, interactiveQuiet } = infra;
 
   // What the features outside the library read of it (and the writes an import makes), one port each.
   const library = createLibraryReader({

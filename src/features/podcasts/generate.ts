@@ -24,7 +24,7 @@ import { createProgressReporter } from "./progress.ts";
 import { RenderCancelled, renderEpisode } from "./render.ts";
 import type { PodcastsRepo } from "./repo.ts";
 import { ScriptError, type ScriptWriter, type Turn } from "./script/port.ts";
-import { audioPathOf, toPublicPodcast } from "./service.ts";
+import { audioPathOf, toPublicPodcast } from "./public.ts";
 
 /** Real attempts; the job allows one more so a run that crashed on the last one can still record the failure. */
 export const GENERATION_ATTEMPTS = 3;

@@ -29,37 +29,12 @@ import {
 import type { ScriptWriter } from "./script/port.ts";
 import type { PodcastsRepo } from "./repo.ts";
 import { MAX_SOURCES, type PodcastCreate, type PodcastPublic } from "./schema.ts";
+import { audioPathOf, toPublicPodcast } from "./public.ts";
 
 export const GENERATE_JOB = defineJob("podcast.generate", Type.Object({ podcast_id: Type.String() }));
 /** More is hours of audio; a self-hoster who wants it can split the source. */
 export const MAX_UNABRIDGED_WORDS = 50_000;
 const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
-
-export const audioPathOf = (id: string) => `podcasts/${id}.mp3`;
-
-export function toPublicPodcast(row: PodcastRow, baseUrl: string): PodcastPublic {
-  const spec = FORMATS[row.format as PodcastFormat];
-  return {
-    id: row.id,
-    title: row.title,
-    format: row.format as PodcastFormat,
-    language: row.language,
-    status: row.status,
-    error: row.error,
-    error_detail: row.errorDetail,
-    duration_seconds: row.durationSeconds === null ? null : Math.round(row.durationSeconds * 100) / 100,
-    source_ids: row.sourceIds,
-    notebook_id: row.notebookId,
-    speakers: spec.speakers.map((s) => ({ name: s.name, role: s.role })),
-    audio_url: row.status === "ready" ? `${baseUrl}/api/v1/podcasts/${row.id}/audio` : null,
-    audio_bytes: row.status === "ready" ? row.audioBytes : null,
-    transcript: row.transcript,
-    credits_quoted: row.creditsQuoted,
-    credits_used: row.creditsUsed,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  };
-}
 
 export interface PodcastsDeps {
   db: Transactor;

@@ -19,6 +19,8 @@ import { checkCursor, cursorKey, type SourcePageQuery } from "./list-query.ts";
 import type { BlobBody, BlobStore } from "../../../blobs/port.ts";
 import type { SourceImagesRepo } from "./images-repo.ts";
 import { type EmbeddingProgress, parseTags, toPublicSource } from "./public.ts";
+import { createNotebookMembership } from "./membership.ts";
+import { createTagOps } from "./tag-ops.ts";
 
 /** A kept image of a source, ready to be served. */
 export interface SourceMediaFile {
@@ -128,23 +130,6 @@ export function createSourcesService(deps: SourcesDeps) {
     for (const h of deps.onReindex ?? []) await h(after);
   }
 
-  async function retag(actor: Actor, tag: string, change: (tags: string[]) => string[]): Promise<number> {
-    return db.tx(async () => {
-      const rows = await repo.taggedRows(actor.userId, tag);
-      if (rows.length === 0) throw notFound("Tag");
-      const at = nowIso();
-      for (const r of rows) {
-        const row = (await repo.byIdUnscoped(r.id))!;
-        const before = await publicOf(row);
-        await repo.update(r.id, { tags: JSON.stringify(change(parseTags(row.tags))), updatedAt: at });
-        const updated = (await repo.byIdUnscoped(r.id))!;
-        await events.record(actor, "source.updated", await publicOf(updated), before);
-        await indexedFieldsChanged(row, updated);
-      }
-      return rows.length;
-    });
-  }
-
   /** A source's image by name, for its owner only: another owner's source is simply not found. */
   async function mediaFile(actor: Actor, id: string, name: string): Promise<SourceMediaFile> {
     const media = deps.media;
@@ -163,6 +148,8 @@ export function createSourcesService(deps: SourcesDeps) {
   }
 
   return {
+    ...createTagOps({ db, repo, events, nowIso, publicOf, indexedFieldsChanged }),
+    ...createNotebookMembership({ db, repo, notebooks, events, nowIso, get, publicOf }),
     get,
     publicOf,
     indexedFieldsChanged,
@@ -361,35 +348,6 @@ export function createSourcesService(deps: SourcesDeps) {
       return (await repo.byIds(actor.userId, ids)).map((r) => ({ id: r.id, title: r.title, url: r.url }));
     },
 
-    /** Every tag of the owner's library with how many sources carry it, most used first. */
-    async tagCounts(actor: Actor, prefix?: string): Promise<{ name: string; count: number }[]> {
-      const counts = new Map<string, number>();
-      for (const r of await repo.taggedRows(actor.userId)) {
-        for (const tag of parseTags(r.tags)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-      }
-      const p = prefix?.toLocaleLowerCase();
-      return [...counts]
-        .filter(([name]) => p === undefined || name.toLocaleLowerCase().includes(p))
-        .map(([name, count]) => ({ name, count }))
-        .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
-    },
-
-    /**
-     * Renames a tag on every source carrying it; a source that already carries the new name keeps it
-     * once (so renaming onto an existing tag merges the two). Each changed source records
-     * `source.updated` and is indexed again, like an edit by hand. Returns how many sources changed.
-     */
-    async renameTag(actor: Actor, from: string, to: string): Promise<number> {
-      const next = to.trim();
-      if (!next) throw invalid("name", "must not be blank");
-      return retag(actor, from, (tags) => [...new Set(tags.map((t) => (t === from ? next : t)))]);
-    },
-
-    /** Takes a tag off every source carrying it (the sources stay). Returns how many changed. */
-    async deleteTag(actor: Actor, name: string): Promise<number> {
-      return retag(actor, name, (tags) => tags.filter((t) => t !== name));
-    },
-
     async delete(actor: Actor, id: string): Promise<SourcePublic> {
       return db.tx(async () => {
         const before = await publicOf(await get(actor, id));
@@ -416,63 +374,6 @@ export function createSourcesService(deps: SourcesDeps) {
         const after = await publicOf((await repo.byIdUnscoped(id))!);
         await events.record(actor, "source.updated", after, before);
         await jobs.enqueue(INGEST_JOB, { source_id: id, depth: actor.depth ?? 0 }, { idempotencyKey: `${id}:${at}` });
-        return after;
-      });
-    },
-
-    async addToNotebook(actor: Actor, notebookId: string, sourceId: string): Promise<SourcePublic> {
-      return db.tx(async () => {
-        if ((await notebooks.existingIds(actor.userId, [notebookId])).size === 0) throw notFound("Notebook");
-        const row = await get(actor, sourceId);
-        const before = await publicOf(row);
-        if (!(await repo.link(notebookId, sourceId, nowIso()))) return before;
-        await repo.update(sourceId, { updatedAt: nowIso() });
-        const after = await publicOf((await repo.byIdUnscoped(sourceId))!);
-        await events.record(actor, "source.updated", after, before);
-        return after;
-      });
-    },
-
-    /**
-     * Adds many sources to a notebook in one transaction (those already there are left as they are).
-     * An id that is not one of the owner's sources fails the whole call, naming its place in the list.
-     * Returns the ids newly added.
-     */
-    async addManyToNotebook(
-      actor: Actor,
-      notebookId: string,
-      sourceIds: string[],
-      field = "source_ids",
-    ): Promise<string[]> {
-      return db.tx(async () => {
-        if ((await notebooks.existingIds(actor.userId, [notebookId])).size === 0) throw notFound("Notebook");
-        const ids = [...new Set(sourceIds)];
-        const rows = new Map((await repo.byIds(actor.userId, ids)).map((r) => [r.id, r]));
-        sourceIds.forEach((id, i) => {
-          if (!rows.has(id)) throw invalid(`${field}[${i}]`, `source ${id} does not exist`);
-        });
-        const at = nowIso();
-        const added: string[] = [];
-        for (const id of ids) {
-          const before = await publicOf(rows.get(id)!);
-          if (!(await repo.link(notebookId, id, at))) continue;
-          await repo.update(id, { updatedAt: at });
-          await events.record(actor, "source.updated", await publicOf((await repo.byIdUnscoped(id))!), before);
-          added.push(id);
-        }
-        return added;
-      });
-    },
-
-    async removeFromNotebook(actor: Actor, notebookId: string, sourceId: string): Promise<SourcePublic> {
-      return db.tx(async () => {
-        if ((await notebooks.existingIds(actor.userId, [notebookId])).size === 0) throw notFound("Notebook");
-        const row = await get(actor, sourceId);
-        const before = await publicOf(row);
-        if (!(await repo.unlink(notebookId, sourceId))) throw notFound("Source in this notebook");
-        await repo.update(sourceId, { updatedAt: nowIso() });
-        const after = await publicOf((await repo.byIdUnscoped(sourceId))!);
-        await events.record(actor, "source.updated", after, before);
         return after;
       });
     },
