@@ -1,4 +1,5 @@
 // The scheduling priority of this process's worker threads, read from /proc (Linux only).
+import { expect } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 /** The nice value in a /proc stat line: field 19, counted after the parenthesised command name. */
@@ -21,4 +22,12 @@ export function workerPriorities(): { process: number; workers: number[] } | nul
     }
   });
   return { process: niceOf(readFileSync("/proc/self/stat", "utf8")), workers };
+}
+
+/** Asserts that worker threads are running and each keeps the process's own nice value (no-op without /proc). */
+export function expectWorkersAtProcessPriority(): void {
+  const seen = workerPriorities();
+  if (!seen) return;
+  expect(seen.workers.length).toBeGreaterThan(0);
+  expect(new Set(seen.workers)).toEqual(new Set([seen.process]));
 }

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { AppError } from "../../errors.ts";
 import { createWorkerClient, workerUrl, type WorkerClient } from "./worker-client.ts";
 import type { FixtureJob } from "./worker-client.fixture.ts";
-import { workerPriorities } from "../../../test/threads.ts";
+import { expectWorkersAtProcessPriority } from "../../../test/threads.ts";
 
 type Reply = { value: number; threadId: string; bytes?: Uint8Array };
 let client: WorkerClient<FixtureJob, Reply>;
@@ -23,10 +23,7 @@ describe("worker client", () => {
   test("the thread runs at the process's own priority (a lowered one starved it behind other processes)", async () => {
     client = createWorkerClient(fixture, "fixture");
     await client.call({ mode: "echo", value: 1 });
-    const seen = workerPriorities();
-    if (!seen) return; // no /proc here
-    expect(seen.workers.length).toBeGreaterThan(0);
-    expect(new Set(seen.workers)).toEqual(new Set([seen.process]));
+    expectWorkersAtProcessPriority();
   });
 
   test("an urgent call overtakes queued calls, not the one running", async () => {

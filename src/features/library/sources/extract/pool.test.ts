@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildPdf } from "../../../../../test/fixtures/pages/pdf-builder.ts";
 import { nestedDivs, repeatedPagePdf } from "../../../../../test/fixtures/pages/hostile.ts";
-import { workerPriorities } from "../../../../../test/threads.ts";
+import { expectWorkersAtProcessPriority } from "../../../../../test/threads.ts";
 import { extract } from "./index.ts";
 import { createExtractPool, type ExtractPoolOptions, type Extractor } from "./pool.ts";
 import { DEFAULT_EXTRACT_LIMITS, ExtractError, type ExtractInput } from "./types.ts";
@@ -61,10 +61,7 @@ describe("extraction pool", () => {
   test("its threads run at the process's own priority, not a lowered one", async () => {
     const p = pool({ size: 1 });
     await p.extract(html("<html><body><article><h1>T</h1><p>Some words to read here.</p></article></body></html>"));
-    const seen = workerPriorities();
-    if (!seen) return; // no /proc here
-    expect(seen.workers.length).toBeGreaterThan(0);
-    expect(new Set(seen.workers)).toEqual(new Set([seen.process]));
+    expectWorkersAtProcessPriority();
   });
 
   test("keeps the codes of extraction errors made in the thread", async () => {
