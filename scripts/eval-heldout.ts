@@ -32,7 +32,8 @@ export interface HeldOutArticle {
   url: string;
   split: "dev" | "test";
   questions: { question: string; answer: string }[];
-  known_item?: string;
+  /** Queries that find the page again by paraphrase, without its rare words. */
+  known_items?: string[];
 }
 export interface HeldOutSet {
   articles: HeldOutArticle[];
@@ -71,7 +72,7 @@ async function evaluate(set: HeldOutSet, bodies: Map<string, string>, split: "de
   const arts = set.articles.filter((a) => a.split === split);
   const queries: Query[] = arts.flatMap((a) => [
     ...a.questions.map((q) => ({ text: q.question, expected: a.id, answer: q.answer, kind: "question" as const })),
-    ...(a.known_item ? [{ text: a.known_item, expected: a.id, kind: "known" as const }] : []),
+    ...(a.known_items ?? []).map((text) => ({ text, expected: a.id, kind: "known" as const })),
   ]);
   const absent = set.absent[split];
   console.log(

@@ -4,19 +4,21 @@
 // eval:heldout does), records each query's evidence (BM25 of the text hits, cosine of every
 // candidate), then scores every combination on that record.
 //
-//   bun run scripts/fit-fusion.ts [--cache evidence.json]
+//   bun run scripts/fit-fusion.ts [--cache evidence.json] [--own-sets] [--floor 0.27]
 //
 // Objective: hybrid recall@1 over the questions and the known-item queries, with a penalty for
 // each answerable query left empty; a combination qualifies only when at least 4 in 5 of the
 // absent-subject questions come back empty in both vector and hybrid mode, and the fewest queries
 // lost at rank 1 against the better single ranker of their group come first. --own-sets adds the
-// project's own eval:search sets as further development data. The test split is never read.
+// project's own eval:search sets as further development data; --floor holds the relevance floor
+// where vector mode alone puts it and fits only the fusion. The test split is never read.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { systemActor } from "../src/actor.ts";
 import { asSqlite } from "../src/db/client.ts";
-import { fuse, gateVector, type Ranked } from "../src/features/search/service.ts";
+import { NEURAL_FLOOR } from "../src/ai/embedder/neural.ts";
+import { FUSION, fuse, gateVector, type Ranked } from "../src/features/search/service.ts";
 import { loadHeldOut, splitSet } from "./eval-heldout.ts";
 import { buildLibrary, type EvalSet, loadSet } from "./lib/eval-library.ts";
 
@@ -37,7 +39,7 @@ interface Record_ {
 }
 
 const { values } = parseArgs({
-  options: { cache: { type: "string" }, "own-sets": { type: "boolean", default: false } },
+  options: { cache: { type: "string" }, "own-sets": { type: "boolean", default: false }, floor: { type: "string" } },
 });
 const OWN = join(import.meta.dir, "..", "test", "fixtures", "search");
 
@@ -83,7 +85,7 @@ async function record(): Promise<Record_> {
   const dev: { query: string; kind: Evidence["kind"]; expected: string | null }[] = [];
   for (const a of set.articles.filter((a) => a.split === "dev")) {
     for (const q of a.questions) dev.push({ query: q.question, kind: "question", expected: a.id });
-    if (a.known_item) dev.push({ query: a.known_item, kind: "known", expected: a.id });
+    for (const k of a.known_items ?? []) dev.push({ query: k, kind: "known", expected: a.id });
   }
   for (const q of set.absent.dev) dev.push({ query: q, kind: "absent", expected: null });
   await recordSet("dev", splitSet(set, bodies, "dev"), dev, rec);
@@ -197,7 +199,21 @@ const rawVector = score(vectorOnly(0, 0));
 const groups = [...new Set(rec.queries.filter((e) => e.kind !== "absent").map((e) => `${e.origin} ${e.kind}`))];
 const byGroup = (t: ReturnType<typeof score>) => groups.map((g) => `${g} ${t.by.get(g) ?? 0}`).join(", ");
 console.log(`recall@1 hits by group: text ${byGroup(text)}\n                        vector ${byGroup(rawVector)}`);
-for (let floor = 0.2; floor <= 0.3001; floor += 0.01) {
+const shipped = score(
+  hybrid(
+    NEURAL_FLOOR,
+    FUSION.textWeight,
+    FUSION.textSaturation,
+    FUSION.gateWeight,
+    FUSION.band,
+    FUSION.coverageWeight,
+    FUSION.coverageExponent,
+  ),
+);
+console.log(`shipped (floor ${NEURAL_FLOOR}): hybrid ${fmt(shipped)}\n  by group: ${byGroup(shipped)}`);
+// --floor holds the floor where vector mode alone puts it and fits only the fusion around it.
+const floors = values.floor ? [Number(values.floor)] : Array.from({ length: 11 }, (_, i) => 0.2 + i * 0.01);
+for (const floor of floors) {
   for (const band of [0]) {
     const v = score(vectorOnly(floor, band));
     if (v.absentEmpty < 0.8 * v.absent) continue;

@@ -39,9 +39,10 @@ export interface SearchOptions {
  * own sets) by `scripts/fit-fusion.ts --own-sets` (see docs/quality.md, "Held-out pages"). A chunk's text evidence is t = b / (b + textSaturation), b its
  * BM25 score: BM25 already sums the idf of the query terms the chunk holds, so t grows with how many
  * and how rare they are and saturates (one common word adds little). Ranking: cosine +
- * (textWeight + coverageWeight · coverage^coverageExponent) · t — the fit put most of the text's weight on
- * chunks holding (nearly) every content word of the query (the exponent is 6): a question written
- * from a page names its words and text is right, a paraphrase does not and the cosine decides.
+ * (textWeight + coverageWeight · coverage^coverageExponent) · t — the fit (docs/quality.md, on the
+ * enlarged dev split) gives text a steady say and more again to chunks holding most of the query's
+ * content words: a question written from a page names its words and text is right, a paraphrase
+ * does not and the cosine decides.
  * Relevance: cosine − floor + gateWeight · coverage · t, the cosine's margin above the embedder's
  * floor plus the text evidence weighed by the share of the query's content words the chunk holds
  * (one rare word of four — "Iceland" in a question about volcanoes — is a weak sign); the question
@@ -49,12 +50,12 @@ export interface SearchOptions {
  * chunks down to `band` below zero are listed.
  */
 export const FUSION = {
-  textWeight: 0.1,
-  textSaturation: 16,
-  gateWeight: 0.6,
+  textWeight: 0.6,
+  textSaturation: 32,
+  gateWeight: 0.8,
   band: 0,
-  coverageWeight: 0.4,
-  coverageExponent: 6,
+  coverageWeight: 0.8,
+  coverageExponent: 2,
 } as const;
 export type FusionParams = {
   textWeight: number;
