@@ -7,13 +7,10 @@ import { createAI } from "./ai/select.ts";
 import type { Config } from "./config.ts";
 import type { EngineDb } from "./db/client.ts";
 import { selectChangeWatch } from "./db/select-change-watch.ts";
-import type { Listeners } from "./features/feature.ts";
 import { createImportParser, type ImportParser } from "./features/imports/formats/parser.ts";
 import { createExtractor, type Extractor } from "./features/library/sources/extract/pool.ts";
-import type { ImageEncoder } from "./features/library/sources/images/encode.ts";
 import { INGEST_JOB } from "./features/library/sources/service.ts";
 import { EMBED_JOB } from "./features/search/indexer.ts";
-import type { ActionModule } from "./features/workflows/actions/types.ts";
 import { createQueue } from "./jobs/queue.ts";
 import { createRunner } from "./jobs/runner.ts";
 import { createScheduler } from "./jobs/scheduler.ts";
@@ -23,7 +20,8 @@ import { createSafeFetch } from "./net/safe-fetch.ts";
 import { createRepositories, createSharedState, queueStore } from "./stores.ts";
 import { type Clock, systemClock } from "./time.ts";
 
-export interface CoreDeps {
+/** What one process is built from; the composition root adds what its features take (CoreDeps). */
+export interface InfrastructureDeps {
   config: Config;
   db: EngineDb;
   clock?: Clock;
@@ -34,14 +32,8 @@ export interface CoreDeps {
   extractor?: Extractor;
   /** An import-file parser to use instead of one built from config (tests share one). */
   importParser?: ImportParser;
-  /** Extra listeners (tests observing a source becoming ready), run after the features' own. */
-  listeners?: Listeners;
   /** A blob store to use instead of the one config chooses. */
   blobs?: BlobStore;
-  /** Extra workflow actions (tests standing in for a failing dependency), after the built-in ones. */
-  actions?: readonly ActionModule[];
-  /** An image encoder to use instead of sharp (tests stand in for a build without it). */
-  imageEncoder?: ImageEncoder;
 }
 
 /** Jobs of links saved by hand: an import's slices wait for them (at most IMPORT_YIELD_MAX_MS each). */
@@ -51,7 +43,7 @@ const INTERACTIVE_JOBS: ReadonlySet<string> = new Set([INGEST_JOB.type, EMBED_JO
  * The infrastructure for `deps`. `settle` is the runner's wait for work queued outside the queue
  * (the events feature's listeners, built later by the composition root).
  */
-export function createInfrastructure(deps: CoreDeps & { settle: () => Promise<void> }) {
+export function createInfrastructure(deps: InfrastructureDeps & { settle: () => Promise<void> }) {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger(config.logLevel);

@@ -1,6 +1,6 @@
 // The composition root: shared infrastructure, then every feature in dependency order, collected in one
 // list whose jobs the runner takes in one loop and whose routes createApp mounts in list order.
-import { type Feature, listenersOf } from "./features/feature.ts";
+import { type Feature, type Listeners, listenersOf } from "./features/feature.ts";
 import { createAccountsFeature } from "./features/accounts/feature.ts";
 import { createBlobSweepFeature } from "./features/blob-sweep/feature.ts";
 import { createCreditsFeature } from "./features/credits/feature.ts";
@@ -28,11 +28,22 @@ import { createSourcesFeature } from "./features/library/sources/feature.ts";
 import { createImageEncoder } from "./features/library/sources/images/encode.ts";
 import type { ReadyHook } from "./features/library/sources/ingest.ts";
 import { createWebFeature } from "./web/feature.ts";
-import { type CoreDeps, createInfrastructure } from "./infrastructure.ts";
+import { createInfrastructure, type InfrastructureDeps } from "./infrastructure.ts";
+import type { ImageEncoder } from "./features/library/sources/images/encode.ts";
+import type { ActionModule } from "./features/workflows/actions/types.ts";
 import { createWebhooksFeature, DEDUPE_WINDOW_MS } from "./features/webhooks/feature.ts";
 import { createWebhookTokensService } from "./features/webhooks/service.ts";
 import { coreActions } from "./features/workflows/actions/catalog.ts";
 import { createWorkflowsFeature } from "./features/workflows/feature.ts";
+
+export interface CoreDeps extends InfrastructureDeps {
+  /** Extra listeners (tests observing a source becoming ready), run after the features' own. */
+  listeners?: Listeners;
+  /** Extra workflow actions (tests standing in for a failing dependency), after the built-in ones. */
+  actions?: readonly ActionModule[];
+  /** An image encoder to use instead of sharp (tests stand in for a build without it). */
+  imageEncoder?: ImageEncoder;
+}
 
 export function createServices(deps: CoreDeps) {
   const { config, db } = deps;
