@@ -14,9 +14,9 @@ import {
   knownItemQueries,
   MAX_TEXT,
   type SampledSource,
-  seededRandom,
   shuffled,
 } from "./queries.ts";
+import { seededRandom } from "../../random.ts";
 import { type Outcome, summarise } from "./report.ts";
 import { MIN_READY_SOURCES, type QualityReport } from "./schema.ts";
 

@@ -8,10 +8,10 @@ import {
   paraphrase,
   plainText,
   randomFor,
-  seededRandom,
   shuffled,
   type KnownItemQuery,
 } from "./queries.ts";
+import { seededRandom } from "../../random.ts";
 import { summarise, type Outcome } from "./report.ts";
 
 const ARTICLE = `# Baking sourdough bread

@@ -3,6 +3,7 @@
 // its function words shuffled). Everything is deterministic given the run's seed, so a run can be
 // repeated on the same library, e.g. after switching the embedding model.
 import { segmentSentences } from "../../ai/sentences.ts";
+import { seededRandom } from "../../random.ts";
 
 export const QUERY_KINDS = ["title", "heading", "paraphrase"] as const;
 export type QueryKind = (typeof QUERY_KINDS)[number];
@@ -40,18 +41,6 @@ const FUNCTION_WORDS = new Set(
     "where why how all any some each every both either neither such very just also only even more most"
   ).split(" "),
 );
-
-/** mulberry32: a small seeded generator (uniform in [0, 1)); the same seed gives the same sequence. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A generator for one source: its choices depend on the seed and its id, not on the sources before it. */
 export function randomFor(seed: number, id: string): () => number {
