@@ -78,14 +78,15 @@ async function evaluate(set: HeldOutSet, bodies: Map<string, string>, split: "de
   console.log(
     `\n=== ${split}: ${arts.length} pages, ${queries.filter((q) => q.kind === "question").length} questions, ${queries.filter((q) => q.kind === "known").length} known-item queries, ${absent.length} absent-subject questions (embedder ${lib.services.ai.embedder.id}, chat ${lib.services.ai.chat.id}; built in ${((performance.now() - started) / 1000).toFixed(1)} s)`,
   );
-  const results: Record<string, Record<string, { r1: number; r5: number; empty: number; n: number }>> = {
-    question: {},
-    known: {},
-  };
+  type Tally = { r1: number; r5: number; n: number; empty: number };
+  const results: Record<"question" | "known", Record<string, Tally>> = { question: {}, known: {} };
   const empty: Record<string, number> = {};
   const dump: { query: string; kind: string; expected: string | null; mode: string; hits: [string, number][] }[] = [];
   for (const mode of SEARCH_MODES as readonly SearchMode[]) {
-    const tally = { question: { r1: 0, r5: 0, n: 0, empty: 0 }, known: { r1: 0, r5: 0, n: 0, empty: 0 } };
+    const tally: Record<"question" | "known", Tally> = {
+      question: { r1: 0, r5: 0, n: 0, empty: 0 },
+      known: { r1: 0, r5: 0, n: 0, empty: 0 },
+    };
     for (const q of queries) {
       const r = await lib.post("/api/v1/search", { query: q.text, mode, limit: 10 });
       if (r.status !== 200) throw new Error(`search failed: ${r.status} ${JSON.stringify(r.body)}`);
@@ -106,13 +107,8 @@ async function evaluate(set: HeldOutSet, bodies: Map<string, string>, split: "de
       if (at >= 0 && at < 5) t.r5++;
       if (verbose && at !== 0) console.log(`  [${mode}] rank ${at < 0 ? "-" : at + 1}: ${q.text}`);
     }
-    for (const k of ["question", "known"] as const)
-      results[k]![mode] = {
-        r1: tally[k].r1 / tally[k].n,
-        r5: tally[k].r5 / tally[k].n,
-        empty: tally[k].empty,
-        n: tally[k].n,
-      };
+    results.question[mode] = tally.question;
+    results.known[mode] = tally.known;
     let none = 0;
     for (const text of absent) {
       const r = await lib.post("/api/v1/search", { query: text, mode, limit: 10 });
@@ -133,9 +129,9 @@ async function evaluate(set: HeldOutSet, bodies: Map<string, string>, split: "de
   for (const k of ["question", "known"] as const) {
     console.log(`\n${k === "question" ? "questions" : "known-item queries"}: mode  recall@1  recall@5  left empty`);
     for (const mode of SEARCH_MODES) {
-      const x = results[k]![mode]!;
+      const x = results[k][mode]!;
       console.log(
-        `  ${mode.padEnd(8)} ${f3(x.r1).padStart(8)}  ${f3(x.r5).padStart(8)}  ${`${x.empty}/${x.n}`.padStart(10)}`,
+        `  ${mode.padEnd(8)} ${f3(x.r1 / x.n).padStart(8)}  ${f3(x.r5 / x.n).padStart(8)}  ${`${x.empty}/${x.n}`.padStart(10)}`,
       );
     }
   }

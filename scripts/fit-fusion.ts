@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { systemActor } from "../src/actor.ts";
 import { asSqlite } from "../src/db/client.ts";
 import { NEURAL_FLOOR } from "../src/ai/embedder/neural.ts";
-import { FUSION, fuse, gateVector, type Ranked } from "../src/features/search/service.ts";
+import { FUSION, type FusionParams, fuse, gateVector, type Ranked } from "../src/features/search/service.ts";
 import { loadHeldOut, splitSet } from "./eval-heldout.ts";
 import { buildLibrary, type EvalSet, loadSet } from "./lib/eval-library.ts";
 
@@ -156,24 +156,18 @@ const vectorOnly = (floor: number, band: number) => (e: Evidence) =>
     floor,
     band,
   );
-const hybrid =
-  (
-    floor: number,
-    textWeight: number,
-    textSaturation: number,
-    gateWeight: number,
-    band: number,
-    coverageWeight = 0,
-    coverageExponent = 1,
-  ) =>
-  (e: Evidence) =>
-    fuse(
-      textOnly(e),
-      new Map(e.cos),
-      floor,
-      { textWeight, textSaturation, gateWeight, band, coverageWeight, coverageExponent },
-      new Map(e.coverage),
-    );
+/** Hybrid ranking of one query's evidence under `params`. */
+const fused = (floor: number, params: FusionParams) => (e: Evidence) =>
+  fuse(textOnly(e), new Map(e.cos), floor, params, new Map(e.coverage));
+const hybrid = (
+  floor: number,
+  textWeight: number,
+  textSaturation: number,
+  gateWeight: number,
+  band: number,
+  coverageWeight = 0,
+  coverageExponent = 1,
+) => fused(floor, { textWeight, textSaturation, gateWeight, band, coverageWeight, coverageExponent });
 
 const fmt = (t: ReturnType<typeof score>) =>
   `r1 ${(t.r1 / t.n).toFixed(3)} (questions ${t.r1q}, known ${t.r1k}) r5 ${(t.r5 / t.n).toFixed(3)} false-empty ${t.falseEmpty}/${t.n} absent-empty ${t.absentEmpty}/${t.absent}`;
@@ -199,17 +193,7 @@ const rawVector = score(vectorOnly(0, 0));
 const groups = [...new Set(rec.queries.filter((e) => e.kind !== "absent").map((e) => `${e.origin} ${e.kind}`))];
 const byGroup = (t: ReturnType<typeof score>) => groups.map((g) => `${g} ${t.by.get(g) ?? 0}`).join(", ");
 console.log(`recall@1 hits by group: text ${byGroup(text)}\n                        vector ${byGroup(rawVector)}`);
-const shipped = score(
-  hybrid(
-    NEURAL_FLOOR,
-    FUSION.textWeight,
-    FUSION.textSaturation,
-    FUSION.gateWeight,
-    FUSION.band,
-    FUSION.coverageWeight,
-    FUSION.coverageExponent,
-  ),
-);
+const shipped = score(fused(NEURAL_FLOOR, FUSION));
 console.log(`shipped (floor ${NEURAL_FLOOR}): hybrid ${fmt(shipped)}\n  by group: ${byGroup(shipped)}`);
 // --floor holds the floor where vector mode alone puts it and fits only the fusion around it.
 const floors = values.floor ? [Number(values.floor)] : Array.from({ length: 11 }, (_, i) => 0.2 + i * 0.01);
